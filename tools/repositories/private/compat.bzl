@@ -1,0 +1,46 @@
+"""Local stand-ins for repositories Bazel 4.2.3 would fetch from unreachable hosts."""
+
+def _rules_cc_compat_repository_impl(ctx):
+    ctx.file("WORKSPACE", 'workspace(name = "{}")\n'.format(ctx.name))
+    ctx.file("BUILD.bazel", "")
+    ctx.file("cc/BUILD.bazel", 'exports_files(["defs.bzl"])\n')
+    ctx.symlink(ctx.attr._defs, "cc/defs.bzl")
+
+rules_cc_compat_repository = repository_rule(
+    implementation = _rules_cc_compat_repository_impl,
+    doc = "A `@rules_cc` whose `//cc:defs.bzl` forwards to Bazel's native C++ rules.",
+    attrs = {
+        "_defs": attr.label(default = Label("//tools/repositories/private:rules_cc_defs.bzl")),
+    },
+)
+
+_COVERAGE_UNSUPPORTED = """#!/bin/sh
+echo "$0: coverage is not supported in havlak-lab (Bazel's coverage tools cannot be downloaded here)" >&2
+exit 1
+"""
+
+def _coverage_tools_stub_repository_impl(ctx):
+    ctx.file("WORKSPACE", 'workspace(name = "{}")\n'.format(ctx.name))
+    ctx.file("unsupported.sh", _COVERAGE_UNSUPPORTED, executable = True)
+    ctx.file("BUILD.bazel", """\
+# Every test depends on these two targets, even when coverage is off.
+[
+    sh_binary(
+        name = tool,
+        srcs = ["unsupported.sh"],
+        visibility = ["//visibility:public"],
+    )
+    for tool in [
+        "coverage_report_generator",
+        "lcov_merger",
+    ]
+]
+""")
+
+coverage_tools_stub_repository = repository_rule(
+    implementation = _coverage_tools_stub_repository_impl,
+    doc = """Stands in for `@remote_coverage_tools`, which every `*_test` depends on.
+
+`bazel coverage` fails with a message saying it is unsupported.
+""",
+)

@@ -1,0 +1,14 @@
+package main
+
+import (
+	"testing"
+
+	"havlak-lab/go/internal/lab"
+	"havlak-lab/go/internal/lab/labtest"
+)
+
+func newFinder() lab.LoopFinder { return &finder{cfg: NewCFG()} }
+
+func TestHandMadeCFGs(t *testing.T) { labtest.HandMade(t, newFinder) }
+
+func TestWorkload(t *testing.T) { labtest.Workload(t, newFinder) }

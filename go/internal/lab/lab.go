@@ -1,0 +1,39 @@
+// Package lab holds what every Go stage of the Havlak benchmark shares and
+// what is not part of the optimisation story: command-line options, the
+// standard workload, CFG files, the canonical loop dump, and the driver that
+// runs a stage. Each stage brings only its own CFG, loop structure graph and
+// loop finder.
+package lab
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// A UsageError is bad input: a flag, its value, or an input file. Programs
+// exit with status 2 for it, as the flag package does for unknown flags.
+type UsageError struct{ Err error }
+
+func (e UsageError) Error() string { return e.Err.Error() }
+func (e UsageError) Unwrap() error { return e.Err }
+
+// Usagef returns a UsageError with a formatted message.
+func Usagef(format string, args ...any) error {
+	return UsageError{fmt.Errorf(format, args...)}
+}
+
+// Exit ends the program: silently with status 0 when err is nil, otherwise
+// with the program's name and err on stderr and status 2 for a UsageError, 1
+// for anything else.
+func Exit(err error) {
+	if err == nil {
+		os.Exit(0)
+	}
+	fmt.Fprintf(os.Stderr, "%s: %v\n", filepath.Base(os.Args[0]), err)
+	if errors.As(err, new(UsageError)) {
+		os.Exit(2)
+	}
+	os.Exit(1)
+}

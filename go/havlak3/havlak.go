@@ -1,6 +1,10 @@
 package main
 
-import "container/list"
+import (
+	"container/list"
+
+	"havlak-lab/go/internal/lab"
+)
 
 // UnionFindNode is a block's entry in the union-find structure that
 // collapses each loop body onto its header as loops are found.
@@ -72,9 +76,10 @@ func DFS(currentNode *BasicBlock, nodes []*UnionFindNode, number []int, last []i
 
 // FindLoops finds the loops of cfg with Havlak's algorithm ("Nesting of
 // reducible and irreducible loops", TOPLAS 1997) and adds them to lsg.
-func FindLoops(cfg *CFG, lsg *LSG) {
+// It fails only with lab.ErrTooIrreducible.
+func FindLoops(cfg *CFG, lsg *LSG) error {
 	if len(cfg.Blocks) == 0 {
-		return
+		return nil
 	}
 	size := len(cfg.Blocks)
 	nonBackPreds := make([]map[int]bool, size)
@@ -117,6 +122,7 @@ func FindLoops(cfg *CFG, lsg *LSG) {
 	// with back edges heads a loop whose body is everything that reaches a
 	// back edge's source without passing through the header; inner loops
 	// already found count as their header's set.
+	moved := 0
 	for w := reached - 1; w >= 0; w-- {
 		nodePool := make(map[*UnionFindNode]bool)
 		nodeW := nodes[w].bb
@@ -137,6 +143,8 @@ func FindLoops(cfg *CFG, lsg *LSG) {
 			types[w] = bbReducible
 		}
 
+		nonBackBefore := len(nonBackPreds[w])
+
 		// Step e: grow the body backwards along the other edges. A
 		// predecessor outside w's DFS subtree enters the loop somewhere
 		// other than its header: the loop is irreducible, and the edge
@@ -153,6 +161,10 @@ func FindLoops(cfg *CFG, lsg *LSG) {
 					workList.PushBack(ydash)
 				}
 			}
+		}
+
+		if moved += len(nonBackPreds[w]) - nonBackBefore; moved > lab.MaxMovedEdges {
+			return lab.ErrTooIrreducible
 		}
 
 		// Step f: make the loop and collapse its body onto w.
@@ -174,4 +186,5 @@ func FindLoops(cfg *CFG, lsg *LSG) {
 		}
 	}
 	lsg.CalculateNestingLevel()
+	return nil
 }

@@ -52,8 +52,8 @@ func (f *finder) CreateNode(name int)      { f.cfg.CreateNode(name) }
 func (f *finder) AddEdge(from, to int)     { NewBasicBlockEdge(f.cfg, from, to) }
 func (f *finder) Structure() lab.Structure { return f.lsg.Structure() }
 
-func (f *finder) FindLoops() int {
+func (f *finder) FindLoops() (int, error) {
 	f.lsg = NewLSG()
-	FindLoops(f.cfg, f.lsg)
-	return f.lsg.NumLoops()
+	err := FindLoops(f.cfg, f.lsg)
+	return f.lsg.NumLoops(), err
 }

@@ -1,5 +1,7 @@
 package main
 
+import "havlak-lab/go/internal/lab"
+
 // UnionFindNode is a block's entry in the union-find structure that
 // collapses each loop body onto its header as loops are found.
 type UnionFindNode struct {
@@ -98,9 +100,10 @@ func (f *LoopFinder) grow(size int) {
 
 // FindLoops finds the loops of cfg with Havlak's algorithm ("Nesting of
 // reducible and irreducible loops", TOPLAS 1997) and adds them to lsg.
-func (f *LoopFinder) FindLoops(cfg *CFG, lsg *LSG) {
+// It fails only with lab.ErrTooIrreducible.
+func (f *LoopFinder) FindLoops(cfg *CFG, lsg *LSG) error {
 	if len(cfg.Blocks) == 0 {
-		return
+		return nil
 	}
 	size := len(cfg.Blocks)
 	if size > len(f.number) {
@@ -145,6 +148,7 @@ func (f *LoopFinder) FindLoops(cfg *CFG, lsg *LSG) {
 	// with back edges heads a loop whose body is everything that reaches a
 	// back edge's source without passing through the header; inner loops
 	// already found count as their header's set.
+	moved := 0
 	for w := reached - 1; w >= 0; w-- {
 		nodePool := f.nodePool[:0]
 		nodeW := nodes[w].bb
@@ -161,6 +165,8 @@ func (f *LoopFinder) FindLoops(cfg *CFG, lsg *LSG) {
 		if len(nodePool) != 0 {
 			types[w] = bbReducible
 		}
+
+		nonBackBefore := len(nonBackPreds[w])
 
 		// Step e: grow the body backwards along the other edges. A
 		// predecessor outside w's DFS subtree enters the loop somewhere
@@ -179,6 +185,10 @@ func (f *LoopFinder) FindLoops(cfg *CFG, lsg *LSG) {
 					nodePool = append(nodePool, ydash)
 				}
 			}
+		}
+
+		if moved += len(nonBackPreds[w]) - nonBackBefore; moved > lab.MaxMovedEdges {
+			return lab.ErrTooIrreducible
 		}
 
 		// Step f: make the loop and collapse its body onto w.
@@ -204,6 +214,7 @@ func (f *LoopFinder) FindLoops(cfg *CFG, lsg *LSG) {
 		f.nodePool = nodePool
 	}
 	lsg.CalculateNestingLevel()
+	return nil
 }
 
 // appendUnique appends x to a unless a already holds it.

@@ -21,6 +21,8 @@ func TestWorkload(t *testing.T) { labtest.Workload(t, newFinder) }
 
 func TestWorkloadNoReuse(t *testing.T) { labtest.Workload(t, newFinderNoReuse) }
 
+func TestTooIrreducible(t *testing.T) { labtest.TooIrreducible(t, newFinder) }
+
 // Separate LoopFinders share no memory, so they may run at once (the race
 // detector is on for this test).
 func TestConcurrentFinders(t *testing.T) {
@@ -28,8 +30,11 @@ func TestConcurrentFinders(t *testing.T) {
 		f := newFinder()
 		lab.BuildSimpleCFG(f)
 		lab.BuildWorkload(f, 1, 2, 3)
-		f.FindLoops()
-		f.FindLoops()
+		for pass := 0; pass < 2; pass++ {
+			if _, err := f.FindLoops(); err != nil {
+				t.Error(err)
+			}
+		}
 		var b bytes.Buffer
 		if err := lab.WriteDump(&b, f.Structure(), nil); err != nil {
 			t.Error(err)

@@ -59,12 +59,12 @@ func (f *finder) CreateNode(name int)      { f.cfg.CreateNode(name) }
 func (f *finder) AddEdge(from, to int)     { NewBasicBlockEdge(f.cfg, from, to) }
 func (f *finder) Structure() lab.Structure { return f.lsg.Structure() }
 
-func (f *finder) FindLoops() int {
+func (f *finder) FindLoops() (int, error) {
 	if f.reuseLoopGraph && f.lsg != nil {
 		f.lsg.Reset()
 	} else {
 		f.lsg = NewLSG()
 	}
-	f.loopFinder.FindLoops(f.cfg, f.lsg)
-	return f.lsg.NumLoops()
+	err := f.loopFinder.FindLoops(f.cfg, f.lsg)
+	return f.lsg.NumLoops(), err
 }

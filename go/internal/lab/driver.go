@@ -10,8 +10,8 @@ type LoopFinder interface {
 	Graph
 	// FindLoops runs loop recognition over the CFG built so far, into a new
 	// loop structure graph, and returns the number of loops it found, not
-	// counting the artificial root.
-	FindLoops() int
+	// counting the artificial root. Its only error is ErrTooIrreducible.
+	FindLoops() (int, error)
 	// Structure describes the loop structure graph of the last FindLoops.
 	Structure() Structure
 }
@@ -23,6 +23,7 @@ type LoopFinder interface {
 // pass; when it returns false, Run stops there.
 func Run(out io.Writer, o *Options, f LoopFinder, afterFirstPass func() (more bool, err error)) error {
 	var names []int
+	findLoops := f.FindLoops
 	if o.CFGFile != "" {
 		cfg, err := ReadCFGFile(o.CFGFile)
 		if err != nil {
@@ -31,12 +32,21 @@ func Run(out io.Writer, o *Options, f LoopFinder, afterFirstPass func() (more bo
 		fmt.Fprintf(out, "Read %s: %d blocks, %d edges\n", o.CFGFile, len(cfg.Names), len(cfg.Edges))
 		cfg.Replay(f)
 		names = cfg.Names
+		findLoops = func() (int, error) {
+			n, err := f.FindLoops()
+			if err != nil {
+				return 0, UsageError{fmt.Errorf("%s: %w", o.CFGFile, err)}
+			}
+			return n, nil
+		}
 	} else {
 		fmt.Fprintln(out, "Constructing simple CFG...")
 		BuildSimpleCFG(f)
 		fmt.Fprintf(out, "%d dummy loops\n", o.Dummy)
 		for i := 0; i < o.Dummy; i++ {
-			f.FindLoops()
+			if _, err := findLoops(); err != nil {
+				return err
+			}
 		}
 		fmt.Fprintln(out, "Constructing CFG...")
 		BuildWorkload(f, o.Trees, o.Loops, o.BaseLoops)
@@ -44,7 +54,11 @@ func Run(out io.Writer, o *Options, f LoopFinder, afterFirstPass func() (more bo
 
 	fmt.Fprintln(out, "Performing loop recognition")
 	fmt.Fprintln(out, "1 iteration")
-	writeCount(out, f.FindLoops())
+	loops, err := findLoops()
+	if err != nil {
+		return err
+	}
+	writeCount(out, loops)
 	if o.Dump {
 		if err := WriteDump(out, f.Structure(), names); err != nil {
 			return err
@@ -58,9 +72,10 @@ func Run(out io.Writer, o *Options, f LoopFinder, afterFirstPass func() (more bo
 
 	if o.Iterations > 0 {
 		fmt.Fprintf(out, "Another %d iterations...\n", o.Iterations)
-		loops := 0
 		for i := 0; i < o.Iterations; i++ {
-			loops = f.FindLoops()
+			if loops, err = findLoops(); err != nil {
+				return err
+			}
 			fmt.Fprint(out, ".")
 		}
 		fmt.Fprintln(out)

@@ -4,6 +4,7 @@ package labtest
 
 import (
 	"bytes"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -59,7 +60,9 @@ func HandMade(t *testing.T, newFinder func() lab.LoopFinder) {
 			}
 			f := newFinder()
 			cfg.Replay(f)
-			f.FindLoops()
+			if _, err := f.FindLoops(); err != nil {
+				t.Fatal(err)
+			}
 			var got bytes.Buffer
 			if err := lab.WriteDump(&got, f.Structure(), cfg.Names); err != nil {
 				t.Fatal(err)
@@ -70,7 +73,9 @@ func HandMade(t *testing.T, newFinder func() lab.LoopFinder) {
 
 			// A second pass over the same CFG must find the same loops:
 			// later stages reuse memory between passes.
-			f.FindLoops()
+			if _, err := f.FindLoops(); err != nil {
+				t.Fatal(err)
+			}
 			got.Reset()
 			if err := lab.WriteDump(&got, f.Structure(), cfg.Names); err != nil {
 				t.Fatal(err)
@@ -88,14 +93,29 @@ func Workload(t *testing.T, newFinder func() lab.LoopFinder) {
 	const trees, loops, baseLoops = 2, 3, 4
 	f := newFinder()
 	lab.BuildSimpleCFG(f)
-	if got := f.FindLoops(); got != 0 {
-		t.Errorf("simple CFG: %d loops, want 0", got)
+	if got, err := f.FindLoops(); got != 0 || err != nil {
+		t.Errorf("simple CFG: %d loops, %v; want 0, no error", got, err)
 	}
 	lab.BuildWorkload(f, trees, loops, baseLoops)
 	want := trees * loops * (3*baseLoops + 1)
 	for pass := 1; pass <= 2; pass++ {
-		if got := f.FindLoops(); got != want {
-			t.Errorf("pass %d: %d loops, want %d", pass, got, want)
+		if got, err := f.FindLoops(); got != want || err != nil {
+			t.Errorf("pass %d: %d loops, %v; want %d, no error", pass, got, err, want)
 		}
+	}
+}
+
+// TooIrreducible checks that a pass over a random CFG dense enough to need
+// millions of irreducible edge moves stops with lab.ErrTooIrreducible.
+func TooIrreducible(t *testing.T, newFinder func() lab.LoopFinder) {
+	const blocks, edges = 5000, 20000
+	rng := rand.New(rand.NewPCG(1, 2))
+	f := newFinder()
+	f.CreateNode(0)
+	for i := 0; i < edges; i++ {
+		f.AddEdge(rng.IntN(blocks), rng.IntN(blocks))
+	}
+	if _, err := f.FindLoops(); err != lab.ErrTooIrreducible {
+		t.Errorf("FindLoops over a random CFG of %d blocks and %d edges: %v, want %v", blocks, edges, err, lab.ErrTooIrreducible)
 	}
 }

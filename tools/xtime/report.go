@@ -16,8 +16,6 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
-
-	"golang.org/x/sys/unix"
 )
 
 // A usage is what one run cost.
@@ -133,9 +131,16 @@ func hostInfo() host {
 		CPUModel:  cpuModel(),
 	}
 	h.Hostname, _ = os.Hostname()
-	var uts unix.Utsname
-	if unix.Uname(&uts) == nil {
-		h.Kernel = unix.ByteSliceToString(uts.Release[:])
+	var uts syscall.Utsname
+	if syscall.Uname(&uts) == nil {
+		var release []byte
+		for _, c := range uts.Release {
+			if c == 0 {
+				break
+			}
+			release = append(release, byte(c))
+		}
+		h.Kernel = string(release)
 	}
 	if out, err := exec.Command("gcc", "--version").Output(); err == nil {
 		h.GCCVersion, _, _ = strings.Cut(string(out), "\n")
@@ -160,14 +165,29 @@ func cpuModel() string {
 	return ""
 }
 
-// signalName returns sig's name, such as "SIGKILL".
+// signalName returns sig's name, such as "SIGKILL", or for a signal
+// without one (a real-time signal) its description, such as "signal 40".
 func signalName(sig os.Signal) string {
-	if s, ok := sig.(syscall.Signal); ok {
-		if name := unix.SignalName(s); name != "" {
-			return name
-		}
+	if name, ok := signalNames[sig]; ok {
+		return name
 	}
 	return sig.String()
+}
+
+// signalNames names Linux's standard signals. (golang.org/x/sys/unix has
+// SignalName, but its assembly does not link with our rules_go.)
+var signalNames = map[os.Signal]string{
+	syscall.SIGHUP: "SIGHUP", syscall.SIGINT: "SIGINT", syscall.SIGQUIT: "SIGQUIT",
+	syscall.SIGILL: "SIGILL", syscall.SIGTRAP: "SIGTRAP", syscall.SIGABRT: "SIGABRT",
+	syscall.SIGBUS: "SIGBUS", syscall.SIGFPE: "SIGFPE", syscall.SIGKILL: "SIGKILL",
+	syscall.SIGUSR1: "SIGUSR1", syscall.SIGSEGV: "SIGSEGV", syscall.SIGUSR2: "SIGUSR2",
+	syscall.SIGPIPE: "SIGPIPE", syscall.SIGALRM: "SIGALRM", syscall.SIGTERM: "SIGTERM",
+	syscall.SIGSTKFLT: "SIGSTKFLT", syscall.SIGCHLD: "SIGCHLD", syscall.SIGCONT: "SIGCONT",
+	syscall.SIGSTOP: "SIGSTOP", syscall.SIGTSTP: "SIGTSTP", syscall.SIGTTIN: "SIGTTIN",
+	syscall.SIGTTOU: "SIGTTOU", syscall.SIGURG: "SIGURG", syscall.SIGXCPU: "SIGXCPU",
+	syscall.SIGXFSZ: "SIGXFSZ", syscall.SIGVTALRM: "SIGVTALRM", syscall.SIGPROF: "SIGPROF",
+	syscall.SIGWINCH: "SIGWINCH", syscall.SIGIO: "SIGIO", syscall.SIGPWR: "SIGPWR",
+	syscall.SIGSYS: "SIGSYS",
 }
 
 // The JSON report.

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -201,5 +202,28 @@ func TestMatchesGNUTime(t *testing.T) {
 		if mask(stderr) != mask(gnuStderr.String()) || status != gnuStatus {
 			t.Errorf("%q:\nGNU time (status %d, %v):\n%s\nxtime (status %d):\n%s", args, gnuStatus, gnuErr, gnuStderr.String(), status, stderr)
 		}
+	}
+}
+
+func TestSignalName(t *testing.T) {
+	for sig, want := range map[syscall.Signal]string{
+		1:  "SIGHUP",
+		9:  "SIGKILL",
+		15: "SIGTERM",
+		31: "SIGSYS",
+		40: "signal 40", // real-time signals have no name of their own
+	} {
+		if got := signalName(sig); got != want {
+			t.Errorf("signalName(%d) = %q, want %q", sig, got, want)
+		}
+	}
+	// Every number from 1 to 31 has its own name.
+	seen := map[string]bool{}
+	for sig := syscall.Signal(1); sig <= 31; sig++ {
+		name := signalName(sig)
+		if !strings.HasPrefix(name, "SIG") || seen[name] {
+			t.Errorf("signalName(%d) = %q, want a name of its own", sig, name)
+		}
+		seen[name] = true
 	}
 }

@@ -16,9 +16,9 @@
 // CPU time and maximum RSS come from the kernel's resource usage of the
 // waited child (wait4), not from polling; real time is xtime's monotonic
 // clock from just before the start to the end of the wait. Like GNU time's,
-// the maximum RSS includes the memory the child had before its exec: the
-// child starts as a copy of xtime (a few MiB), GNU time's as one of GNU
-// time (about 1 MiB).
+// the maximum RSS includes the memory the child had before its exec, so it
+// never drops below xtime's own, about 3.5 MiB (GNU time's: about 1 MiB).
+// It matters only for tiny commands: sleep shows 3.5 MiB, not 1.6 MiB.
 //
 // A run that fails is reported the way GNU time does, one line before the
 // usual one: "Command exited with non-zero status N", or "Command
@@ -50,7 +50,7 @@
 //		after the lines above.
 //	-benchout FILE
 //		Write the -bench lines to FILE instead, after "goos:", "goarch:"
-//		and "cpu:" header lines.
+//		and "cpu:" header lines; like -json, even when a run fails.
 //
 // Output files are written whole or not at all: a temporary file in the
 // same directory, renamed onto FILE at the end. The directory is created,
@@ -66,9 +66,10 @@
 // Ctrl-C reaches the command twice: from the terminal and from xtime.
 //
 // Exit status: the failing run's status, 128+N when the command was killed
-// by signal N; 127 when the command is not found, 126 when it is found but
-// cannot be executed; 2 for a usage error; 1 when an output file cannot be
-// written; otherwise 0.
+// by signal N; 128+N too when signal N stopped a series of runs early; 127
+// when the command is not found, 126 when it is found but cannot be
+// executed; 2 for a usage error; 1 when an output file cannot be written;
+// otherwise 0.
 package main
 
 import (
@@ -112,7 +113,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return exitError{status: 2} // the flag package has printed why
 	}
 	usagef := func(format string, args ...any) error {
-		fmt.Fprintf(stderr, "xtime: "+format+"\n%s\n", append(args, usageLine)...)
+		fmt.Fprintf(stderr, "xtime: %s\n%s\n", fmt.Sprintf(format, args...), usageLine)
 		return exitError{status: 2}
 	}
 

@@ -1,0 +1,407 @@
+// Command xtime runs a command and reports what it cost: user and system CPU
+// time, real (wall-clock) time and maximum resident set size. It is the lab's
+// timing tool, after the xtime of Russ Cox's "Profiling Go Programs".
+//
+// Usage:
+//
+//	xtime [-n N] [-json FILE] [-bench NAME [-benchout FILE]] command [args...]
+//
+// After each run xtime prints one line to standard error, exactly as GNU
+// time -f '%Uu %Ss %er %MkB %C' does: user and system CPU seconds and
+// elapsed seconds, each truncated to hundredths, the maximum resident set
+// size in KiB, then the command line:
+//
+//	2.26u 0.03s 2.29r 368856kB havlak6
+//
+// CPU time and maximum RSS come from the kernel's resource usage of the
+// waited child (wait4), not from polling; real time is xtime's monotonic
+// clock from just before the start to the end of the wait. Like GNU time's,
+// the maximum RSS includes the memory the child had before its exec, so it
+// never drops below xtime's own, about 3.5 MiB (GNU time's: about 1 MiB).
+// It matters only for tiny commands: sleep shows 3.5 MiB, not 1.6 MiB.
+//
+// A run that fails is reported the way GNU time does, one line before the
+// usual one: "Command exited with non-zero status N", or "Command
+// terminated by signal N (SIGNAME)".
+//
+// Flags:
+//
+//	-n N
+//		Run the command N times (default 1). When N > 1 and every run
+//		succeeds, three summary lines follow, "min: ", "median: " and
+//		"max: " each followed by a line in the format above, every column
+//		summarised on its own; the median of an even number of runs is the
+//		mean of the middle two. The first failing run ends the series.
+//	-json FILE
+//		Write a JSON report: the command, its arguments, the host (name,
+//		OS, architecture, kernel release, CPU model, cores, xtime's Go
+//		version, gcc's version line), every run (start time, exit status,
+//		signal, seconds, max RSS) and, for N > 1 successful runs, the
+//		summary. It is written even when a run fails, with the runs so far.
+//	-bench NAME
+//		Also report every successful run as a line in Go benchmark format,
+//		which benchstat reads:
+//		BenchmarkNAME 1 R ns/op M peak-RSS-bytes U user-sec/op S sys-sec/op
+//		with real time R in nanoseconds, maximum RSS M in bytes, and CPU
+//		times U and S in seconds (benchstat's unit for them; as
+//		"user-ns/op", a run with 0 ns would count as another metric).
+//		The first letter of NAME is uppercased; it must be a letter, and
+//		NAME must not contain white space. The lines go to standard error,
+//		after the lines above.
+//	-benchout FILE
+//		Write the -bench lines to FILE instead, after "goos:", "goarch:"
+//		and "cpu:" header lines; like -json, even when a run fails.
+//
+// Output files are written whole or not at all: a temporary file in the
+// same directory, renamed onto FILE at the end. The directory is created,
+// and the temporary file with it, before the command runs, so an unusable
+// path is a usage error that costs no run.
+//
+// Standard input, output and error pass through to the command. With -n
+// N > 1 all runs share xtime's standard input, so only the first run can
+// consume it; later runs find what it left, usually end of file.
+//
+// xtime forwards SIGINT and SIGTERM to the running command and keeps running
+// itself, to report the run; it then starts no further runs. On a terminal,
+// Ctrl-C reaches the command twice: from the terminal and from xtime.
+//
+// Exit status: the failing run's status, 128+N when the command was killed
+// by signal N; 128+N too when signal N stopped a series of runs early; 127
+// when the command is not found, 126 when it is found but cannot be
+// executed; 2 for a usage error; 1 when an output file cannot be written;
+// otherwise 0.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+)
+
+func main() {
+	os.Exit(exitStatus(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr), os.Stderr))
+}
+
+const usageLine = "usage: xtime [-n N] [-json FILE] [-bench NAME [-benchout FILE]] command [args...]"
+
+// run is xtime with command-line arguments args (without the program name).
+// exitStatus turns the error it returns into a report and an exit status.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	flags := flag.NewFlagSet("xtime", flag.ContinueOnError)
+	flags.SetOutput(stderr)
+	flags.Usage = func() {
+		fmt.Fprintln(stderr, usageLine)
+		flags.PrintDefaults()
+	}
+	n := flags.Int("n", 1, "run the command `N` times, then print min, median and max")
+	jsonPath := flags.String("json", "", "write a JSON report to `file`")
+	bench := flags.String("bench", "", "also print each run in Go benchmark format, as Benchmark`NAME`")
+	benchOut := flags.String("benchout", "", "write the -bench lines to `file` instead of standard error")
+	if err := flags.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return exitError{status: 2} // the flag package has printed why
+	}
+	usagef := func(format string, args ...any) error {
+		fmt.Fprintf(stderr, "xtime: %s\n%s\n", fmt.Sprintf(format, args...), usageLine)
+		return exitError{status: 2}
+	}
+
+	argv := flags.Args()
+	if len(argv) == 0 {
+		return usagef("no command given")
+	}
+	if *n < 1 {
+		return usagef("-n %d: want at least 1 run", *n)
+	}
+	var benchName string
+	if *bench != "" {
+		var err error
+		if benchName, err = benchmarkName(*bench); err != nil {
+			return usagef("-bench %q: %v", *bench, err)
+		}
+	}
+	if *benchOut != "" && *bench == "" {
+		return usagef("-benchout %s: needs -bench", *benchOut)
+	}
+	if *jsonPath != "" && *benchOut != "" && filepath.Clean(*jsonPath) == filepath.Clean(*benchOut) {
+		return usagef("-json and -benchout both name %s", *jsonPath)
+	}
+
+	// Open the output files before the first run, so that a bad path costs
+	// no run.
+	var jsonFile, benchFile *pendingFile
+	if *jsonPath != "" {
+		var err error
+		if jsonFile, err = createPending(*jsonPath); err != nil {
+			return exitError{2, fmt.Errorf("-json: %w", err)}
+		}
+		defer jsonFile.discard()
+	}
+	if *benchOut != "" {
+		var err error
+		if benchFile, err = createPending(*benchOut); err != nil {
+			return exitError{2, fmt.Errorf("-benchout: %w", err)}
+		}
+		defer benchFile.discard()
+	}
+	var h host
+	if jsonFile != nil || benchFile != nil {
+		h = hostInfo() // before the runs: it may run gcc
+	}
+
+	results, failed := runAll(argv, *n, stdin, stdout, stderr)
+
+	summarized := failed == nil && len(results) > 1
+	if summarized {
+		s := summarize(usages(results))
+		fmt.Fprintln(stderr, "min: "+classicLine(s.min, argv))
+		fmt.Fprintln(stderr, "median: "+classicLine(s.median, argv))
+		fmt.Fprintln(stderr, "max: "+classicLine(s.max, argv))
+	}
+	errs := []error{failed}
+	if benchName != "" {
+		var lines strings.Builder
+		for _, r := range results {
+			if r.exitStatus() == 0 {
+				fmt.Fprintln(&lines, benchLine(benchName, r.usage))
+			}
+		}
+		if benchFile == nil {
+			io.WriteString(stderr, lines.String())
+		} else if err := benchFile.commit([]byte(benchHeader(h) + lines.String())); err != nil {
+			errs = append(errs, fmt.Errorf("-benchout: %w", err))
+		}
+	}
+	if jsonFile != nil {
+		data, err := jsonReport(argv, h, results, summarized)
+		if err == nil {
+			err = jsonFile.commit(data)
+		}
+		if err != nil {
+			errs = append(errs, fmt.Errorf("-json: %w", err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// runAll runs the command argv up to n times, reporting each run on stderr,
+// and stops at the first run that fails, at a failure to start, or after a
+// run during which xtime received SIGINT or SIGTERM. It returns the runs and
+// why it stopped early.
+func runAll(argv []string, n int, stdin io.Reader, stdout, stderr io.Writer) ([]result, error) {
+	signals := make(chan os.Signal, 1)
+	for _, sig := range []os.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		// An ignored signal stays ignored, for xtime and its command.
+		if !signal.Ignored(sig) {
+			signal.Notify(signals, sig)
+		}
+	}
+	defer signal.Stop(signals)
+
+	var results []result
+	for len(results) < n {
+		select {
+		case sig := <-signals: // between two runs
+			return results, interrupted(sig, len(results), n)
+		default:
+		}
+		r, sig, err := runOnce(argv, stdin, stdout, stderr, signals)
+		if err != nil {
+			return results, err
+		}
+		results = append(results, r)
+		if note := r.note(); note != "" {
+			fmt.Fprintln(stderr, note)
+		}
+		fmt.Fprintln(stderr, classicLine(r.usage, argv))
+		if status := r.exitStatus(); status != 0 {
+			return results, exitError{status: status} // reported by the note
+		}
+		if sig != nil && len(results) < n {
+			return results, interrupted(sig, len(results), n)
+		}
+	}
+	return results, nil
+}
+
+// interrupted is the error for a series of n runs stopped by sig after done.
+func interrupted(sig os.Signal, done, n int) error {
+	return exitError{128 + int(sig.(syscall.Signal)), fmt.Errorf("%s: stopped after %d of %d runs", signalName(sig), done, n)}
+}
+
+// A result is one run of the command.
+type result struct {
+	start  time.Time
+	usage  usage
+	status syscall.WaitStatus
+}
+
+// exitStatus is the run's status as a shell reports it: the exit code, or
+// 128+N when the command was killed by signal N.
+func (r result) exitStatus() int {
+	if r.status.Signaled() {
+		return 128 + int(r.status.Signal())
+	}
+	return r.status.ExitStatus()
+}
+
+// note is GNU time's line about a failed run, or "".
+func (r result) note() string {
+	switch {
+	case r.status.Signaled():
+		return fmt.Sprintf("Command terminated by signal %d (%s)", int(r.status.Signal()), signalName(r.status.Signal()))
+	case r.status.ExitStatus() != 0:
+		return fmt.Sprintf("Command exited with non-zero status %d", r.status.ExitStatus())
+	}
+	return ""
+}
+
+func usages(results []result) []usage {
+	us := make([]usage, len(results))
+	for i, r := range results {
+		us[i] = r.usage
+	}
+	return us
+}
+
+// runOnce runs argv once and waits for it, forwarding every signal that
+// arrives on signals to it. It returns the last signal forwarded, if any.
+func runOnce(argv []string, stdin io.Reader, stdout, stderr io.Writer, signals <-chan os.Signal) (result, os.Signal, error) {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	if errors.Is(cmd.Err, exec.ErrDot) {
+		cmd.Err = nil // run what a relative $PATH entry finds, as a shell does
+	}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, stdout, stderr
+
+	type waited struct {
+		end time.Time
+		err error
+	}
+	done := make(chan waited, 1)
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		return result{}, nil, startError(argv[0], err)
+	}
+	go func() {
+		err := cmd.Wait()
+		done <- waited{time.Now(), err}
+	}()
+
+	var forwarded os.Signal
+	for {
+		select {
+		case sig := <-signals:
+			forwarded = sig
+			cmd.Process.Signal(sig) // fails only when the command has just exited
+		case w := <-done:
+			var exit *exec.ExitError
+			if w.err != nil && !errors.As(w.err, &exit) {
+				return result{}, forwarded, fmt.Errorf("%s: %w", argv[0], w.err)
+			}
+			ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+			return result{
+				start: start,
+				usage: usage{
+					user:   time.Duration(ru.Utime.Nano()),
+					sys:    time.Duration(ru.Stime.Nano()),
+					real:   w.end.Sub(start),
+					maxRSS: ru.Maxrss,
+				},
+				status: cmd.ProcessState.Sys().(syscall.WaitStatus),
+			}, forwarded, nil
+		}
+	}
+}
+
+// startError explains why the command name could not start, with the
+// status a shell would give: 127 when it is not found, 126 when it cannot
+// be executed.
+func startError(name string, err error) error {
+	reason := err
+	var execErr *exec.Error
+	var pathErr *fs.PathError
+	if errors.As(err, &execErr) {
+		reason = execErr.Err
+	} else if errors.As(err, &pathErr) {
+		reason = pathErr.Err
+	}
+	status := 126
+	switch {
+	case errors.Is(err, exec.ErrNotFound):
+		// $PATH holds no executable name; a shell says "permission denied"
+		// when it holds a file name that is not executable.
+		if path := findInPath(name); path != "" {
+			return exitError{126, fmt.Errorf("cannot run %s: %s: %w", name, path, fs.ErrPermission)}
+		}
+		status = 127
+	case errors.Is(err, fs.ErrNotExist):
+		status = 127
+	}
+	return exitError{status, fmt.Errorf("cannot run %s: %w", name, reason)}
+}
+
+// findInPath returns the first regular file called name in a $PATH
+// directory, or "".
+func findInPath(name string) string {
+	for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
+		if dir == "" {
+			dir = "."
+		}
+		path := filepath.Join(dir, name)
+		if info, err := os.Stat(path); err == nil && info.Mode().IsRegular() {
+			return path
+		}
+	}
+	return ""
+}
+
+// An exitError makes xtime exit with status. Its err, when not nil, is
+// printed first; nil means the reason is already on standard error.
+type exitError struct {
+	status int
+	err    error
+}
+
+func (e exitError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit status %d", e.status)
+	}
+	return e.err.Error()
+}
+
+func (e exitError) Unwrap() error { return e.err }
+
+// exitStatus prints err, as one or more "xtime: " lines on stderr, and
+// returns the status xtime exits with: the first exitError's status, 0 for
+// no error and 1 for any other.
+func exitStatus(err error, stderr io.Writer) int {
+	if err == nil {
+		return 0
+	}
+	errs := []error{err}
+	if joined, ok := err.(interface{ Unwrap() []error }); ok {
+		errs = joined.Unwrap()
+	}
+	for _, e := range errs {
+		if ee, ok := e.(exitError); ok && ee.err == nil {
+			continue
+		}
+		fmt.Fprintf(stderr, "xtime: %v\n", e)
+	}
+	var ee exitError
+	if errors.As(err, &ee) {
+		return ee.status
+	}
+	return 1
+}

@@ -37,7 +37,7 @@ func run() (err error) {
 
 	var afterFirstPass func() (bool, error)
 	if *memProfile != "" {
-		f, err := lab.CreateProfile("memprofile", *memProfile)
+		f, err := lab.CreateProfile("-memprofile", *memProfile)
 		if err != nil {
 			return err
 		}

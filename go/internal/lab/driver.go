@@ -3,6 +3,7 @@ package lab
 import (
 	"fmt"
 	"io"
+	"os"
 )
 
 // A LoopFinder is one stage's loop recognition, bound to the CFG it builds.
@@ -20,8 +21,23 @@ type LoopFinder interface {
 // the warm-up passes over the simple CFG, the main CFG (generated, or read
 // from -cfg), one pass with its loop count (and its dump with -dump), then
 // -iterations more passes. afterFirstPass, if not nil, runs after that first
-// pass; when it returns false, Run stops there.
-func Run(out io.Writer, o *Options, f LoopFinder, afterFirstPass func() (more bool, err error)) error {
+// pass; when it returns false, Run stops there. With HeapProfileEnv set, Run
+// writes a heap profile when it ends.
+func Run(out io.Writer, o *Options, f LoopFinder, afterFirstPass func() (more bool, err error)) (err error) {
+	if path := os.Getenv(HeapProfileEnv); path != "" {
+		heapProfile, err := CreateProfile("$"+HeapProfileEnv, path)
+		if err != nil {
+			return err
+		}
+		defer func() {
+			if err == nil {
+				err = WriteHeapProfile(heapProfile)
+			} else {
+				heapProfile.Close()
+			}
+		}()
+	}
+
 	var names []int
 	findLoops := f.FindLoops
 	if o.CFGFile != "" {

@@ -8,12 +8,19 @@ import (
 	"runtime/pprof"
 )
 
-// CreateProfile creates the file a profile flag names, up front, so that a
-// bad path fails before the long run instead of after it.
-func CreateProfile(flagName, path string) (*os.File, error) {
+// HeapProfileEnv names an environment variable: when it is set, Run writes
+// a heap profile to the file it names at the end of the run. The harness
+// profiles the heap of stages without -memprofile (havlak1 and havlak2)
+// that way, as gperftools' HEAPPROFILE does for the C++ stages.
+const HeapProfileEnv = "HAVLAK_HEAPPROFILE"
+
+// CreateProfile creates the profile file that source (a flag or an
+// environment variable) names, up front, so that a bad path fails before
+// the long run instead of after it.
+func CreateProfile(source, path string) (*os.File, error) {
 	f, err := os.Create(path)
 	if err != nil {
-		return nil, UsageError{fmt.Errorf("-%s: %w", flagName, err)}
+		return nil, UsageError{fmt.Errorf("%s: %w", source, err)}
 	}
 	return f, nil
 }
@@ -24,7 +31,7 @@ func StartCPUProfile(path string) (stop func() error, err error) {
 	if path == "" {
 		return func() error { return nil }, nil
 	}
-	f, err := CreateProfile("cpuprofile", path)
+	f, err := CreateProfile("-cpuprofile", path)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,18 @@
+"""Benchmarks with timing and profiles: `perf_benchmark`.
+
+    load("//tools/perf:defs.bzl", "perf_benchmark")
+
+    perf_benchmark(
+        name = "havlak6",
+        binary = "//go/havlak6",
+        expect = "^# of loops: 76000 ",
+        memprofile_flag = True,
+    )
+
+gives `bazel run //benchmarks:havlak6` and `bazel test //benchmarks:havlak6_test
+--config=perf`, whose outputs.zip holds the timings and profiles.
+"""
+
+load("//tools/perf/private:benchmark.bzl", _perf_benchmark = "perf_benchmark")
+
+perf_benchmark = _perf_benchmark

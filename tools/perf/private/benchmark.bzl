@@ -1,0 +1,140 @@
+"""Implementation of perf_benchmark; load it from //tools/perf:defs.bzl."""
+
+load("@bazel_skylib//lib:shell.bzl", "shell")
+
+_RUNNER = Label("//tools/perf/private:perf_run.sh")
+_XTIME = Label("//tools/xtime")
+_PPROF = Label("//tools:pprof")
+
+# How each kind of program writes a heap profile (see perf_run.sh).
+_HEAP_MODES = {
+    ("go", True): "flag",  # -memprofile FILE: written after one pass
+    ("go", False): "env",  # $HAVLAK_HEAPPROFILE: written when the run ends
+    ("cc", False): "gperftools",  # tcmalloc's $HEAPPROFILE, by LD_PRELOAD
+}
+
+def _literal(arg):
+    # args are shell-tokenized and "Make"-expanded.
+    return shell.quote(arg).replace("$", "$$")
+
+def _runner_args(name, kind, heap, binary, repetitions, expect, args):
+    return [
+        "--name=" + name,
+        "--kind=" + kind,
+        "--heap=" + heap,
+        "--binary=$(rootpath {})".format(binary),
+        "--xtime=$(rootpath {})".format(_XTIME),
+        "--pprof=$(rootpath {})".format(_PPROF),
+        "--repetitions={}".format(repetitions),
+        "--expect=" + _literal(expect),
+        "--",
+    ] + [_literal(arg) for arg in args]
+
+def perf_benchmark(
+        name,
+        binary,
+        expect,
+        args = [],
+        kind = "go",
+        memprofile_flag = False,
+        repetitions = 5,
+        quick_args = None,
+        quick_expect = None,
+        srcs = [],
+        tags = [],
+        visibility = None,
+        **kwargs):
+    """A benchmark of one program: a runnable target and its tests.
+
+    Creates
+    * `name`: `bazel run` builds the program and runs it under xtime, which
+      prints the classic `%Uu %Ss %er %MkB %C` line after the program's
+      output. `bazel run NAME -- --profile DIR` also writes a CPU and a heap
+      profile to DIR; other arguments after `--` go to the program.
+    * `name + "_test"`: the full-size benchmark, tagged `perf` (selected by
+      `--config=perf`): `repetitions` timed runs under xtime, then a
+      CPU-profiled and a heap-profiled run; every run's output must match
+      `expect`. Profiles, rendered pprof views and SVG call graphs, xtime's
+      JSON and the Go-benchmark-format lines (for benchstat) land in the
+      test's outputs.zip.
+    * `name + "_quick_test"`, when `quick_args` is given: the same with
+      those arguments and one timed run, in the default test set so that
+      every CI run exercises the harness.
+
+    Args:
+      name: the benchmark's name, also its name in Go benchmark format.
+      binary: the program to measure.
+      expect: an extended regular expression for the lines of a correct
+        run's output; every run must print the same number of them as the
+        CPU-profiled run, at least one.
+      args: arguments of every run.
+      kind: "go" (profiles through runtime/pprof's -cpuprofile) or "cc"
+        (gperftools' profiler and tcmalloc, preloaded).
+      memprofile_flag: whether the Go program has -memprofile, which writes
+        a heap profile after one pass and stops; otherwise its heap is
+        profiled through lab.HeapProfileEnv over the whole run.
+      repetitions: timed runs of the full-size test.
+      quick_args: arguments of the quick test; None for no quick test.
+      quick_expect: `expect` for the quick test; `expect` when None.
+      srcs: the program's sources, for `pprof -list`.
+      tags: added to the tags of every target.
+      visibility: visibility of every target.
+      **kwargs: passed to the sh_test targets.
+    """
+    heap = _HEAP_MODES.get((kind, memprofile_flag))
+    if not heap:
+        fail("perf_benchmark {}: kind must be \"go\" or \"cc\", and memprofile_flag is for Go".format(name))
+    data = [binary, _XTIME, _PPROF] + srcs
+
+    native.sh_binary(
+        name = name,
+        srcs = [_RUNNER],
+        args = ["run"] + _runner_args(name, kind, heap, binary, 1, expect, args),
+        data = data,
+        tags = tags,
+        visibility = visibility,
+    )
+
+    # The profilers and the timings assume an x86-64 Linux host.
+    compatible = [
+        "@platforms//cpu:x86_64",
+        "@platforms//os:linux",
+    ]
+    native.sh_test(
+        name = name + "_test",
+        srcs = [_RUNNER],
+        args = ["test"] + _runner_args(name, kind, heap, binary, repetitions, expect, args),
+        data = data,
+        tags = tags + [
+            # Selected by --config=perf; left out of the default test set.
+            "perf",
+            # Nothing else runs while it measures.
+            "exclusive",
+            # Measurements are never served from a cache.
+            "external",
+            # Timings are of this machine, never of a remote executor.
+            "no-remote-exec",
+        ],
+        target_compatible_with = compatible,
+        timeout = kwargs.pop("timeout", "long"),
+        visibility = visibility,
+        **kwargs
+    )
+
+    if quick_args != None:
+        native.sh_test(
+            name = name + "_quick_test",
+            srcs = [_RUNNER],
+            args = ["test"] + _runner_args(name, kind, heap, binary, 1, quick_expect or expect, quick_args),
+            data = data,
+            tags = tags + [
+                # Part of the default test set: every CI run exercises the
+                # harness, on a workload small enough to be quick.
+                "quick",
+                # gperftools' LD_PRELOAD and the local profilers need this host.
+                "no-remote-exec",
+            ],
+            target_compatible_with = compatible,
+            visibility = visibility,
+            **kwargs
+        )

@@ -17,8 +17,9 @@ def _literal(arg):
     # args are shell-tokenized and "Make"-expanded.
     return shell.quote(arg).replace("$", "$$")
 
-def _runner_args(name, kind, heap, binary, repetitions, expect, args):
+def _runner_args(name, kind, heap, binary, workload, repetitions, expect, args):
     return [
+        "--workload=" + workload,
         "--name=" + name,
         "--kind=" + kind,
         "--heap=" + heap,
@@ -58,8 +59,8 @@ def perf_benchmark(
       JSON and the Go-benchmark-format lines (for benchstat) land in the
       test's outputs.zip.
     * `name + "_quick_test"`, when `quick_args` is given: the same with
-      those arguments and one timed run, in the default test set so that
-      every CI run exercises the harness.
+      those arguments, in the default test set so that every CI run
+      exercises the harness.
 
     Args:
       name: the benchmark's name, also its name in Go benchmark format.
@@ -73,7 +74,8 @@ def perf_benchmark(
       memprofile_flag: whether the Go program has -memprofile, which writes
         a heap profile after one pass and stops; otherwise its heap is
         profiled through lab.HeapProfileEnv over the whole run.
-      repetitions: timed runs of the full-size test.
+      repetitions: timed runs of each test; 5 or more let benchstat's
+        Mann-Whitney U test tell a change from noise.
       quick_args: arguments of the quick test; None for no quick test.
       quick_expect: `expect` for the quick test; `expect` when None.
       srcs: the program's sources, for `pprof -list`.
@@ -89,7 +91,7 @@ def perf_benchmark(
     native.sh_binary(
         name = name,
         srcs = [_RUNNER],
-        args = ["run"] + _runner_args(name, kind, heap, binary, 1, expect, args),
+        args = ["run"] + _runner_args(name, kind, heap, binary, "standard", 1, expect, args),
         data = data,
         tags = tags,
         visibility = visibility,
@@ -103,7 +105,7 @@ def perf_benchmark(
     native.sh_test(
         name = name + "_test",
         srcs = [_RUNNER],
-        args = ["test"] + _runner_args(name, kind, heap, binary, repetitions, expect, args),
+        args = ["test"] + _runner_args(name, kind, heap, binary, "standard", repetitions, expect, args),
         data = data,
         tags = tags + [
             # Selected by --config=perf; left out of the default test set.
@@ -125,7 +127,7 @@ def perf_benchmark(
         native.sh_test(
             name = name + "_quick_test",
             srcs = [_RUNNER],
-            args = ["test"] + _runner_args(name, kind, heap, binary, 1, quick_expect or expect, quick_args),
+            args = ["test"] + _runner_args(name, kind, heap, binary, "quick", repetitions, quick_expect or expect, quick_args),
             data = data,
             tags = tags + [
                 # Part of the default test set: every CI run exercises the

@@ -15,6 +15,7 @@
 # pprof -list also looks for the program's sources):
 #   --name=NAME --kind=go|cc --heap=flag|env|gperftools --binary=PATH
 #   --xtime=PATH --pprof=PATH --repetitions=N --expect=REGEX
+#   --workload=standard|quick
 set -euo pipefail
 
 die() {
@@ -24,7 +25,7 @@ die() {
 
 mode="$1"
 shift
-name="" kind="" heap="" binary="" xtime="" pprof="" repetitions="" expect=""
+name="" kind="" heap="" binary="" xtime="" pprof="" repetitions="" expect="" workload=""
 while (($# > 0)); do
   case "$1" in
     --name=*) name="${1#*=}" ;;
@@ -35,12 +36,13 @@ while (($# > 0)); do
     --pprof=*) pprof="${1#*=}" ;;
     --repetitions=*) repetitions="${1#*=}" ;;
     --expect=*) expect="${1#*=}" ;;
+    --workload=*) workload="${1#*=}" ;;
     --) shift && break ;;
     *) die "unknown option $1" ;;
   esac
   shift
 done
-for option in name kind heap binary xtime pprof repetitions expect; do
+for option in name kind heap binary xtime pprof repetitions expect workload; do
   [[ -n "${!option}" ]] || die "missing --$option"
 done
 runfiles="$PWD"
@@ -207,8 +209,8 @@ case "$mode" in
     ;;
   test)
     out="${TEST_UNDECLARED_OUTPUTS_DIR:?not run by bazel test}"
-    printf '{"name": "%s", "kind": "%s", "repetitions": %d}\n' "$name" "$kind" "$repetitions" \
-      >"$out/benchmark.json"
+    printf '{"name": "%s", "kind": "%s", "workload": "%s", "repetitions": %d}\n' \
+      "$name" "$kind" "$workload" "$repetitions" >"$out/benchmark.json"
 
     # The timed runs have no profiler attached.
     echo "perf: $name: $repetitions timed run(s)" >&2

@@ -1,0 +1,177 @@
+package main
+
+import (
+	"fmt"
+	"html/template"
+	"io"
+	"math"
+	"strings"
+)
+
+// A bar of a chart, with its width on a linear and on a log scale.
+type bar struct {
+	Label, Value, Class string
+	Y                   int
+	Linear, Log         float64 // widths in pixels
+}
+
+// Chart geometry, in SVG pixels.
+const (
+	chartLabelWidth = 150
+	chartBarArea    = 520
+	chartValueWidth = 110
+	chartRow        = 24
+)
+
+// barChart renders one bar per value as an inline SVG, both scales in the
+// bars' data attributes; the page's script switches between them.
+func barChart(id, title string, labels, values []string, numbers []float64, classes []string) template.HTML {
+	lo, hi := math.Inf(1), 0.0
+	for _, v := range numbers {
+		if v > 0 {
+			lo, hi = math.Min(lo, v), math.Max(hi, v)
+		}
+	}
+	// The log scale starts at half the smallest value, so that its bar
+	// shows too.
+	logLo := math.Log(lo / 2)
+	var bars []bar
+	for i, v := range numbers {
+		b := bar{Label: labels[i], Value: values[i], Class: classes[i], Y: 30 + i*chartRow}
+		if v > 0 && hi > 0 {
+			b.Linear = chartBarArea * v / hi
+			b.Log = chartBarArea * (math.Log(v) - logLo) / (math.Log(hi) - logLo)
+		}
+		bars = append(bars, b)
+	}
+	height := 40 + len(bars)*chartRow
+	width := chartLabelWidth + chartBarArea + chartValueWidth
+	var s strings.Builder
+	fmt.Fprintf(&s, `<svg id="%s" class="chart" xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" role="img" aria-label="%s">`,
+		id, width, height, width, height, template.HTMLEscapeString(title))
+	fmt.Fprintf(&s, `<text x="0" y="16" class="title">%s</text>`, template.HTMLEscapeString(title))
+	for _, b := range bars {
+		fmt.Fprintf(&s, `<g class="row"><text x="%d" y="%d" text-anchor="end" class="label">%s</text>`,
+			chartLabelWidth-8, b.Y+15, template.HTMLEscapeString(b.Label))
+		fmt.Fprintf(&s, `<rect class="bar %s" x="%d" y="%d" height="%d" width="%.1f" data-linear="%.1f" data-log="%.1f"><title>%s: %s</title></rect>`,
+			b.Class, chartLabelWidth, b.Y+2, chartRow-6, b.Linear, b.Linear, b.Log,
+			template.HTMLEscapeString(b.Label), template.HTMLEscapeString(b.Value))
+		fmt.Fprintf(&s, `<text class="value" x="%.1f" y="%d" data-linear="%.1f" data-log="%.1f">%s</text></g>`,
+			float64(chartLabelWidth)+b.Linear+6, b.Y+15, float64(chartLabelWidth)+b.Linear+6,
+			float64(chartLabelWidth)+b.Log+6, template.HTMLEscapeString(b.Value))
+	}
+	s.WriteString("</svg>")
+	return template.HTML(s.String())
+}
+
+func stageCharts(rows []*Row) (timeChart, rssChart, pairChart template.HTML) {
+	var labels, times, rsses, classes []string
+	var timeValues, rssValues []float64
+	for _, row := range rows {
+		labels = append(labels, row.Name)
+		times = append(times, fmt.Sprintf("%.2f s", row.Real.Median))
+		rsses = append(rsses, fmt.Sprintf("%.0f MiB", row.MaxRSS.Median))
+		timeValues = append(timeValues, row.Real.Median)
+		rssValues = append(rssValues, row.MaxRSS.Median)
+		classes = append(classes, row.Kind)
+	}
+	timeChart = barChart("chart-time", "Real time per stage (median, seconds)", labels, times, timeValues, classes)
+	rssChart = barChart("chart-rss", "Maximum RSS per stage (median, MiB)", labels, rsses, rssValues, classes)
+
+	// Go and C++ side by side, stage by stage.
+	labels, times, classes, timeValues = nil, nil, nil, nil
+	for _, row := range rows {
+		if row.Kind != "go" || row.Counterpart == "" {
+			continue
+		}
+		for _, r := range rows {
+			if r.Name == row.Name || r.Name == row.Counterpart {
+				labels = append(labels, fmt.Sprintf("%s (%s)", r.Name, r.Language()))
+				times = append(times, fmt.Sprintf("%.2f s", r.Real.Median))
+				timeValues = append(timeValues, r.Real.Median)
+				classes = append(classes, r.Kind)
+			}
+		}
+	}
+	if len(labels) > 0 {
+		pairChart = barChart("chart-pairs", "Go and C++, stage by stage (median real time, seconds)", labels, times, timeValues, classes)
+	}
+	return timeChart, rssChart, pairChart
+}
+
+var page = template.Must(template.New("index.html").Funcs(template.FuncMap{
+	"seconds":   seconds,
+	"mebibytes": mebibytes,
+	"ratio":     ratio,
+}).Parse(`<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>havlak-lab results</title>
+<style>
+body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1200px; padding: 0 1em; color: #222; }
+h1 { margin-bottom: 0.2em; }
+.note { color: #555; }
+.wide { overflow-x: auto; }
+table { border-collapse: collapse; margin: 1em 0; font-size: 13px; }
+th, td { border-bottom: 1px solid #ddd; padding: 4px 8px; text-align: right; white-space: nowrap; }
+th:first-child, td:first-child, td.text { text-align: left; }
+tr.regressed td { background: #fde2e2; }
+.chart { display: block; margin: 1.5em 0; font-size: 13px; }
+.chart .title { font-weight: bold; font-size: 14px; }
+.bar.go { fill: #00add8; }
+.bar.cc { fill: #f34b7d; }
+.legend span { display: inline-block; width: 12px; height: 12px; margin: 0 4px 0 12px; vertical-align: middle; }
+ul.problems { color: #a00; }
+</style>
+</head>
+<body>
+<h1>havlak-lab results</h1>
+<p class="note">{{if .Quick}}Quick workload (3 trees of 50 loops): the harness at work; these timings do not compare with the standard workload's.{{else}}Standard workload: 252013 blocks, 76000 loops, 1 + 50 loop-finding passes.{{end}}
+{{with .Host}}Measured on {{.Hostname}}: {{.CPUModel}}, {{.Cores}} cores, kernel {{.Kernel}}; {{.GoVersion}}; {{.GCCVersion}}.{{end}}
+{{with .Started}}First run {{.}}.{{end}}</p>
+
+<div class="wide"><table id="results">
+<thead><tr><th>stage</th><th>language</th><th>real s, median (min–max)</th><th>user s</th><th>sys s</th><th>max RSS MiB</th><th>speed-up over stage 1</th><th>Go / C++</th>{{if .Baseline}}<th>vs baseline</th>{{end}}<th>profiles</th></tr></thead>
+<tbody>
+{{range .Rows}}{{$row := .}}<tr data-stage="{{.Name}}"{{if and .Compared .Compared.Regressed}} class="regressed"{{end}}>
+<td>{{.Name}}</td><td class="text">{{.Language}}</td><td>{{seconds .Real}}</td><td>{{seconds .User}}</td><td>{{seconds .Sys}}</td><td>{{mebibytes .MaxRSS}}</td><td>{{ratio .SpeedUp}}</td><td>{{ratio .GoOverCC}}</td>{{if $.Baseline}}<td class="text">{{.CompareText}}</td>{{end}}
+<td class="text">{{if .CPU}}<a href="stages/{{.Name}}/flame.svg">flame</a>{{end}}{{range $file, $_ := .Graphs}} · <a href="stages/{{$row.Name}}/{{$file}}">{{$file}}</a>{{end}}</td></tr>
+{{end}}</tbody>
+</table></div>
+<p class="note">Speed-up: stage 1's median real time (havlak1, or havlak1cc for C++) over the stage's. Go / C++: the Go stage's median real time over its C++ counterpart's.{{if .Baseline}} Baseline: {{.Baseline}}.{{end}}</p>
+
+<p class="legend"><label><input type="checkbox" id="log-scale"> log scale</label>
+<span style="background:#00add8"></span>Go <span style="background:#f34b7d"></span>C++</p>
+{{.TimeChart}}
+{{.RSSChart}}
+{{.PairChart}}
+
+{{if .Problems}}<h2>Problems</h2>
+<ul class="problems">{{range .Problems}}<li>{{.}}</li>{{end}}</ul>{{end}}
+
+<script>
+// Switches the charts between their linear and log scales.
+document.getElementById("log-scale").addEventListener("change", function (event) {
+  var scale = event.target.checked ? "log" : "linear";
+  document.querySelectorAll(".chart .bar").forEach(function (bar) {
+    bar.setAttribute("width", bar.dataset[scale]);
+  });
+  document.querySelectorAll(".chart .value").forEach(function (value) {
+    value.setAttribute("x", value.dataset[scale]);
+  });
+});
+</script>
+</body>
+</html>
+`))
+
+// WriteHTML writes index.html, which links to each stage's graphs under
+// stages/NAME/.
+func (r *Report) WriteHTML(w io.Writer) error {
+	timeChart, rssChart, pairChart := stageCharts(r.Rows)
+	return page.Execute(w, struct {
+		*Report
+		TimeChart, RSSChart, PairChart template.HTML
+	}{r, timeChart, rssChart, pairChart})
+}

@@ -1,0 +1,217 @@
+// Command report turns benchmark results into the article's table, charts
+// and flame graphs, and gates regressions against a baseline.
+//
+//	bazel run //benchmarks:report -- [--from DIR | --testlogs] [--out DIR]
+//	    [--baseline DIR] [--threshold F]
+//
+// It reads what each perf_benchmark test leaves in its outputs.zip (xtime's
+// JSON, the CPU and heap profiles, pprof's call graphs): from the latest
+// bazel-testlogs/benchmarks (--testlogs, the default) or from a directory
+// of results downloaded from CI (--from; zips or unpacked directories,
+// found at any depth). Results of full-size tests win over quick ones.
+//
+// It writes, into --out (default: report/ in the workspace), replacing it
+// whole only when everything is written:
+//
+//	report.md   the table, the machine, the top functions of each stage
+//	table.md    the table alone, for CI annotations
+//	index.html  a self-contained page: the table, bar charts of real time
+//	            and max RSS (linear or log scale), Go and C++ side by side,
+//	            and links to each stage's graphs
+//	stages/NAME/flame.svg, cpu.svg, heap.svg
+//	            a flame graph of the CPU profile, pprof's call graphs
+//
+// With --baseline DIR (results in the same forms), each stage is compared
+// with the baseline's using benchstat's Mann-Whitney U test, and report
+// exits with status 1 when a stage's median real time or max RSS is more
+// than --threshold (default 0.10, 10%) worse with p < 0.05. Results that
+// cannot be read are named on standard error and in the report, which
+// shows what it can; no results at all, or bad flags, exit with status 2.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// usageError is bad input: the program exits with status 2.
+type usageError struct{ error }
+
+func main() {
+	regressed, err := run(os.Args[1:], os.Stderr)
+	switch {
+	case errors.As(err, new(usageError)):
+		fmt.Fprintf(os.Stderr, "report: %v\n", err)
+		os.Exit(2)
+	case err != nil:
+		fmt.Fprintf(os.Stderr, "report: %v\n", err)
+		os.Exit(1)
+	case regressed:
+		os.Exit(1)
+	}
+}
+
+// workspacePath resolves a path the user typed: relative to where bazel
+// run was typed, or to the current directory.
+func workspacePath(path string) string {
+	if dir := os.Getenv("BUILD_WORKING_DIRECTORY"); dir != "" && !filepath.IsAbs(path) {
+		return filepath.Join(dir, path)
+	}
+	return path
+}
+
+// workspaceRoot is the workspace under bazel run, else the current
+// directory.
+func workspaceRoot() string {
+	if dir := os.Getenv("BUILD_WORKSPACE_DIRECTORY"); dir != "" {
+		return dir
+	}
+	return "."
+}
+
+func run(args []string, stderr io.Writer) (regressed bool, err error) {
+	fs := flag.NewFlagSet("report", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	from := fs.String("from", "", "read results from `DIR` (downloaded CI artifacts)")
+	testlogs := fs.Bool("testlogs", false, "read results from the workspace's bazel-testlogs/benchmarks (the default)")
+	out := fs.String("out", "", "write the report to `DIR` (default: report/ in the workspace)")
+	baseline := fs.String("baseline", "", "compare with the results in `DIR` and fail on regressions")
+	threshold := fs.Float64("threshold", DefaultThreshold, "the worsening, as a `fraction`, past which a significant change fails")
+	if err := fs.Parse(args); err != nil {
+		return false, usageError{err}
+	}
+	switch {
+	case fs.NArg() > 0:
+		return false, usageError{fmt.Errorf("unexpected argument %q", fs.Arg(0))}
+	case *from != "" && *testlogs:
+		return false, usageError{errors.New("--from and --testlogs are alternatives")}
+	case *threshold <= 0:
+		return false, usageError{fmt.Errorf("--threshold=%v: must be positive", *threshold)}
+	}
+
+	source := filepath.Join(workspaceRoot(), "bazel-testlogs", "benchmarks")
+	if *from != "" {
+		source = workspacePath(*from)
+	}
+	outDir := filepath.Join(workspaceRoot(), "report")
+	if *out != "" {
+		outDir = workspacePath(*out)
+	}
+
+	report := &Report{}
+	results, err := load(source, report)
+	if err != nil {
+		return false, err
+	}
+	report.Rows = Rows(results)
+	var worse []*Row
+	if *baseline != "" {
+		report.Baseline = workspacePath(*baseline)
+		old, err := load(report.Baseline, report)
+		if err != nil {
+			return false, err
+		}
+		worse = Compare(report.Rows, old, *threshold)
+	}
+	for _, p := range report.Problems {
+		fmt.Fprintf(stderr, "report: %s\n", p)
+	}
+	if err := write(report, outDir); err != nil {
+		return false, err
+	}
+	fmt.Fprintf(stderr, "report: %d stages from %s: wrote %s and %s\n",
+		len(report.Rows), source, filepath.Join(outDir, "index.html"), filepath.Join(outDir, "report.md"))
+	for _, row := range worse {
+		fmt.Fprintf(stderr, "report: %s regressed: %s\n", row.Name, row.CompareText())
+	}
+	return len(worse) > 0, nil
+}
+
+// load reads the results under dir, recording their problems in report.
+// It fails when dir holds none.
+func load(dir string, report *Report) ([]*Result, error) {
+	if _, err := os.Stat(dir); err != nil {
+		return nil, usageError{fmt.Errorf("no results: %v", err)}
+	}
+	results, err := FindResults(dir)
+	if err != nil {
+		return nil, err
+	}
+	if len(results) == 0 {
+		return nil, usageError{fmt.Errorf("no benchmark results in %s (no outputs.zip, no xtime.json): "+
+			"run tools/bazel test //benchmarks:all --config=perf first", dir)}
+	}
+	seen := map[string]string{}
+	kept := results[:0]
+	for _, r := range results {
+		report.Problems = append(report.Problems, r.Problems...)
+		if first, ok := seen[r.Name]; ok {
+			report.Problems = append(report.Problems, fmt.Sprintf("%s: another result for %s, after %s; left out", r.Source, r.Name, first))
+			continue
+		}
+		seen[r.Name] = r.Source
+		kept = append(kept, r)
+	}
+	return kept, nil
+}
+
+// write writes the report into a new directory beside outDir, then puts
+// it in outDir's place, so that a failure never leaves half a report.
+func write(report *Report, outDir string) error {
+	parent := filepath.Dir(outDir)
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(outDir)+".new-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+
+	var md, table, page strings.Builder
+	report.WriteMarkdown(&md)
+	report.WriteTable(&table)
+	if err := report.WriteHTML(&page); err != nil {
+		return err
+	}
+	files := map[string][]byte{
+		"report.md":  []byte(md.String()),
+		"table.md":   []byte(table.String()),
+		"index.html": []byte(page.String()),
+	}
+	for _, row := range report.Rows {
+		dir := filepath.Join("stages", row.Name)
+		if row.CPU != nil {
+			files[filepath.Join(dir, "flame.svg")] = FlameGraph(row.CPU, row.Name+": CPU time")
+		}
+		for name, data := range row.Graphs {
+			files[filepath.Join(dir, name)] = data
+		}
+	}
+	for name, data := range files {
+		path := filepath.Join(tmp, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			return err
+		}
+	}
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		return err
+	}
+
+	old := tmp + ".old"
+	if err := os.Rename(outDir, old); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	if err := os.Rename(tmp, outDir); err != nil {
+		return err
+	}
+	return os.RemoveAll(old)
+}

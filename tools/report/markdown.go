@@ -1,0 +1,185 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Report is everything the report shows.
+type Report struct {
+	Rows     []*Row
+	Baseline string // where the baseline came from; empty without one
+	Problems []string
+}
+
+// Quick reports whether the results are of the quick, reduced workload.
+func (r *Report) Quick() bool {
+	for _, row := range r.Rows {
+		if row.Quick {
+			return true
+		}
+	}
+	return false
+}
+
+// Host is the machine of the first result that recorded one.
+func (r *Report) Host() Host {
+	for _, row := range r.Rows {
+		if row.Host.Hostname != "" {
+			return row.Host
+		}
+	}
+	return Host{}
+}
+
+// Started is when the first recorded run started.
+func (r *Report) Started() string {
+	first := ""
+	for _, row := range r.Rows {
+		for _, run := range row.Runs {
+			if first == "" || run.Start < first {
+				first = run.Start
+			}
+		}
+	}
+	return first
+}
+
+func seconds(s Stat) string {
+	if len(s.Values) == 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.2f (%.2f–%.2f)", s.Median, s.Min, s.Max)
+}
+
+func mebibytes(s Stat) string {
+	if len(s.Values) == 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.0f (%.0f–%.0f)", s.Median, s.Min, s.Max)
+}
+
+func ratio(x float64) string {
+	if x == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%.2f×", x)
+}
+
+// CompareText describes a row against its baseline.
+func (row *Row) CompareText() string {
+	c := row.Compared
+	switch {
+	case c == nil:
+		return ""
+	case c.Note != "":
+		return c.Note
+	}
+	text := "time " + c.Real.String() + ", RSS " + c.MaxRSS.String()
+	if c.Regressed {
+		text = "**REGRESSED**: " + text
+	}
+	return text
+}
+
+// WriteTable writes the results table in Markdown, as the nightly build's
+// annotation shows it.
+func (r *Report) WriteTable(w io.Writer) {
+	fmt.Fprintf(w, "| stage | language | real s, median (min–max) | user s | sys s | max RSS MiB | speed-up over stage 1 | Go / C++ |")
+	if r.Baseline != "" {
+		fmt.Fprintf(w, " vs baseline |")
+	}
+	fmt.Fprintf(w, "\n|---|---|---:|---:|---:|---:|---:|---:|")
+	if r.Baseline != "" {
+		fmt.Fprintf(w, "---|")
+	}
+	fmt.Fprintln(w)
+	for _, row := range r.Rows {
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %s |",
+			row.Name, row.Language(), seconds(row.Real), seconds(row.User), seconds(row.Sys),
+			mebibytes(row.MaxRSS), ratio(row.SpeedUp), ratio(row.GoOverCC))
+		if r.Baseline != "" {
+			fmt.Fprintf(w, " %s |", row.CompareText())
+		}
+		fmt.Fprintln(w)
+	}
+}
+
+// WriteMarkdown writes report.md: the table, the machine, and the top
+// functions of each stage's CPU profile.
+func (r *Report) WriteMarkdown(w io.Writer) {
+	fmt.Fprintln(w, "# havlak-lab results")
+	fmt.Fprintln(w)
+	if r.Quick() {
+		fmt.Fprintln(w, "Quick workload (3 trees of 50 loops): the harness at work; these timings do not compare with the standard workload's.")
+	} else {
+		fmt.Fprintln(w, "Standard workload: 252013 blocks, 76000 loops, 1 + 50 loop-finding passes.")
+	}
+	fmt.Fprintln(w)
+	r.WriteTable(w)
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "Times are seconds over the timed runs (%s); speed-up is stage 1's median real time (havlak1, or havlak1cc for C++) over the stage's; Go / C++ is the Go stage's median real time over its C++ counterpart's.\n",
+		runCounts(r.Rows))
+	if r.Baseline != "" {
+		fmt.Fprintf(w, "\nBaseline: %s. A stage regresses when its median real time or max RSS is more than %.0f%% worse and benchstat's Mann-Whitney U test gives p < %.2f.\n",
+			r.Baseline, 100*DefaultThreshold, Alpha)
+	}
+
+	h := r.Host()
+	fmt.Fprintln(w, "\n## Machine")
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "- host %s: %s, %d cores, %s/%s, kernel %s\n", h.Hostname, h.CPUModel, h.Cores, h.OS, h.Arch, h.Kernel)
+	fmt.Fprintf(w, "- %s (xtime); %s\n", h.GoVersion, h.GCCVersion)
+	if started := r.Started(); started != "" {
+		fmt.Fprintf(w, "- first run started %s\n", started)
+	}
+
+	fmt.Fprintln(w, "\n## Where the time goes")
+	for _, row := range r.Rows {
+		fmt.Fprintf(w, "\n### %s (%s)\n\n", row.Name, row.Language())
+		if row.CPU == nil {
+			fmt.Fprintln(w, "No CPU profile.")
+			continue
+		}
+		flat, cum := TopFunctions(row.CPU, 5)
+		fmt.Fprintln(w, "| flat | function | cum | function |")
+		fmt.Fprintln(w, "|---:|---|---:|---|")
+		for i := 0; i < max(len(flat), len(cum)); i++ {
+			cell := func(s []FuncStat) (string, string) {
+				if i >= len(s) {
+					return "", ""
+				}
+				return fmt.Sprintf("%.1f%%", 100*s[i].Fraction), "`" + strings.ReplaceAll(s[i].Name, "|", `\|`) + "`"
+			}
+			f1, f2 := cell(flat)
+			c1, c2 := cell(cum)
+			fmt.Fprintf(w, "| %s | %s | %s | %s |\n", f1, f2, c1, c2)
+		}
+	}
+
+	if len(r.Problems) > 0 {
+		fmt.Fprintln(w, "\n## Problems")
+		fmt.Fprintln(w)
+		for _, p := range r.Problems {
+			fmt.Fprintf(w, "- %s\n", p)
+		}
+	}
+}
+
+// runCounts says how many timed runs the rows have: "5 runs each", or
+// the range when they differ.
+func runCounts(rows []*Row) string {
+	least, most := -1, 0
+	for _, row := range rows {
+		n := len(row.Runs)
+		if least < 0 || n < least {
+			least = n
+		}
+		most = max(most, n)
+	}
+	if least == most {
+		return fmt.Sprintf("%d each", most)
+	}
+	return fmt.Sprintf("%d to %d each", least, most)
+}

@@ -17,10 +17,15 @@ int main(int argc, char** argv) {
   lab::FlagSet flags(program);
   lab::Options options;
   options.Register(flags);
-  lab::ParseCommandLine(flags, argc, argv);
-  if (lab::Status status = options.Validate(flags); !status.ok()) {
-    lab::Exit(program, status);
+  if (int exit_code; !lab::ParseCommandLine(flags, argc, argv, &exit_code)) {
+    return exit_code;
   }
-  havlak1cc::Finder finder;
-  lab::Exit(program, lab::Run(stdout, options, finder));
+  // The finder is destroyed before main returns, so every block and loop is
+  // freed.
+  lab::Status status = options.Validate(flags);
+  if (status.ok()) {
+    havlak1cc::Finder finder;
+    status = lab::Run(stdout, options, finder);
+  }
+  return lab::Report(program, status);
 }

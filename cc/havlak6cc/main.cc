@@ -22,10 +22,15 @@ int main(int argc, char** argv) {
   flags.Bool(&reuse_loop_graph, "reuseloopgraph", true,
              "reuse the loop structure graph's memory from one pass to the "
              "next");
-  lab::ParseCommandLine(flags, argc, argv);
-  if (lab::Status status = options.Validate(flags); !status.ok()) {
-    lab::Exit(program, status);
+  if (int exit_code; !lab::ParseCommandLine(flags, argc, argv, &exit_code)) {
+    return exit_code;
   }
-  havlak6cc::Finder finder(reuse_loop_graph);
-  lab::Exit(program, lab::Run(stdout, options, finder));
+  // The finder is destroyed before main returns, so every block and loop is
+  // freed.
+  lab::Status status = options.Validate(flags);
+  if (status.ok()) {
+    havlak6cc::Finder finder(reuse_loop_graph);
+    status = lab::Run(stdout, options, finder);
+  }
+  return lab::Report(program, status);
 }

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <limits>
 #include <string>
 #include <string_view>
@@ -315,20 +314,23 @@ std::string FlagSet::Usage() const {
   return out;
 }
 
-void ParseCommandLine(FlagSet& flags, int argc, char** argv) {
+bool ParseCommandLine(FlagSet& flags, int argc, char** argv, int* exit_code) {
   const std::vector<std::string> args(argv + std::min(argc, 1),
                                       argv + std::max(argc, 1));
   switch (flags.Parse(args)) {
     case FlagSet::ParseResult::kOk:
-      return;
+      return true;
     case FlagSet::ParseResult::kHelp:
       std::fputs(flags.Usage().c_str(), stderr);
-      std::exit(0);
+      *exit_code = 0;
+      return false;
     case FlagSet::ParseResult::kError:
       std::fprintf(stderr, "%s\n%s", flags.error().c_str(),
                    flags.Usage().c_str());
-      std::exit(2);
+      *exit_code = 2;
+      return false;
   }
+  return true;
 }
 
 }  // namespace lab

@@ -100,10 +100,11 @@ class FlagSet {
   std::string error_;
 };
 
-// ParseCommandLine parses argv[1:] with flags as Go's flag.Parse does: on -h
-// or -help it prints the usage to stderr and exits with status 0; on a bad
-// flag it prints the error and the usage to stderr and exits with status 2.
-void ParseCommandLine(FlagSet& flags, int argc, char** argv);
+// ParseCommandLine parses argv[1:] with flags as Go's flag.Parse does and
+// returns true for the program to go on. Otherwise main returns *exit_code:
+// 0 after -h or -help, for which it printed the usage to stderr; 2 after a
+// bad flag, for which it printed the error and the usage to stderr.
+bool ParseCommandLine(FlagSet& flags, int argc, char** argv, int* exit_code);
 
 }  // namespace lab
 

@@ -1,7 +1,6 @@
 #include "cc/lab/lab.h"
 
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -12,7 +11,7 @@ int ExitCode(const Status& status) {
   return status.is_usage() ? 2 : 1;
 }
 
-void Exit(const char* argv0, const Status& status) {
+int Report(const char* argv0, const Status& status) {
   if (!status.ok()) {
     // The base name, as Go's filepath.Base(os.Args[0]) gives it.
     std::string name = argv0;
@@ -25,7 +24,7 @@ void Exit(const char* argv0, const Status& status) {
     std::fflush(stdout);
     std::fprintf(stderr, "%s: %s\n", name.c_str(), status.message().c_str());
   }
-  std::exit(ExitCode(status));
+  return ExitCode(status);
 }
 
 std::string LowerFirst(std::string message) {

@@ -7,7 +7,8 @@
 // loop finder.
 //
 // This header has the error type that the library returns instead of
-// throwing (the stages build with -fno-exceptions), and the exit path.
+// throwing (the stages build with -fno-exceptions), and how errors end a
+// program.
 
 #ifndef CC_LAB_LAB_H_
 #define CC_LAB_LAB_H_
@@ -49,10 +50,11 @@ class Status {
 // errors, 1 otherwise.
 int ExitCode(const Status& status);
 
-// Exit ends the program: silently with status 0 when status is ok,
-// otherwise with "PROGRAM: message" on stderr (PROGRAM being the base name of
-// argv0) and ExitCode(status).
-[[noreturn]] void Exit(const char* argv0, const Status& status);
+// Report prints "PROGRAM: message" on stderr unless status is ok, PROGRAM
+// being the base name of argv0 as in the Go stages, and returns
+// ExitCode(status) for main to return, so that the stage's objects are
+// destroyed before the program ends.
+int Report(const char* argv0, const Status& status);
 
 // LowerFirst returns message with its first letter in lower case. Go spells
 // the system's error messages that way ("no such file or directory") where

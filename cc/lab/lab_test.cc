@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <set>
 #include <string>
 #include <utility>
@@ -333,6 +334,29 @@ TEST(FlagsTest, UsageOfOtherFlags) {
             "    \tand more\n");
 }
 
+// RunCommandLine runs ParseCommandLine on args and exits with 1 to go on or
+// with the exit code it gives, for EXPECT_EXIT.
+[[noreturn]] void RunCommandLine(std::vector<std::string> args) {
+  TestFlags t;
+  std::vector<char*> argv;
+  for (std::string& arg : args) argv.push_back(arg.data());
+  int exit_code = -1;
+  if (ParseCommandLine(t.flags, static_cast<int>(argv.size()), argv.data(),
+                       &exit_code)) {
+    std::exit(t.options.trees == 7 ? 1 : 3);
+  }
+  std::exit(exit_code);
+}
+
+TEST(FlagsTest, ParseCommandLine) {
+  EXPECT_EXIT(RunCommandLine({"prog", "-trees=7"}), testing::ExitedWithCode(1),
+              "^$");
+  EXPECT_EXIT(RunCommandLine({"prog", "-help"}), testing::ExitedWithCode(0),
+              "^Usage of havlak:\n  -baseloops int\n");
+  EXPECT_EXIT(RunCommandLine({"prog", "-x"}), testing::ExitedWithCode(2),
+              "^flag provided but not defined: -x\nUsage of havlak:\n");
+}
+
 Status Validate(std::vector<std::string> args) {
   TestFlags t;
   if (t.Parse(args) != FlagSet::ParseResult::kOk) {
@@ -399,12 +423,15 @@ TEST(LabTest, ExitCodes) {
   EXPECT_EQ(ExitCode(Status::Failure("f")), 1);
 }
 
-TEST(LabTest, ExitMessage) {
-  EXPECT_EXIT(Exit("/a/b/havlak6cc", Status::Usage("bad -x")),
+TEST(LabTest, Report) {
+  EXPECT_EXIT(std::exit(Report("/a/b/havlak6cc", Status::Usage("bad -x"))),
               testing::ExitedWithCode(2), "^havlak6cc: bad -x\n$");
-  EXPECT_EXIT(Exit("prog", Status::Failure("oops")),
+  EXPECT_EXIT(std::exit(Report("prog", Status::Failure("oops"))),
               testing::ExitedWithCode(1), "^prog: oops\n$");
-  EXPECT_EXIT(Exit("prog", Status::Ok()), testing::ExitedWithCode(0), "^$");
+  EXPECT_EXIT(std::exit(Report("dir/", Status::Usage("u"))),
+              testing::ExitedWithCode(2), "^dir: u\n$");
+  EXPECT_EXIT(std::exit(Report("prog", Status::Ok())),
+              testing::ExitedWithCode(0), "^$");
 }
 
 TEST(LabTest, ErrnoMessage) {

@@ -79,7 +79,9 @@ UnionFindNode* UnionFindNode::FindSet() {
 }
 
 void FindLoops(const Cfg& cfg, Lsg* lsg) {
-  if (cfg.NumNodes() == 0) return;
+  // The driver always creates block 0, the entry; without it there is
+  // nothing to search from.
+  if (cfg.entry() == nullptr) return;
   const int size = cfg.NumNodes();
   std::vector<std::set<int>> non_back_preds(size);
   std::vector<std::vector<int>> back_preds(size);

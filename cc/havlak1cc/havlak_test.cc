@@ -18,6 +18,15 @@ TEST(Havlak1ccTest, Workload) { labtest::Workload(NewFinder); }
 
 TEST(Havlak1ccTest, DeepNest) { labtest::DeepNest(NewFinder, 100000); }
 
+// The driver always creates block 0; a graph without it has no loops
+// rather than a crash.
+TEST(Havlak1ccTest, NoEntry) {
+  Finder finder;
+  finder.AddEdge(1, 2);
+  finder.AddEdge(2, 1);
+  EXPECT_EQ(finder.FindLoops(), 0);
+}
+
 TEST(Havlak1ccTest, DescribeBeforeFindLoops) {
   EXPECT_TRUE(Finder().Describe().loops.empty());
 }

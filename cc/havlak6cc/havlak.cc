@@ -80,7 +80,9 @@ int LoopFinder::Dfs(BasicBlock* entry) {
 
 void LoopFinder::FindLoops(const Cfg& cfg, Lsg* lsg) {
   const std::vector<std::unique_ptr<BasicBlock>>& blocks = cfg.blocks();
-  if (blocks.empty()) return;
+  // The driver always creates block 0, the entry; without it there is
+  // nothing to search from.
+  if (blocks.empty() || blocks[0] == nullptr) return;
   const std::size_t size = blocks.size();
   if (size > number_.size()) Grow(size);
   for (std::size_t i = 0; i < size; ++i) {

@@ -49,6 +49,15 @@ TEST(Havlak6ccTest, GrowingCfg) {
   EXPECT_EQ(lab::Dump(fresh.Describe(), nullptr), want);
 }
 
+// The driver always creates block 0; a graph without it has no loops
+// rather than a crash.
+TEST(Havlak6ccTest, NoEntry) {
+  Finder finder(true);
+  finder.AddEdge(1, 2);
+  finder.AddEdge(2, 1);
+  EXPECT_EQ(finder.FindLoops(), 0);
+}
+
 TEST(Havlak6ccTest, DescribeBeforeFindLoops) {
   EXPECT_TRUE(Finder(true).Describe().loops.empty());
 }

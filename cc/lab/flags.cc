@@ -300,10 +300,11 @@ std::string FlagSet::Usage() const {
         line.push_back(c);
       }
     }
-    const bool zero = flag.type == Type::kInt      ? flag.default_value == "0"
-                      : flag.type == Type::kBool   ? flag.default_value == "false"
-                                                   : flag.default_value.empty();
-    if (!zero) {
+    // Go shows defaults other than the zero value of the flag's type.
+    const char* zero = flag.type == Type::kInt    ? "0"
+                       : flag.type == Type::kBool ? "false"
+                                                  : "";
+    if (flag.default_value != zero) {
       line += " (default " +
               (flag.type == Type::kString ? Quote(flag.default_value)
                                           : flag.default_value) +

@@ -6,9 +6,11 @@
 #define CC_LAB_FLAGS_H_
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace lab {

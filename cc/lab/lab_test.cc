@@ -270,7 +270,8 @@ TEST(FlagsTest, Errors) {
       {{"-x"}, "flag provided but not defined: -x"},
       {{"--nope=1"}, "flag provided but not defined: -nope"},
       {{"-trees=abc"}, R"(invalid value "abc" for flag -trees: parse error)"},
-      {{"-trees", "abc"}, R"(invalid value "abc" for flag -trees: parse error)"},
+      {{"-trees", "abc"},
+       R"(invalid value "abc" for flag -trees: parse error)"},
       {{"-loops=99999999999999999999"},
        R"(invalid value "99999999999999999999" for flag -loops: )"
        "value out of range"},

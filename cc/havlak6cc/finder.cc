@@ -1,0 +1,22 @@
+#include "cc/havlak6cc/finder.h"
+
+#include <memory>
+
+namespace havlak6cc {
+
+int Finder::FindLoops() {
+  if (reuse_loop_graph_ && lsg_ != nullptr) {
+    lsg_->Reset();
+  } else {
+    lsg_ = std::make_unique<Lsg>();
+  }
+  loop_finder_.FindLoops(cfg_, lsg_.get());
+  return lsg_->NumLoops();
+}
+
+lab::Structure Finder::Describe() const {
+  if (lsg_ == nullptr) return lab::Structure();
+  return lsg_->Describe();
+}
+
+}  // namespace havlak6cc

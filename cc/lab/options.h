@@ -1,0 +1,48 @@
+// The flags every stage takes, and their limits.
+
+#ifndef CC_LAB_OPTIONS_H_
+#define CC_LAB_OPTIONS_H_
+
+#include <cstdint>
+#include <string>
+
+#include "cc/lab/flags.h"
+#include "cc/lab/lab.h"
+
+namespace lab {
+
+// Limits that keep a typo from asking for more memory or time than any
+// machine has. The standard workload is 252013 blocks and 51 passes.
+inline constexpr int kMaxBlocks = 10'000'000;
+inline constexpr int kMaxEdges = 50'000'000;
+inline constexpr int kMaxPasses = 1'000'000;
+
+// Options are the flags every stage takes. The numbers are 64-bit, as Go's
+// int is, so that a value Go parses but Validate rejects is rejected here
+// with the same message.
+struct Options {
+  std::int64_t dummy = 0;
+  std::int64_t iterations = 0;
+  std::int64_t trees = 0;
+  std::int64_t loops = 0;
+  std::int64_t base_loops = 0;
+  std::string cfg_file;
+  bool dump = false;
+
+  // Register defines the flags on flags, with the standard workload as
+  // defaults.
+  void Register(FlagSet& flags);
+
+  // Validate checks the options after flags, which Register defined, parsed
+  // the command line. Its errors are usage errors.
+  Status Validate(const FlagSet& flags) const;
+};
+
+// WorkloadBlocks is the number of blocks BuildWorkload's CFG has, or
+// kMaxBlocks + 1 when it would have more.
+std::int64_t WorkloadBlocks(std::int64_t trees, std::int64_t loops,
+                            std::int64_t base_loops);
+
+}  // namespace lab
+
+#endif  // CC_LAB_OPTIONS_H_

@@ -6,10 +6,11 @@
 
 namespace havlak1cc {
 
-int Finder::FindLoops() {
+lab::Status Finder::FindLoops(int* loops) {
   lsg_ = std::make_unique<Lsg>();
-  havlak1cc::FindLoops(cfg_, lsg_.get());
-  return lsg_->NumLoops();
+  lab::Status status = havlak1cc::FindLoops(cfg_, lsg_.get());
+  *loops = lsg_->NumLoops();
+  return status;
 }
 
 lab::Structure Finder::Describe() const {

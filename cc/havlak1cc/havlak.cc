@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include "cc/lab/options.h"
+
 namespace havlak1cc {
 namespace {
 
@@ -78,10 +80,10 @@ UnionFindNode* UnionFindNode::FindSet() {
   return root;
 }
 
-void FindLoops(const Cfg& cfg, Lsg* lsg) {
+lab::Status FindLoops(const Cfg& cfg, Lsg* lsg) {
   // The driver always creates block 0, the entry; without it there is
   // nothing to search from.
-  if (cfg.entry() == nullptr) return;
+  if (cfg.entry() == nullptr) return lab::Status::Ok();
   const int size = cfg.NumNodes();
   std::vector<std::set<int>> non_back_preds(size);
   std::vector<std::vector<int>> back_preds(size);
@@ -118,6 +120,7 @@ void FindLoops(const Cfg& cfg, Lsg* lsg) {
   // with back edges heads a loop whose body is everything that reaches a
   // back edge's source without passing through the header; inner loops
   // already found count as their header's set.
+  std::size_t moved = 0;
   for (int w = reached - 1; w >= 0; --w) {
     std::set<UnionFindNode*> node_pool;
     BasicBlock* node_w = nodes[w]->bb();
@@ -132,6 +135,7 @@ void FindLoops(const Cfg& cfg, Lsg* lsg) {
     }
     std::list<UnionFindNode*> work_list(node_pool.begin(), node_pool.end());
     if (!node_pool.empty()) types[w] = kBbReducible;
+    const std::size_t non_back_before = non_back_preds[w].size();
 
     // Step e: grow the body backwards along the other edges. A predecessor
     // outside w's DFS subtree enters the loop somewhere other than its
@@ -153,6 +157,9 @@ void FindLoops(const Cfg& cfg, Lsg* lsg) {
       }
     }
 
+    moved += non_back_preds[w].size() - non_back_before;
+    if (moved > lab::kMaxMovedEdges) return lab::TooIrreducible();
+
     // Step f: make the loop and collapse its body onto w.
     if (!node_pool.empty() || types[w] == kBbSelf) {
       auto loop = std::make_unique<SimpleLoop>();
@@ -172,6 +179,7 @@ void FindLoops(const Cfg& cfg, Lsg* lsg) {
     }
   }
   lsg->CalculateNestingLevel();
+  return lab::Status::Ok();
 }
 
 }  // namespace havlak1cc

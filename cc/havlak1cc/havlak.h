@@ -7,6 +7,7 @@
 
 #include "cc/havlak1cc/cfg.h"
 #include "cc/havlak1cc/lsg.h"
+#include "cc/lab/lab.h"
 
 namespace havlak1cc {
 
@@ -43,8 +44,9 @@ class UnionFindNode {
 };
 
 // FindLoops finds the loops of cfg with Havlak's algorithm ("Nesting of
-// reducible and irreducible loops", TOPLAS 1997) and adds them to lsg.
-void FindLoops(const Cfg& cfg, Lsg* lsg);
+// reducible and irreducible loops", TOPLAS 1997) and adds them to lsg. It
+// fails only with lab::TooIrreducible().
+lab::Status FindLoops(const Cfg& cfg, Lsg* lsg);
 
 }  // namespace havlak1cc
 

@@ -4,14 +4,15 @@
 
 namespace havlak6cc {
 
-int Finder::FindLoops() {
+lab::Status Finder::FindLoops(int* loops) {
   if (reuse_loop_graph_ && lsg_ != nullptr) {
     lsg_->Reset();
   } else {
     lsg_ = std::make_unique<Lsg>();
   }
-  loop_finder_.FindLoops(cfg_, lsg_.get());
-  return lsg_->NumLoops();
+  lab::Status status = loop_finder_.FindLoops(cfg_, lsg_.get());
+  *loops = lsg_->NumLoops();
+  return status;
 }
 
 lab::Structure Finder::Describe() const {

@@ -23,7 +23,7 @@ class Finder : public lab::LoopFinder {
 
   void CreateNode(int name) override { cfg_.CreateNode(name); }
   void AddEdge(int from, int to) override { cfg_.AddEdge(from, to); }
-  int FindLoops() override;
+  lab::Status FindLoops(int* loops) override;
   // Empty before the first FindLoops.
   lab::Structure Describe() const override;
 

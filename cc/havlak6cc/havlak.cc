@@ -3,6 +3,8 @@
 #include <cstddef>
 #include <vector>
 
+#include "cc/lab/options.h"
+
 namespace havlak6cc {
 namespace {
 
@@ -78,11 +80,11 @@ int LoopFinder::Dfs(BasicBlock* entry) {
   return current;
 }
 
-void LoopFinder::FindLoops(const Cfg& cfg, Lsg* lsg) {
+lab::Status LoopFinder::FindLoops(const Cfg& cfg, Lsg* lsg) {
   const std::vector<std::unique_ptr<BasicBlock>>& blocks = cfg.blocks();
   // The driver always creates block 0, the entry; without it there is
   // nothing to search from.
-  if (blocks.empty() || blocks[0] == nullptr) return;
+  if (blocks.empty() || blocks[0] == nullptr) return lab::Status::Ok();
   const std::size_t size = blocks.size();
   if (size > number_.size()) Grow(size);
   for (std::size_t i = 0; i < size; ++i) {
@@ -115,6 +117,7 @@ void LoopFinder::FindLoops(const Cfg& cfg, Lsg* lsg) {
   // with back edges heads a loop whose body is everything that reaches a
   // back edge's source without passing through the header; inner loops
   // already found count as their header's set.
+  std::size_t moved = 0;
   for (int w = reached - 1; w >= 0; --w) {
     node_pool_.clear();
     BasicBlock* node_w = nodes_[w].bb();
@@ -132,6 +135,7 @@ void LoopFinder::FindLoops(const Cfg& cfg, Lsg* lsg) {
       }
     }
     if (!node_pool_.empty()) types_[w] = kBbReducible;
+    const std::size_t non_back_before = non_back_preds_[w].size();
 
     // Step e: grow the body backwards along the other edges. A predecessor
     // outside w's DFS subtree enters the loop somewhere other than its
@@ -153,6 +157,9 @@ void LoopFinder::FindLoops(const Cfg& cfg, Lsg* lsg) {
         }
       }
     }
+
+    moved += non_back_preds_[w].size() - non_back_before;
+    if (moved > lab::kMaxMovedEdges) return lab::TooIrreducible();
 
     // Step f: make the loop and collapse its body onto w.
     if (!node_pool_.empty() || types_[w] == kBbSelf) {
@@ -176,6 +183,7 @@ void LoopFinder::FindLoops(const Cfg& cfg, Lsg* lsg) {
     }
   }
   lsg->CalculateNestingLevel();
+  return lab::Status::Ok();
 }
 
 }  // namespace havlak6cc

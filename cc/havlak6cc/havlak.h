@@ -9,6 +9,7 @@
 
 #include "cc/havlak6cc/cfg.h"
 #include "cc/havlak6cc/lsg.h"
+#include "cc/lab/lab.h"
 
 namespace havlak6cc {
 
@@ -50,8 +51,9 @@ class UnionFindNode {
 class LoopFinder {
  public:
   // FindLoops finds the loops of cfg with Havlak's algorithm ("Nesting of
-  // reducible and irreducible loops", TOPLAS 1997) and adds them to lsg.
-  void FindLoops(const Cfg& cfg, Lsg* lsg);
+  // reducible and irreducible loops", TOPLAS 1997) and adds them to lsg. It
+  // fails only with lab::TooIrreducible().
+  lab::Status FindLoops(const Cfg& cfg, Lsg* lsg);
 
  private:
   // A block of the DFS path with the index of the next out-edge to follow.

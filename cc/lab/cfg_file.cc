@@ -1,6 +1,7 @@
 #include "cc/lab/cfg_file.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -125,6 +126,11 @@ Status ReadCfgFile(const std::string& path, CfgFile* cfg) {
   } while (fd < 0 && errno == EINTR);
   if (fd < 0) {
     return Status::Usage("-cfg: open " + path + ": " + ErrnoMessage(errno));
+  }
+  struct stat info;
+  if (fstat(fd, &info) == 0 && S_ISDIR(info.st_mode)) {
+    close(fd);
+    return Status::Usage("-cfg: " + path + " is a directory");
   }
   Reader reader(path, cfg);
   Status status = Status::Ok();

@@ -29,52 +29,80 @@ std::string CountLine(int loops) {
          " (plus 1 artificial root node)\n";
 }
 
+// A ReportWriter writes the report and keeps the first error; after one, it
+// writes nothing more.
+class ReportWriter {
+ public:
+  explicit ReportWriter(std::FILE* out) : out_(out) {}
+  void Print(const std::string& text) {
+    if (status_.ok()) status_ = Write(out_, text);
+  }
+  const Status& status() const { return status_; }
+
+ private:
+  std::FILE* out_;
+  Status status_ = Status::Ok();
+};
+
 }  // namespace
 
 Status Run(std::FILE* out, const Options& options, LoopFinder& finder) {
-  // Like the Go driver, only a failed dump counts as an error: a report
-  // line that cannot be written is not worth stopping the benchmark for.
+  // A report that cannot be written ends the run: it would be lost.
+  ReportWriter w(out);
+  // A pass that gives up on a CFG file is the file's fault.
+  auto find_loops = [&](int* loops) {
+    Status status = finder.FindLoops(loops);
+    if (!status.ok() && !options.cfg_file.empty()) {
+      return Status::Usage(options.cfg_file + ": " + status.message());
+    }
+    return status;
+  };
+
   CfgFile cfg;
   const std::vector<int>* names = nullptr;
+  int loops = 0;
   if (!options.cfg_file.empty()) {
     Status status = ReadCfgFile(options.cfg_file, &cfg);
     if (!status.ok()) return status;
-    Write(out, "Read " + options.cfg_file + ": " +
-                   std::to_string(cfg.names.size()) + " blocks, " +
-                   std::to_string(cfg.edges.size()) + " edges\n");
+    w.Print("Read " + options.cfg_file + ": " +
+            std::to_string(cfg.names.size()) + " blocks, " +
+            std::to_string(cfg.edges.size()) + " edges\n");
     cfg.Replay(finder);
     names = &cfg.names;
   } else {
-    Write(out, "Constructing simple CFG...\n");
+    w.Print("Constructing simple CFG...\n");
     BuildSimpleCfg(finder);
-    Write(out, std::to_string(options.dummy) + " dummy loops\n");
-    for (std::int64_t i = 0; i < options.dummy; ++i) finder.FindLoops();
-    Write(out, "Constructing CFG...\n");
+    w.Print(std::to_string(options.dummy) + " dummy loops\n");
+    for (std::int64_t i = 0; i < options.dummy && w.status().ok(); ++i) {
+      Status status = find_loops(&loops);
+      if (!status.ok()) return status;
+    }
+    w.Print("Constructing CFG...\n");
     BuildWorkload(finder, static_cast<int>(options.trees),
                   static_cast<int>(options.loops),
                   static_cast<int>(options.base_loops));
   }
 
-  Write(out, "Performing loop recognition\n");
-  Write(out, "1 iteration\n");
-  Write(out, CountLine(finder.FindLoops()));
-  if (options.dump) {
-    Status status = Write(out, Dump(finder.Describe(), names));
-    if (!status.ok()) return status;
-  }
+  w.Print("Performing loop recognition\n");
+  w.Print("1 iteration\n");
+  if (!w.status().ok()) return w.status();
+  Status status = find_loops(&loops);
+  if (!status.ok()) return status;
+  w.Print(CountLine(loops));
+  if (options.dump) w.Print(Dump(finder.Describe(), names));
 
   if (options.iterations > 0) {
-    Write(out, "Another " + std::to_string(options.iterations) +
-                   " iterations...\n");
-    int loops = 0;
-    for (std::int64_t i = 0; i < options.iterations; ++i) {
-      loops = finder.FindLoops();
-      Write(out, ".");
+    w.Print("Another " + std::to_string(options.iterations) +
+            " iterations...\n");
+    for (std::int64_t i = 0; i < options.iterations && w.status().ok(); ++i) {
+      status = find_loops(&loops);
+      if (!status.ok()) return status;
+      w.Print(".");
     }
-    Write(out, "\n");
-    Write(out, CountLine(loops));
+    w.Print("\n");
+    w.Print(CountLine(loops));
   }
-  return Status::Ok();
+  return w.status();
 }
 
 }  // namespace lab

@@ -16,9 +16,9 @@ namespace lab {
 class LoopFinder : public Graph {
  public:
   // FindLoops runs loop recognition over the CFG built so far, into a new
-  // loop structure graph, and returns the number of loops it found, not
-  // counting the artificial root.
-  virtual int FindLoops() = 0;
+  // loop structure graph, and sets *loops to the number of loops it found,
+  // not counting the artificial root. Its only error is TooIrreducible().
+  virtual Status FindLoops(int* loops) = 0;
   // Structure describes the loop structure graph of the last FindLoops.
   virtual Structure Describe() const = 0;
 };
@@ -27,7 +27,8 @@ class LoopFinder : public Graph {
 // warm-up passes over the simple CFG, the main CFG (generated, or read from
 // -cfg), one pass with its loop count (and its dump with -dump), then
 // -iterations more passes. It flushes out after every write, so that the
-// progress dots show as the passes end. options must have passed Validate.
+// progress dots show as the passes end; a failed write ends the run with its
+// error. options must have passed Validate.
 Status Run(std::FILE* out, const Options& options, LoopFinder& finder);
 
 }  // namespace lab

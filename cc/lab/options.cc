@@ -90,4 +90,11 @@ std::int64_t WorkloadBlocks(std::int64_t trees, std::int64_t loops,
   return add(3, mul(trees, per_tree));
 }
 
+Status TooIrreducible() {
+  return Status::Failure(
+      "loop recognition gave up: irreducible loops moved more than " +
+      std::to_string(kMaxMovedEdges) +
+      " edges (Havlak's algorithm grows quadratically on such CFGs)");
+}
+
 }  // namespace lab

@@ -355,3 +355,22 @@ func TestHostileCFGs(t *testing.T) {
 		}
 	}
 }
+
+// A report that cannot be written is an error, not a silent loss.
+func TestUnwritableOutput(t *testing.T) {
+	for _, s := range stages(t) {
+		full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+		if err != nil {
+			t.Skipf("no /dev/full: %v", err)
+		}
+		cmd := exec.Command(s.path, "-dummy=1", "-trees=1", "-loops=1", "-baseloops=1", "-iterations=1")
+		var stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = full, &stderr
+		err = cmd.Run()
+		full.Close()
+		want := s.name + ": write /dev/stdout: no space left on device\n"
+		if cmd.ProcessState == nil || cmd.ProcessState.ExitCode() != 1 || stderr.String() != want {
+			t.Errorf("%s > /dev/full: %v, stderr %q; want exit status 1 and %q", s.name, err, stderr.String(), want)
+		}
+	}
+}

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,7 @@
 
 #include "cc/lab/cfg_file.h"
 #include "cc/lab/dump.h"
+#include "cc/lab/options.h"
 #include "cc/lab/workload.h"
 
 namespace labtest {
@@ -95,15 +97,37 @@ void HandMade(const NewFinder& new_finder) {
     ASSERT_TRUE(status.ok()) << status.message();
     std::unique_ptr<lab::LoopFinder> finder = new_finder();
     cfg.Replay(*finder);
-    finder->FindLoops();
+    PassLoops(*finder);
     EXPECT_EQ(lab::Dump(finder->Describe(), &cfg.names), want)
         << "first pass";
     // A second pass over the same CFG must find the same loops: stages
     // reuse memory between passes.
-    finder->FindLoops();
+    PassLoops(*finder);
     EXPECT_EQ(lab::Dump(finder->Describe(), &cfg.names), want)
         << "second pass";
   }
+}
+
+int PassLoops(lab::LoopFinder& finder) {
+  int loops = -1;
+  const lab::Status status = finder.FindLoops(&loops);
+  EXPECT_TRUE(status.ok()) << status.message();
+  return loops;
+}
+
+void TooIrreducible(const NewFinder& new_finder) {
+  constexpr int kBlocks = 5000;
+  constexpr int kEdges = 20000;
+  std::mt19937 rng(1);
+  std::uniform_int_distribution<int> block(0, kBlocks - 1);
+  std::unique_ptr<lab::LoopFinder> finder = new_finder();
+  finder->CreateNode(0);
+  for (int i = 0; i < kEdges; ++i) finder->AddEdge(block(rng), block(rng));
+  int loops = 0;
+  const lab::Status status = finder->FindLoops(&loops);
+  EXPECT_FALSE(status.ok()) << "a random CFG of " << kBlocks << " blocks and "
+                            << kEdges << " edges";
+  EXPECT_EQ(status.message(), lab::TooIrreducible().message());
 }
 
 void Workload(const NewFinder& new_finder) {
@@ -112,11 +136,11 @@ void Workload(const NewFinder& new_finder) {
   constexpr int kBaseLoops = 4;
   std::unique_ptr<lab::LoopFinder> finder = new_finder();
   lab::BuildSimpleCfg(*finder);
-  EXPECT_EQ(finder->FindLoops(), 0) << "simple CFG";
+  EXPECT_EQ(PassLoops(*finder), 0) << "simple CFG";
   lab::BuildWorkload(*finder, kTrees, kLoops, kBaseLoops);
   const int want = kTrees * kLoops * (3 * kBaseLoops + 1);
   for (int pass = 1; pass <= 2; ++pass) {
-    EXPECT_EQ(finder->FindLoops(), want) << "pass " << pass;
+    EXPECT_EQ(PassLoops(*finder), want) << "pass " << pass;
   }
 }
 
@@ -130,7 +154,7 @@ void DeepNest(const NewFinder& new_finder, int depth) {
   for (int i = 1; i <= depth; ++i) finder->AddEdge(n - i, i);
   for (int pass = 1; pass <= 2; ++pass) {
     SCOPED_TRACE("pass " + std::to_string(pass));
-    ASSERT_EQ(finder->FindLoops(), depth);
+    ASSERT_EQ(PassLoops(*finder), depth);
     const lab::Structure s = finder->Describe();
     EXPECT_EQ(s.root_nesting, depth);
     int checked = 0;

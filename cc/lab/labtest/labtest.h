@@ -32,6 +32,14 @@ void HandMade(const NewFinder& new_finder);
 // that the simple CFG before it has none.
 void Workload(const NewFinder& new_finder);
 
+// PassLoops runs one pass of finder and returns its loop count; the pass
+// must succeed.
+int PassLoops(lab::LoopFinder& finder);
+
+// TooIrreducible checks that a pass over a random CFG dense enough to need
+// millions of irreducible edge moves stops with lab::TooIrreducible().
+void TooIrreducible(const NewFinder& new_finder);
+
 // DeepNest checks loops nested depth deep inside each other in a chain of
 // 2 * depth + 2 blocks, which a recursive search or level computation would
 // overflow the call stack on.

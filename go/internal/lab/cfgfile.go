@@ -29,6 +29,9 @@ func ReadCFGFile(path string) (*CFGFile, error) {
 		return nil, UsageError{fmt.Errorf("-cfg: %w", err)}
 	}
 	defer f.Close()
+	if info, err := f.Stat(); err == nil && info.IsDir() {
+		return nil, Usagef("-cfg: %s is a directory", path)
+	}
 
 	cfg := &CFGFile{Names: []int{0}}
 	index := map[int]int32{0: 0}

@@ -22,7 +22,8 @@ type LoopFinder interface {
 // from -cfg), one pass with its loop count (and its dump with -dump), then
 // -iterations more passes. afterFirstPass, if not nil, runs after that first
 // pass; when it returns false, Run stops there. With HeapProfileEnv set, Run
-// writes a heap profile when it ends.
+// writes a heap profile when it ends. A failed write of the report ends the
+// run with its error.
 func Run(out io.Writer, o *Options, f LoopFinder, afterFirstPass func() (more bool, err error)) (err error) {
 	if path := os.Getenv(HeapProfileEnv); path != "" {
 		heapProfile, err := CreateProfile("$"+HeapProfileEnv, path)
@@ -38,6 +39,8 @@ func Run(out io.Writer, o *Options, f LoopFinder, afterFirstPass func() (more bo
 		}()
 	}
 
+	// A report that cannot be written ends the run: it would be lost.
+	w := &reportWriter{w: out}
 	var names []int
 	findLoops := f.FindLoops
 	if o.CFGFile != "" {
@@ -45,7 +48,7 @@ func Run(out io.Writer, o *Options, f LoopFinder, afterFirstPass func() (more bo
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(out, "Read %s: %d blocks, %d edges\n", o.CFGFile, len(cfg.Names), len(cfg.Edges))
+		w.printf("Read %s: %d blocks, %d edges\n", o.CFGFile, len(cfg.Names), len(cfg.Edges))
 		cfg.Replay(f)
 		names = cfg.Names
 		findLoops = func() (int, error) {
@@ -56,29 +59,33 @@ func Run(out io.Writer, o *Options, f LoopFinder, afterFirstPass func() (more bo
 			return n, nil
 		}
 	} else {
-		fmt.Fprintln(out, "Constructing simple CFG...")
+		w.printf("Constructing simple CFG...\n")
 		BuildSimpleCFG(f)
-		fmt.Fprintf(out, "%d dummy loops\n", o.Dummy)
-		for i := 0; i < o.Dummy; i++ {
+		w.printf("%d dummy loops\n", o.Dummy)
+		for i := 0; i < o.Dummy && w.err == nil; i++ {
 			if _, err := findLoops(); err != nil {
 				return err
 			}
 		}
-		fmt.Fprintln(out, "Constructing CFG...")
+		w.printf("Constructing CFG...\n")
 		BuildWorkload(f, o.Trees, o.Loops, o.BaseLoops)
 	}
 
-	fmt.Fprintln(out, "Performing loop recognition")
-	fmt.Fprintln(out, "1 iteration")
+	w.printf("Performing loop recognition\n")
+	w.printf("1 iteration\n")
+	if w.err != nil {
+		return w.err
+	}
 	loops, err := findLoops()
 	if err != nil {
 		return err
 	}
-	writeCount(out, loops)
-	if o.Dump {
-		if err := WriteDump(out, f.Structure(), names); err != nil {
-			return err
-		}
+	writeCount(w, loops)
+	if o.Dump && w.err == nil {
+		w.err = WriteDump(out, f.Structure(), names)
+	}
+	if w.err != nil {
+		return w.err
 	}
 	if afterFirstPass != nil {
 		if more, err := afterFirstPass(); !more || err != nil {
@@ -87,19 +94,32 @@ func Run(out io.Writer, o *Options, f LoopFinder, afterFirstPass func() (more bo
 	}
 
 	if o.Iterations > 0 {
-		fmt.Fprintf(out, "Another %d iterations...\n", o.Iterations)
-		for i := 0; i < o.Iterations; i++ {
+		w.printf("Another %d iterations...\n", o.Iterations)
+		for i := 0; i < o.Iterations && w.err == nil; i++ {
 			if loops, err = findLoops(); err != nil {
 				return err
 			}
-			fmt.Fprint(out, ".")
+			w.printf(".")
 		}
-		fmt.Fprintln(out)
-		writeCount(out, loops)
+		w.printf("\n")
+		writeCount(w, loops)
 	}
-	return nil
+	return w.err
 }
 
-func writeCount(out io.Writer, loops int) {
-	fmt.Fprintf(out, "# of loops: %d (plus 1 artificial root node)\n", loops)
+// reportWriter writes the report and keeps the first error; after one, it
+// writes nothing more.
+type reportWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (w *reportWriter) printf(format string, args ...any) {
+	if w.err == nil {
+		_, w.err = fmt.Fprintf(w.w, format, args...)
+	}
+}
+
+func writeCount(w *reportWriter, loops int) {
+	w.printf("# of loops: %d (plus 1 artificial root node)\n", loops)
 }

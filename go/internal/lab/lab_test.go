@@ -93,9 +93,9 @@ func TestBadOptions(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"-trees=-1"}, "-trees=-1: must be between 0 and 10000000"},
+		{[]string{"-trees=-1"}, "-trees=-1: must be between 0 and 4000000"},
 		{[]string{"-iterations=1000001"}, "-iterations=1000001: must be between 0 and 1000000"},
-		{[]string{"-loops=100000", "-baseloops=1000"}, "the CFG would have more than 10000000 blocks"},
+		{[]string{"-loops=100000", "-baseloops=1000"}, "the CFG would have more than 4000000 blocks"},
 		{[]string{"-cfg=x", "-trees=3", "-dummy=1"}, "-dummy, -trees: not allowed with -cfg"},
 		{[]string{"extra"}, `unexpected argument "extra"`},
 	} {
@@ -162,6 +162,10 @@ func TestReadBadCFGFile(t *testing.T) {
 			t.Errorf("%q: %v is not a UsageError", c.content, err)
 		}
 	}
+	dir := t.TempDir()
+	if _, err := ReadCFGFile(dir); err == nil || err.Error() != "-cfg: "+dir+" is a directory" || !errors.As(err, new(UsageError)) {
+		t.Errorf("a directory: %v", err)
+	}
 	_, err := ReadCFGFile(filepath.Join(t.TempDir(), "missing.cfg"))
 	if err == nil || !strings.Contains(err.Error(), "missing.cfg: no such file") || !errors.As(err, new(UsageError)) {
 		t.Errorf("missing file: %v", err)
@@ -192,5 +196,39 @@ func TestLoopKind(t *testing.T) {
 	if LoopKind(true, false) != Reducible || LoopKind(false, false) != Irreducible ||
 		LoopKind(true, true) != Self || LoopKind(false, true) != Irreducible {
 		t.Error("LoopKind")
+	}
+}
+
+// failingWriter fails every write after the first n bytes.
+type failingWriter struct{ n int }
+
+func (w *failingWriter) Write(p []byte) (int, error) {
+	if len(p) > w.n {
+		return 0, errors.New("disk full")
+	}
+	w.n -= len(p)
+	return len(p), nil
+}
+
+// countingFinder finds no loops and counts its passes.
+type countingFinder struct {
+	edgeRecorder
+	passes int
+}
+
+func (f *countingFinder) FindLoops() (int, error) { f.passes++; return 0, nil }
+func (f *countingFinder) Structure() Structure    { return Structure{} }
+
+// A report that cannot be written ends the run with the write's error,
+// without running the rest of the benchmark.
+func TestRunStopsOnWriteError(t *testing.T) {
+	o := Options{Dummy: 1000, Iterations: 1000, Trees: 1, Loops: 1, BaseLoops: 1}
+	f := &countingFinder{}
+	err := Run(&failingWriter{n: len("Constructing simple CFG...\n")}, &o, f, nil)
+	if err == nil || err.Error() != "disk full" {
+		t.Errorf("Run: %v, want the write error", err)
+	}
+	if f.passes > 0 {
+		t.Errorf("Run went on for %d passes after the report failed", f.passes)
 	}
 }

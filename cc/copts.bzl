@@ -6,7 +6,10 @@
 #   (fastbuild) optimises nothing; with this a plain `bazel build` gives the
 #   binaries that get timed, and `-c opt` changes nothing that matters.
 # -fno-exceptions: Google C++ style; errors travel as lab::Status values.
+# -g: line tables for pprof -list in the benchmarks' profiles; they change
+#   no generated code.
 HAVLAK_COPTS = [
     "-O3",
     "-fno-exceptions",
+    "-g",
 ]

@@ -15,7 +15,6 @@ import (
 	"runtime"
 
 	"havlak-lab/go/internal/lab"
-	"havlak-lab/go/wordcount/wordrule"
 )
 
 func main() {
@@ -76,32 +75,4 @@ func countFile(path string, buf []byte) (int64, error) {
 	}
 	defer f.Close()
 	return count(f, buf)
-}
-
-// count reads r to its end through buf, which it reuses for every read, and
-// counts the bytes that start a word: graphic bytes not inside a word. It
-// allocates nothing.
-func count(r io.Reader, buf []byte) (int64, error) {
-	var words int64
-	inWord := false
-	for {
-		n, err := r.Read(buf)
-		for _, b := range buf[:n] {
-			switch wordrule.Of(b) {
-			case wordrule.Space:
-				inWord = false
-			case wordrule.Graphic:
-				if !inWord {
-					words++
-				}
-				inWord = true
-			}
-		}
-		if err == io.EOF {
-			return words, nil
-		}
-		if err != nil {
-			return words, err
-		}
-	}
 }

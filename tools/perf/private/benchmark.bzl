@@ -13,34 +13,36 @@ _HEAP_MODES = {
     ("cc", False): "gperftools",  # tcmalloc's $HEAPPROFILE, by LD_PRELOAD
 }
 
-def _literal(arg):
-    # args are shell-tokenized and "Make"-expanded.
-    return shell.quote(arg).replace("$", "$$")
-
-def _runner_args(name, kind, heap, binary, workload, repetitions, expect, args):
+def _runner_args(b, workload, repetitions, expect, args):
+    # args are shell-tokenized, then "Make"-expanded: the program's
+    # arguments may use $(rootpath ...), the regular expression's $ is
+    # literal.
     return [
         "--workload=" + workload,
-        "--name=" + name,
-        "--kind=" + kind,
-        "--heap=" + heap,
-        "--binary=$(rootpath {})".format(binary),
+        "--name=" + b.name,
+        "--kind=" + b.kind,
+        "--heap=" + b.heap,
+        "--binary=$(rootpath {})".format(b.binary),
         "--xtime=$(rootpath {})".format(_XTIME),
         "--pprof=$(rootpath {})".format(_PPROF),
         "--repetitions={}".format(repetitions),
-        "--expect=" + _literal(expect),
-        "--",
-    ] + [_literal(arg) for arg in args]
+        "--profiles=" + ",".join(b.profiles),
+        "--expect=" + shell.quote(expect or "").replace("$", "$$"),
+    ] + (["--trace"] if b.trace else []) + ["--"] + [shell.quote(arg) for arg in args]
 
 def perf_benchmark(
         name,
         binary,
-        expect,
+        expect = None,
         args = [],
         kind = "go",
+        profiles = ["cpu", "heap"],
         memprofile_flag = False,
+        trace = False,
         repetitions = 5,
         quick_args = None,
         quick_expect = None,
+        data = [],
         srcs = [],
         tags = [],
         visibility = None,
@@ -67,17 +69,22 @@ def perf_benchmark(
       binary: the program to measure.
       expect: an extended regular expression for the lines of a correct
         run's output; every run must print the same number of them as the
-        CPU-profiled run, at least one.
-      args: arguments of every run.
+        CPU-profiled run, at least one. None checks nothing.
+      args: arguments of every run, in which $(rootpath ...) works and
+        {outputs} stands for the directory of the outputs.
       kind: "go" (profiles through runtime/pprof's -cpuprofile) or "cc"
         (gperftools' profiler and tcmalloc, preloaded).
-      memprofile_flag: whether the Go program has -memprofile, which writes
-        a heap profile after one pass and stops; otherwise its heap is
+      profiles: the profiles to take, "cpu" and "heap", each in a run of
+        its own.
+      memprofile_flag: whether the Go program has -memprofile FILE (a Havlak
+        stage writes it after one pass and stops); otherwise its heap is
         profiled through lab.HeapProfileEnv over the whole run.
+      trace: whether to add a run with -trace FILE (a Go runtime/trace).
       repetitions: timed runs of each test; 5 or more let benchstat's
         Mann-Whitney U test tell a change from noise.
       quick_args: arguments of the quick test; None for no quick test.
       quick_expect: `expect` for the quick test; `expect` when None.
+      data: files the arguments name.
       srcs: the program's sources, for `pprof -list`.
       tags: added to the tags of every target.
       visibility: visibility of every target.
@@ -86,12 +93,13 @@ def perf_benchmark(
     heap = _HEAP_MODES.get((kind, memprofile_flag))
     if not heap:
         fail("perf_benchmark {}: kind must be \"go\" or \"cc\", and memprofile_flag is for Go".format(name))
-    data = [binary, _XTIME, _PPROF] + srcs
+    b = struct(name = name, kind = kind, heap = heap, binary = binary, profiles = profiles, trace = trace)
+    data = [binary, _XTIME, _PPROF] + data + srcs
 
     native.sh_binary(
         name = name,
         srcs = [_RUNNER],
-        args = ["run"] + _runner_args(name, kind, heap, binary, "standard", 1, expect, args),
+        args = ["run"] + _runner_args(b, "standard", 1, expect, args),
         data = data,
         tags = tags,
         visibility = visibility,
@@ -105,7 +113,7 @@ def perf_benchmark(
     native.sh_test(
         name = name + "_test",
         srcs = [_RUNNER],
-        args = ["test"] + _runner_args(name, kind, heap, binary, "standard", repetitions, expect, args),
+        args = ["test"] + _runner_args(b, "standard", repetitions, expect, args),
         data = data,
         tags = tags + [
             # Selected by --config=perf; left out of the default test set.
@@ -127,7 +135,7 @@ def perf_benchmark(
         native.sh_test(
             name = name + "_quick_test",
             srcs = [_RUNNER],
-            args = ["test"] + _runner_args(name, kind, heap, binary, "quick", repetitions, quick_expect or expect, quick_args),
+            args = ["test"] + _runner_args(b, "quick", repetitions, quick_expect or expect, quick_args),
             data = data,
             tags = tags + [
                 # Part of the default test set: every CI run exercises the

@@ -11,11 +11,15 @@
 #       --expect, and renders the profiles; everything lands in
 #       $TEST_UNDECLARED_OUTPUTS_DIR (outputs.zip).
 #
-# OPTIONS (all required; paths relative to the runfiles root, where
-# pprof -list also looks for the program's sources):
+# OPTIONS (paths relative to the runfiles root, where pprof -list also looks
+# for the program's sources):
 #   --name=NAME --kind=go|cc --heap=flag|env|gperftools --binary=PATH
-#   --xtime=PATH --pprof=PATH --repetitions=N --expect=REGEX
-#   --workload=standard|quick
+#   --xtime=PATH --pprof=PATH --repetitions=N --workload=standard|quick
+#   --profiles=cpu,heap (or either, or none)
+#   --expect=REGEX (none: no check of the output)
+#   --trace (Go programs with -trace FILE: one more run, traced)
+# In ARGS, {outputs} stands for the directory the outputs go to: the test's
+# undeclared outputs, or where bazel run was typed.
 set -euo pipefail
 
 die() {
@@ -25,7 +29,8 @@ die() {
 
 mode="$1"
 shift
-name="" kind="" heap="" binary="" xtime="" pprof="" repetitions="" expect="" workload=""
+name="" kind="" heap="" binary="" xtime="" pprof="" repetitions="" workload=""
+profiles="" expect="" trace=""
 while (($# > 0)); do
   case "$1" in
     --name=*) name="${1#*=}" ;;
@@ -37,12 +42,14 @@ while (($# > 0)); do
     --repetitions=*) repetitions="${1#*=}" ;;
     --expect=*) expect="${1#*=}" ;;
     --workload=*) workload="${1#*=}" ;;
+    --profiles=*) profiles="${1#*=}" ;;
+    --trace) trace=1 ;;
     --) shift && break ;;
     *) die "unknown option $1" ;;
   esac
   shift
 done
-for option in name kind heap binary xtime pprof repetitions expect workload; do
+for option in name kind heap binary xtime pprof repetitions workload; do
   [[ -n "${!option}" ]] || die "missing --$option"
 done
 runfiles="$PWD"
@@ -70,6 +77,19 @@ while (($# > 0)); do
   esac
   shift
 done
+
+# wants PROFILE: whether the benchmark asks for that profile.
+wants() {
+  [[ ",$profiles," == *",$1,"* ]]
+}
+
+# with_outputs DIR: the program's arguments with {outputs} replaced by DIR.
+with_outputs() {
+  local arg
+  for arg in "${args[@]}"; do
+    printf '%s\0' "${arg//\{outputs\}/$1}"
+  done
+}
 
 # gperftools_lib prints the path of a gperftools shared library (Debian
 # package libgoogle-perftools-dev, which tools/bazel installs).
@@ -99,7 +119,7 @@ profile_cpu() {
   local dir="$1"
   case "$kind" in
     go)
-      "$binary" "${args[@]}" -cpuprofile "$dir/cpu.pprof"
+      "$binary" -cpuprofile "$dir/cpu.pprof" "${args[@]}"
       to_proto "$dir/cpu.pprof" "$dir/cpu.pb.gz"
       ;;
     cc)
@@ -116,7 +136,7 @@ profile_heap() {
   case "$heap" in
     # Stages with -memprofile write it after one loop-finding pass and stop.
     flag)
-      "$binary" "${args[@]}" -memprofile "$dir/heap.pprof"
+      "$binary" -memprofile "$dir/heap.pprof" "${args[@]}"
       to_proto "$dir/heap.pprof" "$dir/heap.pb.gz"
       ;;
     env)
@@ -142,8 +162,10 @@ matches() {
   grep -cE -- "$expect" "$1" || true
 }
 
-# check_output FILE WANT fails unless WANT lines of FILE match --expect.
+# check_output FILE WANT fails unless WANT lines of FILE match --expect;
+# without --expect, it checks nothing.
 check_output() {
+  [[ -n "$expect" ]] || return 0
   local got
   got="$(matches "$1")"
   if ((got != $2)); then
@@ -170,6 +192,13 @@ render() {
   local dir="$1" hottest
   # dot's fontconfig wants a writable cache.
   export XDG_CACHE_HOME="${TEST_TMPDIR:-${TMPDIR:-/tmp}}/cache"
+  wants cpu && render_cpu "$dir"
+  wants heap && render_heap "$dir"
+  return 0
+}
+
+render_cpu() {
+  local dir="$1" hottest
   "$pprof" -top "$dir/cpu.pb.gz" >"$dir/cpu.top.txt"
   "$pprof" -top -cum "$dir/cpu.pb.gz" >"$dir/cpu.top-cum.txt"
   quietly "$pprof" -svg -output "$dir/cpu.svg" "$dir/cpu.pb.gz"
@@ -184,6 +213,10 @@ render() {
     "$pprof" -list "^$hottest\$" -source_path "$runfiles" "$dir/cpu.pb.gz" >"$dir/cpu.list.txt" 2>&1 ||
       true
   fi
+}
+
+render_heap() {
+  local dir="$1"
   "$pprof" -top -sample_index=inuse_space "$dir/heap.pb.gz" >"$dir/heap.inuse_space.txt"
   "$pprof" -top -sample_index=inuse_objects "$dir/heap.pb.gz" >"$dir/heap.inuse_objects.txt"
   "$pprof" -top -sample_index=alloc_space "$dir/heap.pb.gz" >"$dir/heap.alloc_space.txt"
@@ -194,21 +227,23 @@ case "$mode" in
   run)
     # Paths the user gives are relative to where bazel run was typed.
     cd "${BUILD_WORKING_DIRECTORY:-.}"
+    mapfile -d '' -t args < <(with_outputs "$PWD")
     "$xtime" "$program" "${args[@]}"
     if [[ -n "$profile_dir" ]]; then
       mkdir -p "$profile_dir"
       profile_dir="$(cd "$profile_dir" && pwd)"
       echo "perf: profiling $name into $profile_dir" >&2
-      profile_cpu "$profile_dir" >/dev/null
-      profile_heap "$profile_dir" >/dev/null
+      wants cpu && profile_cpu "$profile_dir" >/dev/null
+      wants heap && profile_heap "$profile_dir" >/dev/null
       echo "perf: open the profiles with google/pprof, e.g." >&2
-      echo "  tools/bazel run //tools:pprof -- -top $profile_dir/cpu.pb.gz" >&2
-      echo "  tools/bazel run //tools:pprof -- -http=localhost:8080 $profile_dir/cpu.pb.gz" >&2
-      echo "  tools/bazel run //tools:pprof -- -top -sample_index=alloc_space $profile_dir/heap.pb.gz" >&2
+      wants cpu && echo "  tools/bazel run //tools:pprof -- -top $profile_dir/cpu.pb.gz" >&2
+      wants cpu && echo "  tools/bazel run //tools:pprof -- -http=localhost:8080 $profile_dir/cpu.pb.gz" >&2
+      wants heap && echo "  tools/bazel run //tools:pprof -- -top -sample_index=alloc_space $profile_dir/heap.pb.gz" >&2
     fi
     ;;
   test)
     out="${TEST_UNDECLARED_OUTPUTS_DIR:?not run by bazel test}"
+    mapfile -d '' -t args < <(with_outputs "$out")
     printf '{"name": "%s", "kind": "%s", "workload": "%s", "repetitions": %d}\n' \
       "$name" "$kind" "$workload" "$repetitions" >"$out/benchmark.json"
 
@@ -218,14 +253,31 @@ case "$mode" in
       "$program" "${args[@]}" >"$out/output.txt"
     cat "$out/bench.txt"
 
-    echo "perf: $name: a CPU-profiled run and a heap-profiled run" >&2
-    profile_cpu "$out" >"$out/cpu.output.txt"
-    per_run="$(matches "$out/cpu.output.txt")"
-    ((per_run > 0)) || check_output "$out/cpu.output.txt" 1
+    # What one run prints that --expect matches: every run must print the
+    # same, and at least one line of it.
+    per_run=1
+    if wants cpu; then
+      echo "perf: $name: a CPU-profiled run" >&2
+      profile_cpu "$out" >"$out/cpu.output.txt"
+      per_run="$(matches "$out/cpu.output.txt")"
+      ((per_run > 0)) || check_output "$out/cpu.output.txt" 1
+    elif [[ -n "$expect" ]]; then
+      per_run="$(($(matches "$out/output.txt") / repetitions))"
+      ((per_run > 0)) || check_output "$out/output.txt" "$repetitions"
+    fi
     check_output "$out/output.txt" $((per_run * repetitions))
-    profile_heap "$out" >"$out/heap.output.txt"
-    # A -memprofile run stops after one pass, so it prints fewer lines.
-    (($(matches "$out/heap.output.txt") > 0)) || check_output "$out/heap.output.txt" 1
+    if wants heap; then
+      echo "perf: $name: a heap-profiled run" >&2
+      profile_heap "$out" >"$out/heap.output.txt"
+      # A -memprofile run of a Havlak stage stops after one pass, so it
+      # prints fewer lines.
+      (($(matches "$out/heap.output.txt") > 0)) || check_output "$out/heap.output.txt" 1
+    fi
+    if [[ -n "$trace" ]]; then
+      echo "perf: $name: a traced run" >&2
+      "$binary" -trace "$out/trace.out" "${args[@]}" >"$out/trace.output.txt"
+      check_output "$out/trace.output.txt" "$per_run"
+    fi
 
     render "$out"
     ;;

@@ -1,4 +1,5 @@
-"""Benchmarks with timing and profiles: `perf_benchmark`.
+"""Benchmarks with timing and profiles: `perf_benchmark` for programs,
+`go_benchmark` for a Go package's Benchmark functions.
 
     load("//tools/perf:defs.bzl", "perf_benchmark")
 
@@ -14,5 +15,7 @@ gives `bazel run //benchmarks:havlak6` and `bazel test //benchmarks:havlak6_test
 """
 
 load("//tools/perf/private:benchmark.bzl", _perf_benchmark = "perf_benchmark")
+load("//tools/perf/private:go_benchmark.bzl", _go_benchmark = "go_benchmark")
 
+go_benchmark = _go_benchmark
 perf_benchmark = _perf_benchmark

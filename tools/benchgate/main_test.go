@@ -1,0 +1,106 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// benchFile writes results in Go benchmark format: count runs of each
+// benchmark, with ns/op and allocs/op spread around the given values.
+func benchFile(t *testing.T, name string, results map[string][2]float64) string {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("goos: linux\ngoarch: amd64\npkg: example\n")
+	for bench, v := range results {
+		for i := 0; i < 6; i++ {
+			// 1% apart: the U test sees two separate groups, or none.
+			ns := v[0] * (1 + float64(i)/100)
+			fmt.Fprintf(&b, "Benchmark%s-2\t1000\t%.1f ns/op\t%d B/op\t%g allocs/op\n", bench, ns, int(v[1])*16, v[1])
+		}
+	}
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func gate(t *testing.T, args ...string) (bool, string, string, error) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	regressed, err := run(args, &stdout, &stderr)
+	return regressed, stdout.String(), stderr.String(), err
+}
+
+func TestGate(t *testing.T) {
+	old := benchFile(t, "old.txt", map[string][2]float64{"Split/path=a": {100, 2}, "Split/path=b": {200, 3}})
+	zero := benchFile(t, "zero.txt", map[string][2]float64{"Split/path=a": {100, 0}})
+	if regressed, _, stderr, err := gate(t, zero, old); err != nil || !regressed || !strings.Contains(stderr, "Split/path=a-2 allocs/op from 0 to 2") {
+		t.Errorf("from no allocation to two: regressed %v, %v, stderr %q", regressed, err, stderr)
+	}
+	for _, c := range []struct {
+		name      string
+		new       map[string][2]float64
+		regressed string // in stderr, or "" for none
+	}{
+		{"the same", map[string][2]float64{"Split/path=a": {100, 2}, "Split/path=b": {200, 3}}, ""},
+		{"3% slower: noise", map[string][2]float64{"Split/path=a": {103, 2}, "Split/path=b": {200, 3}}, ""},
+		{"faster, fewer allocations", map[string][2]float64{"Split/path=a": {50, 1}, "Split/path=b": {100, 1}}, ""},
+		{"20% slower", map[string][2]float64{"Split/path=a": {120, 2}, "Split/path=b": {200, 3}}, "Split/path=a-2 sec/op +20"},
+		{"one more allocation", map[string][2]float64{"Split/path=a": {100, 2}, "Split/path=b": {200, 4}}, "Split/path=b-2 allocs/op +33"},
+		{"a new benchmark", map[string][2]float64{"Split/path=a": {100, 2}, "Split/path=b": {200, 3}, "Split/path=c": {10, 1}}, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			regressed, stdout, stderr, err := gate(t, old, benchFile(t, "new.txt", c.new))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if regressed != (c.regressed != "") || !strings.Contains(stderr, c.regressed) {
+				t.Errorf("regressed %v, stderr %q; want %q\n%s", regressed, stderr, c.regressed, stdout)
+			}
+		})
+	}
+}
+
+func TestUnitsAndRenamedBenchmarks(t *testing.T) {
+	// One file, two implementations: Slow allocates more and takes longer.
+	both := benchFile(t, "both.txt", map[string][2]float64{
+		"Slow/path=a": {300, 4}, "Fast/path=a": {100, 1},
+		"Slow/path=b": {600, 5}, "Fast/path=b": {200, 1},
+	})
+	regressed, stdout, _, err := gate(t, "-old-bench", "Slow", "-new-bench", "BenchmarkFast", both, both)
+	if err != nil || regressed {
+		t.Errorf("Slow -> Fast: regressed %v, %v\n%s", regressed, err, stdout)
+	}
+	if !strings.Contains(stdout, "*/path=b-2") || !strings.Contains(stdout, "better") {
+		t.Errorf("Slow -> Fast should compare the sub-benchmarks by name:\n%s", stdout)
+	}
+	regressed, _, stderr, err := gate(t, "-old-bench", "Fast", "-new-bench", "Slow", "-units", "allocs/op", both, both)
+	if err != nil || !regressed || strings.Contains(stderr, "sec/op") || !strings.Contains(stderr, "allocs/op") {
+		t.Errorf("Fast -> Slow, allocs/op only: regressed %v, %v, stderr:\n%s", regressed, err, stderr)
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	good := benchFile(t, "good.txt", map[string][2]float64{"X": {1, 1}})
+	empty := filepath.Join(t.TempDir(), "empty.txt")
+	os.WriteFile(empty, []byte("goos: linux\n"), 0o644)
+	for _, args := range [][]string{
+		{good},
+		{good, filepath.Join(t.TempDir(), "missing.txt")},
+		{good, empty},
+		{"-old-bench", "X", good, good},
+		{"-threshold=-1", good, good},
+		{"-old-bench", "Y", "-new-bench", "X", good, good},
+	} {
+		_, _, _, err := gate(t, args...)
+		if !errors.As(err, new(usageError)) {
+			t.Errorf("%v: %v, want a usage error", args, err)
+		}
+	}
+}

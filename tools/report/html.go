@@ -64,10 +64,12 @@ func barChart(id, title string, labels, values []string, numbers []float64, clas
 	return template.HTML(s.String())
 }
 
-func stageCharts(rows []*Row) (timeChart, rssChart, pairChart template.HTML) {
+// studyCharts draws a study's charts: real time and max RSS per benchmark
+// and, for the Havlak stages, Go and C++ side by side.
+func studyCharts(s Study) template.HTML {
 	var labels, times, rsses, classes []string
 	var timeValues, rssValues []float64
-	for _, row := range rows {
+	for _, row := range s.Rows {
 		labels = append(labels, row.Name)
 		times = append(times, fmt.Sprintf("%.2f s", row.Real.Median))
 		rsses = append(rsses, fmt.Sprintf("%.0f MiB", row.MaxRSS.Median))
@@ -75,18 +77,21 @@ func stageCharts(rows []*Row) (timeChart, rssChart, pairChart template.HTML) {
 		rssValues = append(rssValues, row.MaxRSS.Median)
 		classes = append(classes, row.Kind)
 	}
-	timeChart = barChart("chart-time", "Real time per stage (median, seconds)", labels, times, timeValues, classes)
-	rssChart = barChart("chart-rss", "Maximum RSS per stage (median, MiB)", labels, rsses, rssValues, classes)
+	charts := barChart("chart-time"+s.ID(), "Real time (median, seconds)", labels, times, timeValues, classes) +
+		barChart("chart-rss"+s.ID(), "Maximum RSS (median, MiB)", labels, rsses, rssValues, classes)
+	if !s.Havlak() {
+		return charts
+	}
 
 	// Go and C++ side by side, stage by stage.
 	labels, times, classes, timeValues = nil, nil, nil, nil
-	for _, row := range rows {
+	for _, row := range s.Rows {
 		if row.Kind != "go" || row.Counterpart == "" {
 			continue
 		}
-		for _, r := range rows {
+		for _, r := range s.Rows {
 			if r.Name == row.Name || r.Name == row.Counterpart {
-				labels = append(labels, fmt.Sprintf("%s (%s)", r.Name, r.Language()))
+				labels = append(labels, fmt.Sprintf("%s (%s)", r.Name, r.Language))
 				times = append(times, fmt.Sprintf("%.2f s", r.Real.Median))
 				timeValues = append(timeValues, r.Real.Median)
 				classes = append(classes, r.Kind)
@@ -94,15 +99,16 @@ func stageCharts(rows []*Row) (timeChart, rssChart, pairChart template.HTML) {
 		}
 	}
 	if len(labels) > 0 {
-		pairChart = barChart("chart-pairs", "Go and C++, stage by stage (median real time, seconds)", labels, times, timeValues, classes)
+		charts += barChart("chart-pairs", "Go and C++, stage by stage (median real time, seconds)", labels, times, timeValues, classes)
 	}
-	return timeChart, rssChart, pairChart
+	return charts
 }
 
 var page = template.Must(template.New("index.html").Funcs(template.FuncMap{
 	"seconds":   seconds,
 	"mebibytes": mebibytes,
 	"ratio":     ratio,
+	"charts":    studyCharts,
 }).Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -127,25 +133,26 @@ ul.problems { color: #a00; }
 </head>
 <body>
 <h1>havlak-lab results</h1>
-<p class="note">{{if .Quick}}Quick workload (3 trees of 50 loops): the harness at work; these timings do not compare with the standard workload's.{{else}}Standard workload: 252013 blocks, 76000 loops, 1 + 50 loop-finding passes.{{end}}
+<p class="note">{{.WorkloadNote}}
 {{with .Host}}Measured on {{.Hostname}}: {{.CPUModel}}, {{.Cores}} cores, kernel {{.Kernel}}; {{.GoVersion}}; {{.GCCVersion}}.{{end}}
 {{with .Started}}First run {{.}}.{{end}}</p>
 
-<div class="wide"><table id="results">
-<thead><tr><th>stage</th><th>language</th><th>real s, median (min–max)</th><th>user s</th><th>sys s</th><th>max RSS MiB</th><th>speed-up over stage 1</th><th>Go / C++</th>{{if .Baseline}}<th>vs baseline</th>{{end}}<th>profiles</th></tr></thead>
+<p class="legend"><label><input type="checkbox" id="log-scale"> log scale</label>
+<span style="background:#00add8"></span>Go <span style="background:#f34b7d"></span>C/C++</p>
+
+{{range .Studies}}{{$study := .}}
+<h2>{{.Title}}</h2>
+<div class="wide"><table id="results{{.ID}}">
+<thead><tr><th>benchmark</th><th>language</th><th>real s, median (min–max)</th><th>user s</th><th>sys s</th><th>max RSS MiB</th><th>speed-up over {{if .Havlak}}stage 1{{else}}{{(index .Rows 0).Name}}{{end}}</th>{{if .Havlak}}<th>Go / C++</th>{{end}}{{if $.Baseline}}<th>vs baseline</th>{{end}}<th>profiles</th></tr></thead>
 <tbody>
 {{range .Rows}}{{$row := .}}<tr data-stage="{{.Name}}"{{if and .Compared .Compared.Regressed}} class="regressed"{{end}}>
-<td>{{.Name}}</td><td class="text">{{.Language}}</td><td>{{seconds .Real}}</td><td>{{seconds .User}}</td><td>{{seconds .Sys}}</td><td>{{mebibytes .MaxRSS}}</td><td>{{ratio .SpeedUp}}</td><td>{{ratio .GoOverCC}}</td>{{if $.Baseline}}<td class="text">{{.CompareText}}</td>{{end}}
+<td>{{.Name}}</td><td class="text">{{.Language}}</td><td>{{seconds .Real}}</td><td>{{seconds .User}}</td><td>{{seconds .Sys}}</td><td>{{mebibytes .MaxRSS}}</td><td>{{ratio .SpeedUp}}</td>{{if $study.Havlak}}<td>{{ratio .GoOverCC}}</td>{{end}}{{if $.Baseline}}<td class="text">{{.CompareText}}</td>{{end}}
 <td class="text">{{if .CPU}}<a href="stages/{{.Name}}/flame.svg">flame</a>{{end}}{{range $file, $_ := .Graphs}} · <a href="stages/{{$row.Name}}/{{$file}}">{{$file}}</a>{{end}}</td></tr>
 {{end}}</tbody>
 </table></div>
-<p class="note">Speed-up: stage 1's median real time (havlak1, or havlak1cc for C++) over the stage's. Go / C++: the Go stage's median real time over its C++ counterpart's.{{if .Baseline}} Baseline: {{.Baseline}}.{{end}}</p>
-
-<p class="legend"><label><input type="checkbox" id="log-scale"> log scale</label>
-<span style="background:#00add8"></span>Go <span style="background:#f34b7d"></span>C++</p>
-{{.TimeChart}}
-{{.RSSChart}}
-{{.PairChart}}
+{{charts .}}
+{{end}}
+<p class="note">Speed-up: the named benchmark's median real time over this one's (for the Havlak stages, stage 1 of the same language: havlak1, or havlak1cc for C++). Go / C++: the Go stage's median real time over its C++ counterpart's.{{if .Baseline}} Baseline: {{.Baseline}}.{{end}}</p>
 
 {{if .Problems}}<h2>Problems</h2>
 <ul class="problems">{{range .Problems}}<li>{{.}}</li>{{end}}</ul>{{end}}
@@ -169,9 +176,5 @@ document.getElementById("log-scale").addEventListener("change", function (event)
 // WriteHTML writes index.html, which links to each stage's graphs under
 // stages/NAME/.
 func (r *Report) WriteHTML(w io.Writer) error {
-	timeChart, rssChart, pairChart := stageCharts(r.Rows)
-	return page.Execute(w, struct {
-		*Report
-		TimeChart, RSSChart, PairChart template.HTML
-	}{r, timeChart, rssChart, pairChart})
+	return page.Execute(w, r)
 }

@@ -13,6 +13,36 @@ type Report struct {
 	Problems []string
 }
 
+// A Study is the rows of one case study.
+type Study struct {
+	Title string
+	Rows  []*Row
+}
+
+// Havlak tells whether the study is the article's: its table has the
+// Go / C++ column and its charts the pairs.
+func (s Study) Havlak() bool { return s.Title == havlakStudy }
+
+// ID is a name for the study's elements in the page.
+func (s Study) ID() string {
+	if s.Havlak() {
+		return ""
+	}
+	return "-" + strings.ToLower(strings.ReplaceAll(s.Title, " ", "-"))
+}
+
+// Studies groups the rows by study, in their order.
+func (r *Report) Studies() []Study {
+	var studies []Study
+	for _, row := range r.Rows {
+		if n := len(studies); n == 0 || studies[n-1].Title != row.Study() {
+			studies = append(studies, Study{Title: row.Study()})
+		}
+		studies[len(studies)-1].Rows = append(studies[len(studies)-1].Rows, row)
+	}
+	return studies
+}
+
 // Quick reports whether the results are of the quick, reduced workload.
 func (r *Report) Quick() bool {
 	for _, row := range r.Rows {
@@ -21,6 +51,16 @@ func (r *Report) Quick() bool {
 		}
 	}
 	return false
+}
+
+// WorkloadNote says which workloads the results are of.
+func (r *Report) WorkloadNote() string {
+	if r.Quick() {
+		return "Quick workloads (Havlak: 3 trees of 50 loops; word count: a 1 MB text; mandelbrot: 256×256): " +
+			"the harness at work; these timings do not compare with the standard workloads'."
+	}
+	return "Standard workloads: Havlak, 252013 blocks and 76000 loops, 1 + 50 loop-finding passes; " +
+		"word count, a 30 MB text; mandelbrot, 1024×1024 pixels."
 }
 
 // Host is the machine of the first result that recorded one.
@@ -83,26 +123,41 @@ func (row *Row) CompareText() string {
 	return text
 }
 
-// WriteTable writes the results table in Markdown, as the nightly build's
-// annotation shows it.
+// WriteTable writes the results in Markdown, a table per study, as the
+// nightly build's annotation shows them.
 func (r *Report) WriteTable(w io.Writer) {
-	fmt.Fprintf(w, "| stage | language | real s, median (min–max) | user s | sys s | max RSS MiB | speed-up over stage 1 | Go / C++ |")
-	if r.Baseline != "" {
-		fmt.Fprintf(w, " vs baseline |")
-	}
-	fmt.Fprintf(w, "\n|---|---|---:|---:|---:|---:|---:|---:|")
-	if r.Baseline != "" {
-		fmt.Fprintf(w, "---|")
-	}
-	fmt.Fprintln(w)
-	for _, row := range r.Rows {
-		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %s |",
-			row.Name, row.Language(), seconds(row.Real), seconds(row.User), seconds(row.Sys),
-			mebibytes(row.MaxRSS), ratio(row.SpeedUp), ratio(row.GoOverCC))
-		if r.Baseline != "" {
-			fmt.Fprintf(w, " %s |", row.CompareText())
+	for i, s := range r.Studies() {
+		if i > 0 {
+			fmt.Fprintln(w)
 		}
-		fmt.Fprintln(w)
+		fmt.Fprintf(w, "**%s**\n\n", s.Title)
+		first := "speed-up over stage 1"
+		if !s.Havlak() {
+			first = "speed-up over " + s.Rows[0].Name
+		}
+		fmt.Fprintf(w, "| benchmark | language | real s, median (min–max) | user s | sys s | max RSS MiB | %s |", first)
+		columns := "|---|---|---:|---:|---:|---:|---:|"
+		if s.Havlak() {
+			fmt.Fprintf(w, " Go / C++ |")
+			columns += "---:|"
+		}
+		if r.Baseline != "" {
+			fmt.Fprintf(w, " vs baseline |")
+			columns += "---|"
+		}
+		fmt.Fprintf(w, "\n%s\n", columns)
+		for _, row := range s.Rows {
+			fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s |",
+				row.Name, row.Language, seconds(row.Real), seconds(row.User), seconds(row.Sys),
+				mebibytes(row.MaxRSS), ratio(row.SpeedUp))
+			if s.Havlak() {
+				fmt.Fprintf(w, " %s |", ratio(row.GoOverCC))
+			}
+			if r.Baseline != "" {
+				fmt.Fprintf(w, " %s |", row.CompareText())
+			}
+			fmt.Fprintln(w)
+		}
 	}
 }
 
@@ -111,15 +166,11 @@ func (r *Report) WriteTable(w io.Writer) {
 func (r *Report) WriteMarkdown(w io.Writer) {
 	fmt.Fprintln(w, "# havlak-lab results")
 	fmt.Fprintln(w)
-	if r.Quick() {
-		fmt.Fprintln(w, "Quick workload (3 trees of 50 loops): the harness at work; these timings do not compare with the standard workload's.")
-	} else {
-		fmt.Fprintln(w, "Standard workload: 252013 blocks, 76000 loops, 1 + 50 loop-finding passes.")
-	}
+	fmt.Fprintln(w, r.WorkloadNote())
 	fmt.Fprintln(w)
 	r.WriteTable(w)
 	fmt.Fprintln(w)
-	fmt.Fprintf(w, "Times are seconds over the timed runs (%s); speed-up is stage 1's median real time (havlak1, or havlak1cc for C++) over the stage's; Go / C++ is the Go stage's median real time over its C++ counterpart's.\n",
+	fmt.Fprintf(w, "Times are seconds over the timed runs (%s); a speed-up is the named benchmark's median real time over this one's (for the Havlak stages, stage 1 of the same language: havlak1, or havlak1cc for C++); Go / C++ is the Go stage's median real time over its C++ counterpart's.\n",
 		runCounts(r.Rows))
 	if r.Baseline != "" {
 		fmt.Fprintf(w, "\nBaseline: %s. A stage regresses when its median real time or max RSS is more than %.0f%% worse and benchstat's Mann-Whitney U test gives p < %.2f.\n",
@@ -137,7 +188,7 @@ func (r *Report) WriteMarkdown(w io.Writer) {
 
 	fmt.Fprintln(w, "\n## Where the time goes")
 	for _, row := range r.Rows {
-		fmt.Fprintf(w, "\n### %s (%s)\n\n", row.Name, row.Language())
+		fmt.Fprintf(w, "\n### %s (%s)\n\n", row.Name, row.Language)
 		if row.CPU == nil {
 			fmt.Fprintln(w, "No CPU profile.")
 			continue

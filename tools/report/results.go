@@ -20,10 +20,11 @@ import (
 // A Result is what one benchmark's test left behind: its timed runs,
 // profiles and rendered call graphs.
 type Result struct {
-	Name   string // the benchmark, e.g. "havlak6"
-	Kind   string // "go" or "cc"
-	Quick  bool   // from a quick test, on the reduced workload
-	Source string // the zip or directory it was read from
+	Name     string // the benchmark, e.g. "havlak6"
+	Kind     string // "go" or "cc"
+	Language string // for people: "Go", "C++", ...
+	Quick    bool   // from a quick test, on the reduced workload
+	Source   string // the zip or directory it was read from
 
 	Command string
 	Args    []string
@@ -129,11 +130,15 @@ func FindResults(root string) ([]*Result, error) {
 		switch {
 		case d.IsDir() && path != root && d.Type()&fs.ModeSymlink == 0:
 			if _, err := os.Stat(filepath.Join(path, xtimeFile)); err == nil {
-				results = append(results, readResult(path, nameFromPath(filepath.Join(path, xtimeFile)), dirFiles(path)))
+				if r := readResult(path, nameFromPath(filepath.Join(path, xtimeFile)), dirFiles(path)); r != nil {
+					results = append(results, r)
+				}
 				return fs.SkipDir
 			}
 		case d.Name() == "outputs.zip":
-			results = append(results, readZip(path))
+			if r := readZip(path); r != nil {
+				results = append(results, r)
+			}
 		}
 		return nil
 	})
@@ -182,21 +187,29 @@ func nameFromPath(path string) string {
 	return path
 }
 
+// readResult reads the outputs of one benchmark, or returns nil for those
+// of a go_benchmark (Benchmark functions, for benchgate, not programs).
 func readResult(source, name string, f files) *Result {
 	r := &Result{Name: name, Source: source, Graphs: map[string][]byte{}}
 	r.Quick = strings.Contains(source, "_quick_test") // unless benchmark.json says
 	var meta struct {
 		Name     string `json:"name"`
 		Kind     string `json:"kind"`
+		Language string `json:"language"`
 		Workload string `json:"workload"`
+		Profiles *string `json:"profiles"` // those taken; both when absent
 	}
 	if data, err := f.read(benchmarkFile); err != nil {
 		r.Problems = append(r.Problems, readProblem(f, benchmarkFile, err))
 	} else if err := json.Unmarshal(data, &meta); err != nil {
 		r.Problems = append(r.Problems, readProblem(f, benchmarkFile, err))
 	} else {
+		if meta.Kind == "gobench" {
+			return nil
+		}
 		r.Name = meta.Name
 		r.Kind = meta.Kind
+		r.Language = meta.Language
 		r.Quick = meta.Workload == "quick"
 	}
 	if r.Kind == "" {
@@ -204,6 +217,9 @@ func readResult(source, name string, f files) *Result {
 		if strings.HasSuffix(r.Name, "cc") {
 			r.Kind = "cc"
 		}
+	}
+	if r.Language == "" {
+		r.Language = map[string]string{"go": "Go", "cc": "C++"}[r.Kind]
 	}
 
 	var timings struct {
@@ -228,8 +244,15 @@ func readResult(source, name string, f files) *Result {
 		}
 	}
 
-	r.CPU = r.readProfile(f, cpuProfile)
-	r.Heap = r.readProfile(f, heapProfile)
+	taken := func(profile string) bool {
+		return meta.Profiles == nil || strings.Contains(","+*meta.Profiles+",", ","+profile+",")
+	}
+	if taken("cpu") {
+		r.CPU = r.readProfile(f, cpuProfile)
+	}
+	if taken("heap") {
+		r.Heap = r.readProfile(f, heapProfile)
+	}
 	for _, name := range graphFiles {
 		if data, err := f.read(name); err == nil {
 			r.Graphs[name] = data
@@ -250,9 +273,39 @@ func (r *Result) readProfile(f files, name string) *profile.Profile {
 	return nil
 }
 
-// stageLess orders the Go stages before the C++ ones, each by stage number
-// (havlak2 before havlak10), then by name.
+// The studies a benchmark can belong to, in the report's order.
+var studies = []struct{ prefix, title string }{
+	{"havlak", "Havlak loop finding"},
+	{"wordcount", "Word count"},
+	{"wc_", "Word count"},
+	{"mandelbrot", "Mandelbrot"},
+}
+
+// Study names the case study a benchmark belongs to, after its name.
+func (r *Result) Study() string {
+	for _, s := range studies {
+		if strings.HasPrefix(r.Name, s.prefix) {
+			return s.title
+		}
+	}
+	return "Other"
+}
+
+func studyRank(title string) int {
+	for i, s := range studies {
+		if s.title == title {
+			return i
+		}
+	}
+	return len(studies)
+}
+
+// stageLess orders the benchmarks by study, then the Go stages before the
+// C++ ones, each by stage number (havlak2 before havlak10), then by name.
 func stageLess(a, b *Result) bool {
+	if sa, sb := studyRank(a.Study()), studyRank(b.Study()); sa != sb {
+		return sa < sb
+	}
 	if a.Kind != b.Kind {
 		return a.Kind == "go"
 	}

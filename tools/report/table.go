@@ -34,8 +34,9 @@ type Row struct {
 	Real, User, Sys Stat
 	MaxRSS          Stat // MiB
 
-	// SpeedUp is stage 1's median real time over this one's, stage 1 being
-	// havlak1 for Go and havlak1cc for C++; 0 when there is no stage 1.
+	// SpeedUp is the median real time of the study's first benchmark over
+	// this one's, the first being stage 1 of the same language in the
+	// Havlak study (havlak1, havlak1cc); 0 without one.
 	SpeedUp float64
 	// Counterpart is the same stage in the other language (havlak6 and
 	// havlak6cc), and GoOverCC the Go stage's median real time over the
@@ -64,13 +65,25 @@ func Rows(results []*Result) []*Row {
 		rows = append(rows, row)
 		byName[r.Name] = row
 	}
+	firstOfStudy := map[string]*Row{}
 	for _, row := range rows {
-		first := "havlak1"
-		if row.Kind == "cc" {
-			first = "havlak1cc"
+		if firstOfStudy[row.Study()] == nil {
+			firstOfStudy[row.Study()] = row
 		}
-		if base := byName[first]; base != nil && row.Real.Median > 0 {
+	}
+	for _, row := range rows {
+		base := firstOfStudy[row.Study()]
+		if row.Study() == havlakStudy {
+			base = byName["havlak1"]
+			if row.Kind == "cc" {
+				base = byName["havlak1cc"]
+			}
+		}
+		if base != nil && row.Real.Median > 0 {
 			row.SpeedUp = base.Real.Median / row.Real.Median
+		}
+		if row.Study() != havlakStudy {
+			continue
 		}
 		goName, ccName := row.Name, row.Name+"cc"
 		if row.Kind == "cc" {
@@ -91,13 +104,9 @@ func Rows(results []*Result) []*Row {
 	return rows
 }
 
-// Language names a Row's language for people.
-func (row *Row) Language() string {
-	if row.Kind == "cc" {
-		return "C++"
-	}
-	return "Go"
-}
+// havlakStudy is the study of the article's table: speed-ups over stage
+// 1 of each language, and Go against C++.
+const havlakStudy = "Havlak loop finding"
 
 // The regression gate. On the lab's 2-core runners the median of 5 runs of
 // an unchanged stage moves by a few percent from one night to the next (see

@@ -19,6 +19,7 @@ def _runner_args(b, workload, repetitions, expect, args):
     # literal.
     return [
         "--workload=" + workload,
+        "--language=" + shell.quote(b.language),
         "--name=" + b.name,
         "--kind=" + b.kind,
         "--heap=" + b.heap,
@@ -36,6 +37,7 @@ def perf_benchmark(
         expect = None,
         args = [],
         kind = "go",
+        language = None,
         profiles = ["cpu", "heap"],
         memprofile_flag = False,
         trace = False,
@@ -74,6 +76,8 @@ def perf_benchmark(
         {outputs} stands for the directory of the outputs.
       kind: "go" (profiles through runtime/pprof's -cpuprofile) or "cc"
         (gperftools' profiler and tcmalloc, preloaded).
+      language: the program's language in reports; "Go" or "C++" after
+        kind when None.
       profiles: the profiles to take, "cpu" and "heap", each in a run of
         its own.
       memprofile_flag: whether the Go program has -memprofile FILE (a Havlak
@@ -93,7 +97,15 @@ def perf_benchmark(
     heap = _HEAP_MODES.get((kind, memprofile_flag))
     if not heap:
         fail("perf_benchmark {}: kind must be \"go\" or \"cc\", and memprofile_flag is for Go".format(name))
-    b = struct(name = name, kind = kind, heap = heap, binary = binary, profiles = profiles, trace = trace)
+    b = struct(
+        name = name,
+        kind = kind,
+        language = language or {"go": "Go", "cc": "C++"}[kind],
+        heap = heap,
+        binary = binary,
+        profiles = profiles,
+        trace = trace,
+    )
     data = [binary, _XTIME, _PPROF] + data + srcs
 
     native.sh_binary(

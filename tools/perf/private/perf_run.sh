@@ -15,6 +15,7 @@
 # for the program's sources):
 #   --name=NAME --kind=go|cc --heap=flag|env|gperftools --binary=PATH
 #   --xtime=PATH --pprof=PATH --repetitions=N --workload=standard|quick
+#   --language=NAME (for reports)
 #   --profiles=cpu,heap (or either, or none)
 #   --expect=REGEX (none: no check of the output)
 #   --trace (Go programs with -trace FILE: one more run, traced)
@@ -29,7 +30,7 @@ die() {
 
 mode="$1"
 shift
-name="" kind="" heap="" binary="" xtime="" pprof="" repetitions="" workload=""
+name="" kind="" heap="" binary="" xtime="" pprof="" repetitions="" workload="" language=""
 profiles="" expect="" trace=""
 while (($# > 0)); do
   case "$1" in
@@ -42,6 +43,7 @@ while (($# > 0)); do
     --repetitions=*) repetitions="${1#*=}" ;;
     --expect=*) expect="${1#*=}" ;;
     --workload=*) workload="${1#*=}" ;;
+    --language=*) language="${1#*=}" ;;
     --profiles=*) profiles="${1#*=}" ;;
     --trace) trace=1 ;;
     --) shift && break ;;
@@ -49,7 +51,7 @@ while (($# > 0)); do
   esac
   shift
 done
-for option in name kind heap binary xtime pprof repetitions workload; do
+for option in name kind heap binary xtime pprof repetitions workload language; do
   [[ -n "${!option}" ]] || die "missing --$option"
 done
 runfiles="$PWD"
@@ -244,8 +246,8 @@ case "$mode" in
   test)
     out="${TEST_UNDECLARED_OUTPUTS_DIR:?not run by bazel test}"
     mapfile -d '' -t args < <(with_outputs "$out")
-    printf '{"name": "%s", "kind": "%s", "workload": "%s", "repetitions": %d}\n' \
-      "$name" "$kind" "$workload" "$repetitions" >"$out/benchmark.json"
+    printf '{"name": "%s", "kind": "%s", "language": "%s", "workload": "%s", "repetitions": %d, "profiles": "%s"}\n' \
+      "$name" "$kind" "$language" "$workload" "$repetitions" "$profiles" >"$out/benchmark.json"
 
     # The timed runs have no profiler attached.
     echo "perf: $name: $repetitions timed run(s)" >&2

@@ -193,10 +193,10 @@ func readResult(source, name string, f files) *Result {
 	r := &Result{Name: name, Source: source, Graphs: map[string][]byte{}}
 	r.Quick = strings.Contains(source, "_quick_test") // unless benchmark.json says
 	var meta struct {
-		Name     string `json:"name"`
-		Kind     string `json:"kind"`
-		Language string `json:"language"`
-		Workload string `json:"workload"`
+		Name     string  `json:"name"`
+		Kind     string  `json:"kind"`
+		Language string  `json:"language"`
+		Workload string  `json:"workload"`
 		Profiles *string `json:"profiles"` // those taken; both when absent
 	}
 	if data, err := f.read(benchmarkFile); err != nil {

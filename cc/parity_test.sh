@@ -7,6 +7,7 @@
 # Usage: parity_test.sh GO_STAGE CC_STAGE CFG_FILES... (runfiles paths; the
 # hand-made CFGs, .dump files among them are skipped)
 
+# shellcheck disable=SC1090 # the runfiles library's location is computed
 # --- begin runfiles.bash initialization v2 ---
 # Copy-pasted from the Bazel Bash runfiles library v2.
 set -uo pipefail; f=bazel_tools/tools/bash/runfiles/runfiles.bash

@@ -245,6 +245,9 @@ func (f *LoopFinder) collectBody(w int32) (kind uint8) {
 				pool = append(pool, v)
 			}
 		}
+		if len(f.moved) == 0 {
+			continue // nothing has moved in this pass, as in most
+		}
 		for m := f.movedHead[x]; m >= 0; m = f.movedNext[m] {
 			v := f.find(f.moved[m])
 			if pool = f.absorb(pool, w, lastW, v); v < w || v > lastW {

@@ -62,7 +62,7 @@ std::int32_t LoopFinder::Find(std::int32_t x) {
 
 lab::Status LoopFinder::FindLoops(Cfg& cfg, Lsg* lsg) {
   const int n = cfg.num_blocks();
-  lsg->Reset(n);
+  lsg->Reset();
   if (n == 0) return lab::Status::Ok();
   cfg.Build();
   number_.resize(n);
@@ -91,25 +91,24 @@ lab::Status LoopFinder::FindLoops(Cfg& cfg, Lsg* lsg) {
     if (moved_edges_ > lab::kMaxMovedEdges) return lab::TooIrreducible();
 
     // Step f: make the loop and collapse its body onto w.
-    const std::int32_t b = nodes_[w].block;
-    const std::int32_t loop = lsg->NewLoop(b, kind);
+    const std::int32_t loop = lsg->NewLoop(nodes_[w].block, kind);
     nodes_[w].loop = loop;
-    lsg->set_innermost(b, loop);
     std::int32_t nesting = 0;
     for (const std::int32_t x : pool_) {
       Node& node = nodes_[x];
       node.parent = w;
       node.in_pool = false;
-      if (node.loop != kNoLoop) {
+      if (node.is_header) {
         lsg->set_parent(node.loop, loop);
         nesting = std::max(nesting, lsg->nesting(node.loop) + 1);
       } else {
-        lsg->set_innermost(node.block, loop);
+        node.loop = loop;
       }
     }
     lsg->set_nesting(loop, nesting);
   }
   lsg->CalculateDepth();
+  lsg->set_nodes(nodes_.data(), reached);
   return lab::Status::Ok();
 }
 

@@ -24,16 +24,6 @@ class LoopFinder {
   lab::Status FindLoops(Cfg& cfg, Lsg* lsg);
 
  private:
-  // A Node is the state of a DFS-numbered block, its fields stored together
-  // because they are used together (an array of structs).
-  struct Node {
-    std::int32_t block;   // the block numbered so
-    std::int32_t last;    // highest number in the subtree; kUnvisited on the stack
-    std::int32_t parent;  // in the union-find that collapses loop bodies
-    std::int32_t loop;    // the loop the node heads, or kNoLoop
-    bool is_header;       // it has a back edge
-    bool in_pool;         // it is in the current loop body
-  };
   struct DfsFrame {
     std::int32_t node;       // DFS number
     std::int32_t edge, end;  // the successor edges still to follow

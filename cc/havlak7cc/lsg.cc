@@ -7,14 +7,15 @@
 
 namespace havlak7cc {
 
-void Lsg::Reset(int num_blocks) {
+void Lsg::Reset() {
   header_.clear();
   parent_.clear();
   kind_.clear();
   depth_.clear();
   nesting_.clear();
   root_nesting_ = 0;
-  innermost_.assign(num_blocks, kNoLoop);
+  nodes_ = nullptr;
+  num_nodes_ = 0;
 }
 
 void Lsg::CalculateDepth() {
@@ -43,9 +44,9 @@ lab::Structure Lsg::Describe() const {
     loop.nesting = nesting_[l];
     loop.kind = kind_[l];
   }
-  for (std::size_t block = 0; block < innermost_.size(); ++block) {
-    if (innermost_[block] != kNoLoop) {
-      s.loops[innermost_[block]].blocks.push_back(static_cast<int>(block));
+  for (std::int32_t i = 0; i < num_nodes_; ++i) {
+    if (nodes_[i].loop != kNoLoop) {
+      s.loops[nodes_[i].loop].blocks.push_back(nodes_[i].block);
     }
   }
   return s;

@@ -39,7 +39,7 @@ type node struct {
 	block    int32 // the block numbered so
 	last     int32 // the highest number in the node's DFS subtree; unvisited while on the DFS stack
 	parent   int32 // in the union-find that collapses loop bodies: a node, or itself for a root
-	loop     int32 // the loop the node heads, or noLoop
+	loop     int32 // the innermost loop holding the node (the one it heads if isHeader), or noLoop
 	isHeader bool  // it has a back edge
 	inPool   bool  // it is in the current loop body; false between headers
 }
@@ -136,7 +136,7 @@ func (f *LoopFinder) find(x int32) int32 {
 // the predecessors of the nodes that have a back edge (in the standard
 // CFG, 76000 of 252013) and of their loop bodies.
 func (f *LoopFinder) FindLoops(cfg *CFG, lsg *LSG) error {
-	lsg.reset(cfg.numBlocks)
+	lsg.reset()
 	if cfg.numBlocks == 0 {
 		return nil
 	}
@@ -166,25 +166,24 @@ func (f *LoopFinder) FindLoops(cfg *CFG, lsg *LSG) error {
 		}
 
 		// Step f: make the loop and collapse its body onto w.
-		b := nodes[w].block
-		loop := lsg.newLoop(b, kind)
+		loop := lsg.newLoop(nodes[w].block, kind)
 		nodes[w].loop = loop
-		lsg.innermost[b] = loop
 		nesting := int32(0)
 		for _, x := range f.pool {
 			n := &nodes[x]
 			n.parent = w
 			n.inPool = false
-			if n.loop != noLoop {
+			if n.isHeader {
 				lsg.parent[n.loop] = loop
 				nesting = max(nesting, lsg.nesting[n.loop]+1)
 			} else {
-				lsg.innermost[n.block] = loop
+				n.loop = loop
 			}
 		}
 		lsg.nesting[loop] = nesting
 	}
 	lsg.calculateDepth()
+	lsg.nodes = nodes[:reached]
 	return nil
 }
 

@@ -4,64 +4,24 @@
 // call.
 //
 //	wc1 [-cpuprofile file] [-memprofile file] FILE
+//
+// The command line is wcmain's; this file is only how the stage reads.
 package main
 
 import (
-	"errors"
-	"flag"
-	"fmt"
 	"io"
 	"os"
-	"runtime"
 
 	"havlak-lab/go/internal/lab"
+	"havlak-lab/go/wordcount/wcmain"
 	"havlak-lab/go/wordcount/wordrule"
 )
 
-func main() {
-	lab.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
-}
+func main() { wcmain.Main("wc1", countFile) }
 
-func run(args []string, stdout, stderr io.Writer) (err error) {
-	fs := flag.NewFlagSet("wc1", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: wc1 [-cpuprofile file] [-memprofile file] FILE")
-		fs.PrintDefaults()
-	}
-	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile to `file`")
-	memProfile := fs.String("memprofile", "", "write a profile of every heap allocation to `file` at the end")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
-		return lab.UsageError{Err: err}
-	}
-	if fs.NArg() != 1 {
-		return lab.Usagef("want one FILE argument, got %d", fs.NArg())
-	}
-	path := fs.Arg(0)
-
-	if *memProfile != "" {
-		f, err := lab.CreateProfile("memprofile", *memProfile)
-		if err != nil {
-			return err
-		}
-		runtime.MemProfileRate = 1
-		defer func() { err = errors.Join(err, lab.WriteHeapProfile(f)) }()
-	}
-	stopCPUProfile, err := lab.StartCPUProfile(*cpuProfile)
-	if err != nil {
-		return err
-	}
-	defer func() { err = errors.Join(err, stopCPUProfile()) }()
-
-	words, err := countFile(path)
-	if err != nil {
-		return err
-	}
-	_, err = fmt.Fprintf(stdout, "%d %s\n", words, path)
-	return err
+// run runs the command with args, for the tests.
+func run(args []string, stdout, stderr io.Writer) error {
+	return wcmain.Run("wc1", countFile, args, stdout, stderr)
 }
 
 // countFile counts the words of the file at path. A file that cannot be

@@ -10,7 +10,7 @@ import (
 
 func TestAgainstWC(t *testing.T) {
 	buf := make([]byte, bufSize)
-	wctest.CheckFiles(t, func(path string) (int64, error) { return countFile(path, buf) })
+	wctest.CheckFiles(t, func(path string) (int64, error) { return countFileInto(path, buf) })
 }
 
 func TestCommand(t *testing.T) { wctest.CheckCommand(t, run) }

@@ -1,0 +1,70 @@
+// Package wcmain is the command line every word-count stage shares: its
+// flags, its profiles and its report line, so that each stage's own code is
+// only how it reads the file.
+//
+//	wcN [-cpuprofile file] [-memprofile file] FILE
+package wcmain
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+
+	"havlak-lab/go/internal/lab"
+)
+
+// A CountFile counts the words of the file at path. It reports a file that
+// cannot be opened as a lab.UsageError.
+type CountFile func(path string) (int64, error)
+
+// Main runs the stage called name and exits.
+func Main(name string, countFile CountFile) {
+	lab.Exit(Run(name, countFile, os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// Run runs the stage called name with args and prints "N FILE", as
+// wc -w FILE does.
+func Run(name string, countFile CountFile, args []string, stdout, stderr io.Writer) (err error) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "usage: %s [-cpuprofile file] [-memprofile file] FILE\n", name)
+		fs.PrintDefaults()
+	}
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile to `file`")
+	memProfile := fs.String("memprofile", "", "write a profile of every heap allocation to `file` at the end")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return lab.UsageError{Err: err}
+	}
+	if fs.NArg() != 1 {
+		return lab.Usagef("want one FILE argument, got %d", fs.NArg())
+	}
+	path := fs.Arg(0)
+
+	if *memProfile != "" {
+		f, err := lab.CreateProfile("-memprofile", *memProfile)
+		if err != nil {
+			return err
+		}
+		runtime.MemProfileRate = 1
+		defer func() { err = errors.Join(err, lab.WriteHeapProfile(f)) }()
+	}
+	stopCPUProfile, err := lab.StartCPUProfile(*cpuProfile)
+	if err != nil {
+		return err
+	}
+	defer func() { err = errors.Join(err, stopCPUProfile()) }()
+
+	words, err := countFile(path)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(stdout, "%d %s\n", words, path)
+	return err
+}

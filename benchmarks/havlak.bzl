@@ -16,7 +16,7 @@ _QUICK_ARGS = [
 def _loop_count(loops):
     return "^# of loops: {} \\(plus 1 artificial root node\\)$".format(loops)
 
-def havlak_benchmark(name, stage, args = [], **kwargs):
+def havlak_benchmark(name, stage, args = [], kind = "go", **kwargs):
     """Benchmarks a stage on the standard workload, plus a quick test.
 
     Args:
@@ -24,12 +24,18 @@ def havlak_benchmark(name, stage, args = [], **kwargs):
       stage: the stage's package, e.g. "//go/havlak6"; its binary has the
         package's name and its sources are its ":srcs".
       args: arguments added to every run.
+      kind: "go" or "cc". A C++ stage's heap is profiled over the warm-up
+        and the first pass only (-iterations=0), as -memprofile does for
+        the Go stages from havlak3 on: tcmalloc's heap profiler would take
+        tens of minutes over havlak1cc's whole run.
       **kwargs: passed to perf_benchmark.
     """
     perf_benchmark(
         name = name,
         binary = stage,
         args = args,
+        kind = kind,
+        heap_args = ["-iterations=0"] if kind == "cc" else [],
         expect = _loop_count(76000),
         quick_args = _QUICK_ARGS + args,
         quick_expect = _loop_count(11400),

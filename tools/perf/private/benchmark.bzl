@@ -29,7 +29,10 @@ def _runner_args(b, workload, repetitions, expect, args):
         "--repetitions={}".format(repetitions),
         "--profiles=" + ",".join(b.profiles),
         "--expect=" + shell.quote(expect or "").replace("$", "$$"),
-    ] + (["--trace"] if b.trace else []) + ["--"] + [shell.quote(arg) for arg in args]
+    ] + (["--trace"] if b.trace else []) + [
+        "--heap-arg=" + shell.quote(arg)
+        for arg in b.heap_args
+    ] + ["--"] + [shell.quote(arg) for arg in args]
 
 def perf_benchmark(
         name,
@@ -40,6 +43,7 @@ def perf_benchmark(
         language = None,
         profiles = ["cpu", "heap"],
         memprofile_flag = False,
+        heap_args = [],
         trace = False,
         repetitions = 5,
         quick_args = None,
@@ -83,6 +87,9 @@ def perf_benchmark(
       memprofile_flag: whether the Go program has -memprofile FILE (a Havlak
         stage writes it after one pass and stops); otherwise its heap is
         profiled through lab.HeapProfileEnv over the whole run.
+      heap_args: arguments added to the heap-profiled run only: gperftools'
+        heap profiler records every allocation's stack, which over a whole
+        run of an allocation-heavy program takes many times its run time.
       trace: whether to add a run with -trace FILE (a Go runtime/trace).
       repetitions: timed runs of each test; 5 or more let benchstat's
         Mann-Whitney U test tell a change from noise.
@@ -104,6 +111,7 @@ def perf_benchmark(
         heap = heap,
         binary = binary,
         profiles = profiles,
+        heap_args = heap_args,
         trace = trace,
     )
     data = [binary, _XTIME, _PPROF] + data + srcs

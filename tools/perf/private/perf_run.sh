@@ -19,6 +19,7 @@
 #   --profiles=cpu,heap (or either, or none)
 #   --expect=REGEX (none: no check of the output)
 #   --trace (Go programs with -trace FILE: one more run, traced)
+#   --heap-arg=ARG (repeatable: added to the heap-profiled run's arguments)
 # In ARGS, {outputs} stands for the directory the outputs go to: the test's
 # undeclared outputs, or where bazel run was typed.
 set -euo pipefail
@@ -32,6 +33,7 @@ mode="$1"
 shift
 name="" kind="" heap="" binary="" xtime="" pprof="" repetitions="" workload="" language=""
 profiles="" expect="" trace=""
+heap_args=()
 while (($# > 0)); do
   case "$1" in
     --name=*) name="${1#*=}" ;;
@@ -46,6 +48,7 @@ while (($# > 0)); do
     --language=*) language="${1#*=}" ;;
     --profiles=*) profiles="${1#*=}" ;;
     --trace) trace=1 ;;
+    --heap-arg=*) heap_args+=("${1#*=}") ;;
     --) shift && break ;;
     *) die "unknown option $1" ;;
   esac
@@ -135,6 +138,7 @@ profile_cpu() {
 # profile_heap DIR: one run with the heap profiler; writes DIR/heap.pb.gz.
 profile_heap() {
   local dir="$1"
+  local -a args=("${args[@]}" "${heap_args[@]}")
   case "$heap" in
     # Stages with -memprofile write it after one loop-finding pass and stop.
     flag)

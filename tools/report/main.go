@@ -94,9 +94,15 @@ func run(args []string, stderr io.Writer) (regressed bool, err error) {
 		return false, usageError{fmt.Errorf("--threshold=%v: must be positive", *threshold)}
 	}
 
-	source := filepath.Join(workspaceRoot(), "bazel-testlogs", "benchmarks")
+	// The testlogs of every configuration: bazel-testlogs points at the
+	// last one built, and bazel run itself, in the default configuration,
+	// moves it away from the -c opt results of --config=perf.
+	sources, _ := filepath.Glob(filepath.Join(workspaceRoot(), "bazel-out", "*", "testlogs", "benchmarks"))
+	if len(sources) == 0 {
+		sources = []string{filepath.Join(workspaceRoot(), "bazel-testlogs", "benchmarks")}
+	}
 	if *from != "" {
-		source = workspacePath(*from)
+		sources = []string{workspacePath(*from)}
 	}
 	outDir := filepath.Join(workspaceRoot(), "report")
 	if *out != "" {
@@ -104,7 +110,7 @@ func run(args []string, stderr io.Writer) (regressed bool, err error) {
 	}
 
 	report := &Report{}
-	results, err := load(source, report)
+	results, err := load(sources, report)
 	if err != nil {
 		return false, err
 	}
@@ -112,7 +118,7 @@ func run(args []string, stderr io.Writer) (regressed bool, err error) {
 	var worse []*Row
 	if *baseline != "" {
 		report.Baseline = workspacePath(*baseline)
-		old, err := load(report.Baseline, report)
+		old, err := load([]string{report.Baseline}, report)
 		if err != nil {
 			return false, err
 		}
@@ -124,40 +130,34 @@ func run(args []string, stderr io.Writer) (regressed bool, err error) {
 	if err := write(report, outDir); err != nil {
 		return false, err
 	}
-	fmt.Fprintf(stderr, "report: %d stages from %s: wrote %s and %s\n",
-		len(report.Rows), source, filepath.Join(outDir, "index.html"), filepath.Join(outDir, "report.md"))
+	fmt.Fprintf(stderr, "report: %d benchmarks from %s: wrote %s and %s\n",
+		len(report.Rows), strings.Join(sources, ", "), filepath.Join(outDir, "index.html"), filepath.Join(outDir, "report.md"))
 	for _, row := range worse {
 		fmt.Fprintf(stderr, "report: %s regressed: %s\n", row.Name, row.CompareText())
 	}
 	return len(worse) > 0, nil
 }
 
-// load reads the results under dir, recording their problems in report.
-// It fails when dir holds none.
-func load(dir string, report *Report) ([]*Result, error) {
-	if _, err := os.Stat(dir); err != nil {
-		return nil, usageError{fmt.Errorf("no results: %v", err)}
+// load reads the results under dirs, recording their problems in report.
+// It fails when they hold none.
+func load(dirs []string, report *Report) ([]*Result, error) {
+	for _, dir := range dirs {
+		if _, err := os.Stat(dir); err != nil {
+			return nil, usageError{fmt.Errorf("no results: %v", err)}
+		}
 	}
-	results, err := FindResults(dir)
+	results, err := FindResults(dirs...)
 	if err != nil {
 		return nil, err
 	}
 	if len(results) == 0 {
 		return nil, usageError{fmt.Errorf("no benchmark results in %s (no outputs.zip, no xtime.json): "+
-			"run tools/bazel test //benchmarks:all --config=perf first", dir)}
+			"run tools/bazel test //benchmarks:all --config=perf first", strings.Join(dirs, ", "))}
 	}
-	seen := map[string]string{}
-	kept := results[:0]
 	for _, r := range results {
 		report.Problems = append(report.Problems, r.Problems...)
-		if first, ok := seen[r.Name]; ok {
-			report.Problems = append(report.Problems, fmt.Sprintf("%s: another result for %s, after %s; left out", r.Source, r.Name, first))
-			continue
-		}
-		seen[r.Name] = r.Source
-		kept = append(kept, r)
 	}
-	return kept, nil
+	return results, nil
 }
 
 // write writes the report into a new directory beside outDir, then puts

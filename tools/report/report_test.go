@@ -344,3 +344,30 @@ func TestRegressionGate(t *testing.T) {
 		})
 	}
 }
+
+// Of two results for one benchmark, in testlogs of two configurations say,
+// the newest is reported.
+func TestNewestResultWins(t *testing.T) {
+	older, newer := t.TempDir(), t.TempDir()
+	for _, dir := range []string{older, newer} {
+		unzipTo(t, filepath.Join(fixtures, "havlak6_quick_test", "outputs.zip"), filepath.Join(dir, "havlak6"))
+	}
+	path := filepath.Join(newer, "havlak6", xtimeFile)
+	var doc map[string]any
+	if err := json.Unmarshal([]byte(readFile(t, path)), &doc); err != nil {
+		t.Fatal(err)
+	}
+	for _, run := range doc["runs"].([]any) {
+		r := run.(map[string]any)
+		r["start"] = "2999-01-01T00:00:00Z"
+		r["real_seconds"] = 42.0
+	}
+	data, _ := json.Marshal(doc)
+	os.WriteFile(path, data, 0o644)
+	for _, roots := range [][]string{{older, newer}, {newer, older}} {
+		results, err := FindResults(roots...)
+		if err != nil || len(results) != 1 || results[0].Runs[0].RealSeconds != 42 {
+			t.Errorf("FindResults%v: %d results, %v; want only the newer one", roots, len(results), err)
+		}
+	}
+}

@@ -116,12 +116,54 @@ func readProblem(f files, name string, err error) string {
 	return fmt.Sprintf("%s: %v", f.path(name), err)
 }
 
-// FindResults collects the results under root: every outputs.zip (as Bazel
-// leaves them in bazel-testlogs, or as CI uploads them) and every directory
-// holding an xtime.json (an unpacked one). When there are results of
-// full-size tests, quick ones are left out: their timings do not compare.
-// Unreadable results are returned with their Problems.
-func FindResults(root string) ([]*Result, error) {
+// FindResults collects the results under the roots: every outputs.zip (as
+// Bazel leaves them in its testlogs, or as CI uploads them) and every
+// directory holding an xtime.json (an unpacked one). When there are results
+// of full-size tests, quick ones are left out: their timings do not
+// compare. Of several results for one benchmark (testlogs of several
+// configurations, say), the newest is kept. Unreadable results are returned
+// with their Problems.
+func FindResults(roots ...string) ([]*Result, error) {
+	var results []*Result
+	for _, root := range roots {
+		found, err := findResults(root)
+		if err != nil {
+			return nil, err
+		}
+		results = append(results, found...)
+	}
+	full := false
+	for _, r := range results {
+		full = full || !r.Quick && len(r.Runs) > 0
+	}
+	newest := map[string]*Result{}
+	var kept []*Result
+	for _, r := range results {
+		if full && r.Quick {
+			continue
+		}
+		if other, ok := newest[r.Name]; ok {
+			if r.Started() > other.Started() {
+				*other = *r // in place: kept holds other
+			}
+			continue
+		}
+		newest[r.Name] = r
+		kept = append(kept, r)
+	}
+	sort.SliceStable(kept, func(i, j int) bool { return stageLess(kept[i], kept[j]) })
+	return kept, nil
+}
+
+// Started is when the result's first run started, "" without runs.
+func (r *Result) Started() string {
+	if len(r.Runs) == 0 {
+		return ""
+	}
+	return r.Runs[0].Start
+}
+
+func findResults(root string) ([]*Result, error) {
 	var results []*Result
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -142,21 +184,7 @@ func FindResults(root string) ([]*Result, error) {
 		}
 		return nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	full := false
-	for _, r := range results {
-		full = full || !r.Quick && len(r.Runs) > 0
-	}
-	kept := results[:0]
-	for _, r := range results {
-		if !full || !r.Quick {
-			kept = append(kept, r)
-		}
-	}
-	sort.SliceStable(kept, func(i, j int) bool { return stageLess(kept[i], kept[j]) })
-	return kept, nil
+	return results, err
 }
 
 func readZip(path string) *Result {
@@ -273,12 +301,24 @@ func (r *Result) readProfile(f files, name string) *profile.Profile {
 	return nil
 }
 
-// The studies a benchmark can belong to, in the report's order.
-var studies = []struct{ prefix, title string }{
-	{"havlak", "Havlak loop finding"},
-	{"wordcount", "Word count"},
-	{"wc_", "Word count"},
-	{"mandelbrot", "Mandelbrot"},
+// The studies a benchmark can belong to, in the report's order, each with
+// the benchmark the others are compared with, listed first (the Havlak
+// stages compare with stage 1 of their language; see Rows).
+var studies = []struct{ prefix, title, first string }{
+	{"havlak", "Havlak loop finding", "havlak1"},
+	{"wordcount", "Word count", "wordcount1"},
+	{"wc_", "Word count", "wordcount1"},
+	{"mandelbrot", "Mandelbrot", "mandelbrot_seq"},
+}
+
+// firstOf names the benchmark a study's others are compared with.
+func firstOf(title string) string {
+	for _, s := range studies {
+		if s.title == title {
+			return s.first
+		}
+	}
+	return ""
 }
 
 // Study names the case study a benchmark belongs to, after its name.
@@ -305,6 +345,9 @@ func studyRank(title string) int {
 func stageLess(a, b *Result) bool {
 	if sa, sb := studyRank(a.Study()), studyRank(b.Study()); sa != sb {
 		return sa < sb
+	}
+	if first := firstOf(a.Study()); a.Name == first || b.Name == first {
+		return a.Name == first && b.Name != first
 	}
 	if a.Kind != b.Kind {
 		return a.Kind == "go"

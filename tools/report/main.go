@@ -2,7 +2,7 @@
 // and flame graphs, and gates regressions against a baseline.
 //
 //	bazel run //benchmarks:report -- [--from DIR | --testlogs] [--out DIR]
-//	    [--baseline DIR] [--threshold F]
+//	    [--baseline DIR] [--threshold F] [--rss-threshold F]
 //
 // It reads what each perf_benchmark test leaves in its outputs.zip (xtime's
 // JSON, the CPU and heap profiles, pprof's call graphs): from the latest
@@ -21,10 +21,11 @@
 //	stages/NAME/flame.svg, cpu.svg, heap.svg
 //	            a flame graph of the CPU profile, pprof's call graphs
 //
-// With --baseline DIR (results in the same forms), each stage is compared
-// with the baseline's using benchstat's Mann-Whitney U test, and report
-// exits with status 1 when a stage's median real time or max RSS is more
-// than --threshold (default 0.10, 10%) worse with p < 0.05. Results that
+// With --baseline DIR (results in the same forms), each benchmark is
+// compared with the baseline's using benchstat's Mann-Whitney U test, and
+// report exits with status 1 when one's median real time is more than
+// --threshold (default 0.15) worse or its max RSS more than --rss-threshold
+// (default 0.10), with p < 0.05 (docs/regressions.md says why). Results that
 // cannot be read are named on standard error and in the report, which
 // shows what it can; no results at all, or bad flags, exit with status 2.
 package main
@@ -81,7 +82,8 @@ func run(args []string, stderr io.Writer) (regressed bool, err error) {
 	testlogs := fs.Bool("testlogs", false, "read results from the workspace's bazel-testlogs/benchmarks (the default)")
 	out := fs.String("out", "", "write the report to `DIR` (default: report/ in the workspace)")
 	baseline := fs.String("baseline", "", "compare with the results in `DIR` and fail on regressions")
-	threshold := fs.Float64("threshold", DefaultThreshold, "the worsening, as a `fraction`, past which a significant change fails")
+	threshold := fs.Float64("threshold", DefaultThreshold, "the worsening of real time, as a `fraction`, past which a significant change fails")
+	rssThreshold := fs.Float64("rss-threshold", DefaultRSSThreshold, "the same for max RSS, as a `fraction`")
 	if err := fs.Parse(args); err != nil {
 		return false, usageError{err}
 	}
@@ -90,8 +92,8 @@ func run(args []string, stderr io.Writer) (regressed bool, err error) {
 		return false, usageError{fmt.Errorf("unexpected argument %q", fs.Arg(0))}
 	case *from != "" && *testlogs:
 		return false, usageError{errors.New("--from and --testlogs are alternatives")}
-	case *threshold <= 0:
-		return false, usageError{fmt.Errorf("--threshold=%v: must be positive", *threshold)}
+	case *threshold <= 0 || *rssThreshold <= 0:
+		return false, usageError{fmt.Errorf("--threshold=%v --rss-threshold=%v: must be positive", *threshold, *rssThreshold)}
 	}
 
 	// The testlogs of every configuration: bazel-testlogs points at the
@@ -109,7 +111,7 @@ func run(args []string, stderr io.Writer) (regressed bool, err error) {
 		outDir = workspacePath(*out)
 	}
 
-	report := &Report{}
+	report := &Report{Threshold: *threshold, RSSThreshold: *rssThreshold}
 	results, err := load(sources, report)
 	if err != nil {
 		return false, err
@@ -122,7 +124,7 @@ func run(args []string, stderr io.Writer) (regressed bool, err error) {
 		if err != nil {
 			return false, err
 		}
-		worse = Compare(report.Rows, old, *threshold)
+		worse = Compare(report.Rows, old, *threshold, *rssThreshold)
 	}
 	for _, p := range report.Problems {
 		fmt.Fprintf(stderr, "report: %s\n", p)

@@ -10,7 +10,9 @@ import (
 type Report struct {
 	Rows     []*Row
 	Baseline string // where the baseline came from; empty without one
-	Problems []string
+	// The gate's thresholds, as fractions.
+	Threshold, RSSThreshold float64
+	Problems                []string
 }
 
 // A Study is the rows of one case study.
@@ -116,7 +118,7 @@ func (row *Row) CompareText() string {
 	case c.Note != "":
 		return c.Note
 	}
-	text := "time " + c.Real.String() + ", RSS " + c.MaxRSS.String()
+	text := "time " + c.Real.String() + ", CPU " + c.CPU.String() + ", RSS " + c.MaxRSS.String()
 	if c.Regressed {
 		text = "**REGRESSED**: " + text
 	}
@@ -173,8 +175,8 @@ func (r *Report) WriteMarkdown(w io.Writer) {
 	fmt.Fprintf(w, "Times are seconds over the timed runs (%s); a speed-up is the named benchmark's median real time over this one's (for the Havlak stages, stage 1 of the same language: havlak1, or havlak1cc for C++); Go / C++ is the Go stage's median real time over its C++ counterpart's.\n",
 		runCounts(r.Rows))
 	if r.Baseline != "" {
-		fmt.Fprintf(w, "\nBaseline: %s. A stage regresses when its median real time or max RSS is more than %.0f%% worse and benchstat's Mann-Whitney U test gives p < %.2f.\n",
-			r.Baseline, 100*DefaultThreshold, Alpha)
+		fmt.Fprintf(w, "\nBaseline: %s. A benchmark regresses when benchstat's Mann-Whitney U test gives p < %.2f and its median real time is more than %.0f%% worse, or its max RSS more than %.0f%% (see docs/regressions.md); CPU time is shown, not gated.\n",
+			r.Baseline, Alpha, 100*r.Threshold, 100*r.RSSThreshold)
 	}
 
 	h := r.Host()

@@ -279,7 +279,7 @@ func TestNoResults(t *testing.T) {
 	if _, err := os.Stat(out); !os.IsNotExist(err) {
 		t.Errorf("a failed report left %s behind", out)
 	}
-	for _, args := range [][]string{{"--from", empty, "--testlogs"}, {"--threshold=0"}, {"extra"}, {"--bogus"}} {
+	for _, args := range [][]string{{"--from", empty, "--testlogs"}, {"--rss-threshold=0"}, {"extra"}, {"--bogus"}} {
 		if _, _, err := runReport(t, args...); !errorsAsUsage(err) {
 			t.Errorf("%v: %v, want a usage error", args, err)
 		}

@@ -101,7 +101,10 @@ start_buildgrid() {
   local port="$1" dir="$2" bgd
   bgd="$("${clean_env[@]}" "$tools" bgd)"
   mkdir -p "$dir/cas"
+  # One gRPC call per thread, and calls beyond the pool are refused: as many
+  # threads as Bazel's --config=local-remote has calls in flight (200).
   cat >"$dir/buildgrid.yml" <<YAML
+thread-pool-size: 256
 server:
   - !channel
     address: "127.0.0.1:$port"

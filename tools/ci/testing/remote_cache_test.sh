@@ -46,6 +46,10 @@ build() {
 echo "== first build: tools/bazel build --config=local-remote //..."
 first="$(build first)"
 echo "$first"
+if grep -A1 '^WARNING: Writing to Remote Cache' "$tmp/first.log" >&2; then
+  tail -n 20 "$tmp/buildgrid/buildgrid.log" >&2
+  die "uploads to the cache failed (above)"
+fi
 [[ "$first" =~ ([0-9]+)\ (linux-sandbox|local|processwrapper-sandbox) ]] ||
   die "the first build ran no action: was the copy's output base new?"
 
@@ -53,7 +57,7 @@ echo "== bazel clean (outputs and local action cache; external repositories kept
 nested_bazel "$copy" clean >/dev/null 2>&1 || die "bazel clean failed"
 
 echo "== second build"
-second="$(build second)"
+second="$(build second --execution_log_json_file="$tmp/second.exec.json")"
 echo "$second"
 [[ "$second" =~ ([0-9]+)\ remote\ cache\ hit ]] || die "no remote cache hit in: $second"
 hits="${BASH_REMATCH[1]}"
@@ -61,7 +65,13 @@ hits="${BASH_REMATCH[1]}"
 # action ran again.
 others="$(sed -E 's/^INFO: [0-9]+ processes?: //; s/\.$//' <<<"$second" | tr ',' '\n' |
   sed 's/^ *//' | grep -vE '^[0-9]+ (remote cache hit|internal)$' || true)"
-[[ -z "$others" ]] || die "actions ran instead of hitting the cache: $others"
+if [[ -n "$others" ]]; then
+  echo "Actions that ran (execution log), and the first build's warnings:" >&2
+  jq -r 'select(.remoteCacheHit == false) | "  \(.mnemonic) \(.actualOutputs[0].path // "")"' \
+    "$tmp/second.exec.json" >&2 || true
+  grep -A3 '^WARNING' "$tmp/first.log" | head -n 40 >&2 || true
+  die "actions ran instead of hitting the cache: $others"
+fi
 echo "all $hits cacheable actions were remote cache hits"
 
 echo "== aquery --config=rbe: benchmark test actions never run remotely"

@@ -30,7 +30,7 @@ status=0
 (cd "$copy" && "${clean_env[@]}" "PATH=$(dirname "$agent"):$(dirname "$go_cmd"):/bin:/usr/bin:/usr/local/bin" \
   timeout 2400 "$bk" local run --listen-port "$port" .buildkite/local.yml) >"$log" 2>&1 || status=$?
 # Bazel's own summary lines and bk's progress, without the agent's noise.
-grep -E '^>>>|Executed [0-9]+ out of|^\| ' "$log" | sed 's/_bk;t=[0-9]*//' || true
+sed 's/_bk;t=[0-9]*//' "$log" | grep -E '^>>>|Executed [0-9]+ out of|^\| ' || true
 if ((status != 0)); then
   tail -n 60 "$log" >&2
   die "bk local run exited with $status"

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Runs the presubmit end to end the way a Buildkite agent does: `bk local
+# run` (Buildkite CLI v1.2.0: a local stand-in for Buildkite's API) drives
+# the real buildkite-agent through .buildkite/local.yml in a disposable copy
+# of the checkout, whose Bazel has an output root of its own.
+#
+# local.yml is pipeline.yml's presubmit without the tests tagged "ci" (this
+# test is one: a nested `bazel test //...` would run it again), plus the
+# nightly's output collection on the quick benchmarks (.buildkite/local.yml).
+#
+# Usage: bk_local_run_test.sh WORKSPACE_FILE GO (runfiles paths; see lib.sh)
+set -euo pipefail
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+source "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/lib.sh"
+
+agent="$("${clean_env[@]}" "$tools" buildkite-agent)"
+bk="$("${clean_env[@]}" "$tools" bk)"
+
+copy="$tmp/checkout"
+copy_checkout "$copy"
+# bk local run reads the commit and branch of the checkout.
+git -C "$copy" init -q
+git -C "$copy" add -A
+git -C "$copy" -c user.name=havlak-lab -c user.email=lab@localhost commit -qm "bk local run"
+
+port="$(free_port)"
+log="$tmp/bk.log"
+echo "== bk local run .buildkite/local.yml (in $copy, API on 127.0.0.1:$port)"
+status=0
+(cd "$copy" && "${clean_env[@]}" "PATH=$(dirname "$agent"):$(dirname "$go_cmd"):/bin:/usr/bin:/usr/local/bin" \
+  timeout 2400 "$bk" local run --listen-port "$port" .buildkite/local.yml) >"$log" 2>&1 || status=$?
+# Bazel's own summary lines and bk's progress, without the agent's noise.
+sed 's/_bk;t=[0-9]*//' "$log" | grep -E '^>>>|Executed [0-9]+ out of|^\| ' || true
+if ((status != 0)); then
+  tail -n 60 "$log" >&2
+  die "bk local run exited with $status"
+fi
+grep -q '>>> Build finished' "$log" || die "bk local run did not finish the build"
+[[ "$(grep -c '>>> Executing command step' "$log")" == 2 ]] || die "bk local run did not run both steps"
+grep -q 'Executed [0-9]* out of [0-9]* tests: [0-9]* tests pass' "$log" ||
+  die "the presubmit's bazel test did not pass every test"
+[[ -f "$copy/artifacts/quick/havlak6_quick_test/outputs.zip" ]] ||
+  die "no artifacts/quick/havlak6_quick_test/outputs.zip: the outputs were not collected"
+grep -q '^.*| havlak6 | 1 |' "$log" || die "no results table row for havlak6"
+echo "PASS: bk local run ran the presubmit steps"

@@ -10,9 +10,25 @@
 # 2. each test's outputs.zip, found through the build event file, copied to
 #    artifacts/<test name>/ (tools/ci/collect_test_outputs.sh), which the
 #    step's artifact_paths upload
-# 3. a table of median real, user and max RSS per stage
-#    (tools/ci/results_table.sh), posted as a Buildkite annotation, or
-#    printed when not run by a Buildkite agent
+# 3. the report (//benchmarks:report): artifacts/report/index.html and
+#    report.md, compared with the previous night's results; its Markdown
+#    table is posted as a Buildkite annotation (printed when not run by an
+#    agent). Without a report, a table of median real, user and max RSS per
+#    stage (tools/ci/results_table.sh) takes its place.
+# 4. the gates: the report fails a benchmark whose real time or max RSS got
+#    significantly worse (docs/regressions.md), and benchgate a Go
+#    benchmark (go_benchmark) that got slower or allocates more.
+# 5. a night without failures or regressions becomes the next night's
+#    baseline.
+#
+# The baseline is the artifacts of the last good night, kept on the perf
+# agent (one dedicated machine) in $HAVLAK_LAB_BASELINE, by default
+# ${XDG_CACHE_HOME:-~/.cache}/havlak-lab/nightly-baseline. Seed or replace
+# it with a build's artifacts:
+#   buildkite-agent artifact download 'artifacts/*' DIR --build BUILD_ID
+#   mv DIR/artifacts "$HAVLAK_LAB_BASELINE"
+# Without one, the report compares with nothing and the gates pass.
+# Steps 3 to 5 are tools/ci/nightly_report.sh.
 #
 # Locally, from the checkout (about half an hour on 2 cores):
 #   tools/ci/nightly.sh
@@ -37,20 +53,9 @@ if ! tools/ci/collect_test_outputs.sh "$events" artifacts; then
   ((status != 0)) || exit 1
 fi
 
-echo "--- :bar_chart: Results"
-table="$(tools/ci/results_table.sh artifacts)" || table="(no timings: see the log)"
-summary="$(printf '%s\n\n%s\n' "**Nightly benchmarks** (\`$(git rev-parse --short HEAD 2>/dev/null || echo unknown)\`, $(uname -n))" "$table")"
-if [[ -n "${BUILDKITE:-}" ]] && command -v buildkite-agent >/dev/null 2>&1; then
-  style=success
-  ((status == 0)) || style=error
-  printf '%s\n' "$summary" | buildkite-agent annotate --style "$style" --context nightly-perf
-fi
-printf '%s\n' "$summary"
-
-# ---------------------------------------------------------------------------
-# Report: //benchmarks:report (being written separately) will turn
-# artifacts/*/outputs.zip into the lab's report. Its call goes here, once it
-# exists; until then this job publishes the raw outputs and the table above.
-# ---------------------------------------------------------------------------
-
+# A night whose tests failed is never the next one's baseline.
+((status == 0)) || export NIGHTLY_TESTS_FAILED=1
+report_status=0
+tools/ci/nightly_report.sh artifacts || report_status=$?
+((status != 0)) || status="$report_status"
 exit "$status"

@@ -80,7 +80,7 @@ func run(args []string, stderr io.Writer) (err error) {
 	defer img.Abort()
 	var tf *os.File
 	if *traceFile != "" {
-		if tf, err = lab.CreateProfile("trace", *traceFile); err != nil {
+		if tf, err = lab.CreateProfile("-trace", *traceFile); err != nil {
 			return err
 		}
 		defer tf.Close()

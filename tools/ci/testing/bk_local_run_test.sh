@@ -29,17 +29,21 @@ echo "== bk local run .buildkite/local.yml (in $copy, API on 127.0.0.1:$port)"
 status=0
 (cd "$copy" && "${clean_env[@]}" "PATH=$(dirname "$agent"):$(dirname "$go_cmd"):/bin:/usr/bin:/usr/local/bin" \
   timeout 2400 "$bk" local run --listen-port "$port" .buildkite/local.yml) >"$log" 2>&1 || status=$?
-# Bazel's own summary lines and bk's progress, without the agent's noise.
-sed 's/_bk;t=[0-9]*//' "$log" | grep -E '^>>>|Executed [0-9]+ out of|^\| ' || true
+# The agent prefixes each line with a timestamp escape (ESC _bk;t=N BEL) and
+# keeps Bazel's colours and carriage returns; strip them for reading and grep.
+plain="$tmp/bk.txt"
+sed -e $'s/\e_bk;t=[0-9]*\a//g' -e $'s/\e\\[[0-9;]*m//g' -e $'s/\r//g' "$log" >"$plain"
+# Bazel's own summary lines, bk's progress and the results table.
+grep -E '^>>>|Executed [0-9]+ out of|^\| ' "$plain" || true
 if ((status != 0)); then
-  tail -n 60 "$log" >&2
+  tail -n 60 "$plain" >&2
   die "bk local run exited with $status"
 fi
-grep -q '>>> Build finished' "$log" || die "bk local run did not finish the build"
-[[ "$(grep -c '>>> Executing command step' "$log")" == 2 ]] || die "bk local run did not run both steps"
-grep -q 'Executed [0-9]* out of [0-9]* tests: [0-9]* tests pass' "$log" ||
+grep -q '>>> Build finished' "$plain" || die "bk local run did not finish the build"
+[[ "$(grep -c '>>> Executing command step' "$plain")" == 2 ]] || die "bk local run did not run both steps"
+grep -Eq 'Executed ([0-9]+) out of \1 tests: \1 tests pass\.' "$plain" ||
   die "the presubmit's bazel test did not pass every test"
 [[ -f "$copy/artifacts/quick/havlak6_quick_test/outputs.zip" ]] ||
   die "no artifacts/quick/havlak6_quick_test/outputs.zip: the outputs were not collected"
-grep -q '^.*| havlak6 | 1 |' "$log" || die "no results table row for havlak6"
+grep -Eq '^\| havlak6 \| [1-9][0-9]* \|' "$plain" || die "no results table row for havlak6"
 echo "PASS: bk local run ran the presubmit steps"

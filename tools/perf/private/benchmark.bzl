@@ -1,6 +1,7 @@
 """Implementation of perf_benchmark; load it from //tools/perf:defs.bzl."""
 
 load("@bazel_skylib//lib:shell.bzl", "shell")
+load(":tags.bzl", "PERF_TAGS", "QUICK_TAGS")
 
 _RUNNER = Label("//tools/perf/private:perf_run.sh")
 _XTIME = Label("//tools/xtime")
@@ -135,16 +136,7 @@ def perf_benchmark(
         srcs = [_RUNNER],
         args = ["test"] + _runner_args(b, "standard", repetitions, expect, args),
         data = data,
-        tags = tags + [
-            # Selected by --config=perf; left out of the default test set.
-            "perf",
-            # Nothing else runs while it measures.
-            "exclusive",
-            # Measurements are never served from a cache.
-            "external",
-            # Timings are of this machine, never of a remote executor.
-            "no-remote-exec",
-        ],
+        tags = tags + PERF_TAGS,
         target_compatible_with = compatible,
         timeout = kwargs.pop("timeout", "long"),
         visibility = visibility,
@@ -157,13 +149,7 @@ def perf_benchmark(
             srcs = [_RUNNER],
             args = ["test"] + _runner_args(b, "quick", repetitions, quick_expect or expect, quick_args),
             data = data,
-            tags = tags + [
-                # Part of the default test set: every CI run exercises the
-                # harness, on a workload small enough to be quick.
-                "quick",
-                # gperftools' LD_PRELOAD and the local profilers need this host.
-                "no-remote-exec",
-            ],
+            tags = tags + QUICK_TAGS,
             target_compatible_with = compatible,
             visibility = visibility,
             **kwargs

@@ -1,5 +1,7 @@
 """Implementation of go_benchmark; load it from //tools/perf:defs.bzl."""
 
+load(":tags.bzl", "PERF_TAGS", "QUICK_TAGS")
+
 _RUNNER = Label("//tools/perf/private:go_bench.sh")
 _PPROF = Label("//tools:pprof")
 
@@ -31,16 +33,7 @@ def go_benchmark(name, test, bench = ".", count = 6, benchtime = None, quick_ben
         srcs = [_RUNNER],
         args = args + ([benchtime] if benchtime else []),
         data = data,
-        tags = tags + [
-            # Selected by --config=perf; left out of the default test set.
-            "perf",
-            # Nothing else runs while it measures.
-            "exclusive",
-            # Measurements are never served from a cache.
-            "external",
-            # Timings are of this machine, never of a remote executor.
-            "no-remote-exec",
-        ],
+        tags = tags + PERF_TAGS,
         **kwargs
     )
     native.sh_test(
@@ -48,10 +41,6 @@ def go_benchmark(name, test, bench = ".", count = 6, benchtime = None, quick_ben
         srcs = [_RUNNER],
         args = args + [quick_benchtime],
         data = data,
-        tags = tags + [
-            # Part of the default test set: every CI run exercises the rule.
-            "quick",
-            "no-remote-exec",
-        ],
+        tags = tags + QUICK_TAGS,
         **kwargs
     )

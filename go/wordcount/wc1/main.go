@@ -12,27 +12,15 @@ import (
 	"io"
 	"os"
 
-	"havlak-lab/go/internal/lab"
 	"havlak-lab/go/wordcount/wcmain"
 	"havlak-lab/go/wordcount/wordrule"
 )
 
-func main() { wcmain.Main("wc1", countFile) }
+func main() { wcmain.Main("wc1", count) }
 
 // run runs the command with args, for the tests.
 func run(args []string, stdout, stderr io.Writer) error {
-	return wcmain.Run("wc1", countFile, args, stdout, stderr)
-}
-
-// countFile counts the words of the file at path. A file that cannot be
-// opened is a usage error.
-func countFile(path string) (int64, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return 0, lab.UsageError{Err: err}
-	}
-	defer f.Close()
-	return count(f)
+	return wcmain.Run("wc1", count, args, stdout, stderr)
 }
 
 // count reads f to its end one byte at a time: every byte costs a read

@@ -13,31 +13,20 @@ import (
 	"io"
 	"os"
 
-	"havlak-lab/go/internal/lab"
 	"havlak-lab/go/wordcount/wcmain"
 	"havlak-lab/go/wordcount/wordrule"
 )
 
-func main() { wcmain.Main("wc2", countFile) }
+func main() { wcmain.Main("wc2", count) }
 
 // run runs the command with args, for the tests.
 func run(args []string, stdout, stderr io.Writer) error {
-	return wcmain.Run("wc2", countFile, args, stdout, stderr)
+	return wcmain.Run("wc2", count, args, stdout, stderr)
 }
 
-// countFile counts the words of the file at path. A file that cannot be
-// opened is a usage error.
-func countFile(path string) (int64, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return 0, lab.UsageError{Err: err}
-	}
-	defer f.Close()
-	return count(bufio.NewReader(f))
-}
-
-// count reads r to its end one byte at a time.
-func count(r *bufio.Reader) (int64, error) {
+// count reads f to its end one byte at a time, through a bufio.Reader.
+func count(f *os.File) (int64, error) {
+	r := bufio.NewReader(f)
 	var words int64
 	inWord := false
 	for {

@@ -6,6 +6,6 @@ import (
 	"havlak-lab/go/wordcount/wctest"
 )
 
-func TestAgainstWC(t *testing.T) { wctest.CheckFiles(t, countFile) }
+func TestAgainstWC(t *testing.T) { wctest.CheckFiles(t, count) }
 
 func TestCommand(t *testing.T) { wctest.CheckCommand(t, run) }

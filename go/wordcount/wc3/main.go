@@ -12,7 +12,6 @@ import (
 	"io"
 	"os"
 
-	"havlak-lab/go/internal/lab"
 	"havlak-lab/go/wordcount/wcmain"
 )
 
@@ -26,19 +25,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 // bufSize is the size of the one read buffer.
 const bufSize = 64 << 10
 
-// countFile counts the words of the file at path through one buffer,
-// made here, once per file.
-func countFile(path string) (int64, error) {
-	return countFileInto(path, make([]byte, bufSize))
-}
-
-// countFileInto counts the words of the file at path, reading it into buf.
-// A file that cannot be opened is a usage error.
-func countFileInto(path string, buf []byte) (int64, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return 0, lab.UsageError{Err: err}
-	}
-	defer f.Close()
-	return count(f, buf)
+// countFile counts the words of f through one buffer, made here, once per
+// file.
+func countFile(f *os.File) (int64, error) {
+	return count(f, make([]byte, bufSize))
 }

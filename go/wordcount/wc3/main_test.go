@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"os"
 	"testing"
 
 	"havlak-lab/go/wordcount/textgen"
@@ -10,7 +11,7 @@ import (
 
 func TestAgainstWC(t *testing.T) {
 	buf := make([]byte, bufSize)
-	wctest.CheckFiles(t, func(path string) (int64, error) { return countFileInto(path, buf) })
+	wctest.CheckFiles(t, func(f *os.File) (int64, error) { return count(f, buf) })
 }
 
 func TestCommand(t *testing.T) { wctest.CheckCommand(t, run) }

@@ -1,6 +1,6 @@
 // Package wcmain is the command line every word-count stage shares: its
-// flags, its profiles and its report line, so that each stage's own code is
-// only how it reads the file.
+// flags, its profiles, opening the file and its report line, so that each
+// stage's own code is only how it reads the open file.
 //
 //	wcN [-cpuprofile file] [-memprofile file] FILE
 package wcmain
@@ -16,18 +16,28 @@ import (
 	"havlak-lab/go/internal/lab"
 )
 
-// A CountFile counts the words of the file at path. It reports a file that
-// cannot be opened as a lab.UsageError.
-type CountFile func(path string) (int64, error)
+// A Count counts the words of f, reading it to its end.
+type Count func(f *os.File) (int64, error)
+
+// CountFile counts the words of the file at path with count. A file that
+// cannot be opened is a usage error.
+func CountFile(path string, count Count) (int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, lab.UsageError{Err: err}
+	}
+	defer f.Close()
+	return count(f)
+}
 
 // Main runs the stage called name and exits.
-func Main(name string, countFile CountFile) {
-	lab.Exit(Run(name, countFile, os.Args[1:], os.Stdout, os.Stderr))
+func Main(name string, count Count) {
+	lab.Exit(Run(name, count, os.Args[1:], os.Stdout, os.Stderr))
 }
 
 // Run runs the stage called name with args and prints "N FILE", as
 // wc -w FILE does.
-func Run(name string, countFile CountFile, args []string, stdout, stderr io.Writer) (err error) {
+func Run(name string, count Count, args []string, stdout, stderr io.Writer) (err error) {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
@@ -61,7 +71,7 @@ func Run(name string, countFile CountFile, args []string, stdout, stderr io.Writ
 	}
 	defer func() { err = errors.Join(err, stopCPUProfile()) }()
 
-	words, err := countFile(path)
+	words, err := CountFile(path, count)
 	if err != nil {
 		return err
 	}

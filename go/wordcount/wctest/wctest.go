@@ -17,6 +17,7 @@ import (
 
 	"havlak-lab/go/internal/lab"
 	"havlak-lab/go/wordcount/textgen"
+	"havlak-lab/go/wordcount/wcmain"
 )
 
 // A Case is one test input.
@@ -159,11 +160,11 @@ func WC(t testing.TB, path string) int64 {
 }
 
 // CheckFiles compares count with the real wc -w on every case.
-func CheckFiles(t *testing.T, count func(path string) (int64, error)) {
+func CheckFiles(t *testing.T, count wcmain.Count) {
 	for _, path := range WriteCases(t, t.TempDir()) {
 		t.Run(strings.TrimSuffix(filepath.Base(path), ".txt"), func(t *testing.T) {
 			want := WC(t, path)
-			got, err := count(path)
+			got, err := wcmain.CountFile(path, count)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,0 +1,70 @@
+"""havlak_cc_stage: the targets of one C++ stage of the benchmark."""
+
+load("@rules_cc//cc:defs.bzl", "cc_binary", "cc_library", "cc_test")
+load("//cc:copts.bzl", "HAVLAK_COPTS")
+
+# The parts every stage has, as the Go stages do: the CFG, the loop
+# structure graph, Havlak's algorithm, and the Finder that binds them to the
+# benchmark driver of //cc/lab.
+_PARTS = ["cfg", "finder", "havlak", "lsg"]
+
+def havlak_cc_stage(name):
+    """The targets of the C++ stage in this package.
+
+    Creates `name` (the stage's program, from main.cc), `name + "_test"`
+    (havlak_test.cc, with GoogleTest) and `srcs` (the sources, for pprof
+    -list in //benchmarks), over a private library `name + "_lib"` of the
+    stage's parts: cfg, finder, havlak and lsg, each a .cc and a .h.
+
+    Args:
+      name: the stage's name, e.g. "havlak6cc".
+    """
+    lib = name + "_lib"
+    cc_library(
+        name = lib,
+        srcs = [part + ".cc" for part in _PARTS],
+        hdrs = [part + ".h" for part in _PARTS],
+        copts = HAVLAK_COPTS,
+        visibility = ["//visibility:private"],
+        deps = ["//cc/lab"],
+    )
+
+    cc_binary(
+        name = name,
+        srcs = ["main.cc"],
+        copts = HAVLAK_COPTS,
+        visibility = ["//visibility:public"],
+        deps = [
+            ":" + lib,
+            "//cc/lab",
+        ],
+    )
+
+    cc_test(
+        name = name + "_test",
+        size = "small",
+        srcs = ["havlak_test.cc"],
+        copts = HAVLAK_COPTS,
+        data = ["//testdata/cfgs"],
+        # GoogleTest comes from Debian's libgtest-dev, which tools/bazel
+        # installs.
+        linkopts = [
+            "-lgtest",
+            "-lgtest_main",
+            "-pthread",
+        ],
+        deps = [
+            ":" + lib,
+            "//cc/lab",
+            "//cc/lab/labtest",
+        ],
+    )
+
+    native.filegroup(
+        name = "srcs",
+        srcs = native.glob([
+            "*.cc",
+            "*.h",
+        ]),
+        visibility = ["//benchmarks:__pkg__"],
+    )

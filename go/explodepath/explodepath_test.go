@@ -2,6 +2,7 @@ package explodepath
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -43,7 +44,7 @@ func TestExplode(t *testing.T) {
 	for _, v := range versions {
 		for _, c := range cases {
 			got := v.explode(c.path)
-			if !equal(got, c.want) {
+			if !slices.Equal(got, c.want) {
 				t.Errorf("%s(%q) = %q, want %q", v.name, c.path, got, c.want)
 			}
 			if c.want == nil && got != nil {
@@ -56,18 +57,6 @@ func TestExplode(t *testing.T) {
 	}
 }
 
-func equal(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 // TestAgree runs the versions on every path of up to 6 bytes from an
 // alphabet with slashes, a space and a multi-byte rune.
 func TestAgree(t *testing.T) {
@@ -76,7 +65,7 @@ func TestAgree(t *testing.T) {
 	walk = func(path string, depth int) {
 		want := Naive(path)
 		for _, v := range versions[1:] {
-			if got := v.explode(path); !equal(got, want) || (got == nil) != (want == nil) {
+			if got := v.explode(path); !slices.Equal(got, want) || (got == nil) != (want == nil) {
 				t.Fatalf("%s(%q) = %#v, Naive gives %#v", v.name, path, got, want)
 			}
 		}

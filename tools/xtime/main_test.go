@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -318,13 +319,11 @@ func TestRepeat(t *testing.T) {
 			values = append(values, column(r)[i])
 		}
 		lo, mid, hi := minMedianMax(values)
-		if got, want := []int64{column(min)[i], column(median)[i], column(max)[i]}, []int64{lo, mid, hi}; !equal(got, want) {
+		if got, want := []int64{column(min)[i], column(median)[i], column(max)[i]}, []int64{lo, mid, hi}; !slices.Equal(got, want) {
 			t.Errorf("%s: min, median, max %v, want %v from the runs' %v", name, got, want, values)
 		}
 	}
 }
-
-func equal(a, b []int64) bool { return fmt.Sprint(a) == fmt.Sprint(b) }
 
 func TestStopsAtFirstFailure(t *testing.T) {
 	t.Parallel()

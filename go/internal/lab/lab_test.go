@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -126,21 +127,9 @@ func TestReadCFGFile(t *testing.T) {
 	}
 	wantNames := []int{0, 7, 2147483647}
 	wantEdges := []Edge{{1, 2}, {0, 1}, {1, 1}, {1, 0}}
-	if !equal(cfg.Names, wantNames) || !equal(cfg.Edges, wantEdges) {
+	if !slices.Equal(cfg.Names, wantNames) || !slices.Equal(cfg.Edges, wantEdges) {
 		t.Errorf("got names %v edges %v, want %v %v", cfg.Names, cfg.Edges, wantNames, wantEdges)
 	}
-}
-
-func equal[T comparable](a, b []T) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func TestReadBadCFGFile(t *testing.T) {

@@ -45,11 +45,8 @@ func run(args []string, stderr io.Writer) (err error) {
 	out := fs.String("o", "mandelbrot.png", "write the image to `file`")
 	traceFile := fs.String("trace", "", "write an execution trace of the drawing to `file`")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile to `file`")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
-		return lab.UsageError{Err: err}
+	if help, err := lab.ParseFlags(fs, args); help || err != nil {
+		return err
 	}
 	if fs.NArg() > 0 {
 		return lab.Usagef("unexpected argument %q", fs.Arg(0))

@@ -7,6 +7,7 @@ package lab
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -22,6 +23,20 @@ func (e UsageError) Unwrap() error { return e.Err }
 // Usagef returns a UsageError with a formatted message.
 func Usagef(format string, args ...any) error {
 	return UsageError{fmt.Errorf(format, args...)}
+}
+
+// ParseFlags parses args with fs, a flag.ContinueOnError set. It reports
+// help when args asked for the usage (-h or -help), which fs has printed:
+// the program should end with status 0. A bad flag, which fs has printed
+// with the usage, is a UsageError.
+func ParseFlags(fs *flag.FlagSet, args []string) (help bool, err error) {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return true, nil
+		}
+		return false, UsageError{err}
+	}
+	return false, nil
 }
 
 // Exit ends the program: silently with status 0 when err is nil, otherwise

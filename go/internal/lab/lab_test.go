@@ -221,3 +221,27 @@ func TestRunStopsOnWriteError(t *testing.T) {
 		t.Errorf("Run went on for %d passes after the report failed", f.passes)
 	}
 }
+
+func TestParseFlags(t *testing.T) {
+	for _, c := range []struct {
+		args      []string
+		help, bad bool
+	}{
+		{args: []string{"-n=3"}},
+		{args: []string{"-h"}, help: true},
+		{args: []string{"-help"}, help: true},
+		{args: []string{"-nosuchflag"}, bad: true},
+		{args: []string{"-n=x"}, bad: true},
+	} {
+		fs := flag.NewFlagSet("prog", flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		fs.Int("n", 1, "a number")
+		help, err := ParseFlags(fs, c.args)
+		if help != c.help {
+			t.Errorf("%q: help %v, want %v", c.args, help, c.help)
+		}
+		if bad := errors.As(err, new(UsageError)); bad != c.bad || (err != nil && !bad) {
+			t.Errorf("%q: error %v, want a UsageError: %v", c.args, err, c.bad)
+		}
+	}
+}

@@ -8,7 +8,6 @@ package main
 
 import (
 	"bufio"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -35,11 +34,8 @@ func run(args []string, stderr io.Writer) error {
 	seed := fs.Uint64("seed", 1, "pseudo-random `seed`")
 	ascii := fs.Bool("ascii", false, "ASCII words only, no UTF-8 ones")
 	out := fs.String("o", "", "write the text to `file` (required)")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
-		return lab.UsageError{Err: err}
+	if help, err := lab.ParseFlags(fs, args); help || err != nil {
+		return err
 	}
 	if fs.NArg() > 0 {
 		return lab.Usagef("unexpected argument %q", fs.Arg(0))

@@ -46,11 +46,8 @@ func Run(name string, count Count, args []string, stdout, stderr io.Writer) (err
 	}
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile to `file`")
 	memProfile := fs.String("memprofile", "", "write a profile of every heap allocation to `file` at the end")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
-		return lab.UsageError{Err: err}
+	if help, err := lab.ParseFlags(fs, args); help || err != nil {
+		return err
 	}
 	if fs.NArg() != 1 {
 		return lab.Usagef("want one FILE argument, got %d", fs.NArg())

@@ -26,6 +26,22 @@ git -C "$copy" -c user.name=havlak-lab -c user.email=lab@localhost commit -qm "b
 port="$(free_port)"
 log="$tmp/bk.log"
 echo "== bk local run .buildkite/local.yml (in $copy, API on 127.0.0.1:$port)"
+# bk keeps every artifact the steps upload in a directory of its own under
+# ~/.buildkite/local/artifacts (the steps' HOME is the agent's, and the
+# steps need the user's Go module and tool caches): the ones this run adds
+# are removed when it ends.
+artifacts="${HOME:?}/.buildkite/local/artifacts"
+mkdir -p "$artifacts"
+artifacts_before="$(ls -A "$artifacts")"
+# shellcheck disable=SC2317 # called by the cleanup
+remove_new_artifacts() {
+  local entry
+  for entry in "$artifacts"/*; do
+    grep -qxF "$(basename "$entry")" <<<"$artifacts_before" || rm -rf "$entry"
+  done
+}
+cleanups+=(remove_new_artifacts)
+touch "$tmp/started"
 status=0
 (cd "$copy" && "${clean_env[@]}" "PATH=$(dirname "$agent"):$(dirname "$go_cmd"):/bin:/usr/bin:/usr/local/bin" \
   timeout 2400 "$bk" local run --listen-port "$port" .buildkite/local.yml) >"$log" 2>&1 || status=$?
@@ -46,4 +62,6 @@ grep -Eq 'Executed ([0-9]+) out of \1 tests: \1 tests pass\.' "$plain" ||
 [[ -f "$copy/artifacts/quick/havlak6_quick_test/outputs.zip" ]] ||
   die "no artifacts/quick/havlak6_quick_test/outputs.zip: the outputs were not collected"
 grep -Eq '^\| havlak6 \| [1-9][0-9]* \|' "$plain" || die "no results table row for havlak6"
+[[ -n "$(find "$artifacts" -newer "$tmp/started" -name bazel-events.json)" ]] ||
+  die "the presubmit's artifact_paths uploaded no bazel-events.json to $artifacts"
 echo "PASS: bk local run ran the presubmit steps"

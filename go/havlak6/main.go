@@ -12,10 +12,11 @@ import (
 	"os"
 
 	"havlak-lab/go/internal/lab"
+	"havlak-lab/internal/cli"
 )
 
 func main() {
-	lab.Exit(run())
+	cli.Exit(run())
 }
 
 func run() (err error) {

@@ -18,9 +18,10 @@ import (
 	"runtime"
 	"runtime/trace"
 
-	"havlak-lab/go/internal/atomicfile"
 	"havlak-lab/go/internal/lab"
 	"havlak-lab/go/mandelbrot/render"
+	"havlak-lab/internal/atomicfile"
+	"havlak-lab/internal/cli"
 )
 
 // Limits that keep a typo from asking for more than the machine has: -size
@@ -32,7 +33,7 @@ const (
 )
 
 func main() {
-	lab.Exit(run(os.Args[1:], os.Stderr))
+	cli.Exit(run(os.Args[1:], os.Stderr))
 }
 
 func run(args []string, stderr io.Writer) (err error) {
@@ -45,15 +46,15 @@ func run(args []string, stderr io.Writer) (err error) {
 	out := fs.String("o", "mandelbrot.png", "write the image to `file`")
 	traceFile := fs.String("trace", "", "write an execution trace of the drawing to `file`")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile to `file`")
-	if help, err := lab.ParseFlags(fs, args); help || err != nil {
+	if help, err := cli.ParseFlags(fs, args); help || err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return lab.Usagef("unexpected argument %q", fs.Arg(0))
+		return cli.Usagef("unexpected argument %q", fs.Arg(0))
 	}
 	m, err := render.Lookup(*mode)
 	if err != nil {
-		return lab.Usagef("-mode: %v", err)
+		return cli.Usagef("-mode: %v", err)
 	}
 	for _, f := range []struct {
 		name       string
@@ -64,7 +65,7 @@ func run(args []string, stderr io.Writer) (err error) {
 		{"workers", *workers, maxWorkers},
 	} {
 		if f.value < 1 || f.value > f.max {
-			return lab.Usagef("-%s=%d: must be between 1 and %d", f.name, f.value, f.max)
+			return cli.Usagef("-%s=%d: must be between 1 and %d", f.name, f.value, f.max)
 		}
 	}
 
@@ -72,7 +73,7 @@ func run(args []string, stderr io.Writer) (err error) {
 	// at once.
 	img, err := atomicfile.Create(*out)
 	if err != nil {
-		return lab.UsageError{Err: fmt.Errorf("-o: %w", err)}
+		return cli.UsageError{Err: fmt.Errorf("-o: %w", err)}
 	}
 	defer img.Abort()
 	var tf *os.File

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"havlak-lab/go/internal/lab"
 	"havlak-lab/go/mandelbrot/render"
+	"havlak-lab/internal/cli"
 )
 
 func TestEveryModeWritesTheSameFile(t *testing.T) {
@@ -83,7 +83,7 @@ func TestUsageErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: error %v, want one containing %q", c.args, err, c.want)
 		}
-		if !errors.As(err, new(lab.UsageError)) {
+		if !errors.As(err, new(cli.UsageError)) {
 			t.Errorf("%q: %v is not a usage error (exit status 2)", c.args, err)
 		}
 	}

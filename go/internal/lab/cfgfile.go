@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"os"
+
+	"havlak-lab/internal/cli"
 )
 
 // An Edge joins two blocks, by their dense indexes in a CFGFile.
@@ -26,11 +28,11 @@ type CFGFile struct {
 func ReadCFGFile(path string) (*CFGFile, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, UsageError{fmt.Errorf("-cfg: %w", err)}
+		return nil, cli.UsageError{Err: fmt.Errorf("-cfg: %w", err)}
 	}
 	defer f.Close()
 	if info, err := f.Stat(); err == nil && info.IsDir() {
-		return nil, Usagef("-cfg: %s is a directory", path)
+		return nil, cli.Usagef("-cfg: %s is a directory", path)
 	}
 
 	cfg := &CFGFile{Names: []int{0}}
@@ -62,25 +64,25 @@ func ReadCFGFile(path string) (*CFGFile, error) {
 			continue
 		}
 		if len(fields) != 2 {
-			return nil, Usagef("%s:%d: want an edge \"FROM TO\", got %q", path, line, bytes.TrimSpace(text))
+			return nil, cli.Usagef("%s:%d: want an edge \"FROM TO\", got %q", path, line, bytes.TrimSpace(text))
 		}
 		var edge [2]int32
 		for i, field := range fields {
 			id, ok := parseBlockID(field)
 			if !ok {
-				return nil, Usagef("%s:%d: block %q is not a number between 0 and %d", path, line, field, math.MaxInt32)
+				return nil, cli.Usagef("%s:%d: block %q is not a number between 0 and %d", path, line, field, math.MaxInt32)
 			}
 			if edge[i], err = blockIndex(id); err != nil {
-				return nil, Usagef("%s:%d: %v", path, line, err)
+				return nil, cli.Usagef("%s:%d: %v", path, line, err)
 			}
 		}
 		if len(cfg.Edges) == MaxEdges {
-			return nil, Usagef("%s:%d: more than %d edges", path, line, MaxEdges)
+			return nil, cli.Usagef("%s:%d: more than %d edges", path, line, MaxEdges)
 		}
 		cfg.Edges = append(cfg.Edges, Edge{edge[0], edge[1]})
 	}
 	if err := scanner.Err(); err != nil {
-		return nil, Usagef("%s:%d: %v", path, line+1, err)
+		return nil, cli.Usagef("%s:%d: %v", path, line+1, err)
 	}
 	return cfg, nil
 }

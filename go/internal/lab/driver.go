@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"havlak-lab/internal/cli"
 )
 
 // A LoopFinder is one stage's loop recognition, bound to the CFG it builds.
@@ -54,7 +56,7 @@ func Run(out io.Writer, o *Options, f LoopFinder, afterFirstPass func() (more bo
 		findLoops = func() (int, error) {
 			n, err := f.FindLoops()
 			if err != nil {
-				return 0, UsageError{fmt.Errorf("%s: %w", o.CFGFile, err)}
+				return 0, cli.UsageError{Err: fmt.Errorf("%s: %w", o.CFGFile, err)}
 			}
 			return n, nil
 		}

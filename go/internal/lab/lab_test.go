@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"havlak-lab/internal/cli"
 )
 
 // edgeRecorder is a Graph that remembers what it was given.
@@ -104,8 +106,8 @@ func TestBadOptions(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%v: error %v, want one containing %q", c.args, err, c.want)
 		}
-		if !errors.As(err, new(UsageError)) {
-			t.Errorf("%v: %v is not a UsageError", c.args, err)
+		if !errors.As(err, new(cli.UsageError)) {
+			t.Errorf("%v: %v is not a cli.UsageError", c.args, err)
 		}
 	}
 }
@@ -147,16 +149,16 @@ func TestReadBadCFGFile(t *testing.T) {
 		if err == nil || !strings.HasPrefix(err.Error(), path+":") || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: error %v, want %s%s", c.content, err, path, c.want)
 		}
-		if !errors.As(err, new(UsageError)) {
-			t.Errorf("%q: %v is not a UsageError", c.content, err)
+		if !errors.As(err, new(cli.UsageError)) {
+			t.Errorf("%q: %v is not a cli.UsageError", c.content, err)
 		}
 	}
 	dir := t.TempDir()
-	if _, err := ReadCFGFile(dir); err == nil || err.Error() != "-cfg: "+dir+" is a directory" || !errors.As(err, new(UsageError)) {
+	if _, err := ReadCFGFile(dir); err == nil || err.Error() != "-cfg: "+dir+" is a directory" || !errors.As(err, new(cli.UsageError)) {
 		t.Errorf("a directory: %v", err)
 	}
 	_, err := ReadCFGFile(filepath.Join(t.TempDir(), "missing.cfg"))
-	if err == nil || !strings.Contains(err.Error(), "missing.cfg: no such file") || !errors.As(err, new(UsageError)) {
+	if err == nil || !strings.Contains(err.Error(), "missing.cfg: no such file") || !errors.As(err, new(cli.UsageError)) {
 		t.Errorf("missing file: %v", err)
 	}
 }
@@ -219,29 +221,5 @@ func TestRunStopsOnWriteError(t *testing.T) {
 	}
 	if f.passes > 0 {
 		t.Errorf("Run went on for %d passes after the report failed", f.passes)
-	}
-}
-
-func TestParseFlags(t *testing.T) {
-	for _, c := range []struct {
-		args      []string
-		help, bad bool
-	}{
-		{args: []string{"-n=3"}},
-		{args: []string{"-h"}, help: true},
-		{args: []string{"-help"}, help: true},
-		{args: []string{"-nosuchflag"}, bad: true},
-		{args: []string{"-n=x"}, bad: true},
-	} {
-		fs := flag.NewFlagSet("prog", flag.ContinueOnError)
-		fs.SetOutput(io.Discard)
-		fs.Int("n", 1, "a number")
-		help, err := ParseFlags(fs, c.args)
-		if help != c.help {
-			t.Errorf("%q: help %v, want %v", c.args, help, c.help)
-		}
-		if bad := errors.As(err, new(UsageError)); bad != c.bad || (err != nil && !bad) {
-			t.Errorf("%q: error %v, want a UsageError: %v", c.args, err, c.bad)
-		}
 	}
 }

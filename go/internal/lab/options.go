@@ -4,6 +4,8 @@ import (
 	"flag"
 	"fmt"
 	"strings"
+
+	"havlak-lab/internal/cli"
 )
 
 // Limits that keep a typo from asking for more memory or time than any
@@ -57,7 +59,7 @@ func (o *Options) Register(fs *flag.FlagSet) {
 // Validate checks the parsed flags of fs, which Register defined.
 func (o *Options) Validate(fs *flag.FlagSet) error {
 	if fs.NArg() > 0 {
-		return Usagef("unexpected argument %q (all input comes through flags)", fs.Arg(0))
+		return cli.Usagef("unexpected argument %q (all input comes through flags)", fs.Arg(0))
 	}
 	if o.CFGFile != "" {
 		var clash []string
@@ -69,7 +71,7 @@ func (o *Options) Validate(fs *flag.FlagSet) error {
 			}
 		})
 		if len(clash) > 0 {
-			return Usagef("%s: not allowed with -cfg, which replaces the generated CFG", strings.Join(clash, ", "))
+			return cli.Usagef("%s: not allowed with -cfg, which replaces the generated CFG", strings.Join(clash, ", "))
 		}
 	}
 	for _, p := range []struct {
@@ -84,11 +86,11 @@ func (o *Options) Validate(fs *flag.FlagSet) error {
 		{"baseloops", o.BaseLoops, MaxBlocks},
 	} {
 		if p.value < 0 || p.value > p.max {
-			return Usagef("-%s=%d: must be between 0 and %d", p.name, p.value, p.max)
+			return cli.Usagef("-%s=%d: must be between 0 and %d", p.name, p.value, p.max)
 		}
 	}
 	if n := WorkloadBlocks(o.Trees, o.Loops, o.BaseLoops); n > MaxBlocks {
-		return Usagef("-trees=%d -loops=%d -baseloops=%d: the CFG would have more than %d blocks",
+		return cli.Usagef("-trees=%d -loops=%d -baseloops=%d: the CFG would have more than %d blocks",
 			o.Trees, o.Loops, o.BaseLoops, MaxBlocks)
 	}
 	return nil

@@ -6,6 +6,8 @@ import (
 	"os"
 	"runtime"
 	"runtime/pprof"
+
+	"havlak-lab/internal/cli"
 )
 
 // HeapProfileEnv names an environment variable: when it is set, Run writes
@@ -20,7 +22,7 @@ const HeapProfileEnv = "HAVLAK_HEAPPROFILE"
 func CreateProfile(source, path string) (*os.File, error) {
 	f, err := os.Create(path)
 	if err != nil {
-		return nil, UsageError{fmt.Errorf("%s: %w", source, err)}
+		return nil, cli.UsageError{Err: fmt.Errorf("%s: %w", source, err)}
 	}
 	return f, nil
 }

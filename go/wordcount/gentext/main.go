@@ -15,16 +15,16 @@ import (
 	"strconv"
 	"strings"
 
-	"havlak-lab/go/internal/atomicfile"
-	"havlak-lab/go/internal/lab"
 	"havlak-lab/go/wordcount/textgen"
+	"havlak-lab/internal/atomicfile"
+	"havlak-lab/internal/cli"
 )
 
 // maxSize keeps a typo from filling the disk.
 const maxSize = 64 << 30
 
 func main() {
-	lab.Exit(run(os.Args[1:], os.Stderr))
+	cli.Exit(run(os.Args[1:], os.Stderr))
 }
 
 func run(args []string, stderr io.Writer) error {
@@ -34,23 +34,23 @@ func run(args []string, stderr io.Writer) error {
 	seed := fs.Uint64("seed", 1, "pseudo-random `seed`")
 	ascii := fs.Bool("ascii", false, "ASCII words only, no UTF-8 ones")
 	out := fs.String("o", "", "write the text to `file` (required)")
-	if help, err := lab.ParseFlags(fs, args); help || err != nil {
+	if help, err := cli.ParseFlags(fs, args); help || err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return lab.Usagef("unexpected argument %q", fs.Arg(0))
+		return cli.Usagef("unexpected argument %q", fs.Arg(0))
 	}
 	if *out == "" {
-		return lab.Usagef("-o is required")
+		return cli.Usagef("-o is required")
 	}
 	size, err := parseSize(*sizeFlag)
 	if err != nil {
-		return lab.Usagef("-size=%s: %v", *sizeFlag, err)
+		return cli.Usagef("-size=%s: %v", *sizeFlag, err)
 	}
 
 	f, err := atomicfile.Create(*out)
 	if err != nil {
-		return lab.UsageError{Err: fmt.Errorf("-o: %w", err)}
+		return cli.UsageError{Err: fmt.Errorf("-o: %w", err)}
 	}
 	defer f.Abort()
 	w := bufio.NewWriterSize(f, 1<<20)

@@ -14,6 +14,7 @@ import (
 	"runtime"
 
 	"havlak-lab/go/internal/lab"
+	"havlak-lab/internal/cli"
 )
 
 // A Count counts the words of f, reading it to its end.
@@ -24,7 +25,7 @@ type Count func(f *os.File) (int64, error)
 func CountFile(path string, count Count) (int64, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return 0, lab.UsageError{Err: err}
+		return 0, cli.UsageError{Err: err}
 	}
 	defer f.Close()
 	return count(f)
@@ -32,7 +33,7 @@ func CountFile(path string, count Count) (int64, error) {
 
 // Main runs the stage called name and exits.
 func Main(name string, count Count) {
-	lab.Exit(Run(name, count, os.Args[1:], os.Stdout, os.Stderr))
+	cli.Exit(Run(name, count, os.Args[1:], os.Stdout, os.Stderr))
 }
 
 // Run runs the stage called name with args and prints "N FILE", as
@@ -46,11 +47,11 @@ func Run(name string, count Count, args []string, stdout, stderr io.Writer) (err
 	}
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile to `file`")
 	memProfile := fs.String("memprofile", "", "write a profile of every heap allocation to `file` at the end")
-	if help, err := lab.ParseFlags(fs, args); help || err != nil {
+	if help, err := cli.ParseFlags(fs, args); help || err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
-		return lab.Usagef("want one FILE argument, got %d", fs.NArg())
+		return cli.Usagef("want one FILE argument, got %d", fs.NArg())
 	}
 	path := fs.Arg(0)
 

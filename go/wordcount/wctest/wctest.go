@@ -15,9 +15,9 @@ import (
 	"sync"
 	"testing"
 
-	"havlak-lab/go/internal/lab"
 	"havlak-lab/go/wordcount/textgen"
 	"havlak-lab/go/wordcount/wcmain"
+	"havlak-lab/internal/cli"
 )
 
 // A Case is one test input.
@@ -234,7 +234,7 @@ func CheckCommand(t *testing.T, run Run) {
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("error %v, want one containing %q", err, c.want)
 			}
-			if got := errors.As(err, new(lab.UsageError)); got != c.usage {
+			if got := errors.As(err, new(cli.UsageError)); got != c.usage {
 				t.Errorf("%v: usage error (exit status 2) %v, want %v", err, got, c.usage)
 			}
 			if out.Len() > 0 {

@@ -1,0 +1,215 @@
+package result
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// Environment is where and with what a benchmark ran. Every field is best
+// effort: empty when it could not be found out.
+type Environment struct {
+	Machine    Machine    `json:"machine"`
+	Toolchains Toolchains `json:"toolchains"`
+	Source     Source     `json:"source"`
+	Build      Build      `json:"build"`
+	Started    string     `json:"started"` // RFC 3339
+}
+
+// Machine is the computer a benchmark ran on.
+type Machine struct {
+	Hostname    string `json:"hostname"`
+	OS          string `json:"os"`
+	Arch        string `json:"arch"`
+	Kernel      string `json:"kernel"`    // uname's release
+	CPUModel    string `json:"cpu_model"` // /proc/cpuinfo's "model name"
+	Cores       int    `json:"cores"`
+	MemoryBytes int64  `json:"memory_bytes"` // /proc/meminfo's MemTotal
+}
+
+// Toolchains are the versions of what built and ran the benchmark.
+type Toolchains struct {
+	Go    string `json:"go"`    // "go1.27.4"
+	GCC   string `json:"gcc"`   // gcc --version's first line
+	Bazel string `json:"bazel"` // as tools/bazel found it
+}
+
+// Source is the code that was measured.
+type Source struct {
+	Commit string `json:"commit"` // git's full hash; "" when unknown
+	Dirty  bool   `json:"dirty"`  // the tree had uncommitted changes
+}
+
+// Build is how Bazel built and selected the benchmark.
+type Build struct {
+	CompilationMode string `json:"compilation_mode"` // opt, fastbuild, dbg
+	Config          string `json:"config"`           // perf, quick or run
+}
+
+// The build configs a result can come from.
+const (
+	ConfigPerf  = "perf"
+	ConfigQuick = "quick"
+	ConfigRun   = "run"
+)
+
+// CaptureMachine describes the machine this process runs on.
+func CaptureMachine() Machine {
+	m := Machine{
+		OS:          runtime.GOOS,
+		Arch:        runtime.GOARCH,
+		Cores:       runtime.NumCPU(),
+		CPUModel:    procField("/proc/cpuinfo", "model name"),
+		MemoryBytes: memTotal(),
+	}
+	m.Hostname, _ = os.Hostname()
+	var uts syscall.Utsname
+	if syscall.Uname(&uts) == nil {
+		var release []byte
+		for _, c := range uts.Release {
+			if c == 0 {
+				break
+			}
+			release = append(release, byte(c))
+		}
+		m.Kernel = string(release)
+	}
+	return m
+}
+
+// GCCVersion is the first line of `gcc --version`, or "".
+func GCCVersion() string {
+	out, err := exec.Command("gcc", "--version").Output()
+	if err != nil {
+		return ""
+	}
+	line, _, _ := strings.Cut(string(out), "\n")
+	return line
+}
+
+// Capture describes the environment of a measurement starting now: this
+// machine, the Go SDK this program was built with (the lab builds all its
+// Go code with one SDK), gcc, and what Bazel's build status says (see
+// ParseStatus). build says how the benchmark was built and selected.
+func Capture(status Status, build Build) Environment {
+	return Environment{
+		Machine: CaptureMachine(),
+		Toolchains: Toolchains{
+			Go:    runtime.Version(),
+			GCC:   GCCVersion(),
+			Bazel: status.BazelVersion,
+		},
+		Source:  Source{Commit: status.Commit, Dirty: status.Dirty},
+		Build:   build,
+		Started: time.Now().UTC().Format(time.RFC3339),
+	}
+}
+
+// Status is what Bazel's workspace status command
+// (tools/workspace_status.sh) found out when the benchmark was built.
+type Status struct {
+	Commit       string
+	Dirty        bool
+	BazelVersion string
+}
+
+// The keys of the workspace status the runner reads.
+const (
+	statusCommit = "STABLE_GIT_COMMIT"
+	statusDirty  = "STABLE_GIT_DIRTY"
+	statusBazel  = "STABLE_BAZEL_VERSION"
+)
+
+// ParseStatus reads a Bazel stable-status file ("KEY value" lines).
+func ParseStatus(path string) (Status, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return Status{}, err
+	}
+	var s Status
+	for i, line := range strings.Split(string(data), "\n") {
+		key, value, _ := strings.Cut(line, " ")
+		switch key {
+		case statusCommit:
+			s.Commit = value
+		case statusBazel:
+			s.BazelVersion = value
+		case statusDirty:
+			if s.Dirty, err = strconv.ParseBool(value); err != nil {
+				return Status{}, fmt.Errorf("%s:%d: %s %q: want true or false", path, i+1, key, value)
+			}
+		}
+	}
+	return s, nil
+}
+
+// A Difference is one field in which two environments differ.
+type Difference struct {
+	Field    string // "machine.cpu_model"
+	Old, New string
+}
+
+func (d Difference) String() string { return fmt.Sprintf("%s: %q → %q", d.Field, d.Old, d.New) }
+
+// Differences lists the fields of the environments that make timings
+// incomparable: the machine, the toolchains, the compilation mode. The
+// commit, the time and the config are what a comparison is about, and not
+// among them.
+func Differences(old, new Environment) []Difference {
+	var diffs []Difference
+	add := func(field string, o, n any) {
+		if ov, nv := fmt.Sprint(o), fmt.Sprint(n); ov != nv {
+			diffs = append(diffs, Difference{field, ov, nv})
+		}
+	}
+	add("machine.hostname", old.Machine.Hostname, new.Machine.Hostname)
+	add("machine.os", old.Machine.OS, new.Machine.OS)
+	add("machine.arch", old.Machine.Arch, new.Machine.Arch)
+	add("machine.kernel", old.Machine.Kernel, new.Machine.Kernel)
+	add("machine.cpu_model", old.Machine.CPUModel, new.Machine.CPUModel)
+	add("machine.cores", old.Machine.Cores, new.Machine.Cores)
+	add("machine.memory_bytes", old.Machine.MemoryBytes, new.Machine.MemoryBytes)
+	add("toolchains.go", old.Toolchains.Go, new.Toolchains.Go)
+	add("toolchains.gcc", old.Toolchains.GCC, new.Toolchains.GCC)
+	add("toolchains.bazel", old.Toolchains.Bazel, new.Toolchains.Bazel)
+	add("build.compilation_mode", old.Build.CompilationMode, new.Build.CompilationMode)
+	return diffs
+}
+
+// procField returns the first value of key in a /proc file of "key: value"
+// lines, or "".
+func procField(path, key string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	s := bufio.NewScanner(f)
+	for s.Scan() {
+		k, value, ok := strings.Cut(s.Text(), ":")
+		if ok && strings.TrimSpace(k) == key {
+			return strings.TrimSpace(value)
+		}
+	}
+	return ""
+}
+
+// memTotal is the machine's memory in bytes, or 0.
+func memTotal() int64 {
+	// "MemTotal:       24634204 kB"
+	fields := strings.Fields(procField("/proc/meminfo", "MemTotal"))
+	if len(fields) != 2 || fields[1] != "kB" {
+		return 0
+	}
+	kib, err := strconv.ParseInt(fields[0], 10, 64)
+	if err != nil {
+		return 0
+	}
+	return kib * 1024
+}

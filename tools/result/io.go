@@ -1,0 +1,240 @@
+package result
+
+import (
+	"archive/zip"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"havlak-lab/internal/atomicfile"
+)
+
+// ZipName is the name Bazel gives a test's zipped undeclared outputs.
+const ZipName = "outputs.zip"
+
+// Outputs are the files of one result, in a directory or a zip.
+type Outputs interface {
+	// ReadFile reads the file name of the result.
+	ReadFile(name string) ([]byte, error)
+	// Path names a file for people: dir/name, or outputs.zip:name.
+	Path(name string) string
+}
+
+type dirOutputs string
+
+func (d dirOutputs) ReadFile(name string) ([]byte, error) { return os.ReadFile(d.Path(name)) }
+func (d dirOutputs) Path(name string) string              { return filepath.Join(string(d), name) }
+
+type zipOutputs struct {
+	r    *zip.Reader
+	path string
+}
+
+func (z zipOutputs) ReadFile(name string) ([]byte, error) {
+	data, err := fs.ReadFile(z.r, name)
+	var pathErr *fs.PathError
+	if errors.As(err, &pathErr) {
+		err = pathErr.Err
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", z.Path(name), err)
+	}
+	return data, nil
+}
+
+func (z zipOutputs) Path(name string) string { return z.path + ":" + name }
+
+// Open opens the result at path: a directory holding result.json, or an
+// outputs.zip.
+func Open(path string) (Outputs, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if info.IsDir() {
+		return dirOutputs(path), nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	z, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return zipOutputs{z, path}, nil
+}
+
+// Read reads and validates the result at path (see Open), and returns it
+// with its files. Its errors name the file at fault.
+func Read(path string) (*Result, Outputs, error) {
+	out, err := Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	r, err := ReadFrom(out)
+	return r, out, err
+}
+
+// ReadFrom reads and validates the result.json of out.
+func ReadFrom(out Outputs) (*Result, error) {
+	data, err := out.ReadFile(FileName)
+	if errors.Is(err, fs.ErrNotExist) {
+		if _, legacy := out.ReadFile("xtime.json"); legacy == nil {
+			return nil, fmt.Errorf("%s: missing: this is a result of the format before schema version %d "+
+				"(xtime.json and benchmark.json, no %s); rerun the benchmark", out.Path(FileName), SchemaVersion, FileName)
+		}
+		return nil, fmt.Errorf("%s: missing", out.Path(FileName))
+	}
+	if err != nil {
+		return nil, err
+	}
+	return Decode(data, out.Path(FileName))
+}
+
+// Decode parses and validates result.json's data; name says where it came
+// from in errors.
+func Decode(data []byte, name string) (*Result, error) {
+	var version struct {
+		SchemaVersion *int `json:"schema_version"`
+	}
+	if err := json.Unmarshal(data, &version); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, jsonError(data, err))
+	}
+	switch {
+	case version.SchemaVersion == nil:
+		return nil, fmt.Errorf("%s: no schema_version: not a result", name)
+	case *version.SchemaVersion != SchemaVersion:
+		return nil, fmt.Errorf("%s: schema version %d; this lab reads version %d", name, *version.SchemaVersion, SchemaVersion)
+	}
+	var r Result
+	if err := json.Unmarshal(data, &r); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, jsonError(data, err))
+	}
+	if err := r.Validate(); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return &r, nil
+}
+
+// jsonError adds the line to a JSON syntax error.
+func jsonError(data []byte, err error) error {
+	var syntax *json.SyntaxError
+	if errors.As(err, &syntax) {
+		line := 1 + bytes.Count(data[:syntax.Offset], []byte("\n"))
+		return fmt.Errorf("line %d: %w", line, err)
+	}
+	return err
+}
+
+// Write validates r, checks that every file it lists is in dir, and writes
+// dir/result.json atomically: it appears whole or not at all.
+func Write(dir string, r *Result) error {
+	if err := r.Validate(); err != nil {
+		return fmt.Errorf("%s: %w", filepath.Join(dir, FileName), err)
+	}
+	var missing []string
+	for _, name := range r.listed() {
+		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+			missing = append(missing, name)
+		}
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("%s: lists files that are not there: %v", filepath.Join(dir, FileName), missing)
+	}
+	data, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return err
+	}
+	return WriteFile(filepath.Join(dir, FileName), append(data, '\n'))
+}
+
+// listed is the names of every file r refers to.
+func (r *Result) listed() []string {
+	var names []string
+	if r.GoBench != "" {
+		names = append(names, r.GoBench)
+	}
+	for _, f := range r.Files {
+		names = append(names, f.Name)
+	}
+	return names
+}
+
+// WriteFile writes data to path atomically.
+func WriteFile(path string, data []byte) error {
+	f, err := atomicfile.Create(path)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Abort()
+		return err
+	}
+	return f.Commit()
+}
+
+// A Found is a result found under a directory: read, or why not.
+type Found struct {
+	Path    string // the directory or zip
+	Result  *Result
+	Outputs Outputs
+	Err     error
+}
+
+// FindAll finds the results under roots: every outputs.zip (as Bazel
+// leaves them in its testlogs, or as CI uploads them) and every directory
+// holding a result.json (an unpacked one), in path order. A zip or
+// directory that looks like a result but cannot be read is returned with
+// its Err; a zip of a test that is no benchmark (no result.json, no
+// xtime.json) is skipped.
+func FindAll(roots ...string) ([]Found, error) {
+	var found []Found
+	for _, root := range roots {
+		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			isResult := d.IsDir() && exists(filepath.Join(path, FileName)) ||
+				!d.IsDir() && d.Name() == ZipName
+			if !isResult {
+				return nil
+			}
+			r, out, err := Read(path)
+			if err != nil && out != nil && !looksLikeResult(out) {
+				return nil
+			}
+			found = append(found, Found{Path: path, Result: r, Outputs: out, Err: err})
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	sort.SliceStable(found, func(i, j int) bool { return found[i].Path < found[j].Path })
+	return found, nil
+}
+
+// looksLikeResult tells whether out holds a result.json or an older
+// result's xtime.json or benchmark.json.
+func looksLikeResult(out Outputs) bool {
+	for _, name := range []string{FileName, "xtime.json", "benchmark.json"} {
+		if _, err := out.ReadFile(name); err == nil || !errors.Is(err, fs.ErrNotExist) {
+			return true
+		}
+	}
+	return false
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}

@@ -1,0 +1,287 @@
+// Package result is the lab's result format: what one benchmark run by the
+// perf rules (tools/perf) leaves behind, from the runner that measures it
+// to the report, the gates and the history that read it. It is the one
+// owner of that format; everything else reads and writes it through here.
+//
+// # The files
+//
+// A result is a directory (a test's undeclared outputs) or the
+// outputs.zip Bazel makes of it, holding result.json, written last by the
+// runner, and the files it lists. result.json is one JSON object:
+//
+//	schema_version   1 (SchemaVersion); a reader refuses other versions and
+//	                 says which it found
+//	benchmark        what was measured, as declared in its BUILD file:
+//	  name           "havlak6"; unique in the lab
+//	  kind           "program" (a program timed by xtime) or "go_test" (a
+//	                 Go package's Benchmark functions)
+//	  study          the case study's title, "Havlak loop finding"; the
+//	                 report makes a section of each
+//	  stage          its place in the study: 1, 2, ...; the report orders by it
+//	  language       "Go", "C++", "C (GNU coreutils)", ...
+//	  counterpart    the same stage in another language ("havlak6cc"), or ""
+//	  reference      the benchmark its speed-up is measured against
+//	                 ("havlak1"), or ""
+//	  workload       name ("standard" or "quick") and description, for people
+//	  repetitions    how many timed runs were asked for
+//	environment      where and with what it ran:
+//	  machine        hostname, os, arch, kernel, cpu_model, cores, memory_bytes
+//	  toolchains     go (the SDK that built the Go code), gcc, bazel
+//	  source         commit (git, "" when unknown) and dirty (uncommitted changes)
+//	  build          compilation_mode ("opt", "fastbuild", "dbg") and config:
+//	                 "perf" (the full-size test, --config=perf), "quick" (its
+//	                 quick variant, in the default test set) or "run"
+//	  started        when the measurement started, RFC 3339
+//	timing           kind "program": xtime's record (Timing): command, args,
+//	                 every run (start, exit_status, signal, user_seconds,
+//	                 sys_seconds, real_seconds, max_rss_kib), and for a series
+//	                 of successful runs their min, median and max
+//	go_bench         kind "go_test": the file of Go benchmark format lines
+//	                 (benchstat's input), e.g. "bench.txt"
+//	files            every other file the result holds, each with its name
+//	                 (relative to the result), role and, for a profile or a
+//	                 view of one, which profile ("cpu", "heap"):
+//	                 profile (pprof proto: cpu.pb.gz, heap.pb.gz), view
+//	                 (pprof's text tables), graph (SVG call graphs), trace
+//	                 (runtime/trace), output (what the program printed),
+//	                 data (anything else: xtime.json, an image)
+//
+// Fields may be added to version 1 (readers ignore what they do not know);
+// a change of meaning or a removal is a new version.
+package result
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+)
+
+// SchemaVersion is the version of result.json this package writes and reads.
+const SchemaVersion = 1
+
+// FileName is the name of a result's description in its directory or zip.
+const FileName = "result.json"
+
+// A Result is one benchmark's measurement.
+type Result struct {
+	SchemaVersion int         `json:"schema_version"`
+	Benchmark     Benchmark   `json:"benchmark"`
+	Environment   Environment `json:"environment"`
+	Timing        *Timing     `json:"timing,omitempty"`
+	GoBench       string      `json:"go_bench,omitempty"`
+	Files         []File      `json:"files"`
+}
+
+// The kinds of benchmark.
+const (
+	KindProgram = "program"
+	KindGoTest  = "go_test"
+)
+
+// Benchmark is what was measured, as its BUILD file declares it.
+type Benchmark struct {
+	Name        string   `json:"name"`
+	Kind        string   `json:"kind"`
+	Study       string   `json:"study"`
+	Stage       int      `json:"stage"`
+	Language    string   `json:"language"`
+	Counterpart string   `json:"counterpart,omitempty"`
+	Reference   string   `json:"reference,omitempty"`
+	Workload    Workload `json:"workload"`
+	Repetitions int      `json:"repetitions"`
+}
+
+// The workloads a benchmark is measured on.
+const (
+	WorkloadStandard = "standard"
+	WorkloadQuick    = "quick"
+)
+
+// Workload is the input a benchmark ran on.
+type Workload struct {
+	Name        string `json:"name"`
+	Description string `json:"description"`
+}
+
+// Quick tells whether the result is of the reduced workload, whose timings
+// do not compare with the standard one's.
+func (b Benchmark) Quick() bool { return b.Workload.Name == WorkloadQuick }
+
+// Timing is xtime's record of a program's timed runs.
+type Timing struct {
+	Command string   `json:"command"`
+	Args    []string `json:"args"`
+	Runs    []Run    `json:"runs"`
+	Summary *Summary `json:"summary,omitempty"`
+}
+
+// Run is one timed run.
+type Run struct {
+	Start      string `json:"start"`       // RFC 3339, nanoseconds
+	ExitStatus int    `json:"exit_status"` // 128+N for signal N
+	Signal     string `json:"signal"`      // the signal's name, or ""
+	Usage
+}
+
+// Usage is what a run cost.
+type Usage struct {
+	UserSeconds float64 `json:"user_seconds"`
+	SysSeconds  float64 `json:"sys_seconds"`
+	RealSeconds float64 `json:"real_seconds"`
+	MaxRSSKiB   int64   `json:"max_rss_kib"`
+}
+
+// Summary is the minimum, median and maximum of every column of a series
+// of successful runs, each column on its own.
+type Summary struct {
+	Min    Usage `json:"min"`
+	Median Usage `json:"median"`
+	Max    Usage `json:"max"`
+}
+
+// Successful returns the runs that exited with status 0.
+func (t *Timing) Successful() []Run {
+	if t == nil {
+		return nil
+	}
+	var ok []Run
+	for _, run := range t.Runs {
+		if run.ExitStatus == 0 {
+			ok = append(ok, run)
+		}
+	}
+	return ok
+}
+
+// The roles of a result's files.
+const (
+	RoleProfile = "profile"
+	RoleView    = "view"
+	RoleGraph   = "graph"
+	RoleTrace   = "trace"
+	RoleOutput  = "output"
+	RoleData    = "data"
+)
+
+var roles = []string{RoleProfile, RoleView, RoleGraph, RoleTrace, RoleOutput, RoleData}
+
+// File is one file of a result besides result.json.
+type File struct {
+	Name    string `json:"name"`
+	Role    string `json:"role"`
+	Profile string `json:"profile,omitempty"` // "cpu", "heap": for a profile and its views
+}
+
+// Find returns the name of the file with role of profile (any profile when
+// profile is ""), or "".
+func (r *Result) Find(role, profile string) string {
+	for _, f := range r.Files {
+		if f.Role == role && (profile == "" || f.Profile == profile) {
+			return f.Name
+		}
+	}
+	return ""
+}
+
+// FilesWith returns the files with role, in their order.
+func (r *Result) FilesWith(role string) []File {
+	var files []File
+	for _, f := range r.Files {
+		if f.Role == role {
+			files = append(files, f)
+		}
+	}
+	return files
+}
+
+// Validate reports everything wrong with r, or nil.
+func (r *Result) Validate() error {
+	var problems []string
+	bad := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
+	if r.SchemaVersion != SchemaVersion {
+		bad("schema_version is %d, not %d", r.SchemaVersion, SchemaVersion)
+	}
+	b := r.Benchmark
+	if b.Name == "" || strings.ContainsAny(b.Name, " \t\n/") {
+		bad("benchmark.name %q: want a name without spaces or slashes", b.Name)
+	}
+	if b.Study == "" {
+		bad("benchmark.study is empty")
+	}
+	if b.Language == "" {
+		bad("benchmark.language is empty")
+	}
+	if b.Stage < 0 {
+		bad("benchmark.stage is %d, negative", b.Stage)
+	}
+	if b.Workload.Name != WorkloadStandard && b.Workload.Name != WorkloadQuick {
+		bad("benchmark.workload.name %q: want %q or %q", b.Workload.Name, WorkloadStandard, WorkloadQuick)
+	}
+	if b.Counterpart == b.Name && b.Name != "" {
+		bad("benchmark.counterpart is the benchmark itself")
+	}
+	switch b.Kind {
+	case KindProgram:
+		if r.Timing == nil {
+			bad("timing is missing (kind %q)", b.Kind)
+		} else if len(r.Timing.Runs) == 0 {
+			bad("timing.runs is empty")
+		}
+		for i, run := range r.Timing.runs() {
+			if run.UserSeconds < 0 || run.SysSeconds < 0 || run.RealSeconds < 0 || run.MaxRSSKiB < 0 {
+				bad("timing.runs[%d] has a negative figure", i)
+			}
+		}
+	case KindGoTest:
+		if r.GoBench == "" {
+			bad("go_bench is empty (kind %q)", b.Kind)
+		}
+	default:
+		bad("benchmark.kind %q: want %q or %q", b.Kind, KindProgram, KindGoTest)
+	}
+	for i, f := range r.Files {
+		if f.Name == "" || f.Name == FileName || strings.HasPrefix(f.Name, "/") || slices.Contains(strings.Split(f.Name, "/"), "..") {
+			bad("files[%d].name %q: want a relative path inside the result", i, f.Name)
+		}
+		if !slices.Contains(roles, f.Role) {
+			bad("files[%d] (%s): role %q, want one of %s", i, f.Name, f.Role, strings.Join(roles, ", "))
+		}
+	}
+	if len(problems) == 0 {
+		return nil
+	}
+	return errors.New(strings.Join(problems, "; "))
+}
+
+func (t *Timing) runs() []Run {
+	if t == nil {
+		return nil
+	}
+	return t.Runs
+}
+
+// XTimeRecord is what `xtime -json FILE` writes: the timing of its runs
+// and the machine they ran on.
+type XTimeRecord struct {
+	Timing
+	Machine Machine `json:"machine"`
+}
+
+// ReadXTime reads what `xtime -json` wrote to path.
+func ReadXTime(path string) (*XTimeRecord, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var rec XTimeRecord
+	if err := json.Unmarshal(data, &rec); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, jsonError(data, err))
+	}
+	if rec.Command == "" {
+		return nil, fmt.Errorf("%s: no command: not written by xtime -json", path)
+	}
+	return &rec, nil
+}

@@ -1,0 +1,257 @@
+package result
+
+import (
+	"archive/zip"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// example is a valid result of a program benchmark.
+func example() *Result {
+	return &Result{
+		SchemaVersion: SchemaVersion,
+		Benchmark: Benchmark{
+			Name: "havlak6", Kind: KindProgram, Study: "Havlak loop finding", Stage: 6,
+			Language: "Go", Counterpart: "havlak6cc", Reference: "havlak1",
+			Workload:    Workload{Name: WorkloadQuick, Description: "3 trees of 50 loops"},
+			Repetitions: 2,
+		},
+		Environment: Environment{
+			Machine:    Machine{Hostname: "perf-1", OS: "linux", Arch: "amd64", Cores: 2},
+			Toolchains: Toolchains{Go: "go1.27.4", GCC: "gcc 12.2.0", Bazel: "4.2.3"},
+			Source:     Source{Commit: "90740fb", Dirty: true},
+			Build:      Build{CompilationMode: "opt", Config: ConfigQuick},
+			Started:    "2026-11-23T08:00:00Z",
+		},
+		Timing: &Timing{
+			Command: "havlak6",
+			Runs: []Run{
+				{Start: "2026-11-23T08:00:00Z", Usage: Usage{UserSeconds: 1, RealSeconds: 1.5, MaxRSSKiB: 1000}},
+				{Start: "2026-11-23T08:00:02Z", ExitStatus: 1, Usage: Usage{RealSeconds: 0.1}},
+			},
+		},
+		Files: []File{
+			{Name: "cpu.pb.gz", Role: RoleProfile, Profile: "cpu"},
+			{Name: "cpu.top.txt", Role: RoleView, Profile: "cpu"},
+			{Name: "views/heap.svg", Role: RoleGraph, Profile: "heap"},
+		},
+	}
+}
+
+// writeFiles creates the files r lists in dir.
+func writeFiles(t *testing.T, dir string, r *Result) {
+	t.Helper()
+	for _, name := range r.listed() {
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(name), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// zipDir zips dir's files into path, as Bazel makes outputs.zip.
+func zipDir(t *testing.T, dir, path string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	z := zip.NewWriter(f)
+	err = filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
+		if err != nil || info.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		w, err := z.Create(filepath.ToSlash(rel))
+		if err != nil {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err == nil {
+			_, err = w.Write(data)
+		}
+		return err
+	})
+	if err == nil {
+		err = z.Close()
+	}
+	if err == nil {
+		err = f.Close()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestWriteReadDirAndZip(t *testing.T) {
+	dir := t.TempDir()
+	want := example()
+	writeFiles(t, dir, want)
+	if err := Write(dir, want); err != nil {
+		t.Fatal(err)
+	}
+	zipPath := filepath.Join(t.TempDir(), ZipName)
+	zipDir(t, dir, zipPath)
+	for _, path := range []string{dir, zipPath} {
+		got, out, err := Read(path)
+		if err != nil {
+			t.Fatalf("Read(%s): %v", path, err)
+		}
+		if got.Benchmark != want.Benchmark || got.Environment != want.Environment || len(got.Timing.Runs) != 2 {
+			t.Errorf("Read(%s) = %+v, want %+v", path, got, want)
+		}
+		if len(got.Timing.Successful()) != 1 {
+			t.Errorf("Read(%s): %d successful runs, want 1", path, len(got.Timing.Successful()))
+		}
+		name := got.Find(RoleGraph, "heap")
+		if data, err := out.ReadFile(name); err != nil || string(data) != name {
+			t.Errorf("Read(%s): %s holds %q, %v", path, name, data, err)
+		}
+		if _, err := out.ReadFile("nothing.txt"); err == nil || !strings.Contains(err.Error(), "nothing.txt") {
+			t.Errorf("Read(%s): reading a missing file: %v, want an error naming it", path, err)
+		}
+	}
+}
+
+func TestWriteRefusesAndLeavesNothing(t *testing.T) {
+	for name, c := range map[string]struct {
+		change func(*Result)
+		want   string
+	}{
+		"missing file":   {func(r *Result) { r.Files = append(r.Files, File{Name: "gone.txt", Role: RoleData}) }, "gone.txt"},
+		"no study":       {func(r *Result) { r.Benchmark.Study = "" }, "benchmark.study"},
+		"bad kind":       {func(r *Result) { r.Benchmark.Kind = "shell" }, `kind "shell"`},
+		"no runs":        {func(r *Result) { r.Timing.Runs = nil }, "timing.runs is empty"},
+		"bad workload":   {func(r *Result) { r.Benchmark.Workload.Name = "huge" }, "workload.name"},
+		"escaping file":  {func(r *Result) { r.Files[0].Name = "../cpu.pb.gz" }, "inside the result"},
+		"unknown role":   {func(r *Result) { r.Files[0].Role = "picture" }, `role "picture"`},
+		"go test no out": {func(r *Result) { r.Benchmark.Kind = KindGoTest }, "go_bench is empty"},
+	} {
+		dir := t.TempDir()
+		r := example()
+		writeFiles(t, dir, r)
+		c.change(r)
+		err := Write(dir, r)
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), FileName) {
+			t.Errorf("%s: Write: %v, want an error naming %s and %q", name, err, FileName, c.want)
+		}
+		if _, err := os.Stat(filepath.Join(dir, FileName)); err == nil {
+			t.Errorf("%s: %s was written", name, FileName)
+		}
+	}
+}
+
+func TestReadErrorsNameTheFile(t *testing.T) {
+	write := func(dir, name, content string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, c := range map[string]struct {
+		files map[string]string
+		want  string
+	}{
+		"older format": {map[string]string{"xtime.json": "{}", "benchmark.json": "{}"}, "before schema version 1"},
+		"newer format": {map[string]string{FileName: `{"schema_version": 2}`}, "schema version 2; this lab reads version 1"},
+		"no version":   {map[string]string{FileName: `{"benchmark": {}}`}, "no schema_version"},
+		"syntax":       {map[string]string{FileName: "{\n\"schema_version\": 1,\n}"}, "line 3"},
+		"invalid":      {map[string]string{FileName: `{"schema_version": 1}`}, "benchmark.name"},
+		"missing":      {map[string]string{"other.txt": ""}, FileName + ": missing"},
+	} {
+		dir := t.TempDir()
+		for file, content := range c.files {
+			write(dir, file, content)
+		}
+		_, _, err := Read(dir)
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), dir) {
+			t.Errorf("%s: Read: %v, want an error naming %s and %q", name, err, dir, c.want)
+		}
+	}
+	notZip := filepath.Join(t.TempDir(), ZipName)
+	write(filepath.Dir(notZip), ZipName, "PK but not really")
+	if _, _, err := Read(notZip); err == nil || !strings.Contains(err.Error(), notZip) {
+		t.Errorf("Read(a broken zip): %v, want an error naming it", err)
+	}
+}
+
+func TestFindAll(t *testing.T) {
+	root := t.TempDir()
+	good := filepath.Join(root, "havlak6_test")
+	os.MkdirAll(good, 0o755)
+	r := example()
+	writeFiles(t, good, r)
+	if err := Write(good, r); err != nil {
+		t.Fatal(err)
+	}
+	zipDir(t, good, filepath.Join(root, "zipped", ZipName))
+	// A test that is no benchmark leaves an outputs.zip too.
+	other := filepath.Join(root, "other")
+	os.MkdirAll(other, 0o755)
+	os.WriteFile(filepath.Join(other, "log.txt"), nil, 0o644)
+	zipDir(t, other, filepath.Join(root, "other_test", ZipName))
+	// A broken result is reported, not skipped.
+	broken := filepath.Join(root, "broken")
+	os.MkdirAll(broken, 0o755)
+	os.WriteFile(filepath.Join(broken, FileName), []byte("{"), 0o644)
+
+	found, err := FindAll(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range found {
+		rel, _ := filepath.Rel(root, f.Path)
+		got = append(got, rel+map[bool]string{true: " ok", false: " error"}[f.Err == nil])
+	}
+	want := "broken error,havlak6_test ok,zipped/outputs.zip ok"
+	if strings.Join(got, ",") != want {
+		t.Errorf("FindAll found %q, want %q", strings.Join(got, ","), want)
+	}
+}
+
+func TestDifferences(t *testing.T) {
+	old := example().Environment
+	same := old
+	same.Source.Commit, same.Started, same.Build.Config = "abc", "later", ConfigPerf
+	if d := Differences(old, same); len(d) != 0 {
+		t.Errorf("commit, time and config changed: differences %v, want none", d)
+	}
+	moved := old
+	moved.Machine.CPUModel = "AMD EPYC"
+	moved.Toolchains.Go = "go1.28"
+	d := Differences(old, moved)
+	if len(d) != 2 || d[0].String() != `machine.cpu_model: "" → "AMD EPYC"` || d[1].Field != "toolchains.go" {
+		t.Errorf("Differences = %v, want the CPU model and Go", d)
+	}
+}
+
+func TestParseStatus(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "stable-status.txt")
+	os.WriteFile(path, []byte("BUILD_HOST vm\nSTABLE_GIT_COMMIT 0123abc\nSTABLE_GIT_DIRTY true\nSTABLE_BAZEL_VERSION 4.2.3 (Debian)\n"), 0o644)
+	s, err := ParseStatus(path)
+	if err != nil || s != (Status{Commit: "0123abc", Dirty: true, BazelVersion: "4.2.3 (Debian)"}) {
+		t.Errorf("ParseStatus = %+v, %v", s, err)
+	}
+	os.WriteFile(path, []byte("STABLE_GIT_DIRTY maybe\n"), 0o644)
+	if _, err := ParseStatus(path); err == nil || !strings.Contains(err.Error(), path+":1") {
+		t.Errorf("ParseStatus(bad dirty flag) = %v, want an error naming the line", err)
+	}
+}
+
+func TestCaptureMachine(t *testing.T) {
+	m := CaptureMachine()
+	if m.OS == "" || m.Arch == "" || m.Cores < 1 {
+		t.Errorf("CaptureMachine() = %+v: no OS, architecture or cores", m)
+	}
+	if m.OS == "linux" && (m.Kernel == "" || m.MemoryBytes <= 0) {
+		t.Errorf("CaptureMachine() = %+v: no kernel or memory on Linux", m)
+	}
+}

@@ -33,11 +33,12 @@
 //		summarised on its own; the median of an even number of runs is the
 //		mean of the middle two. The first failing run ends the series.
 //	-json FILE
-//		Write a JSON report: the command, its arguments, the host (name,
-//		OS, architecture, kernel release, CPU model, cores, xtime's Go
-//		version, gcc's version line), every run (start time, exit status,
-//		signal, seconds, max RSS) and, for N > 1 successful runs, the
-//		summary. It is written even when a run fails, with the runs so far.
+//		Write a JSON record of the runs, the lab's result.XTimeRecord
+//		(package havlak-lab/tools/result): the command, its arguments,
+//		every run (start time, exit status, signal, seconds, max RSS),
+//		for N > 1 successful runs the summary, and the machine (name, OS,
+//		architecture, kernel release, CPU model, cores, memory). It is
+//		written even when a run fails, with the runs so far.
 //	-bench NAME
 //		Also report every successful run as a line in Go benchmark format,
 //		which benchstat reads:
@@ -50,7 +51,8 @@
 //		after the lines above.
 //	-benchout FILE
 //		Write the -bench lines to FILE instead, after "goos:", "goarch:"
-//		and "cpu:" header lines; like -json, even when a run fails.
+//		and "cpu:" header lines (the machine's OS, architecture and CPU
+//		model); like -json, even when a run fails.
 //
 // Output files are written whole or not at all: a temporary file in the
 // same directory, renamed onto FILE at the end. The directory is created,
@@ -85,6 +87,9 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"havlak-lab/internal/atomicfile"
+	"havlak-lab/tools/result"
 )
 
 func main() {
@@ -140,24 +145,24 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 
 	// Open the output files before the first run, so that a bad path costs
 	// no run.
-	var jsonFile, benchFile *pendingFile
+	var jsonFile, benchFile *atomicfile.File
 	if *jsonPath != "" {
 		var err error
-		if jsonFile, err = createPending(*jsonPath); err != nil {
+		if jsonFile, err = createOutput(*jsonPath); err != nil {
 			return exitError{2, fmt.Errorf("-json: %w", err)}
 		}
-		defer jsonFile.discard()
+		defer jsonFile.Abort()
 	}
 	if *benchOut != "" {
 		var err error
-		if benchFile, err = createPending(*benchOut); err != nil {
+		if benchFile, err = createOutput(*benchOut); err != nil {
 			return exitError{2, fmt.Errorf("-benchout: %w", err)}
 		}
-		defer benchFile.discard()
+		defer benchFile.Abort()
 	}
-	var h host
+	var machine result.Machine
 	if jsonFile != nil || benchFile != nil {
-		h = hostInfo() // before the runs: it may run gcc
+		machine = result.CaptureMachine()
 	}
 
 	results, failed := runAll(argv, *n, stdin, stdout, stderr)
@@ -179,14 +184,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		}
 		if benchFile == nil {
 			io.WriteString(stderr, lines.String())
-		} else if err := benchFile.commit([]byte(benchHeader(h) + lines.String())); err != nil {
+		} else if err := commit(benchFile, benchHeader(machine)+lines.String()); err != nil {
 			errs = append(errs, fmt.Errorf("-benchout: %w", err))
 		}
 	}
 	if jsonFile != nil {
-		data, err := jsonReport(argv, h, results, summarized)
+		data, err := jsonReport(argv, machine, results, summarized)
 		if err == nil {
-			err = jsonFile.commit(data)
+			err = commit(jsonFile, string(data))
 		}
 		if err != nil {
 			errs = append(errs, fmt.Errorf("-json: %w", err))
@@ -195,11 +200,32 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	return errors.Join(errs...)
 }
 
+// createOutput starts writing the output file path, creating its
+// directory if needed; the file appears whole at the end, by commit.
+func createOutput(path string) (*atomicfile.File, error) {
+	if info, err := os.Stat(path); err == nil && info.IsDir() {
+		return nil, fmt.Errorf("%s: is a directory", path)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
+		return nil, err
+	}
+	return atomicfile.Create(path)
+}
+
+// commit writes data to f and publishes it.
+func commit(f *atomicfile.File, data string) error {
+	if _, err := io.WriteString(f, data); err != nil {
+		f.Abort()
+		return err
+	}
+	return f.Commit()
+}
+
 // runAll runs the command argv up to n times, reporting each run on stderr,
 // and stops at the first run that fails, at a failure to start, or after a
 // run during which xtime received SIGINT or SIGTERM. It returns the runs and
 // why it stopped early.
-func runAll(argv []string, n int, stdin io.Reader, stdout, stderr io.Writer) ([]result, error) {
+func runAll(argv []string, n int, stdin io.Reader, stdout, stderr io.Writer) ([]runResult, error) {
 	signals := make(chan os.Signal, 1)
 	for _, sig := range []os.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		// An ignored signal stays ignored, for xtime and its command.
@@ -209,7 +235,7 @@ func runAll(argv []string, n int, stdin io.Reader, stdout, stderr io.Writer) ([]
 	}
 	defer signal.Stop(signals)
 
-	var results []result
+	var results []runResult
 	for len(results) < n {
 		select {
 		case sig := <-signals: // between two runs
@@ -240,8 +266,8 @@ func interrupted(sig os.Signal, done, n int) error {
 	return exitError{128 + int(sig.(syscall.Signal)), fmt.Errorf("%s: stopped after %d of %d runs", signalName(sig), done, n)}
 }
 
-// A result is one run of the command.
-type result struct {
+// A runResult is one run of the command.
+type runResult struct {
 	start  time.Time
 	usage  usage
 	status syscall.WaitStatus
@@ -249,7 +275,7 @@ type result struct {
 
 // exitStatus is the run's status as a shell reports it: the exit code, or
 // 128+N when the command was killed by signal N.
-func (r result) exitStatus() int {
+func (r runResult) exitStatus() int {
 	if r.status.Signaled() {
 		return 128 + int(r.status.Signal())
 	}
@@ -257,7 +283,7 @@ func (r result) exitStatus() int {
 }
 
 // note is GNU time's line about a failed run, or "".
-func (r result) note() string {
+func (r runResult) note() string {
 	switch {
 	case r.status.Signaled():
 		return fmt.Sprintf("Command terminated by signal %d (%s)", int(r.status.Signal()), signalName(r.status.Signal()))
@@ -267,7 +293,7 @@ func (r result) note() string {
 	return ""
 }
 
-func usages(results []result) []usage {
+func usages(results []runResult) []usage {
 	us := make([]usage, len(results))
 	for i, r := range results {
 		us[i] = r.usage
@@ -277,7 +303,7 @@ func usages(results []result) []usage {
 
 // runOnce runs argv once and waits for it, forwarding every signal that
 // arrives on signals to it. It returns the last signal forwarded, if any.
-func runOnce(argv []string, stdin io.Reader, stdout, stderr io.Writer, signals <-chan os.Signal) (result, os.Signal, error) {
+func runOnce(argv []string, stdin io.Reader, stdout, stderr io.Writer, signals <-chan os.Signal) (runResult, os.Signal, error) {
 	cmd := exec.Command(argv[0], argv[1:]...)
 	if errors.Is(cmd.Err, exec.ErrDot) {
 		cmd.Err = nil // run what a relative $PATH entry finds, as a shell does
@@ -291,7 +317,7 @@ func runOnce(argv []string, stdin io.Reader, stdout, stderr io.Writer, signals <
 	done := make(chan waited, 1)
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
-		return result{}, nil, startError(argv[0], err)
+		return runResult{}, nil, startError(argv[0], err)
 	}
 	go func() {
 		err := cmd.Wait()
@@ -307,10 +333,10 @@ func runOnce(argv []string, stdin io.Reader, stdout, stderr io.Writer, signals <
 		case w := <-done:
 			var exit *exec.ExitError
 			if w.err != nil && !errors.As(w.err, &exit) {
-				return result{}, forwarded, fmt.Errorf("%s: %w", argv[0], w.err)
+				return runResult{}, forwarded, fmt.Errorf("%s: %w", argv[0], w.err)
 			}
 			ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
-			return result{
+			return runResult{
 				start: start,
 				usage: usage{
 					user:   time.Duration(ru.Utime.Nano()),

@@ -1,14 +1,10 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
-	"path/filepath"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -16,6 +12,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"havlak-lab/tools/result"
 )
 
 // A usage is what one run cost.
@@ -101,68 +99,12 @@ func decimalSeconds(d time.Duration) string {
 }
 
 // benchHeader is the configuration benchstat reads before benchmark lines.
-func benchHeader(h host) string {
-	header := fmt.Sprintf("goos: %s\ngoarch: %s\n", h.OS, h.Arch)
-	if h.CPUModel != "" {
-		header += fmt.Sprintf("cpu: %s\n", h.CPUModel)
+func benchHeader(m result.Machine) string {
+	header := fmt.Sprintf("goos: %s\ngoarch: %s\n", m.OS, m.Arch)
+	if m.CPUModel != "" {
+		header += fmt.Sprintf("cpu: %s\n", m.CPUModel)
 	}
 	return header
-}
-
-// A host describes the machine and tools xtime runs with. Every field is
-// best effort: empty when it cannot be found out.
-type host struct {
-	Hostname   string `json:"hostname"`
-	OS         string `json:"os"`
-	Arch       string `json:"arch"`
-	Kernel     string `json:"kernel"`    // uname's release
-	CPUModel   string `json:"cpu_model"` // /proc/cpuinfo's "model name"
-	Cores      int    `json:"cores"`
-	GoVersion  string `json:"go_version"`  // xtime's own
-	GCCVersion string `json:"gcc_version"` // the first line of gcc --version
-}
-
-func hostInfo() host {
-	h := host{
-		OS:        runtime.GOOS,
-		Arch:      runtime.GOARCH,
-		Cores:     runtime.NumCPU(),
-		GoVersion: runtime.Version(),
-		CPUModel:  cpuModel(),
-	}
-	h.Hostname, _ = os.Hostname()
-	var uts syscall.Utsname
-	if syscall.Uname(&uts) == nil {
-		var release []byte
-		for _, c := range uts.Release {
-			if c == 0 {
-				break
-			}
-			release = append(release, byte(c))
-		}
-		h.Kernel = string(release)
-	}
-	if out, err := exec.Command("gcc", "--version").Output(); err == nil {
-		h.GCCVersion, _, _ = strings.Cut(string(out), "\n")
-	}
-	return h
-}
-
-// cpuModel returns the first "model name" in /proc/cpuinfo, or "".
-func cpuModel() string {
-	f, err := os.Open("/proc/cpuinfo")
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	s := bufio.NewScanner(f)
-	for s.Scan() {
-		key, value, ok := strings.Cut(s.Text(), ":")
-		if ok && strings.TrimSpace(key) == "model name" {
-			return strings.TrimSpace(value)
-		}
-	}
-	return ""
 }
 
 // signalName returns sig's name, such as "SIGKILL", or for a signal
@@ -190,51 +132,25 @@ var signalNames = map[os.Signal]string{
 	syscall.SIGSYS: "SIGSYS",
 }
 
-// The JSON report.
-type (
-	report struct {
-		Command string         `json:"command"`
-		Args    []string       `json:"args"`
-		Host    host           `json:"host"`
-		Runs    []runReport    `json:"runs"`
-		Summary *summaryReport `json:"summary,omitempty"`
-	}
-	runReport struct {
-		Start      string `json:"start"`       // RFC 3339, nanoseconds
-		ExitStatus int    `json:"exit_status"` // 128+N for signal N
-		Signal     string `json:"signal"`      // the signal's name, or ""
-		usageReport
-	}
-	usageReport struct {
-		UserSeconds float64 `json:"user_seconds"`
-		SysSeconds  float64 `json:"sys_seconds"`
-		RealSeconds float64 `json:"real_seconds"`
-		MaxRSSKiB   int64   `json:"max_rss_kib"`
-	}
-	summaryReport struct {
-		Min    usageReport `json:"min"`
-		Median usageReport `json:"median"`
-		Max    usageReport `json:"max"`
-	}
-)
-
 // rfc3339Nano is time.RFC3339Nano with all nine digits kept.
 const rfc3339Nano = "2006-01-02T15:04:05.000000000Z07:00"
 
-// jsonReport returns the indented JSON report on the runs of argv on h,
+// jsonReport returns the indented JSON record of the runs of argv on m,
 // with their summary if withSummary.
-func jsonReport(argv []string, h host, results []result, withSummary bool) ([]byte, error) {
-	r := report{
-		Command: argv[0],
-		Args:    append([]string{}, argv[1:]...),
-		Host:    h,
-		Runs:    []runReport{},
+func jsonReport(argv []string, m result.Machine, runs []runResult, withSummary bool) ([]byte, error) {
+	r := result.XTimeRecord{
+		Timing: result.Timing{
+			Command: argv[0],
+			Args:    append([]string{}, argv[1:]...),
+			Runs:    []result.Run{},
+		},
+		Machine: m,
 	}
-	for _, res := range results {
-		run := runReport{
-			Start:       res.start.Format(rfc3339Nano),
-			ExitStatus:  res.exitStatus(),
-			usageReport: newUsageReport(res.usage),
+	for _, res := range runs {
+		run := result.Run{
+			Start:      res.start.Format(rfc3339Nano),
+			ExitStatus: res.exitStatus(),
+			Usage:      resultUsage(res.usage),
 		}
 		if res.status.Signaled() {
 			run.Signal = signalName(res.status.Signal())
@@ -242,71 +158,18 @@ func jsonReport(argv []string, h host, results []result, withSummary bool) ([]by
 		r.Runs = append(r.Runs, run)
 	}
 	if withSummary {
-		s := summarize(usages(results))
-		r.Summary = &summaryReport{newUsageReport(s.min), newUsageReport(s.median), newUsageReport(s.max)}
+		s := summarize(usages(runs))
+		r.Summary = &result.Summary{Min: resultUsage(s.min), Median: resultUsage(s.median), Max: resultUsage(s.max)}
 	}
 	data, err := json.MarshalIndent(r, "", "  ")
 	return append(data, '\n'), err
 }
 
-func newUsageReport(u usage) usageReport {
-	return usageReport{u.user.Seconds(), u.sys.Seconds(), u.real.Seconds(), u.maxRSS}
-}
-
-// A pendingFile is an output file written atomically. It starts as a hidden
-// temporary file in the destination's directory, created before the
-// command runs so that an unusable path fails early, and is renamed onto
-// the destination when complete.
-type pendingFile struct {
-	path string
-	tmp  *os.File // nil once committed or discarded
-}
-
-// createPending creates path's directory if needed and a temporary file in it.
-func createPending(path string) (*pendingFile, error) {
-	if info, err := os.Stat(path); err == nil && info.IsDir() {
-		return nil, fmt.Errorf("%s: is a directory", path)
-	}
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o777); err != nil {
-		return nil, err
-	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return nil, err
-	}
-	return &pendingFile{path: path, tmp: tmp}, nil
-}
-
-// commit writes data to the temporary file and renames it onto the
-// destination, or removes it on failure.
-func (p *pendingFile) commit(data []byte) error {
-	f := p.tmp
-	p.tmp = nil
-	_, err := f.Write(data)
-	if err == nil {
-		err = f.Chmod(0o644) // CreateTemp's 0600 is for secrets
-	}
-	if err == nil {
-		err = f.Sync() // the data reaches the disk before the name does
-	}
-	if closeErr := f.Close(); err == nil {
-		err = closeErr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), p.path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-	}
-	return err
-}
-
-// discard removes the temporary file unless it was committed.
-func (p *pendingFile) discard() {
-	if p.tmp != nil {
-		p.tmp.Close()
-		os.Remove(p.tmp.Name())
-		p.tmp = nil
+func resultUsage(u usage) result.Usage {
+	return result.Usage{
+		UserSeconds: u.user.Seconds(),
+		SysSeconds:  u.sys.Seconds(),
+		RealSeconds: u.real.Seconds(),
+		MaxRSSKiB:   u.maxRSS,
 	}
 }

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"golang.org/x/perf/benchfmt"
+
+	"havlak-lab/tools/result"
 )
 
 func TestClassicLine(t *testing.T) {
@@ -134,7 +136,7 @@ func parseBenchmarks(t *testing.T, data []byte, n int) []*benchfmt.Result {
 }
 
 func TestBenchFormat(t *testing.T) {
-	h := host{OS: "linux", Arch: "amd64", CPUModel: "AMD EPYC 7B13"}
+	h := result.Machine{OS: "linux", Arch: "amd64", CPUModel: "AMD EPYC 7B13"}
 	u := usage{user: 1500 * time.Millisecond, sys: 250 * time.Millisecond, real: 2 * time.Second, maxRSS: 368856}
 	line := benchLine("BenchmarkSleep", u)
 	if want := "BenchmarkSleep 1 2000000000 ns/op 377708544 peak-RSS-bytes 1.5 user-sec/op 0.25 sys-sec/op"; line != want {
@@ -163,7 +165,7 @@ func TestBenchFormat(t *testing.T) {
 			t.Errorf("benchfmt value in %s = %v, %v; want %v", unit, got, ok, want)
 		}
 	}
-	if header := benchHeader(host{OS: "linux", Arch: "arm64"}); header != "goos: linux\ngoarch: arm64\n" {
+	if header := benchHeader(result.Machine{OS: "linux", Arch: "arm64"}); header != "goos: linux\ngoarch: arm64\n" {
 		t.Errorf("header without a CPU model = %q, want no cpu line", header)
 	}
 }

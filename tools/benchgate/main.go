@@ -2,10 +2,13 @@
 // does, and fails when a benchmark got significantly slower or allocates
 // more: the lab's gate against regressions of Go benchmarks.
 //
-//	benchgate [-threshold F] [-units U,...] [-old-bench NAME -new-bench NAME] OLD NEW
+//	benchgate [-threshold F] [-units U,...] [-old-bench NAME -new-bench NAME] [-allow-env-change] OLD NEW
 //
-// OLD and NEW are files in Go benchmark format (go test -bench output, or
-// go_benchmark's bench.txt). Each benchmark of NEW is compared with its
+// OLD and NEW are files in Go benchmark format (go test -bench output), or
+// go_benchmark results (tools/result: an outputs.zip or its unpacked
+// directory), whose Go benchmark file is read. Results of different
+// machines or toolchains do not compare: benchgate names the fields that
+// differ and exits with status 3, unless -allow-env-change. Each benchmark of NEW is compared with its
 // namesake in OLD, unit by unit, with benchstat's Mann-Whitney U test: at
 // least 6 runs of each are needed to tell a change from noise at p < 0.05.
 // A benchmark regresses when the test finds the difference significant and
@@ -23,11 +26,12 @@
 // -units restricts the gate to some units (all are still shown).
 //
 // It prints a table of every comparison and exits with status 1 when one
-// regressed, 2 for bad usage or unreadable input.
+// regressed, 2 for bad usage or unreadable input, 3 for results of
+// different environments.
 package main
 
 import (
-	"errors"
+	"bytes"
 	"flag"
 	"fmt"
 	"io"
@@ -39,23 +43,22 @@ import (
 
 	"golang.org/x/perf/benchfmt"
 	"golang.org/x/perf/benchmath"
-)
 
-type usageError struct{ error }
+	"havlak-lab/internal/cli"
+	"havlak-lab/tools/result"
+)
 
 func main() {
 	regressed, err := run(os.Args[1:], os.Stdout, os.Stderr)
-	switch {
-	case err != nil:
-		fmt.Fprintf(os.Stderr, "benchgate: %v\n", err)
-		if errors.As(err, new(usageError)) {
-			os.Exit(2)
-		}
-		os.Exit(1)
-	case regressed:
-		os.Exit(1)
+	if err == nil && regressed {
+		err = cli.ExitError{Status: 1}
 	}
+	os.Exit(cli.Report(os.Stderr, "benchgate", err))
 }
+
+// statusEnvironmentChanged is the exit status for results of different
+// environments.
+const statusEnvironmentChanged = 3
 
 // formatChange describes the change from old to new in percent, or from
 // zero.
@@ -69,35 +72,57 @@ func formatChange(old, new float64) string {
 	return fmt.Sprintf("from 0 to %.4g", new)
 }
 
-// userPath resolves a path the user typed: under bazel run, relative to
-// where it was typed.
-func userPath(path string) string {
-	if dir := os.Getenv("BUILD_WORKING_DIRECTORY"); dir != "" && !filepath.IsAbs(path) {
-		return filepath.Join(dir, path)
+// An input is the Go benchmark lines of OLD or NEW.
+type input struct {
+	data []byte
+	name string              // for errors: the file, or the file in a result
+	env  *result.Environment // nil for a plain file
+}
+
+// readInput reads a file in Go benchmark format, or the one a go_benchmark
+// result (a directory or an outputs.zip) holds.
+func readInput(path string) (input, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return input{}, cli.UsageError{Err: err}
 	}
-	return path
+	if !info.IsDir() && filepath.Base(path) != result.ZipName {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return input{}, cli.UsageError{Err: err}
+		}
+		return input{data: data, name: path}, nil
+	}
+	r, out, err := result.Read(path)
+	if err != nil {
+		return input{}, cli.UsageError{Err: err}
+	}
+	if r.Benchmark.Kind != result.KindGoTest {
+		return input{}, cli.Usagef("%s: benchmark %s is a %s, not a Go benchmark (go_benchmark)", path, r.Benchmark.Name, r.Benchmark.Kind)
+	}
+	data, err := out.ReadFile(r.GoBench)
+	if err != nil {
+		return input{}, cli.UsageError{Err: err}
+	}
+	return input{data: data, name: out.Path(r.GoBench), env: &r.Environment}, nil
 }
 
 // key names one measure of one benchmark: its name, without the
 // -GOMAXPROCS suffix when comparing across benchmarks, and its unit.
 type key struct{ name, unit string }
 
-// samples reads path's results: the values of each measure, the keys in
-// the order they first appear. With bench set, only results of benchmark
-// bench are kept, their base name replaced by "*".
-func samples(path, bench string) (map[key][]float64, []key, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, nil, usageError{err}
-	}
-	defer f.Close()
+// samples reads in's results: the values of each measure, the keys in the
+// order they first appear. With bench set, only results of benchmark bench
+// are kept, their base name replaced by "*".
+func samples(in input, bench string) (map[key][]float64, []key, error) {
+	path := in.name
 	values := map[key][]float64{}
 	var order []key
-	r := benchfmt.NewReader(f, path)
+	r := benchfmt.NewReader(bytes.NewReader(in.data), path)
 	for r.Scan() {
 		switch rec := r.Result().(type) {
 		case *benchfmt.SyntaxError:
-			return nil, nil, usageError{rec}
+			return nil, nil, cli.UsageError{Err: rec}
 		case *benchfmt.Result:
 			name := string(rec.Name.Full())
 			if bench != "" {
@@ -117,14 +142,14 @@ func samples(path, bench string) (map[key][]float64, []key, error) {
 		}
 	}
 	if err := r.Err(); err != nil {
-		return nil, nil, usageError{err}
+		return nil, nil, cli.UsageError{Err: err}
 	}
 	if len(order) == 0 {
 		what := "no benchmark results"
 		if bench != "" {
 			what = "no results of benchmark " + bench
 		}
-		return nil, nil, usageError{fmt.Errorf("%s: %s", path, what)}
+		return nil, nil, cli.Usagef("%s: %s", path, what)
 	}
 	return values, order, nil
 }
@@ -136,27 +161,47 @@ func run(args []string, stdout, stderr io.Writer) (regressed bool, err error) {
 	units := fs.String("units", "", "gate only these comma-separated `units` (all by default)")
 	oldBench := fs.String("old-bench", "", "compare benchmark `NAME` of OLD ...")
 	newBench := fs.String("new-bench", "", "... with benchmark `NAME` of NEW")
-	if err := fs.Parse(args); err != nil {
-		return false, usageError{err}
+	allowEnvChange := fs.Bool("allow-env-change", false, "compare results of different machines or toolchains")
+	if help, err := cli.ParseFlags(fs, args); help || err != nil {
+		return false, err
 	}
 	if fs.NArg() != 2 {
-		return false, usageError{errors.New("want two files, OLD and NEW")}
+		return false, cli.Usagef("want two files, OLD and NEW")
 	}
 	if (*oldBench == "") != (*newBench == "") {
-		return false, usageError{errors.New("-old-bench and -new-bench go together")}
+		return false, cli.Usagef("-old-bench and -new-bench go together")
 	}
 	if *threshold <= 0 {
-		return false, usageError{fmt.Errorf("-threshold=%v: must be positive", *threshold)}
+		return false, cli.Usagef("-threshold=%v: must be positive", *threshold)
 	}
 	gated := func(unit string) bool {
 		return *units == "" || strings.Contains(","+*units+",", ","+unit+",")
 	}
 
-	old, _, err := samples(userPath(fs.Arg(0)), strings.TrimPrefix(*oldBench, "Benchmark"))
+	oldInput, err := readInput(cli.UserPath(fs.Arg(0)))
 	if err != nil {
 		return false, err
 	}
-	cur, order, err := samples(userPath(fs.Arg(1)), strings.TrimPrefix(*newBench, "Benchmark"))
+	newInput, err := readInput(cli.UserPath(fs.Arg(1)))
+	if err != nil {
+		return false, err
+	}
+	if oldInput.env != nil && newInput.env != nil {
+		if diffs := result.Differences(*oldInput.env, *newInput.env); len(diffs) > 0 {
+			for _, d := range diffs {
+				fmt.Fprintf(stderr, "benchgate: environment changed: %s\n", d)
+			}
+			if !*allowEnvChange {
+				fmt.Fprintln(stderr, "benchgate: the results ran in different environments: not compared (-allow-env-change compares them)")
+				return false, cli.ExitError{Status: statusEnvironmentChanged}
+			}
+		}
+	}
+	old, _, err := samples(oldInput, strings.TrimPrefix(*oldBench, "Benchmark"))
+	if err != nil {
+		return false, err
+	}
+	cur, order, err := samples(newInput, strings.TrimPrefix(*newBench, "Benchmark"))
 	if err != nil {
 		return false, err
 	}

@@ -8,6 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"havlak-lab/internal/cli"
+	"havlak-lab/tools/result"
 )
 
 // benchFile writes results in Go benchmark format: count runs of each
@@ -99,8 +102,53 @@ func TestBadInput(t *testing.T) {
 		{"-old-bench", "Y", "-new-bench", "X", good, good},
 	} {
 		_, _, _, err := gate(t, args...)
-		if !errors.As(err, new(usageError)) {
+		if !errors.As(err, new(cli.UsageError)) {
 			t.Errorf("%v: %v, want a usage error", args, err)
 		}
+	}
+}
+
+// goBenchResult writes a go_benchmark result holding the Go benchmark file
+// bench, run on a machine with cores cores.
+func goBenchResult(t *testing.T, bench string, cores int) string {
+	t.Helper()
+	dir := t.TempDir()
+	data, err := os.ReadFile(bench)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "bench.txt"), data, 0o644)
+	r := &result.Result{
+		SchemaVersion: result.SchemaVersion,
+		Benchmark: result.Benchmark{Name: "explodepath", Kind: result.KindGoTest, Study: "explodePath", Language: "Go",
+			Workload: result.Workload{Name: result.WorkloadStandard}},
+		Environment: result.Environment{Machine: result.Machine{Cores: cores}},
+		GoBench:     "bench.txt",
+	}
+	if err := result.Write(dir, r); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func TestResultsAsInput(t *testing.T) {
+	fast := benchFile(t, "fast.txt", map[string][2]float64{"X": {100, 1}})
+	slow := benchFile(t, "slow.txt", map[string][2]float64{"X": {200, 1}})
+	regressed, stdout, _, err := gate(t, goBenchResult(t, fast, 2), goBenchResult(t, slow, 2))
+	if err != nil || !regressed {
+		t.Errorf("results of one machine, 2x slower: regressed %v, %v\n%s", regressed, err, stdout)
+	}
+	_, _, stderr, err := gate(t, goBenchResult(t, fast, 2), goBenchResult(t, fast, 64))
+	if cli.Status(err) != statusEnvironmentChanged || !strings.Contains(stderr, `machine.cores: "2" → "64"`) {
+		t.Errorf("results of two machines: %v (status %d), want status %d naming the cores\n%s", err, cli.Status(err), statusEnvironmentChanged, stderr)
+	}
+	regressed, _, _, err = gate(t, "-allow-env-change", goBenchResult(t, fast, 2), goBenchResult(t, slow, 64))
+	if err != nil || !regressed {
+		t.Errorf("-allow-env-change: regressed %v, %v; want the comparison made", regressed, err)
+	}
+	program := t.TempDir()
+	os.WriteFile(filepath.Join(program, result.FileName), []byte(`{"schema_version": 1}`), 0o644)
+	if _, _, _, err := gate(t, program, goBenchResult(t, fast, 2)); !errors.As(err, new(cli.UsageError)) || !strings.Contains(err.Error(), program) {
+		t.Errorf("an invalid result: %v, want a usage error naming it", err)
 	}
 }

@@ -142,7 +142,7 @@ func TestReportInBrowser(t *testing.T) {
 	d.call("POST", "/url", map[string]string{"url": "file://" + filepath.Join(out, "index.html")})
 
 	var rows []string
-	d.script(&rows, `return Array.from(document.querySelectorAll("#results tbody tr")).map(r => r.dataset.stage)`)
+	d.script(&rows, `return Array.from(document.querySelectorAll("#results-havlak-loop-finding tbody tr")).map(r => r.dataset.stage)`)
 	if strings.Join(rows, ",") != strings.Join(havlakStages, ",") {
 		t.Errorf("table rows %v, want %v", rows, havlakStages)
 	}
@@ -158,7 +158,7 @@ func TestReportInBrowser(t *testing.T) {
 		return widths
 	}
 	linear := barWidths()
-	for _, chart := range []string{"chart-time", "chart-rss"} {
+	for _, chart := range []string{"chart-time-havlak-loop-finding", "chart-rss-havlak-loop-finding"} {
 		bars := linear[chart]
 		if len(bars) != len(havlakStages) {
 			t.Errorf("%s: %d bars, want %d", chart, len(bars), len(havlakStages))
@@ -171,7 +171,7 @@ func TestReportInBrowser(t *testing.T) {
 	}
 
 	var box struct{ Width, Height float64 }
-	d.script(&box, `const r = document.getElementById("chart-time").getBoundingClientRect(); return {width: r.width, height: r.height}`)
+	d.script(&box, `const r = document.getElementById("chart-time-havlak-loop-finding").getBoundingClientRect(); return {width: r.width, height: r.height}`)
 	if box.Width < 300 || box.Height < 50 {
 		t.Errorf("the time chart takes %vx%v pixels", box.Width, box.Height)
 	}
@@ -192,8 +192,8 @@ func TestReportInBrowser(t *testing.T) {
 		}
 		return lo / hi
 	}
-	if bars := linear["chart-time"]; len(bars) > 1 && shortestShare(logScale["chart-time"]) <= shortestShare(bars) {
-		t.Errorf("log scale did not redraw the bars: linear %v, log %v", bars, logScale["chart-time"])
+	if bars := linear["chart-time-havlak-loop-finding"]; len(bars) > 1 && shortestShare(logScale["chart-time-havlak-loop-finding"]) <= shortestShare(bars) {
+		t.Errorf("log scale did not redraw the bars: linear %v, log %v", bars, logScale["chart-time-havlak-loop-finding"])
 	}
 
 	var png string

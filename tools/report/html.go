@@ -64,9 +64,44 @@ func barChart(id, title string, labels, values []string, numbers []float64, clas
 	return template.HTML(s.String())
 }
 
+// languageClass is the CSS class of a language's bars: its place among the
+// report's languages.
+type languageClass map[string]string
+
+func (r *Report) languageClasses() languageClass {
+	classes := languageClass{}
+	for _, row := range r.Rows {
+		if _, ok := classes[row.Language]; !ok {
+			classes[row.Language] = fmt.Sprintf("lang-%d", len(classes)%len(languageColors))
+		}
+	}
+	return classes
+}
+
+// languageColors are the bars' colours, by language in order of first
+// appearance.
+var languageColors = []string{"#00add8", "#f34b7d", "#7b5ea7", "#e3a21a"}
+
+// A LegendEntry is a language and the colour of its bars.
+type LegendEntry struct{ Language, Color string }
+
+// Legend lists the report's languages with their colours.
+func (r *Report) Legend() []LegendEntry {
+	var legend []LegendEntry
+	seen := map[string]bool{}
+	for _, row := range r.Rows {
+		if !seen[row.Language] {
+			seen[row.Language] = true
+			legend = append(legend, LegendEntry{row.Language, languageColors[len(legend)%len(languageColors)]})
+		}
+	}
+	return legend
+}
+
 // studyCharts draws a study's charts: real time and max RSS per benchmark
-// and, for the Havlak stages, Go and C++ side by side.
-func studyCharts(s Study) template.HTML {
+// and, when it has benchmarks with counterparts, each pair side by side.
+func (r *Report) studyCharts(s Study) template.HTML {
+	class := r.languageClasses()
 	var labels, times, rsses, classes []string
 	var timeValues, rssValues []float64
 	for _, row := range s.Rows {
@@ -75,40 +110,37 @@ func studyCharts(s Study) template.HTML {
 		rsses = append(rsses, fmt.Sprintf("%.0f MiB", row.MaxRSS.Median))
 		timeValues = append(timeValues, row.Real.Median)
 		rssValues = append(rssValues, row.MaxRSS.Median)
-		classes = append(classes, row.Kind)
+		classes = append(classes, class[row.Language])
 	}
 	charts := barChart("chart-time"+s.ID(), "Real time (median, seconds)", labels, times, timeValues, classes) +
 		barChart("chart-rss"+s.ID(), "Maximum RSS (median, MiB)", labels, rsses, rssValues, classes)
-	if !s.Havlak() {
+	header := s.PairHeader()
+	if header == "" {
 		return charts
 	}
 
-	// Go and C++ side by side, stage by stage.
+	// Each pair side by side, in the order of its first benchmark.
 	labels, times, classes, timeValues = nil, nil, nil, nil
-	for _, row := range s.Rows {
-		if row.Kind != "go" || row.Counterpart == "" {
-			continue
-		}
-		for _, r := range s.Rows {
-			if r.Name == row.Name || r.Name == row.Counterpart {
+	for i, row := range s.Rows {
+		for _, other := range s.Rows[i+1:] {
+			if row.PairRatio == 0 || other.Name != row.Counterpart {
+				continue
+			}
+			for _, r := range []*Row{row, other} {
 				labels = append(labels, fmt.Sprintf("%s (%s)", r.Name, r.Language))
 				times = append(times, fmt.Sprintf("%.2f s", r.Real.Median))
 				timeValues = append(timeValues, r.Real.Median)
-				classes = append(classes, r.Kind)
+				classes = append(classes, class[r.Language])
 			}
 		}
 	}
-	if len(labels) > 0 {
-		charts += barChart("chart-pairs", "Go and C++, stage by stage (median real time, seconds)", labels, times, timeValues, classes)
-	}
-	return charts
+	return charts + barChart("chart-pairs"+s.ID(), header+", stage by stage (median real time, seconds)", labels, times, timeValues, classes)
 }
 
 var page = template.Must(template.New("index.html").Funcs(template.FuncMap{
 	"seconds":   seconds,
 	"mebibytes": mebibytes,
 	"ratio":     ratio,
-	"charts":    studyCharts,
 }).Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -125,8 +157,10 @@ th:first-child, td:first-child, td.text { text-align: left; }
 tr.regressed td { background: #fde2e2; }
 .chart { display: block; margin: 1.5em 0; font-size: 13px; }
 .chart .title { font-weight: bold; font-size: 14px; }
-.bar.go { fill: #00add8; }
-.bar.cc { fill: #f34b7d; }
+.bar.lang-0 { fill: #00add8; }
+.bar.lang-1 { fill: #f34b7d; }
+.bar.lang-2 { fill: #7b5ea7; }
+.bar.lang-3 { fill: #e3a21a; }
 .legend span { display: inline-block; width: 12px; height: 12px; margin: 0 4px 0 12px; vertical-align: middle; }
 ul.problems { color: #a00; }
 </style>
@@ -134,25 +168,25 @@ ul.problems { color: #a00; }
 <body>
 <h1>havlak-lab results</h1>
 <p class="note">{{.WorkloadNote}}
-{{with .Host}}Measured on {{.Hostname}}: {{.CPUModel}}, {{.Cores}} cores, kernel {{.Kernel}}; {{.GoVersion}}; {{.GCCVersion}}.{{end}}
+{{.EnvironmentText}}
 {{with .Started}}First run {{.}}.{{end}}</p>
 
 <p class="legend"><label><input type="checkbox" id="log-scale"> log scale</label>
-<span style="background:#00add8"></span>Go <span style="background:#f34b7d"></span>C/C++</p>
+{{range .Legend}}<span style="background:{{.Color}}"></span>{{.Language}} {{end}}</p>
 
 {{range .Studies}}{{$study := .}}
 <h2>{{.Title}}</h2>
 <div class="wide"><table id="results{{.ID}}">
-<thead><tr><th>benchmark</th><th>language</th><th>real s, median (min–max)</th><th>user s</th><th>sys s</th><th>max RSS MiB</th><th>speed-up over {{if .Havlak}}stage 1{{else}}{{(index .Rows 0).Name}}{{end}}</th>{{if .Havlak}}<th>Go / C++</th>{{end}}{{if $.Baseline}}<th>vs baseline</th>{{end}}<th>profiles</th></tr></thead>
+<thead><tr><th>benchmark</th><th>language</th><th>real s, median (min–max)</th><th>user s</th><th>sys s</th><th>max RSS MiB</th><th>{{.SpeedUpHeader}}</th>{{with .PairHeader}}<th>{{.}}</th>{{end}}{{if $.Baseline}}<th>vs baseline</th>{{end}}<th>profiles</th></tr></thead>
 <tbody>
 {{range .Rows}}{{$row := .}}<tr data-stage="{{.Name}}"{{if and .Compared .Compared.Regressed}} class="regressed"{{end}}>
-<td>{{.Name}}</td><td class="text">{{.Language}}</td><td>{{seconds .Real}}</td><td>{{seconds .User}}</td><td>{{seconds .Sys}}</td><td>{{mebibytes .MaxRSS}}</td><td>{{ratio .SpeedUp}}</td>{{if $study.Havlak}}<td>{{ratio .GoOverCC}}</td>{{end}}{{if $.Baseline}}<td class="text">{{.CompareText}}</td>{{end}}
+<td>{{.Name}}</td><td class="text">{{.Language}}</td><td>{{seconds .Real}}</td><td>{{seconds .User}}</td><td>{{seconds .Sys}}</td><td>{{mebibytes .MaxRSS}}</td><td>{{ratio .SpeedUp}}</td>{{if $study.PairHeader}}<td>{{ratio .PairRatio}}</td>{{end}}{{if $.Baseline}}<td class="text">{{.CompareText}}</td>{{end}}
 <td class="text">{{if .CPU}}<a href="stages/{{.Name}}/flame.svg">flame</a>{{end}}{{range $file, $_ := .Graphs}} · <a href="stages/{{$row.Name}}/{{$file}}">{{$file}}</a>{{end}}</td></tr>
 {{end}}</tbody>
 </table></div>
-{{charts .}}
+{{$.Charts .}}
 {{end}}
-<p class="note">Speed-up: the named benchmark's median real time over this one's (for the Havlak stages, stage 1 of the same language: havlak1, or havlak1cc for C++). Go / C++: the Go stage's median real time over its C++ counterpart's.{{if .Baseline}} Baseline: {{.Baseline}}.{{end}}</p>
+<p class="note">Speed-up: the median real time of the benchmark's reference (named in the column) over its own. A ratio of two languages (Go / C++): the first's median real time over its counterpart's in the second.{{if .Baseline}} Baseline: {{.Baseline}}.{{end}}</p>
 
 {{if .Problems}}<h2>Problems</h2>
 <ul class="problems">{{range .Problems}}<li>{{.}}</li>{{end}}</ul>{{end}}
@@ -178,3 +212,6 @@ document.getElementById("log-scale").addEventListener("change", function (event)
 func (r *Report) WriteHTML(w io.Writer) error {
 	return page.Execute(w, r)
 }
+
+// Charts draws a study's charts, for the page's template.
+func (r *Report) Charts(s Study) template.HTML { return r.studyCharts(s) }

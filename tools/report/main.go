@@ -2,7 +2,7 @@
 // and flame graphs, and gates regressions against a baseline.
 //
 //	bazel run //benchmarks:report -- [--from DIR | --testlogs] [--out DIR]
-//	    [--baseline DIR] [--threshold F] [--rss-threshold F]
+//	    [--baseline DIR [--allow-env-change]] [--threshold F] [--rss-threshold F]
 //
 // It reads what each perf_benchmark test leaves in its outputs.zip (xtime's
 // JSON, the CPU and heap profiles, pprof's call graphs): from the latest
@@ -28,6 +28,12 @@
 // (default 0.10), with p < 0.05 (docs/regressions.md says why). Results that
 // cannot be read are named on standard error and in the report, which
 // shows what it can; no results at all, or bad flags, exit with status 2.
+//
+// Timings of different machines or toolchains do not compare: a benchmark
+// whose environment (tools/result: machine, toolchain versions,
+// compilation mode) differs from its baseline's is not compared, the
+// differing fields are named, and report exits with status 3 after writing
+// the report, unless --allow-env-change compares them anyway.
 package main
 
 import (
@@ -38,44 +44,19 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"havlak-lab/internal/cli"
 )
 
-// usageError is bad input: the program exits with status 2.
-type usageError struct{ error }
-
 func main() {
-	regressed, err := run(os.Args[1:], os.Stderr)
-	switch {
-	case errors.As(err, new(usageError)):
-		fmt.Fprintf(os.Stderr, "report: %v\n", err)
-		os.Exit(2)
-	case err != nil:
-		fmt.Fprintf(os.Stderr, "report: %v\n", err)
-		os.Exit(1)
-	case regressed:
-		os.Exit(1)
-	}
+	os.Exit(cli.Report(os.Stderr, "report", run(os.Args[1:], os.Stderr)))
 }
 
-// workspacePath resolves a path the user typed: relative to where bazel
-// run was typed, or to the current directory.
-func workspacePath(path string) string {
-	if dir := os.Getenv("BUILD_WORKING_DIRECTORY"); dir != "" && !filepath.IsAbs(path) {
-		return filepath.Join(dir, path)
-	}
-	return path
-}
+// Exit statuses besides 0, 1 (a regression, or the report could not be
+// made) and 2 (bad usage, no results).
+const statusEnvironmentChanged = 3
 
-// workspaceRoot is the workspace under bazel run, else the current
-// directory.
-func workspaceRoot() string {
-	if dir := os.Getenv("BUILD_WORKSPACE_DIRECTORY"); dir != "" {
-		return dir
-	}
-	return "."
-}
-
-func run(args []string, stderr io.Writer) (regressed bool, err error) {
+func run(args []string, stderr io.Writer) error {
 	fs := flag.NewFlagSet("report", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	from := fs.String("from", "", "read results from `DIR` (downloaded CI artifacts)")
@@ -84,60 +65,74 @@ func run(args []string, stderr io.Writer) (regressed bool, err error) {
 	baseline := fs.String("baseline", "", "compare with the results in `DIR` and fail on regressions")
 	threshold := fs.Float64("threshold", DefaultThreshold, "the worsening of real time, as a `fraction`, past which a significant change fails")
 	rssThreshold := fs.Float64("rss-threshold", DefaultRSSThreshold, "the same for max RSS, as a `fraction`")
-	if err := fs.Parse(args); err != nil {
-		return false, usageError{err}
+	allowEnvChange := fs.Bool("allow-env-change", false, "compare with a baseline from another machine or toolchain")
+	if help, err := cli.ParseFlags(fs, args); help || err != nil {
+		return err
 	}
 	switch {
 	case fs.NArg() > 0:
-		return false, usageError{fmt.Errorf("unexpected argument %q", fs.Arg(0))}
+		return cli.Usagef("unexpected argument %q", fs.Arg(0))
 	case *from != "" && *testlogs:
-		return false, usageError{errors.New("--from and --testlogs are alternatives")}
+		return cli.Usagef("--from and --testlogs are alternatives")
 	case *threshold <= 0 || *rssThreshold <= 0:
-		return false, usageError{fmt.Errorf("--threshold=%v --rss-threshold=%v: must be positive", *threshold, *rssThreshold)}
+		return cli.Usagef("--threshold=%v --rss-threshold=%v: must be positive", *threshold, *rssThreshold)
+	case *allowEnvChange && *baseline == "":
+		return cli.Usagef("--allow-env-change needs --baseline")
 	}
 
 	// The testlogs of every configuration: bazel-testlogs points at the
 	// last one built, and bazel run itself, in the default configuration,
 	// moves it away from the -c opt results of --config=perf.
-	sources, _ := filepath.Glob(filepath.Join(workspaceRoot(), "bazel-out", "*", "testlogs", "benchmarks"))
+	sources, _ := filepath.Glob(filepath.Join(cli.WorkspaceRoot(), "bazel-out", "*", "testlogs", "benchmarks"))
 	if len(sources) == 0 {
-		sources = []string{filepath.Join(workspaceRoot(), "bazel-testlogs", "benchmarks")}
+		sources = []string{filepath.Join(cli.WorkspaceRoot(), "bazel-testlogs", "benchmarks")}
 	}
 	if *from != "" {
-		sources = []string{workspacePath(*from)}
+		sources = []string{cli.UserPath(*from)}
 	}
-	outDir := filepath.Join(workspaceRoot(), "report")
+	outDir := filepath.Join(cli.WorkspaceRoot(), "report")
 	if *out != "" {
-		outDir = workspacePath(*out)
+		outDir = cli.UserPath(*out)
 	}
 
 	report := &Report{Threshold: *threshold, RSSThreshold: *rssThreshold}
 	results, err := load(sources, report)
 	if err != nil {
-		return false, err
+		return err
 	}
 	report.Rows = Rows(results)
-	var worse []*Row
+	var worse, moved []*Row
 	if *baseline != "" {
-		report.Baseline = workspacePath(*baseline)
+		report.Baseline = cli.UserPath(*baseline)
 		old, err := load([]string{report.Baseline}, report)
 		if err != nil {
-			return false, err
+			return err
 		}
-		worse = Compare(report.Rows, old, *threshold, *rssThreshold)
+		worse, moved = Compare(report.Rows, old, Gate{*threshold, *rssThreshold, *allowEnvChange})
 	}
 	for _, p := range report.Problems {
 		fmt.Fprintf(stderr, "report: %s\n", p)
 	}
 	if err := write(report, outDir); err != nil {
-		return false, err
+		return err
 	}
 	fmt.Fprintf(stderr, "report: %d benchmarks from %s: wrote %s and %s\n",
 		len(report.Rows), strings.Join(sources, ", "), filepath.Join(outDir, "index.html"), filepath.Join(outDir, "report.md"))
+	for _, row := range moved {
+		fmt.Fprintf(stderr, "report: %s: %s\n", row.Name, row.Compared.Note)
+	}
 	for _, row := range worse {
 		fmt.Fprintf(stderr, "report: %s regressed: %s\n", row.Name, row.CompareText())
 	}
-	return len(worse) > 0, nil
+	switch {
+	case len(moved) > 0 && !*allowEnvChange:
+		fmt.Fprintf(stderr, "report: %d benchmarks ran in another environment than their baseline's: not compared "+
+			"(a new baseline is needed, or --allow-env-change)\n", len(moved))
+		return cli.ExitError{Status: statusEnvironmentChanged}
+	case len(worse) > 0:
+		return cli.ExitError{Status: 1}
+	}
+	return nil
 }
 
 // load reads the results under dirs, recording their problems in report.
@@ -145,15 +140,19 @@ func run(args []string, stderr io.Writer) (regressed bool, err error) {
 func load(dirs []string, report *Report) ([]*Result, error) {
 	for _, dir := range dirs {
 		if _, err := os.Stat(dir); err != nil {
-			return nil, usageError{fmt.Errorf("no results: %v", err)}
+			return nil, cli.Usagef("no results: %v", err)
 		}
 	}
-	results, err := FindResults(dirs...)
+	results, problems, err := FindResults(dirs...)
 	if err != nil {
 		return nil, err
 	}
+	report.Problems = append(report.Problems, problems...)
 	if len(results) == 0 {
-		return nil, usageError{fmt.Errorf("no benchmark results in %s (no outputs.zip, no xtime.json): "+
+		if len(problems) > 0 {
+			return nil, cli.Usagef("no readable benchmark results in %s: %s", strings.Join(dirs, ", "), strings.Join(problems, "; "))
+		}
+		return nil, cli.UsageError{Err: fmt.Errorf("no benchmark results in %s (no outputs.zip, no xtime.json): "+
 			"run tools/bazel test //benchmarks:all --config=perf first", strings.Join(dirs, ", "))}
 	}
 	for _, r := range results {

@@ -3,7 +3,10 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
+
+	"havlak-lab/tools/result"
 )
 
 // Report is everything the report shows.
@@ -21,24 +24,57 @@ type Study struct {
 	Rows  []*Row
 }
 
-// Havlak tells whether the study is the article's: its table has the
-// Go / C++ column and its charts the pairs.
-func (s Study) Havlak() bool { return s.Title == havlakStudy }
-
 // ID is a name for the study's elements in the page.
 func (s Study) ID() string {
-	if s.Havlak() {
-		return ""
+	var id strings.Builder
+	for _, c := range strings.ToLower(s.Title) {
+		switch {
+		case c >= 'a' && c <= 'z' || c >= '0' && c <= '9':
+			id.WriteRune(c)
+		case id.Len() > 0 && !strings.HasSuffix(id.String(), "-"):
+			id.WriteByte('-')
+		}
 	}
-	return "-" + strings.ToLower(strings.ReplaceAll(s.Title, " ", "-"))
+	return "-" + strings.TrimSuffix(id.String(), "-")
+}
+
+// SpeedUpHeader names what the study's speed-ups are over: its
+// benchmarks' references.
+func (s Study) SpeedUpHeader() string {
+	var refs []string
+	for _, row := range s.Rows {
+		if row.Reference != "" && !slices.Contains(refs, row.Reference) {
+			refs = append(refs, row.Reference)
+		}
+	}
+	if len(refs) == 0 {
+		return "speed-up"
+	}
+	return "speed-up over " + strings.Join(refs, " / ")
+}
+
+// PairHeader names the study's pair-ratio column after the languages of
+// its first pair ("Go / C++"), or is "" when the study has no pairs.
+func (s Study) PairHeader() string {
+	for i, row := range s.Rows {
+		if row.PairRatio == 0 {
+			continue
+		}
+		for _, other := range s.Rows[i+1:] {
+			if other.Name == row.Counterpart {
+				return row.Language + " / " + other.Language
+			}
+		}
+	}
+	return ""
 }
 
 // Studies groups the rows by study, in their order.
 func (r *Report) Studies() []Study {
 	var studies []Study
 	for _, row := range r.Rows {
-		if n := len(studies); n == 0 || studies[n-1].Title != row.Study() {
-			studies = append(studies, Study{Title: row.Study()})
+		if n := len(studies); n == 0 || studies[n-1].Title != row.Study {
+			studies = append(studies, Study{Title: row.Study})
 		}
 		studies[len(studies)-1].Rows = append(studies[len(studies)-1].Rows, row)
 	}
@@ -48,31 +84,78 @@ func (r *Report) Studies() []Study {
 // Quick reports whether the results are of the quick, reduced workload.
 func (r *Report) Quick() bool {
 	for _, row := range r.Rows {
-		if row.Quick {
+		if row.Quick() {
 			return true
 		}
 	}
 	return false
 }
 
-// WorkloadNote says which workloads the results are of.
+// WorkloadNote says which workloads the results are of, as their
+// benchmarks describe them.
 func (r *Report) WorkloadNote() string {
-	if r.Quick() {
-		return "Quick workloads (Havlak: 3 trees of 50 loops; word count: a 1 MB text; mandelbrot: 256×256): " +
-			"the harness at work; these timings do not compare with the standard workloads'."
-	}
-	return "Standard workloads: Havlak, 252013 blocks and 76000 loops, 1 + 50 loop-finding passes; " +
-		"word count, a 30 MB text; mandelbrot, 1024×1024 pixels."
-}
-
-// Host is the machine of the first result that recorded one.
-func (r *Report) Host() Host {
-	for _, row := range r.Rows {
-		if row.Host.Hostname != "" {
-			return row.Host
+	var described []string
+	for _, s := range r.Studies() {
+		var descriptions []string
+		for _, row := range s.Rows {
+			if d := row.Workload.Description; d != "" && !slices.Contains(descriptions, d) {
+				descriptions = append(descriptions, d)
+			}
+		}
+		if len(descriptions) > 0 {
+			described = append(described, s.Title+", "+strings.Join(descriptions, " or "))
 		}
 	}
-	return Host{}
+	if r.Quick() {
+		return "Quick workloads (" + strings.Join(described, "; ") + "): " +
+			"the harness at work; these timings do not compare with the standard workloads'."
+	}
+	return "Standard workloads: " + strings.Join(described, "; ") + "."
+}
+
+// Environment is the environment of the first result, and how many
+// results ran elsewhere or with other toolchains.
+func (r *Report) Environment() (env result.Environment, others int) {
+	for i, row := range r.Rows {
+		if i == 0 {
+			env = row.Environment
+		} else if len(result.Differences(env, row.Environment)) > 0 {
+			others++
+		}
+	}
+	return env, others
+}
+
+// EnvironmentText describes the environment the results ran in.
+func (r *Report) EnvironmentText() string {
+	if len(r.Rows) == 0 {
+		return ""
+	}
+	env, others := r.Environment()
+	m, t, src := env.Machine, env.Toolchains, env.Source
+	memory := "memory unknown"
+	if m.MemoryBytes > 0 {
+		memory = fmt.Sprintf("%.1f GiB", float64(m.MemoryBytes)/(1<<30))
+	}
+	text := fmt.Sprintf("Measured on %s: %s, %d cores, %s, %s/%s, kernel %s; %s; %s; Bazel %s, compilation mode %s",
+		m.Hostname, m.CPUModel, m.Cores, memory, m.OS, m.Arch, m.Kernel,
+		t.Go, t.GCC, orUnknown(t.Bazel), env.Build.CompilationMode)
+	commit := orUnknown(src.Commit)
+	if src.Dirty {
+		commit += " with uncommitted changes"
+	}
+	text += "; commit " + commit + "."
+	if others > 0 {
+		text += fmt.Sprintf(" %d other results ran in another environment (see each result's result.json).", others)
+	}
+	return text
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "unknown"
+	}
+	return s
 }
 
 // Started is when the first recorded run started.
@@ -115,12 +198,15 @@ func (row *Row) CompareText() string {
 	switch {
 	case c == nil:
 		return ""
-	case c.Note != "":
+	case !c.Made:
 		return c.Note
 	}
 	text := "time " + c.Real.String() + ", CPU " + c.CPU.String() + ", RSS " + c.MaxRSS.String()
 	if c.Regressed {
 		text = "**REGRESSED**: " + text
+	}
+	if c.Note != "" {
+		text += " (" + c.Note + ")"
 	}
 	return text
 }
@@ -133,14 +219,11 @@ func (r *Report) WriteTable(w io.Writer) {
 			fmt.Fprintln(w)
 		}
 		fmt.Fprintf(w, "**%s**\n\n", s.Title)
-		first := "speed-up over stage 1"
-		if !s.Havlak() {
-			first = "speed-up over " + s.Rows[0].Name
-		}
-		fmt.Fprintf(w, "| benchmark | language | real s, median (min–max) | user s | sys s | max RSS MiB | %s |", first)
+		fmt.Fprintf(w, "| benchmark | language | real s, median (min–max) | user s | sys s | max RSS MiB | %s |", s.SpeedUpHeader())
 		columns := "|---|---|---:|---:|---:|---:|---:|"
-		if s.Havlak() {
-			fmt.Fprintf(w, " Go / C++ |")
+		pairs := s.PairHeader()
+		if pairs != "" {
+			fmt.Fprintf(w, " %s |", pairs)
 			columns += "---:|"
 		}
 		if r.Baseline != "" {
@@ -152,8 +235,8 @@ func (r *Report) WriteTable(w io.Writer) {
 			fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s |",
 				row.Name, row.Language, seconds(row.Real), seconds(row.User), seconds(row.Sys),
 				mebibytes(row.MaxRSS), ratio(row.SpeedUp))
-			if s.Havlak() {
-				fmt.Fprintf(w, " %s |", ratio(row.GoOverCC))
+			if pairs != "" {
+				fmt.Fprintf(w, " %s |", ratio(row.PairRatio))
 			}
 			if r.Baseline != "" {
 				fmt.Fprintf(w, " %s |", row.CompareText())
@@ -172,18 +255,16 @@ func (r *Report) WriteMarkdown(w io.Writer) {
 	fmt.Fprintln(w)
 	r.WriteTable(w)
 	fmt.Fprintln(w)
-	fmt.Fprintf(w, "Times are seconds over the timed runs (%s); a speed-up is the named benchmark's median real time over this one's (for the Havlak stages, stage 1 of the same language: havlak1, or havlak1cc for C++); Go / C++ is the Go stage's median real time over its C++ counterpart's.\n",
+	fmt.Fprintf(w, "Times are seconds over the timed runs (%s); a speed-up is the median real time of the benchmark's reference (named in the column) over its own; a ratio of two languages (Go / C++) is the first's median real time over its counterpart's in the second.\n",
 		runCounts(r.Rows))
 	if r.Baseline != "" {
 		fmt.Fprintf(w, "\nBaseline: %s. A benchmark regresses when benchstat's Mann-Whitney U test gives p < %.2f and its median real time is more than %.0f%% worse, or its max RSS more than %.0f%% (see docs/regressions.md); CPU time is shown, not gated.\n",
 			r.Baseline, Alpha, 100*r.Threshold, 100*r.RSSThreshold)
 	}
 
-	h := r.Host()
-	fmt.Fprintln(w, "\n## Machine")
+	fmt.Fprintln(w, "\n## Environment")
 	fmt.Fprintln(w)
-	fmt.Fprintf(w, "- host %s: %s, %d cores, %s/%s, kernel %s\n", h.Hostname, h.CPUModel, h.Cores, h.OS, h.Arch, h.Kernel)
-	fmt.Fprintf(w, "- %s (xtime); %s\n", h.GoVersion, h.GCCVersion)
+	fmt.Fprintf(w, "- %s\n", r.EnvironmentText())
 	if started := r.Started(); started != "" {
 		fmt.Fprintf(w, "- first run started %s\n", started)
 	}

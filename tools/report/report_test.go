@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"encoding/xml"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -16,6 +17,9 @@ import (
 	"testing"
 
 	"github.com/google/pprof/profile"
+
+	"havlak-lab/internal/cli"
+	"havlak-lab/tools/result"
 )
 
 // fixtures is a committed set of real results from one quick run of
@@ -33,11 +37,36 @@ func fixtureStages(t *testing.T) []string {
 // main table.
 var havlakStages = []string{"havlak1", "havlak6", "havlak7", "havlak1cc", "havlak6cc"}
 
-func runReport(t *testing.T, args ...string) (stderr string, regressed bool, err error) {
+// runReport runs the report; status is the exit status it would end with.
+func runReport(t *testing.T, args ...string) (stderr string, status int, err error) {
 	t.Helper()
 	var b bytes.Buffer
-	regressed, err = run(args, &b)
-	return b.String(), regressed, err
+	err = run(args, &b)
+	return b.String(), cli.Status(err), err
+}
+
+// editResult changes the result.json of an unpacked result.
+func editResult(t *testing.T, dir string, edit func(doc map[string]any)) {
+	t.Helper()
+	path := filepath.Join(dir, result.FileName)
+	var doc map[string]any
+	if err := json.Unmarshal([]byte(readFile(t, path)), &doc); err != nil {
+		t.Fatal(err)
+	}
+	edit(doc)
+	data, _ := json.MarshalIndent(doc, "", "  ")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// runsOf returns the runs of a result.json document, to be edited.
+func runsOf(doc map[string]any) []map[string]any {
+	var runs []map[string]any
+	for _, run := range doc["timing"].(map[string]any)["runs"].([]any) {
+		runs = append(runs, run.(map[string]any))
+	}
+	return runs
 }
 
 func readFile(t *testing.T, path string) string {
@@ -79,12 +108,12 @@ func unzipTo(t *testing.T, zipPath, dir string) {
 // medianReal is the median real time of an unpacked result, computed here
 // independently of the report.
 func medianReal(t *testing.T, dir string) float64 {
-	var x struct{ Runs []Run }
-	if err := json.Unmarshal([]byte(readFile(t, filepath.Join(dir, xtimeFile))), &x); err != nil {
+	var x struct{ Timing struct{ Runs []result.Run } }
+	if err := json.Unmarshal([]byte(readFile(t, filepath.Join(dir, result.FileName))), &x); err != nil {
 		t.Fatal(err)
 	}
 	var v []float64
-	for _, r := range x.Runs {
+	for _, r := range x.Timing.Runs {
 		v = append(v, r.RealSeconds)
 	}
 	sort.Float64s(v)
@@ -96,9 +125,9 @@ func medianReal(t *testing.T, dir string) float64 {
 
 func TestReport(t *testing.T) {
 	out := t.TempDir()
-	stderr, regressed, err := runReport(t, "--from", fixtures, "--out", out)
-	if err != nil || regressed {
-		t.Fatalf("report: %v, regressed %v\n%s", err, regressed, stderr)
+	stderr, _, err := runReport(t, "--from", fixtures, "--out", out)
+	if err != nil {
+		t.Fatalf("report: %v\n%s", err, stderr)
 	}
 	md := readFile(t, filepath.Join(out, "report.md"))
 	table := readFile(t, filepath.Join(out, "table.md"))
@@ -148,7 +177,7 @@ func TestReport(t *testing.T) {
 	}
 	for _, want := range []string{
 		"**Havlak loop finding**", "| havlak1 | Go | ", "| havlak6cc | C++ | ", "Go / C++ |",
-		"**Word count**", "speed-up over wordcount3 |", "| wc_w | C (GNU coreutils) | ",
+		"**Word count**", "speed-up over wordcount1 |", "speed-up over havlak1 / havlak1cc |", "| wc_w | C (GNU coreutils) | ",
 	} {
 		if !strings.Contains(table, want) {
 			t.Errorf("table.md lacks %q:\n%s", want, table)
@@ -157,7 +186,7 @@ func TestReport(t *testing.T) {
 	if !strings.Contains(page, `id="chart-time-word-count"`) {
 		t.Error("index.html lacks the word count charts")
 	}
-	if !strings.Contains(page, `id="chart-time"`) || !strings.Contains(page, `id="chart-rss"`) {
+	if !strings.Contains(page, `id="chart-time-havlak-loop-finding"`) || !strings.Contains(page, `id="chart-pairs-havlak-loop-finding"`) {
 		t.Error("index.html lacks the charts")
 	}
 	if strings.Contains(page, "http://") && !strings.Contains(page, `xmlns="http://www.w3.org/2000/svg"`) ||
@@ -238,9 +267,17 @@ func TestBrokenInputs(t *testing.T) {
 	// missing.
 	corrupt := filepath.Join(dir, "corrupt")
 	unzipTo(t, filepath.Join(fixtures, good+"_quick_test", "outputs.zip"), corrupt)
-	os.WriteFile(filepath.Join(corrupt, "benchmark.json"), []byte(`{"name": "corrupt", "kind": "go", "workload": "quick"}`), 0o644)
-	os.WriteFile(filepath.Join(corrupt, cpuProfile), []byte("not a profile"), 0o644)
-	os.Remove(filepath.Join(corrupt, heapProfile))
+	editResult(t, corrupt, func(doc map[string]any) { doc["benchmark"].(map[string]any)["name"] = "corrupt" })
+	os.WriteFile(filepath.Join(corrupt, "cpu.pb.gz"), []byte("not a profile"), 0o644)
+	os.Remove(filepath.Join(corrupt, "heap.pb.gz"))
+
+	// A result of the format before result.json, and one of a newer one.
+	older := filepath.Join(dir, "older")
+	unzipTo(t, filepath.Join(fixtures, good+"_quick_test", "outputs.zip"), older)
+	os.Rename(filepath.Join(older, result.FileName), filepath.Join(older, "benchmark.json"))
+	newer := filepath.Join(dir, "newer")
+	unzipTo(t, filepath.Join(fixtures, good+"_quick_test", "outputs.zip"), newer)
+	editResult(t, newer, func(doc map[string]any) { doc["schema_version"] = 2 })
 
 	out := t.TempDir()
 	stderr, _, err := runReport(t, "--from", dir, "--out", out)
@@ -249,8 +286,10 @@ func TestBrokenInputs(t *testing.T) {
 	}
 	for _, want := range []string{
 		truncated + ": zip: not a valid zip file",
-		filepath.Join(corrupt, cpuProfile) + ": parsing profile: unrecognized profile format",
-		filepath.Join(corrupt, heapProfile) + ": missing",
+		filepath.Join(corrupt, "cpu.pb.gz") + ": parsing profile: unrecognized profile format",
+		filepath.Join(corrupt, "heap.pb.gz") + ": no such file or directory",
+		filepath.Join(older, result.FileName) + ": missing: this is a result of the format before schema version 1",
+		filepath.Join(newer, result.FileName) + ": schema version 2; this lab reads version 1",
 	} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("stderr does not name %q:\n%s", want, stderr)
@@ -287,8 +326,7 @@ func TestNoResults(t *testing.T) {
 }
 
 func errorsAsUsage(err error) bool {
-	_, ok := err.(usageError)
-	return ok
+	return errors.As(err, new(cli.UsageError))
 }
 
 // scaleRuns copies the fixtures to a new directory, unpacked, with the real
@@ -298,20 +336,12 @@ func scaleRuns(t *testing.T, stage string, realFactor, rssFactor float64) string
 	for _, name := range fixtureStages(t) {
 		unzipTo(t, filepath.Join(fixtures, name+"_quick_test", "outputs.zip"), filepath.Join(dir, name))
 	}
-	path := filepath.Join(dir, stage, xtimeFile)
-	var doc map[string]any
-	if err := json.Unmarshal([]byte(readFile(t, path)), &doc); err != nil {
-		t.Fatal(err)
-	}
-	for _, run := range doc["runs"].([]any) {
-		r := run.(map[string]any)
-		r["real_seconds"] = r["real_seconds"].(float64) * realFactor
-		r["max_rss_kib"] = math.Round(r["max_rss_kib"].(float64) * rssFactor)
-	}
-	data, _ := json.Marshal(doc)
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	editResult(t, filepath.Join(dir, stage), func(doc map[string]any) {
+		for _, r := range runsOf(doc) {
+			r["real_seconds"] = r["real_seconds"].(float64) * realFactor
+			r["max_rss_kib"] = math.Round(r["max_rss_kib"].(float64) * rssFactor)
+		}
+	})
 	return dir
 }
 
@@ -330,9 +360,9 @@ func TestRegressionGate(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			out := t.TempDir()
-			stderr, regressed, err := runReport(t, "--from", scaleRuns(t, stage, c.real, c.rss), "--baseline", fixtures, "--out", out)
-			if err != nil || regressed != c.wantRegressed {
-				t.Fatalf("regressed %v, %v; want %v\n%s", regressed, err, c.wantRegressed, stderr)
+			stderr, status, _ := runReport(t, "--from", scaleRuns(t, stage, c.real, c.rss), "--baseline", fixtures, "--out", out)
+			if regressed := status == 1; status > 1 || regressed != c.wantRegressed {
+				t.Fatalf("exit status %d; want regressed %v\n%s", status, c.wantRegressed, stderr)
 			}
 			if c.wantRegressed != strings.Contains(stderr, "report: "+stage+" regressed") {
 				t.Errorf("stderr:\n%s", stderr)
@@ -352,22 +382,72 @@ func TestNewestResultWins(t *testing.T) {
 	for _, dir := range []string{older, newer} {
 		unzipTo(t, filepath.Join(fixtures, "havlak6_quick_test", "outputs.zip"), filepath.Join(dir, "havlak6"))
 	}
-	path := filepath.Join(newer, "havlak6", xtimeFile)
-	var doc map[string]any
-	if err := json.Unmarshal([]byte(readFile(t, path)), &doc); err != nil {
-		t.Fatal(err)
-	}
-	for _, run := range doc["runs"].([]any) {
-		r := run.(map[string]any)
-		r["start"] = "2999-01-01T00:00:00Z"
-		r["real_seconds"] = 42.0
-	}
-	data, _ := json.Marshal(doc)
-	os.WriteFile(path, data, 0o644)
+	editResult(t, filepath.Join(newer, "havlak6"), func(doc map[string]any) {
+		for _, r := range runsOf(doc) {
+			r["start"] = "2999-01-01T00:00:00Z"
+			r["real_seconds"] = 42.0
+		}
+	})
 	for _, roots := range [][]string{{older, newer}, {newer, older}} {
-		results, err := FindResults(roots...)
+		results, _, err := FindResults(roots...)
 		if err != nil || len(results) != 1 || results[0].Runs[0].RealSeconds != 42 {
 			t.Errorf("FindResults%v: %d results, %v; want only the newer one", roots, len(results), err)
 		}
+	}
+}
+
+// A baseline from another machine or toolchain is not compared unless the
+// gate is told to; the differing fields are named.
+func TestEnvironmentChange(t *testing.T) {
+	moved := t.TempDir()
+	for _, name := range fixtureStages(t) {
+		unzipTo(t, filepath.Join(fixtures, name+"_quick_test", "outputs.zip"), filepath.Join(moved, name))
+	}
+	editResult(t, filepath.Join(moved, "havlak6"), func(doc map[string]any) {
+		env := doc["environment"].(map[string]any)
+		env["toolchains"].(map[string]any)["go"] = "go1.99"
+		env["machine"].(map[string]any)["cores"] = 64
+	})
+	stderr, status, _ := runReport(t, "--from", moved, "--baseline", fixtures, "--out", t.TempDir())
+	if status != statusEnvironmentChanged || !strings.Contains(stderr, `havlak6: not compared: another environment than the baseline's: machine.cores: "2" → "64", toolchains.go: "go1.27.4" → "go1.99"`) {
+		t.Errorf("exit status %d, want %d, naming the fields:\n%s", status, statusEnvironmentChanged, stderr)
+	}
+	out := t.TempDir()
+	stderr, status, _ = runReport(t, "--from", moved, "--baseline", fixtures, "--allow-env-change", "--out", out)
+	if status != 0 || !strings.Contains(readFile(t, filepath.Join(out, "table.md")), "(environment changed: machine.cores") {
+		t.Errorf("--allow-env-change: exit status %d, want 0 and the change noted:\n%s", status, stderr)
+	}
+}
+
+// A study the report has never heard of, declared only in its results,
+// gets a section of its own, ordered and captioned from the declarations.
+func TestMadeUpStudy(t *testing.T) {
+	dir := t.TempDir()
+	for i, name := range []string{"havlak1", "havlak6"} {
+		unpacked := filepath.Join(dir, name)
+		unzipTo(t, filepath.Join(fixtures, name+"_quick_test", "outputs.zip"), unpacked)
+		editResult(t, unpacked, func(doc map[string]any) {
+			b := doc["benchmark"].(map[string]any)
+			b["name"] = []string{"zz_second", "aa_first"}[i]
+			b["study"] = "Made-up study"
+			b["stage"] = 2 - i
+			b["language"] = "Zig"
+			b["reference"] = "aa_first"
+			b["counterpart"] = ""
+			b["workload"] = map[string]any{"name": "quick", "description": "a made-up input"}
+		})
+	}
+	out := t.TempDir()
+	if stderr, _, err := runReport(t, "--from", dir, "--out", out); err != nil {
+		t.Fatalf("report: %v\n%s", err, stderr)
+	}
+	table := readFile(t, filepath.Join(out, "table.md"))
+	if !regexp.MustCompile(`(?s)^\*\*Made-up study\*\*.*speed-up over aa_first \|.*\| aa_first \| Zig \| .*\| zz_second \| Zig \| `).MatchString(table) {
+		t.Errorf("table.md has no section for the made-up study, in stage order:\n%s", table)
+	}
+	page := readFile(t, filepath.Join(out, "index.html"))
+	if !strings.Contains(page, "<h2>Made-up study</h2>") || !strings.Contains(page, `id="chart-time-made-up-study"`) ||
+		!strings.Contains(readFile(t, filepath.Join(out, "report.md")), "Made-up study, a made-up input") {
+		t.Error("index.html or report.md lacks the made-up study's section or workload")
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"golang.org/x/perf/benchmath"
+
+	"havlak-lab/tools/result"
 )
 
 // A Stat summarises one measure over a benchmark's runs.
@@ -35,21 +37,20 @@ type Row struct {
 	CPUTime         Stat // user + sys, run by run
 	MaxRSS          Stat // MiB
 
-	// SpeedUp is the median real time of the study's first benchmark over
-	// this one's, the first being stage 1 of the same language in the
-	// Havlak study (havlak1, havlak1cc); 0 without one.
+	// SpeedUp is the median real time of the benchmark's declared
+	// reference over this one's; 0 without one.
 	SpeedUp float64
-	// Counterpart is the same stage in the other language (havlak6 and
-	// havlak6cc), and GoOverCC the Go stage's median real time over the
-	// C++ one's; empty and 0 without one.
-	Counterpart string
-	GoOverCC    float64
+	// PairRatio is, for a benchmark with a counterpart in another language
+	// (havlak6 and havlak6cc), the median real time of the pair's first
+	// benchmark in the report's order over the second's, shown on both
+	// rows; 0 without a counterpart.
+	PairRatio float64
 
 	Compared *Comparison // against the baseline; nil without one
 }
 
-// Rows summarises results; the stage-1 and counterpart ratios come from
-// the other results.
+// Rows summarises results; speed-ups and pair ratios come from the
+// benchmarks the results declare as their reference and counterpart.
 func Rows(results []*Result) []*Row {
 	rows := make([]*Row, 0, len(results))
 	byName := map[string]*Row{}
@@ -67,48 +68,28 @@ func Rows(results []*Result) []*Row {
 		rows = append(rows, row)
 		byName[r.Name] = row
 	}
-	firstOfStudy := map[string]*Row{}
-	for _, row := range rows {
-		if firstOfStudy[row.Study()] == nil {
-			firstOfStudy[row.Study()] = row
-		}
+	position := map[*Row]int{}
+	for i, row := range rows {
+		position[row] = i
 	}
 	for _, row := range rows {
-		base := firstOfStudy[row.Study()]
-		if row.Study() == havlakStudy {
-			base = byName["havlak1"]
-			if row.Kind == "cc" {
-				base = byName["havlak1cc"]
-			}
-		}
-		if base != nil && row.Real.Median > 0 {
+		if base := byName[row.Reference]; base != nil && row.Real.Median > 0 {
 			row.SpeedUp = base.Real.Median / row.Real.Median
 		}
-		if row.Study() != havlakStudy {
+		other := byName[row.Counterpart]
+		if other == nil || other.Study != row.Study {
 			continue
 		}
-		goName, ccName := row.Name, row.Name+"cc"
-		if row.Kind == "cc" {
-			goName, ccName = strings.TrimSuffix(row.Name, "cc"), row.Name
-			row.Counterpart = goName
-		} else {
-			row.Counterpart = ccName
+		first, second := row, other
+		if position[other] < position[row] {
+			first, second = other, row
 		}
-		goRow, ccRow := byName[goName], byName[ccName]
-		if goRow == nil || ccRow == nil || goRow.Kind != "go" || ccRow.Kind != "cc" {
-			row.Counterpart = ""
-			continue
-		}
-		if ccRow.Real.Median > 0 {
-			row.GoOverCC = goRow.Real.Median / ccRow.Real.Median
+		if second.Real.Median > 0 {
+			row.PairRatio = first.Real.Median / second.Real.Median
 		}
 	}
 	return rows
 }
-
-// havlakStudy is the study of the article's table: speed-ups over stage
-// 1 of each language, and Go against C++.
-const havlakStudy = "Havlak loop finding"
 
 // The regression gate. A benchmark fails it when benchmath's Mann-Whitney
 // U test finds its real time or its maximum RSS significantly different
@@ -131,7 +112,9 @@ type Comparison struct {
 	Real, CPU, MaxRSS Change
 	// Regressed: a change past the threshold that the U test confirms.
 	Regressed bool
-	// Note explains a comparison that could not be made.
+	// Made: the measures were compared.
+	Made bool
+	// Note explains a comparison that could not be made, or qualifies one.
 	Note string
 }
 
@@ -149,10 +132,20 @@ func (c Change) String() string {
 	return fmt.Sprintf("%+.1f%% (p=%.3f)", 100*c.Delta, c.P)
 }
 
+// A Gate is the regression gate's settings.
+type Gate struct {
+	// Threshold and RSSThreshold: the worsening of the median real time
+	// and max RSS, as fractions, past which a significant change fails.
+	Threshold, RSSThreshold float64
+	// AllowEnvChange compares results whose environments differ.
+	AllowEnvChange bool
+}
+
 // Compare fills in each row's comparison with the baseline result of the
-// same name, and returns the rows whose real time regressed beyond
-// threshold or whose maximum RSS regressed beyond rssThreshold.
-func Compare(rows []*Row, baseline []*Result, threshold, rssThreshold float64) (regressed []*Row) {
+// same name. It returns the rows whose real time or maximum RSS regressed
+// beyond the gate's thresholds, and those whose environment differs from
+// their baseline's (left uncompared unless the gate allows it).
+func Compare(rows []*Row, baseline []*Result, gate Gate) (regressed, moved []*Row) {
 	old := map[string]*Row{}
 	for _, row := range Rows(baseline) {
 		old[row.Name] = row
@@ -170,25 +163,40 @@ func Compare(rows []*Row, baseline []*Result, threshold, rssThreshold float64) (
 	}
 	for _, row := range rows {
 		base := old[row.Name]
+		var diffs []string
+		if base != nil {
+			for _, d := range result.Differences(base.Environment, row.Environment) {
+				diffs = append(diffs, d.String())
+			}
+		}
+		if len(diffs) > 0 {
+			moved = append(moved, row)
+		}
 		switch {
 		case base == nil:
 			row.Compared = &Comparison{Note: "not in the baseline"}
 		case len(base.Runs) < MinRuns || len(row.Runs) < MinRuns:
 			row.Compared = &Comparison{Note: fmt.Sprintf("%d and %d runs: too few to compare (%d each needed)",
 				len(base.Runs), len(row.Runs), MinRuns)}
+		case len(diffs) > 0 && !gate.AllowEnvChange:
+			row.Compared = &Comparison{Note: "not compared: another environment than the baseline's: " + strings.Join(diffs, ", ")}
 		default:
 			c := &Comparison{
+				Made: true,
 				Real:   change(base.Real, row.Real),
 				CPU:    change(base.CPUTime, row.CPUTime),
 				MaxRSS: change(base.MaxRSS, row.MaxRSS),
 			}
-			c.Regressed = c.Real.Significant && c.Real.Delta > threshold ||
-				c.MaxRSS.Significant && c.MaxRSS.Delta > rssThreshold
+			c.Regressed = c.Real.Significant && c.Real.Delta > gate.Threshold ||
+				c.MaxRSS.Significant && c.MaxRSS.Delta > gate.RSSThreshold
+			if len(diffs) > 0 {
+				c.Note = "environment changed: " + strings.Join(diffs, ", ")
+			}
 			row.Compared = c
 			if c.Regressed {
 				regressed = append(regressed, row)
 			}
 		}
 	}
-	return regressed
+	return regressed, moved
 }

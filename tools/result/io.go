@@ -189,7 +189,8 @@ type Found struct {
 
 // FindAll finds the results under roots: every outputs.zip (as Bazel
 // leaves them in its testlogs, or as CI uploads them) and every directory
-// holding a result.json (an unpacked one), in path order. A zip or
+// holding a result.json (an unpacked one) or, from before result.json, an
+// xtime.json, in path order. A zip or
 // directory that looks like a result but cannot be read is returned with
 // its Err; a zip of a test that is no benchmark (no result.json, no
 // xtime.json) is skipped.
@@ -200,7 +201,7 @@ func FindAll(roots ...string) ([]Found, error) {
 			if err != nil {
 				return err
 			}
-			isResult := d.IsDir() && exists(filepath.Join(path, FileName)) ||
+			isResult := d.IsDir() && (exists(filepath.Join(path, FileName)) || exists(filepath.Join(path, "xtime.json"))) ||
 				!d.IsDir() && d.Name() == ZipName
 			if !isResult {
 				return nil

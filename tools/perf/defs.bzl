@@ -6,12 +6,17 @@
     perf_benchmark(
         name = "havlak6",
         binary = "//go/havlak6",
+        study = "Havlak loop finding",
+        stage = 6,
         expect = "^# of loops: 76000 ",
         memprofile_flag = True,
     )
 
 gives `bazel run //benchmarks:havlak6` and `bazel test //benchmarks:havlak6_test
---config=perf`, whose outputs.zip holds the timings and profiles.
+--config=perf`, whose outputs.zip holds the timings and profiles, described
+by result.json (//tools/result). What a benchmark is (study, stage,
+language, counterpart, reference, workload) is declared here, never
+guessed from its name; //tools/perf/runner runs it.
 """
 
 load("//tools/perf/private:benchmark.bzl", _perf_benchmark = "perf_benchmark")

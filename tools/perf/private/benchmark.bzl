@@ -1,49 +1,72 @@
 """Implementation of perf_benchmark; load it from //tools/perf:defs.bzl."""
 
-load("@bazel_skylib//lib:shell.bzl", "shell")
+load(":spec.bzl", "perf_spec")
 load(":tags.bzl", "PERF_TAGS", "QUICK_TAGS")
 
-_RUNNER = Label("//tools/perf/private:perf_run.sh")
-_XTIME = Label("//tools/xtime")
-_PPROF = Label("//tools:pprof")
+_RUNNER = Label("//tools/perf/runner")
 
-# How each kind of program writes a heap profile (see perf_run.sh).
-_HEAP_MODES = {
-    ("go", True): "flag",  # -memprofile FILE: written after one pass
-    ("go", False): "env",  # $HAVLAK_HEAPPROFILE: written when the run ends
-    ("cc", False): "gperftools",  # tcmalloc's $HEAPPROFILE, by LD_PRELOAD
-}
+def _heap_mode(name, kind, profiles, memprofile_flag, heap_profile_env):
+    """How the program writes a heap profile (see the runner's Spec)."""
+    if kind == "cc":
+        if memprofile_flag or heap_profile_env:
+            fail("perf_benchmark {}: memprofile_flag and heap_profile_env are for Go programs".format(name))
+        return "gperftools"  # tcmalloc's $HEAPPROFILE, by LD_PRELOAD
+    if kind != "go":
+        fail("perf_benchmark {}: kind must be \"go\" or \"cc\"".format(name))
+    if memprofile_flag:
+        return "flag"  # -memprofile FILE
+    if heap_profile_env:
+        return "env"  # $heap_profile_env names the file
+    if "heap" in profiles:
+        fail("perf_benchmark {}: a Go heap profile needs memprofile_flag or heap_profile_env".format(name))
+    return ""
 
-def _runner_args(b, workload, repetitions, expect, args):
-    # args are shell-tokenized, then "Make"-expanded: the program's
-    # arguments may use $(rootpath ...), the regular expression's $ is
-    # literal.
-    return [
-        "--workload=" + workload,
-        "--language=" + shell.quote(b.language),
-        "--name=" + b.name,
-        "--kind=" + b.kind,
-        "--heap=" + b.heap,
-        "--binary=$(rootpath {})".format(b.binary),
-        "--xtime=$(rootpath {})".format(_XTIME),
-        "--pprof=$(rootpath {})".format(_PPROF),
-        "--repetitions={}".format(repetitions),
-        "--profiles=" + ",".join(b.profiles),
-        "--expect=" + shell.quote(expect or "").replace("$", "$$"),
-    ] + (["--trace"] if b.trace else []) + [
-        "--heap-arg=" + shell.quote(arg)
-        for arg in b.heap_args
-    ] + ["--"] + [shell.quote(arg) for arg in args]
+def _spec(b, target, config, workload, description, repetitions, expect, args):
+    """The perf_spec of b's target, in config; returns its label."""
+    perf_spec(
+        name = target + "_spec",
+        benchmark = b.name,
+        kind = "program",
+        study = b.study,
+        stage = b.stage,
+        language = b.language,
+        counterpart = b.counterpart,
+        reference = b.reference,
+        workload = workload,
+        workload_description = description,
+        repetitions = repetitions,
+        config = config,
+        binary = b.binary,
+        program_args = args,
+        data = b.data,
+        expect = expect or "",
+        profiler = b.kind,
+        profiles = b.profiles,
+        heap = b.heap,
+        heap_env = b.heap_env,
+        heap_args = b.heap_args,
+        trace = b.trace,
+        tags = b.tags,
+        visibility = ["//visibility:private"],
+    )
+    return ":" + target + "_spec"
 
 def perf_benchmark(
         name,
         binary,
+        study,
         expect = None,
         args = [],
         kind = "go",
         language = None,
+        stage = 0,
+        counterpart = None,
+        reference = None,
+        workload = "",
+        quick_workload = "",
         profiles = ["cpu", "heap"],
         memprofile_flag = False,
+        heap_profile_env = None,
         heap_args = [],
         trace = False,
         repetitions = 5,
@@ -65,15 +88,20 @@ def perf_benchmark(
       `--config=perf`): `repetitions` timed runs under xtime, then a
       CPU-profiled and a heap-profiled run; every run's output must match
       `expect`. Profiles, rendered pprof views and SVG call graphs, xtime's
-      JSON and the Go-benchmark-format lines (for benchstat) land in the
-      test's outputs.zip.
+      JSON, the Go-benchmark-format lines (for benchstat) and result.json
+      (package //tools/result: the metadata below, the environment, the
+      timings and the list of files) land in the test's outputs.zip.
     * `name + "_quick_test"`, when `quick_args` is given: the same with
       those arguments, in the default test set so that every CI run
       exercises the harness.
+    * `name + "_spec"`, `name + "_test_spec"`, `name + "_quick_test_spec"`:
+      what the runner (//tools/perf/runner) is told about each (perf_spec).
 
     Args:
       name: the benchmark's name, also its name in Go benchmark format.
       binary: the program to measure.
+      study: the title of the case study the benchmark belongs to
+        ("Havlak loop finding"); the report makes a section of each.
       expect: an extended regular expression for the lines of a correct
         run's output; every run must print the same number of them as the
         CPU-profiled run, at least one. None checks nothing.
@@ -83,11 +111,21 @@ def perf_benchmark(
         (gperftools' profiler and tcmalloc, preloaded).
       language: the program's language in reports; "Go" or "C++" after
         kind when None.
+      stage: the benchmark's place in its study, 1, 2, ...; the report
+        orders by it.
+      counterpart: the name of the same stage in another language, which
+        the report pairs it with; None for none.
+      reference: the name of the benchmark the study's speed-ups are
+        measured against; None for none.
+      workload: the standard workload (`args`), described for people.
+      quick_workload: the quick workload (`quick_args`), described.
       profiles: the profiles to take, "cpu" and "heap", each in a run of
         its own.
       memprofile_flag: whether the Go program has -memprofile FILE (a Havlak
-        stage writes it after one pass and stops); otherwise its heap is
-        profiled through lab.HeapProfileEnv over the whole run.
+        stage writes it after one pass and stops).
+      heap_profile_env: for a Go program without -memprofile, the name of
+        the environment variable through which it writes a heap profile
+        over its whole run (the file's path is its value).
       heap_args: arguments added to the heap-profiled run only: gperftools'
         heap profiler records every allocation's stack, which over a whole
         run of an allocation-heavy program takes many times its run time.
@@ -102,26 +140,35 @@ def perf_benchmark(
       visibility: visibility of every target.
       **kwargs: passed to the sh_test targets.
     """
-    heap = _HEAP_MODES.get((kind, memprofile_flag))
-    if not heap:
-        fail("perf_benchmark {}: kind must be \"go\" or \"cc\", and memprofile_flag is for Go".format(name))
+    heap = _heap_mode(name, kind, profiles, memprofile_flag, heap_profile_env)
+
     b = struct(
         name = name,
-        kind = kind,
-        language = language or {"go": "Go", "cc": "C++"}[kind],
-        heap = heap,
         binary = binary,
+        study = study,
+        stage = stage,
+        language = language or {"go": "Go", "cc": "C++"}[kind],
+        counterpart = counterpart or "",
+        reference = reference or "",
+        data = data + srcs,
+        kind = kind,
         profiles = profiles,
+        heap = heap,
+        heap_env = heap_profile_env or "",
         heap_args = heap_args,
         trace = trace,
+        tags = tags,
     )
-    data = [binary, _XTIME, _PPROF] + data + srcs
 
+    run_spec = _spec(b, name, "run", "standard", workload, 1, expect, args)
     native.sh_binary(
         name = name,
         srcs = [_RUNNER],
-        args = ["run"] + _runner_args(b, "standard", 1, expect, args),
-        data = data,
+        args = [
+            "run",
+            "$(rootpath {})".format(run_spec),
+        ],
+        data = [run_spec],
         tags = tags,
         visibility = visibility,
     )
@@ -131,11 +178,15 @@ def perf_benchmark(
         "@platforms//cpu:x86_64",
         "@platforms//os:linux",
     ]
+    test_spec = _spec(b, name + "_test", "perf", "standard", workload, repetitions, expect, args)
     native.sh_test(
         name = name + "_test",
         srcs = [_RUNNER],
-        args = ["test"] + _runner_args(b, "standard", repetitions, expect, args),
-        data = data,
+        args = [
+            "test",
+            "$(rootpath {})".format(test_spec),
+        ],
+        data = [test_spec],
         tags = tags + PERF_TAGS,
         target_compatible_with = compatible,
         timeout = kwargs.pop("timeout", "long"),
@@ -144,11 +195,15 @@ def perf_benchmark(
     )
 
     if quick_args != None:
+        quick_spec = _spec(b, name + "_quick_test", "quick", "quick", quick_workload, repetitions, quick_expect or expect, quick_args)
         native.sh_test(
             name = name + "_quick_test",
             srcs = [_RUNNER],
-            args = ["test"] + _runner_args(b, "quick", repetitions, quick_expect or expect, quick_args),
-            data = data,
+            args = [
+                "test",
+                "$(rootpath {})".format(quick_spec),
+            ],
+            data = [quick_spec],
             tags = tags + QUICK_TAGS,
             target_compatible_with = compatible,
             visibility = visibility,

@@ -1,23 +1,46 @@
 """Implementation of go_benchmark; load it from //tools/perf:defs.bzl."""
 
+load(":spec.bzl", "perf_spec")
 load(":tags.bzl", "PERF_TAGS", "QUICK_TAGS")
 
-_RUNNER = Label("//tools/perf/private:go_bench.sh")
-_PPROF = Label("//tools:pprof")
+_RUNNER = Label("//tools/perf/runner")
 
-def go_benchmark(name, test, bench = ".", count = 6, benchtime = None, quick_benchtime = "100x", tags = [], **kwargs):
+def go_benchmark(
+        name,
+        test,
+        study,
+        language = "Go",
+        stage = 0,
+        reference = None,
+        workload = "",
+        quick_workload = "",
+        bench = ".",
+        count = 6,
+        benchtime = None,
+        quick_benchtime = "100x",
+        tags = [],
+        **kwargs):
     """A Go package's benchmarks, run by its go_test binary, with profiles.
 
     Creates `name + "_test"`, tagged `perf` (selected by `--config=perf`),
     which runs the benchmarks `count` times with -test.benchmem, CPU and
-    heap profiles, and keeps the results in Go benchmark format (bench.txt)
-    and the profiles in its outputs.zip; compare two such files with
+    heap profiles, and keeps the results in Go benchmark format (bench.txt),
+    the profiles, pprof's views of them and result.json (//tools/result,
+    kind "go_test") in its outputs.zip; compare two such files with
     `bazel run //tools:benchgate -- OLD NEW`. Creates `name + "_quick_test"`
-    too, in the default test set, with -test.benchtime=quick_benchtime.
+    too, in the default test set, with -test.benchtime=quick_benchtime, and
+    the runner's specs of both (`name + "_test_spec"`,
+    `name + "_quick_test_spec"`).
 
     Args:
-      name: the benchmarks' name.
+      name: the benchmarks' name in results.
       test: the package's go_test target.
+      study: the title of the case study; the report makes a section of each.
+      language: the language in reports.
+      stage: the place in the study, 1, 2, ...
+      reference: the benchmark the study's speed-ups are measured against.
+      workload: the full-size workload, described for people.
+      quick_workload: the quick test's workload, described.
       bench: the -test.bench regular expression.
       count: runs of each benchmark; benchstat's U test needs 6 or more of
         each side to tell a change from noise at p < 0.05.
@@ -26,21 +49,40 @@ def go_benchmark(name, test, bench = ".", count = 6, benchtime = None, quick_ben
       tags: added to the tags of both tests.
       **kwargs: passed to both sh_tests.
     """
-    data = [test, _PPROF]
-    args = ["$(rootpath {})".format(test), "$(rootpath {})".format(_PPROF), "'{}'".format(bench), str(count)]
-    native.sh_test(
-        name = name + "_test",
-        srcs = [_RUNNER],
-        args = args + ([benchtime] if benchtime else []),
-        data = data,
-        tags = tags + PERF_TAGS,
-        **kwargs
-    )
-    native.sh_test(
-        name = name + "_quick_test",
-        srcs = [_RUNNER],
-        args = args + [quick_benchtime],
-        data = data,
-        tags = tags + QUICK_TAGS,
-        **kwargs
-    )
+    for suffix, config, workload_name, description, time, test_tags in [
+        ("_test", "perf", "standard", workload, benchtime, PERF_TAGS),
+        ("_quick_test", "quick", "quick", quick_workload, quick_benchtime, QUICK_TAGS),
+    ]:
+        spec = name + suffix + "_spec"
+        perf_spec(
+            name = spec,
+            benchmark = name,
+            kind = "go_test",
+            study = study,
+            stage = stage,
+            language = language,
+            reference = reference or "",
+            workload = workload_name,
+            workload_description = description,
+            repetitions = count,
+            config = config,
+            binary = test,
+            bench = bench,
+            count = count,
+            benchtime = time or "",
+            tags = tags,
+            # It depends on the go_test binary.
+            testonly = True,
+            visibility = ["//visibility:private"],
+        )
+        native.sh_test(
+            name = name + suffix,
+            srcs = [_RUNNER],
+            args = [
+                "gotest",
+                "$(rootpath :{})".format(spec),
+            ],
+            data = [":" + spec],
+            tags = tags + test_tags,
+            **kwargs
+        )

@@ -1,0 +1,109 @@
+"""The stages of the Havlak study, declared once.
+
+benchmarks/BUILD.bazel makes a benchmark of each, go/crosscheck's
+differential test runs each program, cc/BUILD.bazel makes a parity test of
+each Go/C++ pair, and //benchmarks:stages_readme_test checks that the
+README names each. Adding a stage is adding a line here (and its package).
+"""
+
+HAVLAK_STUDY = "Havlak loop finding"
+
+# The standard workload finds 76000 loops. The quick one, 3 trees of 50
+# loops of 25 base loops, finds 3 * 50 * (3 * 25 + 1) = 11400, in well
+# under a second even in havlak1, yet long enough for a CPU profile.
+HAVLAK_WORKLOAD = "252013 blocks and 76000 loops, 1 + 50 loop-finding passes"
+HAVLAK_QUICK_WORKLOAD = "3 trees of 50 loops"
+HAVLAK_QUICK_ARGS = [
+    "-dummy=1000",
+    "-trees=3",
+    "-loops=50",
+    "-baseloops=25",
+    "-iterations=10",
+]
+
+# The variable through which a Go stage without -memprofile writes a heap
+# profile of its whole run: lab.HeapProfileEnv (go/internal/lab).
+HAVLAK_HEAP_PROFILE_ENV = "HAVLAK_HEAPPROFILE"
+
+# The speed-ups of Go stages are measured against havlak1, of C++ ones
+# against havlak1cc.
+_REFERENCE = {
+    "Go": "havlak1",
+    "C++": "havlak1cc",
+}
+
+def _stage(name, package, language, stage, heap, counterpart = None, args = [], fast = False):
+    """One stage.
+
+    Args:
+      name: the benchmark's name; the program's, unless args are given.
+      package: the stage's package: its binary has the package's name, its
+        sources are its ":srcs".
+      language: "Go" or "C++".
+      stage: its place in the study, as in the article: 1 to 7.
+      heap: how its heap is profiled: "flag" (the Go stages from havlak3
+        on: -memprofile, after one pass), "env" (havlak1 and havlak2: over
+        the whole run, through HAVLAK_HEAP_PROFILE_ENV) or "gperftools"
+        (the C++ stages: tcmalloc, over the warm-up and the first pass).
+      counterpart: the same stage in the other language.
+      args: arguments of every run. A stage with arguments is a variant of
+        its package's program: benchmarked, not cross-checked again.
+      fast: whether the differential test gives it its largest CFGs.
+
+    Returns:
+      the stage's struct.
+    """
+    return struct(
+        name = name,
+        package = package,
+        language = language,
+        stage = stage,
+        heap = heap,
+        counterpart = counterpart,
+        reference = _REFERENCE[language],
+        args = args,
+        fast = fast,
+        program = not args,
+    )
+
+HAVLAK_STAGES = [
+    _stage("havlak1", "//go/havlak1", "Go", 1, "env", counterpart = "havlak1cc"),
+    _stage("havlak2", "//go/havlak2", "Go", 2, "env"),
+    _stage("havlak3", "//go/havlak3", "Go", 3, "flag"),
+    _stage("havlak4", "//go/havlak4", "Go", 4, "flag"),
+    _stage("havlak5", "//go/havlak5", "Go", 5, "flag"),
+    _stage("havlak6", "//go/havlak6", "Go", 6, "flag", counterpart = "havlak6cc", fast = True),
+    _stage("havlak6_noreuse", "//go/havlak6", "Go", 6, "flag", args = ["-reuseloopgraph=false"]),
+    # One chapter further: the fastest loop finder we could write
+    # (docs/havlak7.md).
+    _stage("havlak7", "//go/havlak7", "Go", 7, "flag", counterpart = "havlak7cc", fast = True),
+    # The C++ stages: Hundt's original style, and havlak6 and havlak7
+    # translated back to C++.
+    _stage("havlak1cc", "//cc/havlak1cc", "C++", 1, "gperftools", counterpart = "havlak1"),
+    _stage("havlak6cc", "//cc/havlak6cc", "C++", 6, "gperftools", counterpart = "havlak6", fast = True),
+    _stage("havlak7cc", "//cc/havlak7cc", "C++", 7, "gperftools", counterpart = "havlak7", fast = True),
+]
+
+HAVLAK_STAGES_BY_NAME = {s.name: s for s in HAVLAK_STAGES}
+
+# The stages' programs, one each, for the differential and parity tests.
+HAVLAK_PROGRAMS = [s for s in HAVLAK_STAGES if s.program]
+
+def havlak_crosscheck_args():
+    """go/crosscheck's -stages and -fast flags: every program, by name.
+
+    Returns:
+      the arguments, with $(rootpath) of each program.
+    """
+    return [
+        "-stages=" + ",".join(["{}=$(rootpath {})".format(s.name, s.package) for s in HAVLAK_PROGRAMS]),
+        "-fast=" + ",".join([s.name for s in HAVLAK_PROGRAMS if s.fast]),
+    ]
+
+def havlak_programs():
+    """The labels of every stage's program, for a test's data.
+
+    Returns:
+      the labels, sorted.
+    """
+    return sorted([s.package for s in HAVLAK_PROGRAMS])

@@ -1,0 +1,265 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"havlak-lab/tools/result"
+)
+
+// profiledRun runs the program once in dir with extra arguments and
+// environment, its output in the outputs' file output, or in stdout when
+// it is not nil.
+func (b *bench) profiledRun(dir string, extra, env, args []string, output string, stdout io.Writer) error {
+	cmd := exec.Command(b.binary, append(extra, args...)...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	if stdout != nil {
+		return execute(cmd, nil, stdout)
+	}
+	return b.runTo(cmd, output)
+}
+
+// profileCPU runs the program once with the CPU profiler; it writes
+// cpu.pb.gz among the outputs.
+func (b *bench) profileCPU(dir string, stdout io.Writer) error {
+	var raw string
+	var err error
+	switch b.Profiler {
+	case "go":
+		raw = b.outPath("cpu.pprof")
+		err = b.profiledRun(dir, []string{"-cpuprofile", raw}, nil, b.args, "cpu.output.txt", stdout)
+	case "cc":
+		raw = b.outPath("cpu.prof")
+		var lib string
+		if lib, err = gperftoolsLib("libprofiler.so.0"); err != nil {
+			return err
+		}
+		err = b.profiledRun(dir, nil, []string{"LD_PRELOAD=" + lib, "CPUPROFILE=" + raw}, b.args, "cpu.output.txt", stdout)
+	}
+	if err != nil {
+		return err
+	}
+	return b.toProto(raw, b.outPath("cpu.pb.gz"))
+}
+
+// profileHeap runs the program once with the heap profiler, with the
+// spec's heap arguments added; it writes heap.pb.gz among the outputs.
+func (b *bench) profileHeap(dir string, stdout io.Writer) error {
+	args := append(append([]string{}, b.args...), b.HeapArgs...)
+	var raw string
+	var err error
+	switch b.Heap {
+	case heapFlag:
+		// Havlak stages with -memprofile write it after one pass and stop.
+		raw = b.outPath("heap.pprof")
+		err = b.profiledRun(dir, []string{"-memprofile", raw}, nil, args, "heap.output.txt", stdout)
+	case heapEnv:
+		raw = b.outPath("heap.pprof")
+		err = b.profiledRun(dir, nil, []string{b.HeapEnv + "=" + raw}, args, "heap.output.txt", stdout)
+	case heapGperftools:
+		var lib string
+		if lib, err = gperftoolsLib("libtcmalloc.so.4"); err != nil {
+			return err
+		}
+		prefix := b.outPath("heap")
+		if err = b.profiledRun(dir, nil, []string{"HEAPPROFILE=" + prefix, "LD_PRELOAD=" + lib}, args, "heap.output.txt", stdout); err != nil {
+			return err
+		}
+		// tcmalloc dumps heap.0001.heap, heap.0002.heap, ...; the last one,
+		// written at exit, covers the whole run.
+		dumps, _ := filepath.Glob(prefix + ".*.heap")
+		if len(dumps) == 0 {
+			return errors.New("tcmalloc wrote no heap profile")
+		}
+		sort.Strings(dumps)
+		raw = b.outPath("heap.prof")
+		if err = os.Rename(dumps[len(dumps)-1], raw); err != nil {
+			return err
+		}
+		for _, dump := range dumps[:len(dumps)-1] {
+			os.Remove(dump)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	return b.toProto(raw, b.outPath("heap.pb.gz"))
+}
+
+func (b *bench) outPath(name string) string { return filepath.Join(b.out, name) }
+
+// gperftoolsLib returns the path of a gperftools shared library (Debian
+// package libgoogle-perftools-dev, which tools/bazel installs).
+func gperftoolsLib(name string) (string, error) {
+	for _, dir := range []string{"/usr/lib/x86_64-linux-gnu", "/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/lib"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
+			return filepath.Join(dir, name), nil
+		}
+	}
+	return "", fmt.Errorf("%s not found: install Debian's libgoogle-perftools-dev (tools/bazel does)", name)
+}
+
+// toProto converts a raw profile to pprof's proto format, symbolised now,
+// while the binary is at hand, so that it opens anywhere.
+func (b *bench) toProto(raw, out string) error {
+	args := []string{"-proto", "-output", out}
+	// Go profiles carry their symbols; gperftools profiles need the binary.
+	if b.Profiler == "cc" {
+		args = append(args, b.binary)
+	}
+	cmd := exec.Command(b.pprof, append(args, raw)...)
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("pprof cannot read the profile %s", raw)
+	}
+	return nil
+}
+
+// pprofTo runs pprof with args, its output in the outputs' file name and
+// its standard error on ours.
+func (b *bench) pprofTo(name string, args ...string) error {
+	f, err := os.Create(b.outPath(name))
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	cmd := exec.Command(b.pprof, args...)
+	cmd.Stdout, cmd.Stderr = f, os.Stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("pprof %s: %w", strings.Join(args, " "), err)
+	}
+	return f.Close()
+}
+
+// view writes pprof's -top table of the outputs' profile to the outputs'
+// file name, with pprof's messages dropped; flags go before the profile.
+func (b *bench) view(name, profile string, flags ...string) error {
+	f, err := os.Create(b.outPath(name))
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	cmd := exec.Command(b.pprof, append(append([]string{"-top"}, flags...), b.outPath(profile))...)
+	cmd.Stdout = f
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("pprof -top %s: %w", profile, err)
+	}
+	return f.Close()
+}
+
+// quietly runs pprof with args, showing its standard error only if it
+// fails: pprof announces every file it writes.
+func (b *bench) quietly(args ...string) error {
+	out, err := exec.Command(b.pprof, args...).CombinedOutput()
+	if err != nil {
+		os.Stderr.Write(out)
+		return fmt.Errorf("pprof %s: %w", strings.Join(args, " "), err)
+	}
+	return nil
+}
+
+// render writes the views of the profiles that show where the time and
+// memory go: text tables and call graphs (SVG, by dot from Debian's
+// graphviz).
+func (b *bench) render() error {
+	// dot's fontconfig wants a writable cache.
+	cache := os.Getenv("TEST_TMPDIR")
+	if cache == "" {
+		cache = os.TempDir()
+	}
+	os.Setenv("XDG_CACHE_HOME", filepath.Join(cache, "cache"))
+	if b.wants("cpu") {
+		if err := b.renderCPU(); err != nil {
+			return err
+		}
+	}
+	if b.wants("heap") {
+		return b.renderHeap()
+	}
+	return nil
+}
+
+func (b *bench) renderCPU() error {
+	cpu := b.outPath("cpu.pb.gz")
+	if err := b.pprofTo("cpu.top.txt", "-top", cpu); err != nil {
+		return err
+	}
+	if err := b.pprofTo("cpu.top-cum.txt", "-top", "-cum", cpu); err != nil {
+		return err
+	}
+	if err := b.quietly("-svg", "-output", b.outPath("cpu.svg"), cpu); err != nil {
+		return err
+	}
+	top, _ := exec.Command(b.pprof, "-top", "-nodecount=1", cpu).Output()
+	if hottest := hottestFunction(string(top)); hottest != "" {
+		// pprof -list of a function that has no source at hand says so in
+		// the file; that is no failure.
+		out, _ := exec.Command(b.pprof, "-list", "^"+regexp.QuoteMeta(hottest)+"$", "-source_path", b.runfiles, cpu).CombinedOutput()
+		return os.WriteFile(b.outPath("cpu.list.txt"), out, 0o666)
+	}
+	return nil
+}
+
+func (b *bench) renderHeap() error {
+	heap := b.outPath("heap.pb.gz")
+	for _, index := range []string{"inuse_space", "inuse_objects", "alloc_space"} {
+		if err := b.pprofTo("heap."+index+".txt", "-top", "-sample_index="+index, heap); err != nil {
+			return err
+		}
+	}
+	return b.quietly("-svg", "-sample_index=alloc_space", "-output", b.outPath("heap.svg"), heap)
+}
+
+// hottestFunction returns the function of the first row of pprof -top's
+// table, the hottest by flat time, without pprof's " (inline)" mark, or "".
+// The name (C++ names have spaces) follows the five number columns.
+func hottestFunction(top string) string {
+	rows := false
+	for _, line := range strings.Split(top, "\n") {
+		fields := strings.Fields(line)
+		switch {
+		case rows && len(fields) >= 6:
+			return strings.TrimSuffix(strings.Join(fields[5:], " "), " (inline)")
+		case strings.Contains(line, "flat%"):
+			rows = true
+		}
+	}
+	return ""
+}
+
+// files lists every file in the outputs but result.json and skip, with its
+// role, in name order.
+func (b *bench) files(skip string) ([]result.File, error) {
+	var names []string
+	err := filepath.WalkDir(b.out, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		name, err := filepath.Rel(b.out, path)
+		if err == nil && name != skip && name != "result.json" {
+			names = append(names, filepath.ToSlash(name))
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(names)
+	have := map[string]bool{}
+	for _, name := range names {
+		have[name] = true
+	}
+	files := make([]result.File, len(names))
+	for i, name := range names {
+		files[i] = classify(name, have)
+	}
+	return files, nil
+}

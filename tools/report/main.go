@@ -33,7 +33,8 @@
 // whose environment (tools/result: machine, toolchain versions,
 // compilation mode) differs from its baseline's is not compared, the
 // differing fields are named, and report exits with status 3 after writing
-// the report, unless --allow-env-change compares them anyway.
+// the report (status 1 still wins when another benchmark regressed), unless
+// --allow-env-change compares them anyway.
 package main
 
 import (
@@ -124,13 +125,15 @@ func run(args []string, stderr io.Writer) error {
 	for _, row := range worse {
 		fmt.Fprintf(stderr, "report: %s regressed: %s\n", row.Name, row.CompareText())
 	}
-	switch {
-	case len(moved) > 0 && !*allowEnvChange:
+	if len(moved) > 0 && !*allowEnvChange {
 		fmt.Fprintf(stderr, "report: %d benchmarks ran in another environment than their baseline's: not compared "+
 			"(a new baseline is needed, or --allow-env-change)\n", len(moved))
-		return cli.ExitError{Status: statusEnvironmentChanged}
+	}
+	switch {
 	case len(worse) > 0:
 		return cli.ExitError{Status: 1}
+	case len(moved) > 0 && !*allowEnvChange:
+		return cli.ExitError{Status: statusEnvironmentChanged}
 	}
 	return nil
 }

@@ -182,7 +182,7 @@ func Compare(rows []*Row, baseline []*Result, gate Gate) (regressed, moved []*Ro
 			row.Compared = &Comparison{Note: "not compared: another environment than the baseline's: " + strings.Join(diffs, ", ")}
 		default:
 			c := &Comparison{
-				Made: true,
+				Made:   true,
 				Real:   change(base.Real, row.Real),
 				CPU:    change(base.CPUTime, row.CPUTime),
 				MaxRSS: change(base.MaxRSS, row.MaxRSS),

@@ -61,7 +61,7 @@ grep -Eq 'Executed ([0-9]+) out of \1 tests: \1 tests pass\.' "$plain" ||
   die "the presubmit's bazel test did not pass every test"
 [[ -f "$copy/artifacts/quick/havlak6_quick_test/outputs.zip" ]] ||
   die "no artifacts/quick/havlak6_quick_test/outputs.zip: the outputs were not collected"
-grep -Eq '^\| havlak6 \| [1-9][0-9]* \|' "$plain" || die "no results table row for havlak6"
+grep -Eq '^\| havlak6 \| Go \| [0-9]+\.[0-9]+ \(' "$plain" || die "no results table row for havlak6"
 [[ -n "$(find "$artifacts" -newer "$tmp/started" -name bazel-events.json)" ]] ||
   die "the presubmit's artifact_paths uploaded no bazel-events.json to $artifacts"
 echo "PASS: bk local run ran the presubmit steps"

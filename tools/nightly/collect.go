@@ -1,0 +1,110 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"havlak-lab/internal/cli"
+)
+
+// testOutputsName is how the build event stream names a test's zipped
+// undeclared outputs.
+const testOutputsName = "test.outputs__outputs.zip"
+
+// testOutputs reads a build event JSON file (--build_event_json_file, one
+// event a line) and returns, for each test label, the path of its
+// outputs.zip: of its last attempt when it ran several times
+// (--runs_per_test, flaky retries).
+func testOutputs(path string) (map[string]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, cli.UsageError{Err: fmt.Errorf("%w (was bazel run with --config=ci?)", err)}
+	}
+	defer f.Close()
+	type event struct {
+		ID struct {
+			TestResult *struct {
+				Label string `json:"label"`
+			} `json:"testResult"`
+		} `json:"id"`
+		TestResult struct {
+			TestActionOutput []struct {
+				Name string `json:"name"`
+				URI  string `json:"uri"`
+			} `json:"testActionOutput"`
+		} `json:"testResult"`
+	}
+	zips := map[string]string{}
+	r := bufio.NewReader(f)
+	for line := 1; ; line++ {
+		data, err := r.ReadBytes('\n')
+		if len(strings.TrimSpace(string(data))) > 0 {
+			var e event
+			if jsonErr := json.Unmarshal(data, &e); jsonErr != nil {
+				return nil, cli.Usagef("%s:%d: not a build event: %v", path, line, jsonErr)
+			}
+			if e.ID.TestResult != nil {
+				for _, out := range e.TestResult.TestActionOutput {
+					if out.Name != testOutputsName {
+						continue
+					}
+					u, err := url.Parse(out.URI)
+					if err != nil || u.Scheme != "file" {
+						return nil, fmt.Errorf("%s:%d: %s: outputs.zip is at %s, not a local file (--remote_download_minimal?)",
+							path, line, e.ID.TestResult.Label, out.URI)
+					}
+					zips[e.ID.TestResult.Label] = u.Path
+				}
+			}
+		}
+		if err == io.EOF {
+			return zips, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+}
+
+// collect copies every test's outputs.zip named in the build event file to
+// dest/<test name>/outputs.zip, a real directory that Buildkite's
+// artifact_paths can upload (bazel-testlogs is a symlink out of the
+// checkout, and its contents change with the next build). It returns the
+// directories it made, sorted. <test name> is the target's name; two tests
+// of one name in different packages are an error.
+func collect(events, dest string) ([]string, error) {
+	zips, err := testOutputs(events)
+	if err != nil {
+		return nil, err
+	}
+	labelOf := map[string]string{}
+	var dirs []string
+	for label, path := range zips {
+		name := label[strings.LastIndex(label, ":")+1:]
+		if other, ok := labelOf[name]; ok {
+			return nil, fmt.Errorf("two tests named %s: %s and %s", name, label, other)
+		}
+		labelOf[name] = label
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", label, err)
+		}
+		dir := filepath.Join(dest, name)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, err
+		}
+		if err := os.WriteFile(filepath.Join(dir, "outputs.zip"), data, 0o644); err != nil {
+			return nil, err
+		}
+		dirs = append(dirs, dir)
+	}
+	sort.Strings(dirs)
+	return dirs, nil
+}

@@ -1,0 +1,218 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"havlak-lab/internal/cli"
+	"havlak-lab/tools/result"
+)
+
+// The exit statuses of report and benchgate that mean something to the
+// night: a regression, and results of another environment than the
+// baseline's (tools/report, tools/benchgate).
+const (
+	statusRegressed          = 1
+	statusEnvironmentChanged = 3
+)
+
+// A night is the gate step of one nightly job.
+type night struct {
+	artifacts   string // one directory per test, each with its outputs.zip
+	baseline    string // the last good night's artifacts
+	report      string // the report and benchgate commands
+	benchgate   string
+	testsFailed bool // the night's bazel test failed
+	stdout      io.Writer
+	stderr      io.Writer
+	// annotate posts the summary (Buildkite's annotation), or is nil.
+	annotate func(style, markdown string) error
+}
+
+// verdict is what the gates found.
+type verdict struct {
+	regressed, failed, environmentChanged bool
+}
+
+// gate runs the report against the baseline, benchgate on every Go
+// benchmark that has a baseline, posts the summary, and makes a good night
+// the next baseline. It fails when a benchmark regressed or a step could
+// not be made.
+func (n *night) gate() error {
+	var v verdict
+	fmt.Fprintln(n.stdout, "--- :bar_chart: Report")
+	args := []string{"--from", n.artifacts, "--out", filepath.Join(n.artifacts, "report")}
+	if isDir(n.baseline) {
+		fmt.Fprintf(n.stdout, "Baseline: %s\n", n.baseline)
+		args = append(args, "--baseline", n.baseline)
+	} else {
+		fmt.Fprintf(n.stdout, "No baseline yet (%s): nothing to compare with.\n", n.baseline)
+	}
+	v.add(n.run("the report", n.report, args...))
+
+	fmt.Fprintln(n.stdout, "--- :scales: Go benchmarks against the baseline")
+	found, err := result.FindAll(n.artifacts)
+	if err != nil {
+		return err
+	}
+	for _, f := range found {
+		if f.Err != nil || f.Result.Benchmark.Kind != result.KindGoTest {
+			continue // the report has named the unreadable ones
+		}
+		test := filepath.Base(filepath.Dir(f.Path))
+		old := filepath.Join(n.baseline, test, result.ZipName)
+		if !isFile(old) {
+			fmt.Fprintf(n.stdout, "%s: no baseline\n", test)
+			continue
+		}
+		fmt.Fprintf(n.stdout, "%s:\n", test)
+		v.add(n.run("benchgate", n.benchgate, old, f.Path))
+	}
+
+	summary := n.summary(found, v)
+	if n.annotate != nil {
+		style := "success"
+		switch {
+		case v.regressed || v.failed:
+			style = "error"
+		case v.environmentChanged:
+			style = "warning"
+		}
+		if err := n.annotate(style, summary); err != nil {
+			fmt.Fprintf(n.stderr, "nightly: the annotation failed: %v\n", err)
+		}
+	}
+	fmt.Fprintln(n.stdout, summary)
+
+	if v.regressed || v.failed {
+		return cli.ExitError{Status: 1}
+	}
+	if n.testsFailed {
+		fmt.Fprintln(n.stdout, "Tests failed tonight: the baseline stays.")
+		return nil
+	}
+	fmt.Fprintln(n.stdout, "--- :floppy_disk: This night becomes the baseline")
+	return promote(n.artifacts, n.baseline)
+}
+
+// add records the exit status of a gate's command.
+func (v *verdict) add(status int) {
+	switch status {
+	case 0:
+	case statusRegressed:
+		v.regressed = true
+	case statusEnvironmentChanged:
+		v.environmentChanged = true
+	default:
+		v.failed = true
+	}
+}
+
+// run runs a command with the job's output and returns its exit status.
+func (n *night) run(what, command string, args ...string) int {
+	cmd := exec.Command(command, args...)
+	cmd.Stdout, cmd.Stderr = n.stdout, n.stderr
+	err := cmd.Run()
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &exit) && exit.ExitCode() > 0:
+		if code := exit.ExitCode(); code != statusRegressed && code != statusEnvironmentChanged {
+			fmt.Fprintf(n.stderr, "nightly: %s failed (exit status %d)\n", what, code)
+		}
+		return exit.ExitCode()
+	}
+	fmt.Fprintf(n.stderr, "nightly: %s failed: %v\n", what, err)
+	return -1
+}
+
+// summary is the night's Markdown summary: the commit and machine, the
+// report's table, and what the gates found.
+func (n *night) summary(found []result.Found, v verdict) string {
+	commit, host := "unknown", "unknown"
+	for _, f := range found {
+		if f.Err == nil {
+			env := f.Result.Environment
+			if c := env.Source.Commit; c != "" {
+				commit = c[:min(len(c), 12)]
+				if env.Source.Dirty {
+					commit += ", with uncommitted changes"
+				}
+			}
+			host = env.Machine.Hostname
+			break
+		}
+	}
+	table, err := os.ReadFile(filepath.Join(n.artifacts, "report", "table.md"))
+	if err != nil {
+		table = []byte("(no report: see the log)")
+	}
+	var s strings.Builder
+	fmt.Fprintf(&s, "**Nightly benchmarks** (`%s`, %s)\n\n%s", commit, host, strings.TrimRight(string(table), "\n"))
+	if v.regressed {
+		s.WriteString("\n\n**Regressions**: see the log and report/report.md among the artifacts.")
+	}
+	if v.environmentChanged {
+		s.WriteString("\n\n**Environment changed** since the baseline (machine or toolchains; the log names the fields): " +
+			"those benchmarks were not compared, and a good night becomes the new baseline.")
+	}
+	if v.failed {
+		s.WriteString("\n\n**A gate could not run**: see the log.")
+	}
+	return s.String()
+}
+
+// promote makes the night's outputs the baseline: every
+// artifacts/<test>/outputs.zip, copied into a new directory that then
+// replaces the old baseline whole.
+func promote(artifacts, baseline string) error {
+	zips, err := filepath.Glob(filepath.Join(artifacts, "*", result.ZipName))
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(baseline), 0o755); err != nil {
+		return err
+	}
+	fresh, old := baseline+".new", baseline+".old"
+	for _, dir := range []string{fresh, old} {
+		if err := os.RemoveAll(dir); err != nil {
+			return err
+		}
+	}
+	for _, zip := range zips {
+		data, err := os.ReadFile(zip)
+		if err != nil {
+			return err
+		}
+		dir := filepath.Join(fresh, filepath.Base(filepath.Dir(zip)))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(dir, result.ZipName), data, 0o644); err != nil {
+			return err
+		}
+	}
+	if err := os.Rename(baseline, old); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	if err := os.Rename(fresh, baseline); err != nil {
+		return err
+	}
+	return os.RemoveAll(old)
+}
+
+func isDir(path string) bool {
+	info, err := os.Stat(path)
+	return err == nil && info.IsDir()
+}
+
+func isFile(path string) bool {
+	info, err := os.Stat(path)
+	return err == nil && info.Mode().IsRegular()
+}

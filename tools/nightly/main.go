@@ -1,0 +1,132 @@
+// Command nightly is the Go half of the nightly perf job
+// (tools/ci/nightly.sh, README "CI and remote builds"):
+//
+//	nightly collect EVENTS DEST
+//	nightly gate [--baseline DIR] [--tests-failed] ARTIFACTS
+//
+// collect copies the outputs.zip of every test named in a build event JSON
+// file (--build_event_json_file) to DEST/<test name>/outputs.zip and prints
+// the directories, one a line.
+//
+// gate runs the report (//tools/report) on ARTIFACTS, comparing it with the
+// baseline, the last good night's artifacts; then benchgate on every Go
+// benchmark (go_benchmark) that has a baseline. It prints a Markdown
+// summary (the report's table and the verdict) and posts it as a Buildkite
+// annotation when run by an agent. A night without regressions, failures,
+// or failed tests (--tests-failed) becomes the baseline, replacing it whole;
+// so does a night whose environment changed (its benchmarks could not be
+// compared with a baseline of another machine or toolchain). The baseline
+// is --baseline, by default $HAVLAK_LAB_BASELINE or
+// ${XDG_CACHE_HOME:-~/.cache}/havlak-lab/nightly-baseline.
+//
+// --report and --benchgate, before the subcommand, name the two commands;
+// `bazel run //tools/nightly` gives them. Paths are relative to where bazel
+// run was typed. Exit status: 1 for a regression or a failed step, 2 for
+// bad usage.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"havlak-lab/internal/cli"
+)
+
+func main() {
+	os.Exit(cli.Report(os.Stderr, "nightly", run(os.Args[1:], os.Stdout, os.Stderr)))
+}
+
+const usage = "usage: nightly [--report CMD --benchgate CMD] collect EVENTS DEST | gate [--baseline DIR] [--tests-failed] ARTIFACTS"
+
+func run(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("nightly", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprintln(stderr, usage); fs.PrintDefaults() }
+	report := fs.String("report", "", "the report `command` (//tools/report)")
+	benchgate := fs.String("benchgate", "", "the benchgate `command` (//tools/benchgate)")
+	if help, err := cli.ParseFlags(fs, args); help || err != nil {
+		return err
+	}
+	switch fs.Arg(0) {
+	case "collect":
+		if fs.NArg() != 3 {
+			return cli.Usagef("collect wants EVENTS and DEST\n%s", usage)
+		}
+		dirs, err := collect(cli.UserPath(fs.Arg(1)), cli.UserPath(fs.Arg(2)))
+		for _, dir := range dirs {
+			fmt.Fprintln(stdout, dir)
+		}
+		return err
+	case "gate":
+		return runGate(fs.Args()[1:], *report, *benchgate, stdout, stderr)
+	case "":
+		return cli.Usagef("no subcommand\n%s", usage)
+	}
+	return cli.Usagef("unknown subcommand %q\n%s", fs.Arg(0), usage)
+}
+
+func runGate(args []string, report, benchgate string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("nightly gate", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	baseline := fs.String("baseline", defaultBaseline(), "the last good night's artifacts, `DIR`")
+	testsFailed := fs.Bool("tests-failed", false, "the night's tests failed: never make it the baseline")
+	if help, err := cli.ParseFlags(fs, args); help || err != nil {
+		return err
+	}
+	switch {
+	case fs.NArg() != 1:
+		return cli.Usagef("gate wants one ARTIFACTS directory\n%s", usage)
+	case report == "" || benchgate == "":
+		return cli.Usagef("gate needs --report and --benchgate (bazel run //tools/nightly gives them)")
+	case !isDir(cli.UserPath(fs.Arg(0))):
+		return cli.Usagef("%s: not a directory", cli.UserPath(fs.Arg(0)))
+	}
+	n := &night{
+		artifacts:   absolute(cli.UserPath(fs.Arg(0))),
+		baseline:    absolute(cli.UserPath(*baseline)),
+		report:      absolute(report),
+		benchgate:   absolute(benchgate),
+		testsFailed: *testsFailed,
+		stdout:      stdout,
+		stderr:      stderr,
+	}
+	if os.Getenv("BUILDKITE") != "" {
+		if agent, err := exec.LookPath("buildkite-agent"); err == nil {
+			n.annotate = func(style, markdown string) error {
+				cmd := exec.Command(agent, "annotate", "--style", style, "--context", "nightly-perf")
+				cmd.Stdin, cmd.Stdout, cmd.Stderr = strings.NewReader(markdown+"\n"), stdout, stderr
+				return cmd.Run()
+			}
+		}
+	}
+	return n.gate()
+}
+
+// defaultBaseline is where the perf agent keeps the last good night.
+func defaultBaseline() string {
+	if dir := os.Getenv("HAVLAK_LAB_BASELINE"); dir != "" {
+		return dir
+	}
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(cache, "havlak-lab", "nightly-baseline")
+}
+
+// absolute makes a path absolute, so that it survives a change of
+// directory; a bare command name stays as it is.
+func absolute(path string) string {
+	if path == "" || !strings.Contains(path, "/") {
+		return path
+	}
+	if abs, err := filepath.Abs(path); err == nil {
+		return abs
+	}
+	return path
+}

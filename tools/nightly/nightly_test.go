@@ -1,0 +1,278 @@
+package main
+
+import (
+	"archive/zip"
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"havlak-lab/internal/cli"
+	"havlak-lab/tools/result"
+)
+
+var (
+	reportCmd    = flag.String("report", "", "the report binary")
+	benchgateCmd = flag.String("benchgate", "", "the benchgate binary")
+	fixtures     = flag.String("fixtures", "", "a directory of benchmark results: <test>/outputs.zip")
+)
+
+// readZip returns a zip's files.
+func readZip(t *testing.T, path string) map[string][]byte {
+	t.Helper()
+	z, err := zip.OpenReader(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer z.Close()
+	files := map[string][]byte{}
+	for _, f := range z.File {
+		r, err := f.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[f.Name], err = io.ReadAll(r)
+		r.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return files
+}
+
+// writeZip writes files into a zip at path, the same bytes for the same files.
+func writeZip(t *testing.T, path string, files map[string][]byte) {
+	t.Helper()
+	var buf bytes.Buffer
+	z := zip.NewWriter(&buf)
+	names := make([]string, 0, len(files))
+	for name := range files {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		w, err := z.Create(name)
+		if err == nil {
+			_, err = w.Write(files[name])
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := z.Close(); err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(filepath.Dir(path), 0o755)
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// editResult changes the result.json of files.
+func editResult(t *testing.T, files map[string][]byte, edit func(r *result.Result)) {
+	t.Helper()
+	r, err := result.Decode(files[result.FileName], result.FileName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edit(r)
+	files[result.FileName], _ = json.MarshalIndent(r, "", "  ")
+}
+
+// A nightSpec is one night's changes to the fixtures.
+type nightSpec struct {
+	allocs     int                // allocations of each Go benchmark op
+	slow       string             // a benchmark whose real time triples
+	newGoSDK   string             // a Go toolchain every result reports instead
+	goBenchEnv result.Environment // the Go benchmark's environment
+}
+
+// makeNight writes an artifacts directory as nightly collect makes it.
+func makeNight(t *testing.T, spec nightSpec) string {
+	t.Helper()
+	dir := t.TempDir()
+	zips, _ := filepath.Glob(filepath.Join(*fixtures, "*", result.ZipName))
+	if len(zips) == 0 {
+		t.Fatalf("no fixtures in %s", *fixtures)
+	}
+	var env result.Environment
+	for _, zipPath := range zips {
+		test := filepath.Base(filepath.Dir(zipPath))
+		files := readZip(t, zipPath)
+		editResult(t, files, func(r *result.Result) {
+			if test == spec.slow+"_quick_test" {
+				for i := range r.Timing.Runs {
+					r.Timing.Runs[i].RealSeconds *= 3
+				}
+			}
+			if spec.newGoSDK != "" {
+				r.Environment.Toolchains.Go = spec.newGoSDK
+			}
+			env = r.Environment
+		})
+		writeZip(t, filepath.Join(dir, test, result.ZipName), files)
+	}
+	var bench strings.Builder
+	bench.WriteString("goos: linux\ngoarch: amd64\npkg: havlak-lab/go/explodepath\n")
+	for i := 0; i < 6; i++ {
+		for _, path := range []string{"a", "b"} {
+			fmt.Fprintf(&bench, "BenchmarkSplit/path=%s-2\t1000000\t%d.0 ns/op\t%d B/op\t%d allocs/op\n",
+				path, 100+i, 16*spec.allocs, spec.allocs)
+		}
+	}
+	goBench := &result.Result{
+		SchemaVersion: result.SchemaVersion,
+		Benchmark: result.Benchmark{Name: "explodepath", Kind: result.KindGoTest, Study: "explodePath", Language: "Go",
+			Workload: result.Workload{Name: result.WorkloadStandard}, Repetitions: 6},
+		Environment: env,
+		GoBench:     "bench.txt",
+	}
+	data, _ := json.MarshalIndent(goBench, "", "  ")
+	writeZip(t, filepath.Join(dir, "explodepath_test", result.ZipName), map[string][]byte{
+		result.FileName: data, "bench.txt": []byte(bench.String()),
+	})
+	return dir
+}
+
+// gateNight runs nightly gate on artifacts; it returns the exit status and
+// everything printed.
+func gateNight(t *testing.T, baseline, artifacts string, extra ...string) (int, string) {
+	t.Helper()
+	var out bytes.Buffer
+	args := append([]string{"--report", *reportCmd, "--benchgate", *benchgateCmd, "gate", "--baseline", baseline}, extra...)
+	err := run(append(args, artifacts), &out, &out)
+	status := cli.Report(&out, "nightly", err)
+	return status, out.String()
+}
+
+// snapshot is the baseline's files and their contents.
+func snapshot(t *testing.T, dir string) string {
+	t.Helper()
+	var s strings.Builder
+	filepath.Walk(dir, func(path string, info os.FileInfo, err error) error {
+		if err == nil && !info.IsDir() {
+			data, _ := os.ReadFile(path)
+			rel, _ := filepath.Rel(dir, path)
+			fmt.Fprintf(&s, "%s %x\n", rel, data)
+		}
+		return err
+	})
+	return s.String()
+}
+
+func TestGate(t *testing.T) {
+	if *reportCmd == "" || *benchgateCmd == "" || *fixtures == "" {
+		t.Skip("needs -report, -benchgate and -fixtures (bazel test //tools/nightly:nightly_test)")
+	}
+	// Bazel gives runfiles paths, relative to the workspace's runfiles
+	// directory; go_test runs in the package's.
+	for _, path := range []*string{reportCmd, benchgateCmd, fixtures} {
+		if dir := os.Getenv("TEST_SRCDIR"); dir != "" && !filepath.IsAbs(*path) {
+			*path = filepath.Join(dir, os.Getenv("TEST_WORKSPACE"), *path)
+		}
+	}
+	t.Setenv("BUILDKITE", "")
+	baseline := filepath.Join(t.TempDir(), "baseline")
+
+	first := makeNight(t, nightSpec{allocs: 1})
+	status, log := gateNight(t, baseline, first)
+	if status != 0 || !strings.Contains(log, "No baseline yet") {
+		t.Fatalf("first night: exit status %d, want 0 and no baseline:\n%s", status, log)
+	}
+	if !isFile(filepath.Join(first, "report", "index.html")) || !isFile(filepath.Join(baseline, "havlak6_quick_test", result.ZipName)) ||
+		!isFile(filepath.Join(baseline, "explodepath_test", result.ZipName)) {
+		t.Fatalf("first night: no report, or it did not become the baseline:\n%s", log)
+	}
+	before := snapshot(t, baseline)
+
+	for _, c := range []struct {
+		name        string
+		spec        nightSpec
+		extra       []string
+		status      int
+		says        []string
+		newBaseline bool
+	}{
+		{"unchanged", nightSpec{allocs: 1}, nil, 0, []string{"vs baseline", "Baseline: " + baseline}, false},
+		{"havlak6 three times slower", nightSpec{allocs: 1, slow: "havlak6"}, nil, 1,
+			[]string{"report: havlak6 regressed", "**Regressions**"}, false},
+		{"a Go benchmark allocating twice", nightSpec{allocs: 2}, nil, 1,
+			[]string{"benchgate: regressed: Split/path=a-2 allocs/op"}, false},
+		{"tests failed", nightSpec{allocs: 0}, []string{"--tests-failed"}, 0, []string{"the baseline stays"}, false},
+		{"another Go SDK", nightSpec{allocs: 1, newGoSDK: "go1.99"}, nil, 0,
+			[]string{`toolchains.go: "go1.27.4" → "go1.99"`, "**Environment changed**"}, true},
+	} {
+		status, log := gateNight(t, baseline, makeNight(t, c.spec), c.extra...)
+		if status != c.status {
+			t.Errorf("%s: exit status %d, want %d:\n%s", c.name, status, c.status, log)
+		}
+		for _, want := range c.says {
+			if !strings.Contains(log, want) {
+				t.Errorf("%s: the log does not say %q:\n%s", c.name, want, log)
+			}
+		}
+		if after := snapshot(t, baseline); (after != before) != c.newBaseline {
+			t.Errorf("%s: baseline replaced %v, want %v", c.name, after != before, c.newBaseline)
+		}
+		before = snapshot(t, baseline)
+	}
+
+	better := makeNight(t, nightSpec{allocs: 0, newGoSDK: "go1.99"})
+	if status, log := gateNight(t, baseline, better); status != 0 || snapshot(t, baseline) == before {
+		t.Errorf("a better night: exit status %d, baseline replaced %v; want 0 and replaced:\n%s", status, snapshot(t, baseline) != before, log)
+	}
+}
+
+func TestCollect(t *testing.T) {
+	dir := t.TempDir()
+	zipOf := func(name, content string) string {
+		path := filepath.Join(dir, "testlogs", name, "outputs.zip")
+		os.MkdirAll(filepath.Dir(path), 0o755)
+		os.WriteFile(path, []byte(content), 0o644)
+		return path
+	}
+	first, retry, other := zipOf("a1", "first attempt"), zipOf("a2", "last attempt"), zipOf("b", "b's")
+	event := func(label, uri string) string {
+		return fmt.Sprintf(`{"id":{"testResult":{"label":%q}},"testResult":{"testActionOutput":[{"name":"test.log","uri":"file:///x"},{"name":%q,"uri":%q}]}}`,
+			label, testOutputsName, uri)
+	}
+	events := filepath.Join(dir, "events.json")
+	os.WriteFile(events, []byte(strings.Join([]string{
+		`{"id":{"started":{}},"started":{"uuid":"x"}}`,
+		event("//benchmarks:havlak6_test", "file://"+first),
+		event("//tools:other_test", "file://"+other),
+		event("//benchmarks:havlak6_test", "file://"+retry),
+	}, "\n")+"\n"), 0o644)
+	dest := filepath.Join(dir, "artifacts")
+	var out bytes.Buffer
+	if err := run([]string{"collect", events, dest}, &out, &out); err != nil {
+		t.Fatalf("collect: %v\n%s", err, out.String())
+	}
+	if got, want := out.String(), filepath.Join(dest, "havlak6_test")+"\n"+filepath.Join(dest, "other_test")+"\n"; got != want {
+		t.Errorf("collect printed %q, want %q", got, want)
+	}
+	if data, _ := os.ReadFile(filepath.Join(dest, "havlak6_test", "outputs.zip")); string(data) != "last attempt" {
+		t.Errorf("havlak6_test: %q, want the last attempt's outputs", data)
+	}
+
+	for name, c := range map[string]struct{ events, want string }{
+		"not events": {"{\"id\": {}}\nnot json\n", events + ":2: not a build event"},
+		"remote":     {event("//a:t", "bytestream://cache/blobs/1") + "\n", "not a local file"},
+		"same names": {event("//a:t", "file://"+first) + "\n" + event("//b:t", "file://"+other) + "\n", "two tests named t"},
+	} {
+		os.WriteFile(events, []byte(c.events), 0o644)
+		err := run([]string{"collect", events, t.TempDir()}, io.Discard, io.Discard)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want an error saying %q", name, err, c.want)
+		}
+	}
+	if err := run([]string{"collect", filepath.Join(dir, "missing.json"), dest}, io.Discard, io.Discard); cli.Status(err) != 2 {
+		t.Errorf("a missing event file: %v, want a usage error", err)
+	}
+}

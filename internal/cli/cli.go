@@ -11,6 +11,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+
+	"havlak-lab/internal/runtimemetrics"
 )
 
 // A UsageError is bad input: a flag, its value, or an input file. Programs
@@ -69,8 +71,13 @@ func Report(stderr io.Writer, program string, err error) int {
 	return Status(err)
 }
 
-// Exit ends the program with err reported as Report does.
+// Exit ends the program with err reported as Report does, after
+// recording the run's runtime figures when the perf runner asks for them
+// (internal/runtimemetrics).
 func Exit(err error) {
+	if recordErr := runtimemetrics.Record(); recordErr != nil {
+		err = errors.Join(err, recordErr)
+	}
 	os.Exit(Report(os.Stderr, filepath.Base(os.Args[0]), err))
 }
 

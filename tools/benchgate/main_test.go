@@ -59,7 +59,7 @@ func TestGate(t *testing.T) {
 		{"a new benchmark", map[string][2]float64{"Split/path=a": {100, 2}, "Split/path=b": {200, 3}, "Split/path=c": {10, 1}}, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			regressed, stdout, stderr, err := gate(t, old, benchFile(t, "new.txt", c.new))
+			regressed, stdout, stderr, err := gate(t, "-units=all", old, benchFile(t, "new.txt", c.new))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -134,7 +134,7 @@ func goBenchResult(t *testing.T, bench string, cores int) string {
 func TestResultsAsInput(t *testing.T) {
 	fast := benchFile(t, "fast.txt", map[string][2]float64{"X": {100, 1}})
 	slow := benchFile(t, "slow.txt", map[string][2]float64{"X": {200, 1}})
-	regressed, stdout, _, err := gate(t, goBenchResult(t, fast, 2), goBenchResult(t, slow, 2))
+	regressed, stdout, _, err := gate(t, "-units=all", goBenchResult(t, fast, 2), goBenchResult(t, slow, 2))
 	if err != nil || !regressed {
 		t.Errorf("results of one machine, 2x slower: regressed %v, %v\n%s", regressed, err, stdout)
 	}
@@ -142,7 +142,7 @@ func TestResultsAsInput(t *testing.T) {
 	if cli.Status(err) != statusEnvironmentChanged || !strings.Contains(stderr, `machine.cores: "2" → "64"`) {
 		t.Errorf("results of two machines: %v (status %d), want status %d naming the cores\n%s", err, cli.Status(err), statusEnvironmentChanged, stderr)
 	}
-	regressed, _, _, err = gate(t, "-allow-env-change", goBenchResult(t, fast, 2), goBenchResult(t, slow, 64))
+	regressed, _, _, err = gate(t, "-units=all", "-allow-env-change", goBenchResult(t, fast, 2), goBenchResult(t, slow, 64))
 	if err != nil || !regressed {
 		t.Errorf("-allow-env-change: regressed %v, %v; want the comparison made", regressed, err)
 	}
@@ -150,5 +150,15 @@ func TestResultsAsInput(t *testing.T) {
 	os.WriteFile(filepath.Join(program, result.FileName), []byte(`{"schema_version": 1}`), 0o644)
 	if _, _, _, err := gate(t, program, goBenchResult(t, fast, 2)); !errors.As(err, new(cli.UsageError)) || !strings.Contains(err.Error(), program) {
 		t.Errorf("an invalid result: %v, want a usage error naming it", err)
+	}
+}
+
+// By default only the exact units are gated: time is shown.
+func TestTimeIsNotGatedByDefault(t *testing.T) {
+	old := benchFile(t, "old.txt", map[string][2]float64{"X": {100, 1}})
+	slow := benchFile(t, "slow.txt", map[string][2]float64{"X": {300, 1}})
+	regressed, stdout, _, err := gate(t, old, slow)
+	if err != nil || regressed || !strings.Contains(stdout, "worse") {
+		t.Errorf("3x slower, same allocations: regressed %v, %v; want shown as worse, not gated\n%s", regressed, err, stdout)
 	}
 }

@@ -184,6 +184,11 @@ ul.problems { color: #a00; }
 <td class="text">{{if .CPU}}<a href="stages/{{.Name}}/flame.svg">flame</a>{{end}}{{range $file, $_ := .Graphs}} · <a href="stages/{{$row.Name}}/{{$file}}">{{$file}}</a>{{end}}</td></tr>
 {{end}}</tbody>
 </table></div>
+{{with .MetricRows}}<details><summary>Low-noise figures</summary>
+<div class="wide"><table class="metrics">
+<thead><tr><th>benchmark</th><th>figure</th><th>median</th><th>min–max</th><th>spread</th><th>runs</th><th>gate</th><th>source</th></tr></thead>
+<tbody>{{range .}}<tr><td>{{.Benchmark}}</td><td class="text">{{.Metric.Name}}</td>{{if .Unavailable}}<td class="text" colspan="6">unavailable: {{.Unavailable}}</td>{{else}}<td>{{.Value .Median}} {{.Metric.Unit}}</td><td>{{.Value .Min}}–{{.Value .Max}}</td><td>{{.SpreadText}}</td><td>{{len .Metric.Values}}</td><td class="text">{{.Gate}}</td><td class="text">{{.Metric.Source}}</td>{{end}}</tr>
+{{end}}</tbody></table></div></details>{{end}}
 {{$.Charts .}}
 {{end}}
 <p class="note">Speed-up: the median real time of the benchmark's reference (named in the column) over its own. A ratio of two languages (Go / C++): the first's median real time over its counterpart's in the second.{{if .Baseline}} Baseline: {{.Baseline}}.{{end}}</p>

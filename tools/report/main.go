@@ -124,6 +124,11 @@ func run(args []string, stderr io.Writer) error {
 	}
 	for _, row := range worse {
 		fmt.Fprintf(stderr, "report: %s regressed: %s\n", row.Name, row.CompareText())
+		for _, m := range row.Compared.Metrics {
+			if m.Regressed {
+				fmt.Fprintf(stderr, "report: %s: %s\n", row.Name, m)
+			}
+		}
 	}
 	if len(moved) > 0 && !*allowEnvChange {
 		fmt.Fprintf(stderr, "report: %d benchmarks ran in another environment than their baseline's: not compared "+

@@ -198,10 +198,19 @@ func (row *Row) CompareText() string {
 	switch {
 	case c == nil:
 		return ""
-	case !c.Made:
+	case !c.Made && len(c.Metrics) == 0:
 		return c.Note
 	}
-	text := "time " + c.Real.String() + ", CPU " + c.CPU.String() + ", RSS " + c.MaxRSS.String()
+	var parts []string
+	if c.Made {
+		parts = append(parts, "time "+c.Real.String()+", CPU "+c.CPU.String()+", RSS "+c.MaxRSS.String())
+	}
+	for _, m := range c.Metrics {
+		if m.Gated {
+			parts = append(parts, fmt.Sprintf("%s %+.2f%%", m.Name, 100*m.Delta))
+		}
+	}
+	text := strings.Join(parts, ", ")
 	if c.Regressed {
 		text = "**REGRESSED**: " + text
 	}
@@ -262,6 +271,8 @@ func (r *Report) WriteMarkdown(w io.Writer) {
 			r.Baseline, Alpha, 100*r.Threshold, 100*r.RSSThreshold)
 	}
 
+	r.writeMetrics(w)
+
 	fmt.Fprintln(w, "\n## Environment")
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "- %s\n", r.EnvironmentText())
@@ -316,4 +327,61 @@ func runCounts(rows []*Row) string {
 		return fmt.Sprintf("%d each", most)
 	}
 	return fmt.Sprintf("%d to %d each", least, most)
+}
+
+// A MetricRow is one low-noise figure of one benchmark, summarised.
+type MetricRow struct {
+	Benchmark         string
+	Metric            result.Metric
+	Median, Min, Max  float64
+	Spread            float64
+	Unavailable, Gate string
+}
+
+// MetricRows lists the study's low-noise figures, benchmark by benchmark.
+func (s Study) MetricRows() []MetricRow {
+	var rows []MetricRow
+	for _, row := range s.Rows {
+		for _, m := range row.Metrics {
+			mr := MetricRow{Benchmark: row.Name, Metric: m, Unavailable: m.Unavailable, Gate: "shown"}
+			mr.Min, mr.Median, mr.Max = result.MinMedianMax(m.Values)
+			mr.Spread = result.Spread(m.Values)
+			if m.Gated {
+				mr.Gate = fmt.Sprintf("gated, %.1f%%", 100*m.Threshold)
+			}
+			rows = append(rows, mr)
+		}
+	}
+	return rows
+}
+
+// Value formats a figure for the tables: an integer count.
+func (m MetricRow) Value(v float64) string { return fmt.Sprintf("%.0f", v) }
+
+// SpreadText is the spread in percent.
+func (m MetricRow) SpreadText() string { return fmt.Sprintf("%.3f%%", 100*m.Spread) }
+
+// writeMetrics writes each study's low-noise figures.
+func (r *Report) writeMetrics(w io.Writer) {
+	header := false
+	for _, s := range r.Studies() {
+		rows := s.MetricRows()
+		if len(rows) == 0 {
+			continue
+		}
+		if !header {
+			fmt.Fprintln(w, "\n## Low-noise figures")
+			fmt.Fprintln(w, "\nCounts that hardly move between runs of the same binary; the gate judges the gated ones (a change worse than their threshold and their runs' spread).")
+			header = true
+		}
+		fmt.Fprintf(w, "\n**%s**\n\n| benchmark | figure | median | min–max | spread | runs | gate | source |\n|---|---|---:|---:|---:|---:|---|---|\n", s.Title)
+		for _, m := range rows {
+			if m.Unavailable != "" {
+				fmt.Fprintf(w, "| %s | %s | unavailable: %s |  |  |  |  |  |\n", m.Benchmark, m.Metric.Name, m.Unavailable)
+				continue
+			}
+			fmt.Fprintf(w, "| %s | %s | %s %s | %s–%s | %s | %d | %s | %s |\n", m.Benchmark, m.Metric.Name,
+				m.Value(m.Median), m.Metric.Unit, m.Value(m.Min), m.Value(m.Max), m.SpreadText(), len(m.Metric.Values), m.Gate, m.Metric.Source)
+		}
+	}
 }

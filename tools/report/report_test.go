@@ -451,3 +451,44 @@ func TestMadeUpStudy(t *testing.T) {
 		t.Error("index.html or report.md lacks the made-up study's section or workload")
 	}
 }
+
+// setMetric gives an unpacked result one gated figure with values.
+func setMetric(t *testing.T, dir string, values ...float64) {
+	t.Helper()
+	editResult(t, dir, func(doc map[string]any) {
+		doc["metrics"] = []any{map[string]any{
+			"name": "instructions", "unit": "instructions", "source": "test",
+			"values": values, "gated": true, "threshold": 0.01,
+		}}
+	})
+}
+
+// The gate on low-noise figures: a change counts when it is worse than
+// both the threshold (1%) and the noise of the runs.
+func TestMetricGate(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		old, new  []float64
+		regressed bool
+	}{
+		{"2% more, no noise", []float64{1e9, 1e9, 1e9}, []float64{1.02e9, 1.02e9, 1.02e9}, true},
+		{"0.5% more: under the threshold", []float64{1e9, 1e9, 1e9}, []float64{1.005e9, 1.005e9, 1.005e9}, false},
+		{"2% more, but 5% noise", []float64{0.97e9, 1e9, 1.02e9}, []float64{1.0e9, 1.02e9, 1.05e9}, false},
+		{"fewer", []float64{1e9, 1e9}, []float64{0.9e9, 0.9e9}, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			oldDir, newDir := t.TempDir(), t.TempDir()
+			for dir, values := range map[string][]float64{oldDir: c.old, newDir: c.new} {
+				unzipTo(t, filepath.Join(fixtures, "havlak6cc_quick_test", "outputs.zip"), filepath.Join(dir, "havlak6cc"))
+				setMetric(t, filepath.Join(dir, "havlak6cc"), values...)
+			}
+			stderr, status, _ := runReport(t, "--from", newDir, "--baseline", oldDir, "--out", t.TempDir())
+			if regressed := status == 1; regressed != c.regressed || status > 1 {
+				t.Errorf("exit status %d, want regressed %v:\n%s", status, c.regressed, stderr)
+			}
+			if c.regressed && !strings.Contains(stderr, "report: havlak6cc: instructions +2.00% (REGRESSED: 1000000000 → 1020000000 instructions, median of 3 and 3 runs; threshold 1.0%, noise 0.000%)") {
+				t.Errorf("the evidence is missing:\n%s", stderr)
+			}
+		})
+	}
+}

@@ -17,6 +17,7 @@ type Result struct {
 	Environment result.Environment
 	Source      string // the zip or directory it was read from
 	Runs        []result.Run
+	Metrics     []result.Metric
 
 	CPU  *profile.Profile // nil when missing or unreadable
 	Heap *profile.Profile
@@ -85,6 +86,7 @@ func readResult(f result.Found) *Result {
 		Environment: res.Environment,
 		Source:      f.Path,
 		Runs:        res.Timing.Successful(),
+		Metrics:     res.Metrics,
 		Graphs:      map[string][]byte{},
 	}
 	if len(r.Runs) == 0 {

@@ -110,12 +110,65 @@ const (
 // A Comparison is a benchmark against its baseline.
 type Comparison struct {
 	Real, CPU, MaxRSS Change
-	// Regressed: a change past the threshold that the U test confirms.
-	Regressed bool
-	// Made: the measures were compared.
+	// Made: the timings were compared.
 	Made bool
+	// Metrics compares the low-noise figures both results have.
+	Metrics []MetricChange
+	// Regressed: a timing past its threshold that the U test confirms,
+	// or a gated figure worse than its threshold and its noise.
+	Regressed bool
 	// Note explains a comparison that could not be made, or qualifies one.
 	Note string
+}
+
+// A MetricChange is one low-noise figure against its baseline. It
+// regresses when its median is worse by more than both its threshold and
+// its noise: the larger spread (range over median) of the two sides' runs.
+type MetricChange struct {
+	Name, Unit       string
+	Old, New         float64 // medians
+	OldRuns, NewRuns int
+	Delta            float64 // relative change of the median, +0.01 = 1% worse
+	Noise, Threshold float64
+	Gated, Regressed bool
+}
+
+func (m MetricChange) String() string {
+	verdict := "~"
+	switch {
+	case m.Regressed:
+		verdict = "REGRESSED"
+	case !m.Gated:
+		verdict = "not gated"
+	}
+	return fmt.Sprintf("%s %+.2f%% (%s: %.0f → %.0f %s, median of %d and %d runs; threshold %.1f%%, noise %.3f%%)",
+		m.Name, 100*m.Delta, verdict, m.Old, m.New, m.Unit, m.OldRuns, m.NewRuns, 100*m.Threshold, 100*m.Noise)
+}
+
+// compareMetrics compares the figures both results have values of.
+func compareMetrics(old, new []result.Metric) []MetricChange {
+	var changes []MetricChange
+	for _, n := range new {
+		for _, o := range old {
+			if o.Name != n.Name || len(o.Values) == 0 || len(n.Values) == 0 {
+				continue
+			}
+			_, om, _ := result.MinMedianMax(o.Values)
+			_, nm, _ := result.MinMedianMax(n.Values)
+			c := MetricChange{
+				Name: n.Name, Unit: n.Unit, Old: om, New: nm, OldRuns: len(o.Values), NewRuns: len(n.Values),
+				Noise:     max(result.Spread(o.Values), result.Spread(n.Values)),
+				Threshold: max(o.Threshold, n.Threshold),
+				Gated:     o.Gated && n.Gated,
+			}
+			if om > 0 {
+				c.Delta = nm/om - 1
+			}
+			c.Regressed = c.Gated && c.Delta > c.Threshold && c.Delta > c.Noise
+			changes = append(changes, c)
+		}
+	}
+	return changes
 }
 
 // A Change is one measure against its baseline.
@@ -142,9 +195,10 @@ type Gate struct {
 }
 
 // Compare fills in each row's comparison with the baseline result of the
-// same name. It returns the rows whose real time or maximum RSS regressed
-// beyond the gate's thresholds, and those whose environment differs from
-// their baseline's (left uncompared unless the gate allows it).
+// same name. It returns the rows that regressed (real time or maximum RSS
+// beyond the gate's thresholds, or a gated low-noise figure beyond its
+// threshold and noise), and those whose environment differs from their
+// baseline's (left uncompared unless the gate allows it).
 func Compare(rows []*Row, baseline []*Result, gate Gate) (regressed, moved []*Row) {
 	old := map[string]*Row{}
 	for _, row := range Rows(baseline) {
@@ -163,39 +217,44 @@ func Compare(rows []*Row, baseline []*Result, gate Gate) (regressed, moved []*Ro
 	}
 	for _, row := range rows {
 		base := old[row.Name]
+		if base == nil {
+			row.Compared = &Comparison{Note: "not in the baseline"}
+			continue
+		}
 		var diffs []string
-		if base != nil {
-			for _, d := range result.Differences(base.Environment, row.Environment) {
-				diffs = append(diffs, d.String())
-			}
+		for _, d := range result.Differences(base.Environment, row.Environment) {
+			diffs = append(diffs, d.String())
 		}
 		if len(diffs) > 0 {
 			moved = append(moved, row)
-		}
-		switch {
-		case base == nil:
-			row.Compared = &Comparison{Note: "not in the baseline"}
-		case len(base.Runs) < MinRuns || len(row.Runs) < MinRuns:
-			row.Compared = &Comparison{Note: fmt.Sprintf("%d and %d runs: too few to compare (%d each needed)",
-				len(base.Runs), len(row.Runs), MinRuns)}
-		case len(diffs) > 0 && !gate.AllowEnvChange:
-			row.Compared = &Comparison{Note: "not compared: another environment than the baseline's: " + strings.Join(diffs, ", ")}
-		default:
-			c := &Comparison{
-				Made:   true,
-				Real:   change(base.Real, row.Real),
-				CPU:    change(base.CPUTime, row.CPUTime),
-				MaxRSS: change(base.MaxRSS, row.MaxRSS),
+			if !gate.AllowEnvChange {
+				row.Compared = &Comparison{Note: "not compared: another environment than the baseline's: " + strings.Join(diffs, ", ")}
+				continue
 			}
+		}
+		c := &Comparison{Metrics: compareMetrics(base.Metrics, row.Metrics)}
+		var notes []string
+		if len(base.Runs) < MinRuns || len(row.Runs) < MinRuns {
+			notes = append(notes, fmt.Sprintf("timings of %d and %d runs: too few to compare (%d each needed)",
+				len(base.Runs), len(row.Runs), MinRuns))
+		} else {
+			c.Made = true
+			c.Real = change(base.Real, row.Real)
+			c.CPU = change(base.CPUTime, row.CPUTime)
+			c.MaxRSS = change(base.MaxRSS, row.MaxRSS)
 			c.Regressed = c.Real.Significant && c.Real.Delta > gate.Threshold ||
 				c.MaxRSS.Significant && c.MaxRSS.Delta > gate.RSSThreshold
-			if len(diffs) > 0 {
-				c.Note = "environment changed: " + strings.Join(diffs, ", ")
-			}
-			row.Compared = c
-			if c.Regressed {
-				regressed = append(regressed, row)
-			}
+		}
+		for _, m := range c.Metrics {
+			c.Regressed = c.Regressed || m.Regressed
+		}
+		if len(diffs) > 0 {
+			notes = append(notes, "environment changed: "+strings.Join(diffs, ", "))
+		}
+		c.Note = strings.Join(notes, "; ")
+		row.Compared = c
+		if c.Regressed {
+			regressed = append(regressed, row)
 		}
 	}
 	return regressed, moved

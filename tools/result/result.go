@@ -38,6 +38,15 @@
 //	                 of successful runs their min, median and max
 //	go_bench         kind "go_test": the file of Go benchmark format lines
 //	                 (benchstat's input), e.g. "bench.txt"
+//	metrics          the low-noise figures (Metric): each with its name
+//	                 ("own_instructions"), unit, source (how it was
+//	                 measured: "cachegrind", "runtime/metrics", ...), one
+//	                 value per run of its source (the counted runs under
+//	                 Cachegrind, the timed runs, the heap-profiled run),
+//	                 whether the gate judges it and the smallest relative
+//	                 change the gate reports (threshold: 0.01 is 1%); a
+//	                 figure that could not be measured has no values and
+//	                 says why (unavailable)
 //	files            every other file the result holds, each with its name
 //	                 (relative to the result), role and, for a profile or a
 //	                 view of one, which profile ("cpu", "heap"):
@@ -72,7 +81,34 @@ type Result struct {
 	Environment   Environment `json:"environment"`
 	Timing        *Timing     `json:"timing,omitempty"`
 	GoBench       string      `json:"go_bench,omitempty"`
+	Metrics       []Metric    `json:"metrics,omitempty"`
 	Files         []File      `json:"files"`
+}
+
+// A Metric is one low-noise figure of a benchmark: a count that, unlike
+// wall time, hardly moves between runs of the same binary, so that a small
+// change of the code shows.
+type Metric struct {
+	Name   string    `json:"name"`
+	Unit   string    `json:"unit"`
+	Source string    `json:"source"`
+	Values []float64 `json:"values"`
+	// Gated: the regression gate judges this figure; a change counts when
+	// it is worse than both Threshold and the noise of the runs.
+	Gated     bool    `json:"gated"`
+	Threshold float64 `json:"threshold,omitempty"`
+	// Unavailable says why there are no values.
+	Unavailable string `json:"unavailable,omitempty"`
+}
+
+// Metric returns the metric called name, or nil.
+func (r *Result) Metric(name string) *Metric {
+	for i := range r.Metrics {
+		if r.Metrics[i].Name == name {
+			return &r.Metrics[i]
+		}
+	}
+	return nil
 }
 
 // The kinds of benchmark.
@@ -241,6 +277,18 @@ func (r *Result) Validate() error {
 		}
 	default:
 		bad("benchmark.kind %q: want %q or %q", b.Kind, KindProgram, KindGoTest)
+	}
+	seen := map[string]bool{}
+	for i, m := range r.Metrics {
+		switch {
+		case m.Name == "" || seen[m.Name]:
+			bad("metrics[%d]: name %q empty or repeated", i, m.Name)
+		case len(m.Values) == 0 && m.Unavailable == "":
+			bad("metrics[%d] (%s): no values, and no reason", i, m.Name)
+		case m.Gated && m.Threshold <= 0:
+			bad("metrics[%d] (%s): gated without a positive threshold", i, m.Name)
+		}
+		seen[m.Name] = true
 	}
 	for i, f := range r.Files {
 		if f.Name == "" || f.Name == FileName || strings.HasPrefix(f.Name, "/") || slices.Contains(strings.Split(f.Name, "/"), "..") {

@@ -255,3 +255,39 @@ func TestCaptureMachine(t *testing.T) {
 		t.Errorf("CaptureMachine() = %+v: no kernel or memory on Linux", m)
 	}
 }
+
+func TestMinMedianMaxAndSpread(t *testing.T) {
+	lo, median, hi := MinMedianMax([]float64{4, 1, 3, 2})
+	if lo != 1 || median != 2.5 || hi != 4 {
+		t.Errorf("MinMedianMax = %v, %v, %v; want 1, 2.5, 4", lo, median, hi)
+	}
+	if s := Spread([]float64{99, 100, 101}); s != 0.02 {
+		t.Errorf("Spread(99, 100, 101) = %v, want 0.02", s)
+	}
+	if s := Spread([]float64{5}); s != 0 {
+		t.Errorf("Spread of one value = %v, want 0", s)
+	}
+}
+
+func TestMetricsValidate(t *testing.T) {
+	for name, c := range map[string]struct {
+		metrics []Metric
+		want    string
+	}{
+		"repeated":        {[]Metric{{Name: "x", Values: []float64{1}}, {Name: "x", Values: []float64{1}}}, "repeated"},
+		"no values":       {[]Metric{{Name: "x"}}, "no values, and no reason"},
+		"gated, no limit": {[]Metric{{Name: "x", Values: []float64{1}, Gated: true}}, "without a positive threshold"},
+	} {
+		r := example()
+		r.Files = nil
+		r.Metrics = c.metrics
+		if err := r.Validate(); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: Validate = %v, want %q", name, err, c.want)
+		}
+	}
+	r := example()
+	r.Metrics = []Metric{{Name: "instructions", Values: []float64{1, 2}, Gated: true, Threshold: 0.01}, {Name: "cycles", Unavailable: "no PMU"}}
+	if err := r.Validate(); err != nil {
+		t.Errorf("valid metrics: %v", err)
+	}
+}

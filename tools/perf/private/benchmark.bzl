@@ -21,7 +21,7 @@ def _heap_mode(name, kind, profiles, memprofile_flag, heap_profile_env):
         fail("perf_benchmark {}: a Go heap profile needs memprofile_flag or heap_profile_env".format(name))
     return ""
 
-def _spec(b, target, config, workload, description, repetitions, expect, args):
+def _spec(b, target, config, workload, description, repetitions, expect, args, counted = True):
     """The perf_spec of b's target, in config; returns its label."""
     perf_spec(
         name = target + "_spec",
@@ -46,6 +46,9 @@ def _spec(b, target, config, workload, description, repetitions, expect, args):
         heap_env = b.heap_env,
         heap_args = b.heap_args,
         trace = b.trace,
+        counted_args = b.counted_args if counted else [],
+        counted_expect = b.counted_expect or "",
+        counted_repetitions = b.counted_repetitions if counted and b.counted_args else 0,
         tags = b.tags,
         visibility = ["//visibility:private"],
     )
@@ -72,6 +75,7 @@ def perf_benchmark(
         repetitions = 5,
         quick_args = None,
         quick_expect = None,
+        counted_repetitions = 3,
         data = [],
         srcs = [],
         tags = [],
@@ -134,6 +138,11 @@ def perf_benchmark(
         Mann-Whitney U test tell a change from noise.
       quick_args: arguments of the quick test; None for no quick test.
       quick_expect: `expect` for the quick test; `expect` when None.
+      counted_repetitions: runs under Cachegrind, on the quick workload, in
+        both tests: they count the instructions the regression gate judges
+        (README, "Low-noise figures"); 0 for none. Cachegrind runs a
+        program about 50 times slower: the full workload would take
+        minutes per run for the slower stages.
       data: files the arguments name.
       srcs: the program's sources, for `pprof -list`.
       tags: added to the tags of every target.
@@ -157,10 +166,13 @@ def perf_benchmark(
         heap_env = heap_profile_env or "",
         heap_args = heap_args,
         trace = trace,
+        counted_args = quick_args or [],
+        counted_expect = quick_expect or expect,
+        counted_repetitions = counted_repetitions,
         tags = tags,
     )
 
-    run_spec = _spec(b, name, "run", "standard", workload, 1, expect, args)
+    run_spec = _spec(b, name, "run", "standard", workload, 1, expect, args, counted = False)
     native.sh_binary(
         name = name,
         srcs = [_RUNNER],

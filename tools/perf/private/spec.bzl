@@ -21,6 +21,8 @@ The spec is one JSON object (the runner's type Spec):
                 "env"; heap_args the heap-profiled run's extra arguments
     trace       whether to add a traced run (-trace FILE)
     go_test     {bench, count, benchtime} of a go_test binary's run
+    counted     {args, expect, repetitions} of the runs under Cachegrind
+                that count instructions, or null
 """
 
 def _runfiles_path(f):
@@ -66,6 +68,11 @@ def _perf_spec_impl(ctx):
             count = ctx.attr.count,
             benchtime = ctx.attr.benchtime,
         ),
+        counted = struct(
+            args = [ctx.expand_location(arg, targets) for arg in ctx.attr.counted_args],
+            expect = ctx.attr.counted_expect,
+            repetitions = ctx.attr.counted_repetitions,
+        ) if ctx.attr.counted_repetitions > 0 else None,
     )
     out = ctx.actions.declare_file(ctx.label.name + ".json")
     ctx.actions.write(out, json.encode_indent(spec) + "\n")
@@ -88,6 +95,9 @@ perf_spec = rule(
         "binary": attr.label(mandatory = True, executable = True, cfg = "target", doc = "The program, or the go_test."),
         "config": attr.string(mandatory = True, values = ["perf", "quick", "run"], doc = "Which target the spec is of."),
         "count": attr.int(default = 1, doc = "go_test: -test.count."),
+        "counted_args": attr.string_list(doc = "The program's arguments in the runs under Cachegrind; $(rootpath) works."),
+        "counted_expect": attr.string(doc = "`expect` of the runs under Cachegrind."),
+        "counted_repetitions": attr.int(doc = "Runs under Cachegrind; 0 for none."),
         "counterpart": attr.string(doc = "The same stage in another language."),
         "data": attr.label_list(allow_files = True, doc = "Files the arguments name, the sources for pprof -list."),
         "expect": attr.string(doc = "The regular expression of a correct run's lines; \"\" checks nothing."),

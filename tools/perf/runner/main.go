@@ -48,6 +48,7 @@ import (
 	"syscall"
 
 	"havlak-lab/internal/cli"
+	"havlak-lab/internal/runtimemetrics"
 	"havlak-lab/tools/result"
 )
 
@@ -144,8 +145,25 @@ func (b *bench) runMode(userArgs []string) error {
 	cmd := exec.Command(b.xtime, append([]string{filepath.Base(b.binary)}, b.args...)...)
 	cmd.Env = append(os.Environ(), "PATH="+filepath.Dir(b.binary)+string(filepath.ListSeparator)+os.Getenv("PATH"))
 	cmd.Dir = wd
+	var figures string
+	if b.Profiler == "go" {
+		tmp, err := os.MkdirTemp("", "runtime-metrics")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(tmp)
+		figures = filepath.Join(tmp, runtimeMetricsFile)
+		cmd.Env = append(cmd.Env, runtimemetrics.EnvVar+"="+figures)
+	}
 	if err := execute(cmd, os.Stdin, os.Stdout); err != nil {
 		return err
+	}
+	if figures != "" {
+		if runs, err := runtimemetrics.ReadFile(figures); err == nil && len(runs) == 1 {
+			f := runs[0]
+			fmt.Fprintf(os.Stderr, "%d bytes allocated in %d objects, %d GC cycles, %d bytes of heap mapped\n",
+				f.AllocBytes, f.AllocObjects, f.GCCycles, f.HeapMappedBytes)
+		}
 	}
 	if profileDir == "" {
 		return nil
@@ -225,6 +243,9 @@ func (b *bench) testMode() error {
 		"-n", fmt.Sprint(reps), "-json", xtimeJSON, "-bench", name, "-benchout", benchTxt,
 		filepath.Base(b.binary)}, b.args...)...)
 	cmd.Env = append(os.Environ(), "PATH="+filepath.Dir(b.binary)+string(filepath.ListSeparator)+os.Getenv("PATH"))
+	if b.Profiler == "go" {
+		cmd.Env = append(cmd.Env, runtimemetrics.EnvVar+"="+b.outPath(runtimeMetricsFile))
+	}
 	if err := b.runTo(cmd, "output.txt"); err != nil {
 		return err
 	}
@@ -284,11 +305,41 @@ func (b *bench) testMode() error {
 		return err
 	}
 
+	// The low-noise figures.
+	var metrics []result.Metric
+	if b.Profiler == "go" {
+		metrics = append(metrics, b.goRuntimeMetrics(reps)...)
+	} else if b.wants("heap") && b.Heap == heapGperftools {
+		metrics = append(metrics, b.tcmallocMetrics()...)
+	}
+	if b.Counted != nil {
+		counted, err := b.countedRuns()
+		if err != nil {
+			return err
+		}
+		metrics = append(counted, metrics...)
+	}
+	printMetrics(metrics)
+
 	rec, err := result.ReadXTime(xtimeJSON)
 	if err != nil {
 		return err
 	}
-	return b.writeResult(env, &rec.Timing, "")
+	return b.writeResult(env, &rec.Timing, "", metrics)
+}
+
+// printMetrics prints the low-noise figures, a line each: median and the
+// spread of the runs.
+func printMetrics(metrics []result.Metric) {
+	for _, m := range metrics {
+		if m.Unavailable != "" {
+			fmt.Fprintf(os.Stderr, "perf: %s: unavailable: %s\n", m.Name, m.Unavailable)
+			continue
+		}
+		lo, median, hi := result.MinMedianMax(m.Values)
+		fmt.Fprintf(os.Stderr, "perf: %s %.0f %s (%d runs, %.0f–%.0f, spread %.3f%%)\n",
+			m.Name, median, m.Unit, len(m.Values), lo, hi, 100*result.Spread(m.Values))
+	}
 }
 
 // goTestMode runs a go_test binary's benchmarks.
@@ -338,7 +389,7 @@ func (b *bench) goTestMode() error {
 			return err
 		}
 	}
-	return b.writeResult(env, nil, "bench.txt")
+	return b.writeResult(env, nil, "bench.txt", nil)
 }
 
 // runTo runs cmd with its standard output in the outputs' file name.

@@ -11,7 +11,7 @@ import (
 
 // writeResult writes result.json last, listing every file of the outputs:
 // the timing of a program's runs, or the Go benchmark lines of a go_test.
-func (b *bench) writeResult(env result.Environment, timing *result.Timing, goBench string) error {
+func (b *bench) writeResult(env result.Environment, timing *result.Timing, goBench string, metrics []result.Metric) error {
 	files, err := b.files(goBench)
 	if err != nil {
 		return err
@@ -22,6 +22,7 @@ func (b *bench) writeResult(env result.Environment, timing *result.Timing, goBen
 		Environment:   env,
 		Timing:        timing,
 		GoBench:       goBench,
+		Metrics:       metrics,
 		Files:         files,
 	}
 	if err := result.Write(b.out, r); err != nil {

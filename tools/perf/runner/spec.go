@@ -43,6 +43,18 @@ type Spec struct {
 	Trace bool `json:"trace"`
 	// GoTest is how to run a go_test binary's benchmarks.
 	GoTest GoTest `json:"go_test"`
+	// Counted are the runs under Cachegrind that count instructions, or
+	// nil for none.
+	Counted *Counted `json:"counted"`
+}
+
+// Counted is how to run a program for its instruction counts: on a
+// workload small enough for Cachegrind (about 50 times slower than
+// native), Repetitions times.
+type Counted struct {
+	Args        []string `json:"args"`
+	Expect      string   `json:"expect"`
+	Repetitions int      `json:"repetitions"`
 }
 
 // GoTest holds the flags of a go_test binary's benchmark run.
@@ -94,6 +106,9 @@ func (s *Spec) check() error {
 		return fmt.Errorf("profiler %q: want go or cc", s.Profiler)
 	case s.Benchmark.Repetitions < 1:
 		return fmt.Errorf("repetitions %d: want at least 1", s.Benchmark.Repetitions)
+	}
+	if s.Counted != nil && s.Counted.Repetitions < 1 {
+		return fmt.Errorf("counted repetitions %d: want at least 1", s.Counted.Repetitions)
 	}
 	for _, p := range s.Profiles {
 		if p != "cpu" && p != "heap" {

@@ -1,0 +1,165 @@
+// The regression gates' power and their calm, shown on real runs of the
+// quick workloads: an injected regression is caught, and unchanged code
+// measured again and again never fails.
+package benchmarks_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var (
+	runner     = flag.String("runner", "", "the perf runner")
+	report     = flag.String("report", "", "the report")
+	benchgate  = flag.String("benchgate", "", "benchgate")
+	goBench    = flag.String("gobench", "", "a go_test binary with benchmarks")
+	specsFlag  = flag.String("specs", "", "comma-separated runner specs of quick benchmarks")
+	runfiles   string
+	comparings = 5 // independent comparisons of unchanged code
+)
+
+// setup resolves the flags' runfiles paths; go_test runs in the package's
+// directory, the runner in the runfiles root.
+func setup(t *testing.T) {
+	t.Helper()
+	if *runner == "" || *report == "" || *specsFlag == "" {
+		t.Skip("run by bazel test //benchmarks:gate_test")
+	}
+	runfiles = filepath.Join(os.Getenv("TEST_SRCDIR"), os.Getenv("TEST_WORKSPACE"))
+	for _, p := range []*string{runner, report, benchgate, goBench} {
+		if !filepath.IsAbs(*p) {
+			*p = filepath.Join(runfiles, *p)
+		}
+	}
+}
+
+// lean writes a copy of the spec at path that measures only what the gate
+// judges, quickly: three timed runs (enough for the spread of a Go
+// program's allocation figures, too few for the wall-time gate, which
+// needs five), no profiles, two counted runs; with extraPass, one more
+// loop-finding pass in every run.
+func lean(t *testing.T, path string, extraPass bool) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(runfiles, path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var spec map[string]any
+	if err := json.Unmarshal(data, &spec); err != nil {
+		t.Fatal(err)
+	}
+	spec["benchmark"].(map[string]any)["repetitions"] = 3
+	spec["profiles"] = []string{}
+	counted := spec["counted"].(map[string]any)
+	counted["repetitions"] = 2
+	if extraPass {
+		for _, args := range []any{spec["args"], counted["args"]} {
+			list := args.([]any)
+			for i, arg := range list {
+				if arg == "-iterations=10" {
+					list[i] = "-iterations=11"
+				}
+			}
+		}
+	}
+	out, _ := json.Marshal(spec)
+	file := filepath.Join(t.TempDir(), filepath.Base(path))
+	if err := os.WriteFile(file, out, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return file
+}
+
+// measure runs the runner's test mode with spec into a new directory.
+func measure(t *testing.T, spec string) string {
+	t.Helper()
+	out := t.TempDir()
+	cmd := exec.Command(*runner, "test", spec)
+	cmd.Dir = runfiles
+	cmd.Env = append(os.Environ(), "TEST_UNDECLARED_OUTPUTS_DIR="+out)
+	if log, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("runner test %s: %v\n%s", spec, err, log)
+	}
+	return out
+}
+
+// gate runs the report on new against old; it returns the exit status and
+// what the report said.
+func gate(t *testing.T, old, new string) (int, string) {
+	t.Helper()
+	var stderr bytes.Buffer
+	cmd := exec.Command(*report, "--from", new, "--baseline", old, "--out", t.TempDir())
+	cmd.Stderr = &stderr
+	err := cmd.Run()
+	if exit, ok := err.(*exec.ExitError); ok {
+		return exit.ExitCode(), stderr.String()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return 0, stderr.String()
+}
+
+func TestInjectedRegressionIsCaught(t *testing.T) {
+	setup(t)
+	for _, spec := range strings.Split(*specsFlag, ",") {
+		t.Run(filepath.Base(spec), func(t *testing.T) {
+			base := measure(t, lean(t, spec, false))
+			slower := measure(t, lean(t, spec, true))
+			status, said := gate(t, base, slower)
+			t.Logf("the gate on one more pass:\n%s", said)
+			if status != 1 || !strings.Contains(said, "instructions +") || !strings.Contains(said, "REGRESSED") {
+				t.Errorf("one more loop-finding pass: exit status %d, want 1 with the instruction count named:\n%s", status, said)
+			}
+		})
+	}
+}
+
+func TestUnchangedCodeNeverFails(t *testing.T) {
+	setup(t)
+	for _, spec := range strings.Split(*specsFlag, ",") {
+		t.Run(filepath.Base(spec), func(t *testing.T) {
+			lean := lean(t, spec, false)
+			previous := measure(t, lean)
+			for i := 1; i <= comparings; i++ {
+				next := measure(t, lean)
+				if status, said := gate(t, previous, next); status != 0 {
+					t.Errorf("comparison %d of the same binary: exit status %d:\n%s", i, status, said)
+				}
+				previous = next
+			}
+		})
+	}
+}
+
+// benchgate on a Go package's benchmarks measured again and again: its
+// time gate (15% and the noise) and its exact allocation gate stay quiet.
+func TestUnchangedGoBenchmarksNeverFail(t *testing.T) {
+	setup(t)
+	dir := t.TempDir()
+	run := func(i int) string {
+		path := filepath.Join(dir, fmt.Sprintf("bench%d.txt", i))
+		cmd := exec.Command(*goBench, "-test.run=^$", "-test.bench=.", "-test.benchmem", "-test.count=6", "-test.benchtime=20ms")
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("%s: %v", *goBench, err)
+		}
+		os.WriteFile(path, out, 0o644)
+		return path
+	}
+	previous := run(0)
+	for i := 1; i <= comparings; i++ {
+		next := run(i)
+		cmd := exec.Command(*benchgate, previous, next)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("comparison %d of the same benchmarks: %v\n%s", i, err, out)
+		}
+		previous = next
+	}
+}

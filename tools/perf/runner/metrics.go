@@ -1,0 +1,187 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"havlak-lab/internal/runtimemetrics"
+	"havlak-lab/tools/result"
+)
+
+// countThreshold is the smallest change of a count the gate reports: 1%,
+// far above the noise of the counts that are gated (docs/noise.md).
+const countThreshold = 0.01
+
+// runtimeMetricsFile is where the Go programs' timed runs record their
+// runtime figures.
+const runtimeMetricsFile = "runtime-metrics.jsonl"
+
+// goRuntimeMetrics turns the figures the timed runs of a Go program
+// recorded into metrics, one value per run.
+func (b *bench) goRuntimeMetrics(runs int) []result.Metric {
+	const source = "runtime/metrics, each timed run"
+	figures, err := runtimemetrics.ReadFile(b.outPath(runtimeMetricsFile))
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		err = errors.New("the program recorded none: it ends without internal/cli.Exit")
+	case err == nil && len(figures) != runs:
+		err = fmt.Errorf("%d runs recorded figures, not %d", len(figures), runs)
+	}
+	metric := func(name, unit string, gated bool, value func(runtimemetrics.Figures) uint64) result.Metric {
+		m := result.Metric{Name: name, Unit: unit, Source: source, Gated: gated}
+		if gated {
+			m.Threshold = countThreshold
+		}
+		if err != nil {
+			m.Gated, m.Threshold, m.Unavailable = false, 0, err.Error()
+			return m
+		}
+		for _, f := range figures {
+			m.Values = append(m.Values, float64(value(f)))
+		}
+		return m
+	}
+	return []result.Metric{
+		metric("alloc_bytes", "bytes", true, func(f runtimemetrics.Figures) uint64 { return f.AllocBytes }),
+		metric("alloc_objects", "objects", true, func(f runtimemetrics.Figures) uint64 { return f.AllocObjects }),
+		// How often the collector runs depends on timing: shown, not gated.
+		metric("gc_cycles", "cycles", false, func(f runtimemetrics.Figures) uint64 { return f.GCCycles }),
+		metric("heap_mapped_bytes", "bytes", false, func(f runtimemetrics.Figures) uint64 { return f.HeapMappedBytes }),
+	}
+}
+
+// tcmallocHeader is the first line of a gperftools heap profile: objects
+// and bytes in use, then allocated since the start.
+var tcmallocHeader = regexp.MustCompile(`^heap profile: *(\d+): *(\d+) \[ *(\d+): *(\d+)\] @`)
+
+// tcmallocMetrics reads the allocation counts of the heap-profiled run of a
+// C or C++ program from its raw heap profile: tcmalloc's heap profiler
+// records every allocation, so they are exact.
+func (b *bench) tcmallocMetrics() []result.Metric {
+	const source = "tcmalloc heap profile, the heap-profiled run"
+	objects := result.Metric{Name: "alloc_objects", Unit: "objects", Source: source, Gated: true, Threshold: countThreshold}
+	bytes := result.Metric{Name: "alloc_bytes", Unit: "bytes", Source: source, Gated: true, Threshold: countThreshold}
+	allocated, err := readTcmallocHeader(b.outPath("heap.prof"))
+	if err != nil {
+		for _, m := range []*result.Metric{&objects, &bytes} {
+			m.Gated, m.Threshold, m.Unavailable = false, 0, err.Error()
+		}
+	} else {
+		objects.Values, bytes.Values = []float64{float64(allocated[0])}, []float64{float64(allocated[1])}
+	}
+	return []result.Metric{bytes, objects}
+}
+
+// readTcmallocHeader returns the objects and bytes allocated over a run
+// from its heap profile's header.
+func readTcmallocHeader(path string) ([2]uint64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return [2]uint64{}, err
+	}
+	defer f.Close()
+	line, _ := bufio.NewReader(f).ReadString('\n')
+	m := tcmallocHeader.FindStringSubmatch(line)
+	if m == nil {
+		return [2]uint64{}, fmt.Errorf("%s:1: not a gperftools heap profile header: %q", path, strings.TrimSpace(line))
+	}
+	objects, _ := strconv.ParseUint(m[3], 10, 64)
+	bytes, _ := strconv.ParseUint(m[4], 10, 64)
+	return [2]uint64{objects, bytes}, nil
+}
+
+// countedRuns runs the program under Cachegrind, the spec's number of
+// times, on the counted workload, and returns its instruction counts. A Go
+// program runs without garbage collection (GOGC=off) and without heap
+// profile sampling (GODEBUG=memprofilerate=0): both make the runtime's work
+// depend on timing and chance; the counted workload is small enough for
+// the heap to hold all it allocates.
+func (b *bench) countedRuns() ([]result.Metric, error) {
+	c := b.Counted
+	valgrind, err := exec.LookPath("valgrind")
+	if err != nil {
+		return nil, errors.New("valgrind not found: install Debian's valgrind (tools/bazel test does)")
+	}
+	var expect *regexp.Regexp
+	if c.Expect != "" {
+		if expect, err = regexp.Compile(c.Expect); err != nil {
+			return nil, fmt.Errorf("counted expect: %w", err)
+		}
+	}
+	args := withOutputs(c.Args, b.out)
+	var counts []instructionCounts
+	perRun := -1
+	for i := 1; i <= c.Repetitions; i++ {
+		fmt.Fprintf(os.Stderr, "perf: %s: counted run %d of %d (Cachegrind)\n", b.Benchmark.Name, i, c.Repetitions)
+		out := fmt.Sprintf("cachegrind.%d.out", i)
+		output := fmt.Sprintf("counted.%d.output.txt", i)
+		// A wrapper script's exec of the real program is followed: the
+		// count is the program's (the last one exec'd writes the file).
+		cmd := exec.Command(valgrind, append([]string{
+			"--tool=cachegrind", "--cache-sim=no", "--trace-children=yes",
+			"--cachegrind-out-file=" + b.outPath(out), b.binary}, args...)...)
+		cmd.Env = os.Environ()
+		if b.Profiler == "go" {
+			cmd.Env = append(cmd.Env, "GOGC=off", "GODEBUG=memprofilerate=0")
+		}
+		if err := b.runToQuietly(cmd, output); err != nil {
+			return nil, err
+		}
+		if expect != nil {
+			data, _ := os.ReadFile(b.outPath(output))
+			n := countMatches(data, expect)
+			if n == 0 || perRun >= 0 && n != perRun {
+				fmt.Fprintf(os.Stderr, "perf: %d lines of %s match '%s'; want as many as the first counted run's, at least 1:\n", n, output, c.Expect)
+				os.Stderr.Write(data)
+				return nil, errors.New("a counted run printed something else")
+			}
+			perRun = n
+		}
+		ic, err := readCachegrind(b.outPath(out))
+		if err != nil {
+			return nil, err
+		}
+		counts = append(counts, ic)
+	}
+	source := fmt.Sprintf("cachegrind, %d counted runs: %s", c.Repetitions, strings.Join(append([]string{filepath.Base(b.binary)}, c.Args...), " "))
+	total := result.Metric{Name: "instructions", Unit: "instructions", Source: source}
+	for _, ic := range counts {
+		total.Values = append(total.Values, float64(ic.Total))
+	}
+	if b.Profiler != "go" {
+		total.Gated, total.Threshold = true, countThreshold
+		return []result.Metric{total}, nil
+	}
+	// A Go program's total moves with its runtime's background work: the
+	// gate judges its own instructions.
+	own := result.Metric{Name: "own_instructions", Unit: "instructions", Source: source + " (outside the Go runtime)",
+		Gated: true, Threshold: countThreshold}
+	for _, ic := range counts {
+		own.Values = append(own.Values, float64(ic.Own))
+	}
+	return []result.Metric{own, total}, nil
+}
+
+// runToQuietly runs cmd with its standard output in the outputs' file name
+// and its standard error, Valgrind's chatter, shown only if it fails.
+func (b *bench) runToQuietly(cmd *exec.Cmd, name string) error {
+	var stderr strings.Builder
+	f, err := os.Create(b.outPath(name))
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	cmd.Stdout, cmd.Stderr = f, &stderr
+	if err := cmd.Run(); err != nil {
+		os.Stderr.WriteString(stderr.String())
+		return fmt.Errorf("%s: %w", strings.Join(cmd.Args, " "), err)
+	}
+	return f.Close()
+}

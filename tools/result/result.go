@@ -25,13 +25,21 @@
 //	  workload       name ("standard" or "quick") and description, for people
 //	  repetitions    how many timed runs were asked for
 //	environment      where and with what it ran:
-//	  machine        hostname, os, arch, kernel, cpu_model, cores, memory_bytes
+//	  machine        hostname, os, arch, kernel, cpu_model, cores, memory_bytes,
+//	                 cpu_state: the CPUs' governor (cpufreq's scaling_governor),
+//	                 turbo ("on"/"off": intel_pstate/no_turbo or cpufreq/boost)
+//	                 and smt (smt/control), read from sysfs; each "" when
+//	                 sysfs does not say, with governor_note, turbo_note,
+//	                 smt_note saying why (the lab's VMs have no cpufreq)
 //	  toolchains     go (the SDK that built the Go code), gcc, bazel
 //	  source         commit (git, "" when unknown) and dirty (uncommitted changes)
 //	  build          compilation_mode ("opt", "fastbuild", "dbg") and config:
 //	                 "perf" (the full-size test, --config=perf), "quick" (its
 //	                 quick variant, in the default test set) or "run"
 //	  started        when the measurement started, RFC 3339
+//	  setup          how the runner ran the timed and counted runs:
+//	                 pinned_cpu (taskset -c; null when not pinned, and then
+//	                 pin_note says why) and aslr_off (setarch -R)
 //	timing           kind "program": xtime's record (Timing): command, args,
 //	                 every run (start, exit_status, signal, user_seconds,
 //	                 sys_seconds, real_seconds, max_rss_kib), and for a series

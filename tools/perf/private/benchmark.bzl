@@ -46,6 +46,8 @@ def _spec(b, target, config, workload, description, repetitions, expect, args):
         heap_env = b.heap_env,
         heap_args = b.heap_args,
         trace = b.trace,
+        pin_cpu = b.pin_cpu,
+        disable_aslr = b.disable_aslr,
         tags = b.tags,
         visibility = ["//visibility:private"],
     )
@@ -72,6 +74,8 @@ def perf_benchmark(
         repetitions = 5,
         quick_args = None,
         quick_expect = None,
+        pin_cpu = "last",
+        disable_aslr = False,
         data = [],
         srcs = [],
         tags = [],
@@ -134,6 +138,11 @@ def perf_benchmark(
         Mann-Whitney U test tell a change from noise.
       quick_args: arguments of the quick test; None for no quick test.
       quick_expect: `expect` for the quick test; `expect` when None.
+      pin_cpu: the CPU the timed runs are pinned to with taskset: a
+        number, "last" (the last CPU the runner may use) or "none"; runs
+        are not pinned where taskset is missing or there is one CPU.
+      disable_aslr: whether the timed runs go under setarch -R (address
+        space randomization off); off by default, see the runner's pin.go.
       data: files the arguments name.
       srcs: the program's sources, for `pprof -list`.
       tags: added to the tags of every target.
@@ -157,6 +166,8 @@ def perf_benchmark(
         heap_env = heap_profile_env or "",
         heap_args = heap_args,
         trace = trace,
+        pin_cpu = pin_cpu,
+        disable_aslr = disable_aslr,
         tags = tags,
     )
 

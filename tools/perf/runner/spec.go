@@ -43,6 +43,12 @@ type Spec struct {
 	Trace bool `json:"trace"`
 	// GoTest is how to run a go_test binary's benchmarks.
 	GoTest GoTest `json:"go_test"`
+	// PinCPU is the CPU the timed and counted runs are pinned to with
+	// taskset: a CPU number, "last" or "" for the last CPU the runner may
+	// use, or "none" (see pin.go).
+	PinCPU string `json:"pin_cpu"`
+	// DisableASLR runs them under setarch -R.
+	DisableASLR bool `json:"disable_aslr"`
 }
 
 // GoTest holds the flags of a go_test binary's benchmark run.
@@ -94,6 +100,9 @@ func (s *Spec) check() error {
 		return fmt.Errorf("profiler %q: want go or cc", s.Profiler)
 	case s.Benchmark.Repetitions < 1:
 		return fmt.Errorf("repetitions %d: want at least 1", s.Benchmark.Repetitions)
+	}
+	if _, err := parsePinCPU(s.PinCPU); err != nil {
+		return err
 	}
 	for _, p := range s.Profiles {
 		if p != "cpu" && p != "heap" {

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -20,6 +22,17 @@ type Environment struct {
 	Source     Source     `json:"source"`
 	Build      Build      `json:"build"`
 	Started    string     `json:"started"` // RFC 3339
+	Setup      Setup      `json:"setup"`
+}
+
+// Setup is how the runner ran the timed and counted runs.
+type Setup struct {
+	// PinnedCPU is the CPU they were pinned to (taskset -c), or nil.
+	PinnedCPU *int `json:"pinned_cpu"`
+	// PinNote says why they were not pinned, or is "".
+	PinNote string `json:"pin_note,omitempty"`
+	// ASLROff tells that address space randomization was off (setarch -R).
+	ASLROff bool `json:"aslr_off"`
 }
 
 // Machine is the computer a benchmark ran on.
@@ -31,6 +44,26 @@ type Machine struct {
 	CPUModel    string `json:"cpu_model"` // /proc/cpuinfo's "model name"
 	Cores       int    `json:"cores"`
 	MemoryBytes int64  `json:"memory_bytes"` // /proc/meminfo's MemTotal
+
+	// CPUState is the CPUs' frequency and SMT state (sysfs).
+	CPUState CPUState `json:"cpu_state"`
+}
+
+// CPUState is what sysfs says of the CPUs' frequency scaling and
+// siblings, which move timings. Each value is "" when the machine does not
+// say (a VM often has no cpufreq), with the reason in its note.
+type CPUState struct {
+	// Governor is cpu*/cpufreq/scaling_governor: "performance", or the
+	// distinct governors joined by commas when the CPUs differ.
+	Governor     string `json:"governor"`
+	GovernorNote string `json:"governor_note,omitempty"`
+	// Turbo is "on" or "off": intel_pstate/no_turbo, or cpufreq/boost.
+	Turbo     string `json:"turbo"`
+	TurboNote string `json:"turbo_note,omitempty"`
+	// SMT is smt/control: "on", "off", "forceoff", "notsupported" or
+	// "notimplemented".
+	SMT     string `json:"smt"`
+	SMTNote string `json:"smt_note,omitempty"`
 }
 
 // Toolchains are the versions of what built and ran the benchmark.
@@ -67,6 +100,7 @@ func CaptureMachine() Machine {
 		Cores:       runtime.NumCPU(),
 		CPUModel:    procField("/proc/cpuinfo", "model name"),
 		MemoryBytes: memTotal(),
+		CPUState:    CaptureCPUState("/sys"),
 	}
 	m.Hostname, _ = os.Hostname()
 	var uts syscall.Utsname
@@ -81,6 +115,50 @@ func CaptureMachine() Machine {
 		m.Kernel = string(release)
 	}
 	return m
+}
+
+// CPUDir is where sysfs describes the CPUs, under its root ("/sys").
+const CPUDir = "devices/system/cpu"
+
+// CaptureCPUState reads the CPUs' state from the sysfs mounted at root.
+func CaptureCPUState(root string) CPUState {
+	cpu := filepath.Join(root, CPUDir)
+	var s CPUState
+	govs, _ := filepath.Glob(filepath.Join(cpu, "cpu[0-9]*", "cpufreq", "scaling_governor"))
+	var names []string
+	for _, path := range govs {
+		if name, err := readSysfs(path); err == nil && !slices.Contains(names, name) {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	s.Governor = strings.Join(names, ",")
+	if s.Governor == "" {
+		s.GovernorNote = "no " + filepath.Join(cpu, "cpu*", "cpufreq", "scaling_governor") + ": no frequency scaling driver (a VM?)"
+	}
+	noTurbo := filepath.Join(cpu, "intel_pstate", "no_turbo")
+	boost := filepath.Join(cpu, "cpufreq", "boost")
+	if v, err := readSysfs(noTurbo); err == nil {
+		s.Turbo = map[string]string{"0": "on", "1": "off"}[v]
+	} else if v, err := readSysfs(boost); err == nil {
+		s.Turbo = map[string]string{"0": "off", "1": "on"}[v]
+	}
+	if s.Turbo == "" {
+		s.TurboNote = "neither " + noTurbo + " nor " + boost + " says"
+	}
+	control := filepath.Join(cpu, "smt", "control")
+	if v, err := readSysfs(control); err == nil {
+		s.SMT = v
+	} else {
+		s.SMTNote = "no " + control
+	}
+	return s
+}
+
+// readSysfs reads a one-line sysfs file.
+func readSysfs(path string) (string, error) {
+	data, err := os.ReadFile(path)
+	return strings.TrimSpace(string(data)), err
 }
 
 // GCCVersion is the first line of `gcc --version`, or "".
@@ -158,9 +236,11 @@ type Difference struct {
 func (d Difference) String() string { return fmt.Sprintf("%s: %q → %q", d.Field, d.Old, d.New) }
 
 // Differences lists the fields of the environments that make timings
-// incomparable: the machine, the toolchains, the compilation mode. The
-// commit, the time and the config are what a comparison is about, and not
-// among them.
+// incomparable: the machine (with its CPUs' governor, turbo and SMT state,
+// compared only when both environments recorded it: results from before
+// those fields were added have neither value nor note), the toolchains,
+// the compilation mode. The commit, the time and the config are what a
+// comparison is about, and not among them.
 func Differences(old, new Environment) []Difference {
 	var diffs []Difference
 	add := func(field string, o, n any) {
@@ -175,6 +255,19 @@ func Differences(old, new Environment) []Difference {
 	add("machine.cpu_model", old.Machine.CPUModel, new.Machine.CPUModel)
 	add("machine.cores", old.Machine.Cores, new.Machine.Cores)
 	add("machine.memory_bytes", old.Machine.MemoryBytes, new.Machine.MemoryBytes)
+	o, n := old.Machine.CPUState, new.Machine.CPUState
+	for _, f := range []struct {
+		field                        string
+		oldV, oldNote, newV, newNote string
+	}{
+		{"machine.cpu_state.governor", o.Governor, o.GovernorNote, n.Governor, n.GovernorNote},
+		{"machine.cpu_state.turbo", o.Turbo, o.TurboNote, n.Turbo, n.TurboNote},
+		{"machine.cpu_state.smt", o.SMT, o.SMTNote, n.SMT, n.SMTNote},
+	} {
+		if f.oldV+f.oldNote != "" && f.newV+f.newNote != "" {
+			add(f.field, f.oldV, f.newV)
+		}
+	}
 	add("toolchains.go", old.Toolchains.Go, new.Toolchains.Go)
 	add("toolchains.gcc", old.Toolchains.GCC, new.Toolchains.GCC)
 	add("toolchains.bazel", old.Toolchains.Bazel, new.Toolchains.Bazel)

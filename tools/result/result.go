@@ -25,17 +25,36 @@
 //	  workload       name ("standard" or "quick") and description, for people
 //	  repetitions    how many timed runs were asked for
 //	environment      where and with what it ran:
-//	  machine        hostname, os, arch, kernel, cpu_model, cores, memory_bytes
+//	  machine        hostname, os, arch, kernel, cpu_model, cores, memory_bytes,
+//	                 cpu_state: the CPUs' governor (cpufreq's scaling_governor),
+//	                 turbo ("on"/"off": intel_pstate/no_turbo or cpufreq/boost)
+//	                 and smt (smt/control), read from sysfs; each "" when
+//	                 sysfs does not say, with governor_note, turbo_note,
+//	                 smt_note saying why (the lab's VMs have no cpufreq)
 //	  toolchains     go (the SDK that built the Go code), gcc, bazel
 //	  source         commit (git, "" when unknown) and dirty (uncommitted changes)
 //	  build          compilation_mode ("opt", "fastbuild", "dbg") and config:
 //	                 "perf" (the full-size test, --config=perf), "quick" (its
 //	                 quick variant, in the default test set) or "run"
 //	  started        when the measurement started, RFC 3339
+//	  setup          how the runner ran the timed and counted runs:
+//	                 pinned_cpu (taskset -c; null when not pinned, and then
+//	                 pin_note says why) and aslr_off (setarch -R)
 //	timing           kind "program": xtime's record (Timing): command, args,
 //	                 every run (start, exit_status, signal, user_seconds,
 //	                 sys_seconds, real_seconds, max_rss_kib), and for a series
 //	                 of successful runs their min, median and max
+//	  runs[].counters  perf event counts of the run, by event name
+//	                 ("instructions:u", "cycles:u", "branch-misses:u",
+//	                 "cache-misses:u"): user space only, of the command's
+//	                 process and all its threads and children, from its first
+//	                 instruction (xtime -counters); absent when not counted
+//	  runs[].counters_scaled  true when the kernel multiplexed the counters
+//	                 and the counts are estimates
+//	  runs[].counters_unavailable  why the run has no counts, with the
+//	                 errno ("perf_event_open instructions:u: ENOENT (no such
+//	                 file or directory): ..." on a machine without a PMU);
+//	                 absent when counted or when no counting was asked for
 //	go_bench         kind "go_test": the file of Go benchmark format lines
 //	                 (benchstat's input), e.g. "bench.txt"
 //	metrics          the low-noise figures (Metric): each with its name
@@ -160,6 +179,16 @@ type Run struct {
 	ExitStatus int    `json:"exit_status"` // 128+N for signal N
 	Signal     string `json:"signal"`      // the signal's name, or ""
 	Usage
+	// Counters are the run's perf event counts by event name, user space
+	// only, of the command and all its threads and children; nil when
+	// not counted.
+	Counters map[string]int64 `json:"counters,omitempty"`
+	// CountersScaled tells that the counts are estimates: the kernel
+	// multiplexed the counters.
+	CountersScaled bool `json:"counters_scaled,omitempty"`
+	// CountersUnavailable says why there are no Counters (the errno of
+	// perf_event_open, say), or is "".
+	CountersUnavailable string `json:"counters_unavailable,omitempty"`
 }
 
 // Usage is what a run cost.

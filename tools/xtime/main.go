@@ -4,7 +4,7 @@
 //
 // Usage:
 //
-//	xtime [-n N] [-json FILE] [-bench NAME [-benchout FILE]] command [args...]
+//	xtime [-n N] [-json FILE] [-bench NAME [-benchout FILE]] [-counters LIST] command [args...]
 //
 // After each run xtime prints one line to standard error, exactly as GNU
 // time -f '%Uu %Ss %er %MkB %C' does: user and system CPU seconds and
@@ -19,6 +19,17 @@
 // the maximum RSS includes the memory the child had before its exec, so it
 // never drops below xtime's own, about 3.5 MiB (GNU time's: about 1 MiB).
 // It matters only for tiny commands: sleep shows 3.5 MiB, not 1.6 MiB.
+//
+// Where the machine can count them (it has a PMU, and
+// kernel.perf_event_paranoid lets xtime count its child's user space), a
+// second line follows with the run's hardware counters, user space only,
+// of the command's process and all its threads and children from its first
+// instruction (see -counters):
+//
+//	instructions:u 7712345678 cycles:u 5123456789 branch-misses:u 1234567 cache-misses:u 2345678
+//
+// Where it cannot (no PMU, as in the lab's VMs), nothing changes: no second
+// line, the same exit status, and -json records why in every run.
 //
 // A run that fails is reported the way GNU time does, one line before the
 // usual one: "Command exited with non-zero status N", or "Command
@@ -37,8 +48,12 @@
 //		(package havlak-lab/tools/result): the command, its arguments,
 //		every run (start time, exit status, signal, seconds, max RSS),
 //		for N > 1 successful runs the summary, and the machine (name, OS,
-//		architecture, kernel release, CPU model, cores, memory). It is
-//		written even when a run fails, with the runs so far.
+//		architecture, kernel release, CPU model, cores, memory). With
+//		-counters, every run also has its counts ("counters", by event)
+//		or the reason there are none ("counters_unavailable", e.g.
+//		"perf_event_open instructions:u: ENOENT (no such file or
+//		directory): ..."). It is written even when a run fails, with the
+//		runs so far.
 //	-bench NAME
 //		Also report every successful run as a line in Go benchmark format,
 //		which benchstat reads:
@@ -53,6 +68,19 @@
 //		Write the -bench lines to FILE instead, after "goos:", "goarch:"
 //		and "cpu:" header lines (the machine's OS, architecture and CPU
 //		model); like -json, even when a run fails.
+//	-counters LIST
+//		The perf events to count in every run, comma-separated (default
+//		instructions:u,cycles:u,branch-misses:u,cache-misses:u; "" counts
+//		nothing): instructions:u, cycles:u, branches:u, branch-misses:u,
+//		cache-references:u, cache-misses:u (hardware, counted by the PMU)
+//		and page-faults:u, minor-faults:u, major-faults:u (software,
+//		counted by the kernel on any machine). xtime counts them with
+//		perf_event_open(2): it starts the command traced, so the kernel
+//		stops it right after its execve, opens the counters on it
+//		(inherited by its threads and children) and detaches, before the
+//		command's first instruction. xtime tries the events on itself
+//		first; when they cannot be counted, it traces nothing. Counts the
+//		kernel had to multiplex are scaled, and marked so.
 //
 // Output files are written whole or not at all: a temporary file in the
 // same directory, renamed onto FILE at the end. The directory is created,
@@ -96,7 +124,7 @@ func main() {
 	os.Exit(exitStatus(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr), os.Stderr))
 }
 
-const usageLine = "usage: xtime [-n N] [-json FILE] [-bench NAME [-benchout FILE]] command [args...]"
+const usageLine = "usage: xtime [-n N] [-json FILE] [-bench NAME [-benchout FILE]] [-counters LIST] command [args...]"
 
 // run is xtime with command-line arguments args (without the program name).
 // exitStatus turns the error it returns into a report and an exit status.
@@ -111,6 +139,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	jsonPath := flags.String("json", "", "write a JSON report to `file`")
 	bench := flags.String("bench", "", "also print each run in Go benchmark format, as Benchmark`NAME`")
 	benchOut := flags.String("benchout", "", "write the -bench lines to `file` instead of standard error")
+	counterList := flags.String("counters", defaultCounters, "count the perf events of `list` in every run (\"\": none)")
 	if err := flags.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
@@ -142,6 +171,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if *jsonPath != "" && *benchOut != "" && filepath.Clean(*jsonPath) == filepath.Clean(*benchOut) {
 		return usagef("-json and -benchout both name %s", *jsonPath)
 	}
+	evs, err := parseCounters(*counterList)
+	if err != nil {
+		return usagef("-counters %q: %v", *counterList, err)
+	}
 
 	// Open the output files before the first run, so that a bad path costs
 	// no run.
@@ -165,7 +198,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		machine = result.CaptureMachine()
 	}
 
-	results, failed := runAll(argv, *n, stdin, stdout, stderr)
+	results, failed := runAll(argv, *n, newCounter(evs), stdin, stdout, stderr)
 
 	summarized := failed == nil && len(results) > 1
 	if summarized {
@@ -189,7 +222,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		}
 	}
 	if jsonFile != nil {
-		data, err := jsonReport(argv, machine, results, summarized)
+		data, err := jsonReport(argv, machine, evs, results, summarized)
 		if err == nil {
 			err = commit(jsonFile, string(data))
 		}
@@ -225,7 +258,7 @@ func commit(f *atomicfile.File, data string) error {
 // and stops at the first run that fails, at a failure to start, or after a
 // run during which xtime received SIGINT or SIGTERM. It returns the runs and
 // why it stopped early.
-func runAll(argv []string, n int, stdin io.Reader, stdout, stderr io.Writer) ([]runResult, error) {
+func runAll(argv []string, n int, c *counter, stdin io.Reader, stdout, stderr io.Writer) ([]runResult, error) {
 	signals := make(chan os.Signal, 1)
 	for _, sig := range []os.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		// An ignored signal stays ignored, for xtime and its command.
@@ -242,7 +275,7 @@ func runAll(argv []string, n int, stdin io.Reader, stdout, stderr io.Writer) ([]
 			return results, interrupted(sig, len(results), n)
 		default:
 		}
-		r, sig, err := runOnce(argv, stdin, stdout, stderr, signals)
+		r, sig, err := runOnce(argv, c, stdin, stdout, stderr, signals)
 		if err != nil {
 			return results, err
 		}
@@ -251,6 +284,9 @@ func runAll(argv []string, n int, stdin io.Reader, stdout, stderr io.Writer) ([]
 			fmt.Fprintln(stderr, note)
 		}
 		fmt.Fprintln(stderr, classicLine(r.usage, argv))
+		if r.counts.values != nil {
+			fmt.Fprintln(stderr, countersLine(c.events, r.counts))
+		}
 		if status := r.exitStatus(); status != 0 {
 			return results, exitError{status: status} // reported by the note
 		}
@@ -271,6 +307,7 @@ type runResult struct {
 	start  time.Time
 	usage  usage
 	status syscall.WaitStatus
+	counts counts // when counting
 }
 
 // exitStatus is the run's status as a shell reports it: the exit code, or
@@ -301,14 +338,18 @@ func usages(results []runResult) []usage {
 	return us
 }
 
-// runOnce runs argv once and waits for it, forwarding every signal that
-// arrives on signals to it. It returns the last signal forwarded, if any.
-func runOnce(argv []string, stdin io.Reader, stdout, stderr io.Writer, signals <-chan os.Signal) (runResult, os.Signal, error) {
-	cmd := exec.Command(argv[0], argv[1:]...)
-	if errors.Is(cmd.Err, exec.ErrDot) {
-		cmd.Err = nil // run what a relative $PATH entry finds, as a shell does
+// runOnce runs argv once and waits for it, counting its events with c,
+// forwarding every signal that arrives on signals to it. It returns the
+// last signal forwarded, if any.
+func runOnce(argv []string, c *counter, stdin io.Reader, stdout, stderr io.Writer, signals <-chan os.Signal) (runResult, os.Signal, error) {
+	newCmd := func() *exec.Cmd {
+		cmd := exec.Command(argv[0], argv[1:]...)
+		if errors.Is(cmd.Err, exec.ErrDot) {
+			cmd.Err = nil // run what a relative $PATH entry finds, as a shell does
+		}
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, stdout, stderr
+		return cmd
 	}
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, stdout, stderr
 
 	type waited struct {
 		end time.Time
@@ -316,7 +357,8 @@ func runOnce(argv []string, stdin io.Reader, stdout, stderr io.Writer, signals <
 	}
 	done := make(chan waited, 1)
 	start := time.Now()
-	if err := cmd.Start(); err != nil {
+	cmd, group, unavailable, err := c.start(newCmd(), newCmd)
+	if err != nil {
 		return runResult{}, nil, startError(argv[0], err)
 	}
 	go func() {
@@ -336,6 +378,10 @@ func runOnce(argv []string, stdin io.Reader, stdout, stderr io.Writer, signals <
 				return runResult{}, forwarded, fmt.Errorf("%s: %w", argv[0], w.err)
 			}
 			ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+			cs := counts{unavailable: unavailable}
+			if group != nil {
+				cs = group.read()
+			}
 			return runResult{
 				start: start,
 				usage: usage{
@@ -345,6 +391,7 @@ func runOnce(argv []string, stdin io.Reader, stdout, stderr io.Writer, signals <
 					maxRSS: ru.Maxrss,
 				},
 				status: cmd.ProcessState.Sys().(syscall.WaitStatus),
+				counts: cs,
 			}, forwarded, nil
 		}
 	}

@@ -136,8 +136,8 @@ var signalNames = map[os.Signal]string{
 const rfc3339Nano = "2006-01-02T15:04:05.000000000Z07:00"
 
 // jsonReport returns the indented JSON record of the runs of argv on m,
-// with their summary if withSummary.
-func jsonReport(argv []string, m result.Machine, runs []runResult, withSummary bool) ([]byte, error) {
+// with the counts of evs and their summary if withSummary.
+func jsonReport(argv []string, m result.Machine, evs []event, runs []runResult, withSummary bool) ([]byte, error) {
 	r := result.XTimeRecord{
 		Timing: result.Timing{
 			Command: argv[0],
@@ -155,6 +155,14 @@ func jsonReport(argv []string, m result.Machine, runs []runResult, withSummary b
 		if res.status.Signaled() {
 			run.Signal = signalName(res.status.Signal())
 		}
+		if res.counts.values != nil {
+			run.Counters = map[string]int64{}
+			for i, ev := range evs {
+				run.Counters[ev.name] = res.counts.values[i]
+			}
+			run.CountersScaled = res.counts.scaled
+		}
+		run.CountersUnavailable = res.counts.unavailable
 		r.Runs = append(r.Runs, run)
 	}
 	if withSummary {

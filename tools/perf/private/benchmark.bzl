@@ -49,6 +49,8 @@ def _spec(b, target, config, workload, description, repetitions, expect, args, c
         counted_args = b.counted_args if counted else [],
         counted_expect = b.counted_expect or "",
         counted_repetitions = b.counted_repetitions if counted and b.counted_args else 0,
+        pin_cpu = b.pin_cpu,
+        disable_aslr = b.disable_aslr,
         tags = b.tags,
         visibility = ["//visibility:private"],
     )
@@ -76,6 +78,8 @@ def perf_benchmark(
         quick_args = None,
         quick_expect = None,
         counted_repetitions = 3,
+        pin_cpu = "last",
+        disable_aslr = False,
         data = [],
         srcs = [],
         tags = [],
@@ -143,6 +147,11 @@ def perf_benchmark(
         (README, "Low-noise figures"); 0 for none. Cachegrind runs a
         program about 50 times slower: the full workload would take
         minutes per run for the slower stages.
+      pin_cpu: the CPU the timed runs are pinned to with taskset: a
+        number, "last" (the last CPU the runner may use) or "none"; runs
+        are not pinned where taskset is missing or there is one CPU.
+      disable_aslr: whether the timed runs go under setarch -R (address
+        space randomization off); off by default, see the runner's pin.go.
       data: files the arguments name.
       srcs: the program's sources, for `pprof -list`.
       tags: added to the tags of every target.
@@ -169,6 +178,8 @@ def perf_benchmark(
         counted_args = quick_args or [],
         counted_expect = quick_expect or expect,
         counted_repetitions = counted_repetitions,
+        pin_cpu = pin_cpu,
+        disable_aslr = disable_aslr,
         tags = tags,
     )
 

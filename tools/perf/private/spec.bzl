@@ -23,6 +23,9 @@ The spec is one JSON object (the runner's type Spec):
     go_test     {bench, count, benchtime} of a go_test binary's run
     counted     {args, expect, repetitions} of the runs under Cachegrind
                 that count instructions, or null
+    pin_cpu     the CPU the timed runs are pinned to (taskset -c): a
+                number, "last" (the last CPU the runner may use) or "none"
+    disable_aslr  whether the timed runs go under setarch -R
 """
 
 def _runfiles_path(f):
@@ -73,6 +76,8 @@ def _perf_spec_impl(ctx):
             expect = ctx.attr.counted_expect,
             repetitions = ctx.attr.counted_repetitions,
         ) if ctx.attr.counted_repetitions > 0 else None,
+        pin_cpu = ctx.attr.pin_cpu,
+        disable_aslr = ctx.attr.disable_aslr,
     )
     out = ctx.actions.declare_file(ctx.label.name + ".json")
     ctx.actions.write(out, json.encode_indent(spec) + "\n")
@@ -100,12 +105,14 @@ perf_spec = rule(
         "counted_repetitions": attr.int(doc = "Runs under Cachegrind; 0 for none."),
         "counterpart": attr.string(doc = "The same stage in another language."),
         "data": attr.label_list(allow_files = True, doc = "Files the arguments name, the sources for pprof -list."),
+        "disable_aslr": attr.bool(doc = "Run the timed runs under setarch -R (off by default: see the runner's pin.go)."),
         "expect": attr.string(doc = "The regular expression of a correct run's lines; \"\" checks nothing."),
         "heap": attr.string(values = ["", "flag", "env", "gperftools"], doc = "How the program writes a heap profile."),
         "heap_args": attr.string_list(doc = "Extra arguments of the heap-profiled run."),
         "heap_env": attr.string(doc = "The variable naming the heap profile's file, for heap \"env\"."),
         "kind": attr.string(mandatory = True, values = ["program", "go_test"], doc = "The result's kind."),
         "language": attr.string(mandatory = True, doc = "The benchmark's language in reports."),
+        "pin_cpu": attr.string(default = "last", doc = "The CPU the timed runs are pinned to: a number, \"last\" or \"none\"."),
         "profiler": attr.string(values = ["", "go", "cc"], doc = "go: runtime/pprof flags; cc: gperftools."),
         "profiles": attr.string_list(doc = "\"cpu\", \"heap\": the profiles to take."),
         "program_args": attr.string_list(doc = "The program's arguments; $(rootpath) works for `binary` and `data`."),

@@ -24,6 +24,11 @@
 //		their lines in Go benchmark format (bench.txt) and pprof's views,
 //		and writes result.json.
 //
+// The timed runs, bazel run's and the test's, are pinned to one CPU with
+// taskset (the spec's pin_cpu: the last CPU the runner may use by default)
+// and, with the spec's disable_aslr, run under setarch -R; result.json's
+// environment.setup records it (pin.go).
+//
 // The spec's paths are relative to the working directory, the runfiles
 // root, where pprof -list also looks for the program's sources. In the
 // program's arguments {outputs} stands for the directory of the outputs:
@@ -155,6 +160,7 @@ func (b *bench) runMode(userArgs []string) error {
 		figures = filepath.Join(tmp, runtimeMetricsFile)
 		cmd.Env = append(cmd.Env, runtimemetrics.EnvVar+"="+figures)
 	}
+	b.isolate(cmd)
 	if err := execute(cmd, os.Stdin, os.Stdout); err != nil {
 		return err
 	}
@@ -246,6 +252,7 @@ func (b *bench) testMode() error {
 	if b.Profiler == "go" {
 		cmd.Env = append(cmd.Env, runtimemetrics.EnvVar+"="+b.outPath(runtimeMetricsFile))
 	}
+	env.Setup = b.isolate(cmd) // pinned, and ASLR off if asked (pin.go)
 	if err := b.runTo(cmd, "output.txt"); err != nil {
 		return err
 	}

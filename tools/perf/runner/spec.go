@@ -46,6 +46,12 @@ type Spec struct {
 	// Counted are the runs under Cachegrind that count instructions, or
 	// nil for none.
 	Counted *Counted `json:"counted"`
+	// PinCPU is the CPU the timed runs are pinned to with
+	// taskset: a CPU number, "last" or "" for the last CPU the runner may
+	// use, or "none" (see pin.go).
+	PinCPU string `json:"pin_cpu"`
+	// DisableASLR runs them under setarch -R.
+	DisableASLR bool `json:"disable_aslr"`
 }
 
 // Counted is how to run a program for its instruction counts: on a
@@ -109,6 +115,9 @@ func (s *Spec) check() error {
 	}
 	if s.Counted != nil && s.Counted.Repetitions < 1 {
 		return fmt.Errorf("counted repetitions %d: want at least 1", s.Counted.Repetitions)
+	}
+	if _, err := parsePinCPU(s.PinCPU); err != nil {
+		return err
 	}
 	for _, p := range s.Profiles {
 		if p != "cpu" && p != "heap" {

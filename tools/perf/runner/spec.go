@@ -43,6 +43,8 @@ type Spec struct {
 	Trace bool `json:"trace"`
 	// GoTest is how to run a go_test binary's benchmarks.
 	GoTest GoTest `json:"go_test"`
+	// Server is the load of a server benchmark (kind "server").
+	Server ServerLoad `json:"server"`
 }
 
 // GoTest holds the flags of a go_test binary's benchmark run.
@@ -86,8 +88,13 @@ func (s *Spec) check() error {
 			return fmt.Errorf("go_test: bench %q, count %d: want a pattern and at least 1", s.GoTest.Bench, s.GoTest.Count)
 		}
 		return nil
+	case s.Benchmark.Kind == result.KindServer:
+		if s.Benchmark.Repetitions < 1 {
+			return fmt.Errorf("repetitions %d: want at least 1", s.Benchmark.Repetitions)
+		}
+		return s.Server.check()
 	case s.Benchmark.Kind != result.KindProgram:
-		return fmt.Errorf("kind %q: want %q or %q", s.Benchmark.Kind, result.KindProgram, result.KindGoTest)
+		return fmt.Errorf("kind %q: want %q, %q or %q", s.Benchmark.Kind, result.KindProgram, result.KindGoTest, result.KindServer)
 	case s.XTime == "":
 		return fmt.Errorf("no xtime")
 	case s.Profiler != "go" && s.Profiler != "cc":

@@ -26,3 +26,5 @@ tool (
 	github.com/google/pprof
 	golang.org/x/perf/cmd/benchstat
 )
+
+replace google.golang.org/protobuf => google.golang.org/protobuf v1.31.0

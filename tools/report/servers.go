@@ -187,7 +187,7 @@ sample:
 		site := "(runtime)"
 		for i := len(frames) - 1; i >= 0; i-- {
 			f := frames[i]
-			if !strings.HasPrefix(f, "runtime.") && !strings.HasPrefix(f, "sync.") && !strings.HasPrefix(f, "internal/") {
+			if !strings.HasPrefix(f, "runtime.") && !strings.HasPrefix(f, "sync.") && !strings.HasPrefix(f, "internal/") && !strings.HasPrefix(f, "_.") {
 				site = f
 				break
 			}

@@ -20,6 +20,37 @@ def go_dependencies():
         version = "v0.0.0-20211024235047-1546f124cd8b",
     )
     go_repository(
+        name = "com_github_alecthomas_jsonschema",
+        importpath = "github.com/alecthomas/jsonschema",
+        sum = "h1:doCpXjVwui6HUN+xgNsNS3SZ0/jUZ68Eb+mJRNOZfog=",
+        version = "v0.0.0-20220216202328-9eeeec9d044b",
+    )
+    go_repository(
+        name = "com_github_beorn7_perks",
+        importpath = "github.com/beorn7/perks",
+        sum = "h1:VlbKKnNfV8bJzeqoa4cOKqO6bYr3WgKZxO8Z16+hsOM=",
+        version = "v1.0.1",
+    )
+    go_repository(
+        name = "com_github_bmizerany_perks",
+        importpath = "github.com/bmizerany/perks",
+        sum = "h1:mWOqoK5jV13ChKf/aF3plwQ96laasTJgZi4f1aSOu+M=",
+        version = "v0.0.0-20230307044200-03f9df79da1e",
+    )
+    go_repository(
+        name = "com_github_c2h5oh_datasize",
+        importpath = "github.com/c2h5oh/datasize",
+        sum = "h1:6lhrsTEnloDPXyeZBvSYvQf8u86jbKehZPVDDlkgDl4=",
+        version = "v0.0.0-20231215233829-aa82cc1e6500",
+    )
+    go_repository(
+        name = "com_github_cespare_xxhash_v2",
+        importpath = "github.com/cespare/xxhash/v2",
+        sum = "h1:UL815xU9SqsFlibzuggzjXhog7bL6oX9BbNZnL2UFvs=",
+        version = "v2.3.0",
+    )
+
+    go_repository(
         name = "com_github_chzyer_logex",
         importpath = "github.com/chzyer/logex",
         sum = "h1:XHDu3E6q+gdHgsdTPH6ImJMIp436vR6MPtH8gP05QzM=",
@@ -37,6 +68,19 @@ def go_dependencies():
         sum = "h1:p3BQDXSxOhOG0P9z6/hGnII4LGiEPOYBhs8asl/fC04=",
         version = "v1.0.0",
     )
+    go_repository(
+        name = "com_github_dgryski_go_gk",
+        importpath = "github.com/dgryski/go-gk",
+        sum = "h1:XOPLOMn/zT4jIgxfxSsoXPxkrzz0FaCHwp33x5POJ+Q=",
+        version = "v0.0.0-20200319235926-a69029f61654",
+    )
+    go_repository(
+        name = "com_github_dgryski_go_lttb",
+        importpath = "github.com/dgryski/go-lttb",
+        sum = "h1:dxwR3CStJdJamsIoMPCmxuIfBAPTgmzvFax+MvFav3M=",
+        version = "v0.0.0-20230207170358-f8fc36cdbff1",
+    )
+
     go_repository(
         name = "com_github_go_fonts_liberation",
         importpath = "github.com/go-fonts/liberation",
@@ -62,6 +106,13 @@ def go_dependencies():
         version = "v1.4.1",
     )
     go_repository(
+        name = "com_github_gogo_protobuf",
+        importpath = "github.com/gogo/protobuf",
+        sum = "h1:Ov1cvc58UF3b5XjBnZv7+opcTcQFZebYjWzi34vdm4Q=",
+        version = "v1.3.2",
+    )
+
+    go_repository(
         name = "com_github_golang_freetype",
         importpath = "github.com/golang/freetype",
         sum = "h1:DACJavvAHhabrF08vX0COfcOBJRhZ8lUbR+ZWIs0Y5g=",
@@ -76,8 +127,8 @@ def go_dependencies():
     go_repository(
         name = "com_github_golang_protobuf",
         importpath = "github.com/golang/protobuf",
-        sum = "h1:KhyjKVUg7Usr/dYsdSqoFveMYd5ko72D+zANwlG1mmg=",
-        version = "v1.5.3",
+        sum = "h1:i7eJL8qZTpSEXOPTxNKhASYpMn+8e5Q6AdndVa1dWek=",
+        version = "v1.5.4",
     )
     go_repository(
         name = "com_github_gonum_blas",
@@ -158,17 +209,128 @@ def go_dependencies():
         version = "v0.0.0-20190129172621-c8b1d7a94ddf",
     )
     go_repository(
+        name = "com_github_grafana_regexp",
+        importpath = "github.com/grafana/regexp",
+        sum = "h1:GN2Lv3MGO7AS6PrRoT6yV5+wkrOpcszoIsO4+4ds248=",
+        version = "v0.0.0-20240518133315-a468a5bfb3bc",
+    )
+    go_repository(
+        name = "com_github_iancoleman_orderedmap",
+        importpath = "github.com/iancoleman/orderedmap",
+        sum = "h1:5cbR2grmZR/DiVt+VJopEhtVs9YGInGIxAoMJn+Ichc=",
+        version = "v0.3.0",
+    )
+
+    go_repository(
         name = "com_github_ianlancetaylor_demangle",
         importpath = "github.com/ianlancetaylor/demangle",
         sum = "h1:ogbOPx86mIhFy764gGkqnkFC8m5PJA7sPzlk9ppLVQA=",
         version = "v0.0.0-20250417193237-f615e6bd150b",
     )
     go_repository(
+        name = "com_github_influxdata_tdigest",
+        importpath = "github.com/influxdata/tdigest",
+        sum = "h1:XpFptwYmnEKUqmkcDjrzffswZ3nvNeevbUSLPP/ZzIY=",
+        version = "v0.0.1",
+    )
+    go_repository(
+        name = "com_github_josharian_intern",
+        importpath = "github.com/josharian/intern",
+        sum = "h1:vlS4z54oSdjm0bgjRigI+G1HpF+tI+9rE5LLzOg8HmY=",
+        version = "v1.0.0",
+    )
+    go_repository(
+        name = "com_github_mailru_easyjson",
+        importpath = "github.com/mailru/easyjson",
+        sum = "h1:UGYAvKxe3sBsEDzO8ZeWOSlIQfWFlxbzLZe7hwFURr0=",
+        version = "v0.7.7",
+    )
+
+    go_repository(
         name = "com_github_mattn_go_sqlite3",
         importpath = "github.com/mattn/go-sqlite3",
         sum = "h1:qZgc/Rwetq+MtyE18WhzjokPD93dNqLGNT3QJuLvBGw=",
         version = "v1.14.14",
     )
+    go_repository(
+        name = "com_github_matttproud_golang_protobuf_extensions",
+        importpath = "github.com/matttproud/golang_protobuf_extensions",
+        sum = "h1:mmDVorXM7PCGKw94cs5zkfA9PSy5pEvNWRP0ET0TIVo=",
+        version = "v1.0.4",
+    )
+    go_repository(
+        name = "com_github_miekg_dns",
+        importpath = "github.com/miekg/dns",
+        sum = "h1:nLxbwF3XxhwVSm8g9Dghm9MHPaUZuqhPiGL+675ZmEs=",
+        version = "v1.1.61",
+    )
+    go_repository(
+        name = "com_github_munnerz_goautoneg",
+        importpath = "github.com/munnerz/goautoneg",
+        sum = "h1:C3w9PqII01/Oq1c1nUAm88MOHcQC9l5mIlSMApZMrHA=",
+        version = "v0.0.0-20191010083416-a7dc8b61c822",
+    )
+    go_repository(
+        name = "com_github_pkg_errors",
+        importpath = "github.com/pkg/errors",
+        sum = "h1:FEBLx1zS214owpjy7qsBeixbURkuhQAwrK5UwLGTwt4=",
+        version = "v0.9.1",
+    )
+    go_repository(
+        name = "com_github_prometheus_client_golang",
+        importpath = "github.com/prometheus/client_golang",
+        sum = "h1:wZWJDwK+NameRJuPGDhlnFgx8e8HN3XHQeLaYJFJBOE=",
+        version = "v1.19.1",
+    )
+    go_repository(
+        name = "com_github_prometheus_client_model",
+        importpath = "github.com/prometheus/client_model",
+        sum = "h1:ZKSh/rekM+n3CeS952MLRAdFwIKqeY8b62p8ais2e9E=",
+        version = "v0.6.1",
+    )
+    go_repository(
+        name = "com_github_prometheus_common",
+        importpath = "github.com/prometheus/common",
+        sum = "h1:KEi6DK7lXW/m7Ig5i47x0vRzuBsHuvJdi5ee6Y3G1dc=",
+        version = "v0.55.0",
+    )
+    go_repository(
+        name = "com_github_prometheus_procfs",
+        importpath = "github.com/prometheus/procfs",
+        sum = "h1:YagwOFzUgYfKKHX6Dr+sHT7km/hxC76UB0learggepc=",
+        version = "v0.15.1",
+    )
+    go_repository(
+        name = "com_github_prometheus_prometheus",
+        importpath = "github.com/prometheus/prometheus",
+        sum = "h1:B0xu4VuVTKYrIuBMn/4YSUoIPYxs956qsOfcS4rqCuA=",
+        version = "v0.53.1",
+    )
+    go_repository(
+        name = "com_github_rs_dnscache",
+        importpath = "github.com/rs/dnscache",
+        sum = "h1:18kd+8ZUlt/ARXhljq+14TwAoKa61q6dX8jtwOf6DH8=",
+        version = "v0.0.0-20230804202142-fc85eb664529",
+    )
+    go_repository(
+        name = "com_github_streadway_quantile",
+        importpath = "github.com/streadway/quantile",
+        sum = "h1:X4+kt6zM/OVO6gbJdAfJR60MGPsqCzbtXNnjoGqdfAs=",
+        version = "v0.0.0-20220407130108-4246515d968d",
+    )
+    go_repository(
+        name = "com_github_tsenart_go_tsz",
+        importpath = "github.com/tsenart/go-tsz",
+        sum = "h1:pcQGQzTwCg//7FgVywqge1sW9Yf8VMsMdG58MI5kd8s=",
+        version = "v0.0.0-20180814235614-0bd30b3df1c3",
+    )
+    go_repository(
+        name = "com_github_tsenart_vegeta_v12",
+        importpath = "github.com/tsenart/vegeta/v12",
+        sum = "h1:J/UiNS3f69MkL0tsRLVUUV8uXXQZxdRUchtS+GYiSFc=",
+        version = "v12.13.0",
+    )
+
     go_repository(
         name = "com_google_cloud_go",
         importpath = "cloud.google.com/go",
@@ -205,6 +367,13 @@ def go_dependencies():
         sum = "h1:y73uSU6J157QMP2kn2r30vwW1A2W2WFwSCGnAVxeaD0=",
         version = "v0.24.0",
     )
+    go_repository(
+        name = "net_pgregory_rapid",
+        importpath = "pgregory.net/rapid",
+        sum = "h1:CMa0sjHSru3puNx+J0MIAuiiEV4N0qj8/cMWGBBCsjw=",
+        version = "v1.1.0",
+    )
+
     go_repository(
         name = "org_golang_google_api",
         importpath = "google.golang.org/api",
@@ -244,6 +413,7 @@ def go_dependencies():
     go_repository(
         name = "org_golang_google_protobuf",
         importpath = "google.golang.org/protobuf",
+        replace = "google.golang.org/protobuf",
         sum = "h1:g0LDEJHgrBl9N9r17Ru3sqWhkIx2NB67okBHPwC7hs8=",
         version = "v1.31.0",
     )
@@ -266,6 +436,13 @@ def go_dependencies():
         version = "v0.46.0",
     )
     go_repository(
+        name = "org_golang_x_mod",
+        importpath = "golang.org/x/mod",
+        sum = "h1:qJmnOUb4YB+FsEuM3HcWucdZASCPGhsX6uljO6pog0c=",
+        version = "v0.41.0",
+    )
+
+    go_repository(
         name = "org_golang_x_net",
         importpath = "golang.org/x/net",
         sum = "h1:5zfYln+w5XCxwrnMMJPufRgNoXEaGxl0wo5GqPXyues=",
@@ -284,12 +461,26 @@ def go_dependencies():
         version = "v0.0.0-20260908200009-22c9c6c9d4da",
     )
     go_repository(
+        name = "org_golang_x_sync",
+        importpath = "golang.org/x/sync",
+        sum = "h1:KameEIfc1IkluZyXWLn39Wd4tURc6GbCiISGiZm2bQk=",
+        version = "v0.23.0",
+    )
+
+    go_repository(
         name = "org_golang_x_sys",
         build_naming_convention = "import_alias",
         importpath = "golang.org/x/sys",
         sum = "h1:bbX/i/6MgT9BVLM9RT1thmxL04yeTAhbEz4SyadbXoo=",
         version = "v0.48.0",
     )
+    go_repository(
+        name = "org_golang_x_term",
+        importpath = "golang.org/x/term",
+        sum = "h1:3+OXuTbaKDgwk8jTi3aSLHRlmWqHEUDUtxnbFigO4YE=",
+        version = "v0.46.0",
+    )
+
     go_repository(
         name = "org_golang_x_text",
         importpath = "golang.org/x/text",
@@ -308,6 +499,13 @@ def go_dependencies():
         sum = "h1:f1IJhK4Km5tBJmaiJXtk/PkL4cdVX6J+tGiM187uT5E=",
         version = "v0.11.0",
     )
+    go_repository(
+        name = "org_gonum_v1_netlib",
+        importpath = "gonum.org/v1/netlib",
+        sum = "h1:4WsZyVtkthqrHTbDCJfiTs8IWNYE4uvsSDgaV6xpp+o=",
+        version = "v0.0.0-20181029234149-ec6d1f5cefe6",
+    )
+
     go_repository(
         name = "org_gonum_v1_plot",
         importpath = "gonum.org/v1/plot",

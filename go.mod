@@ -2,17 +2,29 @@ module havlak-lab
 
 go 1.27
 
-require golang.org/x/perf v0.0.0-20260908200009-22c9c6c9d4da
+require (
+	github.com/google/pprof v0.0.0-20260906184651-6331bc6350fe
+	github.com/tsenart/vegeta/v12 v12.13.0
+	golang.org/x/perf v0.0.0-20260908200009-22c9c6c9d4da
+)
 
 require (
 	github.com/aclements/go-moremath v0.0.0-20210112150236-f10218a38794 // indirect
 	github.com/chzyer/readline v1.5.1 // indirect
-	github.com/google/pprof v0.0.0-20260906184651-6331bc6350fe // indirect
 	github.com/ianlancetaylor/demangle v0.0.0-20250417193237-f615e6bd150b // indirect
+	github.com/influxdata/tdigest v0.0.1 // indirect
+	github.com/josharian/intern v1.0.0 // indirect
+	github.com/mailru/easyjson v0.7.7 // indirect
+	github.com/rs/dnscache v0.0.0-20230804202142-fc85eb664529 // indirect
+	golang.org/x/net v0.59.0 // indirect
+	golang.org/x/sync v0.23.0 // indirect
 	golang.org/x/sys v0.48.0 // indirect
+	golang.org/x/text v0.42.0 // indirect
 )
 
 tool (
 	github.com/google/pprof
 	golang.org/x/perf/cmd/benchstat
 )
+
+replace google.golang.org/protobuf => google.golang.org/protobuf v1.31.0

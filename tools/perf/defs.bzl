@@ -1,5 +1,6 @@
 """Benchmarks with timing and profiles: `perf_benchmark` for programs,
-`go_benchmark` for a Go package's Benchmark functions.
+`go_benchmark` for a Go package's Benchmark functions, `server_benchmark`
+for an HTTP server under load.
 
     load("//tools/perf:defs.bzl", "perf_benchmark")
 
@@ -21,6 +22,8 @@ guessed from its name; //tools/perf/runner runs it.
 
 load("//tools/perf/private:benchmark.bzl", _perf_benchmark = "perf_benchmark")
 load("//tools/perf/private:go_benchmark.bzl", _go_benchmark = "go_benchmark")
+load("//tools/perf/private:server_benchmark.bzl", _server_benchmark = "server_benchmark")
 
 go_benchmark = _go_benchmark
 perf_benchmark = _perf_benchmark
+server_benchmark = _server_benchmark

@@ -97,15 +97,16 @@ func run(args []string, stderr io.Writer) error {
 	}
 
 	report := &Report{Threshold: *threshold, RSSThreshold: *rssThreshold}
-	results, err := load(sources, report)
+	results, servers, err := load(sources, report)
 	if err != nil {
 		return err
 	}
 	report.Rows = Rows(results)
+	report.Servers = servers
 	var worse, moved []*Row
 	if *baseline != "" {
 		report.Baseline = cli.UserPath(*baseline)
-		old, err := load([]string{report.Baseline}, report)
+		old, _, err := load([]string{report.Baseline}, report)
 		if err != nil {
 			return err
 		}
@@ -118,7 +119,7 @@ func run(args []string, stderr io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(stderr, "report: %d benchmarks from %s: wrote %s and %s\n",
-		len(report.Rows), strings.Join(sources, ", "), filepath.Join(outDir, "index.html"), filepath.Join(outDir, "report.md"))
+		len(report.Rows)+len(report.Servers), strings.Join(sources, ", "), filepath.Join(outDir, "index.html"), filepath.Join(outDir, "report.md"))
 	for _, row := range moved {
 		fmt.Fprintf(stderr, "report: %s: %s\n", row.Name, row.Compared.Note)
 	}
@@ -143,30 +144,35 @@ func run(args []string, stderr io.Writer) error {
 	return nil
 }
 
-// load reads the results under dirs, recording their problems in report.
-// It fails when they hold none.
-func load(dirs []string, report *Report) ([]*Result, error) {
+// load reads the results under dirs, programs' and servers', recording
+// their problems in report. It fails when they hold none.
+func load(dirs []string, report *Report) ([]*Result, []*ServerRow, error) {
 	for _, dir := range dirs {
 		if _, err := os.Stat(dir); err != nil {
-			return nil, cli.Usagef("no results: %v", err)
+			return nil, nil, cli.Usagef("no results: %v", err)
 		}
 	}
 	results, problems, err := FindResults(dirs...)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	servers, serverProblems, err := findServers(dirs...)
+	if err != nil {
+		return nil, nil, err
 	}
 	report.Problems = append(report.Problems, problems...)
-	if len(results) == 0 {
+	report.Problems = append(report.Problems, serverProblems...)
+	if len(results) == 0 && len(servers) == 0 {
 		if len(problems) > 0 {
-			return nil, cli.Usagef("no readable benchmark results in %s: %s", strings.Join(dirs, ", "), strings.Join(problems, "; "))
+			return nil, nil, cli.Usagef("no readable benchmark results in %s: %s", strings.Join(dirs, ", "), strings.Join(problems, "; "))
 		}
-		return nil, cli.UsageError{Err: fmt.Errorf("no benchmark results in %s (no outputs.zip, no xtime.json): "+
+		return nil, nil, cli.UsageError{Err: fmt.Errorf("no benchmark results in %s (no outputs.zip, no xtime.json): "+
 			"run tools/bazel test //benchmarks:all --config=perf first", strings.Join(dirs, ", "))}
 	}
 	for _, r := range results {
 		report.Problems = append(report.Problems, r.Problems...)
 	}
-	return results, nil
+	return results, servers, nil
 }
 
 // write writes the report into a new directory beside outDir, then puts
@@ -197,6 +203,15 @@ func write(report *Report, outDir string) error {
 		dir := filepath.Join("stages", row.Name)
 		if row.CPU != nil {
 			files[filepath.Join(dir, "flame.svg")] = FlameGraph(row.CPU, row.Name+": CPU time")
+		}
+		for name, data := range row.Graphs {
+			files[filepath.Join(dir, name)] = data
+		}
+	}
+	for _, row := range report.Servers {
+		dir := filepath.Join("stages", row.Name)
+		if row.CPU != nil {
+			files[filepath.Join(dir, "flame.svg")] = FlameGraph(row.CPU, row.Name+": CPU time under load")
 		}
 		for name, data := range row.Graphs {
 			files[filepath.Join(dir, name)] = data

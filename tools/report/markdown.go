@@ -12,7 +12,8 @@ import (
 // Report is everything the report shows.
 type Report struct {
 	Rows     []*Row
-	Baseline string // where the baseline came from; empty without one
+	Servers  []*ServerRow // server benchmarks (kind "server")
+	Baseline string       // where the baseline came from; empty without one
 	// The gate's thresholds, as fractions.
 	Threshold, RSSThreshold float64
 	Problems                []string
@@ -88,6 +89,11 @@ func (r *Report) Quick() bool {
 			return true
 		}
 	}
+	for _, row := range r.Servers {
+		if row.Quick() {
+			return true
+		}
+	}
 	return false
 }
 
@@ -96,6 +102,17 @@ func (r *Report) Quick() bool {
 func (r *Report) WorkloadNote() string {
 	var described []string
 	for _, s := range r.Studies() {
+		var descriptions []string
+		for _, row := range s.Rows {
+			if d := row.Workload.Description; d != "" && !slices.Contains(descriptions, d) {
+				descriptions = append(descriptions, d)
+			}
+		}
+		if len(descriptions) > 0 {
+			described = append(described, s.Title+", "+strings.Join(descriptions, " or "))
+		}
+	}
+	for _, s := range r.ServerStudies() {
 		var descriptions []string
 		for _, row := range s.Rows {
 			if d := row.Workload.Description; d != "" && !slices.Contains(descriptions, d) {
@@ -116,10 +133,17 @@ func (r *Report) WorkloadNote() string {
 // Environment is the environment of the first result, and how many
 // results ran elsewhere or with other toolchains.
 func (r *Report) Environment() (env result.Environment, others int) {
-	for i, row := range r.Rows {
+	envs := []result.Environment{}
+	for _, row := range r.Rows {
+		envs = append(envs, row.Environment)
+	}
+	for _, row := range r.Servers {
+		envs = append(envs, row.Environment)
+	}
+	for i, e := range envs {
 		if i == 0 {
-			env = row.Environment
-		} else if len(result.Differences(env, row.Environment)) > 0 {
+			env = e
+		} else if len(result.Differences(env, e)) > 0 {
 			others++
 		}
 	}
@@ -128,7 +152,7 @@ func (r *Report) Environment() (env result.Environment, others int) {
 
 // EnvironmentText describes the environment the results ran in.
 func (r *Report) EnvironmentText() string {
-	if len(r.Rows) == 0 {
+	if len(r.Rows) == 0 && len(r.Servers) == 0 {
 		return ""
 	}
 	env, others := r.Environment()
@@ -253,6 +277,7 @@ func (r *Report) WriteTable(w io.Writer) {
 			fmt.Fprintln(w)
 		}
 	}
+	r.writeServerTables(w, len(r.Rows) > 0)
 }
 
 // WriteMarkdown writes report.md: the table, the machine, and the top
@@ -264,8 +289,13 @@ func (r *Report) WriteMarkdown(w io.Writer) {
 	fmt.Fprintln(w)
 	r.WriteTable(w)
 	fmt.Fprintln(w)
-	fmt.Fprintf(w, "Times are seconds over the timed runs (%s); a speed-up is the median real time of the benchmark's reference (named in the column) over its own; a ratio of two languages (Go / C++) is the first's median real time over its counterpart's in the second.\n",
-		runCounts(r.Rows))
+	if len(r.Rows) > 0 {
+		fmt.Fprintf(w, "Times are seconds over the timed runs (%s); a speed-up is the median real time of the benchmark's reference (named in the column) over its own; a ratio of two languages (Go / C++) is the first's median real time over its counterpart's in the second.\n",
+			runCounts(r.Rows))
+	}
+	if len(r.Servers) > 0 {
+		fmt.Fprintln(w, "\nServers: throughput (successful requests per second) and latency percentiles are the medians of the measured rounds; × reference is the throughput over the declared reference's.")
+	}
 	if r.Baseline != "" {
 		fmt.Fprintf(w, "\nBaseline: %s. A benchmark regresses when benchstat's Mann-Whitney U test gives p < %.2f and its median real time is more than %.0f%% worse, or its max RSS more than %.0f%% (see docs/regressions.md); CPU time is shown, not gated.\n",
 			r.Baseline, Alpha, 100*r.Threshold, 100*r.RSSThreshold)
@@ -280,7 +310,9 @@ func (r *Report) WriteMarkdown(w io.Writer) {
 		fmt.Fprintf(w, "- first run started %s\n", started)
 	}
 
-	fmt.Fprintln(w, "\n## Where the time goes")
+	if len(r.Rows) > 0 {
+		fmt.Fprintln(w, "\n## Where the time goes")
+	}
 	for _, row := range r.Rows {
 		fmt.Fprintf(w, "\n### %s (%s)\n\n", row.Name, row.Language)
 		if row.CPU == nil {
@@ -302,6 +334,8 @@ func (r *Report) WriteMarkdown(w io.Writer) {
 			fmt.Fprintf(w, "| %s | %s | %s | %s |\n", f1, f2, c1, c2)
 		}
 	}
+
+	r.writeServerProfiles(w)
 
 	if len(r.Problems) > 0 {
 		fmt.Fprintln(w, "\n## Problems")

@@ -492,3 +492,48 @@ func TestMetricGate(t *testing.T) {
 		})
 	}
 }
+
+// TestServerStudy reports a real quick server result (the runner's
+// router_mutex_quick_test, its trace, graphs and snapshot profiles left
+// out) with the program fixtures, as a study of its own, and a second
+// stage made from it to check the reference's throughput ratio.
+func TestServerStudy(t *testing.T) {
+	dir := t.TempDir()
+	unzipTo(t, filepath.Join(fixtures, "havlak6_quick_test", "outputs.zip"), filepath.Join(dir, "havlak6"))
+	unzipTo(t, filepath.Join("testdata/servers/router_mutex_quick_test/outputs.zip"), filepath.Join(dir, "router_mutex"))
+	second := filepath.Join(dir, "router_sharded")
+	unzipTo(t, filepath.Join("testdata/servers/router_mutex_quick_test/outputs.zip"), second)
+	editResult(t, second, func(doc map[string]any) {
+		b := doc["benchmark"].(map[string]any)
+		b["name"], b["stage"], b["reference"] = "router_sharded", 4, "router_mutex"
+		for _, r := range doc["server"].(map[string]any)["rounds"].([]any) {
+			r := r.(map[string]any)
+			r["throughput"] = 2 * r["throughput"].(float64)
+		}
+	})
+	out := t.TempDir()
+	if stderr, _, err := runReport(t, "--from", dir, "--out", out); err != nil {
+		t.Fatalf("report: %v\n%s", err, stderr)
+	}
+	table := readFile(t, filepath.Join(out, "table.md"))
+	if !regexp.MustCompile(`(?s)\*\*Havlak loop finding\*\*.*\*\*HTTP router under load\*\*.*\| router_mutex \| 3 \| \d+ \| .*\| router_sharded \| 4 \| \d+ \| 2\.00× \|`).MatchString(table) {
+		t.Errorf("table.md lacks the server study's rows in stage order, or the throughput ratio:\n%s", table)
+	}
+	md := readFile(t, filepath.Join(out, "report.md"))
+	for _, want := range []string{"## HTTP router under load: profiles under load", "### router_mutex (stage 3)",
+		"- mutex contention (fraction 1/10): ", "`havlak-lab/go/router/router3.(*cache).get` ", "- blocking (rate 10000 ns): "} {
+		if !strings.Contains(md, want) {
+			t.Errorf("report.md lacks %q:\n%s", want, md)
+		}
+	}
+	if strings.Contains(md, "net/http/pprof") {
+		t.Error("report.md counts the profiler's own waiting as contention")
+	}
+	page := readFile(t, filepath.Join(out, "index.html"))
+	if !strings.Contains(page, "<h2>HTTP router under load</h2>") || !strings.Contains(page, `data-stage="router_sharded"`) {
+		t.Error("index.html lacks the server study's section")
+	}
+	if _, err := os.Stat(filepath.Join(out, "stages", "router_mutex", "flame.svg")); err != nil {
+		t.Errorf("no flame graph of the server's CPU profile: %v", err)
+	}
+}

@@ -13,8 +13,9 @@
 //	                 says which it found
 //	benchmark        what was measured, as declared in its BUILD file:
 //	  name           "havlak6"; unique in the lab
-//	  kind           "program" (a program timed by xtime) or "go_test" (a
-//	                 Go package's Benchmark functions)
+//	  kind           "program" (a program timed by xtime), "go_test" (a
+//	                 Go package's Benchmark functions) or "server" (a
+//	                 server under HTTP load)
 //	  study          the case study's title, "Havlak loop finding"; the
 //	                 report makes a section of each
 //	  stage          its place in the study: 1, 2, ...; the report orders by it
@@ -66,13 +67,26 @@
 //	                 change the gate reports (threshold: 0.01 is 1%); a
 //	                 figure that could not be measured has no values and
 //	                 says why (unavailable)
+//	server           kind "server" (Server): the load (generator,
+//	                 connections, rate (0: closed loop), targets,
+//	                 warmup_seconds, duration_seconds of each round,
+//	                 profile_seconds, trace_seconds); every measured round,
+//	                 run with no profile being taken (start, seconds,
+//	                 requests, errors: transport errors and answers other
+//	                 than 2xx, throughput: successful requests/s,
+//	                 latency_seconds: mean, p50, p90, p99, max, exact;
+//	                 status_codes, error_messages); profile_rates
+//	                 (block_profile_rate, mutex_profile_fraction); and the
+//	                 server's exit (signal sent, exit_status, clean)
 //	files            every other file the result holds, each with its name
 //	                 (relative to the result), role and, for a profile or a
-//	                 view of one, which profile ("cpu", "heap"):
+//	                 view of one, which profile ("cpu", "heap"; a server's
+//	                 also "allocs", "goroutine", "block", "mutex"):
 //	                 profile (pprof proto: cpu.pb.gz, heap.pb.gz), view
 //	                 (pprof's text tables), graph (SVG call graphs), trace
 //	                 (runtime/trace), output (what the program printed),
-//	                 data (anything else: xtime.json, an image)
+//	                 data (anything else: xtime.json, an image, a latency
+//	                 histogram)
 //
 // Fields may be added to version 1 (readers ignore what they do not know);
 // a change of meaning or a removal is a new version.
@@ -101,6 +115,7 @@ type Result struct {
 	Timing        *Timing     `json:"timing,omitempty"`
 	GoBench       string      `json:"go_bench,omitempty"`
 	Metrics       []Metric    `json:"metrics,omitempty"`
+	Server        *Server     `json:"server,omitempty"`
 	Files         []File      `json:"files"`
 }
 
@@ -237,7 +252,7 @@ var roles = []string{RoleProfile, RoleView, RoleGraph, RoleTrace, RoleOutput, Ro
 type File struct {
 	Name    string `json:"name"`
 	Role    string `json:"role"`
-	Profile string `json:"profile,omitempty"` // "cpu", "heap": for a profile and its views
+	Profile string `json:"profile,omitempty"` // "cpu", "heap", ...: for a profile and its views
 }
 
 // Find returns the name of the file with role of profile (any profile when
@@ -304,8 +319,12 @@ func (r *Result) Validate() error {
 		if r.GoBench == "" {
 			bad("go_bench is empty (kind %q)", b.Kind)
 		}
+	case KindServer:
+		for _, p := range r.Server.problems() {
+			bad("%s", p)
+		}
 	default:
-		bad("benchmark.kind %q: want %q or %q", b.Kind, KindProgram, KindGoTest)
+		bad("benchmark.kind %q: want %q, %q or %q", b.Kind, KindProgram, KindGoTest, KindServer)
 	}
 	seen := map[string]bool{}
 	for i, m := range r.Metrics {

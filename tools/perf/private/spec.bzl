@@ -26,6 +26,11 @@ The spec is one JSON object (the runner's type Spec):
     pin_cpu     the CPU the timed runs are pinned to (taskset -c): a
                 number, "last" (the last CPU the runner may use) or "none"
     disable_aslr  whether the timed runs go under setarch -R
+    server      a server's load (kind "server"): connections, rate,
+                warmup, duration, profile, trace (durations), targets
+                (runfiles path of the requests file), ready (the path
+                that must answer first), block_profile_rate,
+                mutex_profile_fraction
 """
 
 def _runfiles_path(f):
@@ -78,10 +83,22 @@ def _perf_spec_impl(ctx):
         ) if ctx.attr.counted_repetitions > 0 else None,
         pin_cpu = ctx.attr.pin_cpu,
         disable_aslr = ctx.attr.disable_aslr,
+        server = struct(
+            connections = ctx.attr.load_connections,
+            rate = ctx.attr.load_rate,
+            warmup = ctx.attr.load_warmup,
+            duration = ctx.attr.load_duration,
+            profile = ctx.attr.load_profile,
+            trace = ctx.attr.load_trace,
+            targets = _runfiles_path(ctx.file.load_targets) if ctx.file.load_targets else "",
+            ready = ctx.attr.load_ready,
+            block_profile_rate = ctx.attr.block_profile_rate,
+            mutex_profile_fraction = ctx.attr.mutex_profile_fraction,
+        ),
     )
     out = ctx.actions.declare_file(ctx.label.name + ".json")
     ctx.actions.write(out, json.encode_indent(spec) + "\n")
-    runfiles = ctx.runfiles(files = [out, ctx.file._status] + ctx.files.data)
+    runfiles = ctx.runfiles(files = [out, ctx.file._status] + ctx.files.data + ctx.files.load_targets)
     for t in [ctx.attr.binary, ctx.attr._xtime, ctx.attr._pprof] + ctx.attr.data:
         runfiles = runfiles.merge(t[DefaultInfo].default_runfiles)
     return [DefaultInfo(
@@ -95,6 +112,7 @@ perf_spec = rule(
           "runner runs in its runfiles. perf_benchmark and go_benchmark make them.",
     attrs = {
         "bench": attr.string(doc = "go_test: the -test.bench regular expression."),
+        "block_profile_rate": attr.int(doc = "server: the server's -blockprofilerate, ns."),
         "benchmark": attr.string(mandatory = True, doc = "The benchmark's name in results."),
         "benchtime": attr.string(doc = "go_test: -test.benchtime, or \"\" for Go's default."),
         "binary": attr.label(mandatory = True, executable = True, cfg = "target", doc = "The program, or the go_test."),
@@ -110,9 +128,18 @@ perf_spec = rule(
         "heap": attr.string(values = ["", "flag", "env", "gperftools"], doc = "How the program writes a heap profile."),
         "heap_args": attr.string_list(doc = "Extra arguments of the heap-profiled run."),
         "heap_env": attr.string(doc = "The variable naming the heap profile's file, for heap \"env\"."),
-        "kind": attr.string(mandatory = True, values = ["program", "go_test"], doc = "The result's kind."),
+        "kind": attr.string(mandatory = True, values = ["program", "go_test", "server"], doc = "The result's kind."),
         "language": attr.string(mandatory = True, doc = "The benchmark's language in reports."),
         "pin_cpu": attr.string(default = "last", doc = "The CPU the timed runs are pinned to: a number, \"last\" or \"none\"."),
+        "load_connections": attr.int(doc = "server: requests in flight at a time."),
+        "load_duration": attr.string(doc = "server: each measured round's length (\"5s\")."),
+        "load_profile": attr.string(doc = "server: the CPU, block, mutex and allocs profiles' window."),
+        "load_rate": attr.int(doc = "server: requests per second; 0 for a closed loop."),
+        "load_ready": attr.string(doc = "server: the path that must answer 200 before the load."),
+        "load_targets": attr.label(allow_single_file = True, doc = "server: the requests, \"METHOD /path\" a line."),
+        "load_trace": attr.string(doc = "server: the execution trace's length."),
+        "load_warmup": attr.string(doc = "server: the warm-up's length."),
+        "mutex_profile_fraction": attr.int(doc = "server: the server's -mutexprofilefraction."),
         "profiler": attr.string(values = ["", "go", "cc"], doc = "go: runtime/pprof flags; cc: gperftools."),
         "profiles": attr.string_list(doc = "\"cpu\", \"heap\": the profiles to take."),
         "program_args": attr.string_list(doc = "The program's arguments; $(rootpath) works for `binary` and `data`."),

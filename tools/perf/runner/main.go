@@ -18,6 +18,11 @@
 //		format and renders pprof's views of them; everything lands in
 //		$TEST_UNDECLARED_OUTPUTS_DIR, described last by result.json
 //		(package havlak-lab/tools/result).
+//	runner run|test SPEC of a server_benchmark (kind "server")
+//		runs the server on free 127.0.0.1 ports and loads it over HTTP
+//		(server.go): run shows a live run and its latency summary; test
+//		measures rounds of load, fetches the profiles and a trace over
+//		HTTP under load, stops the server and checks its clean exit.
 //	runner gotest SPEC
 //		(bazel test NAME_test of a go_benchmark) runs a go_test binary's
 //		benchmarks with -test.benchmem and CPU and heap profiles, keeps
@@ -89,6 +94,10 @@ func run(args []string) error {
 		return b.testMode()
 	case mode == "gotest" && spec.Benchmark.Kind == result.KindGoTest && len(args) == 0:
 		return b.goTestMode()
+	case mode == "run" && spec.Benchmark.Kind == result.KindServer:
+		return b.serverRunMode(args)
+	case mode == "test" && spec.Benchmark.Kind == result.KindServer && len(args) == 0:
+		return b.serverTestMode()
 	}
 	return cli.Usagef("mode %q with %d arguments for a benchmark of kind %q\n%s", mode, len(args), spec.Benchmark.Kind, usage)
 }

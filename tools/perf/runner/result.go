@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path"
+	"slices"
 	"strings"
 
 	"havlak-lab/tools/result"
@@ -32,10 +33,15 @@ func (b *bench) writeResult(env result.Environment, timing *result.Timing, goBen
 	return nil
 }
 
+// profileNames are the profiles a file's name can start with.
+var profileNames = []string{"cpu", "heap", "allocs", "goroutine", "block", "mutex"}
+
 // classify gives a file of the outputs its role, and for a profile or a
 // view of one which profile, after its name; have holds every name.
 //
-//	cpu.pb.gz, heap.pb.gz         profile (pprof's proto, symbolised)
+//	cpu.pb.gz, heap.pb.gz         profile (pprof's proto, symbolised); a
+//	                              server's also allocs, goroutine, block,
+//	                              mutex (profileNames)
 //	cpu.pprof, heap.pprof         profile when no .pb.gz of it is there
 //	                              (a go_test's), else data (the raw one)
 //	cpu.prof, heap.prof           data (gperftools' raw format)
@@ -47,7 +53,7 @@ func (b *bench) writeResult(env result.Environment, timing *result.Timing, goBen
 func classify(name string, have map[string]bool) result.File {
 	base := path.Base(name)
 	profile, rest, _ := strings.Cut(base, ".")
-	if profile != "cpu" && profile != "heap" {
+	if !slices.Contains(profileNames, profile) {
 		profile = ""
 	}
 	f := result.File{Name: name, Role: result.RoleData}

@@ -52,6 +52,8 @@ type Spec struct {
 	PinCPU string `json:"pin_cpu"`
 	// DisableASLR runs them under setarch -R.
 	DisableASLR bool `json:"disable_aslr"`
+	// Server is the load of a server benchmark (kind "server").
+	Server ServerLoad `json:"server"`
 }
 
 // Counted is how to run a program for its instruction counts: on a
@@ -104,8 +106,13 @@ func (s *Spec) check() error {
 			return fmt.Errorf("go_test: bench %q, count %d: want a pattern and at least 1", s.GoTest.Bench, s.GoTest.Count)
 		}
 		return nil
+	case s.Benchmark.Kind == result.KindServer:
+		if s.Benchmark.Repetitions < 1 {
+			return fmt.Errorf("repetitions %d: want at least 1", s.Benchmark.Repetitions)
+		}
+		return s.Server.check()
 	case s.Benchmark.Kind != result.KindProgram:
-		return fmt.Errorf("kind %q: want %q or %q", s.Benchmark.Kind, result.KindProgram, result.KindGoTest)
+		return fmt.Errorf("kind %q: want %q, %q or %q", s.Benchmark.Kind, result.KindProgram, result.KindGoTest, result.KindServer)
 	case s.XTime == "":
 		return fmt.Errorf("no xtime")
 	case s.Profiler != "go" && s.Profiler != "cc":

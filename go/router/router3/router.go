@@ -1,0 +1,188 @@
+// Package router3 is the router study's third stage: router2 with a
+// cache in front of the trie. A lookup's answer (the route and its
+// parameters) is kept in a map by method and path, so that a path seen
+// before skips the walk. The map is shared by every request and guarded by
+// one sync.Mutex, which every request takes, hit or miss: under load the
+// mutex and block profiles show the requests queueing on it.
+package router3
+
+import (
+	"net/http"
+	"sort"
+	"strings"
+	"sync"
+
+	"havlak-lab/go/router/route"
+)
+
+// Router is a trie of routes.
+type Router struct {
+	root  *node
+	cache cache
+}
+
+type node struct {
+	label    string // a static child's segment
+	static   []*node
+	param    *node
+	catchAll *node
+	name     string // a parameter's or catch-all's name
+
+	pattern  string
+	handlers []handler
+	allow    string
+}
+
+type handler struct {
+	method string
+	h      route.Handler
+}
+
+// New returns an empty router.
+func New() *Router { return &Router{root: &node{}, cache: newCache()} }
+
+// Handle adds a route, and empties the cache, which may hold a 404 for
+// it. Routes are added before serving: Handle is not safe to call
+// concurrently with Lookup.
+func (rt *Router) Handle(method, pattern string, h route.Handler) error {
+	rt.cache.reset()
+	if err := route.CheckMethod(method); err != nil {
+		return err
+	}
+	segs, err := route.Parse(pattern)
+	if err != nil {
+		return err
+	}
+	n := rt.root
+	for _, s := range segs {
+		switch s.Kind {
+		case route.KindStatic:
+			n = n.staticChild(s.Text)
+		case route.KindParam:
+			if n.param == nil {
+				n.param = &node{name: s.Text}
+			} else if n.param.name != s.Text {
+				return route.ConflictError(method, pattern, "parameter :"+s.Text+" where another route has :"+n.param.name)
+			}
+			n = n.param
+		case route.KindCatchAll:
+			if n.catchAll == nil {
+				n.catchAll = &node{name: s.Text}
+			} else if n.catchAll.name != s.Text {
+				return route.ConflictError(method, pattern, "catch-all *"+s.Text+" where another route has *"+n.catchAll.name)
+			}
+			n = n.catchAll
+		}
+	}
+	if n.handler(method) != nil {
+		return route.ConflictError(method, pattern, "registered twice")
+	}
+	n.handlers = append(n.handlers, handler{method, h})
+	n.pattern = pattern
+	methods := make([]string, len(n.handlers))
+	for i, h := range n.handlers {
+		methods[i] = h.method
+	}
+	sort.Strings(methods)
+	n.allow = strings.Join(methods, ", ")
+	return nil
+}
+
+func (n *node) staticChild(label string) *node {
+	for _, c := range n.static {
+		if c.label == label {
+			return c
+		}
+	}
+	c := &node{label: label}
+	n.static = append(n.static, c)
+	return c
+}
+
+func (n *node) handler(method string) route.Handler {
+	for _, h := range n.handlers {
+		if h.method == method {
+			return h.h
+		}
+	}
+	return nil
+}
+
+// Lookup finds the route of method and path: in the cache, or in the trie
+// (and then it caches the answer).
+func (rt *Router) Lookup(method, path string, p *route.Params) route.Result {
+	k := key{method, path}
+	if res, ok := rt.cache.get(k, p); ok {
+		return res
+	}
+	res := rt.lookup(method, path, p)
+	rt.cache.put(k, res, p)
+	return res
+}
+
+// lookup finds the route of method and path in the trie.
+func (rt *Router) lookup(method, path string, p *route.Params) route.Result {
+	p.Reset()
+	n := rt.root.match(path, 0, p)
+	if n == nil {
+		return route.Result{Status: http.StatusNotFound}
+	}
+	if h := n.handler(method); h != nil {
+		return route.Result{Status: http.StatusOK, Pattern: n.pattern, Handler: h}
+	}
+	return route.Result{Status: http.StatusMethodNotAllowed, Pattern: n.pattern, Allow: n.allow}
+}
+
+// match returns the node of the first route that takes path from i on,
+// the parameters appended to p.
+func (n *node) match(path string, i int, p *route.Params) *node {
+	for i < len(path) && path[i] == '/' {
+		i++
+	}
+	if i == len(path) {
+		if len(n.handlers) > 0 {
+			return n
+		}
+		if c := n.catchAll; c != nil && len(c.handlers) > 0 {
+			p.Append(c.name, "")
+			return c
+		}
+		return nil
+	}
+	j := i
+	for j < len(path) && path[j] != '/' {
+		j++
+	}
+	seg := path[i:j]
+	for _, c := range n.static {
+		if c.label == seg {
+			if m := c.match(path, j, p); m != nil {
+				return m
+			}
+			break
+		}
+	}
+	if c := n.param; c != nil {
+		saved := p.Len()
+		p.Append(c.name, seg)
+		if m := c.match(path, j, p); m != nil {
+			return m
+		}
+		p.Truncate(saved)
+	}
+	if c := n.catchAll; c != nil && len(c.handlers) > 0 {
+		p.Append(c.name, route.TrimRest(path, i))
+		return c
+	}
+	return nil
+}
+
+var paramsPool = sync.Pool{New: func() any { return new(route.Params) }}
+
+// ServeHTTP routes a request.
+func (rt *Router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	p := paramsPool.Get().(*route.Params)
+	res := rt.Lookup(r.Method, r.URL.Path, p)
+	route.Serve(w, r, res, p)
+	paramsPool.Put(p)
+}

@@ -1,0 +1,136 @@
+package result
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+)
+
+// KindServer is a server measured under load over HTTP (perf rule
+// server_benchmark): its record is Result.Server.
+const KindServer = "server"
+
+// Server is what a server benchmark measured: the load it drove, each
+// measured round of it, and how the server stopped.
+type Server struct {
+	Load   Load         `json:"load"`
+	Rounds []LoadRound  `json:"rounds"`
+	Exit   ServerExit   `json:"exit"`
+	Rates  ProfileRates `json:"profile_rates"`
+}
+
+// Load is the load a server benchmark drove: closed-loop, Connections
+// requests in flight at a time, each sent as soon as the last one on its
+// connection was answered (or at Rate per second when Rate > 0).
+type Load struct {
+	Generator       string  `json:"generator"` // "vegeta v12.13.0 (library)"
+	Connections     int     `json:"connections"`
+	Rate            float64 `json:"rate"` // requests per second; 0: as fast as answered
+	Targets         int     `json:"targets"`
+	WarmupSeconds   float64 `json:"warmup_seconds"`
+	DurationSeconds float64 `json:"duration_seconds"` // of each measured round
+	ProfileSeconds  float64 `json:"profile_seconds"`  // the profiled round's CPU, block, mutex, allocs window
+	TraceSeconds    float64 `json:"trace_seconds"`
+}
+
+// LoadRound is one measured round of load, without profilers attached.
+type LoadRound struct {
+	Start      string  `json:"start"` // RFC 3339
+	Seconds    float64 `json:"seconds"`
+	Requests   int64   `json:"requests"`
+	Errors     int64   `json:"errors"`     // transport errors and answers other than 2xx
+	Throughput float64 `json:"throughput"` // successful requests per second
+	// Latency of every request of the round, exact (not estimated).
+	Latency     Latency        `json:"latency_seconds"`
+	StatusCodes map[string]int `json:"status_codes"`
+	// ErrorMessages are the round's distinct errors, at most 10.
+	ErrorMessages []string `json:"error_messages,omitempty"`
+}
+
+// Latency is a round's latency distribution, in seconds.
+type Latency struct {
+	Mean float64 `json:"mean"`
+	P50  float64 `json:"p50"`
+	P90  float64 `json:"p90"`
+	P99  float64 `json:"p99"`
+	Max  float64 `json:"max"`
+}
+
+// ServerExit is how the server stopped once the load was over.
+type ServerExit struct {
+	Signal     string `json:"signal"` // the signal it was sent, "SIGTERM"
+	ExitStatus int    `json:"exit_status"`
+	Clean      bool   `json:"clean"` // it said it shut down cleanly, and exited with 0
+}
+
+// ProfileRates are the sampling rates the server ran with, for its block
+// and mutex profiles.
+type ProfileRates struct {
+	BlockProfileRate     int `json:"block_profile_rate"`     // runtime.SetBlockProfileRate, ns
+	MutexProfileFraction int `json:"mutex_profile_fraction"` // runtime.SetMutexProfileFraction
+}
+
+// Median is the median of each of the rounds' figures, each on its own
+// (Requests, Errors: the totals); the zero LoadRound without rounds.
+func (s *Server) Median() LoadRound {
+	if s == nil || len(s.Rounds) == 0 {
+		return LoadRound{}
+	}
+	med := func(f func(LoadRound) float64) float64 {
+		v := make([]float64, len(s.Rounds))
+		for i, r := range s.Rounds {
+			v[i] = f(r)
+		}
+		sort.Float64s(v)
+		if n := len(v); n%2 == 0 {
+			return (v[n/2-1] + v[n/2]) / 2
+		}
+		return v[len(v)/2]
+	}
+	m := LoadRound{
+		Start:      s.Rounds[0].Start,
+		Seconds:    med(func(r LoadRound) float64 { return r.Seconds }),
+		Throughput: med(func(r LoadRound) float64 { return r.Throughput }),
+		Latency: Latency{
+			Mean: med(func(r LoadRound) float64 { return r.Latency.Mean }),
+			P50:  med(func(r LoadRound) float64 { return r.Latency.P50 }),
+			P90:  med(func(r LoadRound) float64 { return r.Latency.P90 }),
+			P99:  med(func(r LoadRound) float64 { return r.Latency.P99 }),
+			Max:  med(func(r LoadRound) float64 { return r.Latency.Max }),
+		},
+		StatusCodes: map[string]int{},
+	}
+	for _, r := range s.Rounds {
+		m.Requests += r.Requests
+		m.Errors += r.Errors
+		for code, n := range r.StatusCodes {
+			m.StatusCodes[code] += n
+		}
+	}
+	return m
+}
+
+// problems lists what is wrong with a server benchmark's record.
+func (s *Server) problems() []string {
+	if s == nil {
+		return []string{fmt.Sprintf("server is missing (kind %q)", KindServer)}
+	}
+	var p []string
+	if len(s.Rounds) == 0 {
+		p = append(p, "server.rounds is empty")
+	}
+	if s.Load.Connections < 1 {
+		p = append(p, fmt.Sprintf("server.load.connections is %d", s.Load.Connections))
+	}
+	for i, r := range s.Rounds {
+		l := r.Latency
+		if r.Requests < 0 || r.Errors < 0 || r.Errors > r.Requests || r.Throughput < 0 || r.Seconds < 0 ||
+			slices.ContainsFunc([]float64{l.Mean, l.P50, l.P90, l.P99, l.Max}, func(x float64) bool { return x < 0 }) {
+			p = append(p, fmt.Sprintf("server.rounds[%d] has a negative figure or more errors than requests", i))
+		}
+		if !(l.P50 <= l.P90 && l.P90 <= l.P99 && l.P99 <= l.Max) {
+			p = append(p, fmt.Sprintf("server.rounds[%d]: latency percentiles out of order", i))
+		}
+	}
+	return p
+}

@@ -1,0 +1,83 @@
+package result
+
+import (
+	"strings"
+	"testing"
+)
+
+// serverExample is a valid result of a server benchmark.
+func serverExample() *Result {
+	r := example()
+	r.Benchmark.Name, r.Benchmark.Kind, r.Benchmark.Counterpart = "router3", KindServer, ""
+	r.Timing = nil
+	round := func(throughput, p99 float64) LoadRound {
+		return LoadRound{
+			Start: "2026-11-23T08:00:00Z", Seconds: 2, Requests: 100, Throughput: throughput,
+			Latency:     Latency{Mean: 0.001, P50: 0.001, P90: 0.002, P99: p99, Max: 0.01},
+			StatusCodes: map[string]int{"200": 100},
+		}
+	}
+	r.Server = &Server{
+		Load:   Load{Generator: "vegeta", Connections: 8, Targets: 256, DurationSeconds: 2},
+		Rounds: []LoadRound{round(50, 0.004), round(40, 0.003), round(60, 0.005)},
+		Exit:   ServerExit{Signal: "SIGTERM", Clean: true},
+	}
+	r.Files = []File{{Name: "mutex.pb.gz", Role: RoleProfile, Profile: "mutex"}, {Name: "latency.hist.txt", Role: RoleData}}
+	return r
+}
+
+func TestServerRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	want := serverExample()
+	writeFiles(t, dir, want)
+	if err := Write(dir, want); err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Server == nil || len(got.Server.Rounds) != 3 || got.Server.Rounds[2].Latency.P99 != 0.005 ||
+		!got.Server.Exit.Clean || got.Find(RoleProfile, "mutex") != "mutex.pb.gz" {
+		t.Errorf("read back %+v", got.Server)
+	}
+	m := got.Server.Median()
+	if m.Throughput != 50 || m.Latency.P99 != 0.004 || m.Requests != 300 || m.StatusCodes["200"] != 300 {
+		t.Errorf("Median = %+v", m)
+	}
+}
+
+// TestServerFieldsAreOptional: results of the other kinds, written before
+// the server fields existed, still read and validate.
+func TestServerFieldsAreOptional(t *testing.T) {
+	data := `{"schema_version":1,"benchmark":{"name":"wc1","kind":"program","study":"Word count","stage":1,
+		"language":"Go","workload":{"name":"quick"},"repetitions":1},"environment":{},
+		"timing":{"command":"wc1","runs":[{"start":"x","exit_status":0}]},"files":[]}`
+	r, err := Decode([]byte(data), "old.json")
+	if err != nil || r.Server != nil {
+		t.Errorf("Decode of an older result: %v, server %+v", err, r.Server)
+	}
+}
+
+func TestServerValidate(t *testing.T) {
+	for name, tc := range map[string]struct {
+		change func(*Result)
+		want   string
+	}{
+		"no server":     {func(r *Result) { r.Server = nil }, "server is missing"},
+		"no rounds":     {func(r *Result) { r.Server.Rounds = nil }, "server.rounds is empty"},
+		"connections":   {func(r *Result) { r.Server.Load.Connections = 0 }, "connections is 0"},
+		"order":         {func(r *Result) { r.Server.Rounds[1].Latency.P90 = 1 }, "rounds[1]: latency percentiles out of order"},
+		"errors":        {func(r *Result) { r.Server.Rounds[0].Errors = 101 }, "rounds[0] has a negative figure"},
+		"negative time": {func(r *Result) { r.Server.Rounds[2].Latency.Mean = -1 }, "rounds[2] has a negative figure"},
+	} {
+		r := serverExample()
+		if err := r.Validate(); err != nil {
+			t.Fatalf("the example: %v", err)
+		}
+		tc.change(r)
+		if err := r.Validate(); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: Validate = %v, want %q", name, err, tc.want)
+		}
+	}
+}

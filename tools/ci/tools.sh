@@ -6,9 +6,6 @@
 #   tools/ci/tools.sh buildkite-agent    # go install, from the Go module proxy
 #   tools/ci/tools.sh bk                 # Buildkite CLI (bk local run), go build
 #
-# (Buildbarn, for the remote-execution tests, builds and caches itself in the
-# same cache: tools/buildbarn.)
-#
 # Everything lands in $HAVLAK_LAB_CACHE (default
 # ${XDG_CACHE_HOME:-$HOME/.cache}/havlak-lab), one directory per tool and
 # version, so a new pin installs next to the old one and a half-finished

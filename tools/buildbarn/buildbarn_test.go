@@ -291,4 +291,7 @@ func TestAllocate(t *testing.T) {
 	if len(a.runnerSocket) >= 100 {
 		t.Errorf("runner socket %s: too long for a unix socket", a.runnerSocket)
 	}
+	if again, _ := allocate(long, 0); again.runnerSocket != a.runnerSocket {
+		t.Errorf("runner socket moved from %s to %s: stop could not find it", a.runnerSocket, again.runnerSocket)
+	}
 }

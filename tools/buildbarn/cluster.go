@@ -1,6 +1,8 @@
 package main
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -96,13 +98,21 @@ func allocate(state string, port int) (addresses, error) {
 	a.runnerSocket = filepath.Join(state, "runner.sock")
 	// sun_path holds 108 bytes; test directories are longer.
 	if len(a.runnerSocket) >= 100 {
-		dir, err := os.MkdirTemp("/tmp", "bb-runner-")
-		if err != nil {
+		dir := shortSocketDir(state)
+		if err := os.MkdirAll(dir, 0o700); err != nil {
 			return a, err
 		}
 		a.runnerSocket = filepath.Join(dir, "runner.sock")
 	}
 	return a, nil
+}
+
+// shortSocketDir is where the runner's socket goes when the state
+// directory's path is too long for it: a directory in /tmp named after
+// the state directory, so that stop can remove it too.
+func shortSocketDir(state string) string {
+	sum := sha256.Sum256([]byte(state))
+	return "/tmp/bb-runner-" + hex.EncodeToString(sum[:6])
 }
 
 // process is one running program.
@@ -406,6 +416,7 @@ func stopCluster(state string, out io.Writer) error {
 	if err != nil || !alive(pid) {
 		fmt.Fprintf(out, "buildbarn: no cluster runs with state %s\n", state)
 		os.Remove(filepath.Join(state, pidFile))
+		os.RemoveAll(shortSocketDir(state))
 		return nil
 	}
 	if err := syscall.Kill(pid, syscall.SIGTERM); err != nil {
@@ -420,6 +431,8 @@ func stopCluster(state string, out io.Writer) error {
 		time.Sleep(200 * time.Millisecond)
 	}
 	os.Remove(filepath.Join(state, pidFile))
+	// Left behind if `buildbarn run` was killed.
+	os.RemoveAll(shortSocketDir(state))
 	fmt.Fprintf(out, "buildbarn: stopped the cluster with state %s\n", state)
 	return nil
 }

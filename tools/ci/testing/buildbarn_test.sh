@@ -13,11 +13,12 @@
 #    action is a remote cache hit; Bazel's "N processes: ..." line names
 #    nothing but "remote cache hit" and "internal" (actions Bazel does in its
 #    own process: symlinks, file writes).
-# 3. Remote execution: build //go/... and //cc/... and run their tests with
-#    --config=buildbarn (the platform properties make every action's key
-#    new): the actions run on the cluster's worker ("N remote"), and every
-#    test's log says it ran in the worker's build directory
-#    (--run_under=//tools/ci:where_test_ran prints it).
+# 3. Remote execution: `bazel clean` (Bazel's local action cache ignores
+#    execution properties), then build //go/... and //cc/... and run their
+#    tests with --config=buildbarn (the platform properties make every
+#    action's remote key new): the actions run on the cluster's worker
+#    ("N remote"), and every test's log says it ran in the worker's build
+#    directory (--run_under=//tools/ci:where_test_ran prints it).
 # 4. `bazel clean`, the same again: all remote cache hits, tests included.
 # 5. Under --config=buildbarn and --config=rbe, every benchmark test action
 #    is no-remote-exec (aquery): perf timings never come from a remote
@@ -70,7 +71,10 @@ echo "every action of //... was a remote cache hit"
 
 remote=(--config=buildbarn "--remote_executor=$bb_endpoint" "${endpoint[@]}"
   --run_under=//tools/ci:where_test_ran)
-echo "== 3. remote execution: tools/bazel test --config=buildbarn //go/... //cc/..."
+echo "== 3. bazel clean; remote execution: tools/bazel test --config=buildbarn //go/... //cc/..."
+# Bazel's local action cache ignores execution properties: without a clean
+# it would keep step 2's outputs instead of executing on the worker.
+clean
 third="$(bazel_step remote-first test "${remote[@]}" //go/... //cc/...)"
 echo "$third"
 [[ "$(head -n 1 <<<"$third")" =~ ([0-9]+)\ remote[,.] ]] || die "no action ran remotely: $third"

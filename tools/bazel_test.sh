@@ -8,15 +8,21 @@ set -euo pipefail
 wrapper="$PWD/$1"
 fakes="$TEST_TMPDIR/bin"
 mkdir -p "$fakes"
-for tool in bash cat dirname env mktemp rm tail; do
+for tool in bash cat cmp cp dirname env grep head mkdir mktemp mv readlink rm tail; do
   ln -s "$(command -v "$tool")" "$fakes/$tool"
 done
 # dpkg-query -W -f=... PKG: installed unless PKG is listed in $MISSING.
-cat >"$fakes/dpkg-query" <<'FAKE'
+# dpkg-query -L libnetty-tcnative-jni: the fake library made below.
+cat >"$fakes/dpkg-query" <<FAKE
 #!/bin/bash
+[[ "\$1" != -L ]] || { echo "$TEST_TMPDIR/jni/libnetty-tcnative.so"; exit; }
+FAKE
+cat >>"$fakes/dpkg-query" <<'FAKE'
 pkg="${!#}"
 case " $MISSING " in *" $pkg "*) printf 'un ' ;; *) printf 'ii ' ;; esac
 FAKE
+mkdir -p "$TEST_TMPDIR/jni"
+echo "tcnative v1" >"$TEST_TMPDIR/jni/libnetty-tcnative.so"
 cat >"$fakes/id" <<'FAKE'
 #!/bin/bash
 echo "${FAKE_UID:-0}"
@@ -46,7 +52,8 @@ fail() {
 run_wrapper() {
   status=0
   out="$(env -i PATH="$fakes" BAZEL_REAL="$fakes/bazel" APT_LOG="$TEST_TMPDIR/apt.log" \
-    MISSING="${MISSING:-}" FAKE_UID="${FAKE_UID:-0}" \
+    MISSING="${MISSING:-}" FAKE_UID="${FAKE_UID:-0}" HAVLAK_LAB_CACHE="$TEST_TMPDIR/cache" \
+    HAVLAK_LAB_DEBIAN_BAZEL="${DEBIAN_BAZEL:-/nonexistent}" \
     "$wrapper" "$@" 2>"$TEST_TMPDIR/err")" || status=$?
   err="$(cat "$TEST_TMPDIR/err")"
   rm -f "$TEST_TMPDIR/err"
@@ -64,6 +71,19 @@ MISSING="" run_wrapper build //... --config="a b"
 [[ "$status" == 0 && "$out" == "bazel build //... --config=a b in "* ]] ||
   fail "hand-over to Bazel: status $status, output $out"
 [[ ! -e "$TEST_TMPDIR/apt.log" ]] || fail "apt-get ran although nothing was missing"
+
+# Debian's Bazel gets netty-tcnative under the name netty looks for, and the
+# startup option that points the JVM at it, before the arguments.
+jni="$TEST_TMPDIR/cache/netty-tcnative"
+DEBIAN_BAZEL="$fakes/bazel" run_wrapper build //...
+[[ "$status" == 0 && "$out" == "bazel --host_jvm_args=-Djava.library.path=$jni build //... in "* ]] ||
+  fail "Debian's Bazel without the TLS startup option: status $status, output $out"
+[[ "$(cat "$jni/libnetty_tcnative.so" 2>/dev/null)" == "tcnative v1" && ! -L "$jni/libnetty_tcnative.so" ]] ||
+  fail "no copy of libnetty-tcnative.so as $jni/libnetty_tcnative.so"
+# A new package version replaces the copy.
+echo "tcnative v2" >"$TEST_TMPDIR/jni/libnetty-tcnative.so"
+DEBIAN_BAZEL="$fakes/bazel" run_wrapper build //...
+[[ "$(cat "$jni/libnetty_tcnative.so")" == "tcnative v2" ]] || fail "the copy was not updated"
 
 # A package missing and no apt-get.
 mv "$fakes/apt-get" "$fakes/apt-get.off"

@@ -3,7 +3,6 @@
 # of the one asked for:
 #
 #   tools/ci/tools.sh check-jsonschema   # PyPI, in a venv
-#   tools/ci/tools.sh bgd                # BuildGrid (PyPI), in a venv
 #   tools/ci/tools.sh buildkite-agent    # go install, from the Go module proxy
 #   tools/ci/tools.sh bk                 # Buildkite CLI (bk local run), go build
 #
@@ -20,7 +19,6 @@ set -euo pipefail
 
 readonly self="tools/ci/tools.sh"
 readonly check_jsonschema_version="0.37.2"
-readonly buildgrid_version="0.4.4"
 readonly agent_version="v3.78.0"
 readonly bk_version="v1.2.0"
 
@@ -29,7 +27,7 @@ die() {
   exit 1
 }
 
-(($# == 1)) || die "usage: $self check-jsonschema|bgd|buildkite-agent|bk"
+(($# == 1)) || die "usage: $self check-jsonschema|buildkite-agent|bk"
 cache="${HAVLAK_LAB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/havlak-lab}"
 mkdir -p "$cache"
 go="${GO:-go}"
@@ -110,8 +108,7 @@ case "$1" in
     venv_tool "check-jsonschema-$check_jsonschema_version" check-jsonschema \
       "check-jsonschema==$check_jsonschema_version"
     ;;
-  bgd) venv_tool "buildgrid-$buildgrid_version" bgd "buildgrid==$buildgrid_version" ;;
   buildkite-agent) go_tool "buildkite-agent-$agent_version" buildkite-agent build_agent ;;
   bk) go_tool "bk-$bk_version" bk build_bk ;;
-  *) die "unknown tool $1 (check-jsonschema, bgd, buildkite-agent, bk)" ;;
+  *) die "unknown tool $1 (check-jsonschema, buildkite-agent, bk)" ;;
 esac

@@ -5,15 +5,19 @@
 # start is bounded in time and stopped on exit.
 #
 # The test's arguments are runfiles paths of //:WORKSPACE (to find the
-# checkout, as //:gazelle_test does) and of the pinned Go SDK's go command.
+# checkout, as //:gazelle_test does), of the pinned Go SDK's go command and,
+# for the Buildbarn tests, of //tools/buildbarn.
 
 # The checkout: the real directory of the WORKSPACE runfile.
 workspace="$(dirname "$(readlink -f "$1")")"
 # The workspace's pinned Go (tools/ci/tools.sh builds the Go tools with it;
 # nested Bazel's repository rules find it on PATH).
 go_cmd="$(readlink -f "$2")"
+# //tools/buildbarn, for the tests that start a cluster (optional).
+buildbarn="${3:+$(readlink -f "$3")}"
 export GO="$go_cmd"
 tmp="${TEST_TMPDIR:?run me with bazel test}"
+# shellcheck disable=SC2034 # for the scripts that source this file
 tools="$workspace/tools/ci/tools.sh"
 
 die() {
@@ -82,57 +86,68 @@ free_port() {
   /usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
-# wait_for_port PORT PID SECONDS: waits until PORT accepts connections,
-# failing if PID exits or SECONDS pass.
-wait_for_port() {
-  local port="$1" pid="$2" deadline=$((SECONDS + $3))
-  until (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; do
-    kill -0 "$pid" 2>/dev/null || return 1
-    ((SECONDS < deadline)) || return 1
-    sleep 0.5
-  done
+# start_buildbarn STATE [FLAGS...]: a Buildbarn cluster (tools/buildbarn,
+# the binary given as the test's third argument) on a free port of
+# 127.0.0.1, its storage and build directories in STATE; FLAGS go to
+# `buildbarn start` (-tls-cert, -tls-key). Sets bb_endpoint (grpc://… or
+# grpcs://…) and bb_build_dir (where the worker runs actions). The first
+# start on a machine builds Buildbarn (minutes; cached). Stopped on exit,
+# the worker first; stops by itself after 45 minutes whatever happens.
+start_buildbarn() {
+  local state="$1"
+  shift
+  [[ -n "$buildbarn" ]] || die "start_buildbarn needs //tools/buildbarn as the test's third argument"
+  local start=$SECONDS
+  cleanups+=("stop_buildbarn '$state'")
+  bb_endpoint="$("${clean_env[@]}" "$buildbarn" start -src "$workspace/tools/buildbarn" \
+    -state "$state" -port 0 -timeout 45m "$@")" || die "buildbarn start failed (above)"
+  # shellcheck disable=SC2034 # for the scripts that source this file
+  bb_build_dir="$state/worker/build"
+  echo "== Buildbarn at $bb_endpoint, ready in $((SECONDS - start)) s (logs: $state/logs)"
 }
 
-# start_buildgrid PORT DIR [EXTRA_CONFIG]: BuildGrid (tools/ci/tools.sh bgd)
-# on 127.0.0.1:PORT, instance "main": a CAS on disk in DIR/cas, thrown away
-# afterwards, and an action cache in memory. Stopped on exit; killed after
-# 30 minutes whatever happens.
-start_buildgrid() {
-  local port="$1" dir="$2" bgd
-  bgd="$("${clean_env[@]}" "$tools" bgd)"
-  mkdir -p "$dir/cas"
-  # One gRPC call per thread, and calls beyond the pool are refused: as many
-  # threads as Bazel's --config=local-remote has calls in flight (200).
-  cat >"$dir/buildgrid.yml" <<YAML
-thread-pool-size: 256
-server:
-  - !channel
-    address: "127.0.0.1:$port"
-    insecure-mode: true
-storages:
-  - !disk-storage &cas
-    path: $dir/cas
-caches:
-  - !lru-action-cache &action-cache
-    storage: *cas
-    max-cached-refs: 100000
-    allow-updates: true
-    cache-failed-actions: false
-instances:
-  - name: main
-    services:
-      - !action-cache
-        cache: *action-cache
-      - !cas
-        storage: *cas
-      - !bytestream
-        storage: *cas
-YAML
-  timeout 1800 "$bgd" server start "$dir/buildgrid.yml" >"$dir/buildgrid.log" 2>&1 &
-  buildgrid_pid=$!
-  cleanups+=("kill $buildgrid_pid; wait $buildgrid_pid; rm -rf '$dir/cas'")
-  if ! wait_for_port "$port" "$buildgrid_pid" 120; then
-    tail -n 30 "$dir/buildgrid.log" >&2
-    die "BuildGrid did not start on 127.0.0.1:$port"
+# stop_buildbarn STATE: stops the cluster (the worker first) and removes
+# its state.
+stop_buildbarn() {
+  "${clean_env[@]}" timeout 300 "$buildbarn" stop -state "$1" || true
+  chmod -R u+w "$1" 2>/dev/null || true
+  rm -rf "$1"
+}
+
+# processes_line LOG: Bazel's "INFO: N processes: ..." summary in LOG.
+processes_line() {
+  grep -E '^INFO: [0-9]+ process(es)?[:.]' "$1" | tail -n 1
+}
+
+# only_cache_hits LINE EXEC_LOG: fails unless the processes LINE names
+# nothing but remote cache hits and Bazel-internal actions (symlinks, file
+# writes), listing from the JSON EXEC_LOG the actions that ran instead.
+only_cache_hits() {
+  local line="$1" exec_log="$2" others
+  [[ "$line" =~ ([0-9]+)\ remote\ cache\ hit ]] || die "no remote cache hit in: $line"
+  others="$(sed -E 's/^INFO: [0-9]+ processes?: //; s/\.$//' <<<"$line" | tr ',' '\n' |
+    sed 's/^ *//' | grep -vE '^[0-9]+ (remote cache hit|internal)$' || true)"
+  if [[ -n "$others" ]]; then
+    echo "Actions that ran (execution log):" >&2
+    jq -r 'select(.remoteCacheHit == false) | "  \(.mnemonic) \(.actualOutputs[0].path // "")"' \
+      "$exec_log" >&2 || true
+    die "actions ran instead of hitting the cache: $others"
   fi
+}
+
+# tests_ran_in DIR LOG_ROOT: fails unless every test.log under LOG_ROOT
+# (a copy's bazel-testlogs) says, through --run_under=//tools/ci:where_test_ran,
+# that its test ran under DIR; prints how many did.
+tests_ran_in() {
+  local dir="$1" root="$2" log n=0
+  while IFS= read -r -d '' log; do
+    grep -q "^test ran in: $dir/" "$log" || {
+      grep -m 1 '^test ran in:' "$log" >&2 || true
+      die "${log#"$root"/} did not run under $dir"
+    }
+    n=$((n + 1))
+  done < <(find -L "$root" -name test.log -print0)
+  ((n > 0)) || die "no test.log under $root"
+  echo "$n tests ran in the worker's build directory $dir, e.g.:"
+  grep -h -m 1 '^test ran in:' "$log"
 }

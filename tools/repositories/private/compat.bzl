@@ -1,18 +1,4 @@
-"""Local stand-ins for repositories Bazel 4.2.3 would fetch from unreachable hosts."""
-
-def _rules_cc_compat_repository_impl(ctx):
-    ctx.file("WORKSPACE", 'workspace(name = "{}")\n'.format(ctx.name))
-    ctx.file("BUILD.bazel", "")
-    ctx.file("cc/BUILD.bazel", 'exports_files(["defs.bzl"])\n')
-    ctx.symlink(ctx.attr._defs, "cc/defs.bzl")
-
-rules_cc_compat_repository = repository_rule(
-    implementation = _rules_cc_compat_repository_impl,
-    doc = "A `@rules_cc` whose `//cc:defs.bzl` forwards to Bazel's native C++ rules.",
-    attrs = {
-        "_defs": attr.label(default = Label("//tools/repositories/private:rules_cc_defs.bzl")),
-    },
-)
+"""A local stand-in for a repository Bazel 4.2.3 would fetch from an unreachable host."""
 
 _COVERAGE_UNSUPPORTED = """#!/bin/sh
 echo "$0: coverage is not supported in havlak-lab (Bazel's coverage tools cannot be downloaded here)" >&2

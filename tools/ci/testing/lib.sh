@@ -139,15 +139,16 @@ only_cache_hits() {
 # (a copy's bazel-testlogs) says, through --run_under=//tools/ci:where_test_ran,
 # that its test ran under DIR; prints how many did.
 tests_ran_in() {
-  local dir="$1" root="$2" log n=0
+  local dir="$1" root="$2" log first="" n=0
   while IFS= read -r -d '' log; do
     grep -q "^test ran in: $dir/" "$log" || {
       grep -m 1 '^test ran in:' "$log" >&2 || true
       die "${log#"$root"/} did not run under $dir"
     }
+    first="${first:-$log}"
     n=$((n + 1))
   done < <(find -L "$root" -name test.log -print0)
   ((n > 0)) || die "no test.log under $root"
-  echo "$n tests ran in the worker's build directory $dir, e.g.:"
-  grep -h -m 1 '^test ran in:' "$log"
+  echo "$n tests ran in the worker's build directory $dir, e.g. ${first#"$root"/}:"
+  grep -m 1 '^test ran in:' "$first"
 }

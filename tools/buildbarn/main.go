@@ -8,7 +8,8 @@
 //	buildbarn run [flags]           run it in the foreground until SIGINT/SIGTERM or -timeout
 //	buildbarn certs -dir DIR        write a CA and a server certificate for 127.0.0.1
 //
-// The binaries are built with the go command (GO, default go on PATH) from
+// The binaries are built with the go command (GO; under `bazel run` the
+// workspace's Go SDK; else go on PATH) from
 // the Go module proxy the go command is configured with, vendored, with
 // patches/ applied (the changes upstream's Bazel build makes to its
 // dependencies), and cached in $HAVLAK_LAB_CACHE (default
@@ -143,9 +144,20 @@ func cacheDir() string {
 	return filepath.Join(home, ".cache", "havlak-lab")
 }
 
+// goCommand is $GO, else under `bazel run` the workspace's pinned Go SDK
+// (a runfile: the module needs Go 1.24 or newer, and Debian bookworm's
+// golang-go is 1.19), else go on PATH.
 func goCommand() string {
 	if goCmd := os.Getenv("GO"); goCmd != "" {
 		return goCmd
+	}
+	if os.Getenv("BUILD_WORKSPACE_DIRECTORY") != "" {
+		// bazel run starts programs in their runfiles' workspace directory.
+		if sdk, err := filepath.Abs(filepath.Join("..", "go_sdk", "bin", "go")); err == nil {
+			if _, err := os.Stat(sdk); err == nil {
+				return sdk
+			}
+		}
 	}
 	return "go"
 }

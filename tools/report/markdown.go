@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/google/pprof/profile"
+
 	"havlak-lab/tools/result"
 )
 
@@ -319,20 +321,7 @@ func (r *Report) WriteMarkdown(w io.Writer) {
 			fmt.Fprintln(w, "No CPU profile.")
 			continue
 		}
-		flat, cum := TopFunctions(row.CPU, 5)
-		fmt.Fprintln(w, "| flat | function | cum | function |")
-		fmt.Fprintln(w, "|---:|---|---:|---|")
-		for i := 0; i < max(len(flat), len(cum)); i++ {
-			cell := func(s []FuncStat) (string, string) {
-				if i >= len(s) {
-					return "", ""
-				}
-				return fmt.Sprintf("%.1f%%", 100*s[i].Fraction), "`" + strings.ReplaceAll(s[i].Name, "|", `\|`) + "`"
-			}
-			f1, f2 := cell(flat)
-			c1, c2 := cell(cum)
-			fmt.Fprintf(w, "| %s | %s | %s | %s |\n", f1, f2, c1, c2)
-		}
+		writeTopFunctions(w, row.CPU)
 	}
 
 	r.writeServerProfiles(w)
@@ -417,5 +406,24 @@ func (r *Report) writeMetrics(w io.Writer) {
 			fmt.Fprintf(w, "| %s | %s | %s %s | %s–%s | %s | %d | %s | %s |\n", m.Benchmark, m.Metric.Name,
 				m.Value(m.Median), m.Metric.Unit, m.Value(m.Min), m.Value(m.Max), m.SpreadText(), len(m.Metric.Values), m.Gate, m.Metric.Source)
 		}
+	}
+}
+
+// writeTopFunctions writes a Markdown table of the profile's five top
+// functions by flat and by cumulative time, side by side.
+func writeTopFunctions(w io.Writer, p *profile.Profile) {
+	flat, cum := TopFunctions(p, 5)
+	fmt.Fprintln(w, "| flat | function | cum | function |")
+	fmt.Fprintln(w, "|---:|---|---:|---|")
+	for i := 0; i < max(len(flat), len(cum)); i++ {
+		cell := func(s []FuncStat) (string, string) {
+			if i >= len(s) {
+				return "", ""
+			}
+			return fmt.Sprintf("%.1f%%", 100*s[i].Fraction), "`" + strings.ReplaceAll(s[i].Name, "|", `\|`) + "`"
+		}
+		f1, f2 := cell(flat)
+		c1, c2 := cell(cum)
+		fmt.Fprintf(w, "| %s | %s | %s | %s |\n", f1, f2, c1, c2)
 	}
 }

@@ -293,20 +293,8 @@ func (r *Report) writeServerProfiles(w io.Writer) {
 				fmt.Fprintln(w, "\nNo CPU profile.")
 				continue
 			}
-			flat, cum := TopFunctions(row.CPU, 5)
-			fmt.Fprintln(w, "\n| flat | function | cum | function |")
-			fmt.Fprintln(w, "|---:|---|---:|---|")
-			for i := 0; i < max(len(flat), len(cum)); i++ {
-				cell := func(s []FuncStat) (string, string) {
-					if i >= len(s) {
-						return "", ""
-					}
-					return fmt.Sprintf("%.1f%%", 100*s[i].Fraction), "`" + strings.ReplaceAll(s[i].Name, "|", `\|`) + "`"
-				}
-				f1, f2 := cell(flat)
-				c1, c2 := cell(cum)
-				fmt.Fprintf(w, "| %s | %s | %s | %s |\n", f1, f2, c1, c2)
-			}
+			fmt.Fprintln(w)
+			writeTopFunctions(w, row.CPU)
 		}
 	}
 }

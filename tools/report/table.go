@@ -22,12 +22,8 @@ func newStat(values []float64) Stat {
 	}
 	sorted := append([]float64(nil), values...)
 	sort.Float64s(sorted)
-	n := len(sorted)
-	median := sorted[n/2]
-	if n%2 == 0 {
-		median = (sorted[n/2-1] + sorted[n/2]) / 2
-	}
-	return Stat{Median: median, Min: sorted[0], Max: sorted[n-1], Values: sorted}
+	lo, median, hi := result.MinMedianMax(sorted)
+	return Stat{Median: median, Min: lo, Max: hi, Values: sorted}
 }
 
 // A Row is one benchmark in the report's table.

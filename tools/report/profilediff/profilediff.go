@@ -142,6 +142,9 @@ func Compute(kind string, base, new *profile.Profile) (*Diff, error) {
 
 // Value formats a weight or a change of one in the diff's unit.
 func (d *Diff) Value(v int64, signed bool) string {
+	if v == 0 {
+		return "0"
+	}
 	sign := ""
 	if signed && v > 0 {
 		sign = "+"

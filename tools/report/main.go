@@ -20,6 +20,11 @@
 //	            and links to each stage's graphs
 //	stages/NAME/flame.svg, cpu.svg, heap.svg
 //	            a flame graph of the CPU profile, pprof's call graphs
+//	stages/NAME/cpu.diff.svg, heap.diff.svg, profile-diffs.md
+//	            of a regressed benchmark (--baseline): pprof's -diff_base
+//	            graphs against the baseline's profiles, whose tables of the
+//	            functions that changed most are in report.md and
+//	            index.html, and a line per profile for annotations
 //
 // With --baseline DIR (results in the same forms), each benchmark is
 // compared with the baseline's using benchstat's Mann-Whitney U test, and
@@ -111,6 +116,7 @@ func run(args []string, stderr io.Writer) error {
 			return err
 		}
 		worse, moved = Compare(report.Rows, old, Gate{*threshold, *rssThreshold, *allowEnvChange})
+		report.ProfileDiffs = diffRegressions(worse, report)
 	}
 	for _, p := range report.Problems {
 		fmt.Fprintf(stderr, "report: %s\n", p)
@@ -188,9 +194,10 @@ func write(report *Report, outDir string) error {
 	}
 	defer os.RemoveAll(tmp)
 
-	var md, table, page strings.Builder
+	var md, table, page, diffs strings.Builder
 	report.WriteMarkdown(&md)
 	report.WriteTable(&table)
+	report.WriteDiffSummary(&diffs)
 	if err := report.WriteHTML(&page); err != nil {
 		return err
 	}
@@ -198,6 +205,14 @@ func write(report *Report, outDir string) error {
 		"report.md":  []byte(md.String()),
 		"table.md":   []byte(table.String()),
 		"index.html": []byte(page.String()),
+	}
+	if len(report.ProfileDiffs) > 0 {
+		files[DiffsFile] = []byte(diffs.String())
+	}
+	for _, d := range report.ProfileDiffs {
+		if d.Graph != "" {
+			files[filepath.FromSlash(d.Graph)] = d.svg
+		}
 	}
 	for _, row := range report.Rows {
 		dir := filepath.Join("stages", row.Name)

@@ -19,6 +19,8 @@ type Report struct {
 	// The gate's thresholds, as fractions.
 	Threshold, RSSThreshold float64
 	Problems                []string
+	// ProfileDiffs are the regressions' profiles against their baselines'.
+	ProfileDiffs []RegressionDiff
 }
 
 // A Study is the rows of one case study.
@@ -304,6 +306,7 @@ func (r *Report) WriteMarkdown(w io.Writer) {
 	}
 
 	r.writeMetrics(w)
+	r.writeProfileDiffs(w)
 
 	fmt.Fprintln(w, "\n## Environment")
 	fmt.Fprintln(w)

@@ -3,6 +3,7 @@
 //
 //	bazel run //benchmarks:report -- [--from DIR | --testlogs] [--out DIR]
 //	    [--baseline DIR [--allow-env-change]] [--threshold F] [--rss-threshold F]
+//	    [--trends FILE]
 //
 // It reads what each perf_benchmark test leaves in its outputs.zip (xtime's
 // JSON, the CPU and heap profiles, pprof's call graphs): from the latest
@@ -17,7 +18,8 @@
 //	table.md    the table alone, for CI annotations
 //	index.html  a self-contained page: the table, bar charts of real time
 //	            and max RSS (linear or log scale), Go and C++ side by side,
-//	            and links to each stage's graphs
+//	            and links to each stage's graphs; with --trends, interactive
+//	            charts of each benchmark's metrics over commits or nights
 //	stages/NAME/flame.svg, cpu.svg, heap.svg
 //	            a flame graph of the CPU profile, pprof's call graphs
 //	stages/NAME/cpu.diff.svg, heap.diff.svg, profile-diffs.md
@@ -33,6 +35,12 @@
 // (default 0.10), with p < 0.05 (docs/regressions.md says why). Results that
 // cannot be read are named on standard error and in the report, which
 // shows what it can; no results at all, or bad flags, exit with status 2.
+//
+// --trends FILE adds trend charts: the series of each benchmark and metric
+// over commits or nights, with each point's spread and the change points
+// marked, as FILE gives them (JSON: TrendsFile in trend.go says its form).
+// A file that does not have that form is refused (status 2), naming the
+// file and the field.
 //
 // Timings of different machines or toolchains do not compare: a benchmark
 // whose environment (tools/result: machine, toolchain versions,
@@ -72,6 +80,7 @@ func run(args []string, stderr io.Writer) error {
 	threshold := fs.Float64("threshold", DefaultThreshold, "the worsening of real time, as a `fraction`, past which a significant change fails")
 	rssThreshold := fs.Float64("rss-threshold", DefaultRSSThreshold, "the same for max RSS, as a `fraction`")
 	allowEnvChange := fs.Bool("allow-env-change", false, "compare with a baseline from another machine or toolchain")
+	trends := fs.String("trends", "", "chart the history in `FILE` (JSON: benchmarks' series over commits, with change points)")
 	if help, err := cli.ParseFlags(fs, args); help || err != nil {
 		return err
 	}
@@ -102,6 +111,13 @@ func run(args []string, stderr io.Writer) error {
 	}
 
 	report := &Report{Threshold: *threshold, RSSThreshold: *rssThreshold}
+	if *trends != "" {
+		series, err := ReadTrends(cli.UserPath(*trends))
+		if err != nil {
+			return cli.Usagef("--trends: %v", err)
+		}
+		report.Trends = series
+	}
 	results, servers, err := load(sources, report)
 	if err != nil {
 		return err

@@ -1,0 +1,443 @@
+package main
+
+// Trend charts: each benchmark's metrics over commits or nights, drawn in
+// the page by uPlot (//tools/report/uplot, inlined so the page works
+// offline). The report takes the series as they are given (--trends FILE):
+// it neither stores history nor detects change points, so a page can be
+// made from any source of history.
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"html/template"
+	"io"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+
+	"havlak-lab/tools/report/uplot"
+	"havlak-lab/tools/result"
+)
+
+// A TrendsFile is what --trends reads, as JSON:
+//
+//	{"series": [{
+//	  "benchmark": "havlak6", "metric": "real", "unit": "s",
+//	  "points": [
+//	    {"commit": "4f1c…", "time": "2026-11-01T02:00:00Z",
+//	     "values": [2.31, 2.28, 2.35], "profiles": "nights/2026-11-01/havlak6/"},
+//	    …],
+//	  "change_points": [
+//	    {"index": 20, "from": "9a0b…", "to": "c1d2…", "change": 0.031, "regression": true}]
+//	}]}
+//
+// Unknown fields are refused, so that a misspelt one is not silently lost.
+type TrendsFile struct {
+	Series []TrendSeries `json:"series"`
+}
+
+// A TrendSeries is one metric of one benchmark over commits or nights.
+type TrendSeries struct {
+	Benchmark string `json:"benchmark"`
+	Metric    string `json:"metric"`
+	Unit      string `json:"unit,omitempty"` // may be empty for plain counts
+	// Points in the order of the history (commit order); the chart spaces
+	// them evenly.
+	Points       []TrendPoint  `json:"points"`
+	ChangePoints []TrendChange `json:"change_points,omitempty"`
+}
+
+// A TrendPoint is one commit's or night's measurement.
+type TrendPoint struct {
+	Commit string    `json:"commit"`
+	Time   time.Time `json:"time"`   // when it was measured
+	Values []float64 `json:"values"` // one per run; the chart shows their median, min and max
+	// Profiles is where that night's profiles are: a URL relative to the
+	// page (or an http(s) URL); clicking the point opens it. Optional.
+	Profiles string `json:"profiles,omitempty"`
+}
+
+// A TrendChange is a change point: the series shifts between
+// Points[Index-1] and Points[Index].
+type TrendChange struct {
+	Index int `json:"index"`
+	// From is the last commit before the change and To the first after it
+	// (usually Points[Index-1].Commit and Points[Index].Commit): the range
+	// that holds the commit that made it.
+	From string `json:"from"`
+	To   string `json:"to"`
+	// Change is the relative change of the level, e.g. 0.031 for 3.1%
+	// higher; Regression says whether that is worse for this metric.
+	Change     float64 `json:"change"`
+	Regression bool    `json:"regression"`
+}
+
+// ReadTrends reads and checks a trends file; its errors name the file and
+// the field at fault.
+func ReadTrends(path string) ([]TrendSeries, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	series, err := parseTrends(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return series, nil
+}
+
+func parseTrends(data []byte) ([]TrendSeries, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var file TrendsFile
+	if err := dec.Decode(&file); err != nil {
+		return nil, jsonError(data, err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, fmt.Errorf("line %d: more than one JSON value", lineOf(data, dec.InputOffset()))
+	}
+	if len(file.Series) == 0 {
+		return nil, errors.New(`"series": no series`)
+	}
+	seen := map[[2]string]int{}
+	for i, s := range file.Series {
+		if err := s.check(); err != nil {
+			return nil, fmt.Errorf("series[%d]%s: %w", i, s.label(), err)
+		}
+		key := [2]string{s.Benchmark, s.Metric}
+		if j, ok := seen[key]; ok {
+			return nil, fmt.Errorf("series[%d]%s: the same benchmark and metric as series[%d]", i, s.label(), j)
+		}
+		seen[key] = i
+	}
+	return file.Series, nil
+}
+
+// label names a series in errors, as far as it can.
+func (s TrendSeries) label() string {
+	if s.Benchmark == "" && s.Metric == "" {
+		return ""
+	}
+	return fmt.Sprintf(" (%s %s)", s.Benchmark, s.Metric)
+}
+
+func (s TrendSeries) check() error {
+	switch {
+	case s.Benchmark == "":
+		return errors.New(`"benchmark": missing`)
+	case s.Metric == "":
+		return errors.New(`"metric": missing`)
+	case len(s.Points) == 0:
+		return errors.New(`"points": no points`)
+	}
+	for i, p := range s.Points {
+		field := fmt.Sprintf(`"points"[%d]`, i)
+		switch {
+		case p.Commit == "":
+			return fmt.Errorf(`%s."commit": missing`, field)
+		case p.Time.IsZero():
+			return fmt.Errorf(`%s (%s)."time": missing`, field, p.Commit)
+		case len(p.Values) == 0:
+			return fmt.Errorf(`%s (%s)."values": no values`, field, p.Commit)
+		}
+		if p.Profiles != "" {
+			u, err := url.Parse(p.Profiles)
+			if err != nil {
+				return fmt.Errorf(`%s (%s)."profiles": %v`, field, p.Commit, err)
+			}
+			if u.Scheme != "" && u.Scheme != "http" && u.Scheme != "https" {
+				return fmt.Errorf(`%s (%s)."profiles": %q: want a path relative to the page or an http(s) URL`, field, p.Commit, p.Profiles)
+			}
+		}
+	}
+	for i, c := range s.ChangePoints {
+		field := fmt.Sprintf(`"change_points"[%d]`, i)
+		switch {
+		case c.Index < 1 || c.Index >= len(s.Points):
+			return fmt.Errorf(`%s."index": %d: a change lies between two points, so it must be 1 to %d`, field, c.Index, len(s.Points)-1)
+		case c.From == "":
+			return fmt.Errorf(`%s."from": missing`, field)
+		case c.To == "":
+			return fmt.Errorf(`%s."to": missing`, field)
+		}
+	}
+	return nil
+}
+
+// jsonError turns a decoding error into one with the line it is on.
+func jsonError(data []byte, err error) error {
+	var syntax *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syntax):
+		return fmt.Errorf("line %d: %v", lineOf(data, syntax.Offset), err)
+	case errors.As(err, &typ):
+		return fmt.Errorf("line %d: %q: a JSON %s, want %v", lineOf(data, typ.Offset), typ.Field, typ.Value, typ.Type)
+	case errors.Is(err, io.EOF):
+		return errors.New("empty, want a JSON object with \"series\"")
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return errors.New("ends too early: truncated?")
+	}
+	// Unknown fields and bad times, which carry no offset.
+	return err
+}
+
+func lineOf(data []byte, offset int64) int {
+	return 1 + bytes.Count(data[:min(int(offset), len(data))], []byte("\n"))
+}
+
+// A trendChart is what the page's script draws for one series.
+type trendChart struct {
+	ID        string        `json:"id"`
+	Benchmark string        `json:"benchmark"`
+	Metric    string        `json:"metric"`
+	Unit      string        `json:"unit"`
+	Commits   []string      `json:"commits"`
+	Times     []int64       `json:"times"` // milliseconds since 1970
+	Runs      []int         `json:"runs"`
+	Median    []float64     `json:"median"`
+	Min       []float64     `json:"min"`
+	Max       []float64     `json:"max"`
+	Links     []string      `json:"links"`
+	Changes   []TrendChange `json:"changes"`
+}
+
+// A trendGroup is one benchmark's charts.
+type trendGroup struct {
+	Benchmark string
+	Charts    []trendChart
+}
+
+// trendGroups groups the series by benchmark, in the order of the file.
+func trendGroups(series []TrendSeries) []trendGroup {
+	var groups []trendGroup
+	index := map[string]int{}
+	for i, s := range series {
+		c := trendChart{
+			ID:        fmt.Sprintf("trend-%d", i),
+			Benchmark: s.Benchmark,
+			Metric:    s.Metric,
+			Unit:      s.Unit,
+			Changes:   s.ChangePoints,
+		}
+		if c.Changes == nil {
+			c.Changes = []TrendChange{}
+		}
+		for _, p := range s.Points {
+			lo, median, hi := result.MinMedianMax(p.Values)
+			c.Commits = append(c.Commits, p.Commit)
+			c.Times = append(c.Times, p.Time.UnixMilli())
+			c.Runs = append(c.Runs, len(p.Values))
+			c.Median = append(c.Median, median)
+			c.Min = append(c.Min, lo)
+			c.Max = append(c.Max, hi)
+			c.Links = append(c.Links, p.Profiles)
+		}
+		g, ok := index[s.Benchmark]
+		if !ok {
+			g = len(groups)
+			index[s.Benchmark] = g
+			groups = append(groups, trendGroup{Benchmark: s.Benchmark})
+		}
+		groups[g].Charts = append(groups[g].Charts, c)
+	}
+	return groups
+}
+
+// shortCommit is a commit as people quote it.
+func shortCommit(commit string) string {
+	if len(commit) > 10 {
+		return commit[:10]
+	}
+	return commit
+}
+
+// changeText says what a change point is, in words.
+func changeText(c TrendChange) string {
+	kind := "improvement"
+	if c.Regression {
+		kind = "regression"
+	}
+	return fmt.Sprintf("%+.1f%% (%s) between %s and %s", 100*c.Change, kind, shortCommit(c.From), shortCommit(c.To))
+}
+
+// trendSection is the page's section of trend charts. The charts are drawn
+// by the script at its end; the change points are also listed in words.
+var trendSection = template.Must(template.New("trends").Funcs(template.FuncMap{
+	"change": changeText,
+}).Parse(`{{if .Groups}}<section id="trends">
+<h2>Trends</h2>
+<p class="note">The median of each commit's runs, with a band from the fastest to the slowest run; dashed lines mark change points (red: a regression). Hover for a commit's figures, drag across a chart to zoom (double-click to zoom out), click a point to open that night's profiles.</p>
+<style>{{.Style}}
+.trend-group { display: flex; flex-wrap: wrap; gap: 1em 2em; }
+figure.trend { margin: 0; width: 560px; }
+figure.trend figcaption { font-size: 13px; }
+.trend .u-title { font-size: 14px; }
+.trend .u-over { cursor: crosshair; }
+.trend-change { position: absolute; top: 0; bottom: 0; width: 0; border-left: 2px dashed #d62728; pointer-events: none; }
+.trend-change.improvement { border-left-color: #2ca02c; }
+.trend-change span { position: absolute; top: 2px; left: 4px; font-size: 11px; white-space: nowrap; background: rgba(255,255,255,0.85); }
+.trend-tooltip { position: absolute; z-index: 10; pointer-events: none; background: #fff; border: 1px solid #aaa; border-radius: 3px; padding: 4px 6px; font-size: 12px; white-space: nowrap; box-shadow: 0 1px 4px rgba(0,0,0,0.2); }
+.trend-tooltip .commit { font-family: monospace; }
+</style>
+{{range .Groups}}<h3>{{.Benchmark}}</h3>
+<div class="trend-group">{{range .Charts}}<figure class="trend" id="{{.ID}}" data-benchmark="{{.Benchmark}}" data-metric="{{.Metric}}">
+{{with .Changes}}<figcaption><ul class="trend-changes">{{range .}}<li>{{change .}}</li>{{end}}</ul></figcaption>{{end}}</figure>
+{{end}}</div>
+{{end}}
+<script>{{.Script}}</script>
+<script>
+(function () {
+  var charts = {{.Charts}};
+  // The uPlot instances by figure id, for the browser test.
+  var drawn = window.trendCharts = {};
+  var number = new Intl.NumberFormat("en", {maximumSignificantDigits: 4});
+  var compact = new Intl.NumberFormat("en", {notation: "compact", maximumSignificantDigits: 4});
+  function short(commit) { return commit.length > 10 ? commit.slice(0, 10) : commit; }
+  function day(ms) { return new Date(ms).toISOString().slice(5, 10); }
+  function when(ms) { return new Date(ms).toISOString().slice(0, 16).replace("T", " ") + " UTC"; }
+  function percent(x) { return (x > 0 ? "+" : "") + (100 * x).toFixed(1) + "%"; }
+  function withUnit(v, chart) { return number.format(v) + (chart.unit ? " " + chart.unit : ""); }
+
+  // Vertical markers between the two points of each change point, as
+  // elements over the canvas so that they carry their text.
+  function changeMarkers(chart) {
+    var markers = [];
+    return {hooks: {
+      init: [function (u) {
+        chart.changes.forEach(function (c) {
+          var marker = document.createElement("div");
+          marker.className = "trend-change " + (c.regression ? "regression" : "improvement");
+          marker.dataset.index = c.index;
+          var label = document.createElement("span");
+          label.textContent = percent(c.change) + " " + short(c.from) + ".." + short(c.to);
+          marker.appendChild(label);
+          u.over.appendChild(marker);
+          markers.push(marker);
+        });
+      }],
+      draw: [function (u) {
+        markers.forEach(function (marker, i) {
+          var x = u.valToPos(chart.changes[i].index - 0.5, "x");
+          marker.style.left = x + "px";
+          marker.style.display = x < 0 || x > u.over.clientWidth ? "none" : "";
+        });
+      }],
+    }};
+  }
+
+  // The hovered point's commit, date and figures.
+  function tooltip(chart) {
+    var tip;
+    function line(text, className) {
+      var div = document.createElement("div");
+      div.textContent = text;
+      if (className) div.className = className;
+      return div;
+    }
+    return {hooks: {
+      init: [function (u) {
+        tip = document.createElement("div");
+        tip.className = "trend-tooltip";
+        tip.style.display = "none";
+        u.over.appendChild(tip);
+      }],
+      setCursor: [function (u) {
+        var i = u.cursor.idx;
+        if (i == null || u.cursor.left < 0) {
+          tip.style.display = "none";
+          return;
+        }
+        var lines = [
+          line(chart.commits[i], "commit"),
+          line(when(chart.times[i])),
+          line("median " + withUnit(chart.median[i], chart)),
+          line("min–max " + number.format(chart.min[i]) + "–" + withUnit(chart.max[i], chart) + " (" + chart.runs[i] + " runs)"),
+        ];
+        chart.changes.forEach(function (c) {
+          if (c.index === i) lines.push(line("change point: " + percent(c.change) + " since " + short(c.from)));
+        });
+        if (chart.links[i]) lines.push(line("click for its profiles"));
+        tip.replaceChildren.apply(tip, lines);
+        tip.style.display = "";
+        var x = u.valToPos(i, "x"), y = u.valToPos(chart.median[i], "y");
+        var width = u.over.clientWidth;
+        tip.style.left = (x < width / 2 ? x + 10 : x - 10 - tip.offsetWidth) + "px";
+        tip.style.top = Math.max(0, Math.min(y - tip.offsetHeight / 2, u.over.clientHeight - tip.offsetHeight)) + "px";
+      }],
+    }};
+  }
+
+  // A click on a point (not the end of a drag that zooms) opens its profiles.
+  function profileLinks(chart) {
+    return {hooks: {init: [function (u) {
+      var down = null;
+      u.over.addEventListener("mousedown", function (e) { down = [e.clientX, e.clientY]; });
+      u.over.addEventListener("click", function (e) {
+        var moved = down && Math.abs(e.clientX - down[0]) + Math.abs(e.clientY - down[1]) > 4;
+        var i = u.cursor.idx;
+        if (!moved && i != null && chart.links[i]) window.location.href = chart.links[i];
+      });
+    }]}};
+  }
+
+  charts.forEach(function (chart) {
+    var figure = document.getElementById(chart.id);
+    var stroke = "#00add8", spread = "rgba(0, 173, 216, 0.35)";
+    var opts = {
+      title: chart.metric + (chart.unit && chart.unit !== chart.metric ? " (" + chart.unit + ")" : ""),
+      width: 560,
+      height: 260,
+      scales: {x: {time: false}},
+      legend: {show: false},
+      cursor: {drag: {x: true, y: false}},
+      series: [
+        {label: "commit"},
+        {label: "median", stroke: stroke, width: 2, points: {show: true, size: 6, fill: stroke}},
+        {label: "min", stroke: spread, width: 1, points: {show: false}},
+        {label: "max", stroke: spread, width: 1, points: {show: false}},
+      ],
+      bands: [{series: [3, 2], fill: "rgba(0, 173, 216, 0.15)"}],
+      axes: [
+        {incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000], space: 50,
+         values: function (u, splits) {
+           return splits.map(function (i) { return Number.isInteger(i) && i >= 0 && i < chart.times.length ? day(chart.times[i]) : ""; });
+         }},
+        {size: 60, values: function (u, splits) { return splits.map(function (v) { return compact.format(v); }); }},
+      ],
+      plugins: [changeMarkers(chart), tooltip(chart), profileLinks(chart)],
+    };
+    var xs = chart.median.map(function (_, i) { return i; });
+    drawn[chart.id] = new uPlot(opts, [xs, chart.median, chart.min, chart.max], figure);
+    // uPlot appends its chart; the list of change points goes below it.
+    var caption = figure.querySelector("figcaption");
+    if (caption) figure.appendChild(caption);
+  });
+})();
+</script>
+</section>{{end}}`))
+
+// TrendSection renders the trend charts for the page; nothing without
+// trends.
+func (r *Report) TrendSection() (template.HTML, error) {
+	if len(r.Trends) == 0 {
+		return "", nil
+	}
+	groups := trendGroups(r.Trends)
+	var charts []trendChart
+	for _, g := range groups {
+		charts = append(charts, g.Charts...)
+	}
+	var b strings.Builder
+	err := trendSection.Execute(&b, map[string]any{
+		"Groups": groups,
+		"Charts": charts,
+		"Style":  template.CSS(uplot.Style),
+		// The licence goes with every copy of uPlot.
+		"Script": template.JS("/*! uPlot's licence:\n" + strings.ReplaceAll(uplot.License, "*/", "* /") + "*/\n" + uplot.Script),
+	})
+	return template.HTML(b.String()), err
+}

@@ -38,7 +38,7 @@
 //
 // --trends FILE adds trend charts: the series of each benchmark and metric
 // over commits or nights, with each point's spread and the change points
-// marked, as FILE gives them (JSON: TrendsFile in trend.go says its form).
+// marked, as FILE gives them (JSON: package tools/trends says its form).
 // A file that does not have that form is refused (status 2), naming the
 // file and the field.
 //
@@ -60,6 +60,7 @@ import (
 	"strings"
 
 	"havlak-lab/internal/cli"
+	"havlak-lab/tools/trends"
 )
 
 func main() {
@@ -80,7 +81,7 @@ func run(args []string, stderr io.Writer) error {
 	threshold := fs.Float64("threshold", DefaultThreshold, "the worsening of real time, as a `fraction`, past which a significant change fails")
 	rssThreshold := fs.Float64("rss-threshold", DefaultRSSThreshold, "the same for max RSS, as a `fraction`")
 	allowEnvChange := fs.Bool("allow-env-change", false, "compare with a baseline from another machine or toolchain")
-	trends := fs.String("trends", "", "chart the history in `FILE` (JSON: benchmarks' series over commits, with change points)")
+	trendsFile := fs.String("trends", "", "chart the history in `FILE` (JSON: benchmarks' series over commits, with change points)")
 	if help, err := cli.ParseFlags(fs, args); help || err != nil {
 		return err
 	}
@@ -111,8 +112,8 @@ func run(args []string, stderr io.Writer) error {
 	}
 
 	report := &Report{Threshold: *threshold, RSSThreshold: *rssThreshold}
-	if *trends != "" {
-		series, err := ReadTrends(cli.UserPath(*trends))
+	if *trendsFile != "" {
+		series, err := trends.Read(cli.UserPath(*trendsFile))
 		if err != nil {
 			return cli.Usagef("--trends: %v", err)
 		}

@@ -9,14 +9,15 @@ import (
 	"github.com/google/pprof/profile"
 
 	"havlak-lab/tools/result"
+	"havlak-lab/tools/trends"
 )
 
 // Report is everything the report shows.
 type Report struct {
 	Rows     []*Row
-	Servers  []*ServerRow  // server benchmarks (kind "server")
-	Trends   []TrendSeries // history to chart (--trends); may be empty
-	Baseline string        // where the baseline came from; empty without one
+	Servers  []*ServerRow    // server benchmarks (kind "server")
+	Trends   []trends.Series // history to chart (--trends); may be empty
+	Baseline string          // where the baseline came from; empty without one
 	// The gate's thresholds, as fractions.
 	Threshold, RSSThreshold float64
 	Problems                []string

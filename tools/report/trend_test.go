@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"havlak-lab/tools/trends"
 )
 
 // stepNights is the length of stepTrends' history, and stepAt the index of
@@ -23,11 +25,11 @@ const (
 // instructions step up by 3% at night 20 (a change point each), while
 // havlak6cc stays flat. Each night has 5 noisy runs and a link to its
 // profiles.
-func stepTrends() TrendsFile {
+func stepTrends() trends.File {
 	rng := rand.New(rand.NewSource(1))
 	start := time.Date(2026, 11, 1, 2, 0, 0, 0, time.UTC)
-	series := func(benchmark, metric, unit string, level, noise, step float64) TrendSeries {
-		s := TrendSeries{Benchmark: benchmark, Metric: metric, Unit: unit}
+	series := func(benchmark, metric, unit string, level, noise, step float64) trends.Series {
+		s := trends.Series{Benchmark: benchmark, Metric: metric, Unit: unit}
 		for i := range stepNights {
 			mean := level
 			if i >= stepAt {
@@ -38,7 +40,7 @@ func stepTrends() TrendsFile {
 				values = append(values, mean*(1+noise*(2*rng.Float64()-1)))
 			}
 			day := start.AddDate(0, 0, i)
-			s.Points = append(s.Points, TrendPoint{
+			s.Points = append(s.Points, trends.Point{
 				Commit:   stepCommit(i),
 				Time:     day,
 				Values:   values,
@@ -46,11 +48,11 @@ func stepTrends() TrendsFile {
 			})
 		}
 		if step != 0 {
-			s.ChangePoints = []TrendChange{{Index: stepAt, From: stepCommit(stepAt - 1), To: stepCommit(stepAt), Change: step, Regression: true}}
+			s.ChangePoints = []trends.Change{{Index: stepAt, From: stepCommit(stepAt - 1), To: stepCommit(stepAt), Change: step, Regression: true}}
 		}
 		return s
 	}
-	return TrendsFile{Series: []TrendSeries{
+	return trends.File{Series: []trends.Series{
 		series("havlak6", "real", "s", 2.3, 0.01, 0.03),
 		series("havlak6", "instructions", "instructions", 2.95e9, 0.001, 0.03),
 		series("havlak6cc", "real", "s", 2.2, 0.01, 0),
@@ -78,7 +80,7 @@ func writeTrends(t *testing.T, file any) string {
 
 func TestReadTrends(t *testing.T) {
 	want := stepTrends()
-	got, err := ReadTrends(writeTrends(t, want))
+	got, err := trends.Read(writeTrends(t, want))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +95,7 @@ func TestReadTrends(t *testing.T) {
 // Every kind of bad input is refused with the file, and the series and
 // field at fault.
 func TestReadTrendsErrors(t *testing.T) {
-	edit := func(change func(f *TrendsFile)) TrendsFile {
+	edit := func(change func(f *trends.File)) trends.File {
 		f := stepTrends()
 		change(&f)
 		return f
@@ -111,18 +113,18 @@ func TestReadTrendsErrors(t *testing.T) {
 		{"wrong type", "{\"series\": [\n{\"benchmark\": \"havlak6\", \"points\": [{\"values\": [\"1.5\"]}]}]}", `line 2: "series.0.points.0.values.0": a JSON string, want float64`},
 		{"bad time", `{"series": [{"benchmark": "havlak6", "points": [{"time": "last night"}]}]}`, `"last night"`},
 		{"no series", `{"series": []}`, `"series": no series`},
-		{"no benchmark", edit(func(f *TrendsFile) { f.Series[1].Benchmark = "" }), `series[1] ( instructions): "benchmark": missing`},
-		{"no metric", edit(func(f *TrendsFile) { f.Series[2].Metric = "" }), `series[2] (havlak6cc ): "metric": missing`},
-		{"no points", edit(func(f *TrendsFile) { f.Series[2].Points = nil }), `series[2] (havlak6cc real): "points": no points`},
-		{"no commit", edit(func(f *TrendsFile) { f.Series[0].Points[4].Commit = "" }), `series[0] (havlak6 real): "points"[4]."commit": missing`},
-		{"no time", edit(func(f *TrendsFile) { f.Series[0].Points[4].Time = time.Time{} }), `"points"[4] (` + stepCommit(4) + `)."time": missing`},
-		{"no values", edit(func(f *TrendsFile) { f.Series[0].Points[5].Values = nil }), `series[0] (havlak6 real): "points"[5] (` + stepCommit(5) + `)."values": no values`},
-		{"script link", edit(func(f *TrendsFile) { f.Series[0].Points[5].Profiles = "javascript:alert(1)" }), `"points"[5] (` + stepCommit(5) + `)."profiles": "javascript:alert(1)": want a path relative to the page or an http(s) URL`},
-		{"change at 0", edit(func(f *TrendsFile) { f.Series[0].ChangePoints[0].Index = 0 }), `series[0] (havlak6 real): "change_points"[0]."index": 0: a change lies between two points, so it must be 1 to 29`},
-		{"change past the end", edit(func(f *TrendsFile) { f.Series[1].ChangePoints[0].Index = stepNights }), `series[1] (havlak6 instructions): "change_points"[0]."index": 30`},
-		{"change without from", edit(func(f *TrendsFile) { f.Series[1].ChangePoints[0].From = "" }), `"change_points"[0]."from": missing`},
-		{"change without to", edit(func(f *TrendsFile) { f.Series[1].ChangePoints[0].To = "" }), `"change_points"[0]."to": missing`},
-		{"twice", edit(func(f *TrendsFile) { f.Series[2].Benchmark = "havlak6" }), `series[2] (havlak6 real): the same benchmark and metric as series[0]`},
+		{"no benchmark", edit(func(f *trends.File) { f.Series[1].Benchmark = "" }), `series[1] ( instructions): "benchmark": missing`},
+		{"no metric", edit(func(f *trends.File) { f.Series[2].Metric = "" }), `series[2] (havlak6cc ): "metric": missing`},
+		{"no points", edit(func(f *trends.File) { f.Series[2].Points = nil }), `series[2] (havlak6cc real): "points": no points`},
+		{"no commit", edit(func(f *trends.File) { f.Series[0].Points[4].Commit = "" }), `series[0] (havlak6 real): "points"[4]."commit": missing`},
+		{"no time", edit(func(f *trends.File) { f.Series[0].Points[4].Time = time.Time{} }), `"points"[4] (` + stepCommit(4) + `)."time": missing`},
+		{"no values", edit(func(f *trends.File) { f.Series[0].Points[5].Values = nil }), `series[0] (havlak6 real): "points"[5] (` + stepCommit(5) + `)."values": no values`},
+		{"script link", edit(func(f *trends.File) { f.Series[0].Points[5].Profiles = "javascript:alert(1)" }), `"points"[5] (` + stepCommit(5) + `)."profiles": "javascript:alert(1)": want a path relative to the page or an http(s) URL`},
+		{"change at 0", edit(func(f *trends.File) { f.Series[0].ChangePoints[0].Index = 0 }), `series[0] (havlak6 real): "change_points"[0]."index": 0: a change lies between two points, so it must be 1 to 29`},
+		{"change past the end", edit(func(f *trends.File) { f.Series[1].ChangePoints[0].Index = stepNights }), `series[1] (havlak6 instructions): "change_points"[0]."index": 30`},
+		{"change without from", edit(func(f *trends.File) { f.Series[1].ChangePoints[0].From = "" }), `"change_points"[0]."from": missing`},
+		{"change without to", edit(func(f *trends.File) { f.Series[1].ChangePoints[0].To = "" }), `"change_points"[0]."to": missing`},
+		{"twice", edit(func(f *trends.File) { f.Series[2].Benchmark = "havlak6" }), `series[2] (havlak6 real): the same benchmark and metric as series[0]`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "trends.json")
@@ -133,9 +135,9 @@ func TestReadTrendsErrors(t *testing.T) {
 			} else {
 				path = writeTrends(t, tc.file)
 			}
-			_, err := ReadTrends(path)
+			_, err := trends.Read(path)
 			if err == nil || !strings.HasPrefix(err.Error(), path+": ") || !strings.Contains(err.Error(), tc.want) {
-				t.Fatalf("ReadTrends: %v, want %q after the file's name", err, tc.want)
+				t.Fatalf("trends.Read: %v, want %q after the file's name", err, tc.want)
 			}
 
 			// The report refuses it as bad usage, naming the flag.
@@ -145,7 +147,7 @@ func TestReadTrendsErrors(t *testing.T) {
 			}
 		})
 	}
-	if _, err := ReadTrends(filepath.Join(t.TempDir(), "none.json")); err == nil || !strings.Contains(err.Error(), "none.json") {
+	if _, err := trends.Read(filepath.Join(t.TempDir(), "none.json")); err == nil || !strings.Contains(err.Error(), "none.json") {
 		t.Errorf("a missing file: %v", err)
 	}
 }
@@ -153,13 +155,13 @@ func TestReadTrendsErrors(t *testing.T) {
 // The charts' data are the series' medians and spreads, grouped by
 // benchmark in the file's order.
 func TestTrendGroups(t *testing.T) {
-	series := []TrendSeries{
-		{Benchmark: "b", Metric: "real", Unit: "s", Points: []TrendPoint{
+	series := []trends.Series{
+		{Benchmark: "b", Metric: "real", Unit: "s", Points: []trends.Point{
 			{Commit: "c1", Time: time.UnixMilli(1000), Values: []float64{3, 1, 2}, Profiles: "p1/"},
 			{Commit: "c2", Time: time.UnixMilli(2000), Values: []float64{4, 6}},
-		}, ChangePoints: []TrendChange{{Index: 1, From: "c1", To: "c2", Change: 1.5, Regression: true}}},
-		{Benchmark: "a", Metric: "real", Points: []TrendPoint{{Commit: "c1", Time: time.UnixMilli(1000), Values: []float64{7}}}},
-		{Benchmark: "b", Metric: "rss", Points: []TrendPoint{{Commit: "c1", Time: time.UnixMilli(1000), Values: []float64{8}}}},
+		}, ChangePoints: []trends.Change{{Index: 1, From: "c1", To: "c2", Change: 1.5, Regression: true}}},
+		{Benchmark: "a", Metric: "real", Points: []trends.Point{{Commit: "c1", Time: time.UnixMilli(1000), Values: []float64{7}}}},
+		{Benchmark: "b", Metric: "rss", Points: []trends.Point{{Commit: "c1", Time: time.UnixMilli(1000), Values: []float64{8}}}},
 	}
 	groups := trendGroups(series)
 	var got []string

@@ -25,6 +25,7 @@ type Environment struct {
 	Build      Build      `json:"build"`
 	Started    string     `json:"started"` // RFC 3339
 	Setup      Setup      `json:"setup"`
+	Origin     Origin     `json:"origin"`
 }
 
 // Setup is how the runner ran the timed and counted runs.
@@ -188,6 +189,7 @@ func Capture(status Status, build Build) Environment {
 		Source:  Source{Commit: status.Commit, Dirty: status.Dirty},
 		Build:   build,
 		Started: time.Now().UTC().Format(time.RFC3339),
+		Origin:  captureOrigin(),
 	}
 }
 

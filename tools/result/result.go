@@ -41,6 +41,12 @@
 //	  setup          how the runner ran the timed and counted runs:
 //	                 pinned_cpu (taskset -c; null when not pinned, and then
 //	                 pin_note says why) and aslr_off (setarch -R)
+//	  origin         who started the run (Origin): ci ("buildkite", or absent
+//	                 on a workstation), build_source ("schedule", "webhook",
+//	                 ...), repository, branch, pull_request (its number) and
+//	                 pull_request_repository (a fork's), pipeline, build_url;
+//	                 only a scheduled build of main is trusted to move the
+//	                 baseline or enter the history (Origin.Trusted)
 //	timing           kind "program": xtime's record (Timing): command, args,
 //	                 every run (start, exit_status, signal, user_seconds,
 //	                 sys_seconds, real_seconds, max_rss_kib), and for a series

@@ -152,9 +152,9 @@ func userDSN(dsn string) string {
 
 // An ingester adds results one at a time and counts what became of them.
 type ingester struct {
-	ctx      context.Context
-	db       *history.DB
-	progress io.Writer
+	ctx                                     context.Context
+	db                                      *history.DB
+	progress                                io.Writer
 	seen, added, present, untrusted, failed int
 }
 

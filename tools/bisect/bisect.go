@@ -18,6 +18,7 @@ import (
 
 	"havlak-lab/internal/atomicfile"
 	"havlak-lab/internal/cli"
+	"havlak-lab/tools/bisect/answer"
 	"havlak-lab/tools/perf/perfspec"
 	"havlak-lab/tools/result"
 )
@@ -26,41 +27,6 @@ import (
 // program's count is exact, a Go program's own count moves by less than
 // 0.01% (docs/noise.md), and three runs show that spread.
 const minRepetitions = 3
-
-// A Measurement is one commit's counts.
-type Measurement struct {
-	Commit  string    `json:"commit"`
-	Subject string    `json:"subject"`
-	Values  []float64 `json:"values"`
-	Median  float64   `json:"median"`
-	// Verdict is "good" or "bad", or "skip" for a commit that did not
-	// build or run (git bisect skip).
-	Verdict string `json:"verdict,omitempty"`
-	// Note says why a verdict was skip, or that a commit's runs fell on
-	// both sides of the threshold.
-	Note string `json:"note,omitempty"`
-}
-
-// A Report is the bisection's answer, what --json writes.
-type Report struct {
-	Benchmark   string `json:"benchmark"`
-	Metric      string `json:"metric"`
-	Unit        string `json:"unit"`
-	Builder     string `json:"builder"`
-	Repetitions int    `json:"repetitions"`
-	// Rule says how a commit was judged good or bad.
-	Rule      string      `json:"rule"`
-	Threshold float64     `json:"threshold"`
-	Good      Measurement `json:"good"`
-	Bad       Measurement `json:"bad"`
-	// Steps are the commits git bisect chose, in order.
-	Steps    []Measurement `json:"steps"`
-	FirstBad Measurement   `json:"first_bad"`
-	// Parent is the first bad commit's first parent.
-	Parent Measurement `json:"parent"`
-	// Change is FirstBad's median against Parent's, relative.
-	Change float64 `json:"change"`
-}
 
 // A classifier judges a commit by its counts against GOOD's and BAD's.
 //
@@ -227,11 +193,11 @@ func bisect(o *options, log io.Writer) error {
 	}
 	goodM.Verdict, badM.Verdict = "good", "bad"
 	fmt.Fprintf(log, "bisect: %s\n", cls.rule)
-	rep := &Report{
+	rep := &answer.Answer{
 		Benchmark: o.benchmark, Metric: m.metric, Unit: "instructions", Builder: o.builder,
 		Repetitions: m.repetitions, Rule: cls.rule, Threshold: cls.threshold, Good: goodM, Bad: badM,
 	}
-	measured := map[string]Measurement{good: goodM, bad: badM}
+	measured := map[string]answer.Measurement{good: goodM, bad: badM}
 
 	wtGit := git(wt)
 	out, err := wtGit.output("bisect", "start", bad, good)
@@ -310,7 +276,7 @@ func short(hash string) string {
 	return hash
 }
 
-func printAnswer(w io.Writer, r *Report) {
+func printAnswer(w io.Writer, r *answer.Answer) {
 	fmt.Fprintf(w, "first bad commit: %s %s\n", r.FirstBad.Commit, r.FirstBad.Subject)
 	fmt.Fprintf(w, "  %s %s: %s (%+.2f%% against its parent)\n", r.Benchmark, r.Metric, describe(r.FirstBad.Values), 100*r.Change)
 	fmt.Fprintf(w, "  its parent %s %s: %s\n", short(r.Parent.Commit), r.Parent.Subject, describe(r.Parent.Values))
@@ -318,7 +284,7 @@ func printAnswer(w io.Writer, r *Report) {
 		short(r.Good.Commit), describe(r.Good.Values), short(r.Bad.Commit), describe(r.Bad.Values), len(r.Steps))
 }
 
-func writeJSON(path string, r *Report) error {
+func writeJSON(path string, r *answer.Answer) error {
 	data, err := json.MarshalIndent(r, "", "  ")
 	if err != nil {
 		return err

@@ -10,6 +10,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"havlak-lab/tools/bisect/answer"
 )
 
 var (
@@ -222,7 +224,7 @@ func TestNamesTheCommitOfTheExtraPass(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rep Report
+	var rep answer.Answer
 	if err := json.Unmarshal(data, &rep); err != nil {
 		t.Fatal(err)
 	}

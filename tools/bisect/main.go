@@ -38,7 +38,7 @@
 // program, instructions for C and C++), or --metric. How a commit is
 // judged good or bad is printed before the bisection starts (see
 // newClassifier). --json FILE writes the answer and every measurement
-// (type Report).
+// (package tools/bisect/answer).
 //
 // Exit status: 0 with the first bad commit found; 1 when it cannot be
 // found (GOOD and BAD within each other's noise, a build failing, only

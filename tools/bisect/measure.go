@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"strings"
 
+	"havlak-lab/tools/bisect/answer"
 	"havlak-lab/tools/perf/cachegrind"
 	"havlak-lab/tools/perf/perfspec"
 	"havlak-lab/tools/result"
@@ -48,9 +49,9 @@ type measurer struct {
 }
 
 // measureAt checks commit out, then measures it; what names it in errors.
-func (m *measurer) measureAt(commit, what string) (Measurement, error) {
+func (m *measurer) measureAt(commit, what string) (answer.Measurement, error) {
 	if _, err := m.wt.output("checkout", "--quiet", "--detach", commit); err != nil {
-		return Measurement{}, err
+		return answer.Measurement{}, err
 	}
 	meas, err := m.measure(commit, what)
 	if err != nil && what != "" {
@@ -60,8 +61,8 @@ func (m *measurer) measureAt(commit, what string) (Measurement, error) {
 }
 
 // measure builds the checked-out commit and counts its runs.
-func (m *measurer) measure(commit, what string) (Measurement, error) {
-	meas := Measurement{Commit: commit}
+func (m *measurer) measure(commit, what string) (answer.Measurement, error) {
+	meas := answer.Measurement{Commit: commit}
 	meas.Subject, _ = m.wt.output("log", "-1", "--format=%s", commit)
 	label := short(commit) + " " + meas.Subject
 	if what != "" {

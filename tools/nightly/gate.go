@@ -32,6 +32,8 @@ type night struct {
 	stderr      io.Writer
 	// annotate posts the summary (Buildkite's annotation), or is nil.
 	annotate func(style, markdown string) error
+	// history is the results history the night enters, or nil.
+	history *historyConfig
 }
 
 // verdict is what the gates found.
@@ -45,8 +47,23 @@ type verdict struct {
 // not be made.
 func (n *night) gate() error {
 	var v verdict
+	found, err := result.FindAll(n.artifacts)
+	if err != nil {
+		return err
+	}
+	args := []string{"--from", n.artifacts, "--out", n.reportDir()}
+	var alerts []alert
+	if n.history != nil {
+		trendsFile := filepath.Join(n.artifacts, "trends.json")
+		if alerts, err = n.historyStep(found, trendsFile); err != nil {
+			fmt.Fprintf(n.stderr, "nightly: the history: %v\n", err)
+			v.failed = true
+		}
+		if isFile(trendsFile) {
+			args = append(args, "--trends", trendsFile)
+		}
+	}
 	fmt.Fprintln(n.stdout, "--- :bar_chart: Report")
-	args := []string{"--from", n.artifacts, "--out", filepath.Join(n.artifacts, "report")}
 	if isDir(n.baseline) {
 		fmt.Fprintf(n.stdout, "Baseline: %s\n", n.baseline)
 		args = append(args, "--baseline", n.baseline)
@@ -54,12 +71,12 @@ func (n *night) gate() error {
 		fmt.Fprintf(n.stdout, "No baseline yet (%s): nothing to compare with.\n", n.baseline)
 	}
 	v.add(n.run("the report", n.report, args...))
+	if len(alerts) > 0 {
+		v.regressed = true
+		n.bisectAlerts(alerts)
+	}
 
 	fmt.Fprintln(n.stdout, "--- :scales: Go benchmarks against the baseline")
-	found, err := result.FindAll(n.artifacts)
-	if err != nil {
-		return err
-	}
 	for _, f := range found {
 		if f.Err != nil || f.Result.Benchmark.Kind != result.KindGoTest {
 			continue // the report has named the unreadable ones
@@ -74,7 +91,7 @@ func (n *night) gate() error {
 		v.add(n.run("benchgate", n.benchgate, old, f.Path))
 	}
 
-	summary := n.summary(found, v)
+	summary := n.summary(found, v, alerts)
 	if n.annotate != nil {
 		style := "success"
 		switch {
@@ -134,7 +151,7 @@ func (n *night) run(what, command string, args ...string) int {
 
 // summary is the night's Markdown summary: the commit and machine, the
 // report's table, and what the gates found.
-func (n *night) summary(found []result.Found, v verdict) string {
+func (n *night) summary(found []result.Found, v verdict, alerts []alert) string {
 	commit, host := "unknown", "unknown"
 	for _, f := range found {
 		if f.Err == nil {
@@ -157,6 +174,12 @@ func (n *night) summary(found []result.Found, v verdict) string {
 	fmt.Fprintf(&s, "**Nightly benchmarks** (`%s`, %s)\n\n%s", commit, host, strings.TrimRight(string(table), "\n"))
 	if v.regressed {
 		s.WriteString("\n\n**Regressions**: see the log and report/report.md among the artifacts.")
+	}
+	writeAlerts(&s, alerts)
+	// The report's profile diffs of the regressed benchmarks, one a line.
+	if diffs, err := os.ReadFile(filepath.Join(n.reportDir(), "profile-diffs.md")); err == nil && len(strings.TrimSpace(string(diffs))) > 0 {
+		s.WriteString("\n\n**What changed in the profiles** (pprof -diff_base against the baseline):\n\n")
+		s.WriteString(strings.TrimRight(string(diffs), "\n"))
 	}
 	if v.environmentChanged {
 		s.WriteString("\n\n**Environment changed** since the baseline (machine or toolchains; the log names the fields): " +

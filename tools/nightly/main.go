@@ -2,7 +2,7 @@
 // (tools/ci/nightly.sh, README "CI and remote builds"):
 //
 //	nightly collect EVENTS DEST
-//	nightly gate [--baseline DIR] [--tests-failed] ARTIFACTS
+//	nightly gate [--baseline DIR] [--tests-failed] [--otava CMD [--history-dir DIR] [--history DSN]] ARTIFACTS
 //
 // collect copies the outputs.zip of every test named in a build event JSON
 // file (--build_event_json_file) to DEST/<test name>/outputs.zip and prints
@@ -19,7 +19,16 @@
 // is --baseline, by default $HAVLAK_LAB_BASELINE or
 // ${XDG_CACHE_HOME:-~/.cache}/havlak-lab/nightly-baseline.
 //
-// --report and --benchgate, before the subcommand, name the two commands;
+// With --otava, the night also enters the results history (tools/history,
+// docs/history.md): its results are archived under DIR/nights and
+// ingested, if they are trusted (a scheduled build of main) or the
+// database is personal; each benchmark's figures over the history are
+// searched for change points (Apache Otava), charted in the report, and a
+// new regression among them fails the night, is bisected (--bisect) and
+// named in the summary with its commit range and first bad commit. The
+// summary also carries the report's profile diffs of regressed benchmarks.
+//
+// --report, --benchgate and --bisect, before the subcommand, name the commands;
 // `bazel run //tools/nightly` gives them. Paths are relative to where bazel
 // run was typed. Exit status: 1 for a regression or a failed step, 2 for
 // bad usage.
@@ -41,7 +50,7 @@ func main() {
 	os.Exit(cli.Report(os.Stderr, "nightly", run(os.Args[1:], os.Stdout, os.Stderr)))
 }
 
-const usage = "usage: nightly [--report CMD --benchgate CMD] collect EVENTS DEST | gate [--baseline DIR] [--tests-failed] ARTIFACTS"
+const usage = "usage: nightly [--report CMD --benchgate CMD --bisect CMD] collect EVENTS DEST | gate [--baseline DIR] [--tests-failed] [--otava CMD [--history-dir DIR] [--history DSN]] ARTIFACTS"
 
 func run(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("nightly", flag.ContinueOnError)
@@ -49,6 +58,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs.Usage = func() { fmt.Fprintln(stderr, usage); fs.PrintDefaults() }
 	report := fs.String("report", "", "the report `command` (//tools/report)")
 	benchgate := fs.String("benchgate", "", "the benchgate `command` (//tools/benchgate)")
+	bisect := fs.String("bisect", "", "the bisect `command` (//tools/bisect), run on each new regression of the history")
 	if help, err := cli.ParseFlags(fs, args); help || err != nil {
 		return err
 	}
@@ -63,18 +73,21 @@ func run(args []string, stdout, stderr io.Writer) error {
 		}
 		return err
 	case "gate":
-		return runGate(fs.Args()[1:], *report, *benchgate, stdout, stderr)
+		return runGate(fs.Args()[1:], *report, *benchgate, *bisect, stdout, stderr)
 	case "":
 		return cli.Usagef("no subcommand\n%s", usage)
 	}
 	return cli.Usagef("unknown subcommand %q\n%s", fs.Arg(0), usage)
 }
 
-func runGate(args []string, report, benchgate string, stdout, stderr io.Writer) error {
+func runGate(args []string, report, benchgate, bisect string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("nightly gate", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	baseline := fs.String("baseline", defaultBaseline(), "the last good night's artifacts, `DIR`")
 	testsFailed := fs.Bool("tests-failed", false, "the night's tests failed: never make it the baseline")
+	historyDir := fs.String("history-dir", defaultHistoryDir(), "where the history keeps its nights (`DIR`/nights) and, by default, its SQLite database")
+	dsn := fs.String("history", os.Getenv("HAVLAK_LAB_HISTORY"), "the history database's `DSN` (default: sqlite:DIR/history.sqlite of --history-dir)")
+	otava := fs.String("otava", "", "Apache Otava's `command` (tools/ci/tools.sh otava); without it the night does not enter the history")
 	if help, err := cli.ParseFlags(fs, args); help || err != nil {
 		return err
 	}
@@ -94,6 +107,15 @@ func runGate(args []string, report, benchgate string, stdout, stderr io.Writer) 
 		testsFailed: *testsFailed,
 		stdout:      stdout,
 		stderr:      stderr,
+	}
+	if *otava != "" {
+		n.history = &historyConfig{dir: absolute(cli.UserPath(*historyDir)), dsn: *dsn, otava: absolute(*otava),
+			bisect: absolute(bisect), checkout: cli.UserPath(".")}
+		if n.history.dsn == "" {
+			n.history.dsn = "sqlite:" + filepath.Join(n.history.dir, "history.sqlite")
+		}
+	} else {
+		fmt.Fprintln(stdout, "No --otava: the night does not enter the history, and no change points are searched.")
 	}
 	if os.Getenv("BUILDKITE") != "" {
 		if agent, err := exec.LookPath("buildkite-agent"); err == nil {
@@ -117,6 +139,18 @@ func defaultBaseline() string {
 		return ""
 	}
 	return filepath.Join(cache, "havlak-lab", "nightly-baseline")
+}
+
+// defaultHistoryDir is where the perf agent keeps the results history.
+func defaultHistoryDir() string {
+	if dir := os.Getenv("HAVLAK_LAB_HISTORY_DIR"); dir != "" {
+		return dir
+	}
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(cache, "havlak-lab", "history")
 }
 
 // absolute makes a path absolute, so that it survives a change of

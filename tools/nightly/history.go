@@ -1,0 +1,358 @@
+package main
+
+// The night in the results history (tools/history): the night's results
+// are archived and ingested, change points are searched over each
+// benchmark's history (tools/changepoint, Apache Otava), the series go to
+// the report as trend charts (tools/trends), and each new regression's
+// commit range is bisected (tools/bisect).
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"havlak-lab/tools/bisect/answer"
+	"havlak-lab/tools/changepoint"
+	"havlak-lab/tools/history"
+	"havlak-lab/tools/result"
+	"havlak-lab/tools/trends"
+)
+
+// A historyConfig says where the history is and how to search it.
+type historyConfig struct {
+	// dir holds the archive of the nights ingested (dir/nights/NIGHT/TEST/
+	// outputs.zip: the history points at them, so they must outlive the
+	// job's artifacts) and, unless dsn says otherwise, the SQLite database.
+	dir string
+	dsn string
+	// otava is Apache Otava's command (tools/ci/tools.sh otava).
+	otava string
+	// bisect is tools/bisect's command, run in checkout for a new
+	// regression whose range holds more than one commit; "" for none.
+	bisect   string
+	checkout string
+}
+
+// An alert is a new change point that is a regression.
+type alert struct {
+	benchmark, metric, unit string
+	change                  changepoint.ChangePoint
+	// bisected is the first bad commit, or nil; bisectNote says why not.
+	bisected   *answer.Answer
+	bisectNote string
+}
+
+// trendMetric tells whether a figure gets a chart and a change-point
+// search: the gated low-noise counts, and real time as people read it.
+func trendMetric(s history.Series) bool {
+	return s.Gated || s.Metric == "real_seconds" || s.Metric == "throughput"
+}
+
+// open opens the history database, making a shared SQLite one the first
+// time.
+func (h *historyConfig) open(ctx context.Context) (*history.DB, error) {
+	db, err := history.Open(ctx, h.dsn)
+	path := strings.TrimPrefix(h.dsn, "sqlite:")
+	if err == nil || strings.Contains(h.dsn, "://") || fileExists(path) {
+		return db, err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, err
+	}
+	return history.Create(ctx, h.dsn, history.Shared)
+}
+
+// historyStep records the night in the history, searches it for change
+// points and writes the trends file; it returns the new regressions.
+func (n *night) historyStep(found []result.Found, trendsFile string) ([]alert, error) {
+	ctx := context.Background()
+	db, err := n.history.open(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	if _, err := n.record(ctx, db, found); err != nil {
+		return nil, err
+	}
+	return n.detect(ctx, db, found, trendsFile)
+}
+
+// record archives the night's results that db takes and ingests them. An
+// untrusted night is not an error: it is said, and left out.
+func (n *night) record(ctx context.Context, db *history.DB, found []result.Found) (ingested int, err error) {
+	fmt.Fprintf(n.stdout, "--- :card_file_box: History (%s)\n", db.Name())
+	var take []result.Found
+	for _, f := range found {
+		if f.Err != nil {
+			continue
+		}
+		if ok, why := f.Result.Environment.Origin.Trusted(); !ok && db.Access() == history.Shared {
+			fmt.Fprintf(n.stdout, "%s: not recorded: %s; only scheduled builds of %s enter the history\n",
+				f.Result.Benchmark.Name, why, result.TrustedBranch)
+			continue
+		}
+		take = append(take, f)
+	}
+	if len(take) == 0 {
+		return 0, nil
+	}
+	archive, err := n.archive(take)
+	if err != nil {
+		return 0, fmt.Errorf("archiving the night: %w", err)
+	}
+	for _, zip := range archive {
+		in, err := db.Ingest(ctx, zip)
+		if err != nil {
+			return ingested, err
+		}
+		what := "already there"
+		if in.Added {
+			what = "added"
+			ingested++
+		}
+		fmt.Fprintf(n.stdout, "%s: %s (%s)\n", in.Benchmark, what, zip)
+	}
+	return ingested, nil
+}
+
+// archive copies the results into the history's directory of nights,
+// named by when and at which commit the night ran, and returns the
+// copies' paths. A night's directory appears whole or not at all.
+func (n *night) archive(found []result.Found) ([]string, error) {
+	env := found[0].Result.Environment
+	started, _ := time.Parse(time.RFC3339, env.Started)
+	name := started.UTC().Format("20060102T150405Z") + "-" + shortCommit(env.Source.Commit)
+	dir := filepath.Join(n.history.dir, "nights", name)
+	var zips []string
+	for _, f := range found {
+		zips = append(zips, filepath.Join(dir, filepath.Base(filepath.Dir(f.Path)), result.ZipName))
+	}
+	if isDir(dir) {
+		return zips, nil // archived by an earlier run of this gate
+	}
+	tmp := dir + ".tmp"
+	if err := os.RemoveAll(tmp); err != nil {
+		return nil, err
+	}
+	for i, f := range found {
+		if err := copyFile(f.Path, filepath.Join(tmp, filepath.Base(filepath.Dir(zips[i])), result.ZipName)); err != nil {
+			return nil, err
+		}
+	}
+	return zips, os.Rename(tmp, dir)
+}
+
+// reportDir is where the report of the night goes.
+func (n *night) reportDir() string { return filepath.Join(n.artifacts, "report") }
+
+// detect searches every charted series of tonight's benchmarks for change
+// points, writes them with the series as a trends file for the report,
+// and returns the regressions that are new tonight: found with tonight's
+// point and not without it.
+func (n *night) detect(ctx context.Context, db *history.DB, found []result.Found, trendsFile string) ([]alert, error) {
+	var all []history.Series
+	for _, f := range found {
+		if f.Err != nil {
+			continue
+		}
+		r := f.Result
+		series, err := db.Series(ctx, history.Query{Benchmark: r.Benchmark.Name, Workload: r.Benchmark.Workload.Name,
+			EnvKey: result.EnvironmentKey(r.Environment)})
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range series {
+			if trendMetric(s) {
+				all = append(all, s)
+			}
+		}
+	}
+	if len(all) == 0 {
+		fmt.Fprintln(n.stdout, "No history of tonight's benchmarks in this environment yet.")
+		return nil, nil
+	}
+	var now, before []changepoint.Series
+	// tonight[i] tells that all[i] ends with a point of tonight's.
+	tonight := make([]bool, len(all))
+	for i, s := range all {
+		cs := changeSeries(s)
+		now = append(now, cs)
+		last := s.Points[len(s.Points)-1]
+		tonight[i] = slices.ContainsFunc(found, func(f result.Found) bool {
+			return f.Err == nil && f.Result.Benchmark.Name == s.Benchmark && f.Result.Environment.Started == last.Started.Format(time.RFC3339)
+		})
+		if tonight[i] && len(cs.Points) > 1 {
+			cs.Points = cs.Points[:len(cs.Points)-1]
+			before = append(before, cs)
+		}
+	}
+	opts := changepoint.DefaultOptions(n.history.otava)
+	fmt.Fprintf(n.stdout, "Change points: Apache Otava over %d series (window %d, p ≤ %g, change ≥ %g%%)\n",
+		len(now), opts.Window, opts.MaxPValue, 100*opts.MinMagnitude)
+	found1, err := changepoint.Detect(ctx, opts, now...)
+	if err != nil {
+		return nil, err
+	}
+	var found0 []changepoint.Result
+	if len(before) > 0 {
+		if found0, err = changepoint.Detect(ctx, opts, before...); err != nil {
+			return nil, err
+		}
+	}
+	known := map[string]bool{} // series name and first commit after, without tonight
+	for _, r := range found0 {
+		for _, cp := range r.ChangePoints {
+			known[r.Series+" "+cp.After.ID] = true
+		}
+	}
+	var alerts []alert
+	var charts []trends.Series
+	for i, s := range all {
+		r := found1[i]
+		chart := trendSeries(s, r, n.reportDir())
+		charts = append(charts, chart)
+		for _, cp := range r.ChangePoints {
+			fmt.Fprintf(n.stdout, "%s: %s..%s %+.2f%%%s\n", r.Series, shortCommit(cp.Before.ID), shortCommit(cp.After.ID),
+				100*cp.Change, map[bool]string{true: " (regression)"}[cp.Regression])
+			if cp.Regression && tonight[i] && !known[r.Series+" "+cp.After.ID] {
+				alerts = append(alerts, alert{benchmark: s.Benchmark, metric: s.Metric, unit: s.Unit, change: cp})
+			}
+		}
+	}
+	return alerts, trends.Write(trendsFile, charts)
+}
+
+// changeSeries is a history series as the change-point search reads it:
+// each point the median of its runs.
+func changeSeries(s history.Series) changepoint.Series {
+	dir := changepoint.LowerIsBetter
+	if !s.LowerIsBetter() {
+		dir = changepoint.HigherIsBetter
+	}
+	cs := changepoint.Series{Name: fmt.Sprintf("%s %s (%s, %s)", s.Benchmark, s.Metric, s.Workload, s.EnvKey), Direction: dir}
+	for _, p := range s.Points {
+		_, median, _ := result.MinMedianMax(p.Values)
+		cs.Points = append(cs.Points, changepoint.Point{ID: p.Commit, Time: p.Started, Value: median})
+	}
+	return cs
+}
+
+// trendSeries is a history series and its change points as the report
+// charts them; each point links to its night's archived results,
+// relative to the report's page.
+func trendSeries(s history.Series, r changepoint.Result, reportDir string) trends.Series {
+	t := trends.Series{Benchmark: s.Benchmark, Metric: s.Metric, Unit: s.Unit}
+	for _, p := range s.Points {
+		link := ""
+		if filepath.IsAbs(p.Source) {
+			if rel, err := filepath.Rel(reportDir, filepath.Dir(p.Source)); err == nil {
+				link = filepath.ToSlash(rel) + "/"
+			}
+		}
+		t.Points = append(t.Points, trends.Point{Commit: p.Commit, Time: p.Started, Values: p.Values, Profiles: link})
+	}
+	for _, cp := range r.ChangePoints {
+		t.ChangePoints = append(t.ChangePoints, trends.Change{Index: cp.Index, From: cp.Before.ID, To: cp.After.ID,
+			Change: cp.Change, Regression: cp.Regression})
+	}
+	return t
+}
+
+// bisectAlerts runs the bisect on each alert whose commit range holds
+// more than one commit.
+func (n *night) bisectAlerts(alerts []alert) {
+	if len(alerts) == 0 {
+		return
+	}
+	fmt.Fprintln(n.stdout, "--- :mag: Bisecting the new regressions")
+	for i := range alerts {
+		a := &alerts[i]
+		good, bad := a.change.Before.ID, a.change.After.ID
+		count, err := commitsBetween(n.history.checkout, good, bad)
+		switch {
+		case n.history.bisect == "":
+			a.bisectNote = "not bisected (no --bisect)"
+			continue
+		case err != nil:
+			a.bisectNote = "not bisected: " + err.Error()
+			continue
+		case count <= 1:
+			a.bisectNote = "the range is one commit"
+			continue
+		}
+		out := filepath.Join(n.artifacts, "bisect-"+a.benchmark+".json")
+		fmt.Fprintf(n.stdout, "%s: bisecting %d commits %s..%s\n", a.benchmark, count, shortCommit(good), shortCommit(bad))
+		cmd := exec.Command(n.history.bisect, good, bad, "--benchmark", a.benchmark, "--repo", n.history.checkout, "--json", out)
+		cmd.Stdout, cmd.Stderr = n.stdout, n.stderr
+		if err := cmd.Run(); err != nil {
+			a.bisectNote = fmt.Sprintf("the bisect failed (%v): see the log", err)
+			continue
+		}
+		if a.bisected, err = answer.Read(out); err != nil {
+			a.bisectNote = err.Error()
+		}
+	}
+}
+
+// commitsBetween counts the commits in good..bad of the git checkout.
+func commitsBetween(checkout, good, bad string) (int, error) {
+	out, err := exec.Command("git", "-C", checkout, "rev-list", "--count", good+".."+bad).Output()
+	if err != nil {
+		var exit *exec.ExitError
+		if errors.As(err, &exit) {
+			return 0, fmt.Errorf("git rev-list %s..%s in %s: %s", good, bad, checkout, strings.TrimSpace(string(exit.Stderr)))
+		}
+		return 0, err
+	}
+	return strconv.Atoi(strings.TrimSpace(string(out)))
+}
+
+// writeAlerts is the summary's part on new change points.
+func writeAlerts(w io.Writer, alerts []alert) {
+	if len(alerts) == 0 {
+		return
+	}
+	fmt.Fprint(w, "\n\n**New change points** (regressions over the history, Apache Otava):\n")
+	for _, a := range alerts {
+		cp := a.change
+		fmt.Fprintf(w, "\n- %s %s: %+.2f%% (%.6g → %.6g %s) between `%s` and `%s`", a.benchmark, a.metric, 100*cp.Change,
+			cp.MeanBefore, cp.MeanAfter, a.unit, shortCommit(cp.Before.ID), shortCommit(cp.After.ID))
+		if b := a.bisected; b != nil {
+			fmt.Fprintf(w, "; first bad commit `%s` %q (%s %.6g → %.6g, %+.2f%%)", shortCommit(b.FirstBad.Commit), b.FirstBad.Subject,
+				b.Metric, b.Parent.Median, b.FirstBad.Median, 100*b.Change)
+		} else if a.bisectNote != "" {
+			fmt.Fprintf(w, "; %s", a.bisectNote)
+		}
+	}
+}
+
+func shortCommit(c string) string {
+	if c == "" {
+		return "unknown"
+	}
+	return c[:min(len(c), 10)]
+}
+
+func copyFile(from, to string) error {
+	data, err := os.ReadFile(from)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(to, data, 0o644)
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}

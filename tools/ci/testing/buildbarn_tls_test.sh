@@ -19,9 +19,9 @@
 #    build and run on the worker through grpcs:// ("N remote"; each test's
 #    log says it ran in the worker's build directory).
 # 5. `bazel clean`, the same again: all remote cache hits.
-# 6. The untrusted client reads the cache and executes remotely: one
-#    changed compile action of //cc/lab runs on the worker, the rest are
-#    cache hits. With --remote_upload_local_results it gets no build at
+# 6. `bazel clean`; the untrusted client reads the cache and executes
+#    remotely: one changed compile action of //cc/lab runs on the worker,
+#    the rest are cache hits. With --remote_upload_local_results it gets no build at
 #    all: the server says it may not update the action cache.
 # 7. Without Bazel (acwrite, a REAPI client built with Buildbarn), the
 #    untrusted client's direct write of a forged action result is denied
@@ -110,7 +110,8 @@ echo "every action was a remote cache hit"
 
 # One compile action (and the archive) of //cc/lab that nobody built yet.
 probe=(--per_file_copt=cc/lab/quote.cc@-DHAVLAK_LAB_UNTRUSTED_PROBE //cc/lab)
-echo "== 6. the untrusted client: tools/bazel build --config=buildbarn //cc/lab, one file changed"
+echo "== 6. bazel clean; the untrusted client: tools/bazel build --config=buildbarn //cc/lab, one file changed"
+nested_bazel "$copy" clean >/dev/null 2>&1 || die "bazel clean failed"
 untrusted_build="$(bazel_step untrusted build "${remote[@]}" "${tls[@]}" "${untrusted[@]}" \
   --noremote_upload_local_results "${probe[@]}")"
 echo "$untrusted_build"

@@ -18,6 +18,10 @@ source "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/lib.sh"
 check_jsonschema="$("${clean_env[@]}" "$tools" check-jsonschema)"
 agent="$("${clean_env[@]}" "$tools" buildkite-agent)"
 
+# A runfiles path: resolved before leaving the runfiles directory.
+whichsteps="$(readlink -f "${WHICHSTEPS:?set by //tools/ci:pipeline_test}")"
+[[ -x "$whichsteps" ]] || die "no whichsteps at $WHICHSTEPS"
+
 cd "$workspace"
 for pipeline in .buildkite/pipeline.yml .buildkite/local.yml; do
   echo "== check-jsonschema --builtin-schema vendor.buildkite $pipeline"
@@ -59,7 +63,6 @@ expect '.concurrency_group | type' '"string"'
 expect '[.retry.automatic[].exit_status] | sort' '[-1,137,143]'
 expect '.timeout_in_minutes | type' '"number"'
 
-whichsteps="$(readlink -f "${WHICHSTEPS:?the test sets it}")"
 # routes NAME WANT VAR=VALUE...: the steps a build with these conditional
 # variables runs are WANT (keys, space-separated).
 routes() {

@@ -85,9 +85,11 @@ leaks="$({
 [[ -z "$leaks" ]] || die "the agent's write key is in: $leaks"
 # Bazel records its environment (--client_env): the agent's reaches it,
 # the key does not.
-jq -e 'select(.structuredCommandLine.commandLineLabel == "canonical") |
-  [.. | .combinedForm? // empty | select(startswith("--client_env=HAVLAK_LAB_AGENT_ENV=reached"))] | length > 0' \
-  "$events" >/dev/null || die "the agent's environment did not reach Bazel: the key test proves nothing"
+client_env="$(jq -r 'select(.structuredCommandLine.commandLineLabel == "canonical") |
+  [.. | objects | select(.optionName? == "client_env") | .optionValue] |
+  if index("HAVLAK_LAB_AGENT_ENV=reached") == null then "the agent'"'"'s environment did not reach Bazel"
+  else map(select(startswith("BUILDBUDDY_")) | sub("=.*"; "")) | join(" ") end' "$events")"
+[[ -z "$client_env" ]] || die "Bazel's environment: $client_env"
 options="$(jq -r 'select(.optionsParsed) | .optionsParsed.cmdLine | join(" ")' "$events")"
 echo "Bazel's effective options (build event file, optionsParsed.cmdLine):"
 fold -s -w 100 <<<"$options" | sed 's/^/  /'

@@ -3,6 +3,7 @@
 # of the one asked for:
 #
 #   tools/ci/tools.sh check-jsonschema   # PyPI, in a venv
+#   tools/ci/tools.sh otava              # Apache Otava (tools/changepoint), PyPI, in a venv
 #   tools/ci/tools.sh buildkite-agent    # go install, from the Go module proxy
 #   tools/ci/tools.sh bk                 # Buildkite CLI (bk local run), go build
 #
@@ -19,6 +20,7 @@ set -euo pipefail
 
 readonly self="tools/ci/tools.sh"
 readonly check_jsonschema_version="0.37.2"
+readonly otava_version="0.8.0"
 readonly agent_version="v3.78.0"
 readonly bk_version="v1.2.0"
 
@@ -27,7 +29,7 @@ die() {
   exit 1
 }
 
-(($# == 1)) || die "usage: $self check-jsonschema|buildkite-agent|bk"
+(($# == 1)) || die "usage: $self check-jsonschema|otava|buildkite-agent|bk"
 cache="${HAVLAK_LAB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/havlak-lab}"
 mkdir -p "$cache"
 go="${GO:-go}"
@@ -108,7 +110,8 @@ case "$1" in
     venv_tool "check-jsonschema-$check_jsonschema_version" check-jsonschema \
       "check-jsonschema==$check_jsonschema_version"
     ;;
+  otava) venv_tool "otava-$otava_version" otava "apache-otava==$otava_version" ;;
   buildkite-agent) go_tool "buildkite-agent-$agent_version" buildkite-agent build_agent ;;
   bk) go_tool "bk-$bk_version" bk build_bk ;;
-  *) die "unknown tool $1 (check-jsonschema, buildkite-agent, bk)" ;;
+  *) die "unknown tool $1 (check-jsonschema, otava, buildkite-agent, bk)" ;;
 esac

@@ -58,10 +58,15 @@ func (d *webDriver) call(method, path string, body any) json.RawMessage {
 	return out.Value
 }
 
-// script runs JavaScript in the page and decodes its result into v.
+// script runs JavaScript in the page and decodes its result into v, unless
+// v is nil.
 func (d *webDriver) script(v any, js string) {
 	d.t.Helper()
-	if err := json.Unmarshal(d.call("POST", "/execute/sync", map[string]any{"script": js, "args": []any{}}), v); err != nil {
+	value := d.call("POST", "/execute/sync", map[string]any{"script": js, "args": []any{}})
+	if v == nil {
+		return
+	}
+	if err := json.Unmarshal(value, v); err != nil {
 		d.t.Fatal(err)
 	}
 }
@@ -177,13 +182,7 @@ func TestReportInBrowser(t *testing.T) {
 	}
 
 	// On a log scale the shortest bar grows relative to the longest.
-	var checkbox map[string]string
-	if err := json.Unmarshal(d.call("POST", "/element", map[string]string{"using": "css selector", "value": "#log-scale"}), &checkbox); err != nil {
-		t.Fatal(err)
-	}
-	for _, id := range checkbox {
-		d.call("POST", "/element/"+id+"/click", map[string]any{})
-	}
+	d.call("POST", "/element/"+d.element("#log-scale")+"/click", map[string]any{})
 	logScale := barWidths()
 	shortestShare := func(bars []float64) float64 {
 		lo, hi := bars[0], bars[0]
@@ -196,20 +195,189 @@ func TestReportInBrowser(t *testing.T) {
 		t.Errorf("log scale did not redraw the bars: linear %v, log %v", bars, logScale["chart-time-havlak-loop-finding"])
 	}
 
+	d.screenshot("/screenshot", "index.png")
+}
+
+// screenshot keeps a PNG that WebDriver takes (of the window, or of an
+// element's box) in the test's undeclared outputs, as name.
+func (d *webDriver) screenshot(path, name string) {
+	d.t.Helper()
 	var png string
-	if err := json.Unmarshal(d.call("GET", "/screenshot", nil), &png); err != nil {
-		t.Fatal(err)
+	if err := json.Unmarshal(d.call("GET", path, nil), &png); err != nil {
+		d.t.Fatal(err)
 	}
 	data, err := base64.StdEncoding.DecodeString(png)
 	if err != nil || !bytes.HasPrefix(data, []byte("\x89PNG")) {
-		t.Fatalf("screenshot: %v", err)
+		d.t.Fatalf("screenshot: %v", err)
 	}
 	dir := os.Getenv("TEST_UNDECLARED_OUTPUTS_DIR")
 	if dir == "" {
-		dir = t.TempDir()
+		dir = d.t.TempDir()
 	}
-	if err := os.WriteFile(filepath.Join(dir, "index.png"), data, 0o644); err != nil {
-		t.Fatal(err)
+	if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+		d.t.Fatal(err)
 	}
-	t.Logf("screenshot: %s", filepath.Join(dir, "index.png"))
+	d.t.Logf("screenshot: %s", filepath.Join(dir, name))
+}
+
+// element finds the page's element for a CSS selector, as WebDriver's id.
+func (d *webDriver) element(selector string) string {
+	d.t.Helper()
+	var found map[string]string
+	if err := json.Unmarshal(d.call("POST", "/element", map[string]string{"using": "css selector", "value": selector}), &found); err != nil {
+		d.t.Fatal(err)
+	}
+	for _, id := range found {
+		return id
+	}
+	d.t.Fatalf("no element %s", selector)
+	return ""
+}
+
+// mouse performs mouse actions at points of the viewport: "move", "down"
+// and "up", each at its x, y.
+func (d *webDriver) mouse(steps ...mouseStep) {
+	d.t.Helper()
+	var actions []map[string]any
+	for _, s := range steps {
+		actions = append(actions, map[string]any{"type": "pointerMove", "origin": "viewport", "x": int(s.X), "y": int(s.Y), "duration": 50})
+		switch s.Do {
+		case "down":
+			actions = append(actions, map[string]any{"type": "pointerDown", "button": 0})
+		case "up":
+			actions = append(actions, map[string]any{"type": "pointerUp", "button": 0})
+		}
+	}
+	d.call("POST", "/actions", map[string]any{"actions": []any{map[string]any{
+		"type": "pointer", "id": "mouse", "parameters": map[string]string{"pointerType": "mouse"}, "actions": actions,
+	}}})
+}
+
+type mouseStep struct {
+	Do   string // "move", "down" or "up"
+	X, Y float64
+}
+
+// The trend charts, drawn by uPlot from 30 nights with a step: every chart
+// has its points and spread, a change-point marker sits between the two
+// nights of the step, hovering shows a night's commit and figures, dragging
+// zooms, and clicking a point opens its profiles. Screenshot: trends.png.
+func TestTrendsInBrowser(t *testing.T) {
+	out := t.TempDir()
+	trends := stepTrends()
+	if stderr, _, err := runReport(t, "--from", fixtures, "--out", out, "--trends", writeTrends(t, trends)); err != nil {
+		t.Fatalf("report: %v\n%s", err, stderr)
+	}
+	d := startBrowser(t)
+	d.call("POST", "/url", map[string]string{"url": "file://" + filepath.Join(out, "index.html")})
+
+	// What each chart drew: its points, how much of its canvas is painted,
+	// and its change-point markers with where they are.
+	type marker struct {
+		Text    string
+		Visible bool
+		X       float64 // on the chart's plot, in CSS pixels
+	}
+	var charts map[string]struct {
+		Benchmark, Metric string
+		Points            int
+		Painted           int // pixels of the plot not left blank
+		Markers           []marker
+		Between           [2]float64 // the x of the two points around the step
+	}
+	d.script(&charts, `const charts = {};
+		for (const figure of document.querySelectorAll("#trends figure.trend")) {
+			const u = window.trendCharts[figure.id];
+			const canvas = figure.querySelector("canvas");
+			const pixels = canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height).data;
+			let painted = 0;
+			for (let i = 3; i < pixels.length; i += 4) if (pixels[i] > 0) painted++;
+			charts[figure.id] = {
+				benchmark: figure.dataset.benchmark, metric: figure.dataset.metric,
+				points: u.data[0].length, painted: painted,
+				markers: Array.from(figure.querySelectorAll(".trend-change")).map(m => ({
+					text: m.textContent, visible: m.offsetParent !== null && getComputedStyle(m).display !== "none",
+					x: parseFloat(m.style.left)})),
+				between: [u.valToPos(`+fmt.Sprint(stepAt-1)+`, "x"), u.valToPos(`+fmt.Sprint(stepAt)+`, "x")],
+			};
+		}
+		return charts;`)
+	if len(charts) != len(trends.Series) {
+		t.Fatalf("%d charts drawn, want %d: %+v", len(charts), len(trends.Series), charts)
+	}
+	for i, s := range trends.Series {
+		id := fmt.Sprintf("trend-%d", i)
+		c := charts[id]
+		if c.Benchmark != s.Benchmark || c.Metric != s.Metric || c.Points != len(s.Points) {
+			t.Errorf("%s: %s %s with %d points, want %s %s with %d", id, c.Benchmark, c.Metric, c.Points, s.Benchmark, s.Metric, len(s.Points))
+		}
+		if c.Painted < 5000 {
+			t.Errorf("%s: only %d pixels painted: not drawn?", id, c.Painted)
+		}
+		if len(c.Markers) != len(s.ChangePoints) {
+			t.Errorf("%s: %d change-point markers, want %d", id, len(c.Markers), len(s.ChangePoints))
+			continue
+		}
+		for _, m := range c.Markers {
+			want := "+3.0% " + stepCommit(stepAt - 1)[:10] + ".." + stepCommit(stepAt)[:10]
+			if m.Text != want || !m.Visible || m.X <= c.Between[0] || m.X >= c.Between[1] {
+				t.Errorf("%s: change-point marker %+v, want %q shown between x=%v and x=%v", id, m, want, c.Between[0], c.Between[1])
+			}
+		}
+	}
+
+	// Where a night's point of the first chart is on the screen.
+	d.script(nil, `document.getElementById("trends").scrollIntoView()`)
+	pointAt := func(night int) mouseStep {
+		var p mouseStep
+		d.script(&p, `const u = window.trendCharts["trend-0"];
+			const box = u.over.getBoundingClientRect();
+			return {x: box.left + u.valToPos(`+fmt.Sprint(night)+`, "x"), y: box.top + u.valToPos(u.data[1][`+fmt.Sprint(night)+`], "y")};`)
+		return p
+	}
+	tooltip := func() string {
+		var text string
+		d.script(&text, `const tip = document.querySelector("#trend-0 .trend-tooltip");
+			return tip.style.display === "none" ? "" : tip.innerText;`)
+		return text
+	}
+
+	// Hovering the first night after the step shows it.
+	hovered := pointAt(stepAt)
+	hovered.Do = "move"
+	d.mouse(hovered)
+	tip := tooltip()
+	for _, want := range []string{stepCommit(stepAt), trends.Series[0].Points[stepAt].Time.Format("2006-01-02"), "median", "5 runs", "change point: +3.0%"} {
+		if !strings.Contains(tip, want) {
+			t.Errorf("the tooltip of night %d says %q, want %q in it", stepAt, tip, want)
+		}
+	}
+	d.screenshot("/element/"+d.element("#trends")+"/screenshot", "trends.png")
+
+	// Dragging from night 5 to night 15 zooms in on them.
+	from, to := pointAt(5), pointAt(15)
+	from.Do, to.Do = "down", "up"
+	d.mouse(from, to)
+	var scale struct{ Min, Max float64 }
+	d.script(&scale, `const x = window.trendCharts["trend-0"].scales.x; return {min: x.min, max: x.max};`)
+	if scale.Min < 4 || scale.Min > 6 || scale.Max < 14 || scale.Max > 16 {
+		t.Errorf("after dragging from night 5 to 15, the chart shows nights %v to %v", scale.Min, scale.Max)
+	}
+
+	// A click on a point opens its night's profiles.
+	click := pointAt(10)
+	click.Do = "down"
+	up := click
+	up.Do = "up"
+	d.mouse(click, up)
+	var url string
+	for range 50 {
+		if json.Unmarshal(d.call("GET", "/url", nil), &url); strings.HasSuffix(url, "/"+trends.Series[0].Points[10].Profiles) {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if want := "file://" + out + "/" + trends.Series[0].Points[10].Profiles; url != want {
+		t.Errorf("clicking night 10 went to %s, want %s", url, want)
+	}
 }

@@ -192,6 +192,8 @@ ul.problems { color: #a00; }
 {{$.Charts .}}
 {{end}}
 {{.ServerSections}}
+{{.ProfileDiffSections}}
+{{.TrendSection}}
 <p class="note">Speed-up: the median real time of the benchmark's reference (named in the column) over its own. A ratio of two languages (Go / C++): the first's median real time over its counterpart's in the second.{{if .Baseline}} Baseline: {{.Baseline}}.{{end}}</p>
 
 {{if .Problems}}<h2>Problems</h2>

@@ -3,6 +3,7 @@
 //
 //	bazel run //benchmarks:report -- [--from DIR | --testlogs] [--out DIR]
 //	    [--baseline DIR [--allow-env-change]] [--threshold F] [--rss-threshold F]
+//	    [--trends FILE]
 //
 // It reads what each perf_benchmark test leaves in its outputs.zip (xtime's
 // JSON, the CPU and heap profiles, pprof's call graphs): from the latest
@@ -17,9 +18,15 @@
 //	table.md    the table alone, for CI annotations
 //	index.html  a self-contained page: the table, bar charts of real time
 //	            and max RSS (linear or log scale), Go and C++ side by side,
-//	            and links to each stage's graphs
+//	            and links to each stage's graphs; with --trends, interactive
+//	            charts of each benchmark's metrics over commits or nights
 //	stages/NAME/flame.svg, cpu.svg, heap.svg
 //	            a flame graph of the CPU profile, pprof's call graphs
+//	stages/NAME/cpu.diff.svg, heap.diff.svg, profile-diffs.md
+//	            of a regressed benchmark (--baseline): pprof's -diff_base
+//	            graphs against the baseline's profiles, whose tables of the
+//	            functions that changed most are in report.md and
+//	            index.html, and a line per profile for annotations
 //
 // With --baseline DIR (results in the same forms), each benchmark is
 // compared with the baseline's using benchstat's Mann-Whitney U test, and
@@ -28,6 +35,12 @@
 // (default 0.10), with p < 0.05 (docs/regressions.md says why). Results that
 // cannot be read are named on standard error and in the report, which
 // shows what it can; no results at all, or bad flags, exit with status 2.
+//
+// --trends FILE adds trend charts: the series of each benchmark and metric
+// over commits or nights, with each point's spread and the change points
+// marked, as FILE gives them (JSON: package tools/trends says its form).
+// A file that does not have that form is refused (status 2), naming the
+// file and the field.
 //
 // Timings of different machines or toolchains do not compare: a benchmark
 // whose environment (tools/result: machine, toolchain versions,
@@ -47,6 +60,7 @@ import (
 	"strings"
 
 	"havlak-lab/internal/cli"
+	"havlak-lab/tools/trends"
 )
 
 func main() {
@@ -67,6 +81,7 @@ func run(args []string, stderr io.Writer) error {
 	threshold := fs.Float64("threshold", DefaultThreshold, "the worsening of real time, as a `fraction`, past which a significant change fails")
 	rssThreshold := fs.Float64("rss-threshold", DefaultRSSThreshold, "the same for max RSS, as a `fraction`")
 	allowEnvChange := fs.Bool("allow-env-change", false, "compare with a baseline from another machine or toolchain")
+	trendsFile := fs.String("trends", "", "chart the history in `FILE` (JSON: benchmarks' series over commits, with change points)")
 	if help, err := cli.ParseFlags(fs, args); help || err != nil {
 		return err
 	}
@@ -97,6 +112,13 @@ func run(args []string, stderr io.Writer) error {
 	}
 
 	report := &Report{Threshold: *threshold, RSSThreshold: *rssThreshold}
+	if *trendsFile != "" {
+		series, err := trends.Read(cli.UserPath(*trendsFile))
+		if err != nil {
+			return cli.Usagef("--trends: %v", err)
+		}
+		report.Trends = series
+	}
 	results, servers, err := load(sources, report)
 	if err != nil {
 		return err
@@ -111,6 +133,7 @@ func run(args []string, stderr io.Writer) error {
 			return err
 		}
 		worse, moved = Compare(report.Rows, old, Gate{*threshold, *rssThreshold, *allowEnvChange})
+		report.ProfileDiffs = diffRegressions(worse, report)
 	}
 	for _, p := range report.Problems {
 		fmt.Fprintf(stderr, "report: %s\n", p)
@@ -188,9 +211,10 @@ func write(report *Report, outDir string) error {
 	}
 	defer os.RemoveAll(tmp)
 
-	var md, table, page strings.Builder
+	var md, table, page, diffs strings.Builder
 	report.WriteMarkdown(&md)
 	report.WriteTable(&table)
+	report.WriteDiffSummary(&diffs)
 	if err := report.WriteHTML(&page); err != nil {
 		return err
 	}
@@ -198,6 +222,14 @@ func write(report *Report, outDir string) error {
 		"report.md":  []byte(md.String()),
 		"table.md":   []byte(table.String()),
 		"index.html": []byte(page.String()),
+	}
+	if len(report.ProfileDiffs) > 0 {
+		files[DiffsFile] = []byte(diffs.String())
+	}
+	for _, d := range report.ProfileDiffs {
+		if d.Graph != "" {
+			files[filepath.FromSlash(d.Graph)] = d.svg
+		}
 	}
 	for _, row := range report.Rows {
 		dir := filepath.Join("stages", row.Name)

@@ -9,16 +9,20 @@ import (
 	"github.com/google/pprof/profile"
 
 	"havlak-lab/tools/result"
+	"havlak-lab/tools/trends"
 )
 
 // Report is everything the report shows.
 type Report struct {
 	Rows     []*Row
-	Servers  []*ServerRow // server benchmarks (kind "server")
-	Baseline string       // where the baseline came from; empty without one
+	Servers  []*ServerRow    // server benchmarks (kind "server")
+	Trends   []trends.Series // history to chart (--trends); may be empty
+	Baseline string          // where the baseline came from; empty without one
 	// The gate's thresholds, as fractions.
 	Threshold, RSSThreshold float64
 	Problems                []string
+	// ProfileDiffs are the regressions' profiles against their baselines'.
+	ProfileDiffs []RegressionDiff
 }
 
 // A Study is the rows of one case study.
@@ -304,6 +308,7 @@ func (r *Report) WriteMarkdown(w io.Writer) {
 	}
 
 	r.writeMetrics(w)
+	r.writeProfileDiffs(w)
 
 	fmt.Fprintln(w, "\n## Environment")
 	fmt.Fprintln(w)

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/google/pprof/profile"
+
+	"havlak-lab/tools/report/profilediff"
 )
 
 // sampleIndex picks the value to weigh a profile's samples by: CPU time
@@ -22,22 +24,8 @@ func sampleIndex(p *profile.Profile) int {
 }
 
 // stack returns a sample's functions from the root (main) to the leaf, with
-// inlined calls as frames of their own.
-func stack(s *profile.Sample) []string {
-	var frames []string
-	for i := len(s.Location) - 1; i >= 0; i-- {
-		lines := s.Location[i].Line
-		for j := len(lines) - 1; j >= 0; j-- {
-			if fn := lines[j].Function; fn != nil {
-				frames = append(frames, fn.Name)
-			}
-		}
-		if len(lines) == 0 {
-			frames = append(frames, fmt.Sprintf("%#x", s.Location[i].Address))
-		}
-	}
-	return frames
-}
+// inlined calls as frames of their own: the profile diffs' frames.
+func stack(s *profile.Sample) []string { return profilediff.Stack(s) }
 
 // A FuncStat is a function's share of a profile.
 type FuncStat struct {

@@ -115,6 +115,8 @@ type Comparison struct {
 	Regressed bool
 	// Note explains a comparison that could not be made, or qualifies one.
 	Note string
+	// Baseline is the result compared with, for its profiles.
+	Baseline *Result
 }
 
 // A MetricChange is one low-noise figure against its baseline. It
@@ -228,7 +230,7 @@ func Compare(rows []*Row, baseline []*Result, gate Gate) (regressed, moved []*Ro
 				continue
 			}
 		}
-		c := &Comparison{Metrics: compareMetrics(base.Metrics, row.Metrics)}
+		c := &Comparison{Metrics: compareMetrics(base.Metrics, row.Metrics), Baseline: base.Result}
 		var notes []string
 		if len(base.Runs) < MinRuns || len(row.Runs) < MinRuns {
 			notes = append(notes, fmt.Sprintf("timings of %d and %d runs: too few to compare (%d each needed)",

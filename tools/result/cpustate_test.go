@@ -96,3 +96,41 @@ func TestDifferencesCPUState(t *testing.T) {
 		t.Errorf("Differences with pinning = %v, want none", d)
 	}
 }
+
+func TestEnvironmentKey(t *testing.T) {
+	base := example().Environment
+	base.Machine.CPUState = CPUState{GovernorNote: "no cpufreq", TurboNote: "none", SMT: "notsupported"}
+	key := EnvironmentKey(base)
+	if len(key) != 16 {
+		t.Fatalf("EnvironmentKey = %q, want 16 hex digits", key)
+	}
+	// What a comparison is about does not change the key.
+	same := base
+	same.Source.Commit, same.Source.Dirty, same.Started, same.Build.Config = "abc", false, "later", ConfigPerf
+	cpu := 1
+	same.Setup = Setup{PinnedCPU: &cpu}
+	if got := EnvironmentKey(same); got != key {
+		t.Errorf("key of the same environment at another commit = %s, want %s", got, key)
+	}
+	// Every field Differences compares changes it.
+	for _, edit := range []func(e *Environment){
+		func(e *Environment) { e.Machine.Hostname = "perf-2" },
+		func(e *Environment) { e.Machine.Kernel = "6.1" },
+		func(e *Environment) { e.Machine.Cores = 8 },
+		func(e *Environment) { e.Machine.MemoryBytes = 1 << 30 },
+		func(e *Environment) { e.Machine.CPUState.Governor = "performance" },
+		func(e *Environment) { e.Machine.CPUState.SMT = "off" },
+		func(e *Environment) { e.Toolchains.Go = "go1.28" },
+		func(e *Environment) { e.Toolchains.GCC = "gcc 13" },
+		func(e *Environment) { e.Build.CompilationMode = "dbg" },
+	} {
+		moved := base
+		edit(&moved)
+		if len(Differences(base, moved)) != 1 {
+			t.Fatalf("edit %+v: Differences %v, want one", moved, Differences(base, moved))
+		}
+		if EnvironmentKey(moved) == key {
+			t.Errorf("environment %+v keys like %+v", moved, base)
+		}
+	}
+}

@@ -2,6 +2,8 @@ package result
 
 import (
 	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"os/exec"
@@ -245,36 +247,58 @@ func (d Difference) String() string { return fmt.Sprintf("%s: %q → %q", d.Fiel
 // comparison is about, and not among them.
 func Differences(old, new Environment) []Difference {
 	var diffs []Difference
-	add := func(field string, o, n any) {
-		if ov, nv := fmt.Sprint(o), fmt.Sprint(n); ov != nv {
-			diffs = append(diffs, Difference{field, ov, nv})
+	o, n := comparableFields(old), comparableFields(new)
+	for i := range o {
+		if o[i].recorded && n[i].recorded && o[i].value != n[i].value {
+			diffs = append(diffs, Difference{o[i].name, o[i].value, n[i].value})
 		}
 	}
-	add("machine.hostname", old.Machine.Hostname, new.Machine.Hostname)
-	add("machine.os", old.Machine.OS, new.Machine.OS)
-	add("machine.arch", old.Machine.Arch, new.Machine.Arch)
-	add("machine.kernel", old.Machine.Kernel, new.Machine.Kernel)
-	add("machine.cpu_model", old.Machine.CPUModel, new.Machine.CPUModel)
-	add("machine.cores", old.Machine.Cores, new.Machine.Cores)
-	add("machine.memory_bytes", old.Machine.MemoryBytes, new.Machine.MemoryBytes)
-	o, n := old.Machine.CPUState, new.Machine.CPUState
-	for _, f := range []struct {
-		field                        string
-		oldV, oldNote, newV, newNote string
-	}{
-		{"machine.cpu_state.governor", o.Governor, o.GovernorNote, n.Governor, n.GovernorNote},
-		{"machine.cpu_state.turbo", o.Turbo, o.TurboNote, n.Turbo, n.TurboNote},
-		{"machine.cpu_state.smt", o.SMT, o.SMTNote, n.SMT, n.SMTNote},
-	} {
-		if f.oldV+f.oldNote != "" && f.newV+f.newNote != "" {
-			add(f.field, f.oldV, f.newV)
-		}
-	}
-	add("toolchains.go", old.Toolchains.Go, new.Toolchains.Go)
-	add("toolchains.gcc", old.Toolchains.GCC, new.Toolchains.GCC)
-	add("toolchains.bazel", old.Toolchains.Bazel, new.Toolchains.Bazel)
-	add("build.compilation_mode", old.Build.CompilationMode, new.Build.CompilationMode)
 	return diffs
+}
+
+// EnvironmentKey names the class of environments whose timings compare:
+// a hash of the fields Differences compares (16 hex digits). Environments
+// with the same key have no Differences. A CPU state field enters with its
+// value, so a result from before those fields keys like a machine that
+// records no value (a VM), although Differences would compare it with any.
+func EnvironmentKey(e Environment) string {
+	h := sha256.New()
+	for _, f := range comparableFields(e) {
+		fmt.Fprintf(h, "%s=%q\n", f.name, f.value)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// An envField is one field of an environment that makes timings
+// incomparable. recorded is false for a CPU state field the environment
+// has neither a value nor a note for.
+type envField struct {
+	name, value string
+	recorded    bool
+}
+
+// comparableFields lists the fields of e that Differences compares and
+// EnvironmentKey hashes, always in the same order.
+func comparableFields(e Environment) []envField {
+	m, cpu := e.Machine, e.Machine.CPUState
+	field := func(name string, value any) envField { return envField{name, fmt.Sprint(value), true} }
+	state := func(name, value, note string) envField { return envField{name, value, value+note != ""} }
+	return []envField{
+		field("machine.hostname", m.Hostname),
+		field("machine.os", m.OS),
+		field("machine.arch", m.Arch),
+		field("machine.kernel", m.Kernel),
+		field("machine.cpu_model", m.CPUModel),
+		field("machine.cores", m.Cores),
+		field("machine.memory_bytes", m.MemoryBytes),
+		state("machine.cpu_state.governor", cpu.Governor, cpu.GovernorNote),
+		state("machine.cpu_state.turbo", cpu.Turbo, cpu.TurboNote),
+		state("machine.cpu_state.smt", cpu.SMT, cpu.SMTNote),
+		field("toolchains.go", e.Toolchains.Go),
+		field("toolchains.gcc", e.Toolchains.GCC),
+		field("toolchains.bazel", e.Toolchains.Bazel),
+		field("build.compilation_mode", e.Build.CompilationMode),
+	}
 }
 
 // procField returns the first value of key in a /proc file of "key: value"

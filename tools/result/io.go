@@ -197,23 +197,8 @@ type Found struct {
 func FindAll(roots ...string) ([]Found, error) {
 	var found []Found
 	for _, root := range roots {
-		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			isResult := d.IsDir() && (exists(filepath.Join(path, FileName)) || exists(filepath.Join(path, "xtime.json"))) ||
-				!d.IsDir() && d.Name() == ZipName
-			if !isResult {
-				return nil
-			}
-			r, out, err := Read(path)
-			if err != nil && out != nil && !looksLikeResult(out) {
-				return nil
-			}
-			found = append(found, Found{Path: path, Result: r, Outputs: out, Err: err})
-			if d.IsDir() {
-				return fs.SkipDir
-			}
+		err := Walk(root, func(f Found) error {
+			found = append(found, f)
 			return nil
 		})
 		if err != nil {
@@ -222,6 +207,33 @@ func FindAll(roots ...string) ([]Found, error) {
 	}
 	sort.SliceStable(found, func(i, j int) bool { return found[i].Path < found[j].Path })
 	return found, nil
+}
+
+// Walk calls fn with each result under root that FindAll would find, in
+// path order, one at a time: a long tree of artifacts is never in memory
+// at once. An error from fn stops the walk and is returned.
+func Walk(root string, fn func(Found) error) error {
+	return filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		isResult := d.IsDir() && (exists(filepath.Join(path, FileName)) || exists(filepath.Join(path, "xtime.json"))) ||
+			!d.IsDir() && d.Name() == ZipName
+		if !isResult {
+			return nil
+		}
+		r, out, err := Read(path)
+		if err != nil && out != nil && !looksLikeResult(out) {
+			return nil
+		}
+		if err := fn(Found{Path: path, Result: r, Outputs: out, Err: err}); err != nil {
+			return err
+		}
+		if d.IsDir() {
+			return fs.SkipDir
+		}
+		return nil
+	})
 }
 
 // looksLikeResult tells whether out holds a result.json or an older

@@ -52,7 +52,8 @@ def _spec(b, target, config, workload, description, repetitions, expect, args, c
         pin_cpu = b.pin_cpu,
         disable_aslr = b.disable_aslr,
         tags = b.tags,
-        visibility = ["//visibility:private"],
+        # //tools/bisect's test reads a benchmark's declaration from it.
+        visibility = ["//tools/bisect:__pkg__"],
     )
     return ":" + target + "_spec"
 

@@ -59,6 +59,7 @@ import (
 
 	"havlak-lab/internal/cli"
 	"havlak-lab/internal/runtimemetrics"
+	"havlak-lab/tools/perf/perfspec"
 	"havlak-lab/tools/result"
 )
 
@@ -77,7 +78,7 @@ func run(args []string) error {
 	if err != nil {
 		return err
 	}
-	spec, err := readSpec(specPath)
+	spec, err := perfspec.Read(specPath)
 	if err != nil {
 		return err
 	}
@@ -104,7 +105,7 @@ func run(args []string) error {
 
 // A bench is a benchmark being run.
 type bench struct {
-	*Spec
+	*perfspec.Spec
 	runfiles             string
 	binary, xtime, pprof string // absolute
 	args                 []string
@@ -192,22 +193,22 @@ func (b *bench) runMode(userArgs []string) error {
 	}
 	b.out = filepath.Clean(dir)
 	fmt.Fprintf(os.Stderr, "perf: profiling %s into %s\n", b.Benchmark.Name, b.out)
-	if b.wants("cpu") {
+	if b.Wants("cpu") {
 		if err := b.profileCPU(wd, io.Discard); err != nil {
 			return err
 		}
 	}
-	if b.wants("heap") {
+	if b.Wants("heap") {
 		if err := b.profileHeap(wd, io.Discard); err != nil {
 			return err
 		}
 	}
 	fmt.Fprintln(os.Stderr, "perf: open the profiles with google/pprof, e.g.")
-	if b.wants("cpu") {
+	if b.Wants("cpu") {
 		fmt.Fprintf(os.Stderr, "  tools/bazel run //tools:pprof -- -top %s/cpu.pb.gz\n", b.out)
 		fmt.Fprintf(os.Stderr, "  tools/bazel run //tools:pprof -- -http=localhost:8080 %s/cpu.pb.gz\n", b.out)
 	}
-	if b.wants("heap") {
+	if b.Wants("heap") {
 		fmt.Fprintf(os.Stderr, "  tools/bazel run //tools:pprof -- -top -sample_index=alloc_space %s/heap.pb.gz\n", b.out)
 	}
 	return nil
@@ -274,7 +275,7 @@ func (b *bench) testMode() error {
 	// What one run prints that expect matches: every run must print the
 	// same, and at least one line of it.
 	perRun := 1
-	if b.wants("cpu") {
+	if b.Wants("cpu") {
 		fmt.Fprintf(os.Stderr, "perf: %s: a CPU-profiled run\n", name)
 		if err := b.profileCPU(b.runfiles, nil); err != nil {
 			return err
@@ -294,7 +295,7 @@ func (b *bench) testMode() error {
 	if err := b.checkOutput("output.txt", perRun*reps); err != nil {
 		return err
 	}
-	if b.wants("heap") {
+	if b.Wants("heap") {
 		fmt.Fprintf(os.Stderr, "perf: %s: a heap-profiled run\n", name)
 		if err := b.profileHeap(b.runfiles, nil); err != nil {
 			return err
@@ -325,7 +326,7 @@ func (b *bench) testMode() error {
 	var metrics []result.Metric
 	if b.Profiler == "go" {
 		metrics = append(metrics, b.goRuntimeMetrics(reps)...)
-	} else if b.wants("heap") && b.Heap == heapGperftools {
+	} else if b.Wants("heap") && b.Heap == perfspec.HeapGperftools {
 		metrics = append(metrics, b.tcmallocMetrics()...)
 	}
 	if b.Counted != nil {

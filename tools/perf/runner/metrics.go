@@ -5,13 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 
 	"havlak-lab/internal/runtimemetrics"
+	"havlak-lab/tools/perf/cachegrind"
 	"havlak-lab/tools/result"
 )
 
@@ -102,17 +102,14 @@ func readTcmallocHeader(path string) ([2]uint64, error) {
 	return [2]uint64{objects, bytes}, nil
 }
 
-// countedRuns runs the program under Cachegrind, the spec's number of
-// times, on the counted workload, and returns its instruction counts. A Go
-// program runs without garbage collection (GOGC=off) and without heap
-// profile sampling (GODEBUG=memprofilerate=0): both make the runtime's work
-// depend on timing and chance; the counted workload is small enough for
-// the heap to hold all it allocates.
+// countedRuns runs the program under Cachegrind (package cachegrind), the
+// spec's number of times, on the counted workload, and returns its
+// instruction counts.
 func (b *bench) countedRuns() ([]result.Metric, error) {
 	c := b.Counted
-	valgrind, err := exec.LookPath("valgrind")
+	valgrind, err := cachegrind.Valgrind()
 	if err != nil {
-		return nil, errors.New("valgrind not found: install Debian's valgrind (tools/bazel test does)")
+		return nil, err
 	}
 	var expect *regexp.Regexp
 	if c.Expect != "" {
@@ -121,22 +118,23 @@ func (b *bench) countedRuns() ([]result.Metric, error) {
 		}
 	}
 	args := withOutputs(c.Args, b.out)
-	var counts []instructionCounts
+	var counts []cachegrind.Counts
 	perRun := -1
 	for i := 1; i <= c.Repetitions; i++ {
 		fmt.Fprintf(os.Stderr, "perf: %s: counted run %d of %d (Cachegrind)\n", b.Benchmark.Name, i, c.Repetitions)
-		out := fmt.Sprintf("cachegrind.%d.out", i)
 		output := fmt.Sprintf("counted.%d.output.txt", i)
-		// A wrapper script's exec of the real program is followed: the
-		// count is the program's (the last one exec'd writes the file).
-		cmd := exec.Command(valgrind, append([]string{
-			"--tool=cachegrind", "--cache-sim=no", "--trace-children=yes",
-			"--cachegrind-out-file=" + b.outPath(out), b.binary}, args...)...)
-		cmd.Env = os.Environ()
-		if b.Profiler == "go" {
-			cmd.Env = append(cmd.Env, "GOGC=off", "GODEBUG=memprofilerate=0")
+		f, err := os.Create(b.outPath(output))
+		if err != nil {
+			return nil, err
 		}
-		if err := b.runToQuietly(cmd, output); err != nil {
+		ic, err := cachegrind.Run{
+			Valgrind: valgrind, Program: b.binary, Args: args, GoProgram: b.Profiler == "go",
+			Out: b.outPath(fmt.Sprintf("cachegrind.%d.out", i)), Stdout: f,
+		}.Count()
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
 			return nil, err
 		}
 		if expect != nil {
@@ -149,44 +147,8 @@ func (b *bench) countedRuns() ([]result.Metric, error) {
 			}
 			perRun = n
 		}
-		ic, err := readCachegrind(b.outPath(out))
-		if err != nil {
-			return nil, err
-		}
 		counts = append(counts, ic)
 	}
 	source := fmt.Sprintf("cachegrind, %d counted runs: %s", c.Repetitions, strings.Join(append([]string{filepath.Base(b.binary)}, c.Args...), " "))
-	total := result.Metric{Name: "instructions", Unit: "instructions", Source: source}
-	for _, ic := range counts {
-		total.Values = append(total.Values, float64(ic.Total))
-	}
-	if b.Profiler != "go" {
-		total.Gated, total.Threshold = true, countThreshold
-		return []result.Metric{total}, nil
-	}
-	// A Go program's total moves with its runtime's background work: the
-	// gate judges its own instructions.
-	own := result.Metric{Name: "own_instructions", Unit: "instructions", Source: source + " (outside the Go runtime)",
-		Gated: true, Threshold: countThreshold}
-	for _, ic := range counts {
-		own.Values = append(own.Values, float64(ic.Own))
-	}
-	return []result.Metric{own, total}, nil
-}
-
-// runToQuietly runs cmd with its standard output in the outputs' file name
-// and its standard error, Valgrind's chatter, shown only if it fails.
-func (b *bench) runToQuietly(cmd *exec.Cmd, name string) error {
-	var stderr strings.Builder
-	f, err := os.Create(b.outPath(name))
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	cmd.Stdout, cmd.Stderr = f, &stderr
-	if err := cmd.Run(); err != nil {
-		os.Stderr.WriteString(stderr.String())
-		return fmt.Errorf("%s: %w", strings.Join(cmd.Args, " "), err)
-	}
-	return f.Close()
+	return cachegrind.Metrics(counts, b.Profiler == "go", source, countThreshold), nil
 }

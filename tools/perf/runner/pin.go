@@ -8,6 +8,7 @@ import (
 	"syscall"
 	"unsafe"
 
+	"havlak-lab/tools/perf/perfspec"
 	"havlak-lab/tools/result"
 )
 
@@ -16,32 +17,10 @@ import (
 // and branch predictors) and, on a perf agent set up with
 // //tools/perfagent, onto a CPU whose frequency and sibling stay put.
 
-// pinLast and pinNone are the spec's pin_cpu words besides a number.
-const (
-	pinLast = "last"
-	pinNone = "none"
-)
-
-// parsePinCPU parses the spec's pin_cpu: a CPU number, -1 for the last
-// CPU ("last" or ""), -2 for no pinning ("none").
-func parsePinCPU(s string) (int, error) {
-	switch s {
-	case "", pinLast:
-		return -1, nil
-	case pinNone:
-		return -2, nil
-	}
-	n, err := strconv.Atoi(s)
-	if err != nil || n < 0 {
-		return 0, fmt.Errorf("pin_cpu %q: want a CPU number, %q or %q", s, pinLast, pinNone)
-	}
-	return n, nil
-}
-
 // choosePin picks the CPU for pin_cpu among the CPUs the runner may use
 // (its affinity), or says why the runs are not pinned.
 func choosePin(pinCPU string, allowed []int, haveTaskset bool) (cpu int, note string) {
-	want, err := parsePinCPU(pinCPU)
+	want, err := perfspec.ParsePinCPU(pinCPU)
 	switch {
 	case err != nil:
 		return -1, err.Error()
@@ -94,7 +73,7 @@ func allowedCPUs() []int {
 // obviously wrong!", ASPLOS 2009). With ASLR on, the repetitions sample
 // several layouts. Turn it off to chase a small, layout-independent
 // difference, knowing that.
-func isolation(spec *Spec, lookPath func(string) (string, error), allowed []int) (prefix []string, setup result.Setup, notes []string) {
+func isolation(spec *perfspec.Spec, lookPath func(string) (string, error), allowed []int) (prefix []string, setup result.Setup, notes []string) {
 	_, err := lookPath("taskset")
 	cpu, note := choosePin(spec.PinCPU, allowed, err == nil)
 	if note != "" {

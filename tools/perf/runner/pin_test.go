@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"havlak-lab/tools/perf/perfspec"
 )
 
 func TestChoosePin(t *testing.T) {
@@ -32,28 +34,23 @@ func TestChoosePin(t *testing.T) {
 			t.Errorf("choosePin(%q, %v, %v) = %d, %q; want %d, %q", tc.pin, tc.allowed, tc.taskset, cpu, note, tc.cpu, tc.note)
 		}
 	}
-	for _, bad := range []string{"-1", "x", "1,2"} {
-		if _, err := parsePinCPU(bad); err == nil {
-			t.Errorf("parsePinCPU(%q): no error", bad)
-		}
-	}
 }
 
 func TestIsolation(t *testing.T) {
 	all := func(string) (string, error) { return "/usr/bin/x", nil }
 	none := func(string) (string, error) { return "", errors.New("not found") }
 	for _, tc := range []struct {
-		spec     Spec
+		spec     perfspec.Spec
 		lookPath func(string) (string, error)
 		prefix   string
 		pinned   int // -1: not
 		aslrOff  bool
 		notes    string
 	}{
-		{Spec{}, all, "taskset -c 1", 1, false, "runs pinned to CPU 1 (taskset -c 1)"},
-		{Spec{DisableASLR: true}, all, "taskset -c 1 setarch -R", 1, true, "runs pinned to CPU 1 (taskset -c 1); ASLR off (setarch -R)"},
-		{Spec{DisableASLR: true}, none, "", -1, false, "runs not pinned to a CPU: taskset not found; ASLR left on: setarch not found"},
-		{Spec{PinCPU: "none", DisableASLR: true}, all, "setarch -R", -1, true, `runs not pinned to a CPU: pin_cpu is "none"; ASLR off (setarch -R)`},
+		{perfspec.Spec{}, all, "taskset -c 1", 1, false, "runs pinned to CPU 1 (taskset -c 1)"},
+		{perfspec.Spec{DisableASLR: true}, all, "taskset -c 1 setarch -R", 1, true, "runs pinned to CPU 1 (taskset -c 1); ASLR off (setarch -R)"},
+		{perfspec.Spec{DisableASLR: true}, none, "", -1, false, "runs not pinned to a CPU: taskset not found; ASLR left on: setarch not found"},
+		{perfspec.Spec{PinCPU: "none", DisableASLR: true}, all, "setarch -R", -1, true, `runs not pinned to a CPU: pin_cpu is "none"; ASLR off (setarch -R)`},
 	} {
 		prefix, setup, notes := isolation(&tc.spec, tc.lookPath, []int{0, 1})
 		pinned := -1
@@ -73,13 +70,13 @@ func TestIsolation(t *testing.T) {
 func TestIsolationRuns(t *testing.T) {
 	allowed := allowedCPUs()
 	t.Logf("CPUs this test may use: %v", allowed)
-	prefix, setup, notes := isolation(&Spec{DisableASLR: true}, exec.LookPath, allowed)
+	prefix, setup, notes := isolation(&perfspec.Spec{DisableASLR: true}, exec.LookPath, allowed)
 	t.Logf("prefix %q, setup %+v, notes %q", prefix, setup, notes)
 	if setup.PinnedCPU == nil {
 		t.Skipf("not pinned here: %s", setup.PinNote)
 	}
 	cmd := exec.Command("cat", "/proc/self/status", "/proc/self/personality")
-	b := &bench{Spec: &Spec{DisableASLR: true}}
+	b := &bench{Spec: &perfspec.Spec{DisableASLR: true}}
 	b.isolate(cmd)
 	out, err := cmd.Output()
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 
+	"havlak-lab/tools/perf/perfspec"
 	"havlak-lab/tools/result"
 )
 
@@ -58,14 +59,14 @@ func (b *bench) profileHeap(dir string, stdout io.Writer) error {
 	var raw string
 	var err error
 	switch b.Heap {
-	case heapFlag:
+	case perfspec.HeapFlag:
 		// Havlak stages with -memprofile write it after one pass and stop.
 		raw = b.outPath("heap.pprof")
 		err = b.profiledRun(dir, []string{"-memprofile", raw}, nil, args, "heap.output.txt", stdout)
-	case heapEnv:
+	case perfspec.HeapEnv:
 		raw = b.outPath("heap.pprof")
 		err = b.profiledRun(dir, nil, []string{b.HeapEnv + "=" + raw}, args, "heap.output.txt", stdout)
-	case heapGperftools:
+	case perfspec.HeapGperftools:
 		var lib string
 		if lib, err = gperftoolsLib("libtcmalloc.so.4"); err != nil {
 			return err
@@ -176,12 +177,12 @@ func (b *bench) render() error {
 		cache = os.TempDir()
 	}
 	os.Setenv("XDG_CACHE_HOME", filepath.Join(cache, "cache"))
-	if b.wants("cpu") {
+	if b.Wants("cpu") {
 		if err := b.renderCPU(); err != nil {
 			return err
 		}
 	}
-	if b.wants("heap") {
+	if b.Wants("heap") {
 		return b.renderHeap()
 	}
 	return nil

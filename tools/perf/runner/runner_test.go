@@ -106,23 +106,3 @@ func TestClassify(t *testing.T) {
 		t.Errorf("classify(heap.pprof) of a go_test = %+v, want a heap profile", got)
 	}
 }
-
-func TestSpecCheck(t *testing.T) {
-	good := Spec{
-		Benchmark: result.Benchmark{Name: "b", Kind: result.KindProgram, Repetitions: 1},
-		Binary:    "b", XTime: "x", PProf: "p", Profiler: "go", Profiles: []string{"heap"}, Heap: "env", HeapEnv: "B_HEAP",
-	}
-	if err := good.check(); err != nil {
-		t.Errorf("check: %v", err)
-	}
-	bad := good
-	bad.HeapEnv = ""
-	if err := bad.check(); err == nil {
-		t.Error("check passed heap mode env without a variable")
-	}
-	bad = good
-	bad.Profiler = "rust"
-	if err := bad.check(); err == nil {
-		t.Error("check passed profiler rust")
-	}
-}

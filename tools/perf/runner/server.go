@@ -35,51 +35,12 @@ import (
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 
 	"havlak-lab/internal/cli"
+	"havlak-lab/tools/perf/perfspec"
 	"havlak-lab/tools/result"
 )
 
 // generator names the load generator in results.
 const generator = "vegeta v12.13.0 (library), closed loop"
-
-// ServerLoad is a server benchmark's load, in its spec.
-type ServerLoad struct {
-	// Connections is how many requests are in flight at a time.
-	Connections int `json:"connections"`
-	// Rate is requests per second, or 0 for each connection's next request
-	// as soon as its last is answered.
-	Rate int `json:"rate"`
-	// Durations, as time.ParseDuration reads them.
-	Warmup   string `json:"warmup"`
-	Duration string `json:"duration"` // of each measured round; repetitions rounds
-	Profile  string `json:"profile"`  // the CPU, block, mutex, allocs window
-	Trace    string `json:"trace"`
-	// Targets is the file of the requests, "METHOD /path" a line (# comments).
-	Targets string `json:"targets"`
-	// Ready is the path that must answer 200 before the load starts.
-	Ready                string `json:"ready"`
-	BlockProfileRate     int    `json:"block_profile_rate"`
-	MutexProfileFraction int    `json:"mutex_profile_fraction"`
-}
-
-func (l ServerLoad) check() error {
-	if l.Connections < 1 || l.Rate < 0 {
-		return fmt.Errorf("server: connections %d, rate %d: want at least 1 connection and a rate of 0 or more", l.Connections, l.Rate)
-	}
-	for _, d := range []struct{ name, value string }{{"warmup", l.Warmup}, {"duration", l.Duration}, {"profile", l.Profile}, {"trace", l.Trace}} {
-		if v, err := time.ParseDuration(d.value); err != nil || v <= 0 {
-			return fmt.Errorf("server: %s %q: want a positive duration", d.name, d.value)
-		}
-	}
-	if l.Targets == "" || !strings.HasPrefix(l.Ready, "/") {
-		return fmt.Errorf("server: targets %q, ready %q: want a file and a path", l.Targets, l.Ready)
-	}
-	return nil
-}
-
-func (l ServerLoad) durations() (warmup, duration, profile, trace time.Duration) {
-	p := func(s string) time.Duration { d, _ := time.ParseDuration(s); return d }
-	return p(l.Warmup), p(l.Duration), p(l.Profile), p(l.Trace)
-}
 
 // readTargets reads the targets file.
 func readTargets(file string) ([]vegeta.Target, error) {
@@ -249,12 +210,12 @@ func (s *server) stop() result.ServerExit {
 // loader drives the load at one server.
 type loader struct {
 	targets  []vegeta.Target
-	load     ServerLoad
+	load     perfspec.ServerLoad
 	client   *http.Client
 	expectRE *regexp.Regexp
 }
 
-func newLoader(addr string, targets []vegeta.Target, load ServerLoad, expectRE *regexp.Regexp) *loader {
+func newLoader(addr string, targets []vegeta.Target, load perfspec.ServerLoad, expectRE *regexp.Regexp) *loader {
 	full := make([]vegeta.Target, len(targets))
 	for i, t := range targets {
 		full[i] = vegeta.Target{Method: t.Method, URL: "http://" + addr + t.URL}
@@ -386,7 +347,7 @@ func summary(r *round) string {
 // length, `-- --serve` keeps the server up after it until Ctrl-C; other
 // arguments go to the server.
 func (b *bench) serverRunMode(userArgs []string) error {
-	warmup, duration, _, _ := b.Server.durations()
+	warmup, duration, _, _ := b.Server.Durations()
 	serve := false
 	var args []string
 	for i := 0; i < len(userArgs); i++ {
@@ -485,7 +446,7 @@ func (b *bench) serverTestMode() error {
 	if b.expectRE, err = b.compileExpect(); err != nil {
 		return err
 	}
-	warmup, duration, profile, trace := b.Server.durations()
+	warmup, duration, profile, trace := b.Server.Durations()
 	name, reps := b.Benchmark.Name, b.Benchmark.Repetitions
 
 	s, err := b.startServer(withOutputs(b.Args, b.out), b.outPath("server.output.txt"), nil)

@@ -59,32 +59,6 @@ func TestLoopback(t *testing.T) {
 		}
 	}
 }
-
-func TestServerSpecCheck(t *testing.T) {
-	good := Spec{
-		Benchmark: result.Benchmark{Name: "r", Kind: result.KindServer, Repetitions: 1},
-		Binary:    "r", PProf: "p",
-		Server: ServerLoad{Connections: 8, Warmup: "1s", Duration: "2s", Profile: "1s", Trace: "500ms",
-			Targets: "load.txt", Ready: "/healthz"},
-	}
-	if err := good.check(); err != nil {
-		t.Errorf("check: %v", err)
-	}
-	for name, change := range map[string]func(*Spec){
-		"no connections": func(s *Spec) { s.Server.Connections = 0 },
-		"bad duration":   func(s *Spec) { s.Server.Duration = "5" },
-		"zero trace":     func(s *Spec) { s.Server.Trace = "0s" },
-		"no targets":     func(s *Spec) { s.Server.Targets = "" },
-		"no rounds":      func(s *Spec) { s.Benchmark.Repetitions = 0 },
-	} {
-		bad := good
-		change(&bad)
-		if err := bad.check(); err == nil {
-			t.Errorf("%s: check passed", name)
-		}
-	}
-}
-
 func TestClassifyServerFiles(t *testing.T) {
 	for name, want := range map[string]result.File{
 		"mutex.pb.gz":       {Role: result.RoleProfile, Profile: "mutex"},

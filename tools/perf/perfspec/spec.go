@@ -1,10 +1,18 @@
-package main
+// Package perfspec is the format of the spec perf_spec
+// (tools/perf/private/spec.bzl) writes for each benchmark target: the one
+// reader of what the perf rules declare about a benchmark, for the runner
+// (//tools/perf/runner) and for tools that measure a benchmark themselves,
+// such as //tools/bisect.
+package perfspec
 
 import (
 	"encoding/json"
 	"fmt"
 	"os"
 	"slices"
+	"strconv"
+	"strings"
+	"time"
 
 	"havlak-lab/tools/result"
 )
@@ -48,7 +56,7 @@ type Spec struct {
 	Counted *Counted `json:"counted"`
 	// PinCPU is the CPU the timed runs are pinned to with
 	// taskset: a CPU number, "last" or "" for the last CPU the runner may
-	// use, or "none" (see pin.go).
+	// use, or "none" (ParsePinCPU; the runner's pin.go).
 	PinCPU string `json:"pin_cpu"`
 	// DisableASLR runs them under setarch -R.
 	DisableASLR bool `json:"disable_aslr"`
@@ -74,13 +82,13 @@ type GoTest struct {
 
 // The ways a program writes a heap profile.
 const (
-	heapFlag       = "flag"
-	heapEnv        = "env"
-	heapGperftools = "gperftools"
+	HeapFlag       = "flag"
+	HeapEnv        = "env"
+	HeapGperftools = "gperftools"
 )
 
-// readSpec reads and checks the spec at path.
-func readSpec(path string) (*Spec, error) {
+// Read reads and checks the spec at path.
+func Read(path string) (*Spec, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -89,13 +97,14 @@ func readSpec(path string) (*Spec, error) {
 	if err := json.Unmarshal(data, &s); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	if err := s.check(); err != nil {
+	if err := s.Check(); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return &s, nil
 }
 
-func (s *Spec) check() error {
+// Check tells what is wrong with the spec, if anything.
+func (s *Spec) Check() error {
 	switch {
 	case s.Benchmark.Name == "":
 		return fmt.Errorf("no benchmark name")
@@ -110,7 +119,7 @@ func (s *Spec) check() error {
 		if s.Benchmark.Repetitions < 1 {
 			return fmt.Errorf("repetitions %d: want at least 1", s.Benchmark.Repetitions)
 		}
-		return s.Server.check()
+		return s.Server.Check()
 	case s.Benchmark.Kind != result.KindProgram:
 		return fmt.Errorf("kind %q: want %q, %q or %q", s.Benchmark.Kind, result.KindProgram, result.KindGoTest, result.KindServer)
 	case s.XTime == "":
@@ -123,7 +132,7 @@ func (s *Spec) check() error {
 	if s.Counted != nil && s.Counted.Repetitions < 1 {
 		return fmt.Errorf("counted repetitions %d: want at least 1", s.Counted.Repetitions)
 	}
-	if _, err := parsePinCPU(s.PinCPU); err != nil {
+	if _, err := ParsePinCPU(s.PinCPU); err != nil {
 		return err
 	}
 	for _, p := range s.Profiles {
@@ -131,16 +140,80 @@ func (s *Spec) check() error {
 			return fmt.Errorf("profile %q: want cpu or heap", p)
 		}
 	}
-	if s.wants("heap") {
+	if s.Wants("heap") {
 		switch {
-		case s.Heap == heapEnv && s.HeapEnv == "":
+		case s.Heap == HeapEnv && s.HeapEnv == "":
 			return fmt.Errorf("heap mode env without heap_env")
-		case s.Heap != heapFlag && s.Heap != heapEnv && s.Heap != heapGperftools:
+		case s.Heap != HeapFlag && s.Heap != HeapEnv && s.Heap != HeapGperftools:
 			return fmt.Errorf("heap mode %q: want flag, env or gperftools", s.Heap)
 		}
 	}
 	return nil
 }
 
-// wants tells whether the benchmark asks for profile.
-func (s *Spec) wants(profile string) bool { return slices.Contains(s.Profiles, profile) }
+// Wants tells whether the benchmark asks for profile.
+func (s *Spec) Wants(profile string) bool { return slices.Contains(s.Profiles, profile) }
+
+// ServerLoad is a server benchmark's load, in its spec.
+type ServerLoad struct {
+	// Connections is how many requests are in flight at a time.
+	Connections int `json:"connections"`
+	// Rate is requests per second, or 0 for each connection's next request
+	// as soon as its last is answered.
+	Rate int `json:"rate"`
+	// Durations, as time.ParseDuration reads them.
+	Warmup   string `json:"warmup"`
+	Duration string `json:"duration"` // of each measured round; repetitions rounds
+	Profile  string `json:"profile"`  // the CPU, block, mutex, allocs window
+	Trace    string `json:"trace"`
+	// Targets is the file of the requests, "METHOD /path" a line (# comments).
+	Targets string `json:"targets"`
+	// Ready is the path that must answer 200 before the load starts.
+	Ready                string `json:"ready"`
+	BlockProfileRate     int    `json:"block_profile_rate"`
+	MutexProfileFraction int    `json:"mutex_profile_fraction"`
+}
+
+// Check tells what is wrong with the load, if anything.
+func (l ServerLoad) Check() error {
+	if l.Connections < 1 || l.Rate < 0 {
+		return fmt.Errorf("server: connections %d, rate %d: want at least 1 connection and a rate of 0 or more", l.Connections, l.Rate)
+	}
+	for _, d := range []struct{ name, value string }{{"warmup", l.Warmup}, {"duration", l.Duration}, {"profile", l.Profile}, {"trace", l.Trace}} {
+		if v, err := time.ParseDuration(d.value); err != nil || v <= 0 {
+			return fmt.Errorf("server: %s %q: want a positive duration", d.name, d.value)
+		}
+	}
+	if l.Targets == "" || !strings.HasPrefix(l.Ready, "/") {
+		return fmt.Errorf("server: targets %q, ready %q: want a file and a path", l.Targets, l.Ready)
+	}
+	return nil
+}
+
+// Durations are the load's durations, parsed (Check has checked them).
+func (l ServerLoad) Durations() (warmup, duration, profile, trace time.Duration) {
+	p := func(s string) time.Duration { d, _ := time.ParseDuration(s); return d }
+	return p(l.Warmup), p(l.Duration), p(l.Profile), p(l.Trace)
+}
+
+// PinLast and PinNone are pin_cpu's words besides a number.
+const (
+	PinLast = "last"
+	PinNone = "none"
+)
+
+// ParsePinCPU parses the spec's pin_cpu: a CPU number, -1 for the last
+// CPU ("last" or ""), -2 for no pinning ("none").
+func ParsePinCPU(s string) (int, error) {
+	switch s {
+	case "", PinLast:
+		return -1, nil
+	case PinNone:
+		return -2, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("pin_cpu %q: want a CPU number, %q or %q", s, PinLast, PinNone)
+	}
+	return n, nil
+}

@@ -1,4 +1,4 @@
-package main
+package cachegrind
 
 import (
 	"os"
@@ -16,7 +16,7 @@ func writeCachegrind(t *testing.T, content string) string {
 	return path
 }
 
-func TestReadCachegrind(t *testing.T) {
+func TestReadFile(t *testing.T) {
 	path := writeCachegrind(t, `desc: I1 cache: 32768 B, 64 B, 8-way associative
 cmd: havlak6 -iterations=2
 events: Ir
@@ -35,7 +35,7 @@ fn=runtime/debug.SetGCPercent
 3 2
 summary: 1462
 `)
-	c, err := readCachegrind(path)
+	c, err := ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,14 +44,14 @@ summary: 1462
 	}
 }
 
-func TestReadCachegrindRefuses(t *testing.T) {
+func TestReadFileRefuses(t *testing.T) {
 	for name, c := range map[string]struct{ content, want string }{
 		"cache simulated": {"events: Ir I1mr\n", "line 1" + ": want Ir"},
 		"truncated":       {"events: Ir\nfn=main.main\n1 5\n", "no summary line"},
 		"inconsistent":    {"events: Ir\nfn=main.main\n1 5\nsummary: 6\n", "add up to 5, the summary says 6"},
 		"garbled":         {"events: Ir\nfn=main.main\n1 x\nsummary: 1\n", ":3: not a count"},
 	} {
-		_, err := readCachegrind(writeCachegrind(t, c.content))
+		_, err := ReadFile(writeCachegrind(t, c.content))
 		want := strings.Replace(c.want, "line 1", ":1", 1)
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want an error saying %q", name, err, want)
@@ -59,10 +59,10 @@ func TestReadCachegrindRefuses(t *testing.T) {
 	}
 }
 
-func TestReadCachegrindOfAGoProgram(t *testing.T) {
+func TestReadFileOfAGoProgram(t *testing.T) {
 	// What Cachegrind wrote for havlak6 on the quick workload (shortened):
 	// the program's own work next to the runtime's.
-	c, err := readCachegrind(writeCachegrind(t, "events: Ir\nfn=runtime.pcvalue\n0 3637834\nfn=havlak-lab/go/havlak6.(*LoopFinder).FindLoops\n0 169044081\nsummary: 172681915\n"))
+	c, err := ReadFile(writeCachegrind(t, "events: Ir\nfn=runtime.pcvalue\n0 3637834\nfn=havlak-lab/go/havlak6.(*LoopFinder).FindLoops\n0 169044081\nsummary: 172681915\n"))
 	if err != nil || c.Own != 169044081 || c.Total != 172681915 {
 		t.Errorf("readCachegrind = %+v, %v", c, err)
 	}

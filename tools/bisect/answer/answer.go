@@ -1,0 +1,61 @@
+// Package answer is the format of a bisection's answer (tools/bisect
+// --json): the first bad commit with the measurements that named it, for
+// the nightly job and other readers.
+package answer
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+)
+
+// A Measurement is one commit's counts.
+type Measurement struct {
+	Commit  string    `json:"commit"`
+	Subject string    `json:"subject"`
+	Values  []float64 `json:"values"`
+	Median  float64   `json:"median"`
+	// Verdict is "good" or "bad", or "skip" for a commit that did not
+	// build or run (git bisect skip).
+	Verdict string `json:"verdict,omitempty"`
+	// Note says why a verdict was skip, or that a commit's runs fell on
+	// both sides of the threshold.
+	Note string `json:"note,omitempty"`
+}
+
+// An Answer is the bisection's answer, what --json writes.
+type Answer struct {
+	Benchmark   string `json:"benchmark"`
+	Metric      string `json:"metric"`
+	Unit        string `json:"unit"`
+	Builder     string `json:"builder"`
+	Repetitions int    `json:"repetitions"`
+	// Rule says how a commit was judged good or bad.
+	Rule      string      `json:"rule"`
+	Threshold float64     `json:"threshold"`
+	Good      Measurement `json:"good"`
+	Bad       Measurement `json:"bad"`
+	// Steps are the commits git bisect chose, in order.
+	Steps    []Measurement `json:"steps"`
+	FirstBad Measurement   `json:"first_bad"`
+	// Parent is the first bad commit's first parent.
+	Parent Measurement `json:"parent"`
+	// Change is FirstBad's median against Parent's, relative.
+	Change float64 `json:"change"`
+}
+
+// Read reads an answer that tools/bisect --json wrote.
+func Read(path string) (*Answer, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var a Answer
+	if err := json.Unmarshal(data, &a); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if a.FirstBad.Commit == "" {
+		return nil, fmt.Errorf("%s: no first_bad commit", path)
+	}
+	return &a, nil
+}

@@ -1,0 +1,338 @@
+package main
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+
+	"havlak-lab/internal/atomicfile"
+	"havlak-lab/internal/cli"
+	"havlak-lab/tools/bisect/answer"
+	"havlak-lab/tools/perf/perfspec"
+	"havlak-lab/tools/result"
+)
+
+// minRepetitions is the fewest runs per commit by default: a C or C++
+// program's count is exact, a Go program's own count moves by less than
+// 0.01% (docs/noise.md), and three runs show that spread.
+const minRepetitions = 3
+
+// A classifier judges a commit by its counts against GOOD's and BAD's.
+//
+// The threshold is midway between GOOD's median and BAD's. That is only
+// meaningful when the two are told apart beyond their noise, so GOOD's
+// runs and BAD's must not overlap: every run of one side lies on its side
+// of the gap, and the threshold is in the gap's middle, at least half the
+// gap away from any run of either. A commit whose median is on BAD's side
+// is bad. A commit whose own runs straddle the threshold is measured
+// again with as many runs more and judged by the median of all (and the
+// answer says so): a count that noisy is suspect.
+type classifier struct {
+	threshold   float64
+	higherIsBad bool
+	rule        string
+}
+
+func newClassifier(metric string, good, bad []float64) (classifier, error) {
+	gLo, gMed, gHi := result.MinMedianMax(good)
+	bLo, bMed, bHi := result.MinMedianMax(bad)
+	c := classifier{threshold: (gMed + bMed) / 2, higherIsBad: bMed > gMed}
+	gap := bLo - gHi
+	if !c.higherIsBad {
+		gap = gLo - bHi
+	}
+	if gap <= 0 {
+		return c, fmt.Errorf("GOOD's %s (%s) and BAD's (%s) overlap: the change is within their noise, nothing to bisect (more --repetitions, or another --metric)",
+			metric, describe(good), describe(bad))
+	}
+	side := "above"
+	if !c.higherIsBad {
+		side = "below"
+	}
+	c.rule = fmt.Sprintf("a commit is bad when the median of its %s is %s %s, midway between GOOD's median %s and BAD's %s; "+
+		"GOOD's runs (spread %.3f%%) and BAD's (spread %.3f%%) are %s apart, the threshold at least %s from any of them",
+		metric, side, count(c.threshold), count(gMed), count(bMed),
+		100*result.Spread(good), 100*result.Spread(bad), count(gap), count(gap/2))
+	return c, nil
+}
+
+// judge tells whether values are bad, and whether all of them are on the
+// same side of the threshold.
+func (c classifier) judge(values []float64) (bad, clear bool) {
+	lo, median, hi := result.MinMedianMax(values)
+	bad = median > c.threshold == c.higherIsBad
+	clear = lo > c.threshold || hi < c.threshold
+	return bad, clear
+}
+
+// count formats an instruction count with thousands separators.
+func count(v float64) string {
+	s := fmt.Sprintf("%.0f", math.Abs(v))
+	var b strings.Builder
+	if v < 0 {
+		b.WriteByte('-')
+	}
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// describe is a measurement's median and range.
+func describe(values []float64) string {
+	lo, median, hi := result.MinMedianMax(values)
+	if len(values) == 1 || lo == hi {
+		return fmt.Sprintf("%s, %d runs", count(median), len(values))
+	}
+	return fmt.Sprintf("%s, %d runs %s–%s", count(median), len(values), count(lo), count(hi))
+}
+
+// git runs git commands in one directory.
+type git string
+
+func (g git) output(args ...string) (string, error) {
+	cmd := exec.Command("git", append([]string{"-C", string(g)}, args...)...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return stdout.String(), fmt.Errorf("git %s: %v: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
+	}
+	return strings.TrimSpace(stdout.String()), nil
+}
+
+// bisect does it all; progress goes to log, the answer to standard output.
+func bisect(o *options, log io.Writer) error {
+	repo := git(o.repo)
+	top, err := repo.output("rev-parse", "--show-toplevel")
+	if err != nil {
+		return cli.Usagef("%s: not a git repository: %v", o.repo, err)
+	}
+	repo = git(top)
+	resolve := func(what, rev string) (string, error) {
+		hash, err := repo.output("rev-parse", "--verify", "--quiet", rev+"^{commit}")
+		if err != nil || hash == "" {
+			return "", cli.Usagef("%s %q: not a commit of %s", what, rev, top)
+		}
+		return hash, nil
+	}
+	good, err := resolve("GOOD", o.good)
+	if err != nil {
+		return err
+	}
+	bad, err := resolve("BAD", o.bad)
+	if err != nil {
+		return err
+	}
+	if good == bad {
+		return cli.Usagef("GOOD and BAD are the same commit, %s", good)
+	}
+	if _, err := repo.output("merge-base", "--is-ancestor", good, bad); err != nil {
+		return cli.Usagef("GOOD %s is not an ancestor of BAD %s", o.good, o.bad)
+	}
+
+	wt, removeWorktree, err := addWorktree(repo, o.cache, good, log)
+	if err != nil {
+		return err
+	}
+	defer removeWorktree()
+	tmp, err := os.MkdirTemp("", "bisect")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	var b builder
+	switch o.builder {
+	case "bazel":
+		// The user's cache settings make each commit's build cheap.
+		if data, err := os.ReadFile(filepath.Join(top, "user.bazelrc")); err == nil {
+			if err := os.WriteFile(filepath.Join(wt, "user.bazelrc"), data, 0o644); err != nil {
+				return err
+			}
+		}
+		b = &bazelBuilder{worktree: wt, target: o.target, log: log}
+	case "go":
+		spec, err := perfspec.Read(o.specFile)
+		if err != nil {
+			return cli.UsageError{Err: err}
+		}
+		goCmd := o.goCommand
+		if goCmd == "" {
+			goCmd = goCommand()
+		}
+		b = &goBuilder{worktree: wt, pkg: o.goPackage, goCmd: goCmd, out: tmp, spec: spec, log: log}
+	}
+	defer b.close()
+	m := &measurer{o: o, wt: git(wt), builder: b, tmp: tmp, log: log}
+
+	fmt.Fprintf(log, "bisect: %s between GOOD %s and BAD %s, in the worktree %s (built with %s)\n", o.benchmark, short(good), short(bad), wt, o.builder)
+	goodM, err := m.measureAt(good, "GOOD")
+	if err != nil {
+		return err
+	}
+	badM, err := m.measureAt(bad, "BAD")
+	if err != nil {
+		return err
+	}
+	cls, err := newClassifier(m.metric, goodM.Values, badM.Values)
+	if err != nil {
+		return err
+	}
+	goodM.Verdict, badM.Verdict = "good", "bad"
+	fmt.Fprintf(log, "bisect: %s\n", cls.rule)
+	rep := &answer.Answer{
+		Benchmark: o.benchmark, Metric: m.metric, Unit: "instructions", Builder: o.builder,
+		Repetitions: m.repetitions, Rule: cls.rule, Threshold: cls.threshold, Good: goodM, Bad: badM,
+	}
+	measured := map[string]answer.Measurement{good: goodM, bad: badM}
+
+	wtGit := git(wt)
+	out, err := wtGit.output("bisect", "start", bad, good)
+	for err == nil {
+		if answer := firstBad.FindStringSubmatch(out); answer != nil {
+			rep.FirstBad = measured[answer[1]]
+			break
+		}
+		if strings.Contains(out, "only 'skip'ped commits left") {
+			return fmt.Errorf("no answer: the commits that did not build or run hide it:\n%s", out)
+		}
+		if line, _, _ := strings.Cut(out, "\n"); strings.HasPrefix(line, "Bisecting:") {
+			fmt.Fprintf(log, "bisect: %s\n", line)
+		}
+		var head string
+		if head, err = wtGit.output("rev-parse", "HEAD"); err != nil {
+			break
+		}
+		step, merr := m.measure(head, "")
+		switch {
+		case errors.Is(merr, errBroken):
+			step.Verdict, step.Note = "skip", merr.Error()
+			fmt.Fprintf(log, "bisect: %s skipped: %v\n", short(head), merr)
+		case merr != nil:
+			return merr
+		default:
+			bad, clear := cls.judge(step.Values)
+			if !clear {
+				fmt.Fprintf(log, "bisect: %s: its runs straddle the threshold; measuring it %d times more\n", short(head), m.repetitions)
+				more, err := m.measure(head, "")
+				if err != nil {
+					return err
+				}
+				step.Values = append(step.Values, more.Values...)
+				_, step.Median, _ = result.MinMedianMax(step.Values)
+				if bad, clear = cls.judge(step.Values); !clear {
+					step.Note = "its runs straddle the threshold: judged by their median"
+				}
+			}
+			step.Verdict = map[bool]string{true: "bad", false: "good"}[bad]
+		}
+		fmt.Fprintf(log, "bisect: %s is %s\n", short(head), step.Verdict)
+		measured[head] = step
+		rep.Steps = append(rep.Steps, step)
+		out, err = wtGit.output("bisect", step.Verdict)
+	}
+	if err != nil {
+		return err
+	}
+	parent, err := wtGit.output("rev-parse", rep.FirstBad.Commit+"^1")
+	if err != nil {
+		return err
+	}
+	var ok bool
+	if rep.Parent, ok = measured[parent]; !ok {
+		// A merge's first parent need not have been measured.
+		if rep.Parent, err = m.measureAt(parent, "the first bad commit's parent"); err != nil {
+			return err
+		}
+	}
+	rep.Change = rep.FirstBad.Median/rep.Parent.Median - 1
+	printAnswer(os.Stdout, rep)
+	if o.jsonOut != "" {
+		return writeJSON(o.jsonOut, rep)
+	}
+	return nil
+}
+
+// firstBad is git bisect's answer.
+var firstBad = regexp.MustCompile(`(?m)^([0-9a-f]{40,64}) is the first bad commit`)
+
+func short(hash string) string {
+	if len(hash) > 12 {
+		return hash[:12]
+	}
+	return hash
+}
+
+func printAnswer(w io.Writer, r *answer.Answer) {
+	fmt.Fprintf(w, "first bad commit: %s %s\n", r.FirstBad.Commit, r.FirstBad.Subject)
+	fmt.Fprintf(w, "  %s %s: %s (%+.2f%% against its parent)\n", r.Benchmark, r.Metric, describe(r.FirstBad.Values), 100*r.Change)
+	fmt.Fprintf(w, "  its parent %s %s: %s\n", short(r.Parent.Commit), r.Parent.Subject, describe(r.Parent.Values))
+	fmt.Fprintf(w, "  GOOD %s: %s; BAD %s: %s; %d commits measured besides\n",
+		short(r.Good.Commit), describe(r.Good.Values), short(r.Bad.Commit), describe(r.Bad.Values), len(r.Steps))
+}
+
+func writeJSON(path string, r *answer.Answer) error {
+	data, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return err
+	}
+	f, err := atomicfile.Create(path)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(append(data, '\n')); err != nil {
+		f.Abort()
+		return err
+	}
+	return f.Commit()
+}
+
+// addWorktree adds a detached worktree of repo at commit under cache, one
+// per repository at a time (a lock), and returns its path and what removes
+// it. Its path stays the same from one bisection to the next, so that a
+// nested Bazel finds its output base again.
+func addWorktree(repo git, cache, commit string, log io.Writer) (string, func(), error) {
+	if err := os.MkdirAll(cache, 0o777); err != nil {
+		return "", nil, err
+	}
+	sum := sha256.Sum256([]byte(repo))
+	name := "worktree-" + hex.EncodeToString(sum[:6])
+	dir := filepath.Join(cache, name)
+	lock, err := os.OpenFile(dir+".lock", os.O_CREATE|os.O_RDWR, 0o666)
+	if err != nil {
+		return "", nil, err
+	}
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		lock.Close()
+		return "", nil, fmt.Errorf("another bisection of %s is running (it holds %s)", repo, lock.Name())
+	}
+	remove := func() {
+		// --force: the worktree holds build outputs and bisect's state.
+		repo.output("worktree", "remove", "--force", dir)
+		os.RemoveAll(dir)
+		repo.output("worktree", "prune")
+	}
+	remove() // what a bisection that was killed left
+	if _, err := repo.output("worktree", "add", "--detach", dir, commit); err != nil {
+		lock.Close()
+		return "", nil, err
+	}
+	return dir, func() {
+		fmt.Fprintf(log, "bisect: removing the worktree %s\n", dir)
+		remove()
+		lock.Close()
+	}, nil
+}

@@ -1,0 +1,186 @@
+// Command bisect finds the commit that changed a benchmark's low-noise
+// figure: the first bad commit between a good and a bad one.
+//
+// Usage:
+//
+//	tools/bazel run //tools/bisect -- GOOD BAD --benchmark NAME
+//		[--metric M] [--repetitions N] [--json FILE]
+//		[--build bazel|go] [--target LABEL] [--spec FILE --go-package PKG]
+//
+// It adds a git worktree of the repository (the workspace bazel run was
+// started in, or --repo) under the lab's cache directory and works only
+// there: the user's checkout, its index and its files are never touched.
+// In the worktree it measures GOOD and BAD, then lets git bisect pick the
+// commits between them, and removes the worktree at the end. Each commit is
+// built and its program run under Cachegrind (package
+// havlak-lab/tools/perf/cachegrind, as the benchmarks' tests count) on the
+// workload the benchmark's spec declares for its counted runs, the
+// repetitions its spec asks (at least 3) or --repetitions.
+//
+// What the benchmark is comes from its declaration, never from its name:
+// the spec perf_spec writes (package havlak-lab/tools/perf/perfspec).
+// Builders:
+//
+//   - bazel (the default): each commit is built with the worktree's own
+//     tools/bazel (the user's user.bazelrc copied in, so its disk or remote
+//     cache serves every commit), target --target (default
+//     //benchmarks:NAME_quick_test, whose runfiles hold its spec, its
+//     program and its data); the spec is read from the runfiles of that
+//     commit's build, and the program runs in them. Go and C++ benchmarks.
+//   - go: each commit's Go main package --go-package (e.g. ./go/havlak6)
+//     is built with the go command ($GO, else the workspace's Go SDK under
+//     bazel run, else go on PATH) and runs in the worktree's root; the
+//     spec is --spec, a spec JSON built from the current checkout
+//     (bazel-bin/benchmarks/NAME_quick_test_spec.json). Cheaper, no nested
+//     Bazel; for Go benchmarks whose program is one main package.
+//
+// The metric is the one the gate judges (own_instructions for a Go
+// program, instructions for C and C++), or --metric. How a commit is
+// judged good or bad is printed before the bisection starts (see
+// newClassifier). --json FILE writes the answer and every measurement
+// (package tools/bisect/answer).
+//
+// Exit status: 0 with the first bad commit found; 1 when it cannot be
+// found (GOOD and BAD within each other's noise, a build failing, only
+// skipped commits left); 2 for a usage error.
+package main
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+
+	"havlak-lab/internal/cli"
+)
+
+func main() {
+	os.Exit(cli.Report(os.Stderr, "bisect", run(os.Args[1:])))
+}
+
+const usage = "usage: bisect GOOD BAD --benchmark NAME [--metric M] [--repetitions N] [--json FILE] [--build bazel|go] [--target LABEL] [--spec FILE --go-package PKG] [--repo DIR]"
+
+func run(args []string) error {
+	fs := flag.NewFlagSet("bisect", flag.ContinueOnError)
+	var o options
+	fs.StringVar(&o.benchmark, "benchmark", "", "the benchmark's `name`, as declared in benchmarks/")
+	fs.StringVar(&o.metric, "metric", "", "the count to bisect on: own_instructions or instructions (default: the one the gate judges)")
+	fs.IntVar(&o.repetitions, "repetitions", 0, "runs under Cachegrind per commit (default: the spec's counted repetitions, at least 3)")
+	fs.StringVar(&o.jsonOut, "json", "", "also write the answer and the measurements as JSON to `file`")
+	fs.StringVar(&o.builder, "build", "bazel", "how each commit is built: bazel (tools/bazel in the worktree) or go (the go command)")
+	fs.StringVar(&o.target, "target", "", "bazel: the benchmark's test `label` whose runfiles hold its spec (default //benchmarks:NAME_quick_test)")
+	fs.StringVar(&o.specFile, "spec", "", "go: the benchmark's spec `file` (perf_spec's JSON)")
+	fs.StringVar(&o.goPackage, "go-package", "", "go: the benchmark's main `package`, relative to the repository's root (./go/havlak6)")
+	fs.StringVar(&o.repo, "repo", "", "the git repository (default: the workspace bazel run started in, else the current directory)")
+	fs.StringVar(&o.cache, "cache", "", "where the worktree goes (default: $HAVLAK_LAB_CACHE/bisect, else ~/.cache/havlak-lab/bisect)")
+	// GOOD and BAD may come before or after the flags.
+	var positional []string
+	for {
+		if help, err := cli.ParseFlags(fs, args); help || err != nil {
+			return err
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		positional = append(positional, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	if len(positional) != 2 {
+		return cli.Usagef("want GOOD and BAD, got %d commits\n%s", len(positional), usage)
+	}
+	o.good, o.bad = positional[0], positional[1]
+	if err := o.check(); err != nil {
+		return err
+	}
+	if o.repo == "" {
+		o.repo = cli.WorkspaceRoot()
+		if o.repo == "" {
+			o.repo = "."
+		}
+	} else {
+		o.repo = cli.UserPath(o.repo)
+	}
+	if o.specFile != "" {
+		o.specFile = cli.UserPath(o.specFile)
+	}
+	if o.jsonOut != "" {
+		o.jsonOut = cli.UserPath(o.jsonOut)
+	}
+	if o.cache == "" {
+		o.cache = filepath.Join(cacheDir(), "bisect")
+	} else {
+		o.cache = cli.UserPath(o.cache)
+	}
+	return bisect(&o, os.Stderr)
+}
+
+// options are the command line's.
+type options struct {
+	good, bad           string
+	benchmark, metric   string
+	repetitions         int
+	jsonOut             string
+	builder             string
+	target              string
+	specFile, goPackage string
+	repo, cache         string
+	goCommand           string // "" for goCommand()
+}
+
+func (o *options) check() error {
+	switch {
+	case o.benchmark == "":
+		return cli.Usagef("--benchmark: which benchmark?\n%s", usage)
+	case o.repetitions < 0:
+		return cli.Usagef("--repetitions %d: want 1 or more", o.repetitions)
+	case o.builder == "bazel":
+		if o.specFile != "" || o.goPackage != "" {
+			return cli.Usagef("--spec and --go-package are for --build=go")
+		}
+		if o.target == "" {
+			o.target = "//benchmarks:" + o.benchmark + "_quick_test"
+		}
+	case o.builder == "go":
+		if o.specFile == "" || o.goPackage == "" {
+			return cli.Usagef("--build=go needs --spec FILE and --go-package PKG")
+		}
+		if o.target != "" {
+			return cli.Usagef("--target is for --build=bazel")
+		}
+	default:
+		return cli.Usagef("--build %q: want bazel or go", o.builder)
+	}
+	return nil
+}
+
+// cacheDir is where havlak-lab's tools keep their state (tools/ci/tools.sh
+// and //tools/buildbarn: the same place).
+func cacheDir() string {
+	if dir := os.Getenv("HAVLAK_LAB_CACHE"); dir != "" {
+		return dir
+	}
+	if dir := os.Getenv("XDG_CACHE_HOME"); dir != "" {
+		return filepath.Join(dir, "havlak-lab")
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		home = os.TempDir()
+	}
+	return filepath.Join(home, ".cache", "havlak-lab")
+}
+
+// goCommand is $GO, else under `bazel run` the workspace's pinned Go SDK
+// (a runfile), else go on PATH.
+func goCommand() string {
+	if goCmd := os.Getenv("GO"); goCmd != "" {
+		return goCmd
+	}
+	if os.Getenv("BUILD_WORKSPACE_DIRECTORY") != "" {
+		// bazel run starts programs in their runfiles' workspace directory.
+		if sdk, err := filepath.Abs(filepath.Join("..", "go_sdk", "bin", "go")); err == nil {
+			if _, err := os.Stat(sdk); err == nil {
+				return sdk
+			}
+		}
+	}
+	return "go"
+}

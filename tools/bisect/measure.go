@@ -1,0 +1,236 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"havlak-lab/tools/bisect/answer"
+	"havlak-lab/tools/perf/cachegrind"
+	"havlak-lab/tools/perf/perfspec"
+	"havlak-lab/tools/result"
+)
+
+// errBroken marks a commit that cannot be measured: it does not build, or
+// its program fails or prints a wrong answer. git bisect skips it.
+var errBroken = errors.New("broken commit")
+
+// A program is a commit's benchmark, built.
+type program struct {
+	binary string // absolute
+	dir    string // where it runs: the spec's paths are relative to it
+	spec   *perfspec.Spec
+}
+
+// A builder builds the benchmark of the commit checked out in the
+// worktree.
+type builder interface {
+	build() (*program, error)
+	close()
+}
+
+// A measurer measures commits in the worktree.
+type measurer struct {
+	o           *options
+	wt          git
+	builder     builder
+	tmp         string
+	log         io.Writer
+	metric      string // after the first measurement
+	repetitions int    // after the first measurement
+	runs        int
+}
+
+// measureAt checks commit out, then measures it; what names it in errors.
+func (m *measurer) measureAt(commit, what string) (answer.Measurement, error) {
+	if _, err := m.wt.output("checkout", "--quiet", "--detach", commit); err != nil {
+		return answer.Measurement{}, err
+	}
+	meas, err := m.measure(commit, what)
+	if err != nil && what != "" {
+		return meas, fmt.Errorf("%s %s: %w", what, short(commit), err)
+	}
+	return meas, err
+}
+
+// measure builds the checked-out commit and counts its runs.
+func (m *measurer) measure(commit, what string) (answer.Measurement, error) {
+	meas := answer.Measurement{Commit: commit}
+	meas.Subject, _ = m.wt.output("log", "-1", "--format=%s", commit)
+	label := short(commit) + " " + meas.Subject
+	if what != "" {
+		label = what + " " + label
+	}
+	fmt.Fprintf(m.log, "bisect: building %s\n", label)
+	prog, err := m.builder.build()
+	if err != nil {
+		return meas, fmt.Errorf("%w: %v", errBroken, err)
+	}
+	spec := prog.spec
+	switch {
+	case spec.Benchmark.Name != m.o.benchmark:
+		return meas, fmt.Errorf("%w: its spec is of benchmark %q, not %q", errBroken, spec.Benchmark.Name, m.o.benchmark)
+	case spec.Benchmark.Kind != result.KindProgram || spec.Counted == nil:
+		return meas, fmt.Errorf("%w: benchmark %s declares no runs under Cachegrind (a program with counted_repetitions > 0)", errBroken, m.o.benchmark)
+	}
+	goProgram := spec.Profiler == "go"
+	if m.metric == "" {
+		m.metric = m.o.metric
+		if m.metric == "" {
+			m.metric = cachegrind.GatedMetric(goProgram)
+		}
+		if _, err := (cachegrind.Counts{}).Metric(m.metric); err != nil {
+			return meas, err
+		}
+		m.repetitions = m.o.repetitions
+		if m.repetitions == 0 {
+			m.repetitions = max(spec.Counted.Repetitions, minRepetitions)
+		}
+	}
+	var expect *regexp.Regexp
+	if spec.Counted.Expect != "" {
+		if expect, err = regexp.Compile(spec.Counted.Expect); err != nil {
+			return meas, fmt.Errorf("%w: counted expect: %v", errBroken, err)
+		}
+	}
+	valgrind, err := cachegrind.Valgrind()
+	if err != nil {
+		return meas, err
+	}
+	outputs, err := os.MkdirTemp(m.tmp, "outputs")
+	if err != nil {
+		return meas, err
+	}
+	args := make([]string, len(spec.Counted.Args))
+	for i, arg := range spec.Counted.Args {
+		args[i] = strings.ReplaceAll(arg, "{outputs}", outputs)
+	}
+	perRun := -1
+	for i := 1; i <= m.repetitions; i++ {
+		m.runs++
+		var stdout bytes.Buffer
+		c, err := cachegrind.Run{
+			Valgrind: valgrind, Program: prog.binary, Args: args, GoProgram: goProgram, Dir: prog.dir,
+			Out: filepath.Join(m.tmp, fmt.Sprintf("cachegrind.%d.out", m.runs)), Stdout: &stdout,
+		}.Count()
+		if err != nil {
+			return meas, fmt.Errorf("%w: %v", errBroken, err)
+		}
+		if expect != nil {
+			n := matchingLines(stdout.Bytes(), expect)
+			if n == 0 || perRun >= 0 && n != perRun {
+				return meas, fmt.Errorf("%w: run %d printed %d lines matching %q, want as many as run 1's, at least 1:\n%s", errBroken, i, n, spec.Counted.Expect, stdout.String())
+			}
+			perRun = n
+		}
+		v, _ := c.Metric(m.metric)
+		meas.Values = append(meas.Values, float64(v))
+	}
+	_, meas.Median, _ = result.MinMedianMax(meas.Values)
+	fmt.Fprintf(m.log, "bisect: %s %s: %s %s (spread %.4f%%)\n", short(commit), meas.Subject, m.metric, describe(meas.Values), 100*result.Spread(meas.Values))
+	return meas, nil
+}
+
+func matchingLines(data []byte, re *regexp.Regexp) int {
+	n := 0
+	s := bufio.NewScanner(bytes.NewReader(data))
+	s.Buffer(nil, 1<<30)
+	for s.Scan() {
+		if re.Match(s.Bytes()) {
+			n++
+		}
+	}
+	return n
+}
+
+// childEnv is the environment of the builds: ours without what bazel run
+// set for this program, which would mislead a nested Bazel or go command.
+func childEnv() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		name, _, _ := strings.Cut(kv, "=")
+		switch {
+		case name == "BUILD_WORKSPACE_DIRECTORY", name == "BUILD_WORKING_DIRECTORY",
+			strings.HasPrefix(name, "RUNFILES_"), name == "JAVA_RUNFILES", name == "PYTHON_RUNFILES":
+			continue
+		}
+		env = append(env, kv)
+	}
+	return env
+}
+
+// runBuild runs a build command in dir, its output on log.
+func runBuild(cmd *exec.Cmd, dir string, log io.Writer, env ...string) error {
+	cmd.Dir, cmd.Env = dir, append(childEnv(), env...)
+	cmd.Stdout, cmd.Stderr = log, log
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("%s: %w", strings.Join(cmd.Args, " "), err)
+	}
+	return nil
+}
+
+// A bazelBuilder builds the benchmark's test target with the worktree's
+// own tools/bazel and runs the program in its runfiles.
+type bazelBuilder struct {
+	worktree, target string
+	log              io.Writer
+}
+
+func (b *bazelBuilder) build() (*program, error) {
+	pkg, name, ok := strings.Cut(strings.TrimPrefix(b.target, "//"), ":")
+	if !ok || !strings.HasPrefix(b.target, "//") {
+		return nil, fmt.Errorf("--target %q: want //PACKAGE:NAME", b.target)
+	}
+	if err := runBuild(exec.Command(filepath.Join(b.worktree, "tools", "bazel"), "build", b.target), b.worktree, b.log); err != nil {
+		return nil, err
+	}
+	// perf_benchmark names a test's spec NAME_spec (tools/perf/private/
+	// benchmark.bzl); the runfiles hold it under the workspace's name.
+	runfiles := filepath.Join(b.worktree, "bazel-bin", pkg, name+".runfiles")
+	specs, _ := filepath.Glob(filepath.Join(runfiles, "*", pkg, name+"_spec.json"))
+	if len(specs) != 1 {
+		return nil, fmt.Errorf("%s: want one %s/%s_spec.json in its runfiles %s, found %d", b.target, pkg, name, runfiles, len(specs))
+	}
+	spec, err := perfspec.Read(specs[0])
+	if err != nil {
+		return nil, err
+	}
+	root := filepath.Join(filepath.Dir(specs[0]), strings.Repeat("../", strings.Count(pkg, "/")+1))
+	return &program{binary: filepath.Join(root, spec.Binary), dir: filepath.Clean(root), spec: spec}, nil
+}
+
+func (b *bazelBuilder) close() {
+	// The worktree's Bazel server would linger for hours; its output base
+	// stays for the next bisection.
+	runBuild(exec.Command(filepath.Join(b.worktree, "tools", "bazel"), "shutdown"), b.worktree, io.Discard)
+}
+
+// A goBuilder builds a Go main package with the go command; the spec is
+// the current checkout's.
+type goBuilder struct {
+	worktree, pkg, goCmd, out string
+	spec                      *perfspec.Spec
+	log                       io.Writer
+	builds                    int
+}
+
+func (b *goBuilder) build() (*program, error) {
+	b.builds++
+	binary := filepath.Join(b.out, fmt.Sprintf("program.%d", b.builds))
+	var output bytes.Buffer
+	cmd := exec.Command(b.goCmd, "build", "-o", binary, b.pkg)
+	// A go.work around the cache directory is not the worktree's.
+	if err := runBuild(cmd, b.worktree, &output, "GOWORK=off"); err != nil {
+		return nil, fmt.Errorf("%v\n%s", err, output.String())
+	}
+	return &program{binary: binary, dir: b.worktree, spec: b.spec}, nil
+}
+
+func (b *goBuilder) close() {}

@@ -1,0 +1,301 @@
+package changepoint
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Otava reads its series from CSV files that a config file names (a "csv"
+// test per series, here s0, s1, …, the user's names never reach Otava's
+// command line or YAML), and prints one JSON line per test.
+const (
+	otavaTime   = "time"
+	otavaID     = "id"
+	otavaMetric = "value"
+	// Otava's CSV importer parses times with dateparser; it reads this.
+	otavaTimeLayout = "2006-01-02T15:04:05Z"
+)
+
+// Detect finds the change points of each series with Otava, in one run of
+// `otava analyze`, and returns a Result per series, in the same order.
+func Detect(ctx context.Context, opts Options, series ...Series) ([]Result, error) {
+	seen := map[string]bool{}
+	for _, s := range series {
+		if err := s.check(); err != nil {
+			return nil, err
+		}
+		if seen[s.Name] {
+			return nil, fmt.Errorf("series %s is given twice", s.Name)
+		}
+		seen[s.Name] = true
+	}
+	if err := opts.check(); err != nil {
+		return nil, err
+	}
+	if len(series) == 0 {
+		return nil, nil
+	}
+
+	dir, err := os.MkdirTemp("", "changepoint-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+
+	scales := make([]float64, len(series))
+	tests := map[string]any{}
+	names := make([]string, len(series))
+	first, last := series[0].Points[0].Time, series[0].Points[0].Time
+	for i, s := range series {
+		names[i] = fmt.Sprintf("s%d", i)
+		scales[i] = scaleOf(s.Points)
+		file := filepath.Join(dir, names[i]+".csv")
+		if err := writeCSV(file, s.Points, scales[i]); err != nil {
+			return nil, err
+		}
+		// Otava's direction: 1 when higher is better. It only labels its
+		// own reports; Result.Regression is decided here.
+		direction := -1
+		if s.Direction == HigherIsBetter {
+			direction = 1
+		}
+		tests[names[i]] = map[string]any{
+			"type":        "csv",
+			"file":        file,
+			"time_column": otavaTime,
+			"attributes":  []string{otavaID},
+			"metrics":     map[string]any{otavaMetric: map[string]any{"column": otavaMetric, "direction": direction}},
+		}
+		if t := s.Points[0].Time; t.Before(first) {
+			first = t
+		}
+		if t := s.Points[len(s.Points)-1].Time; t.After(last) {
+			last = t
+		}
+	}
+	// JSON is YAML: Otava's config loader reads it as it is.
+	config, err := json.Marshal(map[string]any{"tests": tests})
+	if err != nil {
+		return nil, err
+	}
+	configFile := filepath.Join(dir, "otava.yaml")
+	if err := os.WriteFile(configFile, config, 0o644); err != nil {
+		return nil, err
+	}
+
+	// Otava keeps only the points between --since (by default a year ago)
+	// and --until (by default now): the whole series must pass.
+	args := []string{"analyze",
+		"--config-file", configFile,
+		"--output", "json",
+		"--since", first.Add(-24 * time.Hour).UTC().Format(otavaTimeLayout),
+		"--until", last.Add(24 * time.Hour).UTC().Format(otavaTimeLayout),
+		"--window", strconv.Itoa(opts.Window),
+		// Otava 0.8.0 declares its p-value option as the one string
+		// "-P, --p-value": only -P works.
+		"-P", strconv.FormatFloat(opts.MaxPValue, 'g', -1, 64),
+		"-M", strconv.FormatFloat(opts.MinMagnitude, 'g', -1, 64),
+	}
+	args = append(args, names...)
+	cmd := exec.CommandContext(ctx, opts.Otava, args...)
+	// Otava reads settings from its environment (BRANCH filters the series
+	// by a branch column, OTAVA_CONFIG, database addresses) and from
+	// ~/.otava: neither may change what it reads here.
+	cmd.Env = []string{"HOME=" + dir, "TMPDIR=" + dir, "PATH=" + os.Getenv("PATH"), "LANG=C.UTF-8", "TZ=UTC"}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("%s analyze: %v%s", opts.Otava, err, said(&stderr))
+	}
+
+	// A test Otava could not read is only logged; its exit status is 0.
+	reports := map[string][]otavaGroup{}
+	lines := bufio.NewScanner(&stdout)
+	lines.Buffer(nil, 64<<20)
+	for lines.Scan() {
+		line := bytes.TrimSpace(lines.Bytes())
+		if len(line) == 0 || line[0] != '{' {
+			continue
+		}
+		var report map[string][]otavaGroup
+		if err := json.Unmarshal(line, &report); err != nil {
+			return nil, fmt.Errorf("%s analyze printed unreadable JSON: %v: %.200s", opts.Otava, err, line)
+		}
+		for name, groups := range report {
+			reports[name] = groups
+		}
+	}
+	if err := lines.Err(); err != nil {
+		return nil, err
+	}
+
+	results := make([]Result, len(series))
+	for i, s := range series {
+		groups, ok := reports[names[i]]
+		if !ok {
+			return nil, fmt.Errorf("series %s: Otava printed no result%s", s.Name, said(&stderr))
+		}
+		points, err := changePoints(s, groups, scales[i])
+		if err != nil {
+			return nil, fmt.Errorf("series %s: %s analyze: %w", s.Name, opts.Otava, err)
+		}
+		results[i] = Result{Series: s.Name, Direction: s.Direction, ChangePoints: points}
+	}
+	return results, nil
+}
+
+// scaleOf is what a series' values are divided by on their way to Otava,
+// which prints means with 6 decimals: the median's size, so the means come
+// back with 6 significant digits whether the values are seconds or
+// billions of instructions. Otava's statistics do not depend on the scale.
+func scaleOf(points []Point) float64 {
+	sizes := make([]float64, len(points))
+	for i, p := range points {
+		sizes[i] = math.Abs(p.Value)
+	}
+	sort.Float64s(sizes)
+	if median := sizes[len(sizes)/2]; median > 0 {
+		return median
+	}
+	return 1
+}
+
+func writeCSV(file string, points []Point, scale float64) error {
+	var buf bytes.Buffer
+	w := csv.NewWriter(&buf)
+	w.Write([]string{otavaTime, otavaID, otavaMetric})
+	for _, p := range points {
+		w.Write([]string{
+			p.Time.UTC().Format(otavaTimeLayout),
+			p.ID,
+			strconv.FormatFloat(p.Value/scale, 'g', -1, 64),
+		})
+	}
+	w.Flush()
+	if err := w.Error(); err != nil {
+		return err
+	}
+	return os.WriteFile(file, buf.Bytes(), 0o644)
+}
+
+// otavaGroup is an element of `otava analyze --output json`: the change
+// points of all a test's metrics at one index (here one metric). Otava
+// prints the numbers as strings.
+type otavaGroup struct {
+	Time       int64             `json:"time"`
+	Attributes map[string]string `json:"attributes"`
+	Changes    []struct {
+		Metric       string `json:"metric"`
+		Index        int    `json:"index"`
+		Time         int64  `json:"time"`
+		MeanBefore   string `json:"mean_before"`
+		StddevBefore string `json:"stddev_before"`
+		MeanAfter    string `json:"mean_after"`
+		StddevAfter  string `json:"stddev_after"`
+		PValue       string `json:"pvalue"`
+	} `json:"changes"`
+}
+
+func changePoints(s Series, groups []otavaGroup, scale float64) ([]ChangePoint, error) {
+	var out []ChangePoint
+	for _, g := range groups {
+		for _, c := range g.Changes {
+			if c.Metric != otavaMetric {
+				return nil, fmt.Errorf("a change point of metric %q, not %q", c.Metric, otavaMetric)
+			}
+			if c.Index < 1 || c.Index >= len(s.Points) {
+				return nil, fmt.Errorf("change point at index %d of %d points", c.Index, len(s.Points))
+			}
+			after := s.Points[c.Index]
+			// Otava must have read every point, in order: the index
+			// names the same point on both sides.
+			if id := g.Attributes[otavaID]; id != after.ID || c.Time != after.Time.Unix() {
+				return nil, fmt.Errorf("change point at index %d is %s at %d, but that point is %s at %d",
+					c.Index, id, c.Time, after.ID, after.Time.Unix())
+			}
+			numbers := map[string]string{
+				"mean_before": c.MeanBefore, "stddev_before": c.StddevBefore,
+				"mean_after": c.MeanAfter, "stddev_after": c.StddevAfter, "pvalue": c.PValue,
+			}
+			parsed := map[string]float64{}
+			for key, text := range numbers {
+				v, err := strconv.ParseFloat(text, 64)
+				if err != nil {
+					return nil, fmt.Errorf("change point at index %d: %s %q is not a number", c.Index, key, text)
+				}
+				parsed[key] = v
+			}
+			out = append(out, ChangePoint{
+				Index:  c.Index,
+				Before: s.Points[c.Index-1],
+				After:  after,
+				Otava: OtavaStats{
+					MeanBefore:   parsed["mean_before"] * scale,
+					MeanAfter:    parsed["mean_after"] * scale,
+					StddevBefore: parsed["stddev_before"] * scale,
+					StddevAfter:  parsed["stddev_after"] * scale,
+					PValue:       parsed["pvalue"],
+				},
+			})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Index < out[j].Index })
+	means := stretchMeans(s.Points, out)
+	for i := range out {
+		cp := &out[i]
+		cp.MeanBefore, cp.MeanAfter = means[i], means[i+1]
+		if cp.MeanBefore != 0 {
+			cp.Change = cp.MeanAfter/cp.MeanBefore - 1
+		}
+		if s.Direction == LowerIsBetter {
+			cp.Regression = cp.MeanAfter > cp.MeanBefore
+		} else {
+			cp.Regression = cp.MeanAfter < cp.MeanBefore
+		}
+	}
+	return out, nil
+}
+
+// stretchMeans are the means of the points between consecutive change
+// points (sorted by index), the start and the end.
+func stretchMeans(points []Point, cps []ChangePoint) []float64 {
+	bounds := []int{0}
+	for _, cp := range cps {
+		bounds = append(bounds, cp.Index)
+	}
+	bounds = append(bounds, len(points))
+	means := make([]float64, 0, len(bounds)-1)
+	for i := 1; i < len(bounds); i++ {
+		sum := 0.0
+		for _, p := range points[bounds[i-1]:bounds[i]] {
+			sum += p.Value
+		}
+		means = append(means, sum/float64(bounds[i]-bounds[i-1]))
+	}
+	return means
+}
+
+// said is the end of what a command wrote to stderr, to quote in an error.
+func said(stderr *bytes.Buffer) string {
+	text := strings.TrimSpace(stderr.String())
+	if text == "" {
+		return ""
+	}
+	lines := strings.Split(text, "\n")
+	if len(lines) > 15 {
+		lines = lines[len(lines)-15:]
+	}
+	return ":\n" + strings.Join(lines, "\n")
+}

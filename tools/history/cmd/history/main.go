@@ -1,0 +1,275 @@
+// Command history keeps the lab's results database (tools/history,
+// docs/history.md):
+//
+//	history init [--personal] DSN
+//	history ingest DSN RESULT...
+//	history backfill DSN ARTIFACTS_ROOT
+//	history series DSN [--benchmark B] [--metric M] [--workload W] [--env KEY]
+//
+// DSN is an SQLite file (PATH or sqlite:PATH) or postgres://.... init
+// makes the tables: a shared database (the default) takes only results of
+// trusted builds (scheduled builds of main), a personal one any. ingest
+// adds results: a result's directory, an outputs.zip, or a directory
+// searched for them (bazel-testlogs, say). backfill adds every result
+// under a tree of artifacts (nights/*/artifacts/*/outputs.zip), with
+// progress on stderr. Both print a line per result on stderr and a summary
+// on stdout, and exit 1 when a result was refused. series prints the
+// selected series, a table per series and a row per result.
+//
+// Paths are relative to where `bazel run` was typed. Exit status: 1 for a
+// refused result or a failed step, 2 for bad usage.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+
+	"havlak-lab/internal/cli"
+	"havlak-lab/tools/history"
+	"havlak-lab/tools/result"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	cli.Exit(err)
+}
+
+const usage = `usage:
+  history init [--personal] DSN
+  history ingest DSN RESULT...
+  history backfill DSN ARTIFACTS_ROOT
+  history series DSN [--benchmark B] [--metric M] [--workload W] [--env KEY]
+DSN: an SQLite file (PATH or sqlite:PATH) or postgres://USER@HOST:PORT/DATABASE`
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		return cli.Usagef("no subcommand\n%s", usage)
+	}
+	fs := flag.NewFlagSet("history "+args[0], flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprintln(stderr, usage); fs.PrintDefaults() }
+	switch args[0] {
+	case "init":
+		personal := fs.Bool("personal", false, "a personal database, which takes results of any origin (your own runs)")
+		pos, help, err := parse(fs, args[1:])
+		if help || err != nil {
+			return err
+		}
+		if len(pos) != 1 {
+			return cli.Usagef("init wants one DSN\n%s", usage)
+		}
+		access := history.Shared
+		if *personal {
+			access = history.Personal
+		}
+		d, err := history.Create(ctx, userDSN(pos[0]), access)
+		if err != nil {
+			return err
+		}
+		defer d.Close()
+		fmt.Fprintf(stdout, "%s: a %s results database\n", d.Name(), d.Access())
+		return nil
+	case "ingest", "backfill":
+		pos, help, err := parse(fs, args[1:])
+		if help || err != nil {
+			return err
+		}
+		if len(pos) < 2 || args[0] == "backfill" && len(pos) != 2 {
+			return cli.Usagef("%s wants a DSN and %s\n%s", args[0],
+				map[string]string{"ingest": "results", "backfill": "one artifacts directory"}[args[0]], usage)
+		}
+		d, err := history.Open(ctx, userDSN(pos[0]))
+		if err != nil {
+			return err
+		}
+		defer d.Close()
+		in := ingester{ctx: ctx, db: d, progress: stderr}
+		for _, path := range pos[1:] {
+			if err := in.add(cli.UserPath(path)); err != nil {
+				return err
+			}
+		}
+		return in.summary(stdout)
+	case "series":
+		var q history.Query
+		fs.StringVar(&q.Benchmark, "benchmark", "", "the benchmark's `name` (all when empty)")
+		fs.StringVar(&q.Metric, "metric", "", "the figure's `name`: real_seconds, own_instructions, ... (all when empty)")
+		fs.StringVar(&q.Workload, "workload", "", "standard or quick (both when empty)")
+		fs.StringVar(&q.EnvKey, "env", "", "the environment `key` (all when empty)")
+		pos, help, err := parse(fs, args[1:])
+		if help || err != nil {
+			return err
+		}
+		if len(pos) != 1 {
+			return cli.Usagef("series wants one DSN\n%s", usage)
+		}
+		d, err := history.Open(ctx, userDSN(pos[0]))
+		if err != nil {
+			return err
+		}
+		defer d.Close()
+		return printSeries(ctx, d, q, stdout)
+	}
+	return cli.Usagef("unknown subcommand %q\n%s", args[0], usage)
+}
+
+// parse parses args with flags anywhere among the positional arguments
+// (`series DSN --benchmark havlak6`), which fs alone stops at.
+func parse(fs *flag.FlagSet, args []string) (positional []string, help bool, err error) {
+	for {
+		if help, err := cli.ParseFlags(fs, args); help || err != nil {
+			return nil, help, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return positional, false, nil
+		}
+		positional = append(positional, args[0])
+		args = args[1:]
+	}
+}
+
+// userDSN resolves an SQLite file's path as the user typed it.
+func userDSN(dsn string) string {
+	if strings.Contains(dsn, "://") || dsn == "" {
+		return dsn
+	}
+	if path, ok := strings.CutPrefix(dsn, "sqlite:"); ok {
+		return "sqlite:" + cli.UserPath(path)
+	}
+	return cli.UserPath(dsn)
+}
+
+// An ingester adds results one at a time and counts what became of them.
+type ingester struct {
+	ctx                                     context.Context
+	db                                      *history.DB
+	progress                                io.Writer
+	seen, added, present, untrusted, failed int
+}
+
+// add ingests path: a result's directory or zip, or every result under a
+// directory.
+func (in *ingester) add(path string) error {
+	info, err := os.Stat(path)
+	if err != nil {
+		in.report(path, history.Ingested{}, err)
+		return nil
+	}
+	if !info.IsDir() {
+		d, err := in.db.Ingest(in.ctx, path)
+		in.report(path, d, err)
+		return in.ctx.Err()
+	}
+	before := in.seen
+	err = result.Walk(path, func(f result.Found) error {
+		d, err := history.Ingested{}, f.Err
+		if err == nil {
+			var source string
+			if source, err = filepath.Abs(f.Path); err == nil {
+				d, err = in.db.IngestOutputs(in.ctx, f.Outputs, source)
+			}
+		}
+		in.report(f.Path, d, err)
+		return in.ctx.Err()
+	})
+	if in.ctx.Err() != nil {
+		return in.ctx.Err()
+	}
+	if err == nil && in.seen == before {
+		err = fmt.Errorf("%s: no results (result.json or outputs.zip) under it", path)
+	}
+	if err != nil {
+		in.report(path, history.Ingested{}, err)
+	}
+	return nil
+}
+
+func (in *ingester) report(path string, d history.Ingested, err error) {
+	in.seen++
+	switch {
+	case errors.Is(err, history.ErrUntrusted):
+		in.untrusted++
+		fmt.Fprintf(in.progress, "[%d] refused: %v\n", in.seen, err)
+	case err != nil:
+		in.failed++
+		fmt.Fprintf(in.progress, "[%d] refused: %v\n", in.seen, err)
+	case d.Added:
+		in.added++
+		fmt.Fprintf(in.progress, "[%d] added %s at %s, %s: %s\n", in.seen, d.Benchmark, short(d.Commit),
+			d.Started.Format("2006-01-02 15:04Z"), path)
+	default:
+		in.present++
+		fmt.Fprintf(in.progress, "[%d] already there: %s (%s)\n", in.seen, path, d.Benchmark)
+	}
+}
+
+func (in *ingester) summary(stdout io.Writer) error {
+	fmt.Fprintf(stdout, "%s: %d results: %d added, %d already there, %d untrusted, %d refused\n",
+		in.db.Name(), in.seen, in.added, in.present, in.untrusted, in.failed)
+	if in.untrusted+in.failed > 0 {
+		return cli.ExitError{Status: 1}
+	}
+	return nil
+}
+
+func short(commit string) string {
+	if commit == "" {
+		return "an unknown commit"
+	}
+	if len(commit) > 12 {
+		return commit[:12]
+	}
+	return commit
+}
+
+func printSeries(ctx context.Context, d *history.DB, q history.Query, w io.Writer) error {
+	all, err := d.Series(ctx, q)
+	if err != nil {
+		return err
+	}
+	if len(all) == 0 {
+		return fmt.Errorf("%s: no series for %+v", d.Name(), q)
+	}
+	for i, s := range all {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		env, err := d.Environment(ctx, s.EnvKey)
+		if err != nil {
+			return err
+		}
+		gate := "not gated"
+		if s.Gated {
+			gate = fmt.Sprintf("gated at %g%%", 100*s.Threshold)
+		}
+		fmt.Fprintf(w, "%s %s (%s, %s is better, %s; %s) on the %s workload\n", s.Benchmark, s.Metric, s.Unit,
+			s.Better, gate, s.Source, s.Workload)
+		fmt.Fprintf(w, "environment %s: %s\n", s.EnvKey, env)
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, "started\tcommit\truns\tmedian\tmin\tmax\tspread\t")
+		for _, p := range s.Points {
+			lo, median, hi := result.MinMedianMax(p.Values)
+			commit := short(p.Commit)
+			if p.Dirty {
+				commit += "+dirty"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%.6g\t%.6g\t%.6g\t%.2f%%\t\n", p.Started.Format("2006-01-02 15:04Z"),
+				commit, len(p.Values), median, lo, hi, 100*result.Spread(p.Values))
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,125 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"havlak-lab/internal/cli"
+	"havlak-lab/tools/result"
+)
+
+// writeNight writes a havlak6 result of commit into dir, with the origin
+// of the nightly job when trusted.
+func writeNight(t *testing.T, dir, commit, started string, trusted bool, real ...float64) {
+	t.Helper()
+	r := &result.Result{
+		SchemaVersion: result.SchemaVersion,
+		Benchmark: result.Benchmark{Name: "havlak6", Kind: result.KindProgram, Study: "Havlak loop finding", Stage: 6,
+			Language: "Go", Workload: result.Workload{Name: result.WorkloadStandard}},
+		Environment: result.Environment{
+			Machine:    result.Machine{Hostname: "perf-1", CPUModel: "EPYC", Cores: 2},
+			Toolchains: result.Toolchains{Go: "go1.27.4"},
+			Source:     result.Source{Commit: commit},
+			Build:      result.Build{CompilationMode: "opt", Config: result.ConfigPerf},
+			Started:    started,
+		},
+		Timing: &result.Timing{Command: "havlak6"},
+		Files:  []result.File{{Name: "cpu.pb.gz", Role: result.RoleProfile, Profile: "cpu"}},
+	}
+	if trusted {
+		r.Environment.Origin = result.Origin{CI: "buildkite", BuildSource: "schedule", Branch: "main"}
+	}
+	for _, v := range real {
+		r.Timing.Runs = append(r.Timing.Runs, result.Run{Usage: result.Usage{RealSeconds: v}})
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "cpu.pb.gz"), []byte("profile"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := result.Write(dir, r); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func runHistory(t *testing.T, args ...string) (stdout, stderr string, status int) {
+	t.Helper()
+	var out, errs strings.Builder
+	status = cli.Report(&errs, "history", run(context.Background(), args, &out, &errs))
+	return out.String(), errs.String(), status
+}
+
+func TestCommand(t *testing.T) {
+	dir := t.TempDir()
+	db := "sqlite:" + filepath.Join(dir, "h.db")
+	nights := filepath.Join(dir, "nights")
+	writeNight(t, filepath.Join(nights, "2", "artifacts", "havlak6_test"), "c2", "2026-11-21T02:00:00Z", true, 2.0, 2.2)
+	writeNight(t, filepath.Join(nights, "1", "artifacts", "havlak6_test"), "c1", "2026-11-20T02:00:00Z", true, 1.0, 1.1, 1.2)
+	mine := filepath.Join(dir, "mine")
+	writeNight(t, mine, "c3", "2026-11-22T09:00:00Z", false, 0.5)
+
+	if out, errs, status := runHistory(t, "ingest", db, nights); status != 1 || !strings.Contains(errs, "history init") {
+		t.Errorf("ingest before init: status %d, %s%s; want 1 and a pointer to history init", status, out, errs)
+	}
+	if out, errs, status := runHistory(t, "init", db); status != 0 || !strings.Contains(out, "a shared results database") {
+		t.Fatalf("init: status %d, %s%s", status, out, errs)
+	}
+	out, errs, status := runHistory(t, "backfill", db, nights)
+	if status != 0 || !strings.Contains(out, "2 results: 2 added, 0 already there, 0 untrusted, 0 refused") ||
+		!strings.Contains(errs, "[1] added havlak6 at c1, 2026-11-20 02:00Z") {
+		t.Errorf("backfill: status %d\n%s%s", status, out, errs)
+	}
+	// Again, with the untrusted one: refused by the shared database.
+	out, errs, status = runHistory(t, "ingest", db, nights, mine)
+	if status != 1 || !strings.Contains(out, "3 results: 0 added, 2 already there, 1 untrusted") ||
+		!strings.Contains(errs, "history init --personal") {
+		t.Errorf("ingest: status %d\n%s%s", status, out, errs)
+	}
+	out, errs, status = runHistory(t, "series", db, "--benchmark", "havlak6", "--metric", "real_seconds")
+	if status != 0 {
+		t.Fatalf("series: status %d\n%s%s", status, out, errs)
+	}
+	t.Logf("history series:\n%s", out)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 5 || !strings.HasPrefix(lines[0], "havlak6 real_seconds (s, lower is better, not gated; xtime)") ||
+		!strings.Contains(lines[1], "perf-1, EPYC × 2, go1.27.4, opt") ||
+		strings.Join(strings.Fields(lines[3]), " ") != "2026-11-20 02:00Z c1 3 1.1 1 1.2 18.18%" ||
+		strings.Join(strings.Fields(lines[4]), " ") != "2026-11-21 02:00Z c2 2 2.1 2 2.2 9.52%" {
+		t.Errorf("series printed:\n%s", out)
+	}
+
+	personal := filepath.Join(dir, "mine.db")
+	if _, errs, status := runHistory(t, "init", "--personal", personal); status != 0 {
+		t.Fatalf("init --personal: %s", errs)
+	}
+	if out, errs, status := runHistory(t, "ingest", personal, filepath.Join(mine, result.FileName)); status != 1 {
+		t.Errorf("ingest of a result.json, not its directory: status %d\n%s%s", status, out, errs)
+	}
+	if out, errs, status := runHistory(t, "ingest", personal, mine); status != 0 || !strings.Contains(out, "1 added") {
+		t.Errorf("personal ingest: status %d\n%s%s", status, out, errs)
+	}
+}
+
+func TestUsage(t *testing.T) {
+	for _, args := range [][]string{
+		{},
+		{"frobnicate"},
+		{"init"},
+		{"init", "a.db", "b.db"},
+		{"ingest", "a.db"},
+		{"backfill", "a.db", "x", "y"},
+		{"series"},
+		{"series", "a.db", "--nosuchflag"},
+	} {
+		if _, errs, status := runHistory(t, args...); status != 2 || !strings.Contains(errs, "usage") {
+			t.Errorf("history %q: status %d, %s; want 2 and the usage", args, status, errs)
+		}
+	}
+	if _, _, status := runHistory(t, "series", "-h"); status != 0 {
+		t.Errorf("history series -h: status %d, want 0", status)
+	}
+}

@@ -1,0 +1,231 @@
+// Package history is the lab's results database: every result
+// (tools/result) that is ingested, kept with its environment, where its
+// files are, its result.json whole, and every run's figures, so that
+// charts and change-point detection can work on a benchmark's series over
+// commits and nights.
+//
+// # Engines
+//
+// One schema (sql.go) on two engines, chosen by the DSN:
+//
+//	results.db, sqlite:results.db     an SQLite file (modernc.org/sqlite,
+//	                                  pure Go): the embedded default
+//	postgres://user@host:5432/db      a PostgreSQL database (pgx), for a
+//	                                  team sharing history across agents
+//
+// Create makes the tables (the PostgreSQL database itself must exist);
+// Open opens a database Create made.
+//
+// # What is stored
+//
+// Per result: the benchmark (name, kind, study, stage, language,
+// workload), the commit, whether the tree was dirty, when it started, the
+// build config and compilation mode, the origin and whether it is trusted
+// (result.Origin), the environment's comparable fields under their
+// result.EnvironmentKey, the source (the absolute path of the result's
+// directory or outputs.zip, as ingested) with its files, the whole
+// result.json, and its figures, each with one value per run (figuresOf
+// says which). A result is known by the sha256 of its result.json:
+// ingesting it again, from anywhere, changes nothing.
+//
+// # Trust
+//
+// A database is shared (the default) or personal (Create with Personal).
+// A shared one takes only results whose origin is trusted (a scheduled
+// build of main, result.Origin.Trusted) and refuses others with
+// ErrUntrusted; a personal one takes any.
+package history
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"strings"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // database/sql driver "pgx"
+	_ "modernc.org/sqlite"             // database/sql driver "sqlite"
+)
+
+// Access is who may add results to a database.
+type Access string
+
+const (
+	// Shared: the lab's history; only trusted results (the nightly of main).
+	Shared Access = "shared"
+	// Personal: an engineer's own history; any result.
+	Personal Access = "personal"
+)
+
+// DB is an open results database.
+type DB struct {
+	db       *sql.DB
+	postgres bool
+	access   Access
+	name     string // the DSN, without a password, for messages
+}
+
+// engine is the database/sql driver and its data source for dsn.
+type engine struct {
+	driver, source string
+	postgres       bool
+	sqlitePath     string
+	name           string
+}
+
+func parseDSN(dsn string) (engine, error) {
+	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
+		u, err := url.Parse(dsn)
+		if err != nil {
+			return engine{}, fmt.Errorf("DSN: %v", err)
+		}
+		return engine{driver: "pgx", source: dsn, postgres: true, name: u.Redacted()}, nil
+	}
+	path := strings.TrimPrefix(dsn, "sqlite:")
+	switch {
+	case path == "":
+		return engine{}, errors.New("DSN is empty: want an SQLite file (PATH or sqlite:PATH) or postgres://...")
+	case strings.Contains(path, "://"):
+		return engine{}, fmt.Errorf("DSN %q: want an SQLite file (PATH or sqlite:PATH) or postgres://...", dsn)
+	case strings.ContainsRune(path, '?'):
+		return engine{}, fmt.Errorf("DSN %q: an SQLite file name with '?' is not supported", dsn)
+	}
+	// Foreign keys are off by default in SQLite. busy_timeout waits for
+	// another process's write instead of failing at once; BEGIN IMMEDIATE
+	// takes the write lock when an ingest starts, not midway.
+	source := path + "?_pragma=foreign_keys(1)&_pragma=busy_timeout(10000)&_txlock=immediate"
+	return engine{driver: "sqlite", source: source, sqlitePath: path, name: path}, nil
+}
+
+func connect(dsn string) (*DB, error) {
+	e, err := parseDSN(dsn)
+	if err != nil {
+		return nil, err
+	}
+	db, err := sql.Open(e.driver, e.source)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", e.name, err)
+	}
+	if !e.postgres {
+		// One writer at a time in this process; SQLite locks the file
+		// against the others.
+		db.SetMaxOpenConns(1)
+	}
+	return &DB{db: db, postgres: e.postgres, name: e.name}, nil
+}
+
+// Create makes the tables in the database at dsn, or finds them there,
+// and opens it. A database keeps the access it was created with: Create
+// with another access is an error.
+func Create(ctx context.Context, dsn string, access Access) (*DB, error) {
+	if access != Shared && access != Personal {
+		return nil, fmt.Errorf("access %q: want %q or %q", access, Shared, Personal)
+	}
+	d, err := connect(dsn)
+	if err != nil {
+		return nil, err
+	}
+	err = d.inTx(ctx, func(tx *sql.Tx) error {
+		for _, stmt := range schema {
+			if _, err := tx.ExecContext(ctx, stmt); err != nil {
+				return err
+			}
+		}
+		for _, kv := range [][2]string{{"schema_version", schemaVersion}, {"access", string(access)}} {
+			if _, err := tx.ExecContext(ctx, d.q(insertMeta), kv[0], kv[1]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err == nil {
+		err = d.readMeta(ctx)
+	}
+	if err == nil && d.access != access {
+		err = fmt.Errorf("it is already a %s database", d.access)
+	}
+	if err != nil {
+		d.db.Close()
+		return nil, fmt.Errorf("%s: %w", d.name, err)
+	}
+	return d, nil
+}
+
+// Open opens the database Create made at dsn.
+func Open(ctx context.Context, dsn string) (*DB, error) {
+	e, err := parseDSN(dsn)
+	if err != nil {
+		return nil, err
+	}
+	// SQLite would make an empty file of a mistyped name.
+	if !e.postgres {
+		if _, err := os.Stat(e.sqlitePath); err != nil {
+			return nil, fmt.Errorf("%s: no database (history init makes one): %w", e.name, err)
+		}
+	}
+	d, err := connect(dsn)
+	if err != nil {
+		return nil, err
+	}
+	if err := d.readMeta(ctx); err != nil {
+		d.db.Close()
+		return nil, fmt.Errorf("%s: %w", d.name, err)
+	}
+	return d, nil
+}
+
+func (d *DB) readMeta(ctx context.Context) error {
+	var version, access string
+	err := d.db.QueryRowContext(ctx, d.q(selectMeta), "schema_version").Scan(&version)
+	if err == nil {
+		err = d.db.QueryRowContext(ctx, d.q(selectMeta), "access").Scan(&access)
+	}
+	switch {
+	case err != nil:
+		return fmt.Errorf("not a results database (history init makes one): %w", err)
+	case version != schemaVersion:
+		return fmt.Errorf("schema version %s; this history reads version %s", version, schemaVersion)
+	}
+	d.access = Access(access)
+	return nil
+}
+
+// Access says whether d is shared or personal.
+func (d *DB) Access() Access { return d.access }
+
+// Name is the DSN d was opened with, without its password.
+func (d *DB) Name() string { return d.name }
+
+// Close closes the database.
+func (d *DB) Close() error { return d.db.Close() }
+
+// q adapts a statement of sql.go to d's engine.
+func (d *DB) q(query string) string {
+	if d.postgres {
+		return rebind(query)
+	}
+	return query
+}
+
+// inTx runs fn in one transaction, committed when fn returns nil and rolled
+// back otherwise.
+func (d *DB) inTx(ctx context.Context, fn func(*sql.Tx) error) error {
+	tx, err := d.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if err := fn(tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	return tx.Commit()
+}
+
+// Count is the number of results in d.
+func (d *DB) Count(ctx context.Context) (int, error) {
+	var n int
+	err := d.db.QueryRowContext(ctx, countResults).Scan(&n)
+	return n, err
+}

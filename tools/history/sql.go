@@ -1,0 +1,154 @@
+package history
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Every statement of the database is here, written once for both engines:
+// types both understand (SQLite maps BIGINT, DOUBLE PRECISION and BOOLEAN
+// to its own affinities), keys made of the result's sha256 rather than
+// engine-specific auto-increment columns, ON CONFLICT DO NOTHING (SQLite
+// 3.24+, PostgreSQL 9.5+), and ? placeholders that rebind turns into
+// PostgreSQL's $1, $2, ....
+
+// schemaVersion is the version of the tables below; Open refuses another.
+const schemaVersion = "1"
+
+// schema creates the tables. Time is Unix nanoseconds (UTC), which both
+// engines order as integers.
+var schema = []string{
+	// What the database is: schema_version, and access ("shared" or
+	// "personal", see Access).
+	`CREATE TABLE IF NOT EXISTS history_meta (
+		key   TEXT PRIMARY KEY,
+		value TEXT NOT NULL
+	)`,
+	// One row per class of comparable environments (result.EnvironmentKey):
+	// the fields that make timings incomparable.
+	`CREATE TABLE IF NOT EXISTS environments (
+		env_key          TEXT PRIMARY KEY,
+		hostname         TEXT NOT NULL,
+		os               TEXT NOT NULL,
+		arch             TEXT NOT NULL,
+		kernel           TEXT NOT NULL,
+		cpu_model        TEXT NOT NULL,
+		cores            INTEGER NOT NULL,
+		memory_bytes     BIGINT NOT NULL,
+		cpu_governor     TEXT NOT NULL,
+		cpu_turbo        TEXT NOT NULL,
+		cpu_smt          TEXT NOT NULL,
+		go_version       TEXT NOT NULL,
+		gcc_version      TEXT NOT NULL,
+		bazel_version    TEXT NOT NULL,
+		compilation_mode TEXT NOT NULL
+	)`,
+	// One row per result.json, whole (result_json) and in columns.
+	`CREATE TABLE IF NOT EXISTS results (
+		sha256           TEXT PRIMARY KEY,
+		benchmark        TEXT NOT NULL,
+		kind             TEXT NOT NULL,
+		study            TEXT NOT NULL,
+		stage            INTEGER NOT NULL,
+		language         TEXT NOT NULL,
+		workload         TEXT NOT NULL,
+		source_commit    TEXT NOT NULL,
+		dirty            BOOLEAN NOT NULL,
+		started_ns       BIGINT NOT NULL,
+		config           TEXT NOT NULL,
+		compilation_mode TEXT NOT NULL,
+		env_key          TEXT NOT NULL REFERENCES environments (env_key),
+		origin           TEXT NOT NULL,
+		trusted          BOOLEAN NOT NULL,
+		source_uri       TEXT NOT NULL,
+		ingested_ns      BIGINT NOT NULL,
+		result_json      TEXT NOT NULL
+	)`,
+	`CREATE INDEX IF NOT EXISTS results_by_benchmark ON results (benchmark, started_ns)`,
+	// The result's other files: profiles, views, graphs, ..., relative to
+	// its source_uri.
+	`CREATE TABLE IF NOT EXISTS files (
+		sha256  TEXT NOT NULL REFERENCES results (sha256),
+		name    TEXT NOT NULL,
+		role    TEXT NOT NULL,
+		profile TEXT NOT NULL,
+		PRIMARY KEY (sha256, name)
+	)`,
+	// Every figure of a result: its metrics, timing columns, counters,
+	// server rounds and Go benchmark lines (see figuresOf).
+	`CREATE TABLE IF NOT EXISTS figures (
+		sha256      TEXT NOT NULL REFERENCES results (sha256),
+		name        TEXT NOT NULL,
+		unit        TEXT NOT NULL,
+		source      TEXT NOT NULL,
+		gated       BOOLEAN NOT NULL,
+		threshold   DOUBLE PRECISION NOT NULL,
+		better      TEXT NOT NULL,
+		unavailable TEXT NOT NULL,
+		PRIMARY KEY (sha256, name, unit)
+	)`,
+	// A figure's value in each run, run 0, 1, ... in the result's order.
+	`CREATE TABLE IF NOT EXISTS figure_values (
+		sha256 TEXT NOT NULL,
+		name   TEXT NOT NULL,
+		unit   TEXT NOT NULL,
+		run    INTEGER NOT NULL,
+		value  DOUBLE PRECISION NOT NULL,
+		PRIMARY KEY (sha256, name, unit, run),
+		FOREIGN KEY (sha256, name, unit) REFERENCES figures (sha256, name, unit)
+	)`,
+}
+
+const (
+	insertMeta = `INSERT INTO history_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING`
+	selectMeta = `SELECT value FROM history_meta WHERE key = ?`
+
+	insertEnvironment = `INSERT INTO environments (env_key, hostname, os, arch, kernel, cpu_model, cores,
+		memory_bytes, cpu_governor, cpu_turbo, cpu_smt, go_version, gcc_version, bazel_version, compilation_mode)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (env_key) DO NOTHING`
+	insertResult = `INSERT INTO results (sha256, benchmark, kind, study, stage, language, workload,
+		source_commit, dirty, started_ns, config, compilation_mode, env_key, origin, trusted,
+		source_uri, ingested_ns, result_json)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (sha256) DO NOTHING`
+	insertFile   = `INSERT INTO files (sha256, name, role, profile) VALUES (?, ?, ?, ?)`
+	insertFigure = `INSERT INTO figures (sha256, name, unit, source, gated, threshold, better, unavailable)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`
+	insertValue = `INSERT INTO figure_values (sha256, name, unit, run, value) VALUES (?, ?, ?, ?, ?)`
+
+	// selectSeries returns one row per value of the figures that match a
+	// Query, in series order, then time order. The WHERE clause's
+	// conditions are each off when their argument is "".
+	selectSeries = `SELECT r.benchmark, r.workload, f.name, f.unit, r.env_key, f.source, f.gated, f.threshold,
+		f.better, r.sha256, r.source_commit, r.dirty, r.started_ns, r.source_uri, v.run, v.value
+		FROM results r
+		JOIN figures f ON f.sha256 = r.sha256
+		JOIN figure_values v ON v.sha256 = f.sha256 AND v.name = f.name AND v.unit = f.unit
+		WHERE (? = '' OR r.benchmark = ?) AND (? = '' OR f.name = ?)
+		  AND (? = '' OR r.workload = ?) AND (? = '' OR r.env_key = ?)
+		ORDER BY r.benchmark, r.workload, f.name, f.unit, r.env_key, r.started_ns, r.sha256, v.run`
+	// selectFiles returns the files of the results of a benchmark ("":
+	// all).
+	selectFiles = `SELECT fl.sha256, fl.name, fl.role, fl.profile
+		FROM files fl JOIN results r ON r.sha256 = fl.sha256
+		WHERE (? = '' OR r.benchmark = ?)
+		ORDER BY fl.sha256, fl.name`
+	selectEnvironment = `SELECT hostname, cpu_model, cores, go_version, compilation_mode
+		FROM environments WHERE env_key = ?`
+	countResults = `SELECT COUNT(*) FROM results`
+)
+
+// rebind turns the ? placeholders of query into PostgreSQL's $1, $2, ...
+// (none of the statements above has a ? inside a string).
+func rebind(query string) string {
+	var b strings.Builder
+	n := 0
+	for _, c := range query {
+		if c == '?' {
+			n++
+			b.WriteString("$" + strconv.Itoa(n))
+			continue
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}

@@ -1,0 +1,202 @@
+// Package cachegrind counts the instructions a program executes, under
+// Valgrind's Cachegrind: the lab's low-noise figure (README, "Low-noise
+// figures"; docs/noise.md). The runner (//tools/perf/runner) records the
+// counts of every benchmark with it, and //tools/bisect measures each
+// commit with it, so that both count the same way.
+package cachegrind
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+
+	"havlak-lab/tools/result"
+)
+
+// The names of the counts as metrics in result.json.
+const (
+	// MetricInstructions is every instruction of the process.
+	MetricInstructions = "instructions"
+	// MetricOwnInstructions leaves out the Go runtime's (Counts.Own).
+	MetricOwnInstructions = "own_instructions"
+)
+
+// GatedMetric is the count the regression gate judges: a Go program's own
+// instructions, a C or C++ program's total, which is exact.
+func GatedMetric(goProgram bool) string {
+	if goProgram {
+		return MetricOwnInstructions
+	}
+	return MetricInstructions
+}
+
+// GoEnv is what a Go program runs with under Cachegrind: no garbage
+// collection (GOGC=off) and no heap profile sampling
+// (GODEBUG=memprofilerate=0), both of which make the runtime's work depend
+// on timing and chance. The counted workloads are small enough for the
+// heap to hold all they allocate.
+var GoEnv = []string{"GOGC=off", "GODEBUG=memprofilerate=0"}
+
+// Counts are what one run under Cachegrind executed.
+type Counts struct {
+	// Total is every instruction of the process, Cachegrind's summary.
+	Total uint64
+	// Own leaves out the Go runtime's functions (packages runtime and
+	// internal/runtime/...): its scheduler, page allocator and stack
+	// unwinder do an amount of work that depends on timing and on where
+	// the kernel put memory, while the program's own code, the standard
+	// library included, executes the same instructions run after run.
+	// For a C or C++ program it equals Total.
+	Own uint64
+}
+
+// Metric is the count named by a Metric* constant.
+func (c Counts) Metric(name string) (uint64, error) {
+	switch name {
+	case MetricInstructions:
+		return c.Total, nil
+	case MetricOwnInstructions:
+		return c.Own, nil
+	}
+	return 0, fmt.Errorf("metric %q: Cachegrind counts %q and %q", name, MetricInstructions, MetricOwnInstructions)
+}
+
+// Valgrind finds valgrind on PATH.
+func Valgrind() (string, error) {
+	valgrind, err := exec.LookPath("valgrind")
+	if err != nil {
+		return "", errors.New("valgrind not found: install Debian's valgrind (tools/bazel test does)")
+	}
+	return valgrind, nil
+}
+
+// A Run is one run of a program under Cachegrind.
+type Run struct {
+	Valgrind string // from Valgrind()
+	Program  string
+	Args     []string
+	// GoProgram adds GoEnv to the environment.
+	GoProgram bool
+	// Env is the environment, os.Environ() when nil.
+	Env []string
+	// Dir is the working directory, the caller's when "".
+	Dir string
+	// Out is Cachegrind's output file.
+	Out string
+	// Stdout receives the program's standard output.
+	Stdout io.Writer
+}
+
+// Count runs the program and reads its counts. Valgrind's chatter on
+// standard error is shown only if the run fails.
+func (r Run) Count() (Counts, error) {
+	// A wrapper script's exec of the real program is followed: the count
+	// is the program's (the last one exec'd writes the file).
+	cmd := exec.Command(r.Valgrind, append([]string{
+		"--tool=cachegrind", "--cache-sim=no", "--trace-children=yes",
+		"--cachegrind-out-file=" + r.Out, r.Program}, r.Args...)...)
+	cmd.Env = r.Env
+	if cmd.Env == nil {
+		cmd.Env = os.Environ()
+	}
+	if r.GoProgram {
+		cmd.Env = append(cmd.Env[:len(cmd.Env):len(cmd.Env)], GoEnv...)
+	}
+	cmd.Dir = r.Dir
+	var stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = r.Stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		os.Stderr.WriteString(stderr.String())
+		return Counts{}, fmt.Errorf("%s: %w", strings.Join(cmd.Args, " "), err)
+	}
+	return ReadFile(r.Out)
+}
+
+// Metrics are the counts of a program's runs as result.json's metrics: for
+// a Go program its own instructions, gated with threshold, then its total;
+// for a C or C++ program its total, gated.
+func Metrics(counts []Counts, goProgram bool, source string, threshold float64) []result.Metric {
+	total := result.Metric{Name: MetricInstructions, Unit: "instructions", Source: source}
+	for _, c := range counts {
+		total.Values = append(total.Values, float64(c.Total))
+	}
+	if !goProgram {
+		total.Gated, total.Threshold = true, threshold
+		return []result.Metric{total}
+	}
+	// A Go program's total moves with its runtime's background work: the
+	// gate judges its own instructions.
+	own := result.Metric{Name: MetricOwnInstructions, Unit: "instructions", Source: source + " (outside the Go runtime)",
+		Gated: true, Threshold: threshold}
+	for _, c := range counts {
+		own.Values = append(own.Values, float64(c.Own))
+	}
+	return []result.Metric{own, total}
+}
+
+// goRuntime tells whether a Cachegrind function name is the Go runtime's.
+func goRuntime(fn string) bool {
+	return strings.HasPrefix(fn, "runtime.") || strings.HasPrefix(fn, "internal/runtime/")
+}
+
+// ReadFile reads a Cachegrind output file written with --cache-sim=no,
+// whose only event is Ir: "fn=NAME" lines, each followed by "LINE COUNT"
+// lines, and a "summary: TOTAL" line.
+func ReadFile(path string) (Counts, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return Counts{}, err
+	}
+	defer f.Close()
+	var c Counts
+	var sum uint64
+	summary, inRuntime := false, false
+	s := bufio.NewScanner(f)
+	s.Buffer(nil, 1<<20)
+	for line := 1; s.Scan(); line++ {
+		text := s.Text()
+		bad := func(why string) error { return fmt.Errorf("%s:%d: %s: %q", path, line, why, text) }
+		switch {
+		case strings.HasPrefix(text, "events:"):
+			if strings.TrimSpace(strings.TrimPrefix(text, "events:")) != "Ir" {
+				return c, bad("want Ir as the only event (--cache-sim=no)")
+			}
+		case strings.HasPrefix(text, "fn="):
+			inRuntime = goRuntime(strings.TrimPrefix(text, "fn="))
+		case strings.HasPrefix(text, "summary:"):
+			total, err := strconv.ParseUint(strings.TrimSpace(strings.TrimPrefix(text, "summary:")), 10, 64)
+			if err != nil {
+				return c, bad("not a count")
+			}
+			c.Total, summary = total, true
+		case text != "" && text[0] >= '0' && text[0] <= '9':
+			fields := strings.Fields(text)
+			if len(fields) != 2 {
+				return c, bad("want LINE COUNT")
+			}
+			n, err := strconv.ParseUint(fields[1], 10, 64)
+			if err != nil {
+				return c, bad("not a count")
+			}
+			sum += n
+			if !inRuntime {
+				c.Own += n
+			}
+		}
+	}
+	if err := s.Err(); err != nil {
+		return c, err
+	}
+	switch {
+	case !summary:
+		return c, fmt.Errorf("%s: no summary line: not a whole Cachegrind output", path)
+	case sum != c.Total:
+		return c, fmt.Errorf("%s: the functions' counts add up to %d, the summary says %d", path, sum, c.Total)
+	}
+	return c, nil
+}

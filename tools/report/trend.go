@@ -1,0 +1,270 @@
+package main
+
+// Trend charts: each benchmark's metrics over commits or nights, drawn in
+// the page by uPlot (//tools/report/uplot, inlined so the page works
+// offline). The report takes the series as they are given (--trends FILE):
+// it neither stores history nor detects change points, so a page can be
+// made from any source of history.
+
+import (
+	"fmt"
+	"html/template"
+	"strings"
+
+	"havlak-lab/tools/report/uplot"
+	"havlak-lab/tools/result"
+	"havlak-lab/tools/trends"
+)
+
+// A trendChart is what the page's script draws for one series.
+type trendChart struct {
+	ID        string          `json:"id"`
+	Benchmark string          `json:"benchmark"`
+	Metric    string          `json:"metric"`
+	Unit      string          `json:"unit"`
+	Commits   []string        `json:"commits"`
+	Times     []int64         `json:"times"` // milliseconds since 1970
+	Runs      []int           `json:"runs"`
+	Median    []float64       `json:"median"`
+	Min       []float64       `json:"min"`
+	Max       []float64       `json:"max"`
+	Links     []string        `json:"links"`
+	Changes   []trends.Change `json:"changes"`
+}
+
+// A trendGroup is one benchmark's charts.
+type trendGroup struct {
+	Benchmark string
+	Charts    []trendChart
+}
+
+// trendGroups groups the series by benchmark, in the order of the file.
+func trendGroups(series []trends.Series) []trendGroup {
+	var groups []trendGroup
+	index := map[string]int{}
+	for i, s := range series {
+		c := trendChart{
+			ID:        fmt.Sprintf("trend-%d", i),
+			Benchmark: s.Benchmark,
+			Metric:    s.Metric,
+			Unit:      s.Unit,
+			Changes:   s.ChangePoints,
+		}
+		if c.Changes == nil {
+			c.Changes = []trends.Change{}
+		}
+		for _, p := range s.Points {
+			lo, median, hi := result.MinMedianMax(p.Values)
+			c.Commits = append(c.Commits, p.Commit)
+			c.Times = append(c.Times, p.Time.UnixMilli())
+			c.Runs = append(c.Runs, len(p.Values))
+			c.Median = append(c.Median, median)
+			c.Min = append(c.Min, lo)
+			c.Max = append(c.Max, hi)
+			c.Links = append(c.Links, p.Profiles)
+		}
+		g, ok := index[s.Benchmark]
+		if !ok {
+			g = len(groups)
+			index[s.Benchmark] = g
+			groups = append(groups, trendGroup{Benchmark: s.Benchmark})
+		}
+		groups[g].Charts = append(groups[g].Charts, c)
+	}
+	return groups
+}
+
+// shortCommit is a commit as people quote it.
+func shortCommit(commit string) string {
+	if len(commit) > 10 {
+		return commit[:10]
+	}
+	return commit
+}
+
+// changeText says what a change point is, in words.
+func changeText(c trends.Change) string {
+	kind := "improvement"
+	if c.Regression {
+		kind = "regression"
+	}
+	return fmt.Sprintf("%+.1f%% (%s) between %s and %s", 100*c.Change, kind, shortCommit(c.From), shortCommit(c.To))
+}
+
+// trendSection is the page's section of trend charts. The charts are drawn
+// by the script at its end; the change points are also listed in words.
+var trendSection = template.Must(template.New("trends").Funcs(template.FuncMap{
+	"change": changeText,
+}).Parse(`{{if .Groups}}<section id="trends">
+<h2>Trends</h2>
+<p class="note">The median of each commit's runs, with a band from the fastest to the slowest run; dashed lines mark change points (red: a regression). Hover for a commit's figures, drag across a chart to zoom (double-click to zoom out), click a point to open that night's profiles.</p>
+<style>{{.Style}}
+.trend-group { display: flex; flex-wrap: wrap; gap: 1em 2em; }
+figure.trend { margin: 0; width: 560px; }
+figure.trend figcaption { font-size: 13px; }
+.trend .u-title { font-size: 14px; }
+.trend .u-over { cursor: crosshair; }
+.trend-change { position: absolute; top: 0; bottom: 0; width: 0; border-left: 2px dashed #d62728; pointer-events: none; }
+.trend-change.improvement { border-left-color: #2ca02c; }
+.trend-change span { position: absolute; top: 2px; left: 4px; font-size: 11px; white-space: nowrap; background: rgba(255,255,255,0.85); }
+.trend-tooltip { position: absolute; z-index: 10; pointer-events: none; background: #fff; border: 1px solid #aaa; border-radius: 3px; padding: 4px 6px; font-size: 12px; white-space: nowrap; box-shadow: 0 1px 4px rgba(0,0,0,0.2); }
+.trend-tooltip .commit { font-family: monospace; }
+</style>
+{{range .Groups}}<h3>{{.Benchmark}}</h3>
+<div class="trend-group">{{range .Charts}}<figure class="trend" id="{{.ID}}" data-benchmark="{{.Benchmark}}" data-metric="{{.Metric}}">
+{{with .Changes}}<figcaption><ul class="trend-changes">{{range .}}<li>{{change .}}</li>{{end}}</ul></figcaption>{{end}}</figure>
+{{end}}</div>
+{{end}}
+<script>{{.Script}}</script>
+<script>
+(function () {
+  var charts = {{.Charts}};
+  // The uPlot instances by figure id, for the browser test.
+  var drawn = window.trendCharts = {};
+  var number = new Intl.NumberFormat("en", {maximumSignificantDigits: 4});
+  var compact = new Intl.NumberFormat("en", {notation: "compact", maximumSignificantDigits: 4});
+  function short(commit) { return commit.length > 10 ? commit.slice(0, 10) : commit; }
+  function day(ms) { return new Date(ms).toISOString().slice(5, 10); }
+  function when(ms) { return new Date(ms).toISOString().slice(0, 16).replace("T", " ") + " UTC"; }
+  function percent(x) { return (x > 0 ? "+" : "") + (100 * x).toFixed(1) + "%"; }
+  function withUnit(v, chart) { return number.format(v) + (chart.unit ? " " + chart.unit : ""); }
+
+  // Vertical markers between the two points of each change point, as
+  // elements over the canvas so that they carry their text.
+  function changeMarkers(chart) {
+    var markers = [];
+    return {hooks: {
+      init: [function (u) {
+        chart.changes.forEach(function (c) {
+          var marker = document.createElement("div");
+          marker.className = "trend-change " + (c.regression ? "regression" : "improvement");
+          marker.dataset.index = c.index;
+          var label = document.createElement("span");
+          label.textContent = percent(c.change) + " " + short(c.from) + ".." + short(c.to);
+          marker.appendChild(label);
+          u.over.appendChild(marker);
+          markers.push(marker);
+        });
+      }],
+      draw: [function (u) {
+        markers.forEach(function (marker, i) {
+          var x = u.valToPos(chart.changes[i].index - 0.5, "x");
+          marker.style.left = x + "px";
+          marker.style.display = x < 0 || x > u.over.clientWidth ? "none" : "";
+        });
+      }],
+    }};
+  }
+
+  // The hovered point's commit, date and figures.
+  function tooltip(chart) {
+    var tip;
+    function line(text, className) {
+      var div = document.createElement("div");
+      div.textContent = text;
+      if (className) div.className = className;
+      return div;
+    }
+    return {hooks: {
+      init: [function (u) {
+        tip = document.createElement("div");
+        tip.className = "trend-tooltip";
+        tip.style.display = "none";
+        u.over.appendChild(tip);
+      }],
+      setCursor: [function (u) {
+        var i = u.cursor.idx;
+        if (i == null || u.cursor.left < 0) {
+          tip.style.display = "none";
+          return;
+        }
+        var lines = [
+          line(chart.commits[i], "commit"),
+          line(when(chart.times[i])),
+          line("median " + withUnit(chart.median[i], chart)),
+          line("min–max " + number.format(chart.min[i]) + "–" + withUnit(chart.max[i], chart) + " (" + chart.runs[i] + " runs)"),
+        ];
+        chart.changes.forEach(function (c) {
+          if (c.index === i) lines.push(line("change point: " + percent(c.change) + " since " + short(c.from)));
+        });
+        if (chart.links[i]) lines.push(line("click for its profiles"));
+        tip.replaceChildren.apply(tip, lines);
+        tip.style.display = "";
+        var x = u.valToPos(i, "x"), y = u.valToPos(chart.median[i], "y");
+        var width = u.over.clientWidth;
+        tip.style.left = (x < width / 2 ? x + 10 : x - 10 - tip.offsetWidth) + "px";
+        tip.style.top = Math.max(0, Math.min(y - tip.offsetHeight / 2, u.over.clientHeight - tip.offsetHeight)) + "px";
+      }],
+    }};
+  }
+
+  // A click on a point (not the end of a drag that zooms) opens its profiles.
+  function profileLinks(chart) {
+    return {hooks: {init: [function (u) {
+      var down = null;
+      u.over.addEventListener("mousedown", function (e) { down = [e.clientX, e.clientY]; });
+      u.over.addEventListener("click", function (e) {
+        var moved = down && Math.abs(e.clientX - down[0]) + Math.abs(e.clientY - down[1]) > 4;
+        var i = u.cursor.idx;
+        if (!moved && i != null && chart.links[i]) window.location.href = chart.links[i];
+      });
+    }]}};
+  }
+
+  charts.forEach(function (chart) {
+    var figure = document.getElementById(chart.id);
+    var stroke = "#00add8", spread = "rgba(0, 173, 216, 0.35)";
+    var opts = {
+      title: chart.metric + (chart.unit && chart.unit !== chart.metric ? " (" + chart.unit + ")" : ""),
+      width: 560,
+      height: 260,
+      scales: {x: {time: false}},
+      legend: {show: false},
+      cursor: {drag: {x: true, y: false}},
+      series: [
+        {label: "commit"},
+        {label: "median", stroke: stroke, width: 2, points: {show: true, size: 6, fill: stroke}},
+        {label: "min", stroke: spread, width: 1, points: {show: false}},
+        {label: "max", stroke: spread, width: 1, points: {show: false}},
+      ],
+      bands: [{series: [3, 2], fill: "rgba(0, 173, 216, 0.15)"}],
+      axes: [
+        {incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000], space: 50,
+         values: function (u, splits) {
+           return splits.map(function (i) { return Number.isInteger(i) && i >= 0 && i < chart.times.length ? day(chart.times[i]) : ""; });
+         }},
+        {size: 60, values: function (u, splits) { return splits.map(function (v) { return compact.format(v); }); }},
+      ],
+      plugins: [changeMarkers(chart), tooltip(chart), profileLinks(chart)],
+    };
+    var xs = chart.median.map(function (_, i) { return i; });
+    drawn[chart.id] = new uPlot(opts, [xs, chart.median, chart.min, chart.max], figure);
+    // uPlot appends its chart; the list of change points goes below it.
+    var caption = figure.querySelector("figcaption");
+    if (caption) figure.appendChild(caption);
+  });
+})();
+</script>
+</section>{{end}}`))
+
+// TrendSection renders the trend charts for the page; nothing without
+// trends.
+func (r *Report) TrendSection() (template.HTML, error) {
+	if len(r.Trends) == 0 {
+		return "", nil
+	}
+	groups := trendGroups(r.Trends)
+	var charts []trendChart
+	for _, g := range groups {
+		charts = append(charts, g.Charts...)
+	}
+	var b strings.Builder
+	err := trendSection.Execute(&b, map[string]any{
+		"Groups": groups,
+		"Charts": charts,
+		"Style":  template.CSS(uplot.Style),
+		// The licence goes with every copy of uPlot.
+		"Script": template.JS("/*! uPlot's licence:\n" + strings.ReplaceAll(uplot.License, "*/", "* /") + "*/\n" + uplot.Script),
+	})
+	return template.HTML(b.String()), err
+}

@@ -1,0 +1,206 @@
+// Package trends is the format of a trends file: benchmarks' figures over
+// commits or nights, with their change points, as the report charts them
+// (tools/report --trends) and the nightly job writes them from the results
+// history (tools/history, tools/changepoint).
+package trends
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"time"
+
+	"havlak-lab/internal/atomicfile"
+)
+
+// A File is a trends file, as JSON:
+//
+//	{"series": [{
+//	  "benchmark": "havlak6", "metric": "real", "unit": "s",
+//	  "points": [
+//	    {"commit": "4f1c…", "time": "2026-11-01T02:00:00Z",
+//	     "values": [2.31, 2.28, 2.35], "profiles": "nights/2026-11-01/havlak6/"},
+//	    …],
+//	  "change_points": [
+//	    {"index": 20, "from": "9a0b…", "to": "c1d2…", "change": 0.031, "regression": true}]
+//	}]}
+//
+// Unknown fields are refused, so that a misspelt one is not silently lost.
+type File struct {
+	Series []Series `json:"series"`
+}
+
+// A Series is one metric of one benchmark over commits or nights.
+type Series struct {
+	Benchmark string `json:"benchmark"`
+	Metric    string `json:"metric"`
+	Unit      string `json:"unit,omitempty"` // may be empty for plain counts
+	// Points in the order of the history (commit order); the chart spaces
+	// them evenly.
+	Points       []Point  `json:"points"`
+	ChangePoints []Change `json:"change_points,omitempty"`
+}
+
+// A Point is one commit's or night's measurement.
+type Point struct {
+	Commit string    `json:"commit"`
+	Time   time.Time `json:"time"`   // when it was measured
+	Values []float64 `json:"values"` // one per run; the chart shows their median, min and max
+	// Profiles is where that night's profiles are: a URL relative to the
+	// page (or an http(s) URL); clicking the point opens it. Optional.
+	Profiles string `json:"profiles,omitempty"`
+}
+
+// A Change is a change point: the series shifts between
+// Points[Index-1] and Points[Index].
+type Change struct {
+	Index int `json:"index"`
+	// From is the last commit before the change and To the first after it
+	// (usually Points[Index-1].Commit and Points[Index].Commit): the range
+	// that holds the commit that made it.
+	From string `json:"from"`
+	To   string `json:"to"`
+	// Change is the relative change of the level, e.g. 0.031 for 3.1%
+	// higher; Regression says whether that is worse for this metric.
+	Change     float64 `json:"change"`
+	Regression bool    `json:"regression"`
+}
+
+// Read reads and checks a trends file; its errors name the file and
+// the field at fault.
+func Read(path string) ([]Series, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	series, err := Parse(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return series, nil
+}
+
+// Parse reads and checks the JSON of a trends file.
+func Parse(data []byte) ([]Series, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var file File
+	if err := dec.Decode(&file); err != nil {
+		return nil, jsonError(data, err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, fmt.Errorf("line %d: more than one JSON value", lineOf(data, dec.InputOffset()))
+	}
+	if len(file.Series) == 0 {
+		return nil, errors.New(`"series": no series`)
+	}
+	seen := map[[2]string]int{}
+	for i, s := range file.Series {
+		if err := s.check(); err != nil {
+			return nil, fmt.Errorf("series[%d]%s: %w", i, s.label(), err)
+		}
+		key := [2]string{s.Benchmark, s.Metric}
+		if j, ok := seen[key]; ok {
+			return nil, fmt.Errorf("series[%d]%s: the same benchmark and metric as series[%d]", i, s.label(), j)
+		}
+		seen[key] = i
+	}
+	return file.Series, nil
+}
+
+// label names a series in errors, as far as it can.
+func (s Series) label() string {
+	if s.Benchmark == "" && s.Metric == "" {
+		return ""
+	}
+	return fmt.Sprintf(" (%s %s)", s.Benchmark, s.Metric)
+}
+
+func (s Series) check() error {
+	switch {
+	case s.Benchmark == "":
+		return errors.New(`"benchmark": missing`)
+	case s.Metric == "":
+		return errors.New(`"metric": missing`)
+	case len(s.Points) == 0:
+		return errors.New(`"points": no points`)
+	}
+	for i, p := range s.Points {
+		field := fmt.Sprintf(`"points"[%d]`, i)
+		switch {
+		case p.Commit == "":
+			return fmt.Errorf(`%s."commit": missing`, field)
+		case p.Time.IsZero():
+			return fmt.Errorf(`%s (%s)."time": missing`, field, p.Commit)
+		case len(p.Values) == 0:
+			return fmt.Errorf(`%s (%s)."values": no values`, field, p.Commit)
+		}
+		if p.Profiles != "" {
+			u, err := url.Parse(p.Profiles)
+			if err != nil {
+				return fmt.Errorf(`%s (%s)."profiles": %v`, field, p.Commit, err)
+			}
+			if u.Scheme != "" && u.Scheme != "http" && u.Scheme != "https" {
+				return fmt.Errorf(`%s (%s)."profiles": %q: want a path relative to the page or an http(s) URL`, field, p.Commit, p.Profiles)
+			}
+		}
+	}
+	for i, c := range s.ChangePoints {
+		field := fmt.Sprintf(`"change_points"[%d]`, i)
+		switch {
+		case c.Index < 1 || c.Index >= len(s.Points):
+			return fmt.Errorf(`%s."index": %d: a change lies between two points, so it must be 1 to %d`, field, c.Index, len(s.Points)-1)
+		case c.From == "":
+			return fmt.Errorf(`%s."from": missing`, field)
+		case c.To == "":
+			return fmt.Errorf(`%s."to": missing`, field)
+		}
+	}
+	return nil
+}
+
+// jsonError turns a decoding error into one with the line it is on.
+func jsonError(data []byte, err error) error {
+	var syntax *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syntax):
+		return fmt.Errorf("line %d: %v", lineOf(data, syntax.Offset), err)
+	case errors.As(err, &typ):
+		return fmt.Errorf("line %d: %q: a JSON %s, want %v", lineOf(data, typ.Offset), typ.Field, typ.Value, typ.Type)
+	case errors.Is(err, io.EOF):
+		return errors.New("empty, want a JSON object with \"series\"")
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return errors.New("ends too early: truncated?")
+	}
+	// Unknown fields and bad times, which carry no offset.
+	return err
+}
+
+func lineOf(data []byte, offset int64) int {
+	return 1 + bytes.Count(data[:min(int(offset), len(data))], []byte("\n"))
+}
+
+// Write writes series as a trends file at path, whole or not at all.
+func Write(path string, series []Series) error {
+	data, err := json.MarshalIndent(File{Series: series}, "", "  ")
+	if err != nil {
+		return err
+	}
+	if _, err := Parse(data); err != nil {
+		return fmt.Errorf("%s: not written: %w", path, err)
+	}
+	f, err := atomicfile.Create(path)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(append(data, '\n')); err != nil {
+		f.Abort()
+		return err
+	}
+	return f.Commit()
+}

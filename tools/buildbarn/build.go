@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -24,6 +25,10 @@ const recipe = "vendor+patch+build v1"
 
 // programs are the binaries a cluster needs, in the order it starts them.
 var programs = []string{"bb_storage", "bb_scheduler", "bb_runner", "bb_worker"}
+
+// probes are the module's own programs, built with Buildbarn's
+// dependencies: clients that show what the cluster lets a client do.
+var probes = []string{"acwrite"}
 
 // dropped lists directories that `go mod vendor` leaves out (it copies
 // only packages and the files they embed by name, not embedded
@@ -48,18 +53,34 @@ func (b *builder) key() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	for _, file := range append([]string{
-		filepath.Join(b.src, "module", "go.mod"),
-		filepath.Join(b.src, "module", "go.sum"),
-	}, patches...) {
+	sources, err := b.moduleFiles()
+	if err != nil {
+		return "", err
+	}
+	for _, file := range append(sources, patches...) {
 		data, err := os.ReadFile(file)
 		if err != nil {
 			return "", err
 		}
-		fmt.Fprintf(h, "%s %d\n", filepath.Base(file), len(data))
+		rel, _ := filepath.Rel(b.src, file)
+		fmt.Fprintf(h, "%s %d\n", rel, len(data))
 		h.Write(data)
 	}
 	return hex.EncodeToString(h.Sum(nil))[:16], nil
+}
+
+// moduleFiles are the files of module/ that the build reads: go.mod,
+// go.sum and the Go files of the module's own programs (probes).
+func (b *builder) moduleFiles() ([]string, error) {
+	dir := filepath.Join(b.src, "module")
+	files := []string{filepath.Join(dir, "go.mod"), filepath.Join(dir, "go.sum")}
+	err := filepath.Walk(dir, func(path string, info os.FileInfo, err error) error {
+		if err == nil && !info.IsDir() && strings.HasSuffix(path, ".go") {
+			files = append(files, path)
+		}
+		return err
+	})
+	return files, err
 }
 
 // patches are the patch files, in the order they apply.
@@ -113,7 +134,7 @@ func (b *builder) ensure() (string, error) {
 
 // complete reports whether dir holds every program.
 func complete(dir string) bool {
-	for _, p := range programs {
+	for _, p := range append(slices.Clone(programs), probes...) {
 		if _, err := os.Stat(filepath.Join(dir, p)); err != nil {
 			return false
 		}
@@ -128,12 +149,23 @@ func (b *builder) build(dir string) error {
 	if err := os.MkdirAll(work, 0o755); err != nil {
 		return err
 	}
-	for _, name := range []string{"go.mod", "go.sum"} {
-		data, err := os.ReadFile(filepath.Join(b.src, "module", name))
+	sources, err := b.moduleFiles()
+	if err != nil {
+		return err
+	}
+	for _, file := range sources {
+		rel, err := filepath.Rel(filepath.Join(b.src, "module"), file)
 		if err != nil {
 			return err
 		}
-		if err := os.WriteFile(filepath.Join(work, name), data, 0o644); err != nil {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			return err
+		}
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(work, rel)), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(work, rel), data, 0o644); err != nil {
 			return err
 		}
 	}
@@ -181,7 +213,7 @@ func (b *builder) build(dir string) error {
 		return err
 	}
 	if !complete(dir) {
-		return fmt.Errorf("go build made no %s in %s", strings.Join(programs, ", "), dir)
+		return fmt.Errorf("go build made no %s in %s", strings.Join(append(slices.Clone(programs), probes...), ", "), dir)
 	}
 	return nil
 }

@@ -38,7 +38,8 @@ require example.com/a v1.0.0
 	}
 }
 
-// The module's go.mod names the four programs a cluster runs.
+// The module's go.mod names the four programs a cluster runs and the
+// module's own probes.
 func TestModuleBuildsEveryProgram(t *testing.T) {
 	goMod, err := os.ReadFile("module/go.mod")
 	if err != nil {
@@ -49,7 +50,7 @@ func TestModuleBuildsEveryProgram(t *testing.T) {
 		names = append(names, filepath.Base(tool))
 	}
 	sort.Strings(names)
-	want := slices.Clone(programs)
+	want := append(slices.Clone(programs), probes...)
 	sort.Strings(want)
 	if !slices.Equal(names, want) {
 		t.Errorf("module/go.mod builds %q, want %q", names, want)
@@ -149,7 +150,7 @@ func TestConfigVariables(t *testing.T) {
 		}
 	}
 	set := map[string]bool{}
-	for _, kv := range clusterEnv("/s", addresses{}, "", "", 2) {
+	for _, kv := range clusterEnv("/s", addresses{}, tlsSetup{}, 2) {
 		name, _, _ := strings.Cut(kv, "=")
 		set[name] = true
 		if !used[name] {

@@ -21,18 +21,20 @@ import (
 
 // clusterOptions are the flags of start and run.
 type clusterOptions struct {
-	state   string
-	port    int
-	tlsCert string
-	tlsKey  string
-	timeout time.Duration
+	state    string
+	port     int
+	tlsCert  string
+	tlsKey   string
+	clientCA string // with tlsCert: require client certificates from this CA
+	timeout  time.Duration
 }
 
 // Files in the state directory.
 const (
-	pidFile      = "run.pid"  // the pid of `buildbarn run`
-	endpointFile = "endpoint" // written once the cluster is ready: its endpoint
-	adminFile    = "admin"    // the scheduler's web page
+	pidFile      = "run.pid"      // the pid of `buildbarn run`
+	endpointFile = "endpoint"     // written once the cluster is ready: its endpoint
+	adminFile    = "admin"        // the scheduler's web page
+	internalDir  = "internal-tls" // the cluster's own CA and certificate (writeInternalCerts)
 )
 
 // stopOrder is the order the programs stop in: the worker first, while
@@ -46,14 +48,31 @@ type addresses struct {
 	runnerSocket                                                                string
 }
 
+// tlsSetup is what the programs need for TLS and authentication; all
+// empty: plain text, no authentication.
+type tlsSetup struct {
+	cert, key string // the frontend's certificate and key (files)
+	// clientCA is the PEM of the CA whose client certificates the
+	// frontend requires; "": none required.
+	clientCA string
+	// With clientCA, the cluster's own connections are mutual TLS too:
+	// internalCA (PEM) and the certificate both ends present (files).
+	internalCA, internalCert, internalKey string
+}
+
 // clusterEnv is the environment the programs evaluate their Jsonnet
 // configuration with (config/common.libsonnet lists the variables).
-func clusterEnv(state string, a addresses, tlsCert, tlsKey string, concurrency int) []string {
+func clusterEnv(state string, a addresses, t tlsSetup, concurrency int) []string {
 	return []string{
 		"BB_STATE_DIR=" + state,
 		"BB_FRONTEND_ADDRESS=" + a.frontend,
-		"BB_FRONTEND_TLS_CERT=" + tlsCert,
-		"BB_FRONTEND_TLS_KEY=" + tlsKey,
+		"BB_FRONTEND_TLS_CERT=" + t.cert,
+		"BB_FRONTEND_TLS_KEY=" + t.key,
+		"BB_CLIENT_CA=" + t.clientCA,
+		"BB_ACTION_CACHE_WRITER=" + trustedClient,
+		"BB_INTERNAL_CA=" + t.internalCA,
+		"BB_INTERNAL_CERT=" + t.internalCert,
+		"BB_INTERNAL_KEY=" + t.internalKey,
 		"BB_STORAGE_INTERNAL_ADDRESS=" + a.storageInternal,
 		"BB_SCHEDULER_CLIENT_ADDRESS=" + a.schedulerClient,
 		"BB_SCHEDULER_WORKER_ADDRESS=" + a.schedulerWorker,
@@ -150,16 +169,11 @@ func runCluster(bin, src string, opts clusterOptions, log io.Writer) error {
 	if dir := filepath.Dir(a.runnerSocket); dir != state {
 		defer os.RemoveAll(dir)
 	}
-	tlsCert, tlsKey := opts.tlsCert, opts.tlsKey
-	if tlsCert != "" {
-		if tlsCert, err = filepath.Abs(tlsCert); err != nil {
-			return err
-		}
-		if tlsKey, err = filepath.Abs(tlsKey); err != nil {
-			return err
-		}
+	t, err := setUpTLS(state, opts)
+	if err != nil {
+		return err
 	}
-	env := append(os.Environ(), clusterEnv(state, a, tlsCert, tlsKey, runtime.NumCPU())...)
+	env := append(os.Environ(), clusterEnv(state, a, t, runtime.NumCPU())...)
 
 	signals := make(chan os.Signal, 1)
 	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM)
@@ -207,7 +221,7 @@ func runCluster(bin, src string, opts clusterOptions, log io.Writer) error {
 	}
 
 	scheme := "grpc"
-	if tlsCert != "" {
+	if t.cert != "" {
 		scheme = "grpcs"
 	}
 	endpoint := scheme + "://" + a.frontend
@@ -235,6 +249,48 @@ func runCluster(bin, src string, opts clusterOptions, log io.Writer) error {
 	case p := <-exited:
 		return fmt.Errorf("%s exited (%v); the end of %s:\n%s", p.name, p.err, logPath(state, p.name), logTail(state, p.name))
 	}
+}
+
+// setUpTLS reads the certificates opts names and, when clients must
+// authenticate, makes the cluster's own in the state directory.
+func setUpTLS(state string, opts clusterOptions) (tlsSetup, error) {
+	var t tlsSetup
+	if opts.tlsCert == "" {
+		return t, nil
+	}
+	var err error
+	if t.cert, err = filepath.Abs(opts.tlsCert); err != nil {
+		return t, err
+	}
+	if t.key, err = filepath.Abs(opts.tlsKey); err != nil {
+		return t, err
+	}
+	if opts.clientCA == "" {
+		return t, nil
+	}
+	ca, err := os.ReadFile(opts.clientCA)
+	if err != nil {
+		return t, err
+	}
+	if _, err := parseCertificates(ca); err != nil {
+		return t, fmt.Errorf("-client-ca %s: %v", opts.clientCA, err)
+	}
+	t.clientCA = string(ca)
+	dir := filepath.Join(state, internalDir)
+	if err := removeAll(dir); err != nil {
+		return t, err
+	}
+	if err := writeInternalCerts(dir, time.Now()); err != nil {
+		return t, err
+	}
+	internalCA, err := os.ReadFile(filepath.Join(dir, "ca.pem"))
+	if err != nil {
+		return t, err
+	}
+	t.internalCA = string(internalCA)
+	t.internalCert = filepath.Join(dir, "cluster.pem")
+	t.internalKey = filepath.Join(dir, "cluster.key")
+	return t, nil
 }
 
 func logPath(state, name string) string { return filepath.Join(state, "logs", name+".log") }
@@ -372,6 +428,10 @@ func startCluster(src string, opts clusterOptions, out io.Writer) error {
 		cert, _ := filepath.Abs(opts.tlsCert)
 		key, _ := filepath.Abs(opts.tlsKey)
 		args = append(args, "-tls-cert", cert, "-tls-key", key)
+	}
+	if opts.clientCA != "" {
+		ca, _ := filepath.Abs(opts.clientCA)
+		args = append(args, "-client-ca", ca)
 	}
 	logName := filepath.Join(state, "logs", "run.log")
 	logFile, err := os.Create(logName)

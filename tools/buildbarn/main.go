@@ -6,7 +6,7 @@
 //	buildbarn start [flags]         start the cluster in the background; print its endpoint
 //	buildbarn stop [-state DIR]     stop it: the worker first
 //	buildbarn run [flags]           run it in the foreground until SIGINT/SIGTERM or -timeout
-//	buildbarn certs -dir DIR        write a CA and a server certificate for 127.0.0.1
+//	buildbarn certs -dir DIR        write a CA, a server certificate for 127.0.0.1, and client certificates
 //
 // The binaries are built with the go command (GO; under `bazel run` the
 // workspace's Go SDK; else go on PATH) from
@@ -22,6 +22,11 @@
 //	-port N          the port Bazel talks to on 127.0.0.1 (default 8980; 0: a free one)
 //	-tls-cert FILE   serve grpcs:// with this certificate (PEM) ...
 //	-tls-key FILE    ... and key; without them, grpc://
+//	-client-ca FILE  with -tls-cert: require a client certificate from this CA
+//	                 (PEM); one for trusted.client.havlak-lab.invalid may write
+//	                 the action cache, any other may read it and execute; the
+//	                 workers write the results of what they ran (a CA of the
+//	                 cluster's own, made at start, guards its internal listeners)
 //	-timeout D       stop by itself after D (default 0: never)
 //
 // and every command takes -src DIR, the directory of this file with
@@ -70,11 +75,12 @@ func run(args []string) error {
 		fs.IntVar(&opts.port, "port", 8980, "the port Bazel talks to (0: a free one)")
 		fs.StringVar(&opts.tlsCert, "tls-cert", "", "serve TLS with this certificate (PEM)")
 		fs.StringVar(&opts.tlsKey, "tls-key", "", "and this private key (PEM)")
+		fs.StringVar(&opts.clientCA, "client-ca", "", "require client certificates from this CA (PEM; needs -tls-cert)")
 		fs.DurationVar(&opts.timeout, "timeout", 0, "stop after this long (0: never)")
 	case "stop":
 		fs.StringVar(&opts.state, "state", "", "the cluster's state directory")
 	case "certs":
-		fs.StringVar(&certDir, "dir", "", "where to write ca.pem, server.pem and server.key")
+		fs.StringVar(&certDir, "dir", "", "where to write ca.pem, server.pem, trusted.pem, untrusted.pem and their .key files")
 	default:
 		return usageError{fmt.Errorf("unknown command %q (build, start, stop, run, certs)", command)}
 	}
@@ -89,6 +95,9 @@ func run(args []string) error {
 	}
 	if (opts.tlsCert == "") != (opts.tlsKey == "") {
 		return usageError{errors.New("-tls-cert and -tls-key go together")}
+	}
+	if opts.clientCA != "" && opts.tlsCert == "" {
+		return usageError{errors.New("-client-ca needs -tls-cert and -tls-key: client certificates are a TLS matter")}
 	}
 
 	if command == "certs" {

@@ -113,8 +113,32 @@ func (n *night) gate() error {
 		fmt.Fprintln(n.stdout, "Tests failed tonight: the baseline stays.")
 		return nil
 	}
+	if err := trustedOrigins(found); err != nil {
+		return err
+	}
 	fmt.Fprintln(n.stdout, "--- :floppy_disk: This night becomes the baseline")
 	return promote(n.artifacts, n.baseline)
+}
+
+// trustedOrigins refuses a night any of whose results comes from another
+// origin than a scheduled build of main (result.Origin.Trusted): a pull
+// request's numbers, or a workstation's, must never become what later
+// nights are judged against (docs/security.md).
+func trustedOrigins(found []result.Found) error {
+	var untrusted []string
+	for _, f := range found {
+		if f.Err != nil {
+			continue
+		}
+		if ok, why := f.Result.Environment.Origin.Trusted(); !ok {
+			untrusted = append(untrusted, fmt.Sprintf("%s: %s", f.Path, why))
+		}
+	}
+	if len(untrusted) == 0 {
+		return nil
+	}
+	return fmt.Errorf("this night is not promoted to baseline: only a scheduled build of %s may move it (docs/security.md), and %d of its %d results come from elsewhere:\n  %s",
+		result.TrustedBranch, len(untrusted), len(found), strings.Join(untrusted, "\n  "))
 }
 
 // add records the exit status of a gate's command.

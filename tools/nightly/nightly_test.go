@@ -91,7 +91,14 @@ type nightSpec struct {
 	slow       string             // a benchmark whose real time triples
 	newGoSDK   string             // a Go toolchain every result reports instead
 	goBenchEnv result.Environment // the Go benchmark's environment
+	// origin is who ran the night, for every result; nil: the nightly
+	// schedule on main (trusted).
+	origin *result.Origin
 }
+
+// scheduledMain is the origin of a real night: the schedule's build of main.
+var scheduledMain = result.Origin{CI: "buildkite", BuildSource: "schedule", Branch: result.TrustedBranch,
+	Repository: "git@github.com:havlak-lab/havlak-lab.git", Pipeline: "havlak-lab"}
 
 // makeNight writes an artifacts directory as nightly collect makes it.
 func makeNight(t *testing.T, spec nightSpec) string {
@@ -113,6 +120,10 @@ func makeNight(t *testing.T, spec nightSpec) string {
 			}
 			if spec.newGoSDK != "" {
 				r.Environment.Toolchains.Go = spec.newGoSDK
+			}
+			r.Environment.Origin = scheduledMain
+			if spec.origin != nil {
+				r.Environment.Origin = *spec.origin
 			}
 			env = r.Environment
 		})
@@ -205,6 +216,17 @@ func TestGate(t *testing.T) {
 		{"a Go benchmark allocating twice", nightSpec{allocs: 2}, nil, 1,
 			[]string{"benchgate: regressed: Split/path=a-2 allocs/op"}, false},
 		{"tests failed", nightSpec{allocs: 0}, []string{"--tests-failed"}, 0, []string{"the baseline stays"}, false},
+		// Good nights, but not the schedule's: refused, whatever else they are.
+		{"a fork's pull request", nightSpec{allocs: 1, origin: &result.Origin{CI: "buildkite", BuildSource: "webhook",
+			Branch: "patch-1", PullRequest: "17", PullRequestRepository: "git://github.com/a-fork/havlak-lab.git",
+			Repository: scheduledMain.Repository}}, nil, 1,
+			[]string{"not promoted to baseline", "come from elsewhere",
+				"a buildkite build of pull request #17 from the fork git://github.com/a-fork/havlak-lab.git"}, false},
+		{"a workstation", nightSpec{allocs: 1, origin: &result.Origin{}}, nil, 1,
+			[]string{"not promoted to baseline", "havlak6_quick_test/outputs.zip: a run outside CI"}, false},
+		{"a scheduled build of another branch", nightSpec{allocs: 1, origin: &result.Origin{CI: "buildkite",
+			BuildSource: "schedule", Branch: "experiment"}}, nil, 1,
+			[]string{`a scheduled buildkite build of branch "experiment", not "main"`}, false},
 		{"another Go SDK", nightSpec{allocs: 1, newGoSDK: "go1.99"}, nil, 0,
 			[]string{`toolchains.go: "go1.27.4" → "go1.99"`, "**Environment changed**"}, true},
 	} {

@@ -4,15 +4,9 @@ local common = import 'common.libsonnet';
 
 {
   // Execute calls from bb_storage.
-  clientGrpcServers: [{
-    listenAddresses: [std.extVar('BB_SCHEDULER_CLIENT_ADDRESS')],
-    authenticationPolicy: common.allowAll,
-  }],
+  clientGrpcServers: [common.internalServer([std.extVar('BB_SCHEDULER_CLIENT_ADDRESS')])],
   // Workers' Synchronize calls.
-  workerGrpcServers: [{
-    listenAddresses: [std.extVar('BB_SCHEDULER_WORKER_ADDRESS')],
-    authenticationPolicy: common.allowAll,
-  }],
+  workerGrpcServers: [common.internalServer([std.extVar('BB_SCHEDULER_WORKER_ADDRESS')])],
   // A web page with the queues, workers and running actions.
   adminHttpServers: [{
     listenAddresses: [std.extVar('BB_SCHEDULER_ADMIN_ADDRESS')],

@@ -43,12 +43,36 @@ local localStore(name, sizeBytes, keyMapEntries, newBlocks) = {
 
 local tls = std.extVar('BB_FRONTEND_TLS_CERT');
 
+// Who may do what (AuthorizerConfiguration in bb-storage's
+// pkg/proto/configuration/auth). Without client certificates: anyone.
+// With them, every authenticated client reaches the instance name 'main'
+// and nothing else; only the trusted client and the cluster's workers
+// write action results there (a result in the action cache is served to
+// every later build, so one written by an untrusted build could poison
+// main's binaries); the CAS is content-addressed, so anyone may write it.
+local clients = if common.authenticated then {
+  instanceNamePrefix: { allowedInstanceNamePrefixes: [common.instanceName] },
+} else common.allowAll;
+local actionCacheWriters = if common.authenticated then {
+  jmespathExpression: "authenticationMetadata.private.actionCacheWriter && instanceName == '%s'" % common.instanceName,
+} else common.allowAll;
+
 {
   grpcServers: [
-    // Bazel's endpoint: grpc:// or, given a certificate, grpcs://.
+    // Bazel's endpoint: grpc:// or, given a certificate, grpcs://; given a
+    // client CA too, only for clients with a certificate from it, whose
+    // DNS name says whether it may write the action cache.
     {
       listenAddresses: [std.extVar('BB_FRONTEND_ADDRESS')],
-      authenticationPolicy: common.allowAll,
+      authenticationPolicy: if common.authenticated then {
+        tlsClientCertificate: {
+          clientCertificateAuthorities: common.clientCA,
+          validationJmespathExpression: '`true`',
+          metadataExtractionJmespathExpression:
+            "{public: {client: dnsNames[0]}, private: {actionCacheWriter: contains(dnsNames, '%s')}}" %
+            std.extVar('BB_ACTION_CACHE_WRITER'),
+        },
+      } else common.allowAll,
       [if tls != '' then 'tls']: {
         serverKeyPair: {
           files: {
@@ -59,32 +83,30 @@ local tls = std.extVar('BB_FRONTEND_TLS_CERT');
         },
       },
     },
-    // The cluster's own endpoint (scheduler and worker), plain text.
-    {
-      listenAddresses: [std.extVar('BB_STORAGE_INTERNAL_ADDRESS')],
-      authenticationPolicy: common.allowAll,
-    },
+    // The cluster's own endpoint (scheduler and worker).
+    common.internalServer([std.extVar('BB_STORAGE_INTERNAL_ADDRESS')]),
   ],
   // 32 GiB of blobs: the Go SDK, the standard library compiled (12,000
   // files per GoStdlib action), every binary and test log of //...
   contentAddressableStorage: {
     backend: localStore('cas', 32 * 1024 * 1024 * 1024, 4 * 1024 * 1024, 3),
-    getAuthorizer: common.allowAll,
-    putAuthorizer: common.allowAll,
-    findMissingAuthorizer: common.allowAll,
+    getAuthorizer: clients,
+    putAuthorizer: clients,
+    findMissingAuthorizer: clients,
   },
   actionCache: {
     backend: localStore('ac', 256 * 1024 * 1024, 512 * 1024, 1),
-    getAuthorizer: common.allowAll,
+    getAuthorizer: clients,
     // Bazel uploads the results of actions it ran itself
-    // (--remote_upload_local_results), as with a plain remote cache.
-    putAuthorizer: common.allowAll,
+    // (--remote_upload_local_results), as with a plain remote cache: only
+    // trusted clients' uploads are taken, and the workers' results.
+    putAuthorizer: actionCacheWriters,
   },
   // Execute calls for instance names under '' (all) go to the scheduler.
   schedulers: {
-    '': { endpoint: { address: std.extVar('BB_SCHEDULER_CLIENT_ADDRESS') } },
+    '': { endpoint: common.internalClient(std.extVar('BB_SCHEDULER_CLIENT_ADDRESS')) },
   },
-  executeAuthorizer: common.allowAll,
+  executeAuthorizer: clients,
   maximumMessageSizeBytes: common.maximumMessageSizeBytes,
   global: common.global,
 }

@@ -1,14 +1,16 @@
 // bb_worker: asks the scheduler for actions, fetches each one's inputs
 // from the CAS into a directory of its own under the native build
 // directory, has bb_runner run the command there, and uploads the outputs
-// and the ActionResult.
+// and the ActionResult: with client certificates required, through
+// bb_storage's internal listener as the cluster (common.libsonnet), the
+// one identity besides trusted clients that may write the action cache.
 local common = import 'common.libsonnet';
 
 {
   blobstore: common.blobstore,
   browserUrl: 'http://127.0.0.1/',
   maximumMessageSizeBytes: common.maximumMessageSizeBytes,
-  scheduler: { address: std.extVar('BB_SCHEDULER_WORKER_ADDRESS') },
+  scheduler: common.internalClient(std.extVar('BB_SCHEDULER_WORKER_ADDRESS')),
   global: common.global,
   buildDirectories: [{
     // Inputs are hard links into the cache directory (same file system),

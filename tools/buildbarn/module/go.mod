@@ -11,6 +11,8 @@
 // what pins their content. Their go.mod files replace grpc-gateway/v2;
 // the replace is repeated here because only the main module's counts.
 // To update: go get -tool PACKAGE@VERSION for the four programs.
+// acwrite/ is a program of this module's own (a client of the cluster's
+// frontend, for //tools/ci:buildbarn_tls_test), built with the rest.
 module havlak-lab/tools/buildbarn/module
 
 go 1.24
@@ -42,7 +44,7 @@ require (
 	github.com/aws/aws-sdk-go-v2/service/ssooidc v1.15.1 // indirect
 	github.com/aws/aws-sdk-go-v2/service/sts v1.21.1 // indirect
 	github.com/aws/smithy-go v1.14.0 // indirect
-	github.com/bazelbuild/remote-apis v0.0.0-20230822133051-6c32c3b917cc // indirect
+	github.com/bazelbuild/remote-apis v0.0.0-20230822133051-6c32c3b917cc
 	github.com/beorn7/perks v1.0.1 // indirect
 	github.com/buildbarn/bb-remote-execution v0.0.0-20230905173453-70efb72857b0 // indirect
 	github.com/buildbarn/bb-storage v0.0.0-20230905110346-c04246b462b6 // indirect
@@ -96,17 +98,18 @@ require (
 	golang.org/x/xerrors v0.0.0-20220907171357-04be3eba64a2 // indirect
 	google.golang.org/api v0.134.0 // indirect
 	google.golang.org/appengine v1.6.7 // indirect
-	google.golang.org/genproto v0.0.0-20230803162519-f966b187b2e5 // indirect
+	google.golang.org/genproto v0.0.0-20230803162519-f966b187b2e5
 	google.golang.org/genproto/googleapis/api v0.0.0-20230726155614-23370e0ffb3e // indirect
 	google.golang.org/genproto/googleapis/bytestream v0.0.0-20230803162519-f966b187b2e5 // indirect
 	google.golang.org/genproto/googleapis/rpc v0.0.0-20230822172742-b8732ec3820d // indirect
-	google.golang.org/grpc v1.57.0 // indirect
-	google.golang.org/protobuf v1.31.0 // indirect
+	google.golang.org/grpc v1.57.0
+	google.golang.org/protobuf v1.31.0
 	gopkg.in/yaml.v2 v2.4.0 // indirect
 	sigs.k8s.io/yaml v1.1.0 // indirect
 )
 
 tool (
+	havlak-lab/tools/buildbarn/module/acwrite
 	github.com/buildbarn/bb-remote-execution/cmd/bb_runner
 	github.com/buildbarn/bb-remote-execution/cmd/bb_scheduler
 	github.com/buildbarn/bb-remote-execution/cmd/bb_worker

@@ -4,9 +4,13 @@
 # the real buildkite-agent through .buildkite/local.yml in a disposable copy
 # of the checkout, whose Bazel has an output root of its own.
 #
-# local.yml is pipeline.yml's presubmit without the tests tagged "ci" (this
-# test is one: a nested `bazel test //...` would run it again), plus the
-# nightly's output collection on the quick benchmarks (.buildkite/local.yml).
+# local.yml is pipeline.yml's presubmit for forks without the tests tagged
+# "ci" (this test is one: a nested `bazel test //...` would run it again),
+# in a fork's pull request, plus the nightly's output collection on the
+# quick benchmarks (.buildkite/local.yml). The agent is given a write key
+# as if an untrusted agent had one by mistake (a made-up value): it must
+# reach neither Bazel's environment nor the log nor the artifacts, and the
+# build event file must show Bazel ran with --noremote_upload_local_results.
 #
 # Usage: bk_local_run_test.sh WORKSPACE_FILE GO (runfiles paths; see lib.sh)
 set -euo pipefail
@@ -42,9 +46,11 @@ remove_new_artifacts() {
 }
 cleanups+=(remove_new_artifacts)
 touch "$tmp/started"
+write_key="havlak-lab-test-write-key-$$-$RANDOM"
 status=0
 (cd "$copy" && "${clean_env[@]}" "PATH=$(dirname "$agent"):$(dirname "$go_cmd"):/bin:/usr/bin:/usr/local/bin" \
-  timeout 2400 "$bk" local run --listen-port "$port" .buildkite/local.yml) >"$log" 2>&1 || status=$?
+  timeout 2400 "$bk" local run --env "BUILDBUDDY_API_KEY=$write_key" --env HAVLAK_LAB_AGENT_ENV=reached \
+  --listen-port "$port" .buildkite/local.yml) >"$log" 2>&1 || status=$?
 # The agent prefixes each line with a timestamp escape (ESC _bk;t=N BEL) and
 # keeps Bazel's colours and carriage returns; strip them for reading and grep.
 plain="$tmp/bk.txt"
@@ -64,4 +70,33 @@ grep -Eq 'Executed ([0-9]+) out of \1 tests: \1 tests pass\.' "$plain" ||
 grep -Eq '^\| havlak6 \| Go \| [0-9]+\.[0-9]+ \(' "$plain" || die "no results table row for havlak6"
 [[ -n "$(find "$artifacts" -newer "$tmp/started" -name bazel-events.json)" ]] ||
   die "the presubmit's artifact_paths uploaded no bazel-events.json to $artifacts"
-echo "PASS: bk local run ran the presubmit steps"
+
+echo "== the fork's pull request"
+grep -m 1 'bazel_ci.sh: untrusted build (pull request #17 from git://github.com/a-fork/' "$plain" ||
+  die "tools/ci/bazel_ci.sh did not take the presubmit for untrusted"
+events="$copy/untrusted-artifacts/bazel-events.json"
+[[ -f "$events" && ! -e "$copy/artifacts/bazel-events.json" ]] ||
+  die "the fork's build event file is not in untrusted-artifacts/ alone"
+[[ ! -e "$copy/buildbuddy-key.bazelrc" ]] || die "a key file was written"
+leaks="$({
+  grep -rlF "$write_key" "$plain" "$copy/artifacts" "$copy/untrusted-artifacts"
+  find "$artifacts" -mindepth 1 -maxdepth 1 -newer "$tmp/started" -exec grep -rlF "$write_key" {} +
+} || true)"
+[[ -z "$leaks" ]] || die "the agent's write key is in: $leaks"
+# Bazel records its environment (--client_env): the agent's reaches it,
+# the key does not.
+client_env="$(jq -r 'select(.structuredCommandLine.commandLineLabel == "canonical") |
+  [.. | objects | select(.optionName? == "client_env") | .optionValue] |
+  if index("HAVLAK_LAB_AGENT_ENV=reached") == null then "the agent'"'"'s environment did not reach Bazel"
+  else map(select(startswith("BUILDBUDDY_")) | sub("=.*"; "")) | join(" ") end' "$events")"
+[[ -z "$client_env" ]] || die "Bazel's environment: $client_env"
+options="$(jq -r 'select(.optionsParsed) | .optionsParsed.cmdLine | join(" ")' "$events")"
+echo "Bazel's effective options (build event file, optionsParsed.cmdLine):"
+fold -s -w 100 <<<"$options" | sed 's/^/  /'
+[[ " $options " == *" --noremote_upload_local_results "* ]] || die "no --noremote_upload_local_results"
+[[ " $options " != *" --remote_upload_local_results "* ]] || die "--remote_upload_local_results on the command line"
+upload="$(jq -r 'select(.structuredCommandLine.commandLineLabel == "canonical") |
+  [.. | objects | select(.optionName? == "remote_upload_local_results") | .optionValue] | last' "$events")"
+[[ "$upload" == 0 || "$upload" == false ]] || die "canonical remote_upload_local_results is $upload"
+echo "no key in Bazel's environment, the log or the artifacts; remote_upload_local_results=$upload"
+echo "PASS: bk local run ran the presubmit steps, a fork's pull request as untrusted"

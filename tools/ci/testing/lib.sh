@@ -89,7 +89,7 @@ free_port() {
 # start_buildbarn STATE [FLAGS...]: a Buildbarn cluster (tools/buildbarn,
 # the binary given as the test's third argument) on a free port of
 # 127.0.0.1, its storage and build directories in STATE; FLAGS go to
-# `buildbarn start` (-tls-cert, -tls-key). Sets bb_endpoint (grpc://… or
+# `buildbarn start` (-tls-cert, -tls-key, -client-ca). Sets bb_endpoint (grpc://… or
 # grpcs://…) and bb_build_dir (where the worker runs actions). The first
 # start on a machine builds Buildbarn (minutes; cached). Stopped on exit,
 # the worker first; stops by itself after 45 minutes whatever happens.

@@ -3,7 +3,12 @@
 # (check-jsonschema's vendor.buildkite, strict: unknown keys and wrong types
 # fail) and the agent's parser (buildkite-agent pipeline upload --dry-run).
 # Also checks that the nightly job keeps its promises (only on schedule,
-# queue perf, serialised) in the agent's resolved JSON.
+# queue perf, serialised) in the agent's resolved JSON, and which steps
+# each kind of build runs: a pull request from a fork only the fork's
+# presubmit on queue untrusted; this repository's pull requests, pushes and
+# builds by hand the presubmit; the schedule only the nightly. The agent
+# leaves `if` to Buildkite's servers, so //tools/ci/whichsteps ($WHICHSTEPS)
+# evaluates the conditions of the agent's resolved pipeline.
 #
 # Usage: pipeline_test.sh WORKSPACE_FILE GO (runfiles paths; see lib.sh)
 set -euo pipefail
@@ -12,6 +17,10 @@ source "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/lib.sh"
 
 check_jsonschema="$("${clean_env[@]}" "$tools" check-jsonschema)"
 agent="$("${clean_env[@]}" "$tools" buildkite-agent)"
+
+# A runfiles path: resolved before leaving the runfiles directory.
+whichsteps="$(readlink -f "${WHICHSTEPS:?set by //tools/ci:pipeline_test}")"
+[[ -x "$whichsteps" ]] || die "no whichsteps at $WHICHSTEPS"
 
 cd "$workspace"
 for pipeline in .buildkite/pipeline.yml .buildkite/local.yml; do
@@ -53,7 +62,40 @@ expect '.concurrency' '1'
 expect '.concurrency_group | type' '"string"'
 expect '[.retry.automatic[].exit_status] | sort' '[-1,137,143]'
 expect '.timeout_in_minutes | type' '"number"'
-presubmit="$(jq -c '.steps[] | select(.key == "presubmit")' "$tmp/resolved.json")"
-[[ "$(jq -r '.if' <<<"$presubmit")" == 'build.source != "schedule"' ]] ||
-  die "presubmit must run on every build but the schedule's"
-echo "PASS: pipelines match Buildkite's schema and parse with buildkite-agent"
+
+# routes NAME WANT VAR=VALUE...: the steps a build with these conditional
+# variables runs are WANT (keys, space-separated).
+routes() {
+  local name="$1" want="$2" got
+  shift 2
+  local args=()
+  for var in "$@"; do args+=(-var "$var"); done
+  got="$("$whichsteps" -pipeline "$tmp/resolved.json" "${args[@]}" | tr '\n' ' ' | sed 's/ $//')" ||
+    die "whichsteps failed for $name"
+  printf '%-28s -> %s\n' "$name" "$got"
+  [[ "$got" == "$want" ]] || die "$name runs the steps '$got', want '$want'"
+}
+# Buildkite's variables: fork is null outside pull requests.
+routes "pull request from a fork" presubmit-fork build.source=webhook build.branch=someone:patch-1 \
+  'build.pull_request.id="17"' build.pull_request.repository.fork=true
+routes "pull request of this repo" presubmit build.source=webhook build.branch=feature \
+  'build.pull_request.id="18"' build.pull_request.repository.fork=false
+routes "push to main" presubmit build.source=webhook build.branch=main \
+  build.pull_request.id=null build.pull_request.repository.fork=null
+routes "build started by hand" presubmit build.source=ui build.branch=main \
+  build.pull_request.id=null build.pull_request.repository.fork=null
+routes "nightly schedule" nightly-perf build.source=schedule build.branch=main \
+  build.pull_request.id=null build.pull_request.repository.fork=null
+
+# The fork's step: agents of its own, no secrets through the pipeline, and
+# artifacts apart from the trusted jobs'.
+fork="$(jq -c '.steps[] | select(.key == "presubmit-fork")' "$tmp/resolved.json")"
+[[ "$(jq -c '.agents' <<<"$fork")" == '{"queue":"untrusted","arch":"amd64"}' ]] ||
+  die "presubmit-fork must run on queue untrusted: $(jq -c '.agents' <<<"$fork")"
+[[ "$(jq -c '[.env, .plugins] | map(select(. != null))' <<<"$fork")" == "[]" ]] ||
+  die "presubmit-fork must pass no env or plugins (secrets) to its job"
+[[ "$(jq -c '[.artifact_paths[] | select(startswith("untrusted-artifacts/") | not)]' <<<"$fork")" == "[]" ]] ||
+  die "presubmit-fork uploads artifacts outside untrusted-artifacts/"
+[[ "$(jq -r '[.steps[] | select(.key != "presubmit-fork") | .agents.queue] | index("untrusted")' "$tmp/resolved.json")" == null ]] ||
+  die "only presubmit-fork may run on queue untrusted"
+echo "PASS: pipelines match Buildkite's schema and parse with buildkite-agent; builds are routed by trust"

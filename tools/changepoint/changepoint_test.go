@@ -6,34 +6,17 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"havlak-lab/tools/changepoint/otavatest"
 )
 
-// otava installs Otava with the project's own script (once per cache:
-// $HAVLAK_LAB_CACHE) and returns its path. The script is a runfile under
-// Bazel and a file of the checkout under go test; both are ../ci/tools.sh
-// from this package's directory.
+// otava installs Otava with the project's own script and returns its path.
 func otava(t *testing.T) string {
-	t.Helper()
-	script, err := filepath.Abs(filepath.Join("..", "ci", "tools.sh"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command("bash", script, "otava")
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("%s otava: %v\n%s", script, err, stderr.String())
-	}
-	if stderr.Len() > 0 {
-		t.Logf("%s otava: %s", script, stderr.String())
-	}
-	return strings.TrimSpace(string(out))
+	return otavatest.Command(t, filepath.Join("..", "ci", "tools.sh"))
 }
 
 const (

@@ -13,7 +13,9 @@
 # 3. nightly gate: the report (artifacts/report/) against the last good
 #    night ($HAVLAK_LAB_BASELINE), benchgate on the Go benchmarks, the
 #    summary as an annotation (printed when not run by an agent), and a
-#    good night promoted to baseline
+#    good night promoted to baseline; the night enters the results history
+#    ($HAVLAK_LAB_HISTORY_DIR, docs/history.md), searched for change points
+#    with Apache Otava (installed by tools/ci/tools.sh)
 #
 # Locally, from the checkout (about half an hour on 2 cores):
 #   tools/ci/nightly.sh
@@ -39,7 +41,7 @@ if ! "${nightly[@]}" collect "$events" artifacts; then
   ((status != 0)) || exit 1
 fi
 
-gate=(gate)
+gate=(gate --otava "$(tools/ci/tools.sh otava)")
 # A night whose tests failed is never the next one's baseline.
 ((status == 0)) || gate+=(--tests-failed)
 gate_status=0

@@ -177,7 +177,10 @@ func snapshot(t *testing.T, dir string) string {
 	return s.String()
 }
 
-func TestGate(t *testing.T) {
+// needCommands skips a test run without the report, benchgate and the
+// fixtures, and makes their runfiles paths absolute.
+func needCommands(t *testing.T) {
+	t.Helper()
 	if *reportCmd == "" || *benchgateCmd == "" || *fixtures == "" {
 		t.Skip("needs -report, -benchgate and -fixtures (bazel test //tools/nightly:nightly_test)")
 	}
@@ -188,6 +191,10 @@ func TestGate(t *testing.T) {
 			*path = filepath.Join(dir, os.Getenv("TEST_WORKSPACE"), *path)
 		}
 	}
+}
+
+func TestGate(t *testing.T) {
+	needCommands(t)
 	t.Setenv("BUILDKITE", "")
 	baseline := filepath.Join(t.TempDir(), "baseline")
 

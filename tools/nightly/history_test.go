@@ -1,0 +1,161 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"havlak-lab/tools/changepoint/otavatest"
+	"havlak-lab/tools/history"
+	"havlak-lab/tools/result"
+	"havlak-lab/tools/trends"
+)
+
+// gitHistory makes a git repository with n commits and returns their
+// hashes, oldest first: the nights' commits, real enough for git rev-list.
+func gitHistory(t *testing.T, n int) (string, []string) {
+	t.Helper()
+	dir := t.TempDir()
+	git := func(args ...string) string {
+		cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=lab", "-c", "user.email=lab@localhost"}, args...)...)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	git("init", "-q")
+	var commits []string
+	for i := 0; i < n; i++ {
+		git("commit", "-q", "--allow-empty", "-m", fmt.Sprintf("night %d", i))
+		commits = append(commits, git("rev-parse", "HEAD"))
+	}
+	return dir, commits
+}
+
+// historyNight writes one night's artifacts: havlak6's quick result from
+// the fixtures, measured at commit on day, with a gated own_instructions
+// count of level (three runs, noise of the size Go stages show).
+func historyNight(t *testing.T, rng *rand.Rand, commit string, day time.Time, level float64, origin result.Origin) string {
+	t.Helper()
+	dir := t.TempDir()
+	test := "havlak6_quick_test"
+	files := readZip(t, filepath.Join(*fixtures, test, result.ZipName))
+	editResult(t, files, func(r *result.Result) {
+		r.Environment.Source = result.Source{Commit: commit}
+		r.Environment.Started = day.Format(time.RFC3339)
+		r.Environment.Origin = origin
+		var values []float64
+		for range 3 {
+			values = append(values, level*(1+0.00001*rng.NormFloat64()))
+		}
+		r.Metrics = []result.Metric{{Name: "own_instructions", Unit: "instructions", Source: "cachegrind",
+			Values: values, Gated: true, Threshold: 0.01}}
+	})
+	writeZip(t, filepath.Join(dir, test, result.ZipName), files)
+	return dir
+}
+
+// A creep of 0.7% a night never fails the night-to-night gate (its
+// threshold is 1%, and each good night becomes the baseline), but the
+// history's change points find it inside the creep's commits: E-divisive
+// fits steps, so a creep may come out as more than one.
+func TestHistoryFindsCreep(t *testing.T) {
+	needCommands(t)
+	t.Setenv("BUILDKITE", "")
+	otava := otavatest.Command(t, filepath.Join("..", "ci", "tools.sh"))
+	const flat, creep = 10, 8
+	checkout, commits := gitHistory(t, flat+creep)
+	t.Chdir(checkout)
+	historyDir := t.TempDir()
+	dsn := "sqlite:" + filepath.Join(historyDir, "history.sqlite")
+	baseline := filepath.Join(t.TempDir(), "baseline")
+	rng := rand.New(rand.NewPCG(1, 2))
+	day := time.Date(2026, 10, 1, 2, 0, 0, 0, time.UTC)
+
+	level := 169e6
+	alerted := map[int]string{}
+	for i := range flat + creep {
+		if i >= flat {
+			level *= 1.007
+		}
+		night := historyNight(t, rng, commits[i], day.AddDate(0, 0, i), level, scheduledMain)
+		status, log := gateNight(t, baseline, night, "--otava", otava, "--history-dir", historyDir, "--history", dsn)
+		if !strings.Contains(log, "havlak6: added") {
+			t.Fatalf("night %d: the result did not enter the history:\n%s", i, log)
+		}
+		newChange := strings.Contains(log, "**New change points**")
+		if newChange {
+			alerted[i] = log
+			if status != 1 {
+				t.Errorf("night %d: a new change point, but exit status %d, want 1", i, status)
+			}
+		}
+		// Until the history speaks, every night is good and becomes the
+		// baseline; a night with a new change point does not, and the
+		// nights after it are judged against the last good one.
+		if len(alerted) == 0 && (status != 0 || strings.Contains(log, "REGRESSED")) {
+			t.Errorf("night %d: exit status %d, or the night-to-night gate flagged a 0.7%% step:\n%s", i, status, log)
+		}
+		series, err := trends.Read(filepath.Join(night, "trends.json"))
+		if err != nil {
+			t.Fatalf("night %d: %v", i, err)
+		}
+		if got := len(series[0].Points); len(series) == 0 || got != i+1 {
+			t.Errorf("night %d: the trends file has %d points, want %d", i, got, i+1)
+		}
+		if page, _ := os.ReadFile(filepath.Join(night, "report", "index.html")); !strings.Contains(string(page), "uPlot") {
+			t.Errorf("night %d: the report has no trend charts", i)
+		}
+	}
+	if len(alerted) == 0 {
+		t.Fatalf("no night reported the creep's change point")
+	}
+	for i, log := range alerted {
+		if i < flat {
+			t.Errorf("night %d, before the creep, reported a change point:\n%s", i, log)
+			continue
+		}
+		// The range is inside the creep: from its first commit's parent on.
+		var inside bool
+		for j := flat - 1; j < flat+creep-1; j++ {
+			inside = inside || strings.Contains(log, fmt.Sprintf("between `%s` and `%s`", shortCommit(commits[j]), shortCommit(commits[j+1])))
+		}
+		if !strings.Contains(log, "havlak6 own_instructions: +") || !inside {
+			t.Errorf("night %d: the new change point is not a rise of own_instructions inside the creep:\n%s", i, log)
+		}
+		t.Logf("night %d: %s", i, log[strings.Index(log, "**New change points**"):])
+	}
+}
+
+// A shared history takes no result of an untrusted build.
+func TestSharedHistoryRefusesUntrusted(t *testing.T) {
+	needCommands(t)
+	t.Setenv("BUILDKITE", "")
+	otava := otavatest.Command(t, filepath.Join("..", "ci", "tools.sh"))
+	historyDir := t.TempDir()
+	pr := result.Origin{CI: "buildkite", BuildSource: "webhook", Branch: "patch-1", PullRequest: "7",
+		Repository: scheduledMain.Repository, PullRequestRepository: "git@github.com:mallory/havlak-lab.git"}
+	night := historyNight(t, rand.New(rand.NewPCG(3, 4)), "0123456789abcdef", time.Now(), 169e6, pr)
+	_, log := gateNight(t, filepath.Join(t.TempDir(), "baseline"), night, "--otava", otava, "--history-dir", historyDir)
+	if !strings.Contains(log, "havlak6: not recorded: a buildkite build of pull request #7 from the fork") {
+		t.Errorf("the log does not say the pull request's result was not recorded:\n%s", log)
+	}
+	db, err := history.Open(context.Background(), filepath.Join(historyDir, "history.sqlite"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if n, err := db.Count(context.Background()); err != nil || n != 0 || db.Access() != history.Shared {
+		t.Errorf("the history holds %d results (%v), access %s; want 0 in a shared one", n, err, db.Access())
+	}
+	if nights, _ := filepath.Glob(filepath.Join(historyDir, "nights", "*")); len(nights) > 0 {
+		t.Errorf("an untrusted night was archived: %v", nights)
+	}
+}

@@ -180,19 +180,31 @@ func (n *night) detect(ctx context.Context, db *history.DB, found []result.Found
 		return nil, nil
 	}
 	var now, before []changepoint.Series
-	// tonight[i] tells that all[i] ends with a point of tonight's.
+	// tonight[i] tells that all[i] ends with a point of tonight's;
+	// searched[i] is all[i]'s index among the series searched.
 	tonight := make([]bool, len(all))
+	searched := make([]int, len(all))
 	for i, s := range all {
+		searched[i] = -1
+		// Fewer points cannot show a change against their own noise.
+		if len(s.Points) < minSearchedPoints {
+			continue
+		}
 		cs := changeSeries(s)
+		searched[i] = len(now)
 		now = append(now, cs)
 		last := s.Points[len(s.Points)-1]
 		tonight[i] = slices.ContainsFunc(found, func(f result.Found) bool {
 			return f.Err == nil && f.Result.Benchmark.Name == s.Benchmark && f.Result.Environment.Started == last.Started.Format(time.RFC3339)
 		})
-		if tonight[i] && len(cs.Points) > 1 {
+		if tonight[i] && len(cs.Points) > minSearchedPoints {
 			cs.Points = cs.Points[:len(cs.Points)-1]
 			before = append(before, cs)
 		}
+	}
+	if len(now) == 0 {
+		fmt.Fprintf(n.stdout, "Change points: no series has %d points yet.\n", minSearchedPoints)
+		return nil, trends.Write(trendsFile, chartsOf(all, nil, n.reportDir()))
 	}
 	opts := changepoint.DefaultOptions(n.history.otava)
 	fmt.Fprintf(n.stdout, "Change points: Apache Otava over %d series (window %d, p ≤ %g, change ≥ %g%%)\n",
@@ -214,11 +226,13 @@ func (n *night) detect(ctx context.Context, db *history.DB, found []result.Found
 		}
 	}
 	var alerts []alert
-	var charts []trends.Series
+	results := make([]changepoint.Result, len(all))
 	for i, s := range all {
-		r := found1[i]
-		chart := trendSeries(s, r, n.reportDir())
-		charts = append(charts, chart)
+		if searched[i] < 0 {
+			continue
+		}
+		r := found1[searched[i]]
+		results[i] = r
 		for _, cp := range r.ChangePoints {
 			fmt.Fprintf(n.stdout, "%s: %s..%s %+.2f%%%s\n", r.Series, shortCommit(cp.Before.ID), shortCommit(cp.After.ID),
 				100*cp.Change, map[bool]string{true: " (regression)"}[cp.Regression])
@@ -227,7 +241,25 @@ func (n *night) detect(ctx context.Context, db *history.DB, found []result.Found
 			}
 		}
 	}
-	return alerts, trends.Write(trendsFile, charts)
+	return alerts, trends.Write(trendsFile, chartsOf(all, results, n.reportDir()))
+}
+
+// minSearchedPoints is the fewest points a series needs to be searched
+// for change points.
+const minSearchedPoints = 3
+
+// chartsOf is the series with their change points (results[i], if any) as
+// the report charts them.
+func chartsOf(all []history.Series, results []changepoint.Result, reportDir string) []trends.Series {
+	var charts []trends.Series
+	for i, s := range all {
+		var r changepoint.Result
+		if i < len(results) {
+			r = results[i]
+		}
+		charts = append(charts, trendSeries(s, r, reportDir))
+	}
+	return charts
 }
 
 // changeSeries is a history series as the change-point search reads it:

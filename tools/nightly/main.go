@@ -111,8 +111,12 @@ func runGate(args []string, report, benchgate, bisect string, stdout, stderr io.
 	if *otava != "" {
 		n.history = &historyConfig{dir: absolute(cli.UserPath(*historyDir)), dsn: *dsn, otava: absolute(*otava),
 			bisect: absolute(bisect), checkout: cli.UserPath(".")}
-		if n.history.dsn == "" {
+		switch {
+		case n.history.dsn == "":
 			n.history.dsn = "sqlite:" + filepath.Join(n.history.dir, "history.sqlite")
+		case !strings.Contains(n.history.dsn, "://"):
+			// An SQLite file, named from where bazel run was typed.
+			n.history.dsn = "sqlite:" + absolute(cli.UserPath(strings.TrimPrefix(n.history.dsn, "sqlite:")))
 		}
 	} else {
 		fmt.Fprintln(stdout, "No --otava: the night does not enter the history, and no change points are searched.")

@@ -99,4 +99,10 @@ upload="$(jq -r 'select(.structuredCommandLine.commandLineLabel == "canonical") 
   [.. | objects | select(.optionName? == "remote_upload_local_results") | .optionValue] | last' "$events")"
 [[ "$upload" == 0 || "$upload" == false ]] || die "canonical remote_upload_local_results is $upload"
 echo "no key in Bazel's environment, the log or the artifacts; remote_upload_local_results=$upload"
+# The nightly gate on the quick benchmarks: into the personal history,
+# searched, and kept from the baseline (not the schedule's night).
+grep -Eq '^havlak6: added \(.*/artifacts/history/nights/' "$plain" || die "the gate did not ingest havlak6 into the history"
+grep -q '^Change points: ' "$plain" || die "the gate did not search the history for change points"
+grep -q '^The baseline stays: this night is not promoted' "$plain" || die "the gate did not refuse to promote an untrusted night"
+[[ -f "$copy/artifacts/quick/trends.json" ]] || die "the gate wrote no trends file"
 echo "PASS: bk local run ran the presubmit steps, a fork's pull request as untrusted"

@@ -121,10 +121,25 @@ figure.trend figcaption { font-size: 13px; }
   var charts = {{.Charts}};
   // The uPlot instances by figure id, for the browser test.
   var drawn = window.trendCharts = {};
-  var number = new Intl.NumberFormat("en", {maximumSignificantDigits: 4});
-  var compact = new Intl.NumberFormat("en", {notation: "compact", maximumSignificantDigits: 4});
+  // Every digit a count has: a change of 0.01% in 169 million instructions shows.
+  var number = new Intl.NumberFormat("en", {maximumFractionDigits: 4});
+  // An axis's labels carry as many digits as its ticks' step needs, so
+  // that ticks 0.001% apart do not all read "169M".
+  function axisLabels(splits) {
+    var step = splits.length > 1 ? Math.abs(splits[1] - splits[0]) : 0;
+    var top = Math.max.apply(null, splits.map(Math.abs));
+    var digits = step > 0 && top > 0 ? Math.ceil(Math.log10(top / step)) + 1 : 3;
+    var f = new Intl.NumberFormat("en", {notation: "compact", maximumSignificantDigits: Math.min(Math.max(digits, 2), 12)});
+    return splits.map(function (v) { return f.format(v); });
+  }
   function short(commit) { return commit.length > 10 ? commit.slice(0, 10) : commit; }
   function day(ms) { return new Date(ms).toISOString().slice(5, 10); }
+  // Nights are a day apart; runs of one day are told apart by their time.
+  function dayOrTime(times, i) {
+    var d = day(times[i]);
+    var sameDay = times.some(function (t, j) { return j !== i && day(t) === d; });
+    return sameDay ? d + " " + new Date(times[i]).toISOString().slice(11, 16) : d;
+  }
   function when(ms) { return new Date(ms).toISOString().slice(0, 16).replace("T", " ") + " UTC"; }
   function percent(x) { return (x > 0 ? "+" : "") + (100 * x).toFixed(1) + "%"; }
   function withUnit(v, chart) { return number.format(v) + (chart.unit ? " " + chart.unit : ""); }
@@ -218,6 +233,8 @@ figure.trend figcaption { font-size: 13px; }
       title: chart.metric + (chart.unit && chart.unit !== chart.metric ? " (" + chart.unit + ")" : ""),
       width: 560,
       height: 260,
+      // Room for the last point's date, which is centred on it.
+      padding: [12, 40, 0, 0],
       scales: {x: {time: false}},
       legend: {show: false},
       cursor: {drag: {x: true, y: false}},
@@ -231,9 +248,13 @@ figure.trend figcaption { font-size: 13px; }
       axes: [
         {incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000], space: 50,
          values: function (u, splits) {
-           return splits.map(function (i) { return Number.isInteger(i) && i >= 0 && i < chart.times.length ? day(chart.times[i]) : ""; });
+           return splits.map(function (i) { return Number.isInteger(i) && i >= 0 && i < chart.times.length ? dayOrTime(chart.times, i) : ""; });
          }},
-        {size: 60, values: function (u, splits) { return splits.map(function (v) { return compact.format(v); }); }},
+        {values: function (u, splits) { return axisLabels(splits); },
+         // Wide enough for the longest label, at about 7 pixels a character.
+         size: function (u, labels) {
+           return labels ? 20 + 7 * Math.max.apply(null, labels.map(function (l) { return String(l).length; })) : 50;
+         }},
       ],
       plugins: [changeMarkers(chart), tooltip(chart), profileLinks(chart)],
     };

@@ -32,8 +32,10 @@ type night struct {
 	stderr      io.Writer
 	// annotate posts the summary (Buildkite's annotation), or is nil.
 	annotate func(style, markdown string) error
-	// history is the results history the night enters, or nil.
-	history *historyConfig
+	// history is the results history the night enters, or nil;
+	// archivedNight is where tonight's results were archived, or "".
+	history       *historyConfig
+	archivedNight string
 }
 
 // verdict is what the gates found.
@@ -71,6 +73,10 @@ func (n *night) gate() error {
 		fmt.Fprintf(n.stdout, "No baseline yet (%s): nothing to compare with.\n", n.baseline)
 	}
 	v.add(n.run("the report", n.report, args...))
+	if err := n.archiveReport(); err != nil {
+		fmt.Fprintf(n.stderr, "nightly: archiving the report: %v\n", err)
+		v.failed = true
+	}
 	if len(alerts) > 0 {
 		v.regressed = true
 		n.bisectAlerts(alerts)

@@ -135,6 +135,7 @@ func (n *night) archive(found []result.Found) ([]string, error) {
 	for _, f := range found {
 		zips = append(zips, filepath.Join(dir, filepath.Base(filepath.Dir(f.Path)), result.ZipName))
 	}
+	n.archivedNight = dir
 	if isDir(dir) {
 		return zips, nil // archived by an earlier run of this gate
 	}
@@ -148,6 +149,24 @@ func (n *night) archive(found []result.Found) ([]string, error) {
 		}
 	}
 	return zips, os.Rename(tmp, dir)
+}
+
+// archiveReport keeps tonight's report with tonight's archived results,
+// for the trend charts' links to each night's profiles.
+func (n *night) archiveReport() error {
+	if n.archivedNight == "" || !isDir(n.reportDir()) {
+		return nil
+	}
+	return filepath.Walk(n.reportDir(), func(path string, info os.FileInfo, err error) error {
+		if err != nil || info.IsDir() {
+			return err
+		}
+		rel, err := filepath.Rel(n.artifacts, path)
+		if err != nil {
+			return err
+		}
+		return copyFile(path, filepath.Join(n.archivedNight, rel))
+	})
 }
 
 // reportDir is where the report of the night goes.
@@ -204,7 +223,7 @@ func (n *night) detect(ctx context.Context, db *history.DB, found []result.Found
 	}
 	if len(now) == 0 {
 		fmt.Fprintf(n.stdout, "Change points: no series has %d points yet.\n", minSearchedPoints)
-		return nil, trends.Write(trendsFile, chartsOf(all, nil, n.reportDir()))
+		return nil, trends.Write(trendsFile, chartsOf(all, nil, n.reportDir(), n.archivedNight))
 	}
 	opts := changepoint.DefaultOptions(n.history.otava)
 	fmt.Fprintf(n.stdout, "Change points: Apache Otava over %d series (window %d, p ≤ %g, change ≥ %g%%)\n",
@@ -241,7 +260,7 @@ func (n *night) detect(ctx context.Context, db *history.DB, found []result.Found
 			}
 		}
 	}
-	return alerts, trends.Write(trendsFile, chartsOf(all, results, n.reportDir()))
+	return alerts, trends.Write(trendsFile, chartsOf(all, results, n.reportDir(), n.archivedNight))
 }
 
 // minSearchedPoints is the fewest points a series needs to be searched
@@ -250,14 +269,14 @@ const minSearchedPoints = 3
 
 // chartsOf is the series with their change points (results[i], if any) as
 // the report charts them.
-func chartsOf(all []history.Series, results []changepoint.Result, reportDir string) []trends.Series {
+func chartsOf(all []history.Series, results []changepoint.Result, reportDir, tonight string) []trends.Series {
 	var charts []trends.Series
 	for i, s := range all {
 		var r changepoint.Result
 		if i < len(results) {
 			r = results[i]
 		}
-		charts = append(charts, trendSeries(s, r, reportDir))
+		charts = append(charts, trendSeries(s, r, reportDir, tonight))
 	}
 	return charts
 }
@@ -278,14 +297,21 @@ func changeSeries(s history.Series) changepoint.Series {
 }
 
 // trendSeries is a history series and its change points as the report
-// charts them; each point links to its night's archived results,
-// relative to the report's page.
-func trendSeries(s history.Series, r changepoint.Result, reportDir string) trends.Series {
+// charts them. Each point links, relative to the report's page, to its
+// night's profiles: the graphs of the night's archived report
+// (NIGHT/report/stages/BENCHMARK/; tonight's is archived after the
+// report is made), else the night's archived results.
+func trendSeries(s history.Series, r changepoint.Result, reportDir, tonight string) trends.Series {
 	t := trends.Series{Benchmark: s.Benchmark, Metric: s.Metric, Unit: s.Unit}
 	for _, p := range s.Points {
 		link := ""
 		if filepath.IsAbs(p.Source) {
-			if rel, err := filepath.Rel(reportDir, filepath.Dir(p.Source)); err == nil {
+			target := filepath.Dir(p.Source)
+			night := filepath.Dir(target)
+			if graphs := filepath.Join(night, "report", "stages", s.Benchmark); night == tonight || isDir(graphs) {
+				target = graphs
+			}
+			if rel, err := filepath.Rel(reportDir, target); err == nil {
 				link = filepath.ToSlash(rel) + "/"
 			}
 		}

@@ -110,6 +110,14 @@ func TestHistoryFindsCreep(t *testing.T) {
 		if got := len(series[0].Points); len(series) == 0 || got != i+1 {
 			t.Errorf("night %d: the trends file has %d points, want %d", i, got, i+1)
 		}
+		// Each point links to its night's profile graphs, archived with
+		// that night's report.
+		for _, p := range series[0].Points {
+			graphs, _ := filepath.Glob(filepath.Join(night, "report", filepath.FromSlash(p.Profiles), "*.svg"))
+			if p.Profiles == "" || len(graphs) == 0 {
+				t.Errorf("night %d: point %s links to %q, which holds no profile graphs", i, shortCommit(p.Commit), p.Profiles)
+			}
+		}
 		if page, _ := os.ReadFile(filepath.Join(night, "report", "index.html")); !strings.Contains(string(page), "uPlot") {
 			t.Errorf("night %d: the report has no trend charts", i)
 		}

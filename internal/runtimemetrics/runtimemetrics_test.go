@@ -15,8 +15,9 @@ func TestRecordAppendsARunEach(t *testing.T) {
 	if err := Record(); err != nil {
 		t.Fatal(err)
 	}
-	for i := 0; i < 1000; i++ {
-		sink = append(sink, make([]byte, 1024))
+	const objects, size = 1000, 1024
+	for i := 0; i < objects; i++ {
+		sink = append(sink, make([]byte, size))
 	}
 	if err := Record(); err != nil {
 		t.Fatal(err)
@@ -25,11 +26,15 @@ func TestRecordAppendsARunEach(t *testing.T) {
 	if err != nil || len(runs) != 2 {
 		t.Fatalf("ReadFile: %d runs, %v; want 2", len(runs), err)
 	}
-	if grew := runs[1].AllocBytes - runs[0].AllocBytes; grew < 1000*1024 {
-		t.Errorf("allocated %d bytes between the records, want at least %d", grew, 1000*1024)
+	// runtime/metrics counts a span's small objects as allocated when a P's
+	// cache takes the span, so some of ours may have been counted before the
+	// first record (up to a span of them per P): at least 95% must show.
+	const wantObjects = objects * 95 / 100
+	if grew := runs[1].AllocBytes - runs[0].AllocBytes; grew < wantObjects*size {
+		t.Errorf("allocated %d bytes between the records, want at least %d", grew, wantObjects*size)
 	}
-	if runs[1].AllocObjects < runs[0].AllocObjects+1000 || runs[1].HeapMappedBytes == 0 {
-		t.Errorf("figures %+v then %+v: objects did not grow by 1000, or no heap", runs[0], runs[1])
+	if runs[1].AllocObjects < runs[0].AllocObjects+wantObjects || runs[1].HeapMappedBytes == 0 {
+		t.Errorf("figures %+v then %+v: objects did not grow by %d, or no heap", runs[0], runs[1], wantObjects)
 	}
 }
 

@@ -5,11 +5,16 @@
 # whose output base all steps share (each new copy fetches the Go SDK and
 # compiles its standard library again: minutes).
 #
-# 1. Remote cache: build //... with --config=buildbarn-cache: every action
-#    runs here and its result is uploaded.
+# The programs, //go/... and //cc/..., are what every step builds: the
+# tools under //tools/... add minutes of compiling (their Go modules, a
+# second copy of Gazelle) and nothing the cache or the worker treats
+# differently.
+#
+# 1. Remote cache: build the programs with --config=buildbarn-cache: every
+#    action runs here and its result is uploaded.
 # 2. `bazel clean` (the output tree and Bazel's local action cache go; the
 #    fetched external repositories stay: --expunge would re-fetch the Go SDK,
-#    minutes that prove nothing about the cache), build //... again: every
+#    minutes that prove nothing about the cache), build them again: every
 #    action is a remote cache hit; Bazel's "N processes: ..." line names
 #    nothing but "remote cache hit" and "internal" (actions Bazel does in its
 #    own process: symlinks, file writes).
@@ -33,6 +38,7 @@ copy="$tmp/checkout"
 copy_checkout "$copy"
 start_buildbarn "$tmp/bb"
 endpoint=("--remote_cache=$bb_endpoint")
+programs=(//go/... //cc/...)
 
 # bazel_step NAME ARGS...: tools/bazel ARGS in the copy, its output in
 # $tmp/NAME.log (the end shown if it fails); prints the processes line and
@@ -52,8 +58,8 @@ clean() {
   nested_bazel "$copy" clean >/dev/null 2>&1 || die "bazel clean failed"
 }
 
-echo "== 1. remote cache: tools/bazel build --config=buildbarn-cache //..."
-first="$(bazel_step cache-first build --config=buildbarn-cache "${endpoint[@]}" //...)"
+echo "== 1. remote cache: tools/bazel build --config=buildbarn-cache ${programs[*]}"
+first="$(bazel_step cache-first build --config=buildbarn-cache "${endpoint[@]}" "${programs[@]}")"
 echo "$first"
 if grep -A1 '^WARNING: Writing to Remote Cache' "$tmp/cache-first.log" >&2; then
   die "uploads to the cache failed (above)"
@@ -64,18 +70,18 @@ fi
 echo "== 2. bazel clean; the same build"
 clean
 second="$(bazel_step cache-second build --config=buildbarn-cache "${endpoint[@]}" \
-  --execution_log_json_file="$tmp/cache-second.exec.json" //...)"
+  --execution_log_json_file="$tmp/cache-second.exec.json" "${programs[@]}")"
 echo "$second"
 only_cache_hits "$(head -n 1 <<<"$second")" "$tmp/cache-second.exec.json"
-echo "every action of //... was a remote cache hit"
+echo "every action of ${programs[*]} was a remote cache hit"
 
 remote=(--config=buildbarn "--remote_executor=$bb_endpoint" "${endpoint[@]}"
   --run_under=//tools/ci:where_test_ran)
-echo "== 3. bazel clean; remote execution: tools/bazel test --config=buildbarn //go/... //cc/..."
+echo "== 3. bazel clean; remote execution: tools/bazel test --config=buildbarn ${programs[*]}"
 # Bazel's local action cache ignores execution properties: without a clean
 # it would keep step 2's outputs instead of executing on the worker.
 clean
-third="$(bazel_step remote-first test "${remote[@]}" //go/... //cc/...)"
+third="$(bazel_step remote-first test "${remote[@]}" "${programs[@]}")"
 echo "$third"
 [[ "$(head -n 1 <<<"$third")" =~ ([0-9]+)\ remote[,.] ]] || die "no action ran remotely: $third"
 grep -E '^(//|Executed)' "$tmp/remote-first.log" | tail -n 3
@@ -84,7 +90,7 @@ tests_ran_in "$bb_build_dir" "$copy/bazel-testlogs"
 echo "== 4. bazel clean; the same tests"
 clean
 fourth="$(bazel_step remote-second test "${remote[@]}" \
-  --execution_log_json_file="$tmp/remote-second.exec.json" //go/... //cc/...)"
+  --execution_log_json_file="$tmp/remote-second.exec.json" "${programs[@]}")"
 echo "$fourth"
 only_cache_hits "$(head -n 1 <<<"$fourth")" "$tmp/remote-second.exec.json"
 echo "every action, tests included, was a remote cache hit"
@@ -102,4 +108,4 @@ for config in buildbarn rbe; do
   ((local_only == total)) || die "--config=$config: $((total - local_only)) of $total benchmark test actions may run remotely"
   echo "--config=$config: $total of $total benchmark test actions are no-remote-exec"
 done
-echo "PASS: Buildbarn cached a clean rebuild, executed //go/... and //cc/... and their tests, and cached them"
+echo "PASS: Buildbarn cached a clean rebuild of ${programs[*]}, executed them and their tests, and cached them"

@@ -26,9 +26,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -233,6 +235,16 @@ func short(commit string) string {
 	return commit
 }
 
+// figure prints a value to 6 significant digits, and a large one (a count
+// of instructions or bytes) whole: 169025503 instructions would otherwise
+// read 1.69026e+08, hiding the changes of a few thousand that count.
+func figure(v float64) string {
+	if math.Abs(v) >= 1e6 {
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	}
+	return strconv.FormatFloat(v, 'g', 6, 64)
+}
+
 func printSeries(ctx context.Context, d *history.DB, q history.Query, w io.Writer) error {
 	all, err := d.Series(ctx, q)
 	if err != nil {
@@ -264,8 +276,8 @@ func printSeries(ctx context.Context, d *history.DB, q history.Query, w io.Write
 			if p.Dirty {
 				commit += "+dirty"
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%d\t%.6g\t%.6g\t%.6g\t%.2f%%\t\n", p.Started.Format("2006-01-02 15:04Z"),
-				commit, len(p.Values), median, lo, hi, 100*result.Spread(p.Values))
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%.2f%%\t\n", p.Started.Format("2006-01-02 15:04Z"),
+				commit, len(p.Values), figure(median), figure(lo), figure(hi), 100*result.Spread(p.Values))
 		}
 		if err := tw.Flush(); err != nil {
 			return err

@@ -123,3 +123,11 @@ func TestUsage(t *testing.T) {
 		t.Errorf("history series -h: status %d, want 0", status)
 	}
 }
+
+func TestFigureKeepsEveryDigitOfACount(t *testing.T) {
+	for v, want := range map[float64]string{169025503: "169025503", 169026000.5: "169026000", 1.29817: "1.29817", 0.0123456789: "0.0123457", 999999: "999999"} {
+		if got := figure(v); got != want {
+			t.Errorf("figure(%v) = %q, want %q", v, got, want)
+		}
+	}
+}

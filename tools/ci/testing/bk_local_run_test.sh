@@ -9,9 +9,9 @@
 # outer one runs the others), in a fork's pull request, plus the nightly's
 # output collection on the quick benchmarks (.buildkite/local.yml). The
 # agent is given a write key as if an untrusted agent had one by mistake (a
-# made-up value): it must
-# reach neither Bazel's environment nor the log nor the artifacts, and the
-# build event file must show Bazel ran with --noremote_upload_local_results.
+# made-up value): it must reach neither Bazel's environment nor the log nor
+# the artifacts, and the build event file must show Bazel ran with
+# --noremote_upload_local_results.
 #
 # Usage: bk_local_run_test.sh WORKSPACE_FILE GO (runfiles paths; see lib.sh)
 set -euo pipefail

@@ -23,25 +23,28 @@ import (
 
 // A Func is one function's change.
 type Func struct {
-	Name string
+	Name string `json:"name"`
 	// Flat is the change of the weight of samples in which the function
 	// itself was running, Cum of those in which it was on the stack.
-	Flat, Cum int64
+	Flat int64 `json:"flat"`
+	Cum  int64 `json:"cum"`
 }
 
 // A Diff is a new profile against its baseline.
 type Diff struct {
 	// Profile is the kind: "cpu" or "heap".
-	Profile string
+	Profile string `json:"profile"`
 	// SampleType is the value compared (pprof's -sample_index): cpu for a
 	// CPU profile, alloc_space for a heap profile when it has it.
-	SampleType, Unit string
+	SampleType string `json:"sample_type"`
+	Unit       string `json:"unit"`
 	// Base and New are the two profiles' totals.
-	Base, New int64
+	Base int64 `json:"base"`
+	New  int64 `json:"new"`
 	// Funcs are the functions whose weights changed, by the size of the
 	// change of their flat weight (as pprof -top -diff_base orders), then
 	// of their cumulative weight.
-	Funcs []Func
+	Funcs []Func `json:"funcs"`
 }
 
 // sampleType is the value a profile of kind is compared by: CPU time, the

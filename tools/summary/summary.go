@@ -1,0 +1,224 @@
+// Package summary is the format of summary.json: the typed summary of one
+// comparison of results against their baseline — each benchmark's verdict
+// with its figures (tools/verdict), the profile diffs of the regressions,
+// and what could not be read. The report and benchgate write it; the
+// nightly job reads it, rather than their Markdown or exit statuses.
+package summary
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"havlak-lab/internal/atomicfile"
+	"havlak-lab/tools/report/profilediff"
+	"havlak-lab/tools/verdict"
+)
+
+// SchemaVersion is the version of summary.json this package writes and
+// reads.
+const SchemaVersion = 1
+
+// FileName is summary.json's name in a report's directory.
+const FileName = "summary.json"
+
+// MaxSize bounds what Read reads: a summary of hundreds of benchmarks is a
+// few hundred KiB.
+const MaxSize = 16 << 20
+
+// A Summary is one comparison.
+type Summary struct {
+	SchemaVersion int `json:"schema_version"`
+	// Tool wrote it: "report" or "benchgate".
+	Tool string `json:"tool"`
+	// Baseline is where the baseline came from; "" when there was none.
+	Baseline   string      `json:"baseline,omitempty"`
+	Benchmarks []Benchmark `json:"benchmarks"`
+	// ProfileDiffs are the regressions' profiles against their baselines'.
+	ProfileDiffs []ProfileDiff `json:"profile_diffs,omitempty"`
+	// Problems are what could not be read or made.
+	Problems []string `json:"problems,omitempty"`
+}
+
+// A Benchmark is one benchmark's comparison.
+type Benchmark struct {
+	Name     string `json:"name"`
+	Study    string `json:"study,omitempty"`
+	Language string `json:"language,omitempty"`
+	Workload string `json:"workload,omitempty"`
+	// Outcome is the worst of its figures' verdicts that count (see
+	// verdict.Worst), or not_comparable when it was not compared.
+	Outcome verdict.Outcome `json:"outcome"`
+	// Figures are its figures judged against the baseline's.
+	Figures []verdict.Verdict `json:"figures,omitempty"`
+	// Values are tonight's figures, judged or not (a benchmark without a
+	// baseline has only these).
+	Values []Value `json:"values,omitempty"`
+	// EnvironmentChanges name what differs from the baseline's
+	// environment; unless AllowedEnvironmentChange, the benchmark was not
+	// compared.
+	EnvironmentChanges       []string `json:"environment_changes,omitempty"`
+	AllowedEnvironmentChange bool     `json:"allowed_environment_change,omitempty"`
+	// Note qualifies the comparison, or says why none was made.
+	Note string `json:"note,omitempty"`
+}
+
+// A Value is one figure's runs.
+type Value struct {
+	Figure string         `json:"figure"`
+	Unit   string         `json:"unit"`
+	Sample verdict.Sample `json:"sample"`
+}
+
+// A ProfileDiff is one profile of a regressed benchmark against its
+// baseline's: what pprof -diff_base shows.
+type ProfileDiff struct {
+	Benchmark string `json:"benchmark"`
+	*profilediff.Diff
+	// Graph is pprof's diff graph's path relative to the report, "" when
+	// it could not be drawn.
+	Graph string `json:"graph,omitempty"`
+}
+
+// Fails reports whether the benchmark fails the comparison: a gated
+// figure regressed.
+func (b Benchmark) Fails() bool {
+	for _, f := range b.Figures {
+		if f.Fails() {
+			return true
+		}
+	}
+	return false
+}
+
+// EnvironmentChanged reports whether the benchmark was left uncompared
+// because its environment differs from its baseline's.
+func (b Benchmark) EnvironmentChanged() bool {
+	return len(b.EnvironmentChanges) > 0 && !b.AllowedEnvironmentChange
+}
+
+// Regressed is the benchmarks that fail the comparison.
+func (s *Summary) Regressed() []Benchmark {
+	var worse []Benchmark
+	for _, b := range s.Benchmarks {
+		if b.Fails() {
+			worse = append(worse, b)
+		}
+	}
+	return worse
+}
+
+// EnvironmentChanged is the benchmarks not compared for another
+// environment than their baseline's.
+func (s *Summary) EnvironmentChanged() []Benchmark {
+	var moved []Benchmark
+	for _, b := range s.Benchmarks {
+		if b.EnvironmentChanged() {
+			moved = append(moved, b)
+		}
+	}
+	return moved
+}
+
+// Status is the exit status of the command that made the comparison
+// (verdict's statuses): a regression wins over another environment.
+func (s *Summary) Status() int {
+	switch {
+	case len(s.Regressed()) > 0:
+		return verdict.StatusRegressed
+	case len(s.EnvironmentChanged()) > 0:
+		return verdict.StatusNotComparable
+	}
+	return verdict.StatusOK
+}
+
+// Check reports the first thing that makes s not a summary.
+func (s *Summary) Check() error {
+	if s.SchemaVersion != SchemaVersion {
+		return fmt.Errorf("schema_version %d: this reader knows version %d", s.SchemaVersion, SchemaVersion)
+	}
+	if s.Tool == "" {
+		return errors.New(`"tool": empty`)
+	}
+	for i, b := range s.Benchmarks {
+		if b.Name == "" {
+			return fmt.Errorf("benchmarks[%d]: no name", i)
+		}
+		if !b.Outcome.Valid() {
+			return fmt.Errorf("benchmarks[%d] (%s): outcome %q: want one of regressed, not_comparable, improved, unchanged", i, b.Name, b.Outcome)
+		}
+		for j, f := range b.Figures {
+			if !f.Outcome.Valid() {
+				return fmt.Errorf("benchmarks[%d] (%s): figures[%d] (%s): outcome %q", i, b.Name, j, f.Figure, f.Outcome)
+			}
+		}
+	}
+	for i, d := range s.ProfileDiffs {
+		if d.Diff == nil || d.Benchmark == "" {
+			return fmt.Errorf("profile_diffs[%d]: no benchmark or no diff", i)
+		}
+	}
+	return nil
+}
+
+// Write writes s to path whole, or leaves path as it was.
+func Write(path string, s *Summary) error {
+	s.SchemaVersion = SchemaVersion
+	if err := s.Check(); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	data, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	f, err := atomicfile.Create(path)
+	if err != nil {
+		return err
+	}
+	defer f.Abort()
+	if _, err := f.Write(append(data, '\n')); err != nil {
+		return err
+	}
+	return f.Commit()
+}
+
+// Read reads and checks a summary, at most MaxSize bytes of it.
+func Read(path string) (*Summary, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if len(data) > MaxSize {
+		return nil, fmt.Errorf("%s: larger than %d bytes: not a summary", path, MaxSize)
+	}
+	s, err := Parse(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return s, nil
+}
+
+// Parse reads and checks a summary's JSON.
+func Parse(data []byte) (*Summary, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var s Summary
+	if err := dec.Decode(&s); err != nil {
+		return nil, err
+	}
+	if dec.More() {
+		return nil, errors.New("more than one JSON value")
+	}
+	if err := s.Check(); err != nil {
+		return nil, err
+	}
+	return &s, nil
+}

@@ -1,0 +1,124 @@
+package summary
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"havlak-lab/tools/report/profilediff"
+	"havlak-lab/tools/verdict"
+)
+
+func sample() *Summary {
+	rule := verdict.CountRule(verdict.CountThreshold, true)
+	return &Summary{
+		Tool:     "report",
+		Baseline: "baseline/",
+		Benchmarks: []Benchmark{
+			{Name: "havlak7", Outcome: verdict.Unchanged, Figures: []verdict.Verdict{
+				verdict.Judge("own_instructions", "instructions", []float64{100, 100}, []float64{100, 100}, rule)}},
+			{Name: "havlak6", Outcome: verdict.Regressed, Figures: []verdict.Verdict{
+				verdict.Judge("own_instructions", "instructions", []float64{100, 100}, []float64{103, 103}, rule),
+				verdict.Judge("alloc_objects", "objects", []float64{0}, []float64{5}, rule)},
+				Values: []Value{{Figure: "real_seconds", Unit: "s", Sample: verdict.NewSample([]float64{1.5})}}},
+			{Name: "wc1", Outcome: verdict.NotComparable, EnvironmentChanges: []string{"machine.cpu_model: a → b"}},
+		},
+		ProfileDiffs: []ProfileDiff{{Benchmark: "havlak6", Diff: &profilediff.Diff{Profile: "cpu", SampleType: "cpu", Unit: "nanoseconds",
+			Base: 1e9, New: 1.1e9, Funcs: []profilediff.Func{{Name: "main.find", Flat: 1e8, Cum: 1e8}}}}},
+	}
+}
+
+func TestRoundTrip(t *testing.T) {
+	path := filepath.Join(t.TempDir(), FileName)
+	if err := Write(path, sample()); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Read(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.SchemaVersion != SchemaVersion || len(s.Benchmarks) != 3 {
+		t.Fatalf("read back %+v", s)
+	}
+	if c := s.Benchmarks[1].Figures[1].Change; !math.IsInf(float64(c), 1) {
+		t.Errorf("a change from zero read back as %v", c)
+	}
+	if got := s.Regressed(); len(got) != 1 || got[0].Name != "havlak6" {
+		t.Errorf("regressed: %v", got)
+	}
+	if got := s.EnvironmentChanged(); len(got) != 1 || got[0].Name != "wc1" {
+		t.Errorf("environment changed: %v", got)
+	}
+	if s.Status() != verdict.StatusRegressed {
+		t.Errorf("status %d", s.Status())
+	}
+	s.Benchmarks = s.Benchmarks[2:]
+	if s.Status() != verdict.StatusNotComparable {
+		t.Errorf("only another environment: status %d", s.Status())
+	}
+	s.Benchmarks[0].AllowedEnvironmentChange = true
+	if s.Status() != verdict.StatusOK {
+		t.Errorf("allowed: status %d", s.Status())
+	}
+}
+
+func TestRefused(t *testing.T) {
+	for _, c := range []struct{ json, want string }{
+		{`{"schema_version": 2, "tool": "report", "benchmarks": []}`, "schema_version 2"},
+		{`{"schema_version": 1, "tool": "report", "benchmarks": [], "extra": 1}`, `unknown field "extra"`},
+		{`{"schema_version": 1, "tool": "report", "benchmarks": [{"name": "x", "outcome": "fine"}]}`, `outcome "fine"`},
+		{`{"schema_version": 1, "tool": "report", "benchmarks": [{"outcome": "unchanged"}]}`, "no name"},
+		{`{"schema_version": 1, "benchmarks": []}`, `"tool": empty`},
+		{`{"schema_version": 1, "tool": "report", "benchmarks": []} {}`, "more than one"},
+		{`{"schema_version": 1, "tool": "report", "benchmarks": [{"name": "x", "outcome": "unchanged", "figures": [{"change": "big"}]}]}`, "a change"},
+	} {
+		if _, err := Parse([]byte(c.json)); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", c.json, err, c.want)
+		}
+	}
+	big := filepath.Join(t.TempDir(), "big.json")
+	if err := os.WriteFile(big, make([]byte, MaxSize+1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Read(big); err == nil || !strings.Contains(err.Error(), "larger than") {
+		t.Errorf("a file over the limit: %v", err)
+	}
+}
+
+func TestWriteKeepsOldOnError(t *testing.T) {
+	path := filepath.Join(t.TempDir(), FileName)
+	if err := Write(path, sample()); err != nil {
+		t.Fatal(err)
+	}
+	bad := sample()
+	bad.Benchmarks[0].Outcome = "fine"
+	if err := Write(path, bad); err == nil {
+		t.Fatal("a bad outcome was written")
+	}
+	if _, err := Read(path); err != nil {
+		t.Errorf("the old summary is gone: %v", err)
+	}
+}
+
+func TestMarkdown(t *testing.T) {
+	s := sample()
+	s.Benchmarks[0].Name = "a|b <img src=x>"
+	var b strings.Builder
+	s.WriteMarkdown(&b)
+	md := b.String()
+	lines := strings.Split(md, "\n")
+	if !strings.HasPrefix(lines[2], "| havlak6 | **REGRESSED** | own\\_instructions +3.00% (REGRESSED); alloc\\_objects from 0 to 5 (REGRESSED) | real\\_seconds 1.5 s |") {
+		t.Errorf("the regression is not first:\n%s", md)
+	}
+	if !strings.Contains(lines[3], "wc1 | not compared: another environment") {
+		t.Errorf("the uncompared benchmark is not second:\n%s", md)
+	}
+	if !strings.Contains(md, `a\|b \<img src=x\>`) {
+		t.Errorf("a name is not escaped:\n%s", md)
+	}
+	if !strings.Contains(md, "- havlak6: cpu cpu +10.0%; flat: `main.find` +0.10s") {
+		t.Errorf("no profile diff line:\n%s", md)
+	}
+}

@@ -1,0 +1,386 @@
+// Package verdict is the lab's one answer to "did this figure get worse?":
+// a figure of tonight's (or a change's) runs against the same figure of its
+// baseline's, judged by a Rule, gives a Verdict. The report, benchgate, the
+// nightly gate and bisect all ask it; none judges on its own. It also
+// declares, once, the exit statuses of the commands that judge.
+//
+// A rule combines up to three kinds of evidence, as the figure's noise
+// demands:
+//
+//   - the relative change of the medians against a threshold (always);
+//   - the runs' noise: the change must also exceed the larger spread
+//     (range over median) of the two sides' runs — the rule for counts,
+//     which hardly move between runs of the same binary;
+//   - the Mann-Whitney U test (benchstat's benchmath) at Alpha, with at
+//     least MinRuns runs a side — the rule for timings, whose runs on a
+//     shared 2-core runner move by 10% and more (docs/noise.md).
+package verdict
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"golang.org/x/perf/benchmath"
+)
+
+// The exit statuses of the commands that judge (report, benchgate): other
+// commands read a comparison's summary (tools/summary), not these.
+const (
+	StatusOK            = 0
+	StatusRegressed     = 1 // a gated figure regressed (or the command failed)
+	StatusUsage         = 2 // bad usage or unreadable input
+	StatusNotComparable = 3 // results of different environments were not compared
+)
+
+// An Outcome is what a comparison found.
+type Outcome string
+
+// The outcomes, from the worst.
+const (
+	Regressed Outcome = "regressed" // worse beyond the rule
+	// NotComparable: the figure could not be judged (no values, too few
+	// runs, another environment); Verdict.Reason says why.
+	NotComparable Outcome = "not_comparable"
+	Improved      Outcome = "improved"  // better beyond the rule
+	Unchanged     Outcome = "unchanged" // within the rule's threshold, noise or significance
+)
+
+// rank orders outcomes from the worst, for Worst.
+func (o Outcome) rank() int {
+	switch o {
+	case Regressed:
+		return 0
+	case NotComparable:
+		return 1
+	case Improved:
+		return 2
+	case Unchanged:
+		return 3
+	}
+	return 4
+}
+
+// Valid reports whether o is one of the outcomes.
+func (o Outcome) Valid() bool { return o.rank() < 4 }
+
+// Alpha is the significance level of the U test: 5 runs against 5 can
+// reach it (the smallest p is 0.008).
+const Alpha = 0.05
+
+// The thresholds the lab's figures are judged at by default.
+// docs/regressions.md and docs/noise.md have the measurements behind them.
+const (
+	// TimingThreshold: between two idle sessions the sub-second stages'
+	// median real times moved by up to 9%, the longer ones' by 2 to 4%.
+	TimingThreshold = 0.15
+	// MemoryThreshold: max RSS moved by 1 to 2%.
+	MemoryThreshold = 0.10
+	// CountThreshold: the smallest change of a count (instructions,
+	// allocations) the gate reports; their runs spread by under 0.01%.
+	CountThreshold = 0.01
+	// MinTimingRuns is the fewest runs a side the U test needs here.
+	MinTimingRuns = 5
+)
+
+// A Rule is how a figure is judged.
+type Rule struct {
+	// Threshold: the relative change of the median, as a fraction of the
+	// baseline's, past which a figure is worse (or better). 0 counts any
+	// change the other evidence confirms.
+	Threshold float64 `json:"threshold"`
+	// BeyondNoise: the change must also exceed the larger spread of the
+	// two sides' runs.
+	BeyondNoise bool `json:"beyond_noise,omitempty"`
+	// UTest: the U test must find the two samples different at Alpha.
+	UTest bool `json:"u_test,omitempty"`
+	// MinRuns: with fewer runs on either side the figure is not
+	// comparable.
+	MinRuns int `json:"min_runs,omitempty"`
+	// HigherIsBetter: throughput, say; by default lower is better.
+	HigherIsBetter bool `json:"higher_is_better,omitempty"`
+	// Gated: a regression of this figure fails the comparison; otherwise
+	// it is shown only.
+	Gated bool `json:"gated"`
+}
+
+// CountRule is the rule of a low-noise count (instructions, allocations):
+// worse than the threshold and than the runs' noise.
+func CountRule(threshold float64, gated bool) Rule {
+	return Rule{Threshold: threshold, BeyondNoise: true, Gated: gated}
+}
+
+// TimingRule is the rule of a timing (real time, max RSS): worse than the
+// threshold, with the U test's confirmation over at least MinTimingRuns
+// runs a side.
+func TimingRule(threshold float64, gated bool) Rule {
+	return Rule{Threshold: threshold, UTest: true, MinRuns: MinTimingRuns, Gated: gated}
+}
+
+// A Sample summarises one side's runs.
+type Sample struct {
+	Median float64 `json:"median"`
+	Min    float64 `json:"min"`
+	Max    float64 `json:"max"`
+	Runs   int     `json:"runs"`
+}
+
+// NewSample summarises values.
+func NewSample(values []float64) Sample {
+	if len(values) == 0 {
+		return Sample{}
+	}
+	sorted := slices.Clone(values)
+	slices.Sort(sorted)
+	n := len(sorted)
+	median := sorted[n/2]
+	if n%2 == 0 {
+		median = (sorted[n/2-1] + sorted[n/2]) / 2
+	}
+	return Sample{Median: median, Min: sorted[0], Max: sorted[n-1], Runs: n}
+}
+
+// Spread is the sample's noise: its range over its median, 0.01 for 1%;
+// 0 for fewer than two runs or a zero median.
+func (s Sample) Spread() float64 {
+	if s.Runs < 2 || s.Median == 0 {
+		return 0
+	}
+	return (s.Max - s.Min) / math.Abs(s.Median)
+}
+
+// String is the sample's median and range: "1,234, 3 runs 1,230–1,240".
+func (s Sample) String() string {
+	if s.Runs <= 1 || s.Min == s.Max {
+		return fmt.Sprintf("%s, %d runs", Number(s.Median), s.Runs)
+	}
+	return fmt.Sprintf("%s, %d runs %s–%s", Number(s.Median), s.Runs, Number(s.Min), Number(s.Max))
+}
+
+// A Verdict is one figure judged against its baseline, with the evidence.
+type Verdict struct {
+	Figure  string  `json:"figure"`
+	Unit    string  `json:"unit"`
+	Outcome Outcome `json:"outcome"`
+	Rule    Rule    `json:"rule"`
+	Old     Sample  `json:"old"`
+	New     Sample  `json:"new"`
+	// Change is the relative change of the median, positive when worse:
+	// +0.02 is 2% worse, whichever direction is better. ±Inf from a zero
+	// baseline.
+	Change Ratio `json:"change"`
+	// Noise is the larger spread of the two sides' runs.
+	Noise float64 `json:"noise"`
+	// P is the U test's p-value; 0 when the rule asks for no U test.
+	P float64 `json:"p,omitempty"`
+	// Reason says why a figure is not comparable.
+	Reason string `json:"reason,omitempty"`
+	// Warning qualifies the U test's evidence (too few runs for its
+	// significance level, say).
+	Warning string `json:"warning,omitempty"`
+}
+
+// Fails reports whether the verdict fails a comparison: a gated figure
+// that regressed.
+func (v Verdict) Fails() bool { return v.Outcome == Regressed && v.Rule.Gated }
+
+// Judge judges a figure's new runs against its baseline's old ones.
+func Judge(figure, unit string, old, new []float64, rule Rule) Verdict {
+	v := Verdict{Figure: figure, Unit: unit, Rule: rule, Old: NewSample(old), New: NewSample(new), Outcome: Unchanged}
+	for _, x := range slices.Concat(old, new) {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			v.Outcome, v.Reason = NotComparable, fmt.Sprintf("a run's value is %v", x)
+			return v
+		}
+	}
+	switch {
+	case len(old) == 0 || len(new) == 0:
+		v.Outcome, v.Reason = NotComparable, fmt.Sprintf("no runs to compare (%d and %d)", len(old), len(new))
+		return v
+	case len(old) < rule.MinRuns || len(new) < rule.MinRuns:
+		v.Outcome, v.Reason = NotComparable, fmt.Sprintf("%d and %d runs: too few to compare (%d each needed)", len(old), len(new), rule.MinRuns)
+		return v
+	}
+	v.Noise = max(v.Old.Spread(), v.New.Spread())
+	change := relativeChange(v.Old.Median, v.New.Median)
+	if rule.HigherIsBetter {
+		change = -change
+	}
+	v.Change = Ratio(change)
+	significant := true
+	if rule.UTest {
+		thresholds := &benchmath.Thresholds{CompareAlpha: Alpha}
+		cmp := benchmath.AssumeNothing.Compare(
+			benchmath.NewSample(slices.Clone(old), thresholds),
+			benchmath.NewSample(slices.Clone(new), thresholds))
+		v.P = cmp.P
+		significant = cmp.P < cmp.Alpha
+		if len(cmp.Warnings) > 0 {
+			v.Warning = cmp.Warnings[0].Error()
+		}
+	}
+	beyond := func(change float64) bool {
+		return significant && change > rule.Threshold && (!rule.BeyondNoise || change > v.Noise)
+	}
+	switch {
+	case beyond(change):
+		v.Outcome = Regressed
+	case beyond(-change):
+		v.Outcome = Improved
+	}
+	return v
+}
+
+// relativeChange is new against old, +0.01 for 1% more; ±Inf from zero.
+func relativeChange(old, new float64) float64 {
+	switch {
+	case old != 0:
+		return (new - old) / math.Abs(old)
+	case new > 0:
+		return math.Inf(1)
+	case new < 0:
+		return math.Inf(-1)
+	}
+	return 0
+}
+
+// A Ratio is a relative change. JSON has no infinities: ±Inf, a change
+// from zero, is written as the strings "+Inf" and "-Inf".
+type Ratio float64
+
+// MarshalJSON writes r as a number, or ±Inf as a string.
+func (r Ratio) MarshalJSON() ([]byte, error) {
+	switch {
+	case math.IsInf(float64(r), 1):
+		return []byte(`"+Inf"`), nil
+	case math.IsInf(float64(r), -1):
+		return []byte(`"-Inf"`), nil
+	}
+	return json.Marshal(float64(r))
+}
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (r *Ratio) UnmarshalJSON(data []byte) error {
+	switch string(data) {
+	case `"+Inf"`:
+		*r = Ratio(math.Inf(1))
+		return nil
+	case `"-Inf"`:
+		*r = Ratio(math.Inf(-1))
+		return nil
+	}
+	var f float64
+	if err := json.Unmarshal(data, &f); err != nil {
+		return fmt.Errorf("a change: want a number, \"+Inf\" or \"-Inf\": %w", err)
+	}
+	*r = Ratio(f)
+	return nil
+}
+
+// NotComparableBecause is the verdict on a figure that could not be
+// judged at all, e.g. of results of another environment.
+func NotComparableBecause(figure, unit string, rule Rule, reason string) Verdict {
+	return Verdict{Figure: figure, Unit: unit, Rule: rule, Outcome: NotComparable, Reason: reason}
+}
+
+// ChangeText is the change in percent, "+2.00%", or from a zero baseline.
+func (v Verdict) ChangeText(decimals int) string {
+	if math.IsInf(float64(v.Change), 0) {
+		return fmt.Sprintf("from 0 to %.4g", v.New.Median)
+	}
+	return fmt.Sprintf("%+.*f%%", decimals, 100*v.Change)
+}
+
+// Label is the verdict in a word, for tables: "REGRESSED" (gated),
+// "worse" (not gated), "better", "~" unchanged, "not comparable".
+func (v Verdict) Label() string {
+	switch v.Outcome {
+	case Regressed:
+		if v.Rule.Gated {
+			return "REGRESSED"
+		}
+		return "worse"
+	case Improved:
+		return "better"
+	case NotComparable:
+		return "not comparable"
+	}
+	return "~"
+}
+
+// Evidence says what the verdict rests on, in words.
+func (v Verdict) Evidence() string {
+	if v.Outcome == NotComparable {
+		return v.Reason
+	}
+	return fmt.Sprintf("%s → %s %s, median of %d and %d runs; %s",
+		Number(v.Old.Median), Number(v.New.Median), v.Unit, v.Old.Runs, v.New.Runs, v.ruleText())
+}
+
+// ruleText is the rule's evidence: threshold, noise, p-value.
+func (v Verdict) ruleText() string {
+	text := fmt.Sprintf("threshold %.1f%%", 100*v.Rule.Threshold)
+	if v.Rule.BeyondNoise {
+		text += fmt.Sprintf(", noise %.4f%%", 100*v.Noise)
+	}
+	if v.Rule.UTest {
+		text += fmt.Sprintf(", p=%.3f", v.P)
+	}
+	return text
+}
+
+// String is the figure, its change, its label and the evidence.
+func (v Verdict) String() string {
+	if v.Outcome == NotComparable {
+		return fmt.Sprintf("%s not comparable: %s", v.Figure, v.Reason)
+	}
+	return fmt.Sprintf("%s %s (%s: %s)", v.Figure, v.ChangeText(2), v.Label(), v.Evidence())
+}
+
+// Number formats a figure: whole, with thousands separators, from 1,000
+// on (a count); four significant digits below, unless whole.
+func Number(x float64) string {
+	if math.Abs(x) < 1000 && x != math.Trunc(x) || math.Abs(x) >= 1e18 {
+		return fmt.Sprintf("%.4g", x)
+	}
+	s := fmt.Sprintf("%.0f", math.Abs(math.Round(x)))
+	var b strings.Builder
+	if x < 0 {
+		b.WriteByte('-')
+	}
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// Worst is the worst outcome of verdicts that count: a regression of a
+// figure that is not gated counts as unchanged, and so does a figure of
+// no values when another figure was judged. Without verdicts it is
+// NotComparable.
+func Worst(verdicts []Verdict) Outcome {
+	worst := NotComparable
+	judged := false
+	for _, v := range verdicts {
+		o := v.Outcome
+		if o == Regressed && !v.Rule.Gated || o == Improved && !v.Rule.Gated {
+			o = Unchanged
+		}
+		if o == NotComparable {
+			continue
+		}
+		if !judged || o.rank() < worst.rank() {
+			worst = o
+		}
+		judged = true
+	}
+	if !judged {
+		return NotComparable
+	}
+	return worst
+}

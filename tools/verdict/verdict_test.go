@@ -1,0 +1,164 @@
+package verdict
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+)
+
+// runs is n values spread evenly by spread around median.
+func runs(median, spread float64, n int) []float64 {
+	values := make([]float64, n)
+	for i := range values {
+		values[i] = median * (1 + spread*(float64(i)/float64(max(n-1, 1))-0.5))
+	}
+	return values
+}
+
+func TestCountRule(t *testing.T) {
+	rule := CountRule(CountThreshold, true)
+	for _, c := range []struct {
+		name     string
+		old, new []float64
+		want     Outcome
+	}{
+		{"exact, 2% more", []float64{1000, 1000, 1000}, []float64{1020, 1020, 1020}, Regressed},
+		{"exact, 2% less", []float64{1000, 1000, 1000}, []float64{980, 980, 980}, Improved},
+		{"under the threshold", []float64{1000, 1000, 1000}, []float64{1009, 1009, 1009}, Unchanged},
+		// 2% worse, but the runs spread by 3%: noise, not a change.
+		{"within the noise", runs(1000, 0.03, 3), runs(1020, 0.03, 3), Unchanged},
+		{"one run a side is enough", []float64{1000}, []float64{1100}, Regressed},
+		{"no runs", nil, []float64{1}, NotComparable},
+		{"NaN", []float64{1000}, []float64{math.NaN()}, NotComparable},
+		{"from zero", []float64{0, 0}, []float64{3, 3}, Regressed},
+		{"zero to zero", []float64{0}, []float64{0}, Unchanged},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			v := Judge("instructions", "instructions", c.old, c.new, rule)
+			if v.Outcome != c.want {
+				t.Errorf("%s, want %s", v, c.want)
+			}
+			if v.Fails() != (c.want == Regressed) {
+				t.Errorf("Fails() = %v for %s", v.Fails(), v)
+			}
+		})
+	}
+}
+
+func TestGatedAndDirection(t *testing.T) {
+	old, worse := []float64{100, 100}, []float64{120, 120}
+	if v := Judge("x", "u", old, worse, CountRule(0.01, false)); v.Outcome != Regressed || v.Fails() || v.Label() != "worse" {
+		t.Errorf("not gated: %s, fails %v, label %q", v, v.Fails(), v.Label())
+	}
+	rule := CountRule(0.01, true)
+	rule.HigherIsBetter = true
+	v := Judge("throughput", "req/s", old, worse, rule)
+	if v.Outcome != Improved || v.Change >= 0 {
+		t.Errorf("higher is better, 20%% more: %s (change %v)", v, v.Change)
+	}
+	if v := Judge("throughput", "req/s", worse, old, rule); v.Outcome != Regressed || !strings.Contains(v.String(), "+16.67%") {
+		t.Errorf("higher is better, 17%% less: %s", v)
+	}
+}
+
+func TestTimingRule(t *testing.T) {
+	rule := TimingRule(TimingThreshold, true)
+	base := runs(1.0, 0.02, 5)
+	for _, c := range []struct {
+		name string
+		new  []float64
+		want Outcome
+	}{
+		{"20% slower, 5 runs", runs(1.2, 0.02, 5), Regressed},
+		{"10% slower: under the threshold", runs(1.1, 0.02, 5), Unchanged},
+		{"40% faster", runs(0.6, 0.02, 5), Improved},
+		{"4 runs: too few", runs(2, 0.02, 4), NotComparable},
+		// Medians 20% apart but the samples interleave: the U test
+		// does not confirm a change.
+		{"not significant", []float64{0.95, 1.3, 1.0, 1.2, 1.25}, Unchanged},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			v := Judge("real time", "s", base, c.new, rule)
+			if v.Outcome != c.want {
+				t.Errorf("%s, want %s", v, c.want)
+			}
+			if c.want != NotComparable && v.P == 0 {
+				t.Errorf("no p-value: %+v", v)
+			}
+		})
+	}
+}
+
+func TestWorst(t *testing.T) {
+	regressed := Verdict{Outcome: Regressed, Rule: Rule{Gated: true}}
+	shown := Verdict{Outcome: Regressed}
+	improved := Verdict{Outcome: Improved, Rule: Rule{Gated: true}}
+	same := Verdict{Outcome: Unchanged, Rule: Rule{Gated: true}}
+	cannot := Verdict{Outcome: NotComparable, Rule: Rule{Gated: true}}
+	for _, c := range []struct {
+		verdicts []Verdict
+		want     Outcome
+	}{
+		{nil, NotComparable},
+		{[]Verdict{cannot}, NotComparable},
+		{[]Verdict{same, shown}, Unchanged},
+		{[]Verdict{same, improved, cannot}, Improved},
+		{[]Verdict{improved, regressed}, Regressed},
+	} {
+		if got := Worst(c.verdicts); got != c.want {
+			t.Errorf("Worst(%v) = %s, want %s", c.verdicts, got, c.want)
+		}
+	}
+}
+
+func TestNumber(t *testing.T) {
+	for x, want := range map[float64]string{160289706: "160,289,706", -1234: "-1,234", 12: "12", 0.5: "0.5"} {
+		if got := Number(x); got != want {
+			t.Errorf("Number(%v) = %q, want %q", x, got, want)
+		}
+	}
+}
+
+func TestBoundary(t *testing.T) {
+	rule := CountRule(CountThreshold, true)
+	// The bisect of 2026-11-25 that named a "first bad commit" of a
+	// +0.006% change: GOOD and BAD are the same to the gate.
+	good := []float64{160289706, 160289512, 160290011}
+	bad := []float64{160299370, 160299302, 160299811}
+	_, err := NewBoundary("own_instructions", "instructions", good, bad, rule)
+	if !errors.Is(err, ErrNothingToBisect) || !strings.Contains(err.Error(), "160,289,706") || !strings.Contains(err.Error(), "+0.0060%") {
+		t.Errorf("a +0.006%% change: %v", err)
+	}
+
+	// 10% more instructions: a boundary midway.
+	bad = []float64{176318677, 176318700, 176318650}
+	b, err := NewBoundary("own_instructions", "instructions", good, bad, rule)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !b.HigherIsBad || b.Threshold < good[2] || b.Threshold > bad[2] {
+		t.Errorf("boundary %+v", b)
+	}
+	if isBad, clear := b.Bad([]float64{176318600, 176318700}); !isBad || !clear {
+		t.Errorf("a bad commit: bad %v clear %v", isBad, clear)
+	}
+	if isBad, clear := b.Bad([]float64{160289000, 160290000, 176318700}); isBad || clear {
+		t.Errorf("runs on both sides, median good: bad %v clear %v", isBad, clear)
+	}
+	if !strings.Contains(b.Rule(), "above 168,304,") {
+		t.Errorf("rule: %s", b.Rule())
+	}
+
+	// An improvement is bisected the other way round.
+	b, err = NewBoundary("own_instructions", "instructions", bad, good, rule)
+	if err != nil || b.HigherIsBad {
+		t.Errorf("improvement: %+v, %v", b, err)
+	}
+
+	// Past the threshold, yet overlapping runs: no clear boundary.
+	_, err = NewBoundary("x", "u", []float64{100, 101, 150}, []float64{110, 111, 112}, Rule{Threshold: 0.01})
+	if !errors.Is(err, ErrNothingToBisect) || !strings.Contains(err.Error(), "overlap") {
+		t.Errorf("overlapping: %v", err)
+	}
+}

@@ -2,7 +2,8 @@
 // does, and fails when a benchmark got significantly slower or allocates
 // more: the lab's gate against regressions of Go benchmarks.
 //
-//	benchgate [-threshold F] [-units U,...] [-old-bench NAME -new-bench NAME] [-allow-env-change] OLD NEW
+//	benchgate [-threshold F] [-units U,...] [-old-bench NAME -new-bench NAME] [-allow-env-change]
+//	    [-summary FILE] OLD NEW
 //
 // OLD and NEW are files in Go benchmark format (go test -bench output), or
 // go_benchmark results (tools/result: an outputs.zip or its unpacked
@@ -32,13 +33,16 @@
 // while another job ran (docs/noise.md); -units=all, or a list with
 // sec/op, gates it too, at -threshold and the noise.
 //
-// It prints a table of every comparison and exits with status 1 when one
-// regressed, 2 for bad usage or unreadable input, 3 for results of
-// different environments.
+// Each measure is judged by tools/verdict, the lab's one owner of that
+// decision. benchgate prints a table of every comparison, writes it with
+// -summary as summary.json (tools/summary, for the nightly job), and exits
+// with verdict's statuses: 1 when one regressed, 2 for bad usage or
+// unreadable input, 3 for results of different environments.
 package main
 
 import (
 	"bytes"
+	"cmp"
 	"flag"
 	"fmt"
 	"io"
@@ -49,10 +53,11 @@ import (
 	"text/tabwriter"
 
 	"golang.org/x/perf/benchfmt"
-	"golang.org/x/perf/benchmath"
 
 	"havlak-lab/internal/cli"
 	"havlak-lab/tools/result"
+	"havlak-lab/tools/summary"
+	"havlak-lab/tools/verdict"
 )
 
 func main() {
@@ -63,27 +68,13 @@ func main() {
 	os.Exit(cli.Report(os.Stderr, "benchgate", err))
 }
 
-// statusEnvironmentChanged is the exit status for results of different
-// environments.
-const statusEnvironmentChanged = 3
-
-// formatChange describes the change from old to new in percent, or from
-// zero.
-func formatChange(old, new float64) string {
-	switch {
-	case old != 0:
-		return fmt.Sprintf("%+.1f%%", 100*(new/old-1))
-	case new == 0:
-		return "+0.0%"
-	}
-	return fmt.Sprintf("from 0 to %.4g", new)
-}
-
 // An input is the Go benchmark lines of OLD or NEW.
 type input struct {
 	data []byte
 	name string              // for errors: the file, or the file in a result
 	env  *result.Environment // nil for a plain file
+	// benchmark and study name the result; "" for a plain file.
+	benchmark, study string
 }
 
 // readInput reads a file in Go benchmark format, or the one a go_benchmark
@@ -111,7 +102,7 @@ func readInput(path string) (input, error) {
 	if err != nil {
 		return input{}, cli.UsageError{Err: err}
 	}
-	return input{data: data, name: out.Path(r.GoBench), env: &r.Environment}, nil
+	return input{data: data, name: out.Path(r.GoBench), env: &r.Environment, benchmark: r.Benchmark.Name, study: r.Benchmark.Study}, nil
 }
 
 // key names one measure of one benchmark: its name, without the
@@ -169,6 +160,7 @@ func run(args []string, stdout, stderr io.Writer) (regressed bool, err error) {
 	oldBench := fs.String("old-bench", "", "compare benchmark `NAME` of OLD ...")
 	newBench := fs.String("new-bench", "", "... with benchmark `NAME` of NEW")
 	allowEnvChange := fs.Bool("allow-env-change", false, "compare results of different machines or toolchains")
+	summaryFile := fs.String("summary", "", "also write the comparison to `FILE` (summary.json: tools/summary)")
 	if help, err := cli.ParseFlags(fs, args); help || err != nil {
 		return false, err
 	}
@@ -200,7 +192,18 @@ func run(args []string, stdout, stderr io.Writer) (regressed bool, err error) {
 			}
 			if !*allowEnvChange {
 				fmt.Fprintln(stderr, "benchgate: the results ran in different environments: not compared (-allow-env-change compares them)")
-				return false, cli.ExitError{Status: statusEnvironmentChanged}
+				if *summaryFile != "" {
+					var changes []string
+					for _, d := range diffs {
+						changes = append(changes, d.String())
+					}
+					if err := summary.Write(*summaryFile, &summary.Summary{Tool: "benchgate", Baseline: oldInput.name, Benchmarks: []summary.Benchmark{{
+						Name: newInput.benchmark, Study: newInput.study, Outcome: verdict.NotComparable, EnvironmentChanges: changes,
+					}}}); err != nil {
+						return false, err
+					}
+				}
+				return false, cli.ExitError{Status: verdict.StatusNotComparable}
 			}
 		}
 	}
@@ -213,45 +216,39 @@ func run(args []string, stdout, stderr io.Writer) (regressed bool, err error) {
 		return false, err
 	}
 
-	thresholds := &benchmath.DefaultThresholds
 	w := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(w, "benchmark\tunit\told\tnew\tdelta\tp\tverdict\t")
+	sum := &summary.Summary{Tool: "benchgate", Baseline: oldInput.name}
+	benchmarks := map[string]int{} // name -> index in sum.Benchmarks
 	var worse []string
 	for _, k := range order {
+		i, ok := benchmarks[k.name]
+		if !ok {
+			i = len(sum.Benchmarks)
+			benchmarks[k.name] = i
+			sum.Benchmarks = append(sum.Benchmarks, summary.Benchmark{Name: k.name, Study: newInput.study})
+		}
+		b := &sum.Benchmarks[i]
+		b.Values = append(b.Values, summary.Value{Figure: k.unit, Unit: k.unit, Sample: verdict.NewSample(cur[k])})
 		o, ok := old[k]
 		if !ok {
 			fmt.Fprintf(w, "%s\t%s\t\t\t\t\tnew\t\n", k.name, k.unit)
+			b.Note = "not in the baseline"
 			continue
 		}
-		oldSample := benchmath.NewSample(append([]float64(nil), o...), thresholds)
-		newSample := benchmath.NewSample(append([]float64(nil), cur[k]...), thresholds)
-		oldMedian := benchmath.AssumeNothing.Summary(oldSample, 0.95).Center
-		newMedian := benchmath.AssumeNothing.Summary(newSample, 0.95).Center
-		cmp := benchmath.AssumeNothing.Compare(oldSample, newSample)
-		change := formatChange(oldMedian, newMedian)
-		verdict := "~"
-		if cmp.P < cmp.Alpha {
-			verdict = "better"
-			if newMedian > oldMedian {
-				verdict = "worse"
-				// Any more allocation is a change of the code; time must
-				// worsen past the threshold.
-				past := true
-				if k.unit != "B/op" && k.unit != "allocs/op" {
-					delta := newMedian/oldMedian - 1
-					noise := max(result.Spread(o), result.Spread(cur[k]))
-					past = oldMedian > 0 && delta > *threshold && delta > noise
-				}
-				if past && gated(k.unit) {
-					verdict = "REGRESSED"
-					worse = append(worse, fmt.Sprintf("%s %s %s", k.name, k.unit, change))
-				}
-			}
+		v := verdict.Judge(k.unit, k.unit, o, cur[k], rule(k.unit, *threshold, gated(k.unit)))
+		b.Figures = append(b.Figures, v)
+		label := v.Label()
+		if why := cmp.Or(v.Reason, v.Warning); why != "" {
+			label += " (" + why + ")"
 		}
-		if len(cmp.Warnings) > 0 {
-			verdict += " (" + cmp.Warnings[0].Error() + ")"
+		if v.Fails() {
+			worse = append(worse, fmt.Sprintf("%s %s %s", k.name, k.unit, v.ChangeText(1)))
 		}
-		fmt.Fprintf(w, "%s\t%s\t%.4g\t%.4g\t%s\t%.3f\t%s\t\n", k.name, k.unit, oldMedian, newMedian, change, cmp.P, verdict)
+		fmt.Fprintf(w, "%s\t%s\t%.4g\t%.4g\t%s\t%.3f\t%s\t\n", k.name, k.unit, v.Old.Median, v.New.Median, v.ChangeText(1), v.P, label)
+	}
+	for i := range sum.Benchmarks {
+		sum.Benchmarks[i].Outcome = verdict.Worst(sum.Benchmarks[i].Figures)
 	}
 	var gone []string
 	for k := range old {
@@ -269,5 +266,20 @@ func run(args []string, stdout, stderr io.Writer) (regressed bool, err error) {
 	for _, r := range worse {
 		fmt.Fprintf(stderr, "benchgate: regressed: %s\n", r)
 	}
+	if *summaryFile != "" {
+		if err := summary.Write(*summaryFile, sum); err != nil {
+			return false, err
+		}
+	}
 	return len(worse) > 0, nil
+}
+
+// rule is how benchgate judges a unit: allocation is deterministic, so
+// any more of it that the U test confirms is a change of the code; time
+// and other measures must worsen past threshold and the noise too.
+func rule(unit string, threshold float64, gated bool) verdict.Rule {
+	if unit == "B/op" || unit == "allocs/op" {
+		return verdict.Rule{UTest: true, Gated: gated}
+	}
+	return verdict.Rule{Threshold: threshold, BeyondNoise: true, UTest: true, Gated: gated}
 }

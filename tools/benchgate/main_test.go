@@ -11,6 +11,8 @@ import (
 
 	"havlak-lab/internal/cli"
 	"havlak-lab/tools/result"
+	"havlak-lab/tools/summary"
+	"havlak-lab/tools/verdict"
 )
 
 // benchFile writes results in Go benchmark format: count runs of each
@@ -139,8 +141,8 @@ func TestResultsAsInput(t *testing.T) {
 		t.Errorf("results of one machine, 2x slower: regressed %v, %v\n%s", regressed, err, stdout)
 	}
 	_, _, stderr, err := gate(t, goBenchResult(t, fast, 2), goBenchResult(t, fast, 64))
-	if cli.Status(err) != statusEnvironmentChanged || !strings.Contains(stderr, `machine.cores: "2" → "64"`) {
-		t.Errorf("results of two machines: %v (status %d), want status %d naming the cores\n%s", err, cli.Status(err), statusEnvironmentChanged, stderr)
+	if cli.Status(err) != verdict.StatusNotComparable || !strings.Contains(stderr, `machine.cores: "2" → "64"`) {
+		t.Errorf("results of two machines: %v (status %d), want status %d naming the cores\n%s", err, cli.Status(err), verdict.StatusNotComparable, stderr)
 	}
 	regressed, _, _, err = gate(t, "-units=all", "-allow-env-change", goBenchResult(t, fast, 2), goBenchResult(t, slow, 64))
 	if err != nil || !regressed {
@@ -160,5 +162,27 @@ func TestTimeIsNotGatedByDefault(t *testing.T) {
 	regressed, stdout, _, err := gate(t, old, slow)
 	if err != nil || regressed || !strings.Contains(stdout, "worse") {
 		t.Errorf("3x slower, same allocations: regressed %v, %v; want shown as worse, not gated\n%s", regressed, err, stdout)
+	}
+}
+
+func TestSummary(t *testing.T) {
+	old := benchFile(t, "old.txt", map[string][2]float64{"Split/path=a": {100, 2}, "Split/path=b": {200, 3}})
+	more := benchFile(t, "new.txt", map[string][2]float64{"Split/path=a": {100, 2}, "Split/path=b": {200, 4}})
+	path := filepath.Join(t.TempDir(), summary.FileName)
+	if regressed, _, _, err := gate(t, "-summary", path, old, more); err != nil || !regressed {
+		t.Fatalf("one more allocation: regressed %v, %v", regressed, err)
+	}
+	s, err := summary.Read(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Status() != verdict.StatusRegressed || len(s.Regressed()) != 1 || s.Regressed()[0].Name != "Split/path=b-2" {
+		t.Errorf("summary: status %d, regressed %+v", s.Status(), s.Regressed())
+	}
+
+	fast := benchFile(t, "fast.txt", map[string][2]float64{"X": {100, 1}})
+	gate(t, "-summary", path, goBenchResult(t, fast, 2), goBenchResult(t, fast, 64))
+	if s, err = summary.Read(path); err != nil || s.Status() != verdict.StatusNotComparable || s.Benchmarks[0].Name != "explodepath" {
+		t.Errorf("two machines: %+v, %v", s, err)
 	}
 }

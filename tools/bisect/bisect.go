@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -21,6 +20,7 @@ import (
 	"havlak-lab/tools/bisect/answer"
 	"havlak-lab/tools/perf/perfspec"
 	"havlak-lab/tools/result"
+	"havlak-lab/tools/verdict"
 )
 
 // minRepetitions is the fewest runs per commit by default: a C or C++
@@ -28,78 +28,8 @@ import (
 // 0.01% (docs/noise.md), and three runs show that spread.
 const minRepetitions = 3
 
-// A classifier judges a commit by its counts against GOOD's and BAD's.
-//
-// The threshold is midway between GOOD's median and BAD's. That is only
-// meaningful when the two are told apart beyond their noise, so GOOD's
-// runs and BAD's must not overlap: every run of one side lies on its side
-// of the gap, and the threshold is in the gap's middle, at least half the
-// gap away from any run of either. A commit whose median is on BAD's side
-// is bad. A commit whose own runs straddle the threshold is measured
-// again with as many runs more and judged by the median of all (and the
-// answer says so): a count that noisy is suspect.
-type classifier struct {
-	threshold   float64
-	higherIsBad bool
-	rule        string
-}
-
-func newClassifier(metric string, good, bad []float64) (classifier, error) {
-	gLo, gMed, gHi := result.MinMedianMax(good)
-	bLo, bMed, bHi := result.MinMedianMax(bad)
-	c := classifier{threshold: (gMed + bMed) / 2, higherIsBad: bMed > gMed}
-	gap := bLo - gHi
-	if !c.higherIsBad {
-		gap = gLo - bHi
-	}
-	if gap <= 0 {
-		return c, fmt.Errorf("GOOD's %s (%s) and BAD's (%s) overlap: the change is within their noise, nothing to bisect (more --repetitions, or another --metric)",
-			metric, describe(good), describe(bad))
-	}
-	side := "above"
-	if !c.higherIsBad {
-		side = "below"
-	}
-	c.rule = fmt.Sprintf("a commit is bad when the median of its %s is %s %s, midway between GOOD's median %s and BAD's %s; "+
-		"GOOD's runs (spread %.3f%%) and BAD's (spread %.3f%%) are %s apart, the threshold at least %s from any of them",
-		metric, side, count(c.threshold), count(gMed), count(bMed),
-		100*result.Spread(good), 100*result.Spread(bad), count(gap), count(gap/2))
-	return c, nil
-}
-
-// judge tells whether values are bad, and whether all of them are on the
-// same side of the threshold.
-func (c classifier) judge(values []float64) (bad, clear bool) {
-	lo, median, hi := result.MinMedianMax(values)
-	bad = median > c.threshold == c.higherIsBad
-	clear = lo > c.threshold || hi < c.threshold
-	return bad, clear
-}
-
-// count formats an instruction count with thousands separators.
-func count(v float64) string {
-	s := fmt.Sprintf("%.0f", math.Abs(v))
-	var b strings.Builder
-	if v < 0 {
-		b.WriteByte('-')
-	}
-	for i, r := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
-
 // describe is a measurement's median and range.
-func describe(values []float64) string {
-	lo, median, hi := result.MinMedianMax(values)
-	if len(values) == 1 || lo == hi {
-		return fmt.Sprintf("%s, %d runs", count(median), len(values))
-	}
-	return fmt.Sprintf("%s, %d runs %s–%s", count(median), len(values), count(lo), count(hi))
-}
+func describe(values []float64) string { return verdict.NewSample(values).String() }
 
 // git runs git commands in one directory.
 type git string
@@ -187,15 +117,18 @@ func bisect(o *options, log io.Writer) error {
 	if err != nil {
 		return err
 	}
-	cls, err := newClassifier(m.metric, goodM.Values, badM.Values)
+	// The gate's rule for counts decides whether GOOD and BAD differ at
+	// all: a bisect of a change the gate calls noise names no commit.
+	boundary, err := verdict.NewBoundary(m.metric, "instructions", goodM.Values, badM.Values,
+		verdict.CountRule(verdict.CountThreshold, true))
 	if err != nil {
 		return err
 	}
 	goodM.Verdict, badM.Verdict = "good", "bad"
-	fmt.Fprintf(log, "bisect: %s\n", cls.rule)
+	fmt.Fprintf(log, "bisect: %s\n", boundary.Rule())
 	rep := &answer.Answer{
 		Benchmark: o.benchmark, Metric: m.metric, Unit: "instructions", Builder: o.builder,
-		Repetitions: m.repetitions, Rule: cls.rule, Threshold: cls.threshold, Good: goodM, Bad: badM,
+		Repetitions: m.repetitions, Rule: boundary.Rule(), Threshold: boundary.Threshold, Good: goodM, Bad: badM,
 	}
 	measured := map[string]answer.Measurement{good: goodM, bad: badM}
 
@@ -224,7 +157,7 @@ func bisect(o *options, log io.Writer) error {
 		case merr != nil:
 			return merr
 		default:
-			bad, clear := cls.judge(step.Values)
+			bad, clear := boundary.Bad(step.Values)
 			if !clear {
 				fmt.Fprintf(log, "bisect: %s: its runs straddle the threshold; measuring it %d times more\n", short(head), m.repetitions)
 				more, err := m.measure(head, "")
@@ -233,7 +166,7 @@ func bisect(o *options, log io.Writer) error {
 				}
 				step.Values = append(step.Values, more.Values...)
 				_, step.Median, _ = result.MinMedianMax(step.Values)
-				if bad, clear = cls.judge(step.Values); !clear {
+				if bad, clear = boundary.Bad(step.Values); !clear {
 					step.Note = "its runs straddle the threshold: judged by their median"
 				}
 			}

@@ -35,14 +35,16 @@
 //     Bazel; for Go benchmarks whose program is one main package.
 //
 // The metric is the one the gate judges (own_instructions for a Go
-// program, instructions for C and C++), or --metric. How a commit is
-// judged good or bad is printed before the bisection starts (see
-// newClassifier). --json FILE writes the answer and every measurement
+// program, instructions for C and C++), or --metric. GOOD and BAD must
+// differ as the gate judges counts (tools/verdict: by more than its
+// threshold and their runs' noise), else there is nothing to bisect. How a
+// commit is judged good or bad (verdict.Boundary) is printed before the
+// bisection starts. --json FILE writes the answer and every measurement
 // (package tools/bisect/answer).
 //
 // Exit status: 0 with the first bad commit found; 1 when it cannot be
-// found (GOOD and BAD within each other's noise, a build failing, only
-// skipped commits left); 2 for a usage error.
+// found (GOOD and BAD the same to the gate, a build failing, only skipped
+// commits left); 2 for a usage error.
 package main
 
 import (

@@ -15,6 +15,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"havlak-lab/tools/verdict"
 )
 
 // Otava reads its series from CSV files that a config file names (a "csv"
@@ -259,11 +261,12 @@ func changePoints(s Series, groups []otavaGroup, scale float64) ([]ChangePoint, 
 		if cp.MeanBefore != 0 {
 			cp.Change = cp.MeanAfter/cp.MeanBefore - 1
 		}
-		if s.Direction == LowerIsBetter {
-			cp.Regression = cp.MeanAfter > cp.MeanBefore
-		} else {
-			cp.Regression = cp.MeanAfter < cp.MeanBefore
-		}
+		// Otava has judged the shift real and large enough (its p-value
+		// and minimum magnitude); whether it is for the worse is the
+		// verdict's to say, as for every comparison of the lab.
+		shift := verdict.Judge(s.Name, "", []float64{cp.MeanBefore}, []float64{cp.MeanAfter},
+			verdict.Rule{HigherIsBetter: s.Direction == HigherIsBetter, Gated: true})
+		cp.Regression = shift.Outcome == verdict.Regressed
 	}
 	return out, nil
 }

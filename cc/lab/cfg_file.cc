@@ -18,9 +18,9 @@ namespace lab {
 namespace {
 
 constexpr std::int64_t kMaxBlockId = 2147483647;  // 2^31-1
-// The longest line Go's bufio.Scanner takes with the buffer limit the Go
-// reader gives it.
-constexpr std::size_t kMaxLineBytes = 2147483647;
+// Go's reader gives its bufio.Scanner a buffer of kMaxLineBytes + 1 (the
+// longest line and its newline) and gives up on a line that fills it.
+constexpr std::size_t kScannerBufferBytes = kMaxLineBytes + 1;
 constexpr std::size_t kReadBytes = 64 * 1024;
 
 // IsAsciiSpace is C's isspace in the "C" locale, independent of the locale
@@ -150,11 +150,12 @@ Status ReadCfgFile(const std::string& path, CfgFile* cfg) {
     while (status.ok()) {
       const std::string_view::size_type newline = chunk.find('\n');
       const std::string_view head = chunk.substr(0, newline);
-      if (pending.size() + head.size() >= kMaxLineBytes) {
+      if (pending.size() + head.size() >= kScannerBufferBytes) {
         // Go gives up on a line that fills its largest buffer, even the
         // last one.
-        status =
-            reader.Error(line_number + 1, "bufio.Scanner: token too long");
+        status = reader.Error(line_number + 1,
+                              "a line longer than " +
+                                  std::to_string(kMaxLineBytes) + " bytes");
         break;
       }
       if (newline == std::string_view::npos) {

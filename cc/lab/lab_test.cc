@@ -486,14 +486,25 @@ TEST(CfgFileTest, ReadEmpty) {
 }
 
 TEST(CfgFileTest, LongLines) {
-  // Lines longer than the reader's buffer.
-  const std::string pad(200000, ' ');
+  // Lines across the reader's 64 KiB reads, up to the longest allowed.
+  const std::string pad(20000, ' ');
   CfgFile cfg;
-  const Status status =
-      ReadCfgFile(TempFile(pad + "1" + pad + "2" + pad + "\n3 4" + pad), &cfg);
+  Status status = ReadCfgFile(
+      TempFile(pad + "1" + pad + "2" + pad + "\n3 4" + pad + "\n5 6 #" +
+               std::string(kMaxLineBytes - 5, 'x')),
+      &cfg);
   ASSERT_TRUE(status.ok()) << status.message();
-  EXPECT_EQ(cfg.names, (std::vector<int>{0, 1, 2, 3, 4}));
-  EXPECT_EQ(cfg.edges, (std::vector<Edge>{{1, 2}, {3, 4}}));
+  EXPECT_EQ(cfg.names, (std::vector<int>{0, 1, 2, 3, 4, 5, 6}));
+  EXPECT_EQ(cfg.edges, (std::vector<Edge>{{1, 2}, {3, 4}, {5, 6}}));
+
+  // One byte more is refused, in bounded memory.
+  status = ReadCfgFile(
+      TempFile("0 1\n1 0 #" + std::string(kMaxLineBytes - 4, 'x') + "\n"),
+      &cfg);
+  EXPECT_TRUE(status.is_usage());
+  EXPECT_NE(status.message().find(":2: a line longer than 65536 bytes"),
+            std::string::npos)
+      << status.message();
 }
 
 TEST(CfgFileTest, Errors) {

@@ -3,6 +3,7 @@
 #ifndef CC_LAB_OPTIONS_H_
 #define CC_LAB_OPTIONS_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -18,6 +19,8 @@ namespace lab {
 // the same in every stage, so that all accept the same input.)
 inline constexpr int kMaxBlocks = 4'000'000;
 inline constexpr int kMaxEdges = 50'000'000;
+// The longest line of a -cfg file (go/internal/lab's MaxLineBytes).
+inline constexpr std::size_t kMaxLineBytes = 64 * 1024;
 inline constexpr int kMaxPasses = 1'000'000;
 
 // kMaxMovedEdges bounds the edges one pass may move to loop headers while it

@@ -265,6 +265,21 @@ func TestBadInput(t *testing.T) {
 	negative := write("negative.cfg", "0 1\n\n# a comment\n1 -2\n")
 	tooBig := write("too-big.cfg", "0 2147483648\n")
 	garbage := write("garbage.cfg", "\x00\x01\x02\xff\xfe binary\n")
+	// Lines are bounded (64 KiB), and so is the memory a file without
+	// newlines takes.
+	longest := write("longest-line.cfg", "0 1\n1 0 #"+strings.Repeat("x", 64*1024-len("1 0 #"))+"\n")
+	tooLong := write("too-long-line.cfg", "0 1\n1 0 #"+strings.Repeat("x", 64*1024)+"\n")
+	for path, want := range map[string]string{
+		tooLong:     tooLong + ":2: a line longer than 65536 bytes",
+		"/dev/zero": "/dev/zero:1: a line longer than 65536 bytes",
+	} {
+		if got := agree(t, all, "-cfg", path); got.code != 2 || !strings.Contains(got.stderr, want) {
+			t.Errorf("-cfg %s: want exit status 2 and %q, got %v", filepath.Base(path), want, got)
+		}
+	}
+	if got := agree(t, all, "-cfg", longest, "-iterations=1"); got.code != 0 {
+		t.Errorf("a line of 64 KiB exactly: want it read, got %v", got)
+	}
 	for _, args := range [][]string{
 		{"-bogus"},
 		{"-trees=many"},

@@ -3,6 +3,7 @@ package lab
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -51,7 +52,8 @@ func ReadCFGFile(path string) (*CFGFile, error) {
 	}
 
 	scanner := bufio.NewScanner(f)
-	scanner.Buffer(make([]byte, 64*1024), math.MaxInt32)
+	// Room for the longest line and its newline.
+	scanner.Buffer(make([]byte, 4096), MaxLineBytes+1)
 	line := 0
 	for scanner.Scan() {
 		line++
@@ -81,7 +83,9 @@ func ReadCFGFile(path string) (*CFGFile, error) {
 		}
 		cfg.Edges = append(cfg.Edges, Edge{edge[0], edge[1]})
 	}
-	if err := scanner.Err(); err != nil {
+	if err := scanner.Err(); errors.Is(err, bufio.ErrTooLong) {
+		return nil, cli.Usagef("%s:%d: a line longer than %d bytes", path, line+1, MaxLineBytes)
+	} else if err != nil {
 		return nil, cli.Usagef("%s:%d: %v", path, line+1, err)
 	}
 	return cfg, nil

@@ -17,6 +17,10 @@ const (
 	MaxBlocks = 4_000_000
 	MaxEdges  = 50_000_000
 	MaxPasses = 1_000_000
+	// MaxLineBytes bounds a line of a -cfg file (an edge is two numbers
+	// and perhaps a comment), and so the memory a file without newlines,
+	// like /dev/zero, can take.
+	MaxLineBytes = 64 * 1024
 )
 
 // MaxMovedEdges bounds the edges one pass may move to loop headers while it

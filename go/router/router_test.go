@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -258,6 +259,31 @@ func TestCacheBound(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestCacheMemoryBound looks up distinct long paths: the caches must not
+// keep them (unbounded, 300 paths of 256 KiB would hold 75 MiB).
+func TestCacheMemoryBound(t *testing.T) {
+	for _, s := range stages {
+		r := newAPI(t, s.new)
+		heap := func() uint64 {
+			var m runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&m)
+			return m.HeapAlloc
+		}
+		before := heap()
+		for i := 0; i < 300; i++ {
+			path := fmt.Sprintf("/users/%d/repos/%s", i, strings.Repeat("r", 256<<10))
+			if got := lookup(r, "GET", path); got.status != 200 {
+				t.Fatalf("%s: GET of a long path: %v", s.name, got)
+			}
+		}
+		if grew := int64(heap()) - int64(before); grew > 16<<20 {
+			t.Errorf("%s: the heap grew by %d MiB after 300 long paths: the cache keeps them", s.name, grew>>20)
+		}
+		runtime.KeepAlive(r)
 	}
 }
 

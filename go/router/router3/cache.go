@@ -10,6 +10,12 @@ import (
 // full cache is emptied and fills again with the paths in use.
 const cacheSize = 4096
 
+// maxCachedKey bounds each entry: a longer method and path (a hostile
+// client's, most likely) is looked up in the trie every time, so that the
+// cache's memory is bounded by its entries times this, not by what
+// clients send. Parameter values are parts of the path.
+const maxCachedKey = 1024
+
 type key struct{ method, path string }
 
 type entry struct {
@@ -39,6 +45,9 @@ func (c *cache) get(k key, p *route.Params) (route.Result, bool) {
 
 // put caches k's answer.
 func (c *cache) put(k key, res route.Result, p *route.Params) {
+	if len(k.method)+len(k.path) > maxCachedKey {
+		return
+	}
 	c.mu.Lock()
 	if len(c.entries) >= cacheSize {
 		clear(c.entries)

@@ -14,6 +14,12 @@ const cacheSize = 4096 / shards
 // shards is how many maps the cache is cut into, a power of two.
 const shards = 64
 
+// maxCachedKey bounds each entry: a longer method and path (a hostile
+// client's, most likely) is looked up in the trie every time, so that the
+// cache's memory is bounded by its entries times this, not by what
+// clients send. Parameter values are parts of the path.
+const maxCachedKey = 1024
+
 type key struct{ method, path string }
 
 type entry struct {
@@ -62,6 +68,9 @@ func (c *cache) get(k key, p *route.Params) (route.Result, bool) {
 
 // put caches k's answer.
 func (c *cache) put(k key, res route.Result, p *route.Params) {
+	if len(k.method)+len(k.path) > maxCachedKey {
+		return
+	}
 	s := c.shard(k)
 	s.mu.Lock()
 	if len(s.entries) >= cacheSize {

@@ -168,7 +168,7 @@ func checkCorrupt(t *testing.T, dsn string) {
 
 	mk := func(name string, edit func(dir string)) string {
 		n := good
-		n.commit = "c-" + name
+		n.commit = "c" + name
 		dir := n.write(t, filepath.Join(root, name))
 		edit(dir)
 		return dir
@@ -196,7 +196,7 @@ func checkCorrupt(t *testing.T, dsn string) {
 	})
 	// Valid, but the database refuses its second file of the same name
 	// after the result's row went in: the transaction must undo that row.
-	twice := night{commit: "c-twice", started: day0, real: []float64{1}, instrs: []float64{1}, origin: nightly}.result()
+	twice := night{commit: "ctwice", started: day0, real: []float64{1}, instrs: []float64{1}, origin: nightly}.result()
 	twice.Files = append(twice.Files, twice.Files[0])
 	dupFile := writeResult(t, filepath.Join(root, "twice"), twice, map[string]string{})
 	badBench := filepath.Join(root, "gobench")

@@ -384,7 +384,7 @@ func TestNewestResultWins(t *testing.T) {
 	}
 	editResult(t, filepath.Join(newer, "havlak6"), func(doc map[string]any) {
 		for _, r := range runsOf(doc) {
-			r["start"] = "2999-01-01T00:00:00Z"
+			r["start"] = "2199-01-01T00:00:00Z"
 			r["real_seconds"] = 42.0
 		}
 	})

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -17,6 +18,28 @@ import (
 // ZipName is the name Bazel gives a test's zipped undeclared outputs.
 const ZipName = "outputs.zip"
 
+// Limits on what a reader of results takes in, checked before it
+// allocates: a result is untrusted input (a pull request's, say), and a
+// small zip can claim entries of gigabytes. A full-size result's largest
+// files, CPU profiles and their SVG graphs, are a few MiB.
+const (
+	// MaxFileBytes bounds one file of a result.
+	MaxFileBytes = 128 << 20
+	// MaxResultBytes bounds a result: its zip, and the sum of what its
+	// zip's entries claim.
+	MaxResultBytes = 512 << 20
+)
+
+// A LimitError is a file or a result over a limit.
+type LimitError struct {
+	Path        string
+	Size, Limit int64
+}
+
+func (e *LimitError) Error() string {
+	return fmt.Sprintf("%s: %d bytes, over the limit of %d", e.Path, e.Size, e.Limit)
+}
+
 // Outputs are the files of one result, in a directory or a zip.
 type Outputs interface {
 	// ReadFile reads the file name of the result.
@@ -27,8 +50,35 @@ type Outputs interface {
 
 type dirOutputs string
 
-func (d dirOutputs) ReadFile(name string) ([]byte, error) { return os.ReadFile(d.Path(name)) }
-func (d dirOutputs) Path(name string) string              { return filepath.Join(string(d), name) }
+func (d dirOutputs) ReadFile(name string) ([]byte, error) {
+	return ReadFileLimited(d.Path(name), MaxFileBytes)
+}
+func (d dirOutputs) Path(name string) string { return filepath.Join(string(d), name) }
+
+// ReadFileLimited reads the file at path, refusing one over limit bytes,
+// or one that grows past it while read.
+func ReadFileLimited(path string, limit int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if info.Size() > limit {
+		return nil, &LimitError{path, info.Size(), limit}
+	}
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, &LimitError{path, int64(len(data)), limit}
+	}
+	return data, nil
+}
 
 type zipOutputs struct {
 	r    *zip.Reader
@@ -36,6 +86,13 @@ type zipOutputs struct {
 }
 
 func (z zipOutputs) ReadFile(name string) ([]byte, error) {
+	// archive/zip refuses an entry that inflates past the size its header
+	// claims, so checking the claim bounds the read.
+	for _, f := range z.r.File {
+		if f.Name == name && f.UncompressedSize64 > MaxFileBytes {
+			return nil, &LimitError{z.Path(name), int64(min(f.UncompressedSize64, 1<<62)), MaxFileBytes}
+		}
+	}
 	data, err := fs.ReadFile(z.r, name)
 	var pathErr *fs.PathError
 	if errors.As(err, &pathErr) {
@@ -59,13 +116,21 @@ func Open(path string) (Outputs, error) {
 	if info.IsDir() {
 		return dirOutputs(path), nil
 	}
-	data, err := os.ReadFile(path)
+	data, err := ReadFileLimited(path, MaxResultBytes)
 	if err != nil {
 		return nil, err
 	}
 	z, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	var claimed uint64
+	for _, f := range z.File {
+		claimed += min(f.UncompressedSize64, 1<<62)
+		if claimed > MaxResultBytes {
+			return nil, fmt.Errorf("%s: its entries claim more than %d bytes together (%s: %d bytes): not read",
+				path, MaxResultBytes, f.Name, f.UncompressedSize64)
+		}
 	}
 	return zipOutputs{z, path}, nil
 }

@@ -105,6 +105,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"time"
 )
 
 // SchemaVersion is the version of result.json this package writes and reads.
@@ -291,8 +292,16 @@ func (r *Result) Validate() error {
 		bad("schema_version is %d, not %d", r.SchemaVersion, SchemaVersion)
 	}
 	b := r.Benchmark
-	if b.Name == "" || strings.ContainsAny(b.Name, " \t\n/") {
-		bad("benchmark.name %q: want a name without spaces or slashes", b.Name)
+	for field, name := range map[string]string{"name": b.Name, "counterpart": b.Counterpart, "reference": b.Reference} {
+		if err := CheckName(name); err != nil && (field == "name" || name != "") {
+			bad("benchmark.%s: %v", field, err)
+		}
+	}
+	if err := checkTime(r.Environment.Started); err != nil && r.Environment.Started != "" {
+		bad("environment.started: %v", err)
+	}
+	if c := r.Environment.Source.Commit; c != "" && !isCommit(c) {
+		bad("environment.source.commit %q: want a git commit's name, letters and digits", c)
 	}
 	if b.Study == "" {
 		bad("benchmark.study is empty")
@@ -320,6 +329,9 @@ func (r *Result) Validate() error {
 			if run.UserSeconds < 0 || run.SysSeconds < 0 || run.RealSeconds < 0 || run.MaxRSSKiB < 0 {
 				bad("timing.runs[%d] has a negative figure", i)
 			}
+			if err := checkTime(run.Start); err != nil && run.Start != "" {
+				bad("timing.runs[%d].start: %v", i, err)
+			}
 		}
 	case KindGoTest:
 		if r.GoBench == "" {
@@ -341,6 +353,8 @@ func (r *Result) Validate() error {
 			bad("metrics[%d] (%s): no values, and no reason", i, m.Name)
 		case m.Gated && m.Threshold <= 0:
 			bad("metrics[%d] (%s): gated without a positive threshold", i, m.Name)
+		case slices.ContainsFunc(m.Values, func(v float64) bool { return v < 0 }):
+			bad("metrics[%d] (%s): a negative value: counts are not", i, m.Name)
 		}
 		seen[m.Name] = true
 	}
@@ -356,6 +370,64 @@ func (r *Result) Validate() error {
 		return nil
 	}
 	return errors.New(strings.Join(problems, "; "))
+}
+
+// MaxNameBytes bounds a benchmark's name.
+const MaxNameBytes = 100
+
+// CheckName checks a benchmark's name, which readers make into file and
+// directory names (the report's stages/NAME/, a night's archive): letters,
+// digits and "_-.+", not starting with a dot, at most MaxNameBytes. It is
+// the one check of names: every writer that makes a path of one relies on
+// it.
+func CheckName(name string) error {
+	switch {
+	case name == "":
+		return errors.New("empty name")
+	case len(name) > MaxNameBytes:
+		return fmt.Errorf("name of %d bytes: at most %d", len(name), MaxNameBytes)
+	case name[0] == '.':
+		return fmt.Errorf("name %q starts with a dot", name)
+	}
+	for _, c := range name {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("_-.+", c)) {
+			return fmt.Errorf("name %q: want letters, digits and _-.+ only", name)
+		}
+	}
+	return nil
+}
+
+// The times a result may carry: later or earlier is a broken clock or a
+// forged result, and would overflow nanoseconds since 1970 in an int64.
+var (
+	earliestTime = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+	latestTime   = time.Date(2200, 1, 1, 0, 0, 0, 0, time.UTC)
+)
+
+// checkTime checks an RFC 3339 time of a result.
+func checkTime(s string) error {
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return fmt.Errorf("%q: want an RFC 3339 time", s)
+	}
+	if t.Before(earliestTime) || !t.Before(latestTime) {
+		return fmt.Errorf("%s: outside %d–%d", s, earliestTime.Year(), latestTime.Year()-1)
+	}
+	return nil
+}
+
+// isCommit tells whether s can be a git commit's name: up to 64 letters
+// and digits (hex, in practice), nothing that makes a path of it.
+func isCommit(s string) bool {
+	if len(s) > 64 {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+			return false
+		}
+	}
+	return true
 }
 
 func (t *Timing) runs() []Run {

@@ -52,7 +52,7 @@ func TestServerRoundTrip(t *testing.T) {
 func TestServerFieldsAreOptional(t *testing.T) {
 	data := `{"schema_version":1,"benchmark":{"name":"wc1","kind":"program","study":"Word count","stage":1,
 		"language":"Go","workload":{"name":"quick"},"repetitions":1},"environment":{},
-		"timing":{"command":"wc1","runs":[{"start":"x","exit_status":0}]},"files":[]}`
+		"timing":{"command":"wc1","runs":[{"start":"2026-11-20T10:00:00Z","exit_status":0}]},"files":[]}`
 	r, err := Decode([]byte(data), "old.json")
 	if err != nil || r.Server != nil {
 		t.Errorf("Decode of an older result: %v, server %+v", err, r.Server)

@@ -1,0 +1,108 @@
+package result
+
+import (
+	"archive/zip"
+	"bytes"
+	"compress/flate"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// claimingZip writes a zip whose entries hold a few bytes each but claim
+// the sizes given: what a hostile outputs.zip of 2 MB can do.
+func claimingZip(t *testing.T, entries map[string]uint64) string {
+	t.Helper()
+	var compressed bytes.Buffer
+	fw, _ := flate.NewWriter(&compressed, flate.BestCompression)
+	fw.Write([]byte("tiny"))
+	fw.Close()
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for name, size := range entries {
+		w, err := zw.CreateRaw(&zip.FileHeader{Name: name, Method: zip.Deflate,
+			CompressedSize64: uint64(compressed.Len()), UncompressedSize64: size})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write(compressed.Bytes())
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), ZipName)
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestReadsAreBounded(t *testing.T) {
+	// One entry of 2 GiB claimed: refused before it is read.
+	path := claimingZip(t, map[string]uint64{FileName: 100, "cpu.svg": 2 << 30})
+	if _, err := Open(path); err == nil || !strings.Contains(err.Error(), "claim more than") || !strings.Contains(err.Error(), "cpu.svg") {
+		t.Errorf("a zip claiming 2 GiB: %v", err)
+	}
+	// One entry over the file limit, the whole under the result's.
+	path = claimingZip(t, map[string]uint64{"big.svg": MaxFileBytes + 1})
+	out, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var limit *LimitError
+	if _, err := out.ReadFile("big.svg"); !errors.As(err, &limit) || !strings.Contains(err.Error(), "outputs.zip:big.svg") {
+		t.Errorf("an entry over %d bytes: %v", MaxFileBytes, err)
+	}
+	// A file of a result directory over the limit: refused by its size.
+	dir := t.TempDir()
+	big := filepath.Join(dir, "big.svg")
+	f, _ := os.Create(big)
+	f.Truncate(MaxFileBytes + 1)
+	f.Close()
+	if _, err := dirOutputs(dir).ReadFile("big.svg"); !errors.As(err, &limit) {
+		t.Errorf("a file over %d bytes: %v", MaxFileBytes, err)
+	}
+	// A zip over the result's limit is not read at all.
+	f, _ = os.Create(filepath.Join(dir, ZipName))
+	f.Truncate(MaxResultBytes + 1)
+	f.Close()
+	if _, err := Open(filepath.Join(dir, ZipName)); !errors.As(err, &limit) {
+		t.Errorf("a zip over %d bytes: %v", MaxResultBytes, err)
+	}
+}
+
+func TestHostileFieldsAreRefused(t *testing.T) {
+	for name, c := range map[string]struct {
+		change func(*Result)
+		want   string
+	}{
+		"dot dot":          {func(r *Result) { r.Benchmark.Name = ".." }, "starts with a dot"},
+		"separator":        {func(r *Result) { r.Benchmark.Name = "a/b" }, "letters, digits"},
+		"control":          {func(r *Result) { r.Benchmark.Name = "a\x1b[31m" }, "letters, digits"},
+		"long":             {func(r *Result) { r.Benchmark.Name = strings.Repeat("a", 101) }, "at most 100"},
+		"counterpart":      {func(r *Result) { r.Benchmark.Counterpart = "../x" }, "benchmark.counterpart"},
+		"far future":       {func(r *Result) { r.Environment.Started = "9999-12-31T00:00:00Z" }, "outside 2000–2199"},
+		"run before 2000":  {func(r *Result) { r.Timing.Runs[0].Start = "1816-03-30T00:00:00Z" }, "timing.runs[0].start"},
+		"not a time":       {func(r *Result) { r.Timing.Runs[1].Start = "yesterday" }, "RFC 3339"},
+		"commit as a path": {func(r *Result) { r.Environment.Source.Commit = "/../../PWN" }, "letters and digits"},
+		"negative count": {func(r *Result) {
+			r.Metrics = []Metric{{Name: "instructions", Unit: "instructions", Values: []float64{-1}}}
+		}, "negative value"},
+	} {
+		r := example()
+		c.change(r)
+		if err := r.Validate(); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want an error saying %q", name, err, c.want)
+		}
+	}
+	if err := example().Validate(); err != nil {
+		t.Errorf("the example: %v", err)
+	}
+	for _, ok := range []string{"havlak6", "havlak7cc", "wc1", "router4", "explodepath", "a_b-c.d+e"} {
+		if err := CheckName(ok); err != nil {
+			t.Errorf("CheckName(%q): %v", ok, err)
+		}
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"havlak-lab/internal/cli"
+	"havlak-lab/tools/result"
 )
 
 // testOutputsName is how the build event stream names a test's zipped
@@ -55,12 +56,16 @@ func testOutputs(path string) (map[string]string, error) {
 					if out.Name != testOutputsName {
 						continue
 					}
+					label := e.ID.TestResult.Label
 					u, err := url.Parse(out.URI)
 					if err != nil || u.Scheme != "file" {
 						return nil, fmt.Errorf("%s:%d: %s: outputs.zip is at %s, not a local file (--remote_download_minimal?)",
-							path, line, e.ID.TestResult.Label, out.URI)
+							path, line, label, out.URI)
 					}
-					zips[e.ID.TestResult.Label] = u.Path
+					if err := checkTestOutputs(label, u.Path); err != nil {
+						return nil, fmt.Errorf("%s:%d: %w", path, line, err)
+					}
+					zips[label] = u.Path
 				}
 			}
 		}
@@ -71,6 +76,22 @@ func testOutputs(path string) (map[string]string, error) {
 			return nil, err
 		}
 	}
+}
+
+// checkTestOutputs refuses a build event's test whose name would not stay
+// a directory of collect's destination, or whose outputs.zip is not in
+// Bazel's testlogs: the event file is the build's, but what it names is
+// written and read here.
+func checkTestOutputs(label, zip string) error {
+	name := label[strings.LastIndex(label, ":")+1:]
+	if err := result.CheckName(name); err != nil {
+		return fmt.Errorf("test %q: %v", label, err)
+	}
+	if !filepath.IsAbs(zip) || filepath.Clean(zip) != zip || filepath.Base(zip) != result.ZipName ||
+		!strings.Contains(zip, string(filepath.Separator)+"testlogs"+string(filepath.Separator)) {
+		return fmt.Errorf("test %s: its outputs.zip %q is not an outputs.zip under Bazel's testlogs", label, zip)
+	}
+	return nil
 }
 
 // collect copies every test's outputs.zip named in the build event file to
@@ -92,7 +113,7 @@ func collect(events, dest string) ([]string, error) {
 			return nil, fmt.Errorf("two tests named %s: %s and %s", name, label, other)
 		}
 		labelOf[name] = label
-		data, err := os.ReadFile(path)
+		data, err := result.ReadFileLimited(path, result.MaxResultBytes)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", label, err)
 		}
@@ -100,7 +121,7 @@ func collect(events, dest string) ([]string, error) {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return nil, err
 		}
-		if err := os.WriteFile(filepath.Join(dir, "outputs.zip"), data, 0o644); err != nil {
+		if err := result.WriteFile(filepath.Join(dir, result.ZipName), data); err != nil {
 			return nil, err
 		}
 		dirs = append(dirs, dir)

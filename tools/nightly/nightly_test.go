@@ -294,6 +294,10 @@ func TestCollect(t *testing.T) {
 		"not events": {"{\"id\": {}}\nnot json\n", events + ":2: not a build event"},
 		"remote":     {event("//a:t", "bytestream://cache/blobs/1") + "\n", "not a local file"},
 		"same names": {event("//a:t", "file://"+first) + "\n" + event("//b:t", "file://"+other) + "\n", "two tests named t"},
+		"a label out of the destination": {event("//benchmarks:../../ESCAPED", "file://"+first) + "\n",
+			`test "//benchmarks:../../ESCAPED": name "../../ESCAPED" starts with a dot`},
+		"a zip outside the testlogs": {event("//a:t", "file:///etc/passwd") + "\n", `"/etc/passwd" is not an outputs.zip under Bazel's testlogs`},
+		"a zip up and out":           {event("//a:t", "file://"+dir+"/testlogs/../../x/outputs.zip") + "\n", "not an outputs.zip under Bazel's testlogs"},
 	} {
 		os.WriteFile(events, []byte(c.events), 0o644)
 		err := run([]string{"collect", events, t.TempDir()}, io.Discard, io.Discard)

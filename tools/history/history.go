@@ -44,10 +44,35 @@ import (
 	"net/url"
 	"os"
 	"strings"
+	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // database/sql driver "pgx"
 	_ "modernc.org/sqlite"             // database/sql driver "sqlite"
 )
+
+// busyTimeout is how long an SQLite operation waits for another
+// process's write lock (an ingest of a long backfill, say) before it
+// fails with ErrBusy.
+var busyTimeout = 2 * time.Minute
+
+// ErrBusy is returned when another process held an SQLite database's
+// write lock for longer than the lab waits.
+var ErrBusy = errors.New("busy: another process is writing it")
+
+// ErrCorrupt is returned when an SQLite database fails SQLite's integrity
+// check: nothing more is written to it.
+var ErrCorrupt = errors.New("fails SQLite's integrity check")
+
+// busy makes SQLite's "database is locked" an ErrBusy, with how long the
+// lab waited; other errors are returned as they are.
+func busy(err error) error {
+	var coded interface{ Code() int }
+	// SQLITE_BUSY and SQLITE_LOCKED, with or without extended codes.
+	if errors.As(err, &coded) && (coded.Code()&0xff == 5 || coded.Code()&0xff == 6) {
+		return fmt.Errorf("%w (waited %s; try again when it is done): %v", ErrBusy, busyTimeout, err)
+	}
+	return err
+}
 
 // Access is who may add results to a database.
 type Access string
@@ -65,6 +90,8 @@ type DB struct {
 	postgres bool
 	access   Access
 	name     string // the DSN, without a password, for messages
+	// integrityChecked: checkIntegrity found the SQLite file sound.
+	integrityChecked bool
 }
 
 // engine is the database/sql driver and its data source for dsn.
@@ -95,7 +122,7 @@ func parseDSN(dsn string) (engine, error) {
 	// Foreign keys are off by default in SQLite. busy_timeout waits for
 	// another process's write instead of failing at once; BEGIN IMMEDIATE
 	// takes the write lock when an ingest starts, not midway.
-	source := path + "?_pragma=foreign_keys(1)&_pragma=busy_timeout(10000)&_txlock=immediate"
+	source := fmt.Sprintf("%s?_pragma=foreign_keys(1)&_pragma=busy_timeout(%d)&_txlock=immediate", path, busyTimeout.Milliseconds())
 	return engine{driver: "sqlite", source: source, sqlitePath: path, name: path}, nil
 }
 
@@ -140,6 +167,7 @@ func Create(ctx context.Context, dsn string, access Access) (*DB, error) {
 		}
 		return nil
 	})
+	err = busy(err)
 	if err == nil {
 		err = d.readMeta(ctx)
 	}
@@ -183,12 +211,47 @@ func (d *DB) readMeta(ctx context.Context) error {
 		err = d.db.QueryRowContext(ctx, d.q(selectMeta), "access").Scan(&access)
 	}
 	switch {
+	case errors.Is(busy(err), ErrBusy):
+		return busy(err)
 	case err != nil:
 		return fmt.Errorf("not a results database (history init makes one): %w", err)
 	case version != schemaVersion:
 		return fmt.Errorf("schema version %s; this history reads version %s", version, schemaVersion)
 	}
 	d.access = Access(access)
+	return nil
+}
+
+// checkIntegrity runs SQLite's quick check once before d is first
+// written: a database whose pages are damaged would take new rows and
+// lose them, or lose old ones, silently.
+func (d *DB) checkIntegrity(ctx context.Context) error {
+	if d.postgres || d.integrityChecked {
+		return nil
+	}
+	rows, err := d.db.QueryContext(ctx, "PRAGMA quick_check(10)")
+	if err != nil {
+		return busy(err)
+	}
+	defer rows.Close()
+	var problems []string
+	for rows.Next() {
+		var line string
+		if err := rows.Scan(&line); err != nil {
+			return err
+		}
+		if line != "ok" {
+			problems = append(problems, line)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		problems = append(problems, busy(err).Error())
+	}
+	if len(problems) > 0 {
+		return fmt.Errorf("%s %w (PRAGMA quick_check: %s): refused for writing; restore it from a copy, or history init a new one",
+			d.name, ErrCorrupt, strings.Join(problems, "; "))
+	}
+	d.integrityChecked = true
 	return nil
 }
 

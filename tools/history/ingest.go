@@ -91,6 +91,9 @@ func (d *DB) IngestOutputs(ctx context.Context, out result.Outputs, source strin
 	if err != nil {
 		return Ingested{}, err
 	}
+	if err := d.checkIntegrity(ctx); err != nil {
+		return Ingested{}, err
+	}
 	err = d.inTx(ctx, func(tx *sql.Tx) error {
 		env := r.Environment
 		m, cpu := env.Machine, env.Machine.CPUState
@@ -131,7 +134,7 @@ func (d *DB) IngestOutputs(ctx context.Context, out result.Outputs, source strin
 		return nil
 	})
 	if err != nil {
-		return Ingested{}, fmt.Errorf("%s: storing in %s: %w", out.Path(result.FileName), d.name, err)
+		return Ingested{}, fmt.Errorf("%s: storing in %s: %w", out.Path(result.FileName), d.name, busy(err))
 	}
 	return in, nil
 }

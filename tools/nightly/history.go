@@ -79,10 +79,10 @@ func (n *night) historyStep(found []result.Found, trendsFile string) ([]alert, e
 		return nil, err
 	}
 	defer db.Close()
-	if _, err := n.record(ctx, db, found); err != nil {
-		return nil, err
-	}
-	return n.detect(ctx, db, found, trendsFile)
+	// What was recorded is searched, even when some result was refused.
+	_, recordErr := n.record(ctx, db, found)
+	alerts, err := n.detect(ctx, db, found, trendsFile)
+	return alerts, errors.Join(recordErr, err)
 }
 
 // record archives the night's results that db takes and ingests them. An
@@ -108,10 +108,18 @@ func (n *night) record(ctx context.Context, db *history.DB, found []result.Found
 	if err != nil {
 		return 0, fmt.Errorf("archiving the night: %w", err)
 	}
+	// Every result the database takes goes in; a refused one is named and
+	// fails the step, after the others.
+	var refused []error
 	for _, zip := range archive {
 		in, err := db.Ingest(ctx, zip)
 		if err != nil {
-			return ingested, err
+			fmt.Fprintf(n.stdout, "%s: refused: %v\n", zip, err)
+			refused = append(refused, err)
+			if errors.Is(err, history.ErrBusy) || errors.Is(err, history.ErrCorrupt) || ctx.Err() != nil {
+				break // the next would fare no better
+			}
+			continue
 		}
 		what := "already there"
 		if in.Added {
@@ -119,6 +127,9 @@ func (n *night) record(ctx context.Context, db *history.DB, found []result.Found
 			ingested++
 		}
 		fmt.Fprintf(n.stdout, "%s: %s (%s)\n", in.Benchmark, what, zip)
+	}
+	if len(refused) > 0 {
+		return ingested, fmt.Errorf("%d of the night's %d results were not recorded: %w", len(refused), len(archive), errors.Join(refused...))
 	}
 	return ingested, nil
 }
@@ -145,6 +156,7 @@ func (n *night) archive(found []result.Found) ([]string, error) {
 	}
 	for i, f := range found {
 		if err := copyFile(f.Path, filepath.Join(tmp, filepath.Base(filepath.Dir(zips[i])), result.ZipName)); err != nil {
+			os.RemoveAll(tmp)
 			return nil, err
 		}
 	}
@@ -400,14 +412,14 @@ func shortCommit(c string) string {
 }
 
 func copyFile(from, to string) error {
-	data, err := os.ReadFile(from)
+	data, err := result.ReadFileLimited(from, result.MaxResultBytes)
 	if err != nil {
 		return err
 	}
 	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
 		return err
 	}
-	return os.WriteFile(to, data, 0o644)
+	return result.WriteFile(to, data)
 }
 
 func fileExists(path string) bool {

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -165,5 +166,45 @@ func TestSharedHistoryRefusesUntrusted(t *testing.T) {
 	}
 	if nights, _ := filepath.Glob(filepath.Join(historyDir, "nights", "*")); len(nights) > 0 {
 		t.Errorf("an untrusted night was archived: %v", nights)
+	}
+}
+
+// A result the history refuses is named, and the night's other results
+// are recorded all the same.
+func TestRecordTakesEveryValidResult(t *testing.T) {
+	needCommands(t)
+	artifacts := t.TempDir()
+	files := readZip(t, filepath.Join(*fixtures, "havlak6_quick_test", result.ZipName))
+	for _, test := range []string{"a_quick_test", "b_quick_test", "c_quick_test"} {
+		edited := maps.Clone(files)
+		editResult(t, edited, func(r *result.Result) {
+			r.Benchmark.Name = strings.TrimSuffix(test, "_quick_test")
+			if test == "b_quick_test" {
+				// Listed, never written: a half-made result.
+				r.Files = append(r.Files, result.File{Name: "lost.svg", Role: result.RoleGraph})
+			}
+		})
+		writeZip(t, filepath.Join(artifacts, test, result.ZipName), edited)
+	}
+	found, err := result.FindAll(artifacts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	dsn := "sqlite:" + filepath.Join(t.TempDir(), "history.sqlite")
+	db, err := history.Create(ctx, dsn, history.Personal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var out strings.Builder
+	n := &night{artifacts: artifacts, stdout: &out, stderr: &out, history: &historyConfig{dir: t.TempDir(), dsn: dsn}}
+	ingested, err := n.record(ctx, db, found)
+	if ingested != 2 || err == nil || !strings.Contains(err.Error(), "1 of the night's 3 results were not recorded") ||
+		!strings.Contains(err.Error(), "lost.svg") {
+		t.Errorf("record: %d ingested, %v; want a and c, and b named\n%s", ingested, err, out.String())
+	}
+	if count, _ := db.Count(ctx); count != 2 {
+		t.Errorf("%d results in the history, want 2", count)
 	}
 }

@@ -24,11 +24,11 @@ func (s *Summary) WriteMarkdown(w io.Writer) {
 	rows := slices.Clone(s.Benchmarks)
 	slices.SortStableFunc(rows, func(a, b Benchmark) int { return cmp.Compare(a.order(), b.order()) })
 	if len(rows) > 0 {
-		fmt.Fprintln(w, "| benchmark | verdict | figures against the baseline | tonight |")
-		fmt.Fprintln(w, "|---|---|---|---|")
+		fmt.Fprintln(w, "| benchmark | language | median (min–max) | verdict | against the baseline |")
+		fmt.Fprintln(w, "|---|---|---:|---|---|")
 	}
 	for _, b := range rows {
-		fmt.Fprintf(w, "| %s | %s | %s | %s |\n", Escape(b.Name), b.label(), b.figuresText(), b.valuesText())
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", Escape(b.Name), Escape(b.Language), b.valuesText(), b.label(), b.figuresText())
 	}
 	if len(s.ProfileDiffs) > 0 {
 		fmt.Fprintln(w, "\n**What changed in the profiles** (pprof -diff_base against the baseline):")
@@ -85,13 +85,15 @@ func (b Benchmark) figuresText() string {
 	return strings.Join(parts, "; ")
 }
 
-// valuesText is tonight's first figure (real time, for a program).
+// valuesText is the first of the figures measured (real time, for a
+// program): its median and range.
 func (b Benchmark) valuesText() string {
 	if len(b.Values) == 0 {
 		return ""
 	}
 	v := b.Values[0]
-	return fmt.Sprintf("%s %s %s", Escape(v.Figure), verdict.Number(v.Sample.Median), Escape(v.Unit))
+	return fmt.Sprintf("%s (%s–%s) %s %s", verdict.Number(v.Sample.Median), verdict.Number(v.Sample.Min),
+		verdict.Number(v.Sample.Max), Escape(v.Unit), Escape(v.Figure))
 }
 
 // Escape makes text from results inert in Markdown (and the HTML that

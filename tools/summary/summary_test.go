@@ -19,7 +19,7 @@ func sample() *Summary {
 		Benchmarks: []Benchmark{
 			{Name: "havlak7", Outcome: verdict.Unchanged, Figures: []verdict.Verdict{
 				verdict.Judge("own_instructions", "instructions", []float64{100, 100}, []float64{100, 100}, rule)}},
-			{Name: "havlak6", Outcome: verdict.Regressed, Figures: []verdict.Verdict{
+			{Name: "havlak6", Language: "Go", Outcome: verdict.Regressed, Figures: []verdict.Verdict{
 				verdict.Judge("own_instructions", "instructions", []float64{100, 100}, []float64{103, 103}, rule),
 				verdict.Judge("alloc_objects", "objects", []float64{0}, []float64{5}, rule)},
 				Values: []Value{{Figure: "real_seconds", Unit: "s", Sample: verdict.NewSample([]float64{1.5})}}},
@@ -109,10 +109,10 @@ func TestMarkdown(t *testing.T) {
 	s.WriteMarkdown(&b)
 	md := b.String()
 	lines := strings.Split(md, "\n")
-	if !strings.HasPrefix(lines[2], "| havlak6 | **REGRESSED** | own\\_instructions +3.00% (REGRESSED); alloc\\_objects from 0 to 5 (REGRESSED) | real\\_seconds 1.5 s |") {
+	if !strings.HasPrefix(lines[2], "| havlak6 | Go | 1.5 (1.5–1.5) s real\\_seconds | **REGRESSED** | own\\_instructions +3.00% (REGRESSED); alloc\\_objects from 0 to 5 (REGRESSED) |") {
 		t.Errorf("the regression is not first:\n%s", md)
 	}
-	if !strings.Contains(lines[3], "wc1 | not compared: another environment") {
+	if !strings.Contains(lines[3], "| wc1 |  |  | not compared: another environment |") {
 		t.Errorf("the uncompared benchmark is not second:\n%s", md)
 	}
 	if !strings.Contains(md, `a\|b \<img src=x\>`) {

@@ -11,6 +11,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"havlak-lab/internal/runtimemetrics"
 )
@@ -66,9 +70,31 @@ func Status(err error) int {
 // an ExitError, and returns its exit status.
 func Report(stderr io.Writer, program string, err error) int {
 	if err != nil && !errors.As(err, new(ExitError)) {
-		fmt.Fprintf(stderr, "%s: %v\n", program, err)
+		fmt.Fprintf(stderr, "%s: %s\n", program, Printable(err.Error()))
 	}
 	return Status(err)
+}
+
+// Printable makes text safe for a terminal: its control characters but
+// newline and tab (an escape sequence in a result's name, say, which
+// would move the cursor or retitle the window) are written as Go escapes,
+// and so are invalid UTF-8 bytes.
+func Printable(text string) string {
+	var b strings.Builder
+	for i, r := range text {
+		switch {
+		case r == utf8.RuneError && !strings.HasPrefix(text[i:], "\uFFFD"):
+			fmt.Fprintf(&b, `\x%02x`, text[i])
+		case r == '\n' || r == '\t':
+			b.WriteRune(r)
+		case unicode.IsControl(r):
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 // Exit ends the program with err reported as Report does, after

@@ -65,3 +65,18 @@ func TestUserPath(t *testing.T) {
 		t.Errorf("UserPath without bazel run = %q", got)
 	}
 }
+
+func TestPrintable(t *testing.T) {
+	for in, want := range map[string]string{
+		"havlak6":               "havlak6",
+		"a\x1b]0;pwned\a b":     `a\x1b]0;pwned\a b`,
+		"two\nlines\tand a tab": "two\nlines\tand a tab",
+		"bad \xff byte, fine é": `bad \xff byte, fine é`,
+		"\u009b31m (C1 CSI)":    `\u009b31m (C1 CSI)`,
+		"carriage\rreturn":      `carriage\rreturn`,
+	} {
+		if got := Printable(in); got != want {
+			t.Errorf("Printable(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -202,17 +202,17 @@ func (in *ingester) report(path string, d history.Ingested, err error) {
 	switch {
 	case errors.Is(err, history.ErrUntrusted):
 		in.untrusted++
-		fmt.Fprintf(in.progress, "[%d] refused: %v\n", in.seen, err)
+		fmt.Fprintf(in.progress, "[%d] refused: %s\n", in.seen, cli.Printable(err.Error()))
 	case err != nil:
 		in.failed++
-		fmt.Fprintf(in.progress, "[%d] refused: %v\n", in.seen, err)
+		fmt.Fprintf(in.progress, "[%d] refused: %s\n", in.seen, cli.Printable(err.Error()))
 	case d.Added:
 		in.added++
-		fmt.Fprintf(in.progress, "[%d] added %s at %s, %s: %s\n", in.seen, d.Benchmark, short(d.Commit),
-			d.Started.Format("2006-01-02 15:04Z"), path)
+		fmt.Fprintf(in.progress, "[%d] %s\n", in.seen, cli.Printable(fmt.Sprintf("added %s at %s, %s: %s", d.Benchmark, short(d.Commit),
+			d.Started.Format("2006-01-02 15:04Z"), path)))
 	default:
 		in.present++
-		fmt.Fprintf(in.progress, "[%d] already there: %s (%s)\n", in.seen, path, d.Benchmark)
+		fmt.Fprintf(in.progress, "[%d] %s\n", in.seen, cli.Printable(fmt.Sprintf("already there: %s (%s)", path, d.Benchmark)))
 	}
 }
 
@@ -265,9 +265,10 @@ func printSeries(ctx context.Context, d *history.DB, q history.Query, w io.Write
 		if s.Gated {
 			gate = fmt.Sprintf("gated at %g%%", 100*s.Threshold)
 		}
-		fmt.Fprintf(w, "%s %s (%s, %s is better, %s; %s) on the %s workload\n", s.Benchmark, s.Metric, s.Unit,
-			s.Better, gate, s.Source, s.Workload)
-		fmt.Fprintf(w, "environment %s: %s\n", s.EnvKey, env)
+		// Every string here came from a result: printed, not obeyed.
+		fmt.Fprintf(w, "%s\n", cli.Printable(fmt.Sprintf("%s %s (%s, %s is better, %s; %s) on the %s workload", s.Benchmark, s.Metric, s.Unit,
+			s.Better, gate, s.Source, s.Workload)))
+		fmt.Fprintf(w, "environment %s: %s\n", cli.Printable(s.EnvKey), cli.Printable(fmt.Sprint(env)))
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 		fmt.Fprintln(tw, "started\tcommit\truns\tmedian\tmin\tmax\tspread\t")
 		for _, p := range s.Points {
@@ -277,7 +278,7 @@ func printSeries(ctx context.Context, d *history.DB, q history.Query, w io.Write
 				commit += "+dirty"
 			}
 			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%.2f%%\t\n", p.Started.Format("2006-01-02 15:04Z"),
-				commit, len(p.Values), figure(median), figure(lo), figure(hi), 100*result.Spread(p.Values))
+				cli.Printable(commit), len(p.Values), figure(median), figure(lo), figure(hi), 100*result.Spread(p.Values))
 		}
 		if err := tw.Flush(); err != nil {
 			return err

@@ -131,3 +131,27 @@ func TestFigureKeepsEveryDigitOfACount(t *testing.T) {
 		}
 	}
 }
+
+// Text from results reaches the terminal printed, not obeyed: an escape
+// sequence in a host name is shown as one.
+func TestSeriesEscapesTerminalSequences(t *testing.T) {
+	dir := t.TempDir()
+	db := "sqlite:" + filepath.Join(dir, "h.db")
+	night := filepath.Join(dir, "night")
+	writeNight(t, night, "c1", "2026-11-20T02:00:00Z", false, 1.0)
+	doc := filepath.Join(night, result.FileName)
+	data, err := os.ReadFile(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(doc, []byte(strings.Replace(string(data), `"perf-1"`, `"perf-1\u001b]0;pwned\u0007\u001b[2J"`, 1)), 0o644)
+	for _, args := range [][]string{{"init", "--personal", db}, {"ingest", db, night}} {
+		if out, errs, status := runHistory(t, args...); status != 0 {
+			t.Fatalf("%v: status %d\n%s%s", args, status, out, errs)
+		}
+	}
+	out, errs, status := runHistory(t, "series", db, "--benchmark", "havlak6")
+	if status != 0 || strings.ContainsAny(out+errs, "\x1b\x07") || !strings.Contains(out, `perf-1\x1b]0;pwned\a\x1b[2J`) {
+		t.Errorf("series: status %d, want the escape sequence shown, not sent:\n%q", status, out+errs)
+	}
+}

@@ -152,3 +152,17 @@ func (b *bench) countedRuns() ([]result.Metric, error) {
 	source := fmt.Sprintf("cachegrind, %d counted runs: %s", c.Repetitions, strings.Join(append([]string{filepath.Base(b.binary)}, c.Args...), " "))
 	return cachegrind.Metrics(counts, b.Profiler == "go", source, countThreshold), nil
 }
+
+// printMetrics prints the low-noise figures, a line each: median and the
+// spread of the runs.
+func printMetrics(metrics []result.Metric) {
+	for _, m := range metrics {
+		if m.Unavailable != "" {
+			fmt.Fprintf(os.Stderr, "perf: %s: unavailable: %s\n", m.Name, m.Unavailable)
+			continue
+		}
+		lo, median, hi := result.MinMedianMax(m.Values)
+		fmt.Fprintf(os.Stderr, "perf: %s %.0f %s (%d runs, %.0f–%.0f, spread %.3f%%)\n",
+			m.Name, median, m.Unit, len(m.Values), lo, hi, 100*result.Spread(m.Values))
+	}
+}

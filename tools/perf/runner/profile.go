@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,7 +12,6 @@ import (
 	"strings"
 
 	"havlak-lab/tools/perf/perfspec"
-	"havlak-lab/tools/result"
 )
 
 // profiledRun runs the program once in dir with extra arguments and
@@ -95,8 +93,6 @@ func (b *bench) profileHeap(dir string, stdout io.Writer) error {
 	}
 	return b.toProto(raw, b.outPath("heap.pb.gz"))
 }
-
-func (b *bench) outPath(name string) string { return filepath.Join(b.out, name) }
 
 // gperftoolsLib returns the path of a gperftools shared library (Debian
 // package libgoogle-perftools-dev, which tools/bazel installs).
@@ -234,33 +230,4 @@ func hottestFunction(top string) string {
 		}
 	}
 	return ""
-}
-
-// files lists every file in the outputs but result.json and skip, with its
-// role, in name order.
-func (b *bench) files(skip string) ([]result.File, error) {
-	var names []string
-	err := filepath.WalkDir(b.out, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		name, err := filepath.Rel(b.out, path)
-		if err == nil && name != skip && name != "result.json" {
-			names = append(names, filepath.ToSlash(name))
-		}
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	sort.Strings(names)
-	have := map[string]bool{}
-	for _, name := range names {
-		have[name] = true
-	}
-	files := make([]result.File, len(names))
-	for i, name := range names {
-		files[i] = classify(name, have)
-	}
-	return files, nil
 }

@@ -21,11 +21,11 @@ import (
 // A bench is a benchmark being run, what every mode shares.
 type bench struct {
 	*perfspec.Spec
-	runfiles             string // the working directory
-	binary, xtime, pprof string // absolute
-	args                 []string
-	out                  string         // the directory of the outputs
-	expectRE             *regexp.Regexp // the spec's expect, or nil
+	runfiles      string // the working directory
+	binary, pprof string // absolute
+	args          []string
+	out           string         // the directory of the outputs
+	expectRE      *regexp.Regexp // the spec's expect, or nil
 }
 
 // newBench prepares the run of spec, whose paths are relative to the
@@ -38,9 +38,6 @@ func newBench(spec *perfspec.Spec) (*bench, error) {
 	b := &bench{Spec: spec, runfiles: runfiles}
 	b.binary = b.path(spec.Binary)
 	b.pprof = b.path(spec.PProf)
-	if spec.XTime != "" {
-		b.xtime = b.path(spec.XTime)
-	}
 	if spec.Expect != "" {
 		if b.expectRE, err = regexp.Compile(spec.Expect); err != nil {
 			return nil, fmt.Errorf("expect: %w", err)

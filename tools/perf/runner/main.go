@@ -50,7 +50,6 @@ import (
 
 	"havlak-lab/internal/cli"
 	"havlak-lab/tools/perf/perfspec"
-	"havlak-lab/tools/result"
 )
 
 const usage = "usage: runner run|test|gotest SPEC [ARGS...]"
@@ -74,16 +73,17 @@ func run(args []string) error {
 	if err != nil {
 		return err
 	}
-	switch kind := spec.Benchmark.Kind; {
-	case mode == "run" && kind == result.KindProgram:
-		return b.runMode(args)
-	case mode == "test" && kind == result.KindProgram && len(args) == 0:
-		return b.testMode()
-	case mode == "gotest" && kind == result.KindGoTest && len(args) == 0:
+	// The spec has the section of its kind, and only that one (Read).
+	switch {
+	case mode == "run" && spec.Program != nil:
+		return b.program().runMode(args)
+	case mode == "test" && spec.Program != nil && len(args) == 0:
+		return b.program().testMode()
+	case mode == "gotest" && spec.GoTest != nil && len(args) == 0:
 		return b.goTestMode()
-	case mode == "run" && kind == result.KindServer:
+	case mode == "run" && spec.Server != nil:
 		return b.serverRunMode(args)
-	case mode == "test" && kind == result.KindServer && len(args) == 0:
+	case mode == "test" && spec.Server != nil && len(args) == 0:
 		return b.serverTestMode()
 	}
 	return cli.Usagef("mode %q with %d arguments for a benchmark of kind %q\n%s", mode, len(args), spec.Benchmark.Kind, usage)

@@ -15,6 +15,18 @@ import (
 	"havlak-lab/tools/result"
 )
 
+// A program is a benchmark of kind program being run: the program under
+// xtime, its profiled runs, its counted runs.
+type program struct {
+	*bench
+	*perfspec.Program
+	xtime string // absolute
+}
+
+func (b *bench) program() *program {
+	return &program{bench: b, Program: b.Spec.Program, xtime: b.path(b.Spec.Program.XTime)}
+}
+
 // splitProfile takes --profile DIR or --profile=DIR out of args.
 func splitProfile(args []string) (rest []string, dir string, err error) {
 	for i := 0; i < len(args); i++ {
@@ -36,8 +48,8 @@ func splitProfile(args []string) (rest []string, dir string, err error) {
 
 // runMode is `bazel run NAME`: the program under xtime, in the directory
 // bazel run was typed in, and with --profile its profiles.
-func (b *bench) runMode(userArgs []string) error {
-	args, profileDir, err := splitProfile(append(append([]string{}, b.Args...), userArgs...))
+func (p *program) runMode(userArgs []string) error {
+	args, profileDir, err := splitProfile(append(append([]string{}, p.Args...), userArgs...))
 	if err != nil {
 		return err
 	}
@@ -45,9 +57,9 @@ func (b *bench) runMode(userArgs []string) error {
 	if err != nil {
 		return err
 	}
-	b.args = withOutputs(args, wd)
+	p.args = withOutputs(args, wd)
 	var figures string
-	if b.Profiler == "go" {
+	if p.Profiler == "go" {
 		tmp, err := os.MkdirTemp("", "runtime-metrics")
 		if err != nil {
 			return err
@@ -55,7 +67,7 @@ func (b *bench) runMode(userArgs []string) error {
 		defer os.RemoveAll(tmp)
 		figures = filepath.Join(tmp, runtimeMetricsFile)
 	}
-	cmd, _ := b.timed(nil, figures)
+	cmd, _ := p.timed(nil, figures)
 	cmd.Dir = wd
 	if err := execute(cmd, os.Stdin, os.Stdout); err != nil {
 		return err
@@ -77,54 +89,54 @@ func (b *bench) runMode(userArgs []string) error {
 	if err := os.MkdirAll(dir, 0o777); err != nil {
 		return err
 	}
-	b.out = filepath.Clean(dir)
-	fmt.Fprintf(os.Stderr, "perf: profiling %s into %s\n", b.Benchmark.Name, b.out)
-	if b.Wants("cpu") {
-		if err := b.profileCPU(wd, io.Discard); err != nil {
+	p.out = filepath.Clean(dir)
+	fmt.Fprintf(os.Stderr, "perf: profiling %s into %s\n", p.Benchmark.Name, p.out)
+	if p.Wants("cpu") {
+		if err := p.profileCPU(wd, io.Discard); err != nil {
 			return err
 		}
 	}
-	if b.Wants("heap") {
-		if err := b.profileHeap(wd, io.Discard); err != nil {
+	if p.Wants("heap") {
+		if err := p.profileHeap(wd, io.Discard); err != nil {
 			return err
 		}
 	}
 	fmt.Fprintln(os.Stderr, "perf: open the profiles with google/pprof, e.g.")
-	if b.Wants("cpu") {
-		fmt.Fprintf(os.Stderr, "  tools/bazel run //tools:pprof -- -top %s/cpu.pb.gz\n", b.out)
-		fmt.Fprintf(os.Stderr, "  tools/bazel run //tools:pprof -- -http=localhost:8080 %s/cpu.pb.gz\n", b.out)
+	if p.Wants("cpu") {
+		fmt.Fprintf(os.Stderr, "  tools/bazel run //tools:pprof -- -top %s/cpu.pb.gz\n", p.out)
+		fmt.Fprintf(os.Stderr, "  tools/bazel run //tools:pprof -- -http=localhost:8080 %s/cpu.pb.gz\n", p.out)
 	}
-	if b.Wants("heap") {
-		fmt.Fprintf(os.Stderr, "  tools/bazel run //tools:pprof -- -top -sample_index=alloc_space %s/heap.pb.gz\n", b.out)
+	if p.Wants("heap") {
+		fmt.Fprintf(os.Stderr, "  tools/bazel run //tools:pprof -- -top -sample_index=alloc_space %s/heap.pb.gz\n", p.out)
 	}
 	return nil
 }
 
 // testMode is `bazel test NAME_test`: timed runs, profiled runs, checks,
 // views and result.json.
-func (b *bench) testMode() error {
+func (p *program) testMode() error {
 	var err error
-	if b.out, err = testOutputs(); err != nil {
+	if p.out, err = testOutputs(); err != nil {
 		return err
 	}
-	env, err := b.environment()
+	env, err := p.environment()
 	if err != nil {
 		return err
 	}
-	b.args = withOutputs(b.Args, b.out)
-	name, reps := b.Benchmark.Name, b.Benchmark.Repetitions
+	p.args = withOutputs(p.Args, p.out)
+	name, reps := p.Benchmark.Name, p.Benchmark.Repetitions
 
 	// The timed runs have no profiler attached.
 	fmt.Fprintf(os.Stderr, "perf: %s: %d timed run(s)\n", name, reps)
-	xtimeJSON := filepath.Join(b.out, "xtime.json")
-	benchTxt := filepath.Join(b.out, "bench.txt")
+	xtimeJSON := filepath.Join(p.out, "xtime.json")
+	benchTxt := filepath.Join(p.out, "bench.txt")
 	var figures string
-	if b.Profiler == "go" {
-		figures = b.outPath(runtimeMetricsFile)
+	if p.Profiler == "go" {
+		figures = p.outPath(runtimeMetricsFile)
 	}
-	cmd, setup := b.timed([]string{"-n", fmt.Sprint(reps), "-json", xtimeJSON, "-bench", name, "-benchout", benchTxt}, figures)
+	cmd, setup := p.timed([]string{"-n", fmt.Sprint(reps), "-json", xtimeJSON, "-bench", name, "-benchout", benchTxt}, figures)
 	env.Setup = setup // pinned, and ASLR off if asked (pin.go)
-	if err := b.runTo(cmd, "output.txt"); err != nil {
+	if err := p.runTo(cmd, "output.txt"); err != nil {
 		return err
 	}
 	lines, err := os.ReadFile(benchTxt)
@@ -136,62 +148,62 @@ func (b *bench) testMode() error {
 	// What one run prints that expect matches: every run must print the
 	// same, and at least one line of it.
 	perRun := 1
-	if b.Wants("cpu") {
+	if p.Wants("cpu") {
 		fmt.Fprintf(os.Stderr, "perf: %s: a CPU-profiled run\n", name)
-		if err := b.profileCPU(b.runfiles, nil); err != nil {
+		if err := p.profileCPU(p.runfiles, nil); err != nil {
 			return err
 		}
-		if perRun = b.matches("cpu.output.txt"); perRun == 0 {
-			if err := b.checkOutput("cpu.output.txt", 1); err != nil {
+		if perRun = p.matches("cpu.output.txt"); perRun == 0 {
+			if err := p.checkOutput("cpu.output.txt", 1); err != nil {
 				return err
 			}
 		}
-	} else if b.expectRE != nil {
-		if perRun = b.matches("output.txt") / reps; perRun == 0 {
-			if err := b.checkOutput("output.txt", reps); err != nil {
+	} else if p.expectRE != nil {
+		if perRun = p.matches("output.txt") / reps; perRun == 0 {
+			if err := p.checkOutput("output.txt", reps); err != nil {
 				return err
 			}
 		}
 	}
-	if err := b.checkOutput("output.txt", perRun*reps); err != nil {
+	if err := p.checkOutput("output.txt", perRun*reps); err != nil {
 		return err
 	}
-	if b.Wants("heap") {
+	if p.Wants("heap") {
 		fmt.Fprintf(os.Stderr, "perf: %s: a heap-profiled run\n", name)
-		if err := b.profileHeap(b.runfiles, nil); err != nil {
+		if err := p.profileHeap(p.runfiles, nil); err != nil {
 			return err
 		}
 		// A -memprofile run of a Havlak stage stops after one pass, so it
 		// prints fewer lines.
-		if b.matches("heap.output.txt") == 0 {
-			if err := b.checkOutput("heap.output.txt", 1); err != nil {
+		if p.matches("heap.output.txt") == 0 {
+			if err := p.checkOutput("heap.output.txt", 1); err != nil {
 				return err
 			}
 		}
 	}
-	if b.Trace {
+	if p.Trace {
 		fmt.Fprintf(os.Stderr, "perf: %s: a traced run\n", name)
-		cmd := exec.Command(b.binary, append([]string{"-trace", filepath.Join(b.out, "trace.out")}, b.args...)...)
-		if err := b.runTo(cmd, "trace.output.txt"); err != nil {
+		cmd := exec.Command(p.binary, append([]string{"-trace", filepath.Join(p.out, "trace.out")}, p.args...)...)
+		if err := p.runTo(cmd, "trace.output.txt"); err != nil {
 			return err
 		}
-		if err := b.checkOutput("trace.output.txt", perRun); err != nil {
+		if err := p.checkOutput("trace.output.txt", perRun); err != nil {
 			return err
 		}
 	}
-	if err := b.render(); err != nil {
+	if err := p.render(); err != nil {
 		return err
 	}
 
 	// The low-noise figures.
 	var metrics []result.Metric
-	if b.Profiler == "go" {
-		metrics = append(metrics, b.goRuntimeMetrics(reps)...)
-	} else if b.Wants("heap") && b.Heap == perfspec.HeapGperftools {
-		metrics = append(metrics, b.tcmallocMetrics()...)
+	if p.Profiler == "go" {
+		metrics = append(metrics, p.goRuntimeMetrics(reps)...)
+	} else if p.Wants("heap") && p.Heap == perfspec.HeapGperftools {
+		metrics = append(metrics, p.tcmallocMetrics()...)
 	}
-	if b.Counted != nil {
-		counted, err := b.countedRuns()
+	if p.Counted != nil {
+		counted, err := p.countedRuns()
 		if err != nil {
 			return err
 		}
@@ -203,5 +215,5 @@ func (b *bench) testMode() error {
 	if err != nil {
 		return err
 	}
-	return b.writeResult(&result.Result{Environment: env, Timing: &rec.Timing, Metrics: metrics})
+	return p.writeResult(&result.Result{Environment: env, Timing: &rec.Timing, Metrics: metrics})
 }

@@ -30,9 +30,21 @@ import (
 type Spec struct {
 	// SchemaVersion is the spec's format, SchemaVersion (1 for a spec
 	// of the flat format before the sections, which Decode converts).
-	SchemaVersion int              `json:"schema_version"`
-	Benchmark     result.Benchmark `json:"benchmark"`
-	Build         result.Build     `json:"build"`
+	SchemaVersion int `json:"schema_version"`
+	Common
+
+	// Program is a program's section (kind "program").
+	Program *Program `json:"program,omitempty"`
+	// GoTest is a go_test binary's section (kind "go_test").
+	GoTest *GoTest `json:"go_test,omitempty"`
+	// Server is a server's section (kind "server"): its load.
+	Server *Server `json:"server,omitempty"`
+}
+
+// Common is the part of a spec that every kind has.
+type Common struct {
+	Benchmark result.Benchmark `json:"benchmark"`
+	Build     result.Build     `json:"build"`
 	// Status is Bazel's stable workspace status (result.ParseStatus).
 	Status string `json:"status"`
 	// Binary is the program, the server or the go_test binary.
@@ -44,13 +56,6 @@ type Spec struct {
 	// Expect is the regular expression of the lines of a correct run's
 	// output, or of a server's every answer; "" for no check.
 	Expect string `json:"expect"`
-
-	// Program is a program's section (kind "program").
-	Program *Program `json:"program,omitempty"`
-	// GoTest is a go_test binary's section (kind "go_test").
-	GoTest *GoTest `json:"go_test,omitempty"`
-	// Server is a server's section (kind "server"): its load.
-	Server *Server `json:"server,omitempty"`
 }
 
 // Program is how to run and measure a program (kind "program").
@@ -168,13 +173,7 @@ func Decode(name string, data []byte) (*Spec, error) {
 // schema_version): every kind's fields in one object, a program's at the
 // top level.
 type v1 struct {
-	Benchmark result.Benchmark `json:"benchmark"`
-	Build     result.Build     `json:"build"`
-	Status    string           `json:"status"`
-	Binary    string           `json:"binary"`
-	PProf     string           `json:"pprof"`
-	Args      []string         `json:"args"`
-	Expect    string           `json:"expect"`
+	Common
 	Program
 	GoTest GoTest `json:"go_test"`
 	Server Server `json:"server"`
@@ -187,11 +186,7 @@ func decodeV1(name string, data []byte) (*Spec, error) {
 	if err := json.Unmarshal(data, &old); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	s := &Spec{
-		SchemaVersion: 1,
-		Benchmark:     old.Benchmark, Build: old.Build, Status: old.Status,
-		Binary: old.Binary, PProf: old.PProf, Args: old.Args, Expect: old.Expect,
-	}
+	s := &Spec{SchemaVersion: 1, Common: old.Common}
 	switch old.Benchmark.Kind {
 	case result.KindProgram:
 		s.Program = &old.Program

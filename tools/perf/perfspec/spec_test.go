@@ -211,7 +211,7 @@ func TestServerCheck(t *testing.T) {
 			t.Errorf("%s: check = %v, want an error naming a field of server", name, err)
 		}
 	}
-	spec := Spec{Benchmark: result.Benchmark{Name: "r", Kind: result.KindServer}, Binary: "r", PProf: "p", Server: &good}
+	spec := Spec{Common: Common{Benchmark: result.Benchmark{Name: "r", Kind: result.KindServer}, Binary: "r", PProf: "p"}, Server: &good}
 	if err := spec.Check(); err == nil || err.Error() != "benchmark.repetitions 0: want at least 1" {
 		t.Errorf("a server spec of no rounds: check = %v", err)
 	}

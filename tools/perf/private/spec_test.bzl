@@ -40,21 +40,23 @@ def perf_spec_test_suite(name, binary, targets):
       binary: a program for the specs (analysed, never run).
       targets: a file for a server's load_targets.
     """
-    benchmark = benchmark_json(benchmark_info(study = "A test study"), "spec_test", "Go", "quick", 1)
+    common = dict(
+        benchmark = benchmark_json(benchmark_info(study = "A test study"), "spec_test", "Go", "quick", 1),
+        binary = binary,
+        config = "quick",
+        testonly = True,
+    )
 
     # The specs under test: the refused ones only analysed by their tests.
     perf_spec(
         name = name + "_program_with_load",
-        benchmark = benchmark,
-        binary = binary,
-        config = "quick",
         kind = "program",
         load_connections = 8,
         load_targets = targets,
         profiler = "go",
         # Its analysis fails, on purpose: only its test analyses it.
         tags = ["manual"],
-        testonly = True,
+        **common
     )
     _mixed_kinds_test(
         name = name + "_program_with_load_test",
@@ -67,16 +69,13 @@ def perf_spec_test_suite(name, binary, targets):
 
     perf_spec(
         name = name + "_go_test_with_profiles",
-        benchmark = benchmark,
         bench = ".",
-        binary = binary,
-        config = "quick",
         count = 1,
         kind = "go_test",
         profiles = ["cpu"],
         # As above: only its test analyses it.
         tags = ["manual"],
-        testonly = True,
+        **common
     )
     _mixed_kinds_test(
         name = name + "_go_test_with_profiles_test",
@@ -86,14 +85,11 @@ def perf_spec_test_suite(name, binary, targets):
 
     perf_spec(
         name = name + "_program",
-        benchmark = benchmark,
-        binary = binary,
-        config = "quick",
         kind = "program",
         pin_cpu = "last",
         profiler = "go",
         profiles = ["cpu"],
-        testonly = True,
+        **common
     )
     _one_section_test(
         name = name + "_program_test",

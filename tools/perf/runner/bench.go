@@ -59,17 +59,13 @@ func withOutputs(args []string, dir string) []string {
 	return out
 }
 
-// testOutputs is the test's undeclared outputs directory.
-func testOutputs() (string, error) {
-	out := os.Getenv("TEST_UNDECLARED_OUTPUTS_DIR")
-	if out == "" {
-		return "", errors.New("TEST_UNDECLARED_OUTPUTS_DIR: not run by bazel test")
+// startTest starts a test: its outputs go to the test's undeclared
+// outputs directory; it returns the environment of the measurement.
+func (b *bench) startTest() (result.Environment, error) {
+	b.out = os.Getenv("TEST_UNDECLARED_OUTPUTS_DIR")
+	if b.out == "" {
+		return result.Environment{}, errors.New("TEST_UNDECLARED_OUTPUTS_DIR: not run by bazel test")
 	}
-	return out, nil
-}
-
-// environment is the environment of a measurement starting now.
-func (b *bench) environment() (result.Environment, error) {
 	status, err := result.ParseStatus(b.path(b.Status))
 	if err != nil {
 		return result.Environment{}, fmt.Errorf("the build's status: %w", err)

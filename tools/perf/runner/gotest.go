@@ -14,11 +14,7 @@ import (
 
 // goTestMode runs a go_test binary's benchmarks.
 func (b *bench) goTestMode() error {
-	var err error
-	if b.out, err = testOutputs(); err != nil {
-		return err
-	}
-	env, err := b.environment()
+	env, err := b.startTest()
 	if err != nil {
 		return err
 	}

@@ -115,11 +115,7 @@ func (p *program) runMode(userArgs []string) error {
 // testMode is `bazel test NAME_test`: timed runs, profiled runs, checks,
 // views and result.json.
 func (p *program) testMode() error {
-	var err error
-	if p.out, err = testOutputs(); err != nil {
-		return err
-	}
-	env, err := p.environment()
+	env, err := p.startTest()
 	if err != nil {
 		return err
 	}

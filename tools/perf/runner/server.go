@@ -108,11 +108,7 @@ func (b *bench) serverRunMode(userArgs []string) error {
 // a profiled round, the server stopped and checked; everything in the
 // outputs, result.json last.
 func (b *bench) serverTestMode() error {
-	var err error
-	if b.out, err = testOutputs(); err != nil {
-		return err
-	}
-	env, err := b.environment()
+	env, err := b.startTest()
 	if err != nil {
 		return err
 	}

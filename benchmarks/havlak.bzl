@@ -1,6 +1,6 @@
 """havlak_benchmark: perf_benchmark for a stage of the Havlak benchmark."""
 
-load("//tools/perf:defs.bzl", "perf_benchmark")
+load("//tools/perf:defs.bzl", "benchmark_info", "perf_benchmark")
 load(
     ":stages.bzl",
     "HAVLAK_HEAP_PROFILE_ENV",
@@ -27,13 +27,15 @@ def havlak_benchmark(stage, **kwargs):
     perf_benchmark(
         name = stage.name,
         binary = stage.package,
-        study = HAVLAK_STUDY,
-        stage = stage.stage,
-        language = stage.language,
-        counterpart = stage.counterpart,
-        reference = stage.reference,
-        workload = HAVLAK_WORKLOAD,
-        quick_workload = HAVLAK_QUICK_WORKLOAD,
+        info = benchmark_info(
+            study = HAVLAK_STUDY,
+            stage = stage.stage,
+            language = stage.language,
+            counterpart = stage.counterpart,
+            reference = stage.reference,
+            workload = HAVLAK_WORKLOAD,
+            quick_workload = HAVLAK_QUICK_WORKLOAD,
+        ),
         args = stage.args,
         kind = "cc" if stage.language == "C++" else "go",
         memprofile_flag = stage.heap == "flag",

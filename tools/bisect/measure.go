@@ -77,10 +77,10 @@ func (m *measurer) measure(commit, what string) (answer.Measurement, error) {
 	switch {
 	case spec.Benchmark.Name != m.o.benchmark:
 		return meas, fmt.Errorf("%w: its spec is of benchmark %q, not %q", errBroken, spec.Benchmark.Name, m.o.benchmark)
-	case spec.Benchmark.Kind != result.KindProgram || spec.Counted == nil:
+	case spec.Program == nil || spec.Program.Counted == nil:
 		return meas, fmt.Errorf("%w: benchmark %s declares no runs under Cachegrind (a program with counted_repetitions > 0)", errBroken, m.o.benchmark)
 	}
-	goProgram := spec.Profiler == "go"
+	goProgram := spec.Program.Profiler == "go"
 	if m.metric == "" {
 		m.metric = m.o.metric
 		if m.metric == "" {
@@ -91,12 +91,12 @@ func (m *measurer) measure(commit, what string) (answer.Measurement, error) {
 		}
 		m.repetitions = m.o.repetitions
 		if m.repetitions == 0 {
-			m.repetitions = max(spec.Counted.Repetitions, minRepetitions)
+			m.repetitions = max(spec.Program.Counted.Repetitions, minRepetitions)
 		}
 	}
 	var expect *regexp.Regexp
-	if spec.Counted.Expect != "" {
-		if expect, err = regexp.Compile(spec.Counted.Expect); err != nil {
+	if spec.Program.Counted.Expect != "" {
+		if expect, err = regexp.Compile(spec.Program.Counted.Expect); err != nil {
 			return meas, fmt.Errorf("%w: counted expect: %v", errBroken, err)
 		}
 	}
@@ -108,8 +108,8 @@ func (m *measurer) measure(commit, what string) (answer.Measurement, error) {
 	if err != nil {
 		return meas, err
 	}
-	args := make([]string, len(spec.Counted.Args))
-	for i, arg := range spec.Counted.Args {
+	args := make([]string, len(spec.Program.Counted.Args))
+	for i, arg := range spec.Program.Counted.Args {
 		args[i] = strings.ReplaceAll(arg, "{outputs}", outputs)
 	}
 	perRun := -1
@@ -126,7 +126,7 @@ func (m *measurer) measure(commit, what string) (answer.Measurement, error) {
 		if expect != nil {
 			n := matchingLines(stdout.Bytes(), expect)
 			if n == 0 || perRun >= 0 && n != perRun {
-				return meas, fmt.Errorf("%w: run %d printed %d lines matching %q, want as many as run 1's, at least 1:\n%s", errBroken, i, n, spec.Counted.Expect, stdout.String())
+				return meas, fmt.Errorf("%w: run %d printed %d lines matching %q, want as many as run 1's, at least 1:\n%s", errBroken, i, n, spec.Program.Counted.Expect, stdout.String())
 			}
 			perRun = n
 		}

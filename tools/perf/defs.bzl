@@ -2,13 +2,15 @@
 `go_benchmark` for a Go package's Benchmark functions, `server_benchmark`
 for an HTTP server under load.
 
-    load("//tools/perf:defs.bzl", "perf_benchmark")
+    load("//tools/perf:defs.bzl", "benchmark_info", "perf_benchmark")
 
     perf_benchmark(
         name = "havlak6",
         binary = "//go/havlak6",
-        study = "Havlak loop finding",
-        stage = 6,
+        info = benchmark_info(
+            study = "Havlak loop finding",
+            stage = 6,
+        ),
         expect = "^# of loops: 76000 ",
         memprofile_flag = True,
     )
@@ -16,14 +18,17 @@ for an HTTP server under load.
 gives `bazel run //benchmarks:havlak6` and `bazel test //benchmarks:havlak6_test
 --config=perf`, whose outputs.zip holds the timings and profiles, described
 by result.json (//tools/result). What a benchmark is (study, stage,
-language, counterpart, reference, workload) is declared here, never
-guessed from its name; //tools/perf/runner runs it.
+language, counterpart, reference, workloads) is declared once, by
+`benchmark_info`, handed whole to the rule and never guessed from its name;
+//tools/perf/runner runs it.
 """
 
 load("//tools/perf/private:benchmark.bzl", _perf_benchmark = "perf_benchmark")
 load("//tools/perf/private:go_benchmark.bzl", _go_benchmark = "go_benchmark")
+load("//tools/perf/private:info.bzl", _benchmark_info = "benchmark_info")
 load("//tools/perf/private:server_benchmark.bzl", _server_benchmark = "server_benchmark")
 
+benchmark_info = _benchmark_info
 go_benchmark = _go_benchmark
 perf_benchmark = _perf_benchmark
 server_benchmark = _server_benchmark

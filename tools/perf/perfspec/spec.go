@@ -6,8 +6,10 @@
 package perfspec
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"slices"
 	"strconv"
@@ -21,21 +23,44 @@ import (
 // as result.json records it, and how to run it. perf_spec
 // (tools/perf/private/spec.bzl) writes it at analysis time; its paths are
 // relative to the runfiles root, the runner's working directory.
+//
+// A spec is a tagged union: a common part, and the section of the
+// benchmark's kind, exactly one of Program, GoTest and Server (Decode
+// refuses none, two, or one that is not Benchmark.Kind's).
 type Spec struct {
+	// SchemaVersion is the spec's format, SchemaVersion (1 for a spec
+	// of the flat format before the sections, which Decode converts).
+	SchemaVersion int `json:"schema_version"`
+	Common
+
+	// Program is a program's section (kind "program").
+	Program *Program `json:"program,omitempty"`
+	// GoTest is a go_test binary's section (kind "go_test").
+	GoTest *GoTest `json:"go_test,omitempty"`
+	// Server is a server's section (kind "server"): its load.
+	Server *Server `json:"server,omitempty"`
+}
+
+// Common is the part of a spec that every kind has.
+type Common struct {
 	Benchmark result.Benchmark `json:"benchmark"`
 	Build     result.Build     `json:"build"`
 	// Status is Bazel's stable workspace status (result.ParseStatus).
 	Status string `json:"status"`
-	// Binary is the program, or for kind go_test the go_test binary.
+	// Binary is the program, the server or the go_test binary.
 	Binary string `json:"binary"`
-	XTime  string `json:"xtime"`
 	PProf  string `json:"pprof"`
-	// Args are the program's arguments; {outputs} stands for the
-	// directory of the outputs.
+	// Args are the program's or the server's arguments; {outputs} stands
+	// for the directory of the outputs.
 	Args []string `json:"args"`
 	// Expect is the regular expression of the lines of a correct run's
-	// output, or "" for no check.
+	// output, or of a server's every answer; "" for no check.
 	Expect string `json:"expect"`
+}
+
+// Program is how to run and measure a program (kind "program").
+type Program struct {
+	XTime string `json:"xtime"`
 	// Profiler is "go" (runtime/pprof's -cpuprofile) or "cc" (gperftools,
 	// preloaded).
 	Profiler string `json:"profiler"`
@@ -49,8 +74,6 @@ type Spec struct {
 	HeapArgs []string `json:"heap_args"`
 	// Trace adds a run with -trace FILE.
 	Trace bool `json:"trace"`
-	// GoTest is how to run a go_test binary's benchmarks.
-	GoTest GoTest `json:"go_test"`
 	// Counted are the runs under Cachegrind that count instructions, or
 	// nil for none.
 	Counted *Counted `json:"counted"`
@@ -60,8 +83,6 @@ type Spec struct {
 	PinCPU string `json:"pin_cpu"`
 	// DisableASLR runs them under setarch -R.
 	DisableASLR bool `json:"disable_aslr"`
-	// Server is the load of a server benchmark (kind "server").
-	Server ServerLoad `json:"server"`
 }
 
 // Counted is how to run a program for its instruction counts: on a
@@ -73,7 +94,8 @@ type Counted struct {
 	Repetitions int      `json:"repetitions"`
 }
 
-// GoTest holds the flags of a go_test binary's benchmark run.
+// GoTest holds the flags of a go_test binary's benchmark run (kind
+// "go_test").
 type GoTest struct {
 	Bench     string `json:"bench"`
 	Count     int    `json:"count"`
@@ -89,73 +111,174 @@ const (
 
 // Read reads and checks the spec at path.
 func Read(path string) (*Spec, error) {
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
+	defer f.Close()
+	// A spec is a few kilobytes; a larger file is not one.
+	data, err := io.ReadAll(io.LimitReader(f, maxSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxSize {
+		return nil, fmt.Errorf("%s: larger than %d bytes: not a spec", path, maxSize)
+	}
+	return Decode(path, data)
+}
+
+// maxSize bounds the size of a spec file.
+const maxSize = 1 << 20
+
+// SchemaVersion is the version of the spec's format that perf_spec
+// writes: 2, the kinds' sections.
+const SchemaVersion = 2
+
+// Decode decodes and checks the spec data, read from the file name: one
+// JSON object of schema_version SchemaVersion with no field the format
+// does not have, and the section of exactly one kind. Its errors name the
+// file and the field. A spec with no schema_version is of the flat format
+// before the sections (version 1), which older commits' builds wrote: it
+// is converted.
+func Decode(name string, data []byte) (*Spec, error) {
+	var version struct {
+		SchemaVersion int `json:"schema_version"`
+	}
+	if err := json.Unmarshal(data, &version); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	switch version.SchemaVersion {
+	case 0:
+		return decodeV1(name, data)
+	case SchemaVersion:
+	default:
+		return nil, fmt.Errorf("%s: schema_version %d: want %d, or none (the flat format of version 1)", name, version.SchemaVersion, SchemaVersion)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
 	var s Spec
-	if err := json.Unmarshal(data, &s); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+	if err := dec.Decode(&s); err != nil {
+		if field, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+			return nil, fmt.Errorf("%s: unknown field %s: not in the spec's format (package perfspec)", name, field)
+		}
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	if err := s.Check(); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return &s, nil
 }
 
+// v1 is the flat format of a spec before the kinds' sections (no
+// schema_version): every kind's fields in one object, a program's at the
+// top level.
+type v1 struct {
+	Common
+	Program
+	GoTest GoTest `json:"go_test"`
+	Server Server `json:"server"`
+}
+
+// decodeV1 decodes a spec of version 1 and converts it: the fields of its
+// benchmark's kind become that kind's section.
+func decodeV1(name string, data []byte) (*Spec, error) {
+	var old v1
+	if err := json.Unmarshal(data, &old); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	s := &Spec{SchemaVersion: 1, Common: old.Common}
+	switch old.Benchmark.Kind {
+	case result.KindProgram:
+		s.Program = &old.Program
+	case result.KindGoTest:
+		s.GoTest = &old.GoTest
+	case result.KindServer:
+		s.Server = &old.Server
+	}
+	if err := s.Check(); err != nil {
+		return nil, fmt.Errorf("%s (schema version 1): %w", name, err)
+	}
+	return s, nil
+}
+
+// Kinds are the sections' names, the kinds of benchmark, in the order of
+// Spec's fields.
+var Kinds = []string{result.KindProgram, result.KindGoTest, result.KindServer}
+
+// sections are the kinds whose section the spec has.
+func (s *Spec) sections() []string {
+	var kinds []string
+	for i, present := range []bool{s.Program != nil, s.GoTest != nil, s.Server != nil} {
+		if present {
+			kinds = append(kinds, Kinds[i])
+		}
+	}
+	return kinds
+}
+
 // Check tells what is wrong with the spec, if anything.
 func (s *Spec) Check() error {
-	switch {
+	switch sections := s.sections(); {
 	case s.Benchmark.Name == "":
-		return fmt.Errorf("no benchmark name")
+		return fmt.Errorf("benchmark.name: empty")
 	case s.Binary == "" || s.PProf == "":
-		return fmt.Errorf("no binary or pprof")
-	case s.Benchmark.Kind == result.KindGoTest:
-		if s.GoTest.Bench == "" || s.GoTest.Count < 1 {
-			return fmt.Errorf("go_test: bench %q, count %d: want a pattern and at least 1", s.GoTest.Bench, s.GoTest.Count)
-		}
-		return nil
-	case s.Benchmark.Kind == result.KindServer:
-		if s.Benchmark.Repetitions < 1 {
-			return fmt.Errorf("repetitions %d: want at least 1", s.Benchmark.Repetitions)
-		}
-		return s.Server.Check()
-	case s.Benchmark.Kind != result.KindProgram:
-		return fmt.Errorf("kind %q: want %q, %q or %q", s.Benchmark.Kind, result.KindProgram, result.KindGoTest, result.KindServer)
-	case s.XTime == "":
-		return fmt.Errorf("no xtime")
-	case s.Profiler != "go" && s.Profiler != "cc":
-		return fmt.Errorf("profiler %q: want go or cc", s.Profiler)
+		return fmt.Errorf("binary %q, pprof %q: want both", s.Binary, s.PProf)
+	case len(sections) != 1:
+		return fmt.Errorf("sections %q: want exactly one of %q", sections, Kinds)
+	case sections[0] != s.Benchmark.Kind:
+		return fmt.Errorf("benchmark.kind %q with a %q section: want the section of its kind", s.Benchmark.Kind, sections[0])
+	case s.GoTest != nil:
+		return s.GoTest.Check()
 	case s.Benchmark.Repetitions < 1:
-		return fmt.Errorf("repetitions %d: want at least 1", s.Benchmark.Repetitions)
+		return fmt.Errorf("benchmark.repetitions %d: want at least 1", s.Benchmark.Repetitions)
+	case s.Server != nil:
+		return s.Server.Check()
 	}
-	if s.Counted != nil && s.Counted.Repetitions < 1 {
-		return fmt.Errorf("counted repetitions %d: want at least 1", s.Counted.Repetitions)
+	return s.Program.Check()
+}
+
+// Check tells what is wrong with the program's section, if anything.
+func (p *Program) Check() error {
+	switch {
+	case p.XTime == "":
+		return fmt.Errorf("program.xtime: empty")
+	case p.Profiler != "go" && p.Profiler != "cc":
+		return fmt.Errorf("program.profiler %q: want go or cc", p.Profiler)
+	case p.Counted != nil && p.Counted.Repetitions < 1:
+		return fmt.Errorf("program.counted.repetitions %d: want at least 1", p.Counted.Repetitions)
 	}
-	if _, err := ParsePinCPU(s.PinCPU); err != nil {
-		return err
+	if _, err := ParsePinCPU(p.PinCPU); err != nil {
+		return fmt.Errorf("program.%w", err)
 	}
-	for _, p := range s.Profiles {
-		if p != "cpu" && p != "heap" {
-			return fmt.Errorf("profile %q: want cpu or heap", p)
+	for _, profile := range p.Profiles {
+		if profile != "cpu" && profile != "heap" {
+			return fmt.Errorf("program.profiles: %q: want cpu or heap", profile)
 		}
 	}
-	if s.Wants("heap") {
+	if p.Wants("heap") {
 		switch {
-		case s.Heap == HeapEnv && s.HeapEnv == "":
-			return fmt.Errorf("heap mode env without heap_env")
-		case s.Heap != HeapFlag && s.Heap != HeapEnv && s.Heap != HeapGperftools:
-			return fmt.Errorf("heap mode %q: want flag, env or gperftools", s.Heap)
+		case p.Heap == HeapEnv && p.HeapEnv == "":
+			return fmt.Errorf("program.heap %q without program.heap_env", p.Heap)
+		case p.Heap != HeapFlag && p.Heap != HeapEnv && p.Heap != HeapGperftools:
+			return fmt.Errorf("program.heap %q: want flag, env or gperftools", p.Heap)
 		}
 	}
 	return nil
 }
 
-// Wants tells whether the benchmark asks for profile.
-func (s *Spec) Wants(profile string) bool { return slices.Contains(s.Profiles, profile) }
+// Wants tells whether the program asks for profile.
+func (p *Program) Wants(profile string) bool { return slices.Contains(p.Profiles, profile) }
 
-// ServerLoad is a server benchmark's load, in its spec.
-type ServerLoad struct {
+// Check tells what is wrong with the go_test's section, if anything.
+func (g *GoTest) Check() error {
+	if g.Bench == "" || g.Count < 1 {
+		return fmt.Errorf("go_test.bench %q, go_test.count %d: want a pattern and at least 1", g.Bench, g.Count)
+	}
+	return nil
+}
+
+// Server is a server benchmark's load (kind "server").
+type Server struct {
 	// Connections is how many requests are in flight at a time.
 	Connections int `json:"connections"`
 	// Rate is requests per second, or 0 for each connection's next request
@@ -175,23 +298,23 @@ type ServerLoad struct {
 }
 
 // Check tells what is wrong with the load, if anything.
-func (l ServerLoad) Check() error {
+func (l *Server) Check() error {
 	if l.Connections < 1 || l.Rate < 0 {
-		return fmt.Errorf("server: connections %d, rate %d: want at least 1 connection and a rate of 0 or more", l.Connections, l.Rate)
+		return fmt.Errorf("server.connections %d, server.rate %d: want at least 1 connection and a rate of 0 or more", l.Connections, l.Rate)
 	}
 	for _, d := range []struct{ name, value string }{{"warmup", l.Warmup}, {"duration", l.Duration}, {"profile", l.Profile}, {"trace", l.Trace}} {
 		if v, err := time.ParseDuration(d.value); err != nil || v <= 0 {
-			return fmt.Errorf("server: %s %q: want a positive duration", d.name, d.value)
+			return fmt.Errorf("server.%s %q: want a positive duration", d.name, d.value)
 		}
 	}
 	if l.Targets == "" || !strings.HasPrefix(l.Ready, "/") {
-		return fmt.Errorf("server: targets %q, ready %q: want a file and a path", l.Targets, l.Ready)
+		return fmt.Errorf("server.targets %q, server.ready %q: want a file and a path", l.Targets, l.Ready)
 	}
 	return nil
 }
 
 // Durations are the load's durations, parsed (Check has checked them).
-func (l ServerLoad) Durations() (warmup, duration, profile, trace time.Duration) {
+func (l *Server) Durations() (warmup, duration, profile, trace time.Duration) {
 	p := func(s string) time.Duration { d, _ := time.ParseDuration(s); return d }
 	return p(l.Warmup), p(l.Duration), p(l.Profile), p(l.Trace)
 }

@@ -1,5 +1,6 @@
 """Implementation of perf_benchmark; load it from //tools/perf:defs.bzl."""
 
+load(":info.bzl", "benchmark_json")
 load(":spec.bzl", "perf_spec")
 load(":tags.bzl", "PERF_TAGS", "QUICK_TAGS")
 
@@ -21,20 +22,12 @@ def _heap_mode(name, kind, profiles, memprofile_flag, heap_profile_env):
         fail("perf_benchmark {}: a Go heap profile needs memprofile_flag or heap_profile_env".format(name))
     return ""
 
-def _spec(b, target, config, workload, description, repetitions, expect, args, counted = True):
+def _spec(b, target, config, repetitions, expect, args, counted = True):
     """The perf_spec of b's target, in config; returns its label."""
     perf_spec(
         name = target + "_spec",
-        benchmark = b.name,
+        benchmark = benchmark_json(b.info, b.name, b.language, config, repetitions),
         kind = "program",
-        study = b.study,
-        stage = b.stage,
-        language = b.language,
-        counterpart = b.counterpart,
-        reference = b.reference,
-        workload = workload,
-        workload_description = description,
-        repetitions = repetitions,
         config = config,
         binary = b.binary,
         program_args = args,
@@ -60,16 +53,10 @@ def _spec(b, target, config, workload, description, repetitions, expect, args, c
 def perf_benchmark(
         name,
         binary,
-        study,
+        info,
         expect = None,
         args = [],
         kind = "go",
-        language = None,
-        stage = 0,
-        counterpart = None,
-        reference = None,
-        workload = "",
-        quick_workload = "",
         profiles = ["cpu", "heap"],
         memprofile_flag = False,
         heap_profile_env = None,
@@ -98,7 +85,7 @@ def perf_benchmark(
       CPU-profiled and a heap-profiled run; every run's output must match
       `expect`. Profiles, rendered pprof views and SVG call graphs, xtime's
       JSON, the Go-benchmark-format lines (for benchstat) and result.json
-      (package //tools/result: the metadata below, the environment, the
+      (package //tools/result: the benchmark's info, the environment, the
       timings and the list of files) land in the test's outputs.zip.
     * `name + "_quick_test"`, when `quick_args` is given: the same with
       those arguments, in the default test set so that every CI run
@@ -109,8 +96,9 @@ def perf_benchmark(
     Args:
       name: the benchmark's name, also its name in Go benchmark format.
       binary: the program to measure.
-      study: the title of the case study the benchmark belongs to
-        ("Havlak loop finding"); the report makes a section of each.
+      info: what the benchmark is: its benchmark_info (study, stage,
+        language, counterpart, reference, workloads); a language of None is
+        "Go" or "C++" after kind.
       expect: an extended regular expression for the lines of a correct
         run's output; every run must print the same number of them as the
         CPU-profiled run, at least one. None checks nothing.
@@ -118,16 +106,6 @@ def perf_benchmark(
         {outputs} stands for the directory of the outputs.
       kind: "go" (profiles through runtime/pprof's -cpuprofile) or "cc"
         (gperftools' profiler and tcmalloc, preloaded).
-      language: the program's language in reports; "Go" or "C++" after
-        kind when None.
-      stage: the benchmark's place in its study, 1, 2, ...; the report
-        orders by it.
-      counterpart: the name of the same stage in another language, which
-        the report pairs it with; None for none.
-      reference: the name of the benchmark the study's speed-ups are
-        measured against; None for none.
-      workload: the standard workload (`args`), described for people.
-      quick_workload: the quick workload (`quick_args`), described.
       profiles: the profiles to take, "cpu" and "heap", each in a run of
         its own.
       memprofile_flag: whether the Go program has -memprofile FILE (a Havlak
@@ -164,11 +142,8 @@ def perf_benchmark(
     b = struct(
         name = name,
         binary = binary,
-        study = study,
-        stage = stage,
-        language = language or {"go": "Go", "cc": "C++"}[kind],
-        counterpart = counterpart or "",
-        reference = reference or "",
+        info = info,
+        language = {"go": "Go", "cc": "C++"}[kind],
         data = data + srcs,
         kind = kind,
         profiles = profiles,
@@ -184,7 +159,7 @@ def perf_benchmark(
         tags = tags,
     )
 
-    run_spec = _spec(b, name, "run", "standard", workload, 1, expect, args, counted = False)
+    run_spec = _spec(b, name, "run", 1, expect, args, counted = False)
     native.sh_binary(
         name = name,
         srcs = [_RUNNER],
@@ -202,7 +177,7 @@ def perf_benchmark(
         "@platforms//cpu:x86_64",
         "@platforms//os:linux",
     ]
-    test_spec = _spec(b, name + "_test", "perf", "standard", workload, repetitions, expect, args)
+    test_spec = _spec(b, name + "_test", "perf", repetitions, expect, args)
     native.sh_test(
         name = name + "_test",
         srcs = [_RUNNER],
@@ -219,7 +194,7 @@ def perf_benchmark(
     )
 
     if quick_args != None:
-        quick_spec = _spec(b, name + "_quick_test", "quick", "quick", quick_workload, repetitions, quick_expect or expect, quick_args)
+        quick_spec = _spec(b, name + "_quick_test", "quick", repetitions, quick_expect or expect, quick_args)
         native.sh_test(
             name = name + "_quick_test",
             srcs = [_RUNNER],

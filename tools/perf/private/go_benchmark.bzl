@@ -1,5 +1,6 @@
 """Implementation of go_benchmark; load it from //tools/perf:defs.bzl."""
 
+load(":info.bzl", "benchmark_json")
 load(":spec.bzl", "perf_spec")
 load(":tags.bzl", "PERF_TAGS", "QUICK_TAGS")
 
@@ -8,12 +9,7 @@ _RUNNER = Label("//tools/perf/runner")
 def go_benchmark(
         name,
         test,
-        study,
-        language = "Go",
-        stage = 0,
-        reference = None,
-        workload = "",
-        quick_workload = "",
+        info,
         bench = ".",
         count = 6,
         benchtime = None,
@@ -35,12 +31,8 @@ def go_benchmark(
     Args:
       name: the benchmarks' name in results.
       test: the package's go_test target.
-      study: the title of the case study; the report makes a section of each.
-      language: the language in reports.
-      stage: the place in the study, 1, 2, ...
-      reference: the benchmark the study's speed-ups are measured against.
-      workload: the full-size workload, described for people.
-      quick_workload: the quick test's workload, described.
+      info: what the benchmark is: its benchmark_info (study, stage,
+        language, "Go" if None, reference, workloads).
       bench: the -test.bench regular expression.
       count: runs of each benchmark; benchstat's U test needs 6 or more of
         each side to tell a change from noise at p < 0.05.
@@ -49,22 +41,15 @@ def go_benchmark(
       tags: added to the tags of both tests.
       **kwargs: passed to both sh_tests.
     """
-    for suffix, config, workload_name, description, time, test_tags in [
-        ("_test", "perf", "standard", workload, benchtime, PERF_TAGS),
-        ("_quick_test", "quick", "quick", quick_workload, quick_benchtime, QUICK_TAGS),
+    for suffix, config, time, test_tags in [
+        ("_test", "perf", benchtime, PERF_TAGS),
+        ("_quick_test", "quick", quick_benchtime, QUICK_TAGS),
     ]:
         spec = name + suffix + "_spec"
         perf_spec(
             name = spec,
-            benchmark = name,
+            benchmark = benchmark_json(info, name, "Go", config, count),
             kind = "go_test",
-            study = study,
-            stage = stage,
-            language = language,
-            reference = reference or "",
-            workload = workload_name,
-            workload_description = description,
-            repetitions = count,
             config = config,
             binary = test,
             bench = bench,

@@ -1,5 +1,6 @@
 """Implementation of server_benchmark; load it from //tools/perf:defs.bzl."""
 
+load(":info.bzl", "benchmark_json")
 load(":spec.bzl", "perf_spec")
 load(":tags.bzl", "PERF_TAGS", "QUICK_TAGS")
 
@@ -8,13 +9,8 @@ _RUNNER = Label("//tools/perf/runner")
 def server_benchmark(
         name,
         binary,
-        study,
+        info,
         targets,
-        stage = 0,
-        language = "Go",
-        reference = None,
-        workload = "",
-        quick_workload = "",
         expect = None,
         args = [],
         connections = 8,
@@ -68,13 +64,9 @@ def server_benchmark(
     Args:
       name: the benchmark's name.
       binary: the server program.
-      study: the case study's title; the report makes a section of each.
+      info: what the benchmark is: its benchmark_info (study, stage,
+        language, "Go" if None, reference, workloads: the loads, described).
       targets: a file of the requests, "METHOD /path" a line.
-      stage: the place in the study, 1, 2, ...
-      language: the language in reports.
-      reference: the benchmark the study's speed-ups are measured against.
-      workload: the full-size load, described for people.
-      quick_workload: the quick test's load, described.
       expect: a regular expression every answer's body must match; None
         checks the status only.
       args: more arguments of the server; {outputs} works.
@@ -103,23 +95,16 @@ def server_benchmark(
         "@platforms//cpu:x86_64",
         "@platforms//os:linux",
     ]
-    for suffix, config, workload_name, description, times, reps in [
-        ("", "run", "standard", workload, (warmup, duration, profile, trace), 1),
-        ("_test", "perf", "standard", workload, (warmup, duration, profile, trace), repetitions),
-        ("_quick_test", "quick", "quick", quick_workload, (quick_warmup, quick_duration, quick_profile, quick_trace), quick_repetitions),
+    for suffix, config, times, reps in [
+        ("", "run", (warmup, duration, profile, trace), 1),
+        ("_test", "perf", (warmup, duration, profile, trace), repetitions),
+        ("_quick_test", "quick", (quick_warmup, quick_duration, quick_profile, quick_trace), quick_repetitions),
     ]:
         spec = name + suffix + "_spec"
         perf_spec(
             name = spec,
-            benchmark = name,
+            benchmark = benchmark_json(info, name, "Go", config, reps),
             kind = "server",
-            study = study,
-            stage = stage,
-            language = language,
-            reference = reference or "",
-            workload = workload_name,
-            workload_description = description,
-            repetitions = reps,
             config = config,
             binary = binary,
             program_args = args,

@@ -2,35 +2,43 @@
 benchmark target, written at analysis time as JSON; build_status: Bazel's
 stable workspace status as a file tests can read.
 
-The spec is one JSON object (the runner's type Spec):
+The spec is one JSON object (package //tools/perf/perfspec, type Spec): a
+common part and the section of the benchmark's kind, only that one.
 
+    schema_version  2 (perfspec.SchemaVersion)
     benchmark   the result.Benchmark object result.json records: name,
-                kind ("program" or "go_test"), study, stage, language,
-                counterpart, reference, workload {name, description},
-                repetitions
+                kind ("program", "go_test" or "server"), study, stage,
+                language, counterpart, reference, workload {name,
+                description}, repetitions; all but name, kind, workload's
+                name and repetitions come from the benchmark's
+                benchmark_info (info.bzl)
     build       {compilation_mode, config}: "perf", "quick" or "run"
     status      runfiles path of Bazel's stable-status.txt (build_status)
-    binary      runfiles path of the program, or of the go_test binary
-    xtime, pprof  runfiles paths of the tools
+    binary      runfiles path of the program, the server or the go_test
+    pprof       runfiles path of pprof
     args        the program's arguments, $(rootpath ...) expanded;
                 {outputs} is left for the runner
-    expect      the regular expression of a correct run's lines, or ""
-    profiler    "go" or "cc"
-    profiles    ["cpu", "heap"], either or none
-    heap        "flag", "env" or "gperftools"; heap_env the variable of
-                "env"; heap_args the heap-profiled run's extra arguments
-    trace       whether to add a traced run (-trace FILE)
-    go_test     {bench, count, benchtime} of a go_test binary's run
-    counted     {args, expect, repetitions} of the runs under Cachegrind
-                that count instructions, or null
-    pin_cpu     the CPU the timed runs are pinned to (taskset -c): a
-                number, "last" (the last CPU the runner may use) or "none"
-    disable_aslr  whether the timed runs go under setarch -R
-    server      a server's load (kind "server"): connections, rate,
-                warmup, duration, profile, trace (durations), targets
-                (runfiles path of the requests file), ready (the path
-                that must answer first), block_profile_rate,
-                mutex_profile_fraction
+    expect      the regular expression of a correct run's lines (a
+                server's answers), or ""
+    program     kind "program": xtime (runfiles path); profiler "go" or
+                "cc"; profiles ["cpu", "heap"], either or none; heap
+                "flag", "env" or "gperftools", heap_env the variable of
+                "env", heap_args the heap-profiled run's extra arguments;
+                trace, whether to add a traced run (-trace FILE);
+                counted {args, expect, repetitions} of the runs under
+                Cachegrind that count instructions, or null; pin_cpu, the
+                CPU the timed runs are pinned to (taskset -c): a number,
+                "last" (the last CPU the runner may use) or "none";
+                disable_aslr, whether they go under setarch -R
+    go_test     kind "go_test": {bench, count, benchtime} of the go_test
+                binary's run
+    server      kind "server": its load: connections, rate, warmup,
+                duration, profile, trace (durations), targets (runfiles
+                path of the requests file), ready (the path that must
+                answer first), block_profile_rate, mutex_profile_fraction
+
+perf_spec's attributes are grouped the same way; an attribute of another
+kind than the spec's is refused at analysis time.
 """
 
 def _runfiles_path(f):
@@ -38,122 +46,178 @@ def _runfiles_path(f):
     # $(rootpath) gives it ("../repo/..." for other repositories).
     return f.short_path
 
+# The attributes of each kind's section. Each is empty (0, "", [], None,
+# False) unless set: an attribute of another kind that is set is an error.
+_PROGRAM_ATTRS = {
+    "counted_args": attr.string_list(doc = "program: the arguments of the runs under Cachegrind; $(rootpath) works."),
+    "counted_expect": attr.string(doc = "program: `expect` of the runs under Cachegrind."),
+    "counted_repetitions": attr.int(doc = "program: runs under Cachegrind; 0 for none."),
+    "disable_aslr": attr.bool(doc = "program: run the timed runs under setarch -R (off by default: see the runner's pin.go)."),
+    "heap": attr.string(values = ["", "flag", "env", "gperftools"], doc = "program: how it writes a heap profile."),
+    "heap_args": attr.string_list(doc = "program: extra arguments of the heap-profiled run."),
+    "heap_env": attr.string(doc = "program: the variable naming the heap profile's file, for heap \"env\"."),
+    "pin_cpu": attr.string(doc = "program: the CPU the timed runs are pinned to: a number, \"last\" (or \"\") or \"none\"."),
+    "profiler": attr.string(values = ["", "go", "cc"], doc = "program: go: runtime/pprof flags; cc: gperftools."),
+    "profiles": attr.string_list(doc = "program: \"cpu\", \"heap\": the profiles to take."),
+    "trace": attr.bool(doc = "program: whether to add a traced run."),
+}
+
+_GO_TEST_ATTRS = {
+    "bench": attr.string(doc = "go_test: the -test.bench regular expression."),
+    "benchtime": attr.string(doc = "go_test: -test.benchtime, or \"\" for Go's default."),
+    "count": attr.int(doc = "go_test: -test.count."),
+}
+
+_SERVER_ATTRS = {
+    "block_profile_rate": attr.int(doc = "server: the server's -blockprofilerate, ns."),
+    "load_connections": attr.int(doc = "server: requests in flight at a time."),
+    "load_duration": attr.string(doc = "server: each measured round's length (\"5s\")."),
+    "load_profile": attr.string(doc = "server: the CPU, block, mutex and allocs profiles' window."),
+    "load_rate": attr.int(doc = "server: requests per second; 0 for a closed loop."),
+    "load_ready": attr.string(doc = "server: the path that must answer 200 before the load."),
+    "load_targets": attr.label(allow_single_file = True, doc = "server: the requests, \"METHOD /path\" a line."),
+    "load_trace": attr.string(doc = "server: the execution trace's length."),
+    "load_warmup": attr.string(doc = "server: the warm-up's length."),
+    "mutex_profile_fraction": attr.int(doc = "server: the server's -mutexprofilefraction."),
+}
+
+_KIND_ATTRS = {
+    "go_test": _GO_TEST_ATTRS,
+    "program": _PROGRAM_ATTRS,
+    "server": _SERVER_ATTRS,
+}
+
+def _check_kind(ctx):
+    """Fails unless only the attributes of the spec's kind are set."""
+    kind = ctx.attr.kind
+    for other, attrs in _KIND_ATTRS.items():
+        if other == kind:
+            continue
+        offending = sorted([name for name in attrs if getattr(ctx.attr, name)])
+        if offending:
+            fail("perf_spec {}: a spec of kind \"{}\" takes none of the attributes of kind \"{}\", but sets {}".format(
+                ctx.label,
+                kind,
+                other,
+                ", ".join(offending),
+            ))
+
+def _expand(ctx, args):
+    """args with $(rootpath ...) of `binary` and `data` expanded."""
+    return [ctx.expand_location(arg, ctx.attr.data + [ctx.attr.binary]) for arg in args]
+
+def _program(ctx):
+    a = ctx.attr
+    if not a.profiler:
+        fail("perf_spec {}: a program needs a profiler, \"go\" or \"cc\"".format(ctx.label))
+    return struct(
+        xtime = _runfiles_path(ctx.executable._xtime),
+        profiler = a.profiler,
+        profiles = a.profiles,
+        heap = a.heap,
+        heap_env = a.heap_env,
+        heap_args = a.heap_args,
+        trace = a.trace,
+        counted = struct(
+            args = _expand(ctx, a.counted_args),
+            expect = a.counted_expect,
+            repetitions = a.counted_repetitions,
+        ) if a.counted_repetitions > 0 else None,
+        pin_cpu = a.pin_cpu,
+        disable_aslr = a.disable_aslr,
+    )
+
+def _go_test(ctx):
+    a = ctx.attr
+    if not a.bench or a.count < 1:
+        fail("perf_spec {}: a go_test needs bench and a count of 1 or more".format(ctx.label))
+    return struct(
+        bench = a.bench,
+        count = a.count,
+        benchtime = a.benchtime,
+    )
+
+def _server(ctx):
+    a = ctx.attr
+    if not ctx.file.load_targets or a.load_connections < 1:
+        fail("perf_spec {}: a server needs load_targets and load_connections".format(ctx.label))
+    return struct(
+        connections = a.load_connections,
+        rate = a.load_rate,
+        warmup = a.load_warmup,
+        duration = a.load_duration,
+        profile = a.load_profile,
+        trace = a.load_trace,
+        targets = _runfiles_path(ctx.file.load_targets),
+        ready = a.load_ready,
+        block_profile_rate = a.block_profile_rate,
+        mutex_profile_fraction = a.mutex_profile_fraction,
+    )
+
 def _perf_spec_impl(ctx):
-    targets = ctx.attr.data + [ctx.attr.binary]
+    _check_kind(ctx)
+    kind = ctx.attr.kind
+    benchmark = json.decode(ctx.attr.benchmark)
+    benchmark["kind"] = kind
+    sections = {
+        "go_test": _go_test,
+        "program": _program,
+        "server": _server,
+    }
     spec = struct(
-        benchmark = struct(
-            name = ctx.attr.benchmark,
-            kind = ctx.attr.kind,
-            study = ctx.attr.study,
-            stage = ctx.attr.stage,
-            language = ctx.attr.language,
-            counterpart = ctx.attr.counterpart,
-            reference = ctx.attr.reference,
-            workload = struct(
-                name = ctx.attr.workload,
-                description = ctx.attr.workload_description,
-            ),
-            repetitions = ctx.attr.repetitions,
-        ),
+        schema_version = 2,
+        benchmark = benchmark,
         build = struct(
             compilation_mode = ctx.var["COMPILATION_MODE"],
             config = ctx.attr.config,
         ),
         status = _runfiles_path(ctx.file._status),
         binary = _runfiles_path(ctx.executable.binary),
-        xtime = _runfiles_path(ctx.executable._xtime),
         pprof = _runfiles_path(ctx.executable._pprof),
-        args = [ctx.expand_location(arg, targets) for arg in ctx.attr.program_args],
+        args = _expand(ctx, ctx.attr.program_args),
         expect = ctx.attr.expect,
-        profiler = ctx.attr.profiler,
-        profiles = ctx.attr.profiles,
-        heap = ctx.attr.heap,
-        heap_env = ctx.attr.heap_env,
-        heap_args = ctx.attr.heap_args,
-        trace = ctx.attr.trace,
-        go_test = struct(
-            bench = ctx.attr.bench,
-            count = ctx.attr.count,
-            benchtime = ctx.attr.benchtime,
-        ),
-        counted = struct(
-            args = [ctx.expand_location(arg, targets) for arg in ctx.attr.counted_args],
-            expect = ctx.attr.counted_expect,
-            repetitions = ctx.attr.counted_repetitions,
-        ) if ctx.attr.counted_repetitions > 0 else None,
-        pin_cpu = ctx.attr.pin_cpu,
-        disable_aslr = ctx.attr.disable_aslr,
-        server = struct(
-            connections = ctx.attr.load_connections,
-            rate = ctx.attr.load_rate,
-            warmup = ctx.attr.load_warmup,
-            duration = ctx.attr.load_duration,
-            profile = ctx.attr.load_profile,
-            trace = ctx.attr.load_trace,
-            targets = _runfiles_path(ctx.file.load_targets) if ctx.file.load_targets else "",
-            ready = ctx.attr.load_ready,
-            block_profile_rate = ctx.attr.block_profile_rate,
-            mutex_profile_fraction = ctx.attr.mutex_profile_fraction,
-        ),
+        **{kind: sections[kind](ctx)}
     )
     out = ctx.actions.declare_file(ctx.label.name + ".json")
     ctx.actions.write(out, json.encode_indent(spec) + "\n")
     runfiles = ctx.runfiles(files = [out, ctx.file._status] + ctx.files.data + ctx.files.load_targets)
-    for t in [ctx.attr.binary, ctx.attr._xtime, ctx.attr._pprof] + ctx.attr.data:
+    tools = [ctx.attr._xtime] if kind == "program" else []
+    for t in [ctx.attr.binary, ctx.attr._pprof] + tools + ctx.attr.data:
         runfiles = runfiles.merge(t[DefaultInfo].default_runfiles)
     return [DefaultInfo(
         files = depset([out]),
         runfiles = runfiles,
     )]
 
+_COMMON_ATTRS = {
+    "benchmark": attr.string(
+        mandatory = True,
+        doc = "The benchmark as result.json records it, but its kind, as JSON: its name, " +
+              "workload and repetitions, and the rest from its benchmark_info (info.bzl's spec_benchmark).",
+    ),
+    "binary": attr.label(mandatory = True, executable = True, cfg = "target", doc = "The program, the server or the go_test."),
+    "config": attr.string(mandatory = True, values = ["perf", "quick", "run"], doc = "Which target the spec is of."),
+    "data": attr.label_list(allow_files = True, doc = "Files the arguments name, the sources for pprof -list."),
+    "expect": attr.string(doc = "The regular expression of a correct run's lines, or of a server's answers; \"\" checks nothing."),
+    "kind": attr.string(mandatory = True, values = ["program", "go_test", "server"], doc = "The benchmark's kind: the section the spec has."),
+    "program_args": attr.string_list(doc = "The program's or server's arguments; $(rootpath) works for `binary` and `data`."),
+    "_pprof": attr.label(default = Label("//tools:pprof"), executable = True, cfg = "target"),
+    "_status": attr.label(default = Label("//tools/perf/private:build_status"), allow_single_file = True),
+    "_xtime": attr.label(default = Label("//tools/xtime"), executable = True, cfg = "target"),
+}
+
+def _attrs(*groups):
+    attrs = {}
+    for group in groups:
+        attrs.update(group)
+    return attrs
+
 perf_spec = rule(
     implementation = _perf_spec_impl,
     doc = "The runner's spec of one benchmark target, with everything the " +
-          "runner runs in its runfiles. perf_benchmark and go_benchmark make them.",
-    attrs = {
-        "bench": attr.string(doc = "go_test: the -test.bench regular expression."),
-        "block_profile_rate": attr.int(doc = "server: the server's -blockprofilerate, ns."),
-        "benchmark": attr.string(mandatory = True, doc = "The benchmark's name in results."),
-        "benchtime": attr.string(doc = "go_test: -test.benchtime, or \"\" for Go's default."),
-        "binary": attr.label(mandatory = True, executable = True, cfg = "target", doc = "The program, or the go_test."),
-        "config": attr.string(mandatory = True, values = ["perf", "quick", "run"], doc = "Which target the spec is of."),
-        "count": attr.int(default = 1, doc = "go_test: -test.count."),
-        "counted_args": attr.string_list(doc = "The program's arguments in the runs under Cachegrind; $(rootpath) works."),
-        "counted_expect": attr.string(doc = "`expect` of the runs under Cachegrind."),
-        "counted_repetitions": attr.int(doc = "Runs under Cachegrind; 0 for none."),
-        "counterpart": attr.string(doc = "The same stage in another language."),
-        "data": attr.label_list(allow_files = True, doc = "Files the arguments name, the sources for pprof -list."),
-        "disable_aslr": attr.bool(doc = "Run the timed runs under setarch -R (off by default: see the runner's pin.go)."),
-        "expect": attr.string(doc = "The regular expression of a correct run's lines; \"\" checks nothing."),
-        "heap": attr.string(values = ["", "flag", "env", "gperftools"], doc = "How the program writes a heap profile."),
-        "heap_args": attr.string_list(doc = "Extra arguments of the heap-profiled run."),
-        "heap_env": attr.string(doc = "The variable naming the heap profile's file, for heap \"env\"."),
-        "kind": attr.string(mandatory = True, values = ["program", "go_test", "server"], doc = "The result's kind."),
-        "language": attr.string(mandatory = True, doc = "The benchmark's language in reports."),
-        "pin_cpu": attr.string(default = "last", doc = "The CPU the timed runs are pinned to: a number, \"last\" or \"none\"."),
-        "load_connections": attr.int(doc = "server: requests in flight at a time."),
-        "load_duration": attr.string(doc = "server: each measured round's length (\"5s\")."),
-        "load_profile": attr.string(doc = "server: the CPU, block, mutex and allocs profiles' window."),
-        "load_rate": attr.int(doc = "server: requests per second; 0 for a closed loop."),
-        "load_ready": attr.string(doc = "server: the path that must answer 200 before the load."),
-        "load_targets": attr.label(allow_single_file = True, doc = "server: the requests, \"METHOD /path\" a line."),
-        "load_trace": attr.string(doc = "server: the execution trace's length."),
-        "load_warmup": attr.string(doc = "server: the warm-up's length."),
-        "mutex_profile_fraction": attr.int(doc = "server: the server's -mutexprofilefraction."),
-        "profiler": attr.string(values = ["", "go", "cc"], doc = "go: runtime/pprof flags; cc: gperftools."),
-        "profiles": attr.string_list(doc = "\"cpu\", \"heap\": the profiles to take."),
-        "program_args": attr.string_list(doc = "The program's arguments; $(rootpath) works for `binary` and `data`."),
-        "reference": attr.string(doc = "The benchmark speed-ups are measured against."),
-        "repetitions": attr.int(default = 1, doc = "Timed runs (a go_test's count)."),
-        "stage": attr.int(doc = "The benchmark's place in its study, from 1."),
-        "study": attr.string(mandatory = True, doc = "The case study's title; the report makes a section of each."),
-        "trace": attr.bool(doc = "Whether to add a traced run."),
-        "workload": attr.string(mandatory = True, values = ["standard", "quick"], doc = "The workload's name."),
-        "workload_description": attr.string(doc = "The workload, for people."),
-        "_pprof": attr.label(default = Label("//tools:pprof"), executable = True, cfg = "target"),
-        "_status": attr.label(default = Label("//tools/perf/private:build_status"), allow_single_file = True),
-        "_xtime": attr.label(default = Label("//tools/xtime"), executable = True, cfg = "target"),
-    },
+          "runner runs in its runfiles: the common part and the section of " +
+          "its kind. perf_benchmark, go_benchmark and server_benchmark make them.",
+    attrs = _attrs(_COMMON_ATTRS, _PROGRAM_ATTRS, _GO_TEST_ATTRS, _SERVER_ATTRS),
 )
 
 def _build_status_impl(ctx):

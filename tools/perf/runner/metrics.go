@@ -25,9 +25,9 @@ const runtimeMetricsFile = "runtime-metrics.jsonl"
 
 // goRuntimeMetrics turns the figures the timed runs of a Go program
 // recorded into metrics, one value per run.
-func (b *bench) goRuntimeMetrics(runs int) []result.Metric {
+func (p *program) goRuntimeMetrics(runs int) []result.Metric {
 	const source = "runtime/metrics, each timed run"
-	figures, err := runtimemetrics.ReadFile(b.outPath(runtimeMetricsFile))
+	figures, err := runtimemetrics.ReadFile(p.outPath(runtimeMetricsFile))
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		err = errors.New("the program recorded none: it ends without internal/cli.Exit")
@@ -69,11 +69,11 @@ var tcmallocHeader = regexp.MustCompile(`^heap profile: *(\d+): *(\d+) \[ *(\d+)
 // tcmallocMetrics reads the allocation counts of the heap-profiled run of a
 // C or C++ program from its raw heap profile: tcmalloc's heap profiler
 // records every allocation, so they are exact.
-func (b *bench) tcmallocMetrics() []result.Metric {
+func (p *program) tcmallocMetrics() []result.Metric {
 	const source = "tcmalloc heap profile, the heap-profiled run"
 	objects := result.Metric{Name: "alloc_objects", Unit: "objects", Source: source, Gated: true, Threshold: countThreshold}
 	bytes := result.Metric{Name: "alloc_bytes", Unit: "bytes", Source: source, Gated: true, Threshold: countThreshold}
-	allocated, err := readTcmallocHeader(b.outPath("heap.prof"))
+	allocated, err := readTcmallocHeader(p.outPath("heap.prof"))
 	if err != nil {
 		for _, m := range []*result.Metric{&objects, &bytes} {
 			m.Gated, m.Threshold, m.Unavailable = false, 0, err.Error()
@@ -105,8 +105,8 @@ func readTcmallocHeader(path string) ([2]uint64, error) {
 // countedRuns runs the program under Cachegrind (package cachegrind), the
 // spec's number of times, on the counted workload, and returns its
 // instruction counts.
-func (b *bench) countedRuns() ([]result.Metric, error) {
-	c := b.Counted
+func (p *program) countedRuns() ([]result.Metric, error) {
+	c := p.Counted
 	valgrind, err := cachegrind.Valgrind()
 	if err != nil {
 		return nil, err
@@ -117,19 +117,19 @@ func (b *bench) countedRuns() ([]result.Metric, error) {
 			return nil, fmt.Errorf("counted expect: %w", err)
 		}
 	}
-	args := withOutputs(c.Args, b.out)
+	args := withOutputs(c.Args, p.out)
 	var counts []cachegrind.Counts
 	perRun := -1
 	for i := 1; i <= c.Repetitions; i++ {
-		fmt.Fprintf(os.Stderr, "perf: %s: counted run %d of %d (Cachegrind)\n", b.Benchmark.Name, i, c.Repetitions)
+		fmt.Fprintf(os.Stderr, "perf: %s: counted run %d of %d (Cachegrind)\n", p.Benchmark.Name, i, c.Repetitions)
 		output := fmt.Sprintf("counted.%d.output.txt", i)
-		f, err := os.Create(b.outPath(output))
+		f, err := os.Create(p.outPath(output))
 		if err != nil {
 			return nil, err
 		}
 		ic, err := cachegrind.Run{
-			Valgrind: valgrind, Program: b.binary, Args: args, GoProgram: b.Profiler == "go",
-			Out: b.outPath(fmt.Sprintf("cachegrind.%d.out", i)), Stdout: f,
+			Valgrind: valgrind, Program: p.binary, Args: args, GoProgram: p.Profiler == "go",
+			Out: p.outPath(fmt.Sprintf("cachegrind.%d.out", i)), Stdout: f,
 		}.Count()
 		if cerr := f.Close(); err == nil {
 			err = cerr
@@ -138,7 +138,7 @@ func (b *bench) countedRuns() ([]result.Metric, error) {
 			return nil, err
 		}
 		if expect != nil {
-			data, _ := os.ReadFile(b.outPath(output))
+			data, _ := os.ReadFile(p.outPath(output))
 			n := countMatches(data, expect)
 			if n == 0 || perRun >= 0 && n != perRun {
 				fmt.Fprintf(os.Stderr, "perf: %d lines of %s match '%s'; want as many as the first counted run's, at least 1:\n", n, output, c.Expect)
@@ -149,6 +149,20 @@ func (b *bench) countedRuns() ([]result.Metric, error) {
 		}
 		counts = append(counts, ic)
 	}
-	source := fmt.Sprintf("cachegrind, %d counted runs: %s", c.Repetitions, strings.Join(append([]string{filepath.Base(b.binary)}, c.Args...), " "))
-	return cachegrind.Metrics(counts, b.Profiler == "go", source, countThreshold), nil
+	source := fmt.Sprintf("cachegrind, %d counted runs: %s", c.Repetitions, strings.Join(append([]string{filepath.Base(p.binary)}, c.Args...), " "))
+	return cachegrind.Metrics(counts, p.Profiler == "go", source, countThreshold), nil
+}
+
+// printMetrics prints the low-noise figures, a line each: median and the
+// spread of the runs.
+func printMetrics(metrics []result.Metric) {
+	for _, m := range metrics {
+		if m.Unavailable != "" {
+			fmt.Fprintf(os.Stderr, "perf: %s: unavailable: %s\n", m.Name, m.Unavailable)
+			continue
+		}
+		lo, median, hi := result.MinMedianMax(m.Values)
+		fmt.Fprintf(os.Stderr, "perf: %s %.0f %s (%d runs, %.0f–%.0f, spread %.3f%%)\n",
+			m.Name, median, m.Unit, len(m.Values), lo, hi, 100*result.Spread(m.Values))
+	}
 }

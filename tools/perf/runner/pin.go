@@ -73,9 +73,9 @@ func allowedCPUs() []int {
 // obviously wrong!", ASPLOS 2009). With ASLR on, the repetitions sample
 // several layouts. Turn it off to chase a small, layout-independent
 // difference, knowing that.
-func isolation(spec *perfspec.Spec, lookPath func(string) (string, error), allowed []int) (prefix []string, setup result.Setup, notes []string) {
+func isolation(prog *perfspec.Program, lookPath func(string) (string, error), allowed []int) (prefix []string, setup result.Setup, notes []string) {
 	_, err := lookPath("taskset")
-	cpu, note := choosePin(spec.PinCPU, allowed, err == nil)
+	cpu, note := choosePin(prog.PinCPU, allowed, err == nil)
 	if note != "" {
 		setup.PinNote = note
 		notes = append(notes, "runs not pinned to a CPU: "+note)
@@ -84,7 +84,7 @@ func isolation(spec *perfspec.Spec, lookPath func(string) (string, error), allow
 		prefix = append(prefix, "taskset", "-c", strconv.Itoa(cpu))
 		notes = append(notes, fmt.Sprintf("runs pinned to CPU %d (taskset -c %d)", cpu, cpu))
 	}
-	if spec.DisableASLR {
+	if prog.DisableASLR {
 		if _, err := lookPath("setarch"); err != nil {
 			notes = append(notes, "ASLR left on: setarch not found")
 		} else {
@@ -98,10 +98,10 @@ func isolation(spec *perfspec.Spec, lookPath func(string) (string, error), allow
 
 // isolate makes cmd a timed or counted run: prefixed as isolation says,
 // which it reports on stderr; it returns what result.json records.
-func (b *bench) isolate(cmd *exec.Cmd) result.Setup {
-	prefix, setup, notes := isolation(b.Spec, exec.LookPath, allowedCPUs())
+func (p *program) isolate(cmd *exec.Cmd) result.Setup {
+	prefix, setup, notes := isolation(p.Program, exec.LookPath, allowedCPUs())
 	for _, note := range notes {
-		fmt.Fprintf(os.Stderr, "perf: %s: %s\n", b.Benchmark.Name, note)
+		fmt.Fprintf(os.Stderr, "perf: %s: %s\n", p.Benchmark.Name, note)
 	}
 	if len(prefix) > 0 {
 		path, _ := exec.LookPath(prefix[0])

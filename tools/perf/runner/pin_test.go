@@ -40,17 +40,17 @@ func TestIsolation(t *testing.T) {
 	all := func(string) (string, error) { return "/usr/bin/x", nil }
 	none := func(string) (string, error) { return "", errors.New("not found") }
 	for _, tc := range []struct {
-		spec     perfspec.Spec
+		spec     perfspec.Program
 		lookPath func(string) (string, error)
 		prefix   string
 		pinned   int // -1: not
 		aslrOff  bool
 		notes    string
 	}{
-		{perfspec.Spec{}, all, "taskset -c 1", 1, false, "runs pinned to CPU 1 (taskset -c 1)"},
-		{perfspec.Spec{DisableASLR: true}, all, "taskset -c 1 setarch -R", 1, true, "runs pinned to CPU 1 (taskset -c 1); ASLR off (setarch -R)"},
-		{perfspec.Spec{DisableASLR: true}, none, "", -1, false, "runs not pinned to a CPU: taskset not found; ASLR left on: setarch not found"},
-		{perfspec.Spec{PinCPU: "none", DisableASLR: true}, all, "setarch -R", -1, true, `runs not pinned to a CPU: pin_cpu is "none"; ASLR off (setarch -R)`},
+		{perfspec.Program{}, all, "taskset -c 1", 1, false, "runs pinned to CPU 1 (taskset -c 1)"},
+		{perfspec.Program{DisableASLR: true}, all, "taskset -c 1 setarch -R", 1, true, "runs pinned to CPU 1 (taskset -c 1); ASLR off (setarch -R)"},
+		{perfspec.Program{DisableASLR: true}, none, "", -1, false, "runs not pinned to a CPU: taskset not found; ASLR left on: setarch not found"},
+		{perfspec.Program{PinCPU: "none", DisableASLR: true}, all, "setarch -R", -1, true, `runs not pinned to a CPU: pin_cpu is "none"; ASLR off (setarch -R)`},
 	} {
 		prefix, setup, notes := isolation(&tc.spec, tc.lookPath, []int{0, 1})
 		pinned := -1
@@ -70,14 +70,14 @@ func TestIsolation(t *testing.T) {
 func TestIsolationRuns(t *testing.T) {
 	allowed := allowedCPUs()
 	t.Logf("CPUs this test may use: %v", allowed)
-	prefix, setup, notes := isolation(&perfspec.Spec{DisableASLR: true}, exec.LookPath, allowed)
+	prefix, setup, notes := isolation(&perfspec.Program{DisableASLR: true}, exec.LookPath, allowed)
 	t.Logf("prefix %q, setup %+v, notes %q", prefix, setup, notes)
 	if setup.PinnedCPU == nil {
 		t.Skipf("not pinned here: %s", setup.PinNote)
 	}
 	cmd := exec.Command("cat", "/proc/self/status", "/proc/self/personality")
-	b := &bench{Spec: &perfspec.Spec{DisableASLR: true}}
-	b.isolate(cmd)
+	p := &program{bench: &bench{Spec: &perfspec.Spec{}}, Program: &perfspec.Program{DisableASLR: true}}
+	p.isolate(cmd)
 	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("%q: %v", cmd.Args, err)

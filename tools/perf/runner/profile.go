@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,66 +12,65 @@ import (
 	"strings"
 
 	"havlak-lab/tools/perf/perfspec"
-	"havlak-lab/tools/result"
 )
 
 // profiledRun runs the program once in dir with extra arguments and
 // environment, its output in the outputs' file output, or in stdout when
 // it is not nil.
-func (b *bench) profiledRun(dir string, extra, env, args []string, output string, stdout io.Writer) error {
-	cmd := exec.Command(b.binary, append(extra, args...)...)
+func (p *program) profiledRun(dir string, extra, env, args []string, output string, stdout io.Writer) error {
+	cmd := exec.Command(p.binary, append(extra, args...)...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)
 	if stdout != nil {
 		return execute(cmd, nil, stdout)
 	}
-	return b.runTo(cmd, output)
+	return p.runTo(cmd, output)
 }
 
 // profileCPU runs the program once with the CPU profiler; it writes
 // cpu.pb.gz among the outputs.
-func (b *bench) profileCPU(dir string, stdout io.Writer) error {
+func (p *program) profileCPU(dir string, stdout io.Writer) error {
 	var raw string
 	var err error
-	switch b.Profiler {
+	switch p.Profiler {
 	case "go":
-		raw = b.outPath("cpu.pprof")
-		err = b.profiledRun(dir, []string{"-cpuprofile", raw}, nil, b.args, "cpu.output.txt", stdout)
+		raw = p.outPath("cpu.pprof")
+		err = p.profiledRun(dir, []string{"-cpuprofile", raw}, nil, p.args, "cpu.output.txt", stdout)
 	case "cc":
-		raw = b.outPath("cpu.prof")
+		raw = p.outPath("cpu.prof")
 		var lib string
 		if lib, err = gperftoolsLib("libprofiler.so.0"); err != nil {
 			return err
 		}
-		err = b.profiledRun(dir, nil, []string{"LD_PRELOAD=" + lib, "CPUPROFILE=" + raw}, b.args, "cpu.output.txt", stdout)
+		err = p.profiledRun(dir, nil, []string{"LD_PRELOAD=" + lib, "CPUPROFILE=" + raw}, p.args, "cpu.output.txt", stdout)
 	}
 	if err != nil {
 		return err
 	}
-	return b.toProto(raw, b.outPath("cpu.pb.gz"))
+	return p.toProto(raw, p.outPath("cpu.pb.gz"))
 }
 
 // profileHeap runs the program once with the heap profiler, with the
 // spec's heap arguments added; it writes heap.pb.gz among the outputs.
-func (b *bench) profileHeap(dir string, stdout io.Writer) error {
-	args := append(append([]string{}, b.args...), b.HeapArgs...)
+func (p *program) profileHeap(dir string, stdout io.Writer) error {
+	args := append(append([]string{}, p.args...), p.HeapArgs...)
 	var raw string
 	var err error
-	switch b.Heap {
+	switch p.Heap {
 	case perfspec.HeapFlag:
 		// Havlak stages with -memprofile write it after one pass and stop.
-		raw = b.outPath("heap.pprof")
-		err = b.profiledRun(dir, []string{"-memprofile", raw}, nil, args, "heap.output.txt", stdout)
+		raw = p.outPath("heap.pprof")
+		err = p.profiledRun(dir, []string{"-memprofile", raw}, nil, args, "heap.output.txt", stdout)
 	case perfspec.HeapEnv:
-		raw = b.outPath("heap.pprof")
-		err = b.profiledRun(dir, nil, []string{b.HeapEnv + "=" + raw}, args, "heap.output.txt", stdout)
+		raw = p.outPath("heap.pprof")
+		err = p.profiledRun(dir, nil, []string{p.HeapEnv + "=" + raw}, args, "heap.output.txt", stdout)
 	case perfspec.HeapGperftools:
 		var lib string
 		if lib, err = gperftoolsLib("libtcmalloc.so.4"); err != nil {
 			return err
 		}
-		prefix := b.outPath("heap")
-		if err = b.profiledRun(dir, nil, []string{"HEAPPROFILE=" + prefix, "LD_PRELOAD=" + lib}, args, "heap.output.txt", stdout); err != nil {
+		prefix := p.outPath("heap")
+		if err = p.profiledRun(dir, nil, []string{"HEAPPROFILE=" + prefix, "LD_PRELOAD=" + lib}, args, "heap.output.txt", stdout); err != nil {
 			return err
 		}
 		// tcmalloc dumps heap.0001.heap, heap.0002.heap, ...; the last one,
@@ -82,7 +80,7 @@ func (b *bench) profileHeap(dir string, stdout io.Writer) error {
 			return errors.New("tcmalloc wrote no heap profile")
 		}
 		sort.Strings(dumps)
-		raw = b.outPath("heap.prof")
+		raw = p.outPath("heap.prof")
 		if err = os.Rename(dumps[len(dumps)-1], raw); err != nil {
 			return err
 		}
@@ -93,10 +91,8 @@ func (b *bench) profileHeap(dir string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	return b.toProto(raw, b.outPath("heap.pb.gz"))
+	return p.toProto(raw, p.outPath("heap.pb.gz"))
 }
-
-func (b *bench) outPath(name string) string { return filepath.Join(b.out, name) }
 
 // gperftoolsLib returns the path of a gperftools shared library (Debian
 // package libgoogle-perftools-dev, which tools/bazel installs).
@@ -111,13 +107,13 @@ func gperftoolsLib(name string) (string, error) {
 
 // toProto converts a raw profile to pprof's proto format, symbolised now,
 // while the binary is at hand, so that it opens anywhere.
-func (b *bench) toProto(raw, out string) error {
+func (p *program) toProto(raw, out string) error {
 	args := []string{"-proto", "-output", out}
 	// Go profiles carry their symbols; gperftools profiles need the binary.
-	if b.Profiler == "cc" {
-		args = append(args, b.binary)
+	if p.Profiler == "cc" {
+		args = append(args, p.binary)
 	}
-	cmd := exec.Command(b.pprof, append(args, raw)...)
+	cmd := exec.Command(p.pprof, append(args, raw)...)
 	if err := cmd.Run(); err != nil {
 		return fmt.Errorf("pprof cannot read the profile %s", raw)
 	}
@@ -170,20 +166,20 @@ func (b *bench) quietly(args ...string) error {
 // render writes the views of the profiles that show where the time and
 // memory go: text tables and call graphs (SVG, by dot from Debian's
 // graphviz).
-func (b *bench) render() error {
+func (p *program) render() error {
 	// dot's fontconfig wants a writable cache.
 	cache := os.Getenv("TEST_TMPDIR")
 	if cache == "" {
 		cache = os.TempDir()
 	}
 	os.Setenv("XDG_CACHE_HOME", filepath.Join(cache, "cache"))
-	if b.Wants("cpu") {
-		if err := b.renderCPU(); err != nil {
+	if p.Wants("cpu") {
+		if err := p.renderCPU(); err != nil {
 			return err
 		}
 	}
-	if b.Wants("heap") {
-		return b.renderHeap()
+	if p.Wants("heap") {
+		return p.renderHeap()
 	}
 	return nil
 }
@@ -234,33 +230,4 @@ func hottestFunction(top string) string {
 		}
 	}
 	return ""
-}
-
-// files lists every file in the outputs but result.json and skip, with its
-// role, in name order.
-func (b *bench) files(skip string) ([]result.File, error) {
-	var names []string
-	err := filepath.WalkDir(b.out, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		name, err := filepath.Rel(b.out, path)
-		if err == nil && name != skip && name != "result.json" {
-			names = append(names, filepath.ToSlash(name))
-		}
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	sort.Strings(names)
-	have := map[string]bool{}
-	for _, name := range names {
-		have[name] = true
-	}
-	files := make([]result.File, len(names))
-	for i, name := range names {
-		files[i] = classify(name, have)
-	}
-	return files, nil
 }

@@ -2,30 +2,29 @@ package main
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
+	"path/filepath"
 	"slices"
+	"sort"
 	"strings"
 
 	"havlak-lab/tools/result"
 )
 
 // writeResult writes result.json last, listing every file of the outputs:
-// the timing of a program's runs, or the Go benchmark lines of a go_test.
-func (b *bench) writeResult(env result.Environment, timing *result.Timing, goBench string, metrics []result.Metric) error {
-	files, err := b.files(goBench)
+// r is what the mode measured (the environment, the timing of a
+// program's runs, the Go benchmark lines of a go_test, a server's load),
+// to which it adds the benchmark and the files.
+func (b *bench) writeResult(r *result.Result) error {
+	files, err := b.files(r.GoBench)
 	if err != nil {
 		return err
 	}
-	r := &result.Result{
-		SchemaVersion: result.SchemaVersion,
-		Benchmark:     b.Benchmark,
-		Environment:   env,
-		Timing:        timing,
-		GoBench:       goBench,
-		Metrics:       metrics,
-		Files:         files,
-	}
+	r.SchemaVersion = result.SchemaVersion
+	r.Benchmark = b.Benchmark
+	r.Files = files
 	if err := result.Write(b.out, r); err != nil {
 		return err
 	}
@@ -79,4 +78,33 @@ func classify(name string, have map[string]bool) result.File {
 	}
 	f.Profile = profile
 	return f
+}
+
+// files lists every file in the outputs but result.json and skip, with its
+// role, in name order.
+func (b *bench) files(skip string) ([]result.File, error) {
+	var names []string
+	err := filepath.WalkDir(b.out, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		name, err := filepath.Rel(b.out, path)
+		if err == nil && name != skip && name != "result.json" {
+			names = append(names, filepath.ToSlash(name))
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(names)
+	have := map[string]bool{}
+	for _, name := range names {
+		have[name] = true
+	}
+	files := make([]result.File, len(names))
+	for i, name := range names {
+		files[i] = classify(name, have)
+	}
+	return files, nil
 }

@@ -1,0 +1,59 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+
+	"havlak-lab/internal/cli"
+	"havlak-lab/tools/result"
+)
+
+// goTestMode runs a go_test binary's benchmarks.
+func (b *bench) goTestMode() error {
+	env, err := b.startTest()
+	if err != nil {
+		return err
+	}
+	g := b.GoTest
+	args := []string{
+		"-test.run=^$",
+		"-test.bench=" + g.Bench,
+		"-test.benchmem",
+		fmt.Sprintf("-test.count=%d", g.Count),
+		"-test.cpuprofile=" + filepath.Join(b.out, "cpu.pprof"),
+		"-test.memprofile=" + filepath.Join(b.out, "heap.pprof"),
+	}
+	if g.Benchtime != "" {
+		args = append(args, "-test.benchtime="+g.Benchtime)
+	}
+	f, err := os.Create(filepath.Join(b.out, "bench.txt"))
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if err := execute(exec.Command(b.binary, args...), nil, io.MultiWriter(os.Stdout, f)); err != nil {
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if b.matchesRE("bench.txt", regexp.MustCompile(`^Benchmark`)) == 0 {
+		fmt.Fprintf(os.Stderr, "go_bench: no benchmark matched -test.bench=%s\n", g.Bench)
+		return cli.ExitError{Status: 1}
+	}
+	for _, view := range []struct{ file, profile string }{
+		{"cpu.top.txt", "cpu.pprof"},
+		{"cpu.top-cum.txt", "cpu.pprof"},
+		{"heap.alloc_space.txt", "heap.pprof"},
+		{"heap.alloc_objects.txt", "heap.pprof"},
+	} {
+		if err := b.view(view.file, view.profile); err != nil {
+			return err
+		}
+	}
+	return b.writeResult(&result.Result{Environment: env, GoBench: "bench.txt"})
+}

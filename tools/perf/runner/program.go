@@ -1,0 +1,215 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"havlak-lab/internal/cli"
+	"havlak-lab/internal/runtimemetrics"
+	"havlak-lab/tools/perf/perfspec"
+	"havlak-lab/tools/result"
+)
+
+// A program is a benchmark of kind program being run: the program under
+// xtime, its profiled runs, its counted runs.
+type program struct {
+	*bench
+	*perfspec.Program
+	xtime string // absolute
+}
+
+func (b *bench) program() *program {
+	return &program{bench: b, Program: b.Spec.Program, xtime: b.path(b.Spec.Program.XTime)}
+}
+
+// splitProfile takes --profile DIR or --profile=DIR out of args.
+func splitProfile(args []string) (rest []string, dir string, err error) {
+	for i := 0; i < len(args); i++ {
+		switch arg := args[i]; {
+		case arg == "--profile":
+			if i+1 == len(args) {
+				return nil, "", errors.New("--profile needs a directory")
+			}
+			dir = args[i+1]
+			i++
+		case strings.HasPrefix(arg, "--profile="):
+			dir = strings.TrimPrefix(arg, "--profile=")
+		default:
+			rest = append(rest, arg)
+		}
+	}
+	return rest, dir, nil
+}
+
+// runMode is `bazel run NAME`: the program under xtime, in the directory
+// bazel run was typed in, and with --profile its profiles.
+func (p *program) runMode(userArgs []string) error {
+	args, profileDir, err := splitProfile(append(append([]string{}, p.Args...), userArgs...))
+	if err != nil {
+		return err
+	}
+	wd, err := filepath.Abs(cli.UserPath("."))
+	if err != nil {
+		return err
+	}
+	p.args = withOutputs(args, wd)
+	var figures string
+	if p.Profiler == "go" {
+		tmp, err := os.MkdirTemp("", "runtime-metrics")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(tmp)
+		figures = filepath.Join(tmp, runtimeMetricsFile)
+	}
+	cmd, _ := p.timed(nil, figures)
+	cmd.Dir = wd
+	if err := execute(cmd, os.Stdin, os.Stdout); err != nil {
+		return err
+	}
+	if figures != "" {
+		if runs, err := runtimemetrics.ReadFile(figures); err == nil && len(runs) == 1 {
+			f := runs[0]
+			fmt.Fprintf(os.Stderr, "%d bytes allocated in %d objects, %d GC cycles, %d bytes of heap mapped\n",
+				f.AllocBytes, f.AllocObjects, f.GCCycles, f.HeapMappedBytes)
+		}
+	}
+	if profileDir == "" {
+		return nil
+	}
+	dir := profileDir
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(wd, dir)
+	}
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		return err
+	}
+	p.out = filepath.Clean(dir)
+	fmt.Fprintf(os.Stderr, "perf: profiling %s into %s\n", p.Benchmark.Name, p.out)
+	if p.Wants("cpu") {
+		if err := p.profileCPU(wd, io.Discard); err != nil {
+			return err
+		}
+	}
+	if p.Wants("heap") {
+		if err := p.profileHeap(wd, io.Discard); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintln(os.Stderr, "perf: open the profiles with google/pprof, e.g.")
+	if p.Wants("cpu") {
+		fmt.Fprintf(os.Stderr, "  tools/bazel run //tools:pprof -- -top %s/cpu.pb.gz\n", p.out)
+		fmt.Fprintf(os.Stderr, "  tools/bazel run //tools:pprof -- -http=localhost:8080 %s/cpu.pb.gz\n", p.out)
+	}
+	if p.Wants("heap") {
+		fmt.Fprintf(os.Stderr, "  tools/bazel run //tools:pprof -- -top -sample_index=alloc_space %s/heap.pb.gz\n", p.out)
+	}
+	return nil
+}
+
+// testMode is `bazel test NAME_test`: timed runs, profiled runs, checks,
+// views and result.json.
+func (p *program) testMode() error {
+	env, err := p.startTest()
+	if err != nil {
+		return err
+	}
+	p.args = withOutputs(p.Args, p.out)
+	name, reps := p.Benchmark.Name, p.Benchmark.Repetitions
+
+	// The timed runs have no profiler attached.
+	fmt.Fprintf(os.Stderr, "perf: %s: %d timed run(s)\n", name, reps)
+	xtimeJSON := filepath.Join(p.out, "xtime.json")
+	benchTxt := filepath.Join(p.out, "bench.txt")
+	var figures string
+	if p.Profiler == "go" {
+		figures = p.outPath(runtimeMetricsFile)
+	}
+	cmd, setup := p.timed([]string{"-n", fmt.Sprint(reps), "-json", xtimeJSON, "-bench", name, "-benchout", benchTxt}, figures)
+	env.Setup = setup // pinned, and ASLR off if asked (pin.go)
+	if err := p.runTo(cmd, "output.txt"); err != nil {
+		return err
+	}
+	lines, err := os.ReadFile(benchTxt)
+	if err != nil {
+		return err
+	}
+	os.Stdout.Write(lines)
+
+	// What one run prints that expect matches: every run must print the
+	// same, and at least one line of it.
+	perRun := 1
+	if p.Wants("cpu") {
+		fmt.Fprintf(os.Stderr, "perf: %s: a CPU-profiled run\n", name)
+		if err := p.profileCPU(p.runfiles, nil); err != nil {
+			return err
+		}
+		if perRun = p.matches("cpu.output.txt"); perRun == 0 {
+			if err := p.checkOutput("cpu.output.txt", 1); err != nil {
+				return err
+			}
+		}
+	} else if p.expectRE != nil {
+		if perRun = p.matches("output.txt") / reps; perRun == 0 {
+			if err := p.checkOutput("output.txt", reps); err != nil {
+				return err
+			}
+		}
+	}
+	if err := p.checkOutput("output.txt", perRun*reps); err != nil {
+		return err
+	}
+	if p.Wants("heap") {
+		fmt.Fprintf(os.Stderr, "perf: %s: a heap-profiled run\n", name)
+		if err := p.profileHeap(p.runfiles, nil); err != nil {
+			return err
+		}
+		// A -memprofile run of a Havlak stage stops after one pass, so it
+		// prints fewer lines.
+		if p.matches("heap.output.txt") == 0 {
+			if err := p.checkOutput("heap.output.txt", 1); err != nil {
+				return err
+			}
+		}
+	}
+	if p.Trace {
+		fmt.Fprintf(os.Stderr, "perf: %s: a traced run\n", name)
+		cmd := exec.Command(p.binary, append([]string{"-trace", filepath.Join(p.out, "trace.out")}, p.args...)...)
+		if err := p.runTo(cmd, "trace.output.txt"); err != nil {
+			return err
+		}
+		if err := p.checkOutput("trace.output.txt", perRun); err != nil {
+			return err
+		}
+	}
+	if err := p.render(); err != nil {
+		return err
+	}
+
+	// The low-noise figures.
+	var metrics []result.Metric
+	if p.Profiler == "go" {
+		metrics = append(metrics, p.goRuntimeMetrics(reps)...)
+	} else if p.Wants("heap") && p.Heap == perfspec.HeapGperftools {
+		metrics = append(metrics, p.tcmallocMetrics()...)
+	}
+	if p.Counted != nil {
+		counted, err := p.countedRuns()
+		if err != nil {
+			return err
+		}
+		metrics = append(counted, metrics...)
+	}
+	printMetrics(metrics)
+
+	rec, err := result.ReadXTime(xtimeJSON)
+	if err != nil {
+		return err
+	}
+	return p.writeResult(&result.Result{Environment: env, Timing: &rec.Timing, Metrics: metrics})
+}

@@ -13,11 +13,12 @@ import (
 	"havlak-lab/internal/runtimemetrics"
 	"havlak-lab/tools/perf/cachegrind"
 	"havlak-lab/tools/result"
+	"havlak-lab/tools/verdict"
 )
 
-// countThreshold is the smallest change of a count the gate reports: 1%,
-// far above the noise of the counts that are gated (docs/noise.md).
-const countThreshold = 0.01
+// countThreshold is the smallest change of a count the gate reports
+// (tools/verdict owns it).
+const countThreshold = verdict.CountThreshold
 
 // runtimeMetricsFile is where the Go programs' timed runs record their
 // runtime figures.

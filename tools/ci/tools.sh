@@ -33,7 +33,7 @@ die() {
 (($# == 1)) || die "usage: $self check-jsonschema|otava|buildkite-agent|bk"
 # shellcheck source-path=SCRIPTDIR source=../../internal/labcache/labcache.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../../internal/labcache/labcache.sh"
-cache="$(labcache_dir)" || die "no cache directory (the line above says why)"
+cache="$(labcache_dir "")" || die "no cache directory (the line above says why)"
 mkdir -p "$cache"
 go="${GO:-go}"
 python="${PYTHON:-/usr/bin/python3}"

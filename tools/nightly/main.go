@@ -1,5 +1,5 @@
 // Command nightly is the Go half of the nightly perf job
-// (tools/ci/nightly.sh, README "CI and remote builds"):
+// (tools/ci/nightly.sh, docs/nightly.md):
 //
 //	nightly collect EVENTS DEST
 //	nightly gate [--baseline DIR] [--tests-failed] [--otava CMD [--history-dir DIR] [--history DSN]] ARTIFACTS

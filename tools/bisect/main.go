@@ -53,6 +53,7 @@ import (
 	"path/filepath"
 
 	"havlak-lab/internal/cli"
+	"havlak-lab/internal/labcache"
 )
 
 func main() {
@@ -73,7 +74,7 @@ func run(args []string) error {
 	fs.StringVar(&o.specFile, "spec", "", "go: the benchmark's spec `file` (perf_spec's JSON)")
 	fs.StringVar(&o.goPackage, "go-package", "", "go: the benchmark's main `package`, relative to the repository's root (./go/havlak6)")
 	fs.StringVar(&o.repo, "repo", "", "the git repository (default: the workspace bazel run started in, else the current directory)")
-	fs.StringVar(&o.cache, "cache", "", "where the worktree goes (default: $HAVLAK_LAB_CACHE/bisect, else ~/.cache/havlak-lab/bisect)")
+	fs.StringVar(&o.cache, "cache", "", "where the worktree goes (default: bisect in the lab's cache directory, internal/labcache)")
 	// GOOD and BAD may come before or after the flags.
 	var positional []string
 	for {
@@ -108,7 +109,10 @@ func run(args []string) error {
 		o.jsonOut = cli.UserPath(o.jsonOut)
 	}
 	if o.cache == "" {
-		o.cache = filepath.Join(cacheDir(), "bisect")
+		var err error
+		if o.cache, err = labcache.Dir("bisect"); err != nil {
+			return err
+		}
 	} else {
 		o.cache = cli.UserPath(o.cache)
 	}
@@ -152,22 +156,6 @@ func (o *options) check() error {
 		return cli.Usagef("--build %q: want bazel or go", o.builder)
 	}
 	return nil
-}
-
-// cacheDir is where havlak-lab's tools keep their state (tools/ci/tools.sh
-// and //tools/buildbarn: the same place).
-func cacheDir() string {
-	if dir := os.Getenv("HAVLAK_LAB_CACHE"); dir != "" {
-		return dir
-	}
-	if dir := os.Getenv("XDG_CACHE_HOME"); dir != "" {
-		return filepath.Join(dir, "havlak-lab")
-	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		home = os.TempDir()
-	}
-	return filepath.Join(home, ".cache", "havlak-lab")
 }
 
 // goCommand is $GO, else under `bazel run` the workspace's pinned Go SDK

@@ -12,9 +12,10 @@
 // workspace's Go SDK; else go on PATH) from
 // the Go module proxy the go command is configured with, vendored, with
 // patches/ applied (the changes upstream's Bazel build makes to its
-// dependencies), and cached in $HAVLAK_LAB_CACHE (default
-// ${XDG_CACHE_HOME:-$HOME/.cache}/havlak-lab) under a name derived from
-// module/ and patches/, so a new pin builds next to the old one.
+// dependencies), and cached in the lab's cache directory (internal/labcache:
+// $HAVLAK_LAB_CACHE, else ${XDG_CACHE_HOME:-$HOME/.cache}/havlak-lab) under
+// a name derived from module/ and patches/, so a new pin builds next to the
+// old one.
 //
 // start and run take:
 //
@@ -41,6 +42,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"havlak-lab/internal/labcache"
 )
 
 // usageError is a mistake in the command line: exit status 2.
@@ -106,14 +109,16 @@ func run(args []string) error {
 		}
 		return writeCerts(certDir, time.Now())
 	}
-	cache := cacheDir()
+	cache, err := labcache.Dir("")
+	if err != nil {
+		return err
+	}
 	if opts.state == "" {
 		opts.state = filepath.Join(cache, "cluster")
 	}
 	if command == "stop" {
 		return stopCluster(opts.state, os.Stdout)
 	}
-	var err error
 	if *src == "" {
 		if *src, err = defaultSrc(); err != nil {
 			return err
@@ -136,21 +141,6 @@ func run(args []string) error {
 		return startCluster(*src, opts, os.Stdout)
 	}
 	return runCluster(bin, *src, opts, os.Stderr)
-}
-
-// cacheDir is where havlak-lab's tools live (tools/ci/tools.sh: the same).
-func cacheDir() string {
-	if dir := os.Getenv("HAVLAK_LAB_CACHE"); dir != "" {
-		return dir
-	}
-	if dir := os.Getenv("XDG_CACHE_HOME"); dir != "" {
-		return filepath.Join(dir, "havlak-lab")
-	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		home = os.TempDir()
-	}
-	return filepath.Join(home, ".cache", "havlak-lab")
 }
 
 // goCommand is $GO, else under `bazel run` the workspace's pinned Go SDK

@@ -1,7 +1,7 @@
 """The environment that tests installing tools with tools/ci/tools.sh inherit.
 
-tools.sh caches what it installs under ${XDG_CACHE_HOME:-$HOME/.cache}/havlak-lab
-(or $HAVLAK_LAB_CACHE), and go and pip read their proxy, index and
+tools.sh caches what it installs in the lab's cache directory (internal/labcache:
+$HAVLAK_LAB_CACHE, else ${XDG_CACHE_HOME:-$HOME/.cache}/havlak-lab), and go and pip read their proxy, index and
 certificate settings from the environment: a test that runs it needs the
 user's (`env_inherit`, which only native test rules such as sh_test have).
 """

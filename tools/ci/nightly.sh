@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # The nightly perf job (.buildkite/pipeline.yml, queue "perf"): the
 # full-size benchmark suite, one benchmark at a time, then its outputs as
-# artifacts, the report and the gates (tools/nightly: README, "CI and
-# remote builds").
+# artifacts, the report and the gates (tools/nightly: docs/nightly.md).
 #
 #   tools/ci/nightly.sh [BAZEL ARGS...]
 #

@@ -7,8 +7,9 @@
 #   tools/ci/tools.sh buildkite-agent    # go install, from the Go module proxy
 #   tools/ci/tools.sh bk                 # Buildkite CLI (bk local run), go build
 #
-# Everything lands in $HAVLAK_LAB_CACHE (default
-# ${XDG_CACHE_HOME:-$HOME/.cache}/havlak-lab), one directory per tool and
+# Everything lands in the lab's cache directory ($HAVLAK_LAB_CACHE, else
+# ${XDG_CACHE_HOME:-$HOME/.cache}/havlak-lab: internal/labcache owns the
+# rule, labcache.sh gives it to this script), one directory per tool and
 # version, so a new pin installs next to the old one and a half-finished
 # install is never used. pip and go use their own configuration (index,
 # proxy, module cache); installs are quiet unless they fail.
@@ -30,7 +31,9 @@ die() {
 }
 
 (($# == 1)) || die "usage: $self check-jsonschema|otava|buildkite-agent|bk"
-cache="${HAVLAK_LAB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/havlak-lab}"
+# shellcheck source-path=SCRIPTDIR source=../../internal/labcache/labcache.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../../internal/labcache/labcache.sh"
+cache="$(labcache_dir "")" || die "no cache directory (the line above says why)"
 mkdir -p "$cache"
 go="${GO:-go}"
 python="${PYTHON:-/usr/bin/python3}"

@@ -1,5 +1,5 @@
 // Command nightly is the Go half of the nightly perf job
-// (tools/ci/nightly.sh, README "CI and remote builds"):
+// (tools/ci/nightly.sh, docs/nightly.md):
 //
 //	nightly collect EVENTS DEST
 //	nightly gate [--baseline DIR] [--tests-failed] [--otava CMD [--history-dir DIR] [--history DSN]] ARTIFACTS
@@ -16,8 +16,10 @@
 // or failed tests (--tests-failed) becomes the baseline, replacing it whole;
 // so does a night whose environment changed (its benchmarks could not be
 // compared with a baseline of another machine or toolchain). The baseline
-// is --baseline, by default $HAVLAK_LAB_BASELINE or
-// ${XDG_CACHE_HOME:-~/.cache}/havlak-lab/nightly-baseline.
+// is --baseline, by default $HAVLAK_LAB_BASELINE, else nightly-baseline in
+// the lab's cache directory (internal/labcache: $HAVLAK_LAB_CACHE, else
+// ${XDG_CACHE_HOME:-~/.cache}/havlak-lab); the history's directory,
+// --history-dir, is $HAVLAK_LAB_HISTORY_DIR, else history there.
 //
 // With --otava, the night also enters the results history (tools/history,
 // docs/history.md): its results are archived under DIR/nights and
@@ -44,6 +46,7 @@ import (
 	"strings"
 
 	"havlak-lab/internal/cli"
+	"havlak-lab/internal/labcache"
 )
 
 func main() {
@@ -83,9 +86,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 func runGate(args []string, report, benchgate, bisect string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("nightly gate", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	baseline := fs.String("baseline", defaultBaseline(), "the last good night's artifacts, `DIR`")
+	baseline := fs.String("baseline", "", "the last good night's artifacts, `DIR` (default $HAVLAK_LAB_BASELINE, else the lab's cache's nightly-baseline)")
 	testsFailed := fs.Bool("tests-failed", false, "the night's tests failed: never make it the baseline")
-	historyDir := fs.String("history-dir", defaultHistoryDir(), "where the history keeps its nights (`DIR`/nights) and, by default, its SQLite database")
+	historyDir := fs.String("history-dir", "", "where the history keeps its nights (`DIR`/nights) and, by default, its SQLite database (default $HAVLAK_LAB_HISTORY_DIR, else the lab's cache's history)")
 	dsn := fs.String("history", os.Getenv("HAVLAK_LAB_HISTORY"), "the history database's `DSN` (default: sqlite:DIR/history.sqlite of --history-dir)")
 	otava := fs.String("otava", "", "Apache Otava's `command` (tools/ci/tools.sh otava); without it the night does not enter the history")
 	if help, err := cli.ParseFlags(fs, args); help || err != nil {
@@ -98,6 +101,18 @@ func runGate(args []string, report, benchgate, bisect string, stdout, stderr io.
 		return cli.Usagef("gate needs --report and --benchgate (bazel run //tools/nightly gives them)")
 	case !isDir(cli.UserPath(fs.Arg(0))):
 		return cli.Usagef("%s: not a directory", cli.UserPath(fs.Arg(0)))
+	}
+	if *baseline == "" {
+		var err error
+		if *baseline, err = stateDir("HAVLAK_LAB_BASELINE", "nightly-baseline"); err != nil {
+			return err
+		}
+	}
+	if *otava != "" && *historyDir == "" {
+		var err error
+		if *historyDir, err = stateDir("HAVLAK_LAB_HISTORY_DIR", "history"); err != nil {
+			return err
+		}
 	}
 	n := &night{
 		artifacts:   absolute(cli.UserPath(fs.Arg(0))),
@@ -133,28 +148,13 @@ func runGate(args []string, report, benchgate, bisect string, stdout, stderr io.
 	return n.gate()
 }
 
-// defaultBaseline is where the perf agent keeps the last good night.
-func defaultBaseline() string {
-	if dir := os.Getenv("HAVLAK_LAB_BASELINE"); dir != "" {
-		return dir
+// stateDir is where the perf agent keeps one kind of state between
+// nights: $VARIABLE, else sub in the lab's cache directory.
+func stateDir(variable, sub string) (string, error) {
+	if dir := os.Getenv(variable); dir != "" {
+		return dir, nil
 	}
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		return ""
-	}
-	return filepath.Join(cache, "havlak-lab", "nightly-baseline")
-}
-
-// defaultHistoryDir is where the perf agent keeps the results history.
-func defaultHistoryDir() string {
-	if dir := os.Getenv("HAVLAK_LAB_HISTORY_DIR"); dir != "" {
-		return dir
-	}
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		return ""
-	}
-	return filepath.Join(cache, "havlak-lab", "history")
+	return labcache.Dir(sub)
 }
 
 // absolute makes a path absolute, so that it survives a change of

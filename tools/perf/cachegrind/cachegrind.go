@@ -1,8 +1,8 @@
 // Package cachegrind counts the instructions a program executes, under
-// Valgrind's Cachegrind: the lab's low-noise figure (README, "Low-noise
-// figures"; docs/noise.md). The runner (//tools/perf/runner) records the
-// counts of every benchmark with it, and //tools/bisect measures each
-// commit with it, so that both count the same way.
+// Valgrind's Cachegrind: the lab's low-noise figure (docs/noise.md). The
+// runner (//tools/perf/runner) records the counts of every benchmark with
+// it, and //tools/bisect measures each commit with it, so that both count
+// the same way.
 package cachegrind
 
 import (

@@ -123,7 +123,7 @@ def perf_benchmark(
       quick_expect: `expect` for the quick test; `expect` when None.
       counted_repetitions: runs under Cachegrind, on the quick workload, in
         both tests: they count the instructions the regression gate judges
-        (README, "Low-noise figures"); 0 for none. Cachegrind runs a
+        (docs/noise.md); 0 for none. Cachegrind runs a
         program about 50 times slower: the full workload would take
         minutes per run for the slower stages.
       pin_cpu: the CPU the timed runs are pinned to with taskset: a

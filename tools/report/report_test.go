@@ -16,9 +16,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/pprof/profile"
-
 	"havlak-lab/internal/cli"
+	"havlak-lab/tools/report/model"
 	"havlak-lab/tools/result"
 )
 
@@ -195,62 +194,6 @@ func TestReport(t *testing.T) {
 	}
 }
 
-// A synthetic profile: main calls a (3 samples) and b (1), a calls c (2).
-func syntheticProfile() *profile.Profile {
-	fn := map[string]*profile.Function{}
-	loc := map[string]*profile.Location{}
-	p := &profile.Profile{SampleType: []*profile.ValueType{{Type: "samples", Unit: "count"}, {Type: "cpu", Unit: "nanoseconds"}}}
-	for i, name := range []string{"main", "a", "b", "c"} {
-		fn[name] = &profile.Function{ID: uint64(i + 1), Name: name}
-		loc[name] = &profile.Location{ID: uint64(i + 1), Line: []profile.Line{{Function: fn[name]}}}
-		p.Function = append(p.Function, fn[name])
-		p.Location = append(p.Location, loc[name])
-	}
-	add := func(n int64, frames ...string) {
-		var locs []*profile.Location
-		for i := len(frames) - 1; i >= 0; i-- { // leaf first
-			locs = append(locs, loc[frames[i]])
-		}
-		p.Sample = append(p.Sample, &profile.Sample{Location: locs, Value: []int64{n, n * 10_000_000}})
-	}
-	add(1, "main", "a")
-	add(2, "main", "a", "c")
-	add(1, "main", "b")
-	return p
-}
-
-func TestTopFunctions(t *testing.T) {
-	flat, cum := TopFunctions(syntheticProfile(), 3)
-	want := func(got []FuncStat, names []string, fractions []float64) {
-		t.Helper()
-		if len(got) != len(names) {
-			t.Fatalf("got %v, want %v", got, names)
-		}
-		for i := range got {
-			if got[i].Name != names[i] || got[i].Fraction != fractions[i] {
-				t.Errorf("#%d: %s %.2f, want %s %.2f", i, got[i].Name, got[i].Fraction, names[i], fractions[i])
-			}
-		}
-	}
-	want(flat, []string{"c", "a", "b"}, []float64{0.5, 0.25, 0.25})
-	want(cum, []string{"main", "a", "c"}, []float64{1, 0.75, 0.5})
-}
-
-func TestFlameGraph(t *testing.T) {
-	svg := string(FlameGraph(syntheticProfile(), "synthetic"))
-	if err := xml.Unmarshal([]byte(svg), new(struct{})); err != nil {
-		t.Fatalf("not well-formed: %v\n%s", err, svg)
-	}
-	// Each frame is as wide as its share of the 1200px: main all of it,
-	// a three quarters, c and b half and a quarter.
-	for name, width := range map[string]string{"main": "1199.50", "a": "899.50", "c": "599.50", "b": "299.50"} {
-		re := regexp.MustCompile(`<title>` + name + ` \([0-9.]+%\)</title><rect x="[0-9.]+" y="[0-9]+" width="` + width + `"`)
-		if !re.MatchString(svg) {
-			t.Errorf("no %s frame %s wide in\n%s", name, width, svg)
-		}
-	}
-}
-
 func TestBrokenInputs(t *testing.T) {
 	dir := t.TempDir()
 	stages := fixtureStages(t)
@@ -389,9 +332,12 @@ func TestNewestResultWins(t *testing.T) {
 		}
 	})
 	for _, roots := range [][]string{{older, newer}, {newer, older}} {
-		results, _, err := FindResults(roots...)
-		if err != nil || len(results) != 1 || results[0].Runs[0].RealSeconds != 42 {
-			t.Errorf("FindResults%v: %d results, %v; want only the newer one", roots, len(results), err)
+		set, err := model.Load("", roots...)
+		if err != nil || len(set.Results) != 1 || set.Results[0].Runs[0].RealSeconds != 42 {
+			t.Fatalf("model.Load%v: %v, %v; want only the newer one", roots, set, err)
+		}
+		if len(set.LeftOut) != 1 || !set.LeftOut[0].Older || set.LeftOut[0].Source != filepath.Join(older, "havlak6") {
+			t.Errorf("model.Load%v left out %+v, want the older result", roots, set.LeftOut)
 		}
 	}
 }
@@ -409,8 +355,8 @@ func TestEnvironmentChange(t *testing.T) {
 		env["machine"].(map[string]any)["cores"] = 64
 	})
 	stderr, status, _ := runReport(t, "--from", moved, "--baseline", fixtures, "--out", t.TempDir())
-	if status != statusEnvironmentChanged || !strings.Contains(stderr, `havlak6: not compared: another environment than the baseline's: machine.cores: "2" → "64", toolchains.go: "go1.27.4" → "go1.99"`) {
-		t.Errorf("exit status %d, want %d, naming the fields:\n%s", status, statusEnvironmentChanged, stderr)
+	if status != model.StatusEnvironmentChanged || !strings.Contains(stderr, `havlak6: not compared: another environment than the baseline's: machine.cores: "2" → "64", toolchains.go: "go1.27.4" → "go1.99"`) {
+		t.Errorf("exit status %d, want %d, naming the fields:\n%s", status, model.StatusEnvironmentChanged, stderr)
 	}
 	out := t.TempDir()
 	stderr, status, _ = runReport(t, "--from", moved, "--baseline", fixtures, "--allow-env-change", "--out", out)
@@ -446,8 +392,9 @@ func TestMadeUpStudy(t *testing.T) {
 		t.Errorf("table.md has no section for the made-up study, in stage order:\n%s", table)
 	}
 	page := readFile(t, filepath.Join(out, "index.html"))
-	if !strings.Contains(page, "<h2>Made-up study</h2>") || !strings.Contains(page, `id="chart-time-made-up-study"`) ||
-		!strings.Contains(readFile(t, filepath.Join(out, "report.md")), "Made-up study, a made-up input") {
+	if !strings.Contains(page, "<h2>Made-up study</h2>\n<p class=\"note workload\">Quick workload: a made-up input.</p>") ||
+		!strings.Contains(page, `id="chart-time-made-up-study"`) ||
+		!strings.Contains(readFile(t, filepath.Join(out, "report.md")), "**Made-up study**\n\nQuick workload: a made-up input.\n") {
 		t.Error("index.html or report.md lacks the made-up study's section or workload")
 	}
 }

@@ -1,4 +1,7 @@
-package main
+// Package profiles summarises pprof profiles for the report: the top
+// functions of a profile, its flame graph, and the contention a mutex or
+// block profile recorded.
+package profiles
 
 import (
 	"fmt"

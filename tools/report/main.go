@@ -152,7 +152,7 @@ func run(args []string, stderr io.Writer) error {
 	fmt.Fprintf(stderr, "report: %d benchmarks of the %s workload from %s: wrote %s and %s\n",
 		len(report.Rows)+len(report.Servers), report.Workload, strings.Join(sources, ", "), filepath.Join(outDir, "index.html"), filepath.Join(outDir, "report.md"))
 	for _, left := range report.LeftOut {
-		fmt.Fprintf(stderr, "report: %s\n", left)
+		fmt.Fprintf(stderr, "report: %s%s\n", strings.ToLower(left[:1]), left[1:])
 	}
 	for _, row := range moved {
 		fmt.Fprintf(stderr, "report: %s: %s\n", row.Name, row.Compared.Note)

@@ -484,3 +484,111 @@ func TestServerStudy(t *testing.T) {
 		t.Errorf("no flame graph of the server's CPU profile: %v", err)
 	}
 }
+
+// standardCopies unpacks the fixtures into a new directory, with copies of
+// some stages made results of the standard workload ("NAME_standard",
+// started later, ten times slower, of another compilation mode).
+func standardCopies(t *testing.T, standard ...string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, name := range fixtureStages(t) {
+		unzipTo(t, filepath.Join(fixtures, name+"_quick_test", "outputs.zip"), filepath.Join(dir, name))
+	}
+	unzipTo(t, "testdata/servers/router_mutex_quick_test/outputs.zip", filepath.Join(dir, "router_mutex"))
+	for _, name := range standard {
+		copied := filepath.Join(dir, name+"_standard")
+		unzipTo(t, filepath.Join(fixtures, name+"_quick_test", "outputs.zip"), copied)
+		editResult(t, copied, func(doc map[string]any) {
+			doc["benchmark"].(map[string]any)["workload"] = map[string]any{"name": "standard", "description": "the full-size input of " + name}
+			doc["environment"].(map[string]any)["build"].(map[string]any)["compilation_mode"] = "opt"
+			for _, r := range runsOf(doc) {
+				r["real_seconds"] = r["real_seconds"].(float64) * 10
+			}
+		})
+	}
+	return dir
+}
+
+// With results of both workloads, the report shows the standard ones,
+// says which quick ones it left out, why and how to see them (stderr,
+// report.md, the page), and captions each table with its own workload;
+// --workload quick shows the others and leaves out the standard ones.
+func TestWorkloadsAreNotMixed(t *testing.T) {
+	dir := standardCopies(t, "havlak1", "havlak6")
+	out := t.TempDir()
+	stderr, _, err := runReport(t, "--from", dir, "--out", out)
+	if err != nil {
+		t.Fatalf("report: %v\n%s", err, stderr)
+	}
+	leftOut := "Left out: 8 results of the quick workload (havlak1, havlak1cc, havlak6, havlak6cc, havlak7, router_mutex, wc_w, wordcount3), " +
+		"whose timings do not compare with the standard workload's; --workload quick reports them instead."
+	md := readFile(t, filepath.Join(out, "report.md"))
+	table := readFile(t, filepath.Join(out, "table.md"))
+	page := readFile(t, filepath.Join(out, "index.html"))
+	if !strings.Contains(stderr, "report: left out: 8 results of the quick workload (havlak1, ") || !strings.Contains(stderr, "of the standard workload") {
+		t.Errorf("stderr does not say what was left out:\n%s", stderr)
+	}
+	if !strings.Contains(md, "Standard workloads.\n\n"+leftOut+"\n") {
+		t.Errorf("report.md does not say what was left out:\n%s", md)
+	}
+	if !strings.Contains(page, `<p class="note left-out">`+strings.ReplaceAll(leftOut, "'", "&#39;")+`</p>`) {
+		t.Errorf("index.html does not say what was left out:\n%s", page)
+	}
+	want := "**Havlak loop finding**\n\nStandard workload: the full-size input of havlak1 or the full-size input of havlak6.\n\n"
+	if !strings.HasPrefix(table, want) || strings.Contains(table, "Quick") || strings.Contains(table, "HTTP router") {
+		t.Errorf("table.md should be the standard results alone, captioned %q:\n%s", want, table)
+	}
+	if !strings.Contains(page, "<h2>Havlak loop finding</h2>\n<p class=\"note workload\">Standard workload: the full-size input of havlak1 or the full-size input of havlak6.</p>") ||
+		strings.Contains(page, "Quick workload") {
+		t.Errorf("index.html should caption the table with the standard workload alone:\n%s", page)
+	}
+	if strings.Contains(md, "other results ran in another environment") {
+		t.Errorf("report.md counts the left-out results' environments:\n%s", md)
+	}
+
+	out = t.TempDir()
+	if stderr, _, err = runReport(t, "--from", dir, "--out", out, "--workload", "quick"); err != nil {
+		t.Fatalf("report --workload quick: %v\n%s", err, stderr)
+	}
+	md = readFile(t, filepath.Join(out, "report.md"))
+	for _, want := range []string{
+		"Quick workloads: the harness at work",
+		"Left out: 2 results of the standard workload (havlak1, havlak6), whose timings do not compare with the quick workload's; --workload standard reports them instead.",
+		"**Havlak loop finding**\n\nQuick workload: 3 trees of 50 loops.\n\n",
+		"**Word count**\n\nQuick workload: a 1 MB text.\n\n",
+		"**HTTP router under load**\n\nQuick workload: 8 connections, one 2 s round.\n\n",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("--workload quick: report.md lacks %q:\n%s", want, md)
+		}
+	}
+	page = readFile(t, filepath.Join(out, "index.html"))
+	if !strings.Contains(page, "<h2>HTTP router under load</h2>\n<p class=\"note workload\">Quick workload: 8 connections, one 2 s round.</p>") {
+		t.Errorf("--workload quick: index.html does not caption the servers' table:\n%s", page)
+	}
+
+	// A workload without results, or none of that name, is bad usage.
+	_, status, err := runReport(t, "--from", fixtures, "--out", t.TempDir(), "--workload", "standard")
+	if status != 2 || !strings.Contains(fmt.Sprint(err), "no results of the standard workload in "+fixtures+": Left out: 7 results of the quick workload") {
+		t.Errorf("--workload standard without standard results: exit status %d: %v", status, err)
+	}
+	if _, status, err := runReport(t, "--from", fixtures, "--out", t.TempDir(), "--workload", "full"); status != 2 || !strings.Contains(fmt.Sprint(err), "--workload=full") {
+		t.Errorf("--workload full: exit status %d: %v", status, err)
+	}
+}
+
+// The baseline is read for the report's workload: quick results are
+// compared with the baseline's quick results, even when it has standard
+// ones (which a baseline read on its own would show).
+func TestBaselineOfTheSameWorkload(t *testing.T) {
+	dir := standardCopies(t, "havlak6")
+	out := t.TempDir()
+	stderr, status, err := runReport(t, "--from", dir, "--baseline", dir, "--workload", "quick", "--out", out)
+	if err != nil || status != 0 {
+		t.Fatalf("exit status %d: %v\n%s", status, err, stderr)
+	}
+	table := readFile(t, filepath.Join(out, "table.md"))
+	if strings.Contains(table, "not in the baseline") || !regexp.MustCompile(`\| havlak6 \| .* \| time ~ \(\+0\.0%`).MatchString(table) {
+		t.Errorf("the quick results are not compared with the baseline's quick ones:\n%s", table)
+	}
+}

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/google/pprof/profile"
+
 	"havlak-lab/tools/report/markdown"
 	"havlak-lab/tools/report/model"
 	"havlak-lab/tools/report/page"
@@ -40,24 +42,24 @@ func Files(r *model.Report) (map[string][]byte, error) {
 		}
 	}
 	for _, row := range r.Rows {
-		dir := filepath.Join("stages", row.Name)
-		if row.CPU != nil {
-			files[filepath.Join(dir, "flame.svg")] = profiles.FlameGraph(row.CPU, row.Name+": CPU time")
-		}
-		for name, data := range row.Graphs {
-			files[filepath.Join(dir, name)] = data
-		}
+		addStage(files, row.Name, row.CPU, row.Name+": CPU time", row.Graphs)
 	}
 	for _, row := range r.Servers {
-		dir := filepath.Join("stages", row.Name)
-		if row.CPU != nil {
-			files[filepath.Join(dir, "flame.svg")] = profiles.FlameGraph(row.CPU, row.Name+": CPU time under load")
-		}
-		for name, data := range row.Graphs {
-			files[filepath.Join(dir, name)] = data
-		}
+		addStage(files, row.Name, row.CPU, row.Name+": CPU time under load", row.Graphs)
 	}
 	return files, nil
+}
+
+// addStage adds a stage's files under stages/NAME/: the flame graph of its
+// CPU profile, when it has one, titled title, and pprof's graphs.
+func addStage(files map[string][]byte, name string, cpu *profile.Profile, title string, graphs map[string][]byte) {
+	dir := filepath.Join("stages", name)
+	if cpu != nil {
+		files[filepath.Join(dir, "flame.svg")] = profiles.FlameGraph(cpu, title)
+	}
+	for file, data := range graphs {
+		files[filepath.Join(dir, file)] = data
+	}
 }
 
 // Write writes the report into a new directory beside outDir, then puts

@@ -53,13 +53,22 @@ type Study struct {
 // studies groups the rows by study, in their order.
 func studies(rows []*Row) []Study {
 	var studies []Study
-	for _, row := range rows {
-		if n := len(studies); n == 0 || studies[n-1].Title != row.Study {
-			studies = append(studies, Study{Title: row.Study})
-		}
-		studies[len(studies)-1].Rows = append(studies[len(studies)-1].Rows, row)
+	for _, group := range byStudy(rows, func(row *Row) string { return row.Study }) {
+		studies = append(studies, Study{Title: group[0].Study, Rows: group})
 	}
 	return studies
+}
+
+// byStudy splits rows into runs of the same study.
+func byStudy[R any](rows []R, study func(R) string) [][]R {
+	var groups [][]R
+	for i, row := range rows {
+		if i == 0 || study(rows[i-1]) != study(row) {
+			groups = append(groups, nil)
+		}
+		groups[len(groups)-1] = append(groups[len(groups)-1], row)
+	}
+	return groups
 }
 
 // SpeedUpHeader names what the study's speed-ups are over: its

@@ -110,11 +110,8 @@ func (s ServerStudy) Workload() string {
 // serverStudies groups the server rows by study, in their order.
 func serverStudies(rows []*ServerRow) []ServerStudy {
 	var studies []ServerStudy
-	for _, row := range rows {
-		if n := len(studies); n == 0 || studies[n-1].Title != row.Study {
-			studies = append(studies, ServerStudy{Title: row.Study})
-		}
-		studies[len(studies)-1].Rows = append(studies[len(studies)-1].Rows, row)
+	for _, group := range byStudy(rows, func(row *ServerRow) string { return row.Study }) {
+		studies = append(studies, ServerStudy{Title: group[0].Study, Rows: group})
 	}
 	return studies
 }

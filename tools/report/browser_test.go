@@ -80,6 +80,10 @@ func freePort(t *testing.T) int {
 	return l.Addr().(*net.TCPAddr).Port
 }
 
+// windowWidth is the browser window's width, in CSS pixels: the page's
+// main tables must fit it.
+const windowWidth = 1400
+
 // startBrowser starts chromedriver and a headless Chromium session, both
 // stopped when the test ends.
 func startBrowser(t *testing.T) *webDriver {
@@ -120,7 +124,7 @@ func startBrowser(t *testing.T) *webDriver {
 		"goog:chromeOptions": map[string]any{"binary": chromium, "args": []string{
 			"--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
 			"--disable-background-networking", "--disable-component-update", "--disable-sync",
-			"--disable-quic", "--no-first-run", "--window-size=1280,1800",
+			"--disable-quic", "--no-first-run", fmt.Sprintf("--window-size=%d,1800", windowWidth),
 			"--user-data-dir=" + t.TempDir(),
 		}},
 	}}})
@@ -196,6 +200,59 @@ func TestReportInBrowser(t *testing.T) {
 	}
 
 	d.screenshot("/screenshot", "index.png")
+}
+
+// The main tables fit a 1400-pixel window, the widest of them too: the
+// programs' with a baseline column, and the servers' with their
+// contention. No table scrolls, and no link is clipped.
+func TestTablesFitTheWindow(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range fixtureStages(t) {
+		unzipTo(t, filepath.Join(fixtures, name+"_quick_test", "outputs.zip"), filepath.Join(dir, name))
+	}
+	unzipTo(t, "testdata/servers/router_mutex_quick_test/outputs.zip", filepath.Join(dir, "router_mutex"))
+	out := t.TempDir()
+	if stderr, _, err := runReport(t, "--from", dir, "--baseline", dir, "--out", out); err != nil {
+		t.Fatalf("report: %v\n%s", err, stderr)
+	}
+	d := startBrowser(t)
+	d.call("POST", "/url", map[string]string{"url": "file://" + filepath.Join(out, "index.html")})
+
+	var window float64
+	d.script(&window, `return window.innerWidth`)
+	if window > windowWidth {
+		t.Fatalf("the window is %v pixels wide, want at most %d", window, windowWidth)
+	}
+	type box struct {
+		ID                       string
+		Right                    float64  // of the table's box
+		ScrollWidth, ClientWidth float64  // of its scrolling container
+		Clipped                  []string // links not wholly inside the container
+	}
+	var tables []box
+	d.script(&tables, `return Array.from(document.querySelectorAll("table.results, table.servers")).map(table => {
+			const wide = table.closest(".wide"), inside = wide.getBoundingClientRect();
+			return {
+				id: table.id, right: table.getBoundingClientRect().right,
+				scrollWidth: wide.scrollWidth, clientWidth: wide.clientWidth,
+				clipped: Array.from(table.querySelectorAll("a")).filter(a => {
+					const r = a.getBoundingClientRect();
+					return r.left < inside.left || r.right > inside.right || r.width === 0;
+				}).map(a => a.getAttribute("href")),
+			};
+		})`)
+	var ids []string
+	for _, b := range tables {
+		ids = append(ids, b.ID)
+		if b.Right > window || b.ScrollWidth > b.ClientWidth || len(b.Clipped) > 0 {
+			t.Errorf("table %s does not fit a %v-pixel window: its right edge at %v, %v pixels wide in %v, links clipped: %v",
+				b.ID, window, b.Right, b.ScrollWidth, b.ClientWidth, b.Clipped)
+		}
+	}
+	if want := "results-havlak-loop-finding results-word-count servers-http-router-under-load"; strings.Join(ids, " ") != want {
+		t.Errorf("tables %q, want %q", strings.Join(ids, " "), want)
+	}
+	d.screenshot("/screenshot", "tables.png")
 }
 
 // screenshot keeps a PNG that WebDriver takes (of the window, or of an

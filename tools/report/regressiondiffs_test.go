@@ -8,6 +8,9 @@ import (
 	"testing"
 
 	"github.com/google/pprof/profile"
+
+	"havlak-lab/tools/report/markdown"
+	"havlak-lab/tools/report/profiles"
 )
 
 // slowDown rewrites the unpacked result's CPU profile with the samples in
@@ -60,7 +63,7 @@ func TestProfileDiffOfARegression(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	flat, _ := TopFunctions(base, 20)
+	flat, _ := profiles.TopFunctions(base, 20)
 	var slower string
 	for _, f := range flat {
 		if strings.HasPrefix(f.Name, "main.") {
@@ -101,9 +104,9 @@ func TestProfileDiffOfARegression(t *testing.T) {
 		!strings.Contains(page, "<tbody><tr><td class=\"text\">"+slower+"</td><td>&#43;") {
 		t.Errorf("index.html lacks the profile diff's table with %s first:\n%s", slower, page[strings.Index(page, "What changed"):])
 	}
-	summary := readFile(t, filepath.Join(out, DiffsFile))
+	summary := readFile(t, filepath.Join(out, markdown.DiffsFile))
 	if !strings.HasPrefix(summary, "- "+stage+": cpu cpu +") || !strings.Contains(summary, "flat: `"+slower+"` +") {
-		t.Errorf("%s:\n%s", DiffsFile, summary)
+		t.Errorf("%s:\n%s", markdown.DiffsFile, summary)
 	}
 
 	// Without a regression, no diff.
@@ -114,7 +117,7 @@ func TestProfileDiffOfARegression(t *testing.T) {
 	if strings.Contains(readFile(t, filepath.Join(out, "report.md")), "What changed in the profiles") {
 		t.Error("report.md diffs profiles without a regression")
 	}
-	if _, err := os.Stat(filepath.Join(out, DiffsFile)); err == nil {
-		t.Errorf("%s written without a regression", DiffsFile)
+	if _, err := os.Stat(filepath.Join(out, markdown.DiffsFile)); err == nil {
+		t.Errorf("%s written without a regression", markdown.DiffsFile)
 	}
 }

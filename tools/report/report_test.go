@@ -16,9 +16,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/pprof/profile"
-
 	"havlak-lab/internal/cli"
+	"havlak-lab/tools/report/model"
 	"havlak-lab/tools/result"
 )
 
@@ -195,62 +194,6 @@ func TestReport(t *testing.T) {
 	}
 }
 
-// A synthetic profile: main calls a (3 samples) and b (1), a calls c (2).
-func syntheticProfile() *profile.Profile {
-	fn := map[string]*profile.Function{}
-	loc := map[string]*profile.Location{}
-	p := &profile.Profile{SampleType: []*profile.ValueType{{Type: "samples", Unit: "count"}, {Type: "cpu", Unit: "nanoseconds"}}}
-	for i, name := range []string{"main", "a", "b", "c"} {
-		fn[name] = &profile.Function{ID: uint64(i + 1), Name: name}
-		loc[name] = &profile.Location{ID: uint64(i + 1), Line: []profile.Line{{Function: fn[name]}}}
-		p.Function = append(p.Function, fn[name])
-		p.Location = append(p.Location, loc[name])
-	}
-	add := func(n int64, frames ...string) {
-		var locs []*profile.Location
-		for i := len(frames) - 1; i >= 0; i-- { // leaf first
-			locs = append(locs, loc[frames[i]])
-		}
-		p.Sample = append(p.Sample, &profile.Sample{Location: locs, Value: []int64{n, n * 10_000_000}})
-	}
-	add(1, "main", "a")
-	add(2, "main", "a", "c")
-	add(1, "main", "b")
-	return p
-}
-
-func TestTopFunctions(t *testing.T) {
-	flat, cum := TopFunctions(syntheticProfile(), 3)
-	want := func(got []FuncStat, names []string, fractions []float64) {
-		t.Helper()
-		if len(got) != len(names) {
-			t.Fatalf("got %v, want %v", got, names)
-		}
-		for i := range got {
-			if got[i].Name != names[i] || got[i].Fraction != fractions[i] {
-				t.Errorf("#%d: %s %.2f, want %s %.2f", i, got[i].Name, got[i].Fraction, names[i], fractions[i])
-			}
-		}
-	}
-	want(flat, []string{"c", "a", "b"}, []float64{0.5, 0.25, 0.25})
-	want(cum, []string{"main", "a", "c"}, []float64{1, 0.75, 0.5})
-}
-
-func TestFlameGraph(t *testing.T) {
-	svg := string(FlameGraph(syntheticProfile(), "synthetic"))
-	if err := xml.Unmarshal([]byte(svg), new(struct{})); err != nil {
-		t.Fatalf("not well-formed: %v\n%s", err, svg)
-	}
-	// Each frame is as wide as its share of the 1200px: main all of it,
-	// a three quarters, c and b half and a quarter.
-	for name, width := range map[string]string{"main": "1199.50", "a": "899.50", "c": "599.50", "b": "299.50"} {
-		re := regexp.MustCompile(`<title>` + name + ` \([0-9.]+%\)</title><rect x="[0-9.]+" y="[0-9]+" width="` + width + `"`)
-		if !re.MatchString(svg) {
-			t.Errorf("no %s frame %s wide in\n%s", name, width, svg)
-		}
-	}
-}
-
 func TestBrokenInputs(t *testing.T) {
 	dir := t.TempDir()
 	stages := fixtureStages(t)
@@ -389,9 +332,12 @@ func TestNewestResultWins(t *testing.T) {
 		}
 	})
 	for _, roots := range [][]string{{older, newer}, {newer, older}} {
-		results, _, err := FindResults(roots...)
-		if err != nil || len(results) != 1 || results[0].Runs[0].RealSeconds != 42 {
-			t.Errorf("FindResults%v: %d results, %v; want only the newer one", roots, len(results), err)
+		set, err := model.Load("", roots...)
+		if err != nil || len(set.Results) != 1 || set.Results[0].Runs[0].RealSeconds != 42 {
+			t.Fatalf("model.Load%v: %v, %v; want only the newer one", roots, set, err)
+		}
+		if len(set.LeftOut) != 1 || !set.LeftOut[0].Older || set.LeftOut[0].Source != filepath.Join(older, "havlak6") {
+			t.Errorf("model.Load%v left out %+v, want the older result", roots, set.LeftOut)
 		}
 	}
 }
@@ -409,8 +355,8 @@ func TestEnvironmentChange(t *testing.T) {
 		env["machine"].(map[string]any)["cores"] = 64
 	})
 	stderr, status, _ := runReport(t, "--from", moved, "--baseline", fixtures, "--out", t.TempDir())
-	if status != statusEnvironmentChanged || !strings.Contains(stderr, `havlak6: not compared: another environment than the baseline's: machine.cores: "2" → "64", toolchains.go: "go1.27.4" → "go1.99"`) {
-		t.Errorf("exit status %d, want %d, naming the fields:\n%s", status, statusEnvironmentChanged, stderr)
+	if status != model.StatusEnvironmentChanged || !strings.Contains(stderr, `havlak6: not compared: another environment than the baseline's: machine.cores: "2" → "64", toolchains.go: "go1.27.4" → "go1.99"`) {
+		t.Errorf("exit status %d, want %d, naming the fields:\n%s", status, model.StatusEnvironmentChanged, stderr)
 	}
 	out := t.TempDir()
 	stderr, status, _ = runReport(t, "--from", moved, "--baseline", fixtures, "--allow-env-change", "--out", out)
@@ -446,8 +392,9 @@ func TestMadeUpStudy(t *testing.T) {
 		t.Errorf("table.md has no section for the made-up study, in stage order:\n%s", table)
 	}
 	page := readFile(t, filepath.Join(out, "index.html"))
-	if !strings.Contains(page, "<h2>Made-up study</h2>") || !strings.Contains(page, `id="chart-time-made-up-study"`) ||
-		!strings.Contains(readFile(t, filepath.Join(out, "report.md")), "Made-up study, a made-up input") {
+	if !strings.Contains(page, "<h2>Made-up study</h2>\n<p class=\"note workload\">Quick workload: a made-up input.</p>") ||
+		!strings.Contains(page, `id="chart-time-made-up-study"`) ||
+		!strings.Contains(readFile(t, filepath.Join(out, "report.md")), "**Made-up study**\n\nQuick workload: a made-up input.\n") {
 		t.Error("index.html or report.md lacks the made-up study's section or workload")
 	}
 }
@@ -535,5 +482,113 @@ func TestServerStudy(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(out, "stages", "router_mutex", "flame.svg")); err != nil {
 		t.Errorf("no flame graph of the server's CPU profile: %v", err)
+	}
+}
+
+// standardCopies unpacks the fixtures into a new directory, with copies of
+// some stages made results of the standard workload ("NAME_standard",
+// started later, ten times slower, of another compilation mode).
+func standardCopies(t *testing.T, standard ...string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, name := range fixtureStages(t) {
+		unzipTo(t, filepath.Join(fixtures, name+"_quick_test", "outputs.zip"), filepath.Join(dir, name))
+	}
+	unzipTo(t, "testdata/servers/router_mutex_quick_test/outputs.zip", filepath.Join(dir, "router_mutex"))
+	for _, name := range standard {
+		copied := filepath.Join(dir, name+"_standard")
+		unzipTo(t, filepath.Join(fixtures, name+"_quick_test", "outputs.zip"), copied)
+		editResult(t, copied, func(doc map[string]any) {
+			doc["benchmark"].(map[string]any)["workload"] = map[string]any{"name": "standard", "description": "the full-size input of " + name}
+			doc["environment"].(map[string]any)["build"].(map[string]any)["compilation_mode"] = "opt"
+			for _, r := range runsOf(doc) {
+				r["real_seconds"] = r["real_seconds"].(float64) * 10
+			}
+		})
+	}
+	return dir
+}
+
+// With results of both workloads, the report shows the standard ones,
+// says which quick ones it left out, why and how to see them (stderr,
+// report.md, the page), and captions each table with its own workload;
+// --workload quick shows the others and leaves out the standard ones.
+func TestWorkloadsAreNotMixed(t *testing.T) {
+	dir := standardCopies(t, "havlak1", "havlak6")
+	out := t.TempDir()
+	stderr, _, err := runReport(t, "--from", dir, "--out", out)
+	if err != nil {
+		t.Fatalf("report: %v\n%s", err, stderr)
+	}
+	leftOut := "Left out: 8 results of the quick workload (havlak1, havlak1cc, havlak6, havlak6cc, havlak7, router_mutex, wc_w, wordcount3), " +
+		"whose timings do not compare with the standard workload's; --workload quick reports them instead."
+	md := readFile(t, filepath.Join(out, "report.md"))
+	table := readFile(t, filepath.Join(out, "table.md"))
+	page := readFile(t, filepath.Join(out, "index.html"))
+	if !strings.Contains(stderr, "report: left out: 8 results of the quick workload (havlak1, ") || !strings.Contains(stderr, "of the standard workload") {
+		t.Errorf("stderr does not say what was left out:\n%s", stderr)
+	}
+	if !strings.Contains(md, "Standard workloads.\n\n"+leftOut+"\n") {
+		t.Errorf("report.md does not say what was left out:\n%s", md)
+	}
+	if !strings.Contains(page, `<p class="note left-out">`+strings.ReplaceAll(leftOut, "'", "&#39;")+`</p>`) {
+		t.Errorf("index.html does not say what was left out:\n%s", page)
+	}
+	want := "**Havlak loop finding**\n\nStandard workload: the full-size input of havlak1 or the full-size input of havlak6.\n\n"
+	if !strings.HasPrefix(table, want) || strings.Contains(table, "Quick") || strings.Contains(table, "HTTP router") {
+		t.Errorf("table.md should be the standard results alone, captioned %q:\n%s", want, table)
+	}
+	if !strings.Contains(page, "<h2>Havlak loop finding</h2>\n<p class=\"note workload\">Standard workload: the full-size input of havlak1 or the full-size input of havlak6.</p>") ||
+		strings.Contains(page, "Quick workload") {
+		t.Errorf("index.html should caption the table with the standard workload alone:\n%s", page)
+	}
+	if strings.Contains(md, "other results ran in another environment") {
+		t.Errorf("report.md counts the left-out results' environments:\n%s", md)
+	}
+
+	out = t.TempDir()
+	if stderr, _, err = runReport(t, "--from", dir, "--out", out, "--workload", "quick"); err != nil {
+		t.Fatalf("report --workload quick: %v\n%s", err, stderr)
+	}
+	md = readFile(t, filepath.Join(out, "report.md"))
+	for _, want := range []string{
+		"Quick workloads: the harness at work",
+		"Left out: 2 results of the standard workload (havlak1, havlak6), whose timings do not compare with the quick workload's; --workload standard reports them instead.",
+		"**Havlak loop finding**\n\nQuick workload: 3 trees of 50 loops.\n\n",
+		"**Word count**\n\nQuick workload: a 1 MB text.\n\n",
+		"**HTTP router under load**\n\nQuick workload: 8 connections, one 2 s round.\n\n",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("--workload quick: report.md lacks %q:\n%s", want, md)
+		}
+	}
+	page = readFile(t, filepath.Join(out, "index.html"))
+	if !strings.Contains(page, "<h2>HTTP router under load</h2>\n<p class=\"note workload\">Quick workload: 8 connections, one 2 s round.</p>") {
+		t.Errorf("--workload quick: index.html does not caption the servers' table:\n%s", page)
+	}
+
+	// A workload without results, or none of that name, is bad usage.
+	_, status, err := runReport(t, "--from", fixtures, "--out", t.TempDir(), "--workload", "standard")
+	if status != 2 || !strings.Contains(fmt.Sprint(err), "no results of the standard workload in "+fixtures+": Left out: 7 results of the quick workload") {
+		t.Errorf("--workload standard without standard results: exit status %d: %v", status, err)
+	}
+	if _, status, err := runReport(t, "--from", fixtures, "--out", t.TempDir(), "--workload", "full"); status != 2 || !strings.Contains(fmt.Sprint(err), "--workload=full") {
+		t.Errorf("--workload full: exit status %d: %v", status, err)
+	}
+}
+
+// The baseline is read for the report's workload: quick results are
+// compared with the baseline's quick results, even when it has standard
+// ones (which a baseline read on its own would show).
+func TestBaselineOfTheSameWorkload(t *testing.T) {
+	dir := standardCopies(t, "havlak6")
+	out := t.TempDir()
+	stderr, status, err := runReport(t, "--from", dir, "--baseline", dir, "--workload", "quick", "--out", out)
+	if err != nil || status != 0 {
+		t.Fatalf("exit status %d: %v\n%s", status, err, stderr)
+	}
+	table := readFile(t, filepath.Join(out, "table.md"))
+	if strings.Contains(table, "not in the baseline") || !regexp.MustCompile(`\| havlak6 \| .* \| time ~ \(\+0\.0%`).MatchString(table) {
+		t.Errorf("the quick results are not compared with the baseline's quick ones:\n%s", table)
 	}
 }

@@ -82,9 +82,10 @@ func Stack(s *profile.Sample) []string {
 	return frames
 }
 
-// weights adds up the flat and cumulative weights of p's functions by
-// value index, scaled by sign.
-func weights(p *profile.Profile, index int, sign int64, flat, cum map[string]int64) (total int64) {
+// Weights adds up the flat and cumulative weights of p's functions by
+// value index, scaled by sign, into flat and cum, and returns the
+// profile's total.
+func Weights(p *profile.Profile, index int, sign int64, flat, cum map[string]int64) (total int64) {
 	for _, s := range p.Sample {
 		v := sign * s.Value[index]
 		total += v
@@ -122,8 +123,8 @@ func Compute(kind string, base, new *profile.Profile) (*Diff, error) {
 	}
 	d := &Diff{Profile: kind, SampleType: st.Type, Unit: st.Unit}
 	flat, cum := map[string]int64{}, map[string]int64{}
-	d.New = weights(new, ni, 1, flat, cum)
-	d.Base = weights(base, bi, -1, flat, cum)
+	d.New = Weights(new, ni, 1, flat, cum)
+	d.Base = Weights(base, bi, -1, flat, cum)
 	for name := range cum {
 		if flat[name] != 0 || cum[name] != 0 {
 			d.Funcs = append(d.Funcs, Func{Name: name, Flat: flat[name], Cum: cum[name]})

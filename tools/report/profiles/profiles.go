@@ -1,4 +1,7 @@
-package main
+// Package profiles summarises pprof profiles for the report: the top
+// functions of a profile, its flame graph, and the contention a mutex or
+// block profile recorded.
+package profiles
 
 import (
 	"fmt"
@@ -39,23 +42,7 @@ type FuncStat struct {
 func TopFunctions(p *profile.Profile, n int) (flat, cum []FuncStat) {
 	index := sampleIndex(p)
 	flatBy, cumBy := map[string]int64{}, map[string]int64{}
-	var total int64
-	for _, s := range p.Sample {
-		v := s.Value[index]
-		total += v
-		frames := stack(s)
-		if len(frames) == 0 {
-			continue
-		}
-		flatBy[frames[len(frames)-1]] += v
-		seen := map[string]bool{}
-		for _, f := range frames {
-			if !seen[f] {
-				seen[f] = true
-				cumBy[f] += v
-			}
-		}
-	}
+	total := profilediff.Weights(p, index, 1, flatBy, cumBy)
 	top := func(by map[string]int64) []FuncStat {
 		var stats []FuncStat
 		for name, v := range by {

@@ -1,4 +1,8 @@
-package main
+// Package model is the report's model: the results it shows, read once
+// from their outputs (tools/result), summarised into rows, grouped by
+// study, and compared with a baseline's. The renderers (the Markdown
+// files, the page) read it and compute nothing of their own.
+package model
 
 import (
 	"fmt"
@@ -27,47 +31,6 @@ type Result struct {
 
 	// Problems lists what could not be read; the report shows what it can.
 	Problems []string
-}
-
-// FindResults collects the program benchmarks' results under the roots
-// (see result.FindAll). When there are results of full-size tests, quick
-// ones are left out: their timings do not compare. Of several results for
-// one benchmark (testlogs of several configurations, say), the newest is
-// kept. Results that cannot be read are returned apart, as problems.
-func FindResults(roots ...string) (results []*Result, problems []string, err error) {
-	found, err := result.FindAll(roots...)
-	if err != nil {
-		return nil, nil, err
-	}
-	for _, f := range found {
-		switch {
-		case f.Err != nil:
-			problems = append(problems, f.Err.Error())
-		case f.Result.Benchmark.Kind == result.KindProgram:
-			results = append(results, readResult(f))
-		}
-	}
-	full := false
-	for _, r := range results {
-		full = full || !r.Quick() && len(r.Runs) > 0
-	}
-	newest := map[string]*Result{}
-	var kept []*Result
-	for _, r := range results {
-		if full && r.Quick() {
-			continue
-		}
-		if other, ok := newest[r.Name]; ok {
-			if r.Started() > other.Started() {
-				*other = *r // in place: kept holds other
-			}
-			continue
-		}
-		newest[r.Name] = r
-		kept = append(kept, r)
-	}
-	order(kept)
-	return kept, problems, nil
 }
 
 // Started is when the result's first run started, "" without runs.

@@ -1,0 +1,84 @@
+package model
+
+import (
+	"sort"
+
+	"havlak-lab/tools/result"
+)
+
+// A Stat summarises one measure over a benchmark's runs.
+type Stat struct {
+	Median, Min, Max float64
+	Values           []float64
+}
+
+func newStat(values []float64) Stat {
+	if len(values) == 0 {
+		return Stat{}
+	}
+	sorted := append([]float64(nil), values...)
+	sort.Float64s(sorted)
+	lo, median, hi := result.MinMedianMax(sorted)
+	return Stat{Median: median, Min: lo, Max: hi, Values: sorted}
+}
+
+// A Row is one benchmark in the report's table.
+type Row struct {
+	*Result
+	Real, User, Sys Stat
+	CPUTime         Stat // user + sys, run by run
+	MaxRSS          Stat // MiB
+
+	// SpeedUp is the median real time of the benchmark's declared
+	// reference over this one's; 0 without one.
+	SpeedUp float64
+	// PairRatio is, for a benchmark with a counterpart in another language
+	// (havlak6 and havlak6cc), the median real time of the pair's first
+	// benchmark in the report's order over the second's, shown on both
+	// rows; 0 without a counterpart.
+	PairRatio float64
+
+	Compared *Comparison // against the baseline; nil without one
+}
+
+// Rows summarises results; speed-ups and pair ratios come from the
+// benchmarks the results declare as their reference and counterpart.
+func Rows(results []*Result) []*Row {
+	rows := make([]*Row, 0, len(results))
+	byName := map[string]*Row{}
+	for _, r := range results {
+		row := &Row{Result: r}
+		var real, user, sys, cpu, rss []float64
+		for _, run := range r.Runs {
+			real = append(real, run.RealSeconds)
+			cpu = append(cpu, run.UserSeconds+run.SysSeconds)
+			user = append(user, run.UserSeconds)
+			sys = append(sys, run.SysSeconds)
+			rss = append(rss, float64(run.MaxRSSKiB)/1024)
+		}
+		row.Real, row.User, row.Sys, row.CPUTime, row.MaxRSS = newStat(real), newStat(user), newStat(sys), newStat(cpu), newStat(rss)
+		rows = append(rows, row)
+		byName[r.Name] = row
+	}
+	position := map[*Row]int{}
+	for i, row := range rows {
+		position[row] = i
+	}
+	for _, row := range rows {
+		if base := byName[row.Reference]; base != nil && row.Real.Median > 0 {
+			row.SpeedUp = base.Real.Median / row.Real.Median
+		}
+		other := byName[row.Counterpart]
+		if other == nil || other.Study != row.Study {
+			continue
+		}
+		first, second := row, other
+		if position[other] < position[row] {
+			first, second = other, row
+		}
+		if second.Real.Median > 0 {
+			row.PairRatio = first.Real.Median / second.Real.Median
+		}
+	}
+	return rows
+}

@@ -1,0 +1,122 @@
+package model
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/google/pprof/profile"
+
+	"havlak-lab/tools/report/profiles"
+	"havlak-lab/tools/result"
+)
+
+// A ServerRow is a server benchmark's result (kind "server") as the report
+// shows it: the median of its measured rounds, its profiles' top
+// functions, and the contention its mutex and block profiles recorded.
+type ServerRow struct {
+	result.Benchmark
+	Environment result.Environment
+	Source      string
+	Server      *result.Server
+	Median      result.LoadRound
+	// Speed-up: the throughput over the declared reference's; 0 without one.
+	SpeedUp float64
+
+	CPU, Mutex, Block *profile.Profile // nil when missing or unreadable
+	Graphs            map[string][]byte
+	Problems          []string
+
+	// MutexContention and BlockContention summarise the mutex and block
+	// profiles: their top 3 sites.
+	MutexContention, BlockContention profiles.Contention
+}
+
+func readServer(f result.Found) *ServerRow {
+	res := f.Result
+	row := &ServerRow{
+		Benchmark: res.Benchmark, Environment: res.Environment, Source: f.Path,
+		Server: res.Server, Median: res.Server.Median(), Graphs: map[string][]byte{},
+	}
+	for _, p := range res.FilesWith(result.RoleProfile) {
+		read := func() *profile.Profile {
+			data, err := f.Outputs.ReadFile(p.Name)
+			if err == nil {
+				var prof *profile.Profile
+				if prof, err = profile.ParseData(data); err == nil {
+					return prof
+				}
+			}
+			row.Problems = append(row.Problems, fmt.Sprintf("%s: %v", f.Outputs.Path(p.Name), err))
+			return nil
+		}
+		switch p.Profile {
+		case "cpu":
+			row.CPU = read()
+		case "mutex":
+			row.Mutex = read()
+		case "block":
+			row.Block = read()
+		}
+	}
+	for _, g := range res.FilesWith(result.RoleGraph) {
+		if data, err := f.Outputs.ReadFile(g.Name); err == nil {
+			row.Graphs[g.Name] = data
+		}
+	}
+	row.MutexContention = profiles.Contended(row.Mutex, 3)
+	row.BlockContention = profiles.Contended(row.Block, 3)
+	return row
+}
+
+// orderServers sorts server rows as the report shows them, by study, stage
+// and name, and gives each its throughput over its reference's.
+func orderServers(rows []*ServerRow) {
+	sort.SliceStable(rows, func(i, j int) bool {
+		a, b := rows[i], rows[j]
+		if a.Study != b.Study {
+			return a.Study < b.Study
+		}
+		if a.Stage != b.Stage {
+			return a.Stage < b.Stage
+		}
+		return a.Name < b.Name
+	})
+	byName := map[string]*ServerRow{}
+	for _, row := range rows {
+		byName[row.Name] = row
+	}
+	for _, row := range rows {
+		if ref := byName[row.Reference]; ref != nil && ref.Median.Throughput > 0 {
+			row.SpeedUp = row.Median.Throughput / ref.Median.Throughput
+		}
+	}
+}
+
+// A ServerStudy is the server rows of one study.
+type ServerStudy struct {
+	Title string
+	Rows  []*ServerRow
+}
+
+// Workload describes the workloads of the study's rows.
+func (s ServerStudy) Workload() string {
+	var benchmarks []result.Benchmark
+	for _, row := range s.Rows {
+		benchmarks = append(benchmarks, row.Benchmark)
+	}
+	return workloadText(benchmarks)
+}
+
+// serverStudies groups the server rows by study, in their order.
+func serverStudies(rows []*ServerRow) []ServerStudy {
+	var studies []ServerStudy
+	for _, group := range byStudy(rows, func(row *ServerRow) string { return row.Study }) {
+		studies = append(studies, ServerStudy{Title: group[0].Study, Rows: group})
+	}
+	return studies
+}
+
+// RoundsText says how many rounds of how long the row measured.
+func (row *ServerRow) RoundsText() string {
+	return fmt.Sprintf("%d × %.0f s, %d connections", len(row.Server.Rounds), row.Server.Load.DurationSeconds, row.Server.Load.Connections)
+}

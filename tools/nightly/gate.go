@@ -11,14 +11,7 @@ import (
 
 	"havlak-lab/internal/cli"
 	"havlak-lab/tools/result"
-)
-
-// The exit statuses of report and benchgate that mean something to the
-// night: a regression, and results of another environment than the
-// baseline's (tools/report, tools/benchgate).
-const (
-	statusRegressed          = 1
-	statusEnvironmentChanged = 3
+	"havlak-lab/tools/summary"
 )
 
 // A night is the gate step of one nightly job.
@@ -41,6 +34,18 @@ type night struct {
 // verdict is what the gates found.
 type verdict struct {
 	regressed, failed, environmentChanged bool
+}
+
+// judged is the comparisons of the night: the report's, and benchgate's of
+// each Go benchmark, with the test's name.
+type judged struct {
+	report    *summary.Summary // nil when the report could not be made
+	benchgate []testSummary
+}
+
+type testSummary struct {
+	test    string
+	summary *summary.Summary
 }
 
 // gate runs the report against the baseline, benchgate on every Go
@@ -72,7 +77,12 @@ func (n *night) gate() error {
 	} else {
 		fmt.Fprintf(n.stdout, "No baseline yet (%s): nothing to compare with.\n", n.baseline)
 	}
-	v.add(n.run("the report", n.report, args...))
+	var j judged
+	// A report that fails must not leave an older night's summary behind.
+	if err := os.RemoveAll(n.reportDir()); err != nil {
+		return err
+	}
+	j.report = n.judge("the report", filepath.Join(n.reportDir(), summary.FileName), &v, n.report, args...)
 	if err := n.archiveReport(); err != nil {
 		fmt.Fprintf(n.stderr, "nightly: archiving the report: %v\n", err)
 		v.failed = true
@@ -94,10 +104,16 @@ func (n *night) gate() error {
 			continue
 		}
 		fmt.Fprintf(n.stdout, "%s:\n", test)
-		v.add(n.run("benchgate", n.benchgate, old, f.Path))
+		file := filepath.Join(n.artifacts, "benchgate", test+".json")
+		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+			return err
+		}
+		if s := n.judge("benchgate", file, &v, n.benchgate, "-summary", file, old, f.Path); s != nil {
+			j.benchgate = append(j.benchgate, testSummary{test, s})
+		}
 	}
 
-	summary := n.summary(found, v, alerts)
+	text := n.summary(found, v, j, alerts)
 	if n.annotate != nil {
 		style := "success"
 		switch {
@@ -106,11 +122,11 @@ func (n *night) gate() error {
 		case v.environmentChanged:
 			style = "warning"
 		}
-		if err := n.annotate(style, summary); err != nil {
+		if err := n.annotate(style, text); err != nil {
 			fmt.Fprintf(n.stderr, "nightly: the annotation failed: %v\n", err)
 		}
 	}
-	fmt.Fprintln(n.stdout, summary)
+	fmt.Fprintln(n.stdout, text)
 
 	if v.regressed || v.failed {
 		return cli.ExitError{Status: 1}
@@ -149,20 +165,29 @@ func trustedOrigins(found []result.Found) error {
 		result.TrustedBranch, len(untrusted), len(found), strings.Join(untrusted, "\n  "))
 }
 
-// add records the exit status of a gate's command.
-func (v *verdict) add(status int) {
-	switch status {
-	case 0:
-	case statusRegressed:
-		v.regressed = true
-	case statusEnvironmentChanged:
-		v.environmentChanged = true
+// judge runs a command that compares and writes its summary to file, and
+// adds what the summary says to v. The exit status must agree with the
+// summary (tools/verdict's statuses): a command that wrote none, or one
+// that disagrees with its exit status, failed.
+func (n *night) judge(what, file string, v *verdict, command string, args ...string) *summary.Summary {
+	status := n.run(what, command, args...)
+	s, err := summary.Read(file)
+	switch {
+	case err != nil:
+		fmt.Fprintf(n.stderr, "nightly: %s wrote no summary (exit status %d): %v\n", what, status, err)
+	case status != s.Status():
+		fmt.Fprintf(n.stderr, "nightly: %s failed: exit status %d, while its summary %s says %d\n", what, status, file, s.Status())
 	default:
-		v.failed = true
+		v.regressed = v.regressed || len(s.Regressed()) > 0
+		v.environmentChanged = v.environmentChanged || len(s.EnvironmentChanged()) > 0
+		return s
 	}
+	v.failed = true
+	return nil
 }
 
-// run runs a command with the job's output and returns its exit status.
+// run runs a command with the job's output and returns its exit status,
+// -1 when it could not run.
 func (n *night) run(what, command string, args ...string) int {
 	cmd := exec.Command(command, args...)
 	cmd.Stdout, cmd.Stderr = n.stdout, n.stderr
@@ -172,9 +197,6 @@ func (n *night) run(what, command string, args ...string) int {
 	case err == nil:
 		return 0
 	case errors.As(err, &exit) && exit.ExitCode() > 0:
-		if code := exit.ExitCode(); code != statusRegressed && code != statusEnvironmentChanged {
-			fmt.Fprintf(n.stderr, "nightly: %s failed (exit status %d)\n", what, code)
-		}
 		return exit.ExitCode()
 	}
 	fmt.Fprintf(n.stderr, "nightly: %s failed: %v\n", what, err)
@@ -183,7 +205,7 @@ func (n *night) run(what, command string, args ...string) int {
 
 // summary is the night's Markdown summary: the commit and machine, the
 // report's table, and what the gates found.
-func (n *night) summary(found []result.Found, v verdict, alerts []alert) string {
+func (n *night) summary(found []result.Found, v verdict, j judged, alerts []alert) string {
 	commit, host := "unknown", "unknown"
 	for _, f := range found {
 		if f.Err == nil {
@@ -198,21 +220,23 @@ func (n *night) summary(found []result.Found, v verdict, alerts []alert) string 
 			break
 		}
 	}
-	table, err := os.ReadFile(filepath.Join(n.artifacts, "report", "table.md"))
-	if err != nil {
-		table = []byte("(no report: see the log)")
-	}
 	var s strings.Builder
-	fmt.Fprintf(&s, "**Nightly benchmarks** (`%s`, %s)\n\n%s", commit, host, strings.TrimRight(string(table), "\n"))
+	fmt.Fprintf(&s, "**Nightly benchmarks** (commit %s, %s)\n\n", summary.Escape(commit), summary.Escape(host))
+	if j.report != nil {
+		j.report.WriteMarkdown(&s)
+	} else {
+		s.WriteString("(no report: see the log)\n")
+	}
+	for _, g := range j.benchgate {
+		if len(g.summary.Regressed()) > 0 || len(g.summary.EnvironmentChanged()) > 0 {
+			fmt.Fprintf(&s, "\n**Go benchmarks of %s**\n\n", summary.Escape(g.test))
+			g.summary.WriteMarkdown(&s)
+		}
+	}
 	if v.regressed {
-		s.WriteString("\n\n**Regressions**: see the log and report/report.md among the artifacts.")
+		s.WriteString("\n**Regressions**: see the log and report/report.md among the artifacts.")
 	}
 	writeAlerts(&s, alerts)
-	// The report's profile diffs of the regressed benchmarks, one a line.
-	if diffs, err := os.ReadFile(filepath.Join(n.reportDir(), "profile-diffs.md")); err == nil && len(strings.TrimSpace(string(diffs))) > 0 {
-		s.WriteString("\n\n**What changed in the profiles** (pprof -diff_base against the baseline):\n\n")
-		s.WriteString(strings.TrimRight(string(diffs), "\n"))
-	}
 	if v.environmentChanged {
 		s.WriteString("\n\n**Environment changed** since the baseline (machine or toolchains; the log names the fields): " +
 			"those benchmarks were not compared, and a good night becomes the new baseline.")

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -217,7 +218,7 @@ func TestGate(t *testing.T) {
 		says        []string
 		newBaseline bool
 	}{
-		{"unchanged", nightSpec{allocs: 1}, nil, 0, []string{"vs baseline", "Baseline: " + baseline}, false},
+		{"unchanged", nightSpec{allocs: 1}, nil, 0, []string{"| havlak6 | Go |", "| unchanged | real\\_seconds +0.00%", "Baseline: " + baseline}, false},
 		{"havlak6 three times slower", nightSpec{allocs: 1, slow: "havlak6"}, nil, 1,
 			[]string{"report: havlak6 regressed", "**Regressions**"}, false},
 		{"a Go benchmark allocating twice", nightSpec{allocs: 2}, nil, 1,
@@ -307,5 +308,27 @@ func TestCollect(t *testing.T) {
 	}
 	if err := run([]string{"collect", filepath.Join(dir, "missing.json"), dest}, io.Discard, io.Discard); cli.Status(err) != 2 {
 		t.Errorf("a missing event file: %v, want a usage error", err)
+	}
+}
+
+// The night reads the report's verdict from its summary.json, not from its
+// exit status: a report that exits 0 and writes none fails the night, and
+// the baseline stays.
+func TestGateNeedsTheSummary(t *testing.T) {
+	needCommands(t)
+	t.Setenv("BUILDKITE", "")
+	silent, err := exec.LookPath("true")
+	if err != nil {
+		t.Fatal(err)
+	}
+	baseline := filepath.Join(t.TempDir(), "baseline")
+	var out bytes.Buffer
+	err = run([]string{"--report", silent, "--benchgate", *benchgateCmd, "gate", "--baseline", baseline,
+		makeNight(t, nightSpec{allocs: 1})}, &out, &out)
+	if status := cli.Report(&out, "nightly", err); status != 1 || !strings.Contains(out.String(), "the report wrote no summary (exit status 0)") {
+		t.Errorf("exit status %d, want 1 and the report named:\n%s", status, out.String())
+	}
+	if isDir(baseline) {
+		t.Errorf("a night without a verdict became the baseline")
 	}
 }

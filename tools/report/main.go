@@ -32,12 +32,18 @@
 //	            graphs against the baseline's profiles, whose tables of the
 //	            functions that changed most are in report.md and
 //	            index.html, and a line per profile for annotations
+//	summary.json
+//	            the comparison, typed (tools/summary): each benchmark's
+//	            verdict with its figures and evidence, the profile diffs,
+//	            the problems; what the nightly job reads
 //
 // With --baseline DIR (results in the same forms; those of the same
-// workload), each benchmark is compared with the baseline's using benchstat's Mann-Whitney U test, and
-// report exits with status 1 when one's median real time is more than
-// --threshold (default 0.15) worse or its max RSS more than --rss-threshold
-// (default 0.10), with p < 0.05 (docs/regressions.md says why). Results that
+// workload), each benchmark's figures are judged against the baseline's by
+// tools/verdict, and report exits with status 1 when one regressed: its
+// median real time more than --threshold (default 0.15) worse or its max
+// RSS more than --rss-threshold (default 0.10), with benchstat's
+// Mann-Whitney U test at p < 0.05 (docs/regressions.md says why), or a
+// gated low-noise figure worse than its threshold and its runs' noise. Results that
 // cannot be read are named on standard error and in the report, which
 // shows what it can; no results at all, or bad flags, exit with status 2.
 //
@@ -68,6 +74,7 @@ import (
 	"havlak-lab/tools/report/model"
 	"havlak-lab/tools/result"
 	"havlak-lab/tools/trends"
+	"havlak-lab/tools/verdict"
 )
 
 func main() {
@@ -159,9 +166,9 @@ func run(args []string, stderr io.Writer) error {
 	}
 	for _, row := range worse {
 		fmt.Fprintf(stderr, "report: %s regressed: %s\n", row.Name, row.CompareText())
-		for _, m := range row.Compared.Metrics {
-			if m.Regressed {
-				fmt.Fprintf(stderr, "report: %s: %s\n", row.Name, m)
+		for _, f := range row.Compared.Figures() {
+			if f.Fails() {
+				fmt.Fprintf(stderr, "report: %s: %s\n", row.Name, f)
 			}
 		}
 	}
@@ -169,7 +176,8 @@ func run(args []string, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "report: %d benchmarks ran in another environment than their baseline's: not compared "+
 			"(a new baseline is needed, or --allow-env-change)\n", len(moved))
 	}
-	if status := model.ExitStatus(worse, moved, gate); status != 0 {
+	// The exit status is the summary's, as the nightly job reads it.
+	if status := export.Summary(report).Status(); status != verdict.StatusOK {
 		return cli.ExitError{Status: status}
 	}
 	return nil

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -19,6 +20,8 @@ import (
 	"havlak-lab/internal/cli"
 	"havlak-lab/tools/report/model"
 	"havlak-lab/tools/result"
+	"havlak-lab/tools/summary"
+	"havlak-lab/tools/verdict"
 )
 
 // fixtures is a committed set of real results from one quick run of
@@ -355,8 +358,8 @@ func TestEnvironmentChange(t *testing.T) {
 		env["machine"].(map[string]any)["cores"] = 64
 	})
 	stderr, status, _ := runReport(t, "--from", moved, "--baseline", fixtures, "--out", t.TempDir())
-	if status != model.StatusEnvironmentChanged || !strings.Contains(stderr, `havlak6: not compared: another environment than the baseline's: machine.cores: "2" → "64", toolchains.go: "go1.27.4" → "go1.99"`) {
-		t.Errorf("exit status %d, want %d, naming the fields:\n%s", status, model.StatusEnvironmentChanged, stderr)
+	if status != verdict.StatusNotComparable || !strings.Contains(stderr, `havlak6: not compared: another environment than the baseline's: machine.cores: "2" → "64", toolchains.go: "go1.27.4" → "go1.99"`) {
+		t.Errorf("exit status %d, want %d, naming the fields:\n%s", status, verdict.StatusNotComparable, stderr)
 	}
 	out := t.TempDir()
 	stderr, status, _ = runReport(t, "--from", moved, "--baseline", fixtures, "--allow-env-change", "--out", out)
@@ -429,11 +432,19 @@ func TestMetricGate(t *testing.T) {
 				unzipTo(t, filepath.Join(fixtures, "havlak6cc_quick_test", "outputs.zip"), filepath.Join(dir, "havlak6cc"))
 				setMetric(t, filepath.Join(dir, "havlak6cc"), values...)
 			}
-			stderr, status, _ := runReport(t, "--from", newDir, "--baseline", oldDir, "--out", t.TempDir())
+			out := t.TempDir()
+			stderr, status, _ := runReport(t, "--from", newDir, "--baseline", oldDir, "--out", out)
 			if regressed := status == 1; regressed != c.regressed || status > 1 {
 				t.Errorf("exit status %d, want regressed %v:\n%s", status, c.regressed, stderr)
 			}
-			if c.regressed && !strings.Contains(stderr, "report: havlak6cc: instructions +2.00% (REGRESSED: 1000000000 → 1020000000 instructions, median of 3 and 3 runs; threshold 1.0%, noise 0.000%)") {
+			// summary.json says what the exit status says, with the figure.
+			sum, err := summary.Read(filepath.Join(out, summary.FileName))
+			if err != nil || sum.Status() != status || len(sum.Regressed()) != map[bool]int{true: 1}[c.regressed] {
+				t.Errorf("summary.json: %v, status %v, want %d", err, sum, status)
+			} else if c.regressed && !slices.ContainsFunc(sum.Regressed()[0].Figures, func(v verdict.Verdict) bool { return v.Figure == "instructions" && v.Fails() }) {
+				t.Errorf("summary.json does not name the instructions: %+v", sum.Regressed()[0])
+			}
+			if c.regressed && !strings.Contains(stderr, "report: havlak6cc: instructions +2.00% (REGRESSED: 1,000,000,000 → 1,020,000,000 instructions, median of 3 and 3 runs; threshold 1.0%, noise 0.0000%)") {
 				t.Errorf("the evidence is missing:\n%s", stderr)
 			}
 		})

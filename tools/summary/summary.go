@@ -164,13 +164,22 @@ func (s *Summary) Check() error {
 	return nil
 }
 
-// Write writes s to path whole, or leaves path as it was.
-func Write(path string, s *Summary) error {
+// Marshal checks s and encodes it, at this package's schema version.
+func Marshal(s *Summary) ([]byte, error) {
 	s.SchemaVersion = SchemaVersion
 	if err := s.Check(); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+		return nil, err
 	}
 	data, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(data, '\n'), nil
+}
+
+// Write writes s to path whole, or leaves path as it was.
+func Write(path string, s *Summary) error {
+	data, err := Marshal(s)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
@@ -179,7 +188,7 @@ func Write(path string, s *Summary) error {
 		return err
 	}
 	defer f.Abort()
-	if _, err := f.Write(append(data, '\n')); err != nil {
+	if _, err := f.Write(data); err != nil {
 		return err
 	}
 	return f.Commit()

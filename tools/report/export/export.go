@@ -1,7 +1,8 @@
 // Package export writes the report's directory: every format of its model
 // (report.md, table.md and profile-diffs.md by package markdown,
 // index.html by package page), each stage's flame graph and pprof's call
-// graphs, and the regressions' diff graphs.
+// graphs, the regressions' diff graphs, and summary.json (tools/summary),
+// the comparison for other commands.
 package export
 
 import (
@@ -16,6 +17,7 @@ import (
 	"havlak-lab/tools/report/model"
 	"havlak-lab/tools/report/page"
 	"havlak-lab/tools/report/profiles"
+	"havlak-lab/tools/summary"
 )
 
 // Files renders the report: its files' contents by their paths in the
@@ -28,10 +30,15 @@ func Files(r *model.Report) (map[string][]byte, error) {
 	if err := page.Write(&index, r); err != nil {
 		return nil, err
 	}
+	sum, err := summary.Marshal(Summary(r))
+	if err != nil {
+		return nil, err
+	}
 	files := map[string][]byte{
-		"report.md":  []byte(md.String()),
-		"table.md":   []byte(table.String()),
-		"index.html": []byte(index.String()),
+		"report.md":      []byte(md.String()),
+		"table.md":       []byte(table.String()),
+		"index.html":     []byte(index.String()),
+		summary.FileName: sum,
 	}
 	if len(r.ProfileDiffs) > 0 {
 		files[markdown.DiffsFile] = []byte(diffs.String())

@@ -13,6 +13,7 @@ import (
 
 	"havlak-lab/tools/report/model"
 	"havlak-lab/tools/report/profiles"
+	"havlak-lab/tools/verdict"
 )
 
 // DiffsFile is the name of the file WriteDiffSummary writes.
@@ -76,7 +77,7 @@ func WriteReport(w io.Writer, r *model.Report) {
 	}
 	if r.Baseline != "" {
 		fmt.Fprintf(w, "\nBaseline: %s. A benchmark regresses when benchstat's Mann-Whitney U test gives p < %.2f and its median real time is more than %.0f%% worse, or its max RSS more than %.0f%% (see docs/regressions.md); CPU time is shown, not gated.\n",
-			r.Baseline, model.Alpha, 100*r.Threshold, 100*r.RSSThreshold)
+			r.Baseline, verdict.Alpha, 100*r.Threshold, 100*r.RSSThreshold)
 	}
 
 	writeMetrics(w, r)

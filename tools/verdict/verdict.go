@@ -196,11 +196,11 @@ func Judge(figure, unit string, old, new []float64, rule Rule) Verdict {
 		}
 	}
 	switch {
-	case len(old) == 0 || len(new) == 0:
-		v.Outcome, v.Reason = NotComparable, fmt.Sprintf("no runs to compare (%d and %d)", len(old), len(new))
-		return v
 	case len(old) < rule.MinRuns || len(new) < rule.MinRuns:
 		v.Outcome, v.Reason = NotComparable, fmt.Sprintf("%d and %d runs: too few to compare (%d each needed)", len(old), len(new), rule.MinRuns)
+		return v
+	case len(old) == 0 || len(new) == 0:
+		v.Outcome, v.Reason = NotComparable, fmt.Sprintf("no runs to compare (%d and %d)", len(old), len(new))
 		return v
 	}
 	v.Noise = max(v.Old.Spread(), v.New.Spread())

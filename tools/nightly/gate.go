@@ -7,9 +7,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"havlak-lab/internal/cli"
+	"havlak-lab/internal/markdown"
 	"havlak-lab/tools/result"
 	"havlak-lab/tools/summary"
 )
@@ -21,8 +23,11 @@ type night struct {
 	report      string // the report and benchgate commands
 	benchgate   string
 	testsFailed bool // the night's bazel test failed
-	stdout      io.Writer
-	stderr      io.Writer
+	// retire names the baseline's benchmarks that left the suite on
+	// purpose (the report's --retire).
+	retire []string
+	stdout io.Writer
+	stderr io.Writer
 	// annotate posts the summary (Buildkite's annotation), or is nil.
 	annotate func(style, markdown string) error
 	// history is the results history the night enters, or nil;
@@ -41,6 +46,9 @@ type verdict struct {
 type judged struct {
 	report    *summary.Summary // nil when the report could not be made
 	benchgate []testSummary
+	// missingGo names the baseline's Go benchmarks tonight lacks, each
+	// with why.
+	missingGo []string
 }
 
 type testSummary struct {
@@ -74,6 +82,9 @@ func (n *night) gate() error {
 	if isDir(n.baseline) {
 		fmt.Fprintf(n.stdout, "Baseline: %s\n", n.baseline)
 		args = append(args, "--baseline", n.baseline)
+		for _, name := range n.retire {
+			args = append(args, "--retire", name)
+		}
 	} else {
 		fmt.Fprintf(n.stdout, "No baseline yet (%s): nothing to compare with.\n", n.baseline)
 	}
@@ -93,6 +104,14 @@ func (n *night) gate() error {
 	}
 
 	fmt.Fprintln(n.stdout, "--- :scales: Go benchmarks against the baseline")
+	if j.missingGo, err = n.missingGoBenchmarks(found); err != nil {
+		fmt.Fprintf(n.stderr, "nightly: reading the baseline's Go benchmarks: %v\n", err)
+		v.failed = true
+	}
+	for _, m := range j.missingGo {
+		fmt.Fprintln(n.stdout, m)
+		v.regressed = true
+	}
 	for _, f := range found {
 		if f.Err != nil || f.Result.Benchmark.Kind != result.KindGoTest {
 			continue // the report has named the unreadable ones
@@ -165,6 +184,36 @@ func trustedOrigins(found []result.Found) error {
 		result.TrustedBranch, len(untrusted), len(found), strings.Join(untrusted, "\n  "))
 }
 
+// missingGoBenchmarks names the baseline's Go benchmarks (go_test
+// results, which benchgate compares) that tonight has no result of, unless
+// retired: the report names the programs and servers.
+func (n *night) missingGoBenchmarks(found []result.Found) ([]string, error) {
+	if !isDir(n.baseline) {
+		return nil, nil
+	}
+	before, err := result.FindAll(n.baseline)
+	if err != nil {
+		return nil, err
+	}
+	tonight := map[string]bool{}
+	for _, f := range found {
+		if f.Err == nil {
+			tonight[f.Result.Benchmark.Name] = true
+		}
+	}
+	var missing []string
+	for _, b := range before {
+		if b.Err != nil || b.Result.Benchmark.Kind != result.KindGoTest {
+			continue
+		}
+		name := b.Result.Benchmark.Name
+		if !tonight[name] && !slices.Contains(n.retire, name) {
+			missing = append(missing, fmt.Sprintf("%s: MISSING: the baseline has its Go benchmark (%s), tonight has no result of it", name, b.Path))
+		}
+	}
+	return missing, nil
+}
+
 // judge runs a command that compares and writes its summary to file, and
 // adds what the summary says to v. The exit status must agree with the
 // summary (tools/verdict's statuses): a command that wrote none, or one
@@ -221,7 +270,7 @@ func (n *night) summary(found []result.Found, v verdict, j judged, alerts []aler
 		}
 	}
 	var s strings.Builder
-	fmt.Fprintf(&s, "**Nightly benchmarks** (commit %s, %s)\n\n", summary.Escape(commit), summary.Escape(host))
+	fmt.Fprintf(&s, "**Nightly benchmarks** (commit %s, %s)\n\n", markdown.Escape(commit), markdown.Escape(host))
 	if j.report != nil {
 		j.report.WriteMarkdown(&s)
 	} else {
@@ -229,9 +278,12 @@ func (n *night) summary(found []result.Found, v verdict, j judged, alerts []aler
 	}
 	for _, g := range j.benchgate {
 		if len(g.summary.Regressed()) > 0 || len(g.summary.EnvironmentChanged()) > 0 {
-			fmt.Fprintf(&s, "\n**Go benchmarks of %s**\n\n", summary.Escape(g.test))
+			fmt.Fprintf(&s, "\n**Go benchmarks of %s**\n\n", markdown.Escape(g.test))
 			g.summary.WriteMarkdown(&s)
 		}
+	}
+	for _, m := range j.missingGo {
+		fmt.Fprintf(&s, "\n- %s", markdown.Escape(m))
 	}
 	if v.regressed {
 		s.WriteString("\n**Regressions**: see the log and report/report.md among the artifacts.")

@@ -47,6 +47,7 @@ import (
 
 	"havlak-lab/internal/cli"
 	"havlak-lab/internal/labcache"
+	"havlak-lab/tools/result"
 )
 
 func main() {
@@ -91,6 +92,14 @@ func runGate(args []string, report, benchgate, bisect string, stdout, stderr io.
 	historyDir := fs.String("history-dir", "", "where the history keeps its nights (`DIR`/nights) and, by default, its SQLite database (default $HAVLAK_LAB_HISTORY_DIR, else the lab's cache's history)")
 	dsn := fs.String("history", os.Getenv("HAVLAK_LAB_HISTORY"), "the history database's `DSN` (default: sqlite:DIR/history.sqlite of --history-dir)")
 	otava := fs.String("otava", "", "Apache Otava's `command` (tools/ci/tools.sh otava); without it the night does not enter the history")
+	var retire []string
+	fs.Func("retire", "the baseline's benchmark `NAME` left the suite on purpose: not missing, and not in the next baseline (repeat for more)", func(name string) error {
+		if err := result.CheckName(name); err != nil {
+			return err
+		}
+		retire = append(retire, name)
+		return nil
+	})
 	if help, err := cli.ParseFlags(fs, args); help || err != nil {
 		return err
 	}
@@ -120,6 +129,7 @@ func runGate(args []string, report, benchgate, bisect string, stdout, stderr io.
 		report:      absolute(report),
 		benchgate:   absolute(benchgate),
 		testsFailed: *testsFailed,
+		retire:      retire,
 		stdout:      stdout,
 		stderr:      stderr,
 	}

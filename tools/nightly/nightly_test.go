@@ -92,6 +92,9 @@ type nightSpec struct {
 	slow       string             // a benchmark whose real time triples
 	newGoSDK   string             // a Go toolchain every result reports instead
 	goBenchEnv result.Environment // the Go benchmark's environment
+	// drop is a test whose outputs the night lacks; truncate, one whose
+	// outputs.zip is cut in half.
+	drop, truncate string
 	// origin is who ran the night, for every result; nil: the nightly
 	// schedule on main (trusted).
 	origin *result.Origin
@@ -149,6 +152,19 @@ func makeNight(t *testing.T, spec nightSpec) string {
 	writeZip(t, filepath.Join(dir, "explodepath_test", result.ZipName), map[string][]byte{
 		result.FileName: data, "bench.txt": []byte(bench.String()),
 	})
+	if spec.drop != "" {
+		if err := os.RemoveAll(filepath.Join(dir, spec.drop)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if spec.truncate != "" {
+		zip := filepath.Join(dir, spec.truncate, result.ZipName)
+		data, err := os.ReadFile(zip)
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(zip, data[:len(data)/2], 0o644)
+	}
 	return dir
 }
 
@@ -218,7 +234,7 @@ func TestGate(t *testing.T) {
 		says        []string
 		newBaseline bool
 	}{
-		{"unchanged", nightSpec{allocs: 1}, nil, 0, []string{"| havlak6 | Go |", "| unchanged | real\\_seconds +0.00%", "Baseline: " + baseline}, false},
+		{"unchanged", nightSpec{allocs: 1}, nil, 0, []string{"| havlak6 | Go |", "| unchanged | real_seconds +0.00%", "Baseline: " + baseline}, false},
 		{"havlak6 three times slower", nightSpec{allocs: 1, slow: "havlak6"}, nil, 1,
 			[]string{"report: havlak6 regressed", "**Regressions**"}, false},
 		{"a Go benchmark allocating twice", nightSpec{allocs: 2}, nil, 1,
@@ -235,8 +251,19 @@ func TestGate(t *testing.T) {
 		{"a scheduled build of another branch", nightSpec{allocs: 1, origin: &result.Origin{CI: "buildkite",
 			BuildSource: "schedule", Branch: "experiment"}}, nil, 0,
 			[]string{`a scheduled buildkite build of branch "experiment", not "main"`}, false},
+		// What the gate cannot see fails the night, named.
+		{"havlak6 vanished", nightSpec{allocs: 1, drop: "havlak6_quick_test"}, nil, 1,
+			[]string{"havlak6 MISSING: the baseline has it", "| havlak6 |  |  | **MISSING** |"}, false},
+		{"the Go benchmark vanished", nightSpec{allocs: 1, drop: "explodepath_test"}, nil, 1,
+			[]string{"explodepath: MISSING: the baseline has its Go benchmark"}, false},
+		{"a truncated outputs.zip", nightSpec{allocs: 1, truncate: "havlak7_quick_test"}, nil, 1,
+			[]string{"**Unreadable results**", "havlak7_quick_test/outputs.zip: zip: not a valid zip file", "havlak7 MISSING"}, false},
 		{"another Go SDK", nightSpec{allocs: 1, newGoSDK: "go1.99"}, nil, 0,
 			[]string{`toolchains.go: "go1.27.4" → "go1.99"`, "**Environment changed**"}, true},
+		// Leaving the suite on purpose is said, and the baseline goes on
+		// without it.
+		{"havlak6 retired", nightSpec{allocs: 1, newGoSDK: "go1.99", drop: "havlak6_quick_test"}, []string{"--retire", "havlak6"}, 0,
+			[]string{"| havlak6 |  |  | retired |", "This night becomes the baseline"}, true},
 	} {
 		status, log := gateNight(t, baseline, makeNight(t, c.spec), c.extra...)
 		if status != c.status {

@@ -93,6 +93,14 @@ func run(args []string, stderr io.Writer) error {
 	rssThreshold := fs.Float64("rss-threshold", model.DefaultRSSThreshold, "the same for max RSS, as a `fraction`")
 	allowEnvChange := fs.Bool("allow-env-change", false, "compare with a baseline from another machine or toolchain")
 	trendsFile := fs.String("trends", "", "chart the history in `FILE` (JSON: benchmarks' series over commits, with change points)")
+	var retire []string
+	fs.Func("retire", "the baseline's benchmark `NAME` is gone on purpose: not missing (repeat for more)", func(name string) error {
+		if err := result.CheckName(name); err != nil {
+			return err
+		}
+		retire = append(retire, name)
+		return nil
+	})
 	if help, err := cli.ParseFlags(fs, args); help || err != nil {
 		return err
 	}
@@ -107,6 +115,8 @@ func run(args []string, stderr io.Writer) error {
 		return cli.Usagef("--threshold=%v --rss-threshold=%v: must be positive", *threshold, *rssThreshold)
 	case *allowEnvChange && *baseline == "":
 		return cli.Usagef("--allow-env-change needs --baseline")
+	case len(retire) > 0 && *baseline == "":
+		return cli.Usagef("--retire needs --baseline")
 	}
 
 	// The testlogs of every configuration: bazel-testlogs points at the
@@ -147,7 +157,9 @@ func run(args []string, stderr io.Writer) error {
 			return err
 		}
 		report.Problems = append(report.Problems, old.Problems...)
-		worse, moved = model.Compare(report.Rows, old.Results, gate)
+		if worse, moved, err = model.Compare(report, old, gate, retire); err != nil {
+			return cli.UsageError{Err: err}
+		}
 		report.DiffRegressions(worse)
 	}
 	for _, p := range report.Problems {
@@ -163,6 +175,18 @@ func run(args []string, stderr io.Writer) error {
 	}
 	for _, row := range moved {
 		fmt.Fprintf(stderr, "report: %s: %s\n", row.Name, row.Compared.Note)
+	}
+	for _, m := range report.Missing {
+		what := "MISSING"
+		if m.Retired {
+			what = "retired (--retire)"
+		}
+		fmt.Fprintf(stderr, "report: %s %s: %s\n", m.Name, what, m.Why)
+	}
+	for _, row := range report.Servers {
+		if row.Compared != nil && row.Compared.Regressed {
+			fmt.Fprintf(stderr, "report: %s regressed: %s\n", row.Name, row.Compared.Text())
+		}
 	}
 	for _, row := range worse {
 		fmt.Fprintf(stderr, "report: %s regressed: %s\n", row.Name, row.CompareText())

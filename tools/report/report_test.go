@@ -225,10 +225,16 @@ func TestBrokenInputs(t *testing.T) {
 	unzipTo(t, filepath.Join(fixtures, good+"_quick_test", "outputs.zip"), newer)
 	editResult(t, newer, func(doc map[string]any) { doc["schema_version"] = 2 })
 
+	// The report shows what it can, and fails: what it cannot read, it
+	// cannot vouch for.
 	out := t.TempDir()
-	stderr, _, err := runReport(t, "--from", dir, "--out", out)
-	if err != nil {
-		t.Fatalf("report: %v\n%s", err, stderr)
+	stderr, status, _ := runReport(t, "--from", dir, "--out", out)
+	if status != 1 {
+		t.Fatalf("report: exit status %d, want 1\n%s", status, stderr)
+	}
+	sum, err := summary.Read(filepath.Join(out, summary.FileName))
+	if err != nil || len(sum.Unreadable) != 3 || sum.Status() != 1 {
+		t.Errorf("summary.json: %v, unreadable %q; want the truncated, older and newer results", err, sum.Unreadable)
 	}
 	for _, want := range []string{
 		truncated + ": zip: not a valid zip file",

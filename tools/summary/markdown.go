@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"havlak-lab/internal/markdown"
 	"havlak-lab/tools/verdict"
 )
 
@@ -28,13 +29,20 @@ func (s *Summary) WriteMarkdown(w io.Writer) {
 		fmt.Fprintln(w, "|---|---|---:|---|---|")
 	}
 	for _, b := range rows {
-		fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", Escape(b.Name), Escape(b.Language), b.valuesText(), b.label(), b.figuresText())
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", markdown.Escape(b.Name), markdown.Escape(b.Language), b.valuesText(), b.label(), b.figuresText())
+	}
+	if len(s.Unreadable) > 0 {
+		fmt.Fprintln(w, "\n**Unreadable results** (each fails the comparison):")
+		fmt.Fprintln(w)
+		for _, u := range s.Unreadable {
+			fmt.Fprintf(w, "- %s\n", markdown.Escape(u))
+		}
 	}
 	if len(s.ProfileDiffs) > 0 {
 		fmt.Fprintln(w, "\n**What changed in the profiles** (pprof -diff_base against the baseline):")
 		fmt.Fprintln(w)
 		for _, d := range s.ProfileDiffs {
-			fmt.Fprintf(w, "- %s: %s\n", Escape(d.Benchmark), d.Summary(diffSummaryFunctions))
+			fmt.Fprintf(w, "- %s: %s\n", markdown.Escape(d.Benchmark), d.Summary(diffSummaryFunctions))
 		}
 	}
 }
@@ -54,6 +62,10 @@ func (b Benchmark) order() int {
 
 func (b Benchmark) label() string {
 	switch {
+	case b.Retired:
+		return "retired"
+	case b.Outcome == verdict.Missing:
+		return "**MISSING**"
 	case b.Fails():
 		return "**REGRESSED**"
 	case b.EnvironmentChanged():
@@ -73,14 +85,18 @@ func (b Benchmark) figuresText() string {
 		if !f.Rule.Gated || f.Outcome == verdict.NotComparable {
 			continue
 		}
-		text := Escape(f.Figure) + " " + f.ChangeText(2)
+		if f.Outcome == verdict.Missing {
+			parts = append(parts, markdown.Escape(f.Figure)+" MISSING: "+markdown.Escape(f.Reason))
+			continue
+		}
+		text := markdown.Escape(f.Figure) + " " + f.ChangeText(2)
 		if f.Outcome != verdict.Unchanged {
 			text += " (" + f.Label() + ")"
 		}
 		parts = append(parts, text)
 	}
 	if b.Note != "" {
-		parts = append(parts, Escape(b.Note))
+		parts = append(parts, markdown.Escape(b.Note))
 	}
 	return strings.Join(parts, "; ")
 }
@@ -93,25 +109,5 @@ func (b Benchmark) valuesText() string {
 	}
 	v := b.Values[0]
 	return fmt.Sprintf("%s (%s–%s) %s %s", verdict.Number(v.Sample.Median), verdict.Number(v.Sample.Min),
-		verdict.Number(v.Sample.Max), Escape(v.Unit), Escape(v.Figure))
-}
-
-// Escape makes text from results inert in Markdown (and the HTML that
-// Markdown passes through): table cells, emphasis, links and tags.
-func Escape(text string) string {
-	var b strings.Builder
-	for _, r := range text {
-		switch {
-		case r == '\n' || r == '\r' || r == '\t':
-			b.WriteByte(' ')
-		case r < ' ' || r == 0x7f:
-			// Control characters: dropped.
-		case strings.ContainsRune("\\`*_{}[]()<>#+!|~", r):
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
+		verdict.Number(v.Sample.Max), markdown.Escape(v.Unit), markdown.Escape(v.Figure))
 }

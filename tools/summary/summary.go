@@ -39,7 +39,11 @@ type Summary struct {
 	Benchmarks []Benchmark `json:"benchmarks"`
 	// ProfileDiffs are the regressions' profiles against their baselines'.
 	ProfileDiffs []ProfileDiff `json:"profile_diffs,omitempty"`
-	// Problems are what could not be read or made.
+	// Unreadable are the results that could not be read at all, each
+	// with why: a night that has one fails, as what a gate cannot see.
+	Unreadable []string `json:"unreadable,omitempty"`
+	// Problems are what else could not be read or made (a profile, a
+	// graph): shown, not failing.
 	Problems []string `json:"problems,omitempty"`
 }
 
@@ -50,8 +54,12 @@ type Benchmark struct {
 	Language string `json:"language,omitempty"`
 	Workload string `json:"workload,omitempty"`
 	// Outcome is the worst of its figures' verdicts that count (see
-	// verdict.Worst), or not_comparable when it was not compared.
+	// verdict.Worst), not_comparable when it was not compared, or missing
+	// when the baseline has it and this side has no result of it.
 	Outcome verdict.Outcome `json:"outcome"`
+	// Retired: missing on purpose, as the command was told (the report's
+	// --retire); it does not fail, and leaves the baseline.
+	Retired bool `json:"retired,omitempty"`
 	// Figures are its figures judged against the baseline's.
 	Figures []verdict.Verdict `json:"figures,omitempty"`
 	// Values are tonight's figures, judged or not (a benchmark without a
@@ -83,9 +91,12 @@ type ProfileDiff struct {
 	Graph string `json:"graph,omitempty"`
 }
 
-// Fails reports whether the benchmark fails the comparison: a gated
-// figure regressed.
+// Fails reports whether the benchmark fails the comparison: it is
+// missing, or a gated figure regressed or is missing.
 func (b Benchmark) Fails() bool {
+	if b.Outcome == verdict.Missing && !b.Retired {
+		return true
+	}
 	for _, f := range b.Figures {
 		if f.Fails() {
 			return true
@@ -100,7 +111,8 @@ func (b Benchmark) EnvironmentChanged() bool {
 	return len(b.EnvironmentChanges) > 0 && !b.AllowedEnvironmentChange
 }
 
-// Regressed is the benchmarks that fail the comparison.
+// Regressed is the benchmarks that fail the comparison: regressed or
+// missing.
 func (s *Summary) Regressed() []Benchmark {
 	var worse []Benchmark
 	for _, b := range s.Benchmarks {
@@ -124,10 +136,11 @@ func (s *Summary) EnvironmentChanged() []Benchmark {
 }
 
 // Status is the exit status of the command that made the comparison
-// (verdict's statuses): a regression wins over another environment.
+// (verdict's statuses): a regression, a missing benchmark or figure, or an
+// unreadable result wins over another environment.
 func (s *Summary) Status() int {
 	switch {
-	case len(s.Regressed()) > 0:
+	case len(s.Regressed()) > 0 || len(s.Unreadable) > 0:
 		return verdict.StatusRegressed
 	case len(s.EnvironmentChanged()) > 0:
 		return verdict.StatusNotComparable
@@ -148,7 +161,7 @@ func (s *Summary) Check() error {
 			return fmt.Errorf("benchmarks[%d]: no name", i)
 		}
 		if !b.Outcome.Valid() {
-			return fmt.Errorf("benchmarks[%d] (%s): outcome %q: want one of regressed, not_comparable, improved, unchanged", i, b.Name, b.Outcome)
+			return fmt.Errorf("benchmarks[%d] (%s): outcome %q: want one of missing, regressed, not_comparable, improved, unchanged", i, b.Name, b.Outcome)
 		}
 		for j, f := range b.Figures {
 			if !f.Outcome.Valid() {

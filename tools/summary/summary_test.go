@@ -109,7 +109,7 @@ func TestMarkdown(t *testing.T) {
 	s.WriteMarkdown(&b)
 	md := b.String()
 	lines := strings.Split(md, "\n")
-	if !strings.HasPrefix(lines[2], "| havlak6 | Go | 1.5 (1.5–1.5) s real\\_seconds | **REGRESSED** | own\\_instructions +3.00% (REGRESSED); alloc\\_objects from 0 to 5 (REGRESSED) |") {
+	if !strings.HasPrefix(lines[2], "| havlak6 | Go | 1.5 (1.5–1.5) s real_seconds | **REGRESSED** | own_instructions +3.00% (REGRESSED); alloc_objects from 0 to 5 (REGRESSED) |") {
 		t.Errorf("the regression is not first:\n%s", md)
 	}
 	if !strings.Contains(lines[3], "| wc1 |  |  | not compared: another environment |") {

@@ -40,6 +40,9 @@ type Outcome string
 
 // The outcomes, from the worst.
 const (
+	// Missing: the baseline has the figure (or the benchmark) and this
+	// side does not, or cannot be read. What a gate cannot see fails it.
+	Missing   Outcome = "missing"
 	Regressed Outcome = "regressed" // worse beyond the rule
 	// NotComparable: the figure could not be judged (no values, too few
 	// runs, another environment); Verdict.Reason says why.
@@ -51,20 +54,22 @@ const (
 // rank orders outcomes from the worst, for Worst.
 func (o Outcome) rank() int {
 	switch o {
-	case Regressed:
+	case Missing:
 		return 0
-	case NotComparable:
+	case Regressed:
 		return 1
-	case Improved:
+	case NotComparable:
 		return 2
-	case Unchanged:
+	case Improved:
 		return 3
+	case Unchanged:
+		return 4
 	}
-	return 4
+	return 5
 }
 
 // Valid reports whether o is one of the outcomes.
-func (o Outcome) Valid() bool { return o.rank() < 4 }
+func (o Outcome) Valid() bool { return o.rank() < 5 }
 
 // Alpha is the significance level of the U test: 5 runs against 5 can
 // reach it (the smallest p is 0.008).
@@ -97,8 +102,11 @@ type Rule struct {
 	// UTest: the U test must find the two samples different at Alpha.
 	UTest bool `json:"u_test,omitempty"`
 	// MinRuns: with fewer runs on either side the figure is not
-	// comparable.
+	// comparable, unless GrossFactor says otherwise.
 	MinRuns int `json:"min_runs,omitempty"`
+	// GrossFactor: with too few runs for the rule, a median worse than
+	// the baseline's by more than this factor still regresses (0: never).
+	GrossFactor float64 `json:"gross_factor,omitempty"`
 	// HigherIsBetter: throughput, say; by default lower is better.
 	HigherIsBetter bool `json:"higher_is_better,omitempty"`
 	// Gated: a regression of this figure fails the comparison; otherwise
@@ -112,12 +120,19 @@ func CountRule(threshold float64, gated bool) Rule {
 	return Rule{Threshold: threshold, BeyondNoise: true, Gated: gated}
 }
 
-// TimingRule is the rule of a timing (real time, max RSS): worse than the
-// threshold, with the U test's confirmation over at least MinTimingRuns
-// runs a side.
+// TimingRule is the rule of a timing (real time, max RSS, a server's
+// throughput and latency): worse than the threshold, with the U test's
+// confirmation over at least MinTimingRuns runs a side; with fewer runs
+// (a quick test's one round), only a change of more than GrossTimingFactor
+// counts.
 func TimingRule(threshold float64, gated bool) Rule {
-	return Rule{Threshold: threshold, UTest: true, MinRuns: MinTimingRuns, Gated: gated}
+	return Rule{Threshold: threshold, UTest: true, MinRuns: MinTimingRuns, GrossFactor: GrossTimingFactor, Gated: gated}
 }
+
+// GrossTimingFactor: the sub-second stages' real times moved by up to
+// 3.25x between runs of one suite on the 2-core VMs (docs/noise.md); a
+// tenfold change is no noise of theirs.
+const GrossTimingFactor = 10
 
 // A Sample summarises one side's runs.
 type Sample struct {
@@ -167,8 +182,8 @@ type Verdict struct {
 	Rule    Rule    `json:"rule"`
 	Old     Sample  `json:"old"`
 	New     Sample  `json:"new"`
-	// Change is the relative change of the median, positive when worse:
-	// +0.02 is 2% worse, whichever direction is better. ±Inf from a zero
+	// Change is the relative change of the median: +0.02 is 2% more
+	// (worse for a count, better for a throughput). ±Inf from a zero
 	// baseline.
 	Change Ratio `json:"change"`
 	// Noise is the larger spread of the two sides' runs.
@@ -183,8 +198,16 @@ type Verdict struct {
 }
 
 // Fails reports whether the verdict fails a comparison: a gated figure
-// that regressed.
-func (v Verdict) Fails() bool { return v.Outcome == Regressed && v.Rule.Gated }
+// that regressed or is missing.
+func (v Verdict) Fails() bool {
+	return (v.Outcome == Regressed || v.Outcome == Missing) && v.Rule.Gated
+}
+
+// MissingFigure is the verdict on a figure the baseline has and this side
+// lacks (why says how).
+func MissingFigure(figure, unit string, old []float64, rule Rule, why string) Verdict {
+	return Verdict{Figure: figure, Unit: unit, Rule: rule, Outcome: Missing, Old: NewSample(old), Reason: why}
+}
 
 // Judge judges a figure's new runs against its baseline's old ones.
 func Judge(figure, unit string, old, new []float64, rule Rule) Verdict {
@@ -196,6 +219,8 @@ func Judge(figure, unit string, old, new []float64, rule Rule) Verdict {
 		}
 	}
 	switch {
+	case len(old) > 0 && len(new) > 0 && (len(old) < rule.MinRuns || len(new) < rule.MinRuns) && rule.GrossFactor > 0:
+		return judgeGross(v, rule, len(old), len(new))
 	case len(old) < rule.MinRuns || len(new) < rule.MinRuns:
 		v.Outcome, v.Reason = NotComparable, fmt.Sprintf("%d and %d runs: too few to compare (%d each needed)", len(old), len(new), rule.MinRuns)
 		return v
@@ -204,11 +229,8 @@ func Judge(figure, unit string, old, new []float64, rule Rule) Verdict {
 		return v
 	}
 	v.Noise = max(v.Old.Spread(), v.New.Spread())
-	change := relativeChange(v.Old.Median, v.New.Median)
-	if rule.HigherIsBetter {
-		change = -change
-	}
-	v.Change = Ratio(change)
+	v.Change = Ratio(relativeChange(v.Old.Median, v.New.Median))
+	change := v.worsening()
 	significant := true
 	if rule.UTest {
 		thresholds := &benchmath.Thresholds{CompareAlpha: Alpha}
@@ -231,6 +253,36 @@ func Judge(figure, unit string, old, new []float64, rule Rule) Verdict {
 		v.Outcome = Improved
 	}
 	return v
+}
+
+// judgeGross judges a figure with too few runs for its rule: only a
+// change past the rule's GrossFactor counts, either way.
+func judgeGross(v Verdict, rule Rule, oldRuns, newRuns int) Verdict {
+	v.Change = Ratio(relativeChange(v.Old.Median, v.New.Median))
+	v.Noise = max(v.Old.Spread(), v.New.Spread())
+	worse, better := v.New.Median, v.Old.Median // lower is better
+	if rule.HigherIsBetter {
+		worse, better = better, worse
+	}
+	v.Warning = fmt.Sprintf("%d and %d runs: too few for the U test (%d each); judged by a factor of %g only", oldRuns, newRuns, rule.MinRuns, rule.GrossFactor)
+	switch {
+	case better >= 0 && worse > rule.GrossFactor*better && worse > 0:
+		v.Outcome = Regressed
+	case worse >= 0 && better > rule.GrossFactor*worse && better > 0:
+		v.Outcome = Improved
+	default:
+		v.Outcome, v.Reason = NotComparable, v.Warning
+	}
+	return v
+}
+
+// worsening is the change in the direction that is worse: positive when
+// the figure got worse.
+func (v Verdict) worsening() float64 {
+	if v.Rule.HigherIsBetter {
+		return -float64(v.Change)
+	}
+	return float64(v.Change)
 }
 
 // relativeChange is new against old, +0.01 for 1% more; ±Inf from zero.
@@ -306,13 +358,15 @@ func (v Verdict) Label() string {
 		return "better"
 	case NotComparable:
 		return "not comparable"
+	case Missing:
+		return "MISSING"
 	}
 	return "~"
 }
 
 // Evidence says what the verdict rests on, in words.
 func (v Verdict) Evidence() string {
-	if v.Outcome == NotComparable {
+	if v.Outcome == NotComparable || v.Outcome == Missing {
 		return v.Reason
 	}
 	return fmt.Sprintf("%s → %s %s, median of %d and %d runs; %s",
@@ -333,8 +387,11 @@ func (v Verdict) ruleText() string {
 
 // String is the figure, its change, its label and the evidence.
 func (v Verdict) String() string {
-	if v.Outcome == NotComparable {
+	switch v.Outcome {
+	case NotComparable:
 		return fmt.Sprintf("%s not comparable: %s", v.Figure, v.Reason)
+	case Missing:
+		return fmt.Sprintf("%s MISSING: %s", v.Figure, v.Reason)
 	}
 	return fmt.Sprintf("%s %s (%s: %s)", v.Figure, v.ChangeText(2), v.Label(), v.Evidence())
 }
@@ -368,7 +425,7 @@ func Worst(verdicts []Verdict) Outcome {
 	judged := false
 	for _, v := range verdicts {
 		o := v.Outcome
-		if o == Regressed && !v.Rule.Gated || o == Improved && !v.Rule.Gated {
+		if (o == Regressed || o == Improved || o == Missing) && !v.Rule.Gated {
 			o = Unchanged
 		}
 		if o == NotComparable {

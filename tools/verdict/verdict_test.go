@@ -54,10 +54,10 @@ func TestGatedAndDirection(t *testing.T) {
 	rule := CountRule(0.01, true)
 	rule.HigherIsBetter = true
 	v := Judge("throughput", "req/s", old, worse, rule)
-	if v.Outcome != Improved || v.Change >= 0 {
+	if v.Outcome != Improved || v.Change <= 0 {
 		t.Errorf("higher is better, 20%% more: %s (change %v)", v, v.Change)
 	}
-	if v := Judge("throughput", "req/s", worse, old, rule); v.Outcome != Regressed || !strings.Contains(v.String(), "+16.67%") {
+	if v := Judge("throughput", "req/s", worse, old, rule); v.Outcome != Regressed || !strings.Contains(v.String(), "-16.67%") {
 		t.Errorf("higher is better, 17%% less: %s", v)
 	}
 }
@@ -160,5 +160,39 @@ func TestBoundary(t *testing.T) {
 	_, err = NewBoundary("x", "u", []float64{100, 101, 150}, []float64{110, 111, 112}, Rule{Threshold: 0.01})
 	if !errors.Is(err, ErrNothingToBisect) || !strings.Contains(err.Error(), "overlap") {
 		t.Errorf("overlapping: %v", err)
+	}
+}
+
+func TestGrossFactor(t *testing.T) {
+	rule := TimingRule(TimingThreshold, true)
+	for _, c := range []struct {
+		name     string
+		old, new []float64
+		better   bool
+		want     Outcome
+	}{
+		{"one round, 3x slower: noise of these machines", []float64{1}, []float64{3}, false, NotComparable},
+		{"one round, 20x slower", []float64{1}, []float64{20}, false, Regressed},
+		{"one round, 20x faster", []float64{20}, []float64{1}, false, Improved},
+		// The router night of issue 25: 190 req/s against 19,076.
+		{"throughput a hundredth", []float64{19076}, []float64{190}, true, Regressed},
+		{"throughput 3x", []float64{190}, []float64{570}, true, NotComparable},
+	} {
+		r := rule
+		r.HigherIsBetter = c.better
+		if v := Judge("x", "u", c.old, c.new, r); v.Outcome != c.want || v.Warning == "" {
+			t.Errorf("%s: %s (warning %q), want %s", c.name, v, v.Warning, c.want)
+		}
+	}
+}
+
+func TestMissing(t *testing.T) {
+	v := MissingFigure("instructions", "instructions", []float64{5}, CountRule(CountThreshold, true), "tonight's result has no such figure")
+	if !v.Fails() || Worst([]Verdict{v, {Outcome: Unchanged, Rule: Rule{Gated: true}}}) != Missing || !strings.Contains(v.String(), "MISSING") {
+		t.Errorf("a missing gated figure: %s, fails %v", v, v.Fails())
+	}
+	v.Rule.Gated = false
+	if v.Fails() {
+		t.Errorf("a missing figure that is not gated fails")
 	}
 }

@@ -7,14 +7,12 @@ import (
 )
 
 // Summary is the report's comparison as summary.json has it: each
-// benchmark's verdict and figures, the profile diffs, the problems.
+// benchmark's verdict and figures, the baseline's benchmarks it lacks, the
+// profile diffs, what could not be read.
 func Summary(r *model.Report) *summary.Summary {
-	s := &summary.Summary{Tool: "report", Baseline: r.Baseline, Problems: r.Problems}
+	s := &summary.Summary{Tool: "report", Baseline: r.Baseline, Problems: r.Problems, Unreadable: r.Unreadable}
 	for _, row := range r.Rows {
-		b := summary.Benchmark{
-			Name: row.Name, Study: row.Study, Language: row.Language, Workload: row.Workload.Name,
-			Outcome: verdict.NotComparable, Note: "no baseline",
-		}
+		b := benchmark(row.Benchmark.Name, row.Study, row.Language, row.Workload.Name)
 		if len(row.Real.Values) > 0 {
 			b.Values = append(b.Values, summary.Value{Figure: "real_seconds", Unit: "s", Sample: verdict.NewSample(row.Real.Values)})
 		}
@@ -24,23 +22,43 @@ func Summary(r *model.Report) *summary.Summary {
 			}
 		}
 		if c := row.Compared; c != nil {
-			b.Figures = c.Figures()
-			b.Outcome = verdict.Worst(b.Figures)
-			b.EnvironmentChanges = c.EnvironmentChanges
-			b.AllowedEnvironmentChange = len(c.EnvironmentChanges) > 0 && c.Baseline != nil
-			b.Note = c.Note
+			judged(&b, c.Figures(), c.EnvironmentChanges, c.Baseline != nil, c.Note)
 		}
 		s.Benchmarks = append(s.Benchmarks, b)
 	}
 	for _, row := range r.Servers {
-		s.Benchmarks = append(s.Benchmarks, summary.Benchmark{
-			Name: row.Name, Study: row.Study, Language: row.Language, Workload: row.Workload.Name,
-			Outcome: verdict.NotComparable, Note: "servers are not compared with a baseline yet",
-			Values: []summary.Value{{Figure: "throughput", Unit: "req/s", Sample: verdict.NewSample([]float64{row.Median.Throughput})}},
-		})
+		b := benchmark(row.Benchmark.Name, row.Study, row.Language, row.Workload.Name)
+		var throughput []float64
+		for _, round := range row.Server.Rounds {
+			throughput = append(throughput, round.Throughput)
+		}
+		b.Values = []summary.Value{{Figure: "throughput", Unit: "req/s", Sample: verdict.NewSample(throughput)}}
+		if c := row.Compared; c != nil {
+			judged(&b, c.Figures(), c.EnvironmentChanges, len(c.Figures()) > 0, c.Note)
+		}
+		s.Benchmarks = append(s.Benchmarks, b)
+	}
+	for _, m := range r.Missing {
+		s.Benchmarks = append(s.Benchmarks, summary.Benchmark{Name: m.Name, Outcome: verdict.Missing, Retired: m.Retired, Note: m.Why})
 	}
 	for _, d := range r.ProfileDiffs {
 		s.ProfileDiffs = append(s.ProfileDiffs, summary.ProfileDiff{Benchmark: d.Benchmark, Diff: d.Diff, Graph: d.Graph})
 	}
 	return s
+}
+
+// benchmark is a benchmark of the summary before any comparison.
+func benchmark(name, study, language, workload string) summary.Benchmark {
+	return summary.Benchmark{Name: name, Study: study, Language: language, Workload: workload,
+		Outcome: verdict.NotComparable, Note: "no baseline"}
+}
+
+// judged adds a comparison to b: its figures, and the environment's
+// changes, which were compared anyway when compared is set.
+func judged(b *summary.Benchmark, figures []verdict.Verdict, changes []string, compared bool, note string) {
+	b.Figures = figures
+	b.Outcome = verdict.Worst(figures)
+	b.EnvironmentChanges = changes
+	b.AllowedEnvironmentChange = len(changes) > 0 && compared
+	b.Note = note
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/pprof/profile"
 
+	md "havlak-lab/internal/markdown"
 	"havlak-lab/tools/report/model"
 	"havlak-lab/tools/report/profiles"
 	"havlak-lab/tools/verdict"
@@ -27,12 +28,12 @@ func WriteTable(w io.Writer, r *model.Report) {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		fmt.Fprintf(w, "**%s**\n\n%s\n\n", s.Title, s.Workload())
-		fmt.Fprintf(w, "| benchmark | language | real s, median (min–max) | user s | sys s | max RSS MiB | %s |", s.SpeedUpHeader())
+		fmt.Fprintf(w, "**%s**\n\n%s\n\n", md.Escape(s.Title), md.Escape(s.Workload()))
+		fmt.Fprintf(w, "| benchmark | language | real s, median (min–max) | user s | sys s | max RSS MiB | %s |", md.Escape(s.SpeedUpHeader()))
 		columns := "|---|---|---:|---:|---:|---:|---:|"
 		pairs := s.PairHeader()
 		if pairs != "" {
-			fmt.Fprintf(w, " %s |", pairs)
+			fmt.Fprintf(w, " %s |", md.Escape(pairs))
 			columns += "---:|"
 		}
 		if r.Baseline != "" {
@@ -42,18 +43,45 @@ func WriteTable(w io.Writer, r *model.Report) {
 		fmt.Fprintf(w, "\n%s\n", columns)
 		for _, row := range s.Rows {
 			fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s |",
-				row.Name, row.Language, model.Seconds(row.Real), model.Seconds(row.User), model.Seconds(row.Sys),
+				md.Escape(row.Name), md.Escape(row.Language), model.Seconds(row.Real), model.Seconds(row.User), model.Seconds(row.Sys),
 				model.Mebibytes(row.MaxRSS), model.Ratio(row.SpeedUp))
 			if pairs != "" {
 				fmt.Fprintf(w, " %s |", model.Ratio(row.PairRatio))
 			}
 			if r.Baseline != "" {
-				fmt.Fprintf(w, " %s |", row.CompareText())
+				fmt.Fprintf(w, " %s |", compareCell(row.CompareText()))
 			}
 			fmt.Fprintln(w)
 		}
 	}
 	writeServerTables(w, r, len(r.Rows) > 0)
+	writeMissing(w, r)
+}
+
+// compareCell is a comparison's text for a table: escaped, with a
+// regression's mark in bold.
+func compareCell(text string) string {
+	if rest, ok := strings.CutPrefix(text, "REGRESSED: "); ok {
+		return "**REGRESSED**: " + md.Escape(rest)
+	}
+	return md.Escape(text)
+}
+
+// writeMissing lists the baseline's benchmarks the report has no result
+// of: each fails the comparison, unless retired on purpose.
+func writeMissing(w io.Writer, r *model.Report) {
+	if len(r.Missing) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "\n**Missing**: benchmarks of the baseline without a result here")
+	fmt.Fprintln(w)
+	for _, m := range r.Missing {
+		what := "**MISSING**"
+		if m.Retired {
+			what = "retired on purpose (--retire)"
+		}
+		fmt.Fprintf(w, "- %s %s: %s\n", md.Escape(m.Name), what, md.Escape(m.Why))
+	}
 }
 
 // WriteReport writes report.md: what it shows and leaves out, the table,
@@ -63,7 +91,7 @@ func WriteReport(w io.Writer, r *model.Report) {
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, r.WorkloadNote())
 	for _, left := range r.LeftOut {
-		fmt.Fprintf(w, "\n%s\n", left)
+		fmt.Fprintf(w, "\n%s\n", md.Escape(left))
 	}
 	fmt.Fprintln(w)
 	WriteTable(w, r)
@@ -77,7 +105,7 @@ func WriteReport(w io.Writer, r *model.Report) {
 	}
 	if r.Baseline != "" {
 		fmt.Fprintf(w, "\nBaseline: %s. A benchmark regresses when benchstat's Mann-Whitney U test gives p < %.2f and its median real time is more than %.0f%% worse, or its max RSS more than %.0f%% (see docs/regressions.md); CPU time is shown, not gated.\n",
-			r.Baseline, verdict.Alpha, 100*r.Threshold, 100*r.RSSThreshold)
+			md.Escape(r.Baseline), verdict.Alpha, 100*r.Threshold, 100*r.RSSThreshold)
 	}
 
 	writeMetrics(w, r)
@@ -85,7 +113,7 @@ func WriteReport(w io.Writer, r *model.Report) {
 
 	fmt.Fprintln(w, "\n## Environment")
 	fmt.Fprintln(w)
-	fmt.Fprintf(w, "- %s\n", r.EnvironmentText())
+	fmt.Fprintf(w, "- %s\n", md.Escape(r.EnvironmentText()))
 	if started := r.Started(); started != "" {
 		fmt.Fprintf(w, "- first run started %s\n", started)
 	}
@@ -94,7 +122,7 @@ func WriteReport(w io.Writer, r *model.Report) {
 		fmt.Fprintln(w, "\n## Where the time goes")
 	}
 	for _, row := range r.Rows {
-		fmt.Fprintf(w, "\n### %s (%s)\n\n", row.Name, row.Language)
+		fmt.Fprintf(w, "\n### %s (%s)\n\n", md.Escape(row.Name), md.Escape(row.Language))
 		if row.CPU == nil {
 			fmt.Fprintln(w, "No CPU profile.")
 			continue
@@ -108,7 +136,7 @@ func WriteReport(w io.Writer, r *model.Report) {
 		fmt.Fprintln(w, "\n## Problems")
 		fmt.Fprintln(w)
 		for _, p := range r.Problems {
-			fmt.Fprintf(w, "- %s\n", p)
+			fmt.Fprintf(w, "- %s\n", md.Escape(p))
 		}
 	}
 }
@@ -143,14 +171,14 @@ func writeMetrics(w io.Writer, r *model.Report) {
 			fmt.Fprintln(w, "\nCounts that hardly move between runs of the same binary; the gate judges the gated ones (a change worse than their threshold and their runs' spread).")
 			header = true
 		}
-		fmt.Fprintf(w, "\n**%s**\n\n| benchmark | figure | median | min–max | spread | runs | gate | source |\n|---|---|---:|---:|---:|---:|---|---|\n", s.Title)
+		fmt.Fprintf(w, "\n**%s**\n\n| benchmark | figure | median | min–max | spread | runs | gate | source |\n|---|---|---:|---:|---:|---:|---|---|\n", md.Escape(s.Title))
 		for _, m := range rows {
 			if m.Unavailable != "" {
-				fmt.Fprintf(w, "| %s | %s | unavailable: %s |  |  |  |  |  |\n", m.Benchmark, m.Metric.Name, m.Unavailable)
+				fmt.Fprintf(w, "| %s | %s | unavailable: %s |  |  |  |  |  |\n", md.Escape(m.Benchmark), md.Escape(m.Metric.Name), md.Escape(m.Unavailable))
 				continue
 			}
-			fmt.Fprintf(w, "| %s | %s | %s %s | %s–%s | %s | %d | %s | %s |\n", m.Benchmark, m.Metric.Name,
-				m.Value(m.Median), m.Metric.Unit, m.Value(m.Min), m.Value(m.Max), m.SpreadText(), len(m.Metric.Values), m.Gate, m.Metric.Source)
+			fmt.Fprintf(w, "| %s | %s | %s %s | %s–%s | %s | %d | %s | %s |\n", md.Escape(m.Benchmark), md.Escape(m.Metric.Name),
+				m.Value(m.Median), md.Escape(m.Metric.Unit), m.Value(m.Min), m.Value(m.Max), m.SpreadText(), len(m.Metric.Values), m.Gate, md.Escape(m.Metric.Source))
 		}
 	}
 }
@@ -166,7 +194,7 @@ func writeTopFunctions(w io.Writer, p *profile.Profile) {
 			if i >= len(s) {
 				return "", ""
 			}
-			return fmt.Sprintf("%.1f%%", 100*s[i].Fraction), "`" + strings.ReplaceAll(s[i].Name, "|", `\|`) + "`"
+			return fmt.Sprintf("%.1f%%", 100*s[i].Fraction), md.Code(s[i].Name)
 		}
 		f1, f2 := cell(flat)
 		c1, c2 := cell(cum)
@@ -182,27 +210,36 @@ func writeServerTables(w io.Writer, r *model.Report, after bool) {
 		if after || i > 0 {
 			fmt.Fprintln(w)
 		}
-		fmt.Fprintf(w, "**%s**\n\n%s\n\n", s.Title, s.Workload())
-		fmt.Fprintln(w, "| benchmark | stage | throughput req/s | × reference | p50 ms | p90 ms | p99 ms | max ms | errors / requests | rounds | mutex contention | clean exit |")
-		fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---|")
+		fmt.Fprintf(w, "**%s**\n\n%s\n\n", md.Escape(s.Title), md.Escape(s.Workload()))
+		header, columns := "| benchmark | stage | throughput req/s | × reference | p50 ms | p90 ms | p99 ms | max ms | errors / requests | rounds | mutex contention | clean exit |",
+			"|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---|"
+		if r.Baseline != "" {
+			header, columns = header+" vs baseline |", columns+"---|"
+		}
+		fmt.Fprintf(w, "%s\n%s\n", header, columns)
 		for _, row := range s.Rows {
 			m := row.Median
-			fmt.Fprintf(w, "| %s | %d | %.0f | %s | %s | %s | %s | %s | %d / %d | %s | %s | %v |\n",
-				row.Name, row.Stage, m.Throughput, model.Ratio(row.SpeedUp), model.Millis(m.Latency.P50), model.Millis(m.Latency.P90),
+			fmt.Fprintf(w, "| %s | %d | %.0f | %s | %s | %s | %s | %s | %d / %d | %s | %s | %v |",
+				md.Escape(row.Name), row.Stage, m.Throughput, model.Ratio(row.SpeedUp), model.Millis(m.Latency.P50), model.Millis(m.Latency.P90),
 				model.Millis(m.Latency.P99), model.Millis(m.Latency.Max), m.Errors, m.Requests, row.RoundsText(),
 				row.MutexContention.Short(), row.Server.Exit.Clean)
+			if r.Baseline != "" {
+				fmt.Fprintf(w, " %s |", compareCell(row.Compared.Text()))
+			}
+			fmt.Fprintln(w)
 		}
 	}
 }
 
 // writeServerProfiles writes, per server benchmark, the CPU profile's top
-// functions and the mutex and block contention.
+// functions and the mutex and block contention (whose texts are Markdown
+// already, their function names code spans).
 func writeServerProfiles(w io.Writer, r *model.Report) {
 	for _, s := range r.ServerStudies {
-		fmt.Fprintf(w, "\n## %s: profiles under load\n", s.Title)
+		fmt.Fprintf(w, "\n## %s: profiles under load\n", md.Escape(s.Title))
 		fmt.Fprintln(w, "\nThroughput and latencies are the medians of the measured rounds, which ran with no profile being taken; the profiles are of a further round under the same load. Latency is the load generator's (client side, on the same machine). Contention leaves out the profiler's own waiting.")
 		for _, row := range s.Rows {
-			fmt.Fprintf(w, "\n### %s (stage %d)\n\n", row.Name, row.Stage)
+			fmt.Fprintf(w, "\n### %s (stage %d)\n\n", md.Escape(row.Name), row.Stage)
 			rates := row.Server.Rates
 			fmt.Fprintf(w, "- mutex contention (fraction 1/%d): %s\n", rates.MutexProfileFraction, row.MutexContention.Text())
 			fmt.Fprintf(w, "- blocking (rate %d ns): %s\n", rates.BlockProfileRate, row.BlockContention.Text())
@@ -226,7 +263,7 @@ func writeProfileDiffs(w io.Writer, r *model.Report) {
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "pprof -diff_base: each function's weight in the new profile minus the baseline's; the %d largest changes of flat weight (the function itself running), with their cumulative change (on the stack), as a share of the baseline's total.\n", model.DiffFunctions)
 	for _, d := range r.ProfileDiffs {
-		fmt.Fprintf(w, "\n### %s: %s\n\n", d.Benchmark, d.Profile)
+		fmt.Fprintf(w, "\n### %s: %s\n\n", md.Escape(d.Benchmark), d.Profile)
 		d.WriteMarkdown(w, model.DiffFunctions)
 		if d.Graph != "" {
 			fmt.Fprintf(w, "\n[pprof's diff graph](%s) (red grew, green shrank)\n", d.Graph)
@@ -237,6 +274,6 @@ func writeProfileDiffs(w io.Writer, r *model.Report) {
 // WriteDiffSummary writes DiffsFile: a line per diff.
 func WriteDiffSummary(w io.Writer, r *model.Report) {
 	for _, d := range r.ProfileDiffs {
-		fmt.Fprintf(w, "- %s: %s\n", d.Benchmark, d.Summary(model.DiffSummaryFunctions))
+		fmt.Fprintf(w, "- %s: %s\n", md.Escape(d.Benchmark), d.Summary(model.DiffSummaryFunctions))
 	}
 }

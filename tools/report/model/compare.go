@@ -7,6 +7,7 @@ package model
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -51,7 +52,8 @@ func (c *Comparison) Figures() []verdict.Verdict {
 	return append(all, c.Metrics...)
 }
 
-// compareMetrics judges the figures both results have values of.
+// compareMetrics judges the figures both results have values of; a gated
+// figure of the baseline that the new result lacks is missing.
 func compareMetrics(old, new []result.Metric) []verdict.Verdict {
 	var judged []verdict.Verdict
 	for _, n := range new {
@@ -62,6 +64,20 @@ func compareMetrics(old, new []result.Metric) []verdict.Verdict {
 		o := old[i]
 		rule := verdict.CountRule(max(o.Threshold, n.Threshold), o.Gated && n.Gated)
 		judged = append(judged, verdict.Judge(n.Name, n.Unit, o.Values, n.Values, rule))
+	}
+	for _, o := range old {
+		if !o.Gated || len(o.Values) == 0 {
+			continue
+		}
+		i := slices.IndexFunc(new, func(n result.Metric) bool { return n.Name == o.Name })
+		switch {
+		case i < 0:
+			judged = append(judged, verdict.MissingFigure(o.Name, o.Unit, o.Values, verdict.CountRule(o.Threshold, true),
+				"the baseline has it, this result does not"))
+		case len(new[i].Values) == 0:
+			judged = append(judged, verdict.MissingFigure(o.Name, o.Unit, o.Values, verdict.CountRule(o.Threshold, true),
+				"the baseline has it, this result has no values: "+new[i].Unavailable))
+		}
 	}
 	return judged
 }
@@ -75,11 +91,71 @@ type Gate struct {
 	AllowEnvChange bool
 }
 
-// Compare fills in each row's comparison with the baseline result of the
-// same name. It returns the rows that regressed (a gated figure's verdict
-// fails), and those whose environment differs from their baseline's (left
-// uncompared unless the gate allows it).
-func Compare(rows []*Row, baseline []*Result, gate Gate) (regressed, moved []*Row) {
+// Compare judges the report against the baseline: each program and each
+// server against its namesake, and the baseline's benchmarks the report
+// lacks become its Missing, unless retire names them (on purpose: an
+// error when one is not in the baseline, or still measured). It returns
+// the program rows that regressed (a gated figure's verdict fails), and
+// those whose environment differs from their baseline's (left uncompared
+// unless the gate allows it).
+func Compare(r *Report, baseline *Set, gate Gate, retire []string) (regressed, moved []*Row, err error) {
+	if r.Missing, err = missing(r, baseline, retire); err != nil {
+		return nil, nil, err
+	}
+	compareServers(r.Servers, baseline.Servers, gate)
+	regressed, moved = compareRows(r.Rows, baseline.Results, gate)
+	return regressed, moved, nil
+}
+
+// A Missing is a benchmark of the baseline that the report has no result
+// of.
+type Missing struct {
+	Name string
+	// Why says what was looked for; Retired, that it left on purpose.
+	Why     string
+	Retired bool
+}
+
+func missing(r *Report, baseline *Set, retire []string) ([]Missing, error) {
+	tonight, before := map[string]bool{}, map[string]string{}
+	for _, row := range r.Rows {
+		tonight[row.Name] = true
+	}
+	for _, row := range r.Servers {
+		tonight[row.Name] = true
+	}
+	for _, b := range baseline.Results {
+		before[b.Name] = b.Source
+	}
+	for _, b := range baseline.Servers {
+		before[b.Name] = b.Source
+	}
+	for _, name := range retire {
+		switch {
+		case before[name] == "":
+			return nil, fmt.Errorf("--retire %s: the baseline has no such benchmark", name)
+		case tonight[name]:
+			return nil, fmt.Errorf("--retire %s: it is still measured", name)
+		}
+	}
+	var gone []Missing
+	for _, name := range slices.Sorted(maps.Keys(before)) {
+		if tonight[name] {
+			continue
+		}
+		m := Missing{Name: name, Retired: slices.Contains(retire, name),
+			Why: fmt.Sprintf("the baseline has it (%s), this report has no result of it", before[name])}
+		if len(r.Unreadable) > 0 {
+			m.Why += fmt.Sprintf("; %d results could not be read", len(r.Unreadable))
+		}
+		gone = append(gone, m)
+	}
+	return gone, nil
+}
+
+// compareRows fills in each program row's comparison with the baseline
+// result of the same name.
+func compareRows(rows []*Row, baseline []*Result, gate Gate) (regressed, moved []*Row) {
 	old := map[string]*Row{}
 	for _, row := range Rows(baseline) {
 		old[row.Name] = row
@@ -90,10 +166,7 @@ func Compare(rows []*Row, baseline []*Result, gate Gate) (regressed, moved []*Ro
 			row.Compared = &Comparison{Note: "not in the baseline"}
 			continue
 		}
-		var diffs []string
-		for _, d := range result.Differences(base.Environment, row.Environment) {
-			diffs = append(diffs, d.String())
-		}
+		diffs := environmentChanges(base.Environment, row.Environment)
 		if len(diffs) > 0 {
 			moved = append(moved, row)
 			if !gate.AllowEnvChange {
@@ -125,9 +198,91 @@ func Compare(rows []*Row, baseline []*Result, gate Gate) (regressed, moved []*Ro
 	return regressed, moved
 }
 
+// environmentChanges names the fields of two environments that differ.
+func environmentChanges(old, new result.Environment) []string {
+	var diffs []string
+	for _, d := range result.Differences(old, new) {
+		diffs = append(diffs, d.String())
+	}
+	return diffs
+}
+
+// A ServerComparison is a server benchmark against its baseline: its
+// throughput and p99 latency over the rounds, by the timing rule.
+type ServerComparison struct {
+	Throughput, P99    verdict.Verdict
+	Regressed          bool
+	EnvironmentChanges []string
+	Note               string
+}
+
+// Figures are the figures judged.
+func (c *ServerComparison) Figures() []verdict.Verdict {
+	if c.Throughput.Figure == "" {
+		return nil
+	}
+	return []verdict.Verdict{c.Throughput, c.P99}
+}
+
+// compareServers judges each server row against its namesake.
+func compareServers(rows, baseline []*ServerRow, gate Gate) {
+	old := map[string]*ServerRow{}
+	for _, row := range baseline {
+		old[row.Name] = row
+	}
+	rounds := func(row *ServerRow, figure func(result.LoadRound) float64) []float64 {
+		var values []float64
+		for _, r := range row.Server.Rounds {
+			values = append(values, figure(r))
+		}
+		return values
+	}
+	throughput := func(r result.LoadRound) float64 { return r.Throughput }
+	p99 := func(r result.LoadRound) float64 { return r.Latency.P99 }
+	for _, row := range rows {
+		base := old[row.Name]
+		if base == nil {
+			row.Compared = &ServerComparison{Note: "not in the baseline"}
+			continue
+		}
+		c := &ServerComparison{EnvironmentChanges: environmentChanges(base.Environment, row.Environment)}
+		row.Compared = c
+		if len(c.EnvironmentChanges) > 0 && !gate.AllowEnvChange {
+			c.Note = "not compared: another environment than the baseline's: " + strings.Join(c.EnvironmentChanges, ", ")
+			continue
+		}
+		more := verdict.TimingRule(gate.Threshold, true)
+		more.HigherIsBetter = true
+		c.Throughput = verdict.Judge("throughput", "req/s", rounds(base, throughput), rounds(row, throughput), more)
+		c.P99 = verdict.Judge("p99_latency", "s", rounds(base, p99), rounds(row, p99), verdict.TimingRule(gate.Threshold, true))
+		c.Regressed = c.Throughput.Fails() || c.P99.Fails()
+	}
+}
+
+// Text describes a server row against its baseline.
+func (c *ServerComparison) Text() string {
+	if c == nil {
+		return ""
+	}
+	if c.Throughput.Figure == "" {
+		return c.Note
+	}
+	text := "throughput " + timingText(c.Throughput) + ", p99 " + timingText(c.P99)
+	if c.Regressed {
+		text = "REGRESSED: " + text
+	}
+	return text
+}
+
 // timingText is a timing's change with the U test's p: "~" when the test
 // does not find the samples different.
 func timingText(v verdict.Verdict) string {
+	switch {
+	case v.Outcome == verdict.NotComparable:
+		return "not compared (" + v.Reason + ")"
+	case v.P == 0 && v.Warning != "":
+		return fmt.Sprintf("%s (%s)", v.ChangeText(1), v.Warning)
+	}
 	if v.P >= verdict.Alpha {
 		return fmt.Sprintf("~ (%s, p=%.3f)", v.ChangeText(1), v.P)
 	}
@@ -148,13 +303,16 @@ func (row *Row) CompareText() string {
 		parts = append(parts, "time "+timingText(c.Real)+", CPU "+timingText(c.CPU)+", RSS "+timingText(c.MaxRSS))
 	}
 	for _, m := range c.Metrics {
-		if m.Rule.Gated {
+		switch {
+		case m.Outcome == verdict.Missing:
+			parts = append(parts, m.Figure+" MISSING")
+		case m.Rule.Gated:
 			parts = append(parts, m.Figure+" "+m.ChangeText(2))
 		}
 	}
 	text := strings.Join(parts, ", ")
 	if c.Regressed {
-		text = "**REGRESSED**: " + text
+		text = "REGRESSED: " + text
 	}
 	if c.Note != "" {
 		text += " (" + c.Note + ")"

@@ -22,6 +22,9 @@ type Set struct {
 	// Problems lists what could not be read: results, then profiles and
 	// graphs of the servers', then of the programs'.
 	Problems []string
+	// Unreadable lists the results that could not be read at all (also
+	// in Problems): a comparison that cannot see them fails.
+	Unreadable []string
 }
 
 // A LeftOut is a result that was found and not reported.
@@ -74,7 +77,7 @@ func Load(workload string, roots ...string) (*Set, error) {
 			workload = result.WorkloadStandard
 		}
 	}
-	set := &Set{Workload: workload, Problems: problems}
+	set := &Set{Workload: workload, Problems: problems, Unreadable: slices.Clone(problems)}
 	set.Results = newest(set, results, func(r *Result) (result.Benchmark, string, string) {
 		return r.Benchmark, r.Source, r.Started()
 	})

@@ -27,17 +27,23 @@ type Report struct {
 	Problems                []string
 	// ProfileDiffs are the regressions' profiles against their baselines'.
 	ProfileDiffs []RegressionDiff
+	// Unreadable are the results that could not be read at all.
+	Unreadable []string
+	// Missing are the baseline's benchmarks that this report lacks, or
+	// retired on purpose (Compare).
+	Missing []Missing
 }
 
 // New is the report of a set of results: its rows, grouped by study, and
 // its problems.
 func New(set *Set) *Report {
 	r := &Report{
-		Workload: set.Workload,
-		Rows:     Rows(set.Results),
-		Servers:  set.Servers,
-		LeftOut:  set.LeftOutText(),
-		Problems: slices.Clone(set.Problems),
+		Workload:   set.Workload,
+		Rows:       Rows(set.Results),
+		Servers:    set.Servers,
+		LeftOut:    set.LeftOutText(),
+		Problems:   slices.Clone(set.Problems),
+		Unreadable: slices.Clone(set.Unreadable),
 	}
 	r.Studies = studies(r.Rows)
 	r.ServerStudies = serverStudies(r.Servers)

@@ -29,6 +29,8 @@ type ServerRow struct {
 	// MutexContention and BlockContention summarise the mutex and block
 	// profiles: their top 3 sites.
 	MutexContention, BlockContention profiles.Contention
+
+	Compared *ServerComparison // against the baseline; nil without one
 }
 
 func readServer(f result.Found) *ServerRow {

@@ -19,6 +19,8 @@ import (
 
 	"github.com/google/pprof/driver"
 	"github.com/google/pprof/profile"
+
+	"havlak-lab/internal/markdown"
 )
 
 // A Func is one function's change.
@@ -213,7 +215,7 @@ func (d *Diff) WriteMarkdown(w io.Writer, n int) {
 	fmt.Fprintln(w, "| function | flat Δ | flat Δ % | cum Δ | cum Δ % |")
 	fmt.Fprintln(w, "|----------|-------:|---------:|------:|--------:|")
 	for _, f := range d.Top(n) {
-		fmt.Fprintf(w, "| `%s` | %s | %s | %s | %s |\n", strings.ReplaceAll(f.Name, "|", `\|`),
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", markdown.Code(f.Name),
 			d.Value(f.Flat, true), d.Share(f.Flat), d.Value(f.Cum, true), d.Share(f.Cum))
 	}
 }
@@ -223,7 +225,7 @@ func (d *Diff) WriteMarkdown(w io.Writer, n int) {
 func (d *Diff) Summary(n int) string {
 	var funcs []string
 	for _, f := range d.Top(n) {
-		funcs = append(funcs, fmt.Sprintf("`%s` %s", f.Name, d.Value(f.Flat, true)))
+		funcs = append(funcs, fmt.Sprintf("%s %s", markdown.Code(f.Name), d.Value(f.Flat, true)))
 	}
 	s := fmt.Sprintf("%s %s %+.1f%%", d.Profile, d.SampleType, 100*d.Change())
 	if len(funcs) > 0 {

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/google/pprof/profile"
+
+	"havlak-lab/internal/markdown"
 )
 
 // Contention is what a mutex or block profile recorded, without the
@@ -90,7 +92,7 @@ func (c Contention) Text() string {
 	}
 	var sites []string
 	for _, s := range c.Sites {
-		sites = append(sites, fmt.Sprintf("`%s` %.0f%%", s.Name, 100*s.Fraction))
+		sites = append(sites, fmt.Sprintf("%s %.0f%%", markdown.Code(s.Name), 100*s.Fraction))
 	}
 	return fmt.Sprintf("%s in %.1f s (%d events): %s", Duration(c.Seconds), c.Window, c.Events, strings.Join(sites, ", "))
 }
@@ -114,5 +116,5 @@ func (c Contention) Short() string {
 	case c.Seconds == 0 || len(c.Sites) == 0:
 		return "none"
 	}
-	return fmt.Sprintf("%s, %.0f%% at `%s`", Duration(c.Seconds), 100*c.Sites[0].Fraction, c.Sites[0].Name)
+	return fmt.Sprintf("%s, %.0f%% at %s", Duration(c.Seconds), 100*c.Sites[0].Fraction, markdown.Code(c.Sites[0].Name))
 }

@@ -1,0 +1,159 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"havlak-lab/tools/summary"
+	"havlak-lab/tools/verdict"
+)
+
+// night unpacks the fixtures of stages into a directory of results.
+func night(t *testing.T, stages ...string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, s := range stages {
+		unzipTo(t, filepath.Join(fixtures, s+"_quick_test", "outputs.zip"), filepath.Join(dir, s))
+	}
+	return dir
+}
+
+// reportSummary runs the report and reads its summary.json.
+func reportSummary(t *testing.T, args ...string) (*summary.Summary, string, int) {
+	t.Helper()
+	out := t.TempDir()
+	stderr, status, _ := runReport(t, append(args, "--out", out)...)
+	sum, err := summary.Read(filepath.Join(out, summary.FileName))
+	if err != nil {
+		t.Fatalf("report %v: exit status %d, no summary: %v\n%s", args, status, err, stderr)
+	}
+	if sum.Status() != status {
+		t.Errorf("report %v: exit status %d, its summary says %d", args, status, sum.Status())
+	}
+	return sum, stderr, status
+}
+
+func benchmarkOf(s *summary.Summary, name string) *summary.Benchmark {
+	for i := range s.Benchmarks {
+		if s.Benchmarks[i].Name == name {
+			return &s.Benchmarks[i]
+		}
+	}
+	return nil
+}
+
+// A benchmark of the baseline that tonight lacks fails the comparison,
+// named, unless it is retired on purpose.
+func TestMissingBenchmarkFails(t *testing.T) {
+	baseline := night(t, "havlak1", "havlak6", "havlak7")
+	tonight := night(t, "havlak1", "havlak7")
+	sum, stderr, status := reportSummary(t, "--from", tonight, "--baseline", baseline)
+	if b := benchmarkOf(sum, "havlak6"); status != 1 || b == nil || b.Outcome != verdict.Missing || !b.Fails() ||
+		!strings.Contains(stderr, "report: havlak6 MISSING: the baseline has it") {
+		t.Errorf("havlak6 gone: exit status %d, summary %+v\n%s", status, b, stderr)
+	}
+	sum, stderr, status = reportSummary(t, "--from", tonight, "--baseline", baseline, "--retire", "havlak6")
+	if b := benchmarkOf(sum, "havlak6"); status != 0 || b == nil || !b.Retired || b.Fails() {
+		t.Errorf("havlak6 retired: exit status %d, summary %+v\n%s", status, b, stderr)
+	}
+	for _, bad := range [][]string{{"--retire", "havlak5"}, {"--retire", "havlak7"}, {"--retire", "../x"}} {
+		_, status, err := runReport(t, append([]string{"--from", tonight, "--baseline", baseline, "--out", t.TempDir()}, bad...)...)
+		if status != 2 {
+			t.Errorf("%v: exit status %d (%v), want a usage error", bad, status, err)
+		}
+	}
+}
+
+// A gated figure of the baseline that tonight's result has no values of
+// (Cachegrind missing, say) fails, named.
+func TestMissingFigureFails(t *testing.T) {
+	baseline, tonight := night(t, "havlak6cc"), night(t, "havlak6cc")
+	setMetric(t, filepath.Join(baseline, "havlak6cc"), 1e9, 1e9)
+	editResult(t, filepath.Join(tonight, "havlak6cc"), func(doc map[string]any) {
+		doc["metrics"] = []any{map[string]any{"name": "instructions", "unit": "instructions", "source": "test",
+			"values": []any{}, "unavailable": "valgrind not found"}}
+	})
+	sum, stderr, status := reportSummary(t, "--from", tonight, "--baseline", baseline)
+	b := benchmarkOf(sum, "havlak6cc")
+	if status != 1 || b == nil || b.Outcome != verdict.Missing || !strings.Contains(stderr, "instructions MISSING") ||
+		!strings.Contains(stderr, "valgrind not found") {
+		t.Errorf("instructions gone: exit status %d, %+v\n%s", status, b, stderr)
+	}
+}
+
+// A server a hundred times slower than its baseline fails, even from one
+// round each (too few for the U test: a tenfold change is no noise).
+func TestServerIsCompared(t *testing.T) {
+	server := func(throughput, p99 float64) string {
+		dir := t.TempDir()
+		unzipTo(t, "testdata/servers/router_mutex_quick_test/outputs.zip", filepath.Join(dir, "router_mutex"))
+		editResult(t, filepath.Join(dir, "router_mutex"), func(doc map[string]any) {
+			for _, r := range doc["server"].(map[string]any)["rounds"].([]any) {
+				r := r.(map[string]any)
+				r["throughput"] = throughput
+				l := r["latency_seconds"].(map[string]any)
+				l["p50"], l["p90"], l["p99"], l["max"] = p99/4, p99/2, p99, 2*p99
+			}
+		})
+		return dir
+	}
+	baseline := server(19076, 0.002)
+	sum, stderr, status := reportSummary(t, "--from", server(190, 2), "--baseline", baseline)
+	b := benchmarkOf(sum, "router_mutex")
+	if status != 1 || b == nil || !b.Fails() || !strings.Contains(stderr, "router_mutex regressed: REGRESSED: throughput -99.0%") {
+		t.Errorf("190 req/s against 19,076: exit status %d, %+v\n%s", status, b, stderr)
+	}
+	if sum, _, status := reportSummary(t, "--from", server(19000, 0.0021), "--baseline", baseline); status != 0 || benchmarkOf(sum, "router_mutex").Fails() {
+		t.Errorf("the same server again: exit status %d", status)
+	}
+}
+
+// Text from results enters Markdown escaped: a study, a language and a
+// workload made of HTML and table syntax stay text in table.md and
+// report.md.
+func TestMarkdownIsEscaped(t *testing.T) {
+	dir := night(t, "havlak6")
+	editResult(t, filepath.Join(dir, "havlak6"), func(doc map[string]any) {
+		b := doc["benchmark"].(map[string]any)
+		b["study"] = "<img src=x onerror=alert(1)>"
+		b["language"] = "Go | injected | cell"
+		b["workload"].(map[string]any)["description"] = "[click](javascript:alert(1))"
+	})
+	out := t.TempDir()
+	if stderr, _, err := runReport(t, "--from", dir, "--out", out); err != nil {
+		t.Fatalf("report: %v\n%s", err, stderr)
+	}
+	for _, file := range []string{"table.md", "report.md"} {
+		text := readFile(t, filepath.Join(out, file))
+		unescaped := strings.NewReplacer(`\<`, "", `\|`, "", `\[`, "").Replace(text)
+		for _, raw := range []string{"<img", "| injected |", "[click]"} {
+			if strings.Contains(unescaped, raw) {
+				t.Errorf("%s carries %q raw:\n%s", file, raw, text)
+			}
+		}
+		if !strings.Contains(text, `\<img src=x onerror=alert(1)\>`) || !strings.Contains(text, `Go \| injected \| cell`) {
+			t.Errorf("%s lacks the escaped text:\n%s", file, text)
+		}
+	}
+}
+
+// A result named ".." is not read, and nothing is written outside the
+// report's directory.
+func TestNamesDoNotBecomePaths(t *testing.T) {
+	dir := night(t, "havlak6", "havlak7")
+	editResult(t, filepath.Join(dir, "havlak7"), func(doc map[string]any) {
+		doc["benchmark"].(map[string]any)["name"] = ".."
+	})
+	parent := t.TempDir()
+	out := filepath.Join(parent, "report")
+	stderr, status, _ := runReport(t, "--from", dir, "--out", out)
+	if status != 1 || !strings.Contains(stderr, `benchmark.name: name ".." starts with a dot`) {
+		t.Errorf("a result named ..: exit status %d\n%s", status, stderr)
+	}
+	entries, _ := os.ReadDir(parent)
+	if len(entries) != 1 || entries[0].Name() != "report" {
+		t.Errorf("the report wrote beside its directory: %v", entries)
+	}
+}

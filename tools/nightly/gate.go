@@ -317,7 +317,7 @@ func promote(artifacts, baseline string) error {
 		}
 	}
 	for _, zip := range zips {
-		data, err := os.ReadFile(zip)
+		data, err := result.ReadFileLimited(zip, result.MaxResultBytes)
 		if err != nil {
 			return err
 		}

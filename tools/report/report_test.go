@@ -223,7 +223,7 @@ func TestBrokenInputs(t *testing.T) {
 	os.Rename(filepath.Join(older, result.FileName), filepath.Join(older, "benchmark.json"))
 	newer := filepath.Join(dir, "newer")
 	unzipTo(t, filepath.Join(fixtures, good+"_quick_test", "outputs.zip"), newer)
-	editResult(t, newer, func(doc map[string]any) { doc["schema_version"] = 2 })
+	editResult(t, newer, func(doc map[string]any) { doc["schema_version"] = 3 })
 
 	// The report shows what it can, and fails: what it cannot read, it
 	// cannot vouch for.
@@ -241,7 +241,7 @@ func TestBrokenInputs(t *testing.T) {
 		filepath.Join(corrupt, "cpu.pb.gz") + ": parsing profile: unrecognized profile format",
 		filepath.Join(corrupt, "heap.pb.gz") + ": no such file or directory",
 		filepath.Join(older, result.FileName) + ": missing: this is a result of the format before schema version 1",
-		filepath.Join(newer, result.FileName) + ": schema version 2; this lab reads version 1",
+		filepath.Join(newer, result.FileName) + ": schema version 3; this lab reads versions 1 to 2",
 	} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("stderr does not name %q:\n%s", want, stderr)

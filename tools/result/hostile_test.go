@@ -106,3 +106,29 @@ func TestHostileFieldsAreRefused(t *testing.T) {
 		}
 	}
 }
+
+func TestIdentity(t *testing.T) {
+	r := example()
+	if lacks := r.Lacks(); len(lacks) != 1 || !strings.Contains(lacks[0], "identity") {
+		t.Errorf("a result without identity lacks %q", lacks)
+	}
+	sum := strings.Repeat("ab", 32)
+	r.Identity = &Identity{BinarySHA256: sum, RunSHA256: sum}
+	if err := r.Validate(); err != nil || r.Lacks() != nil {
+		t.Errorf("a result with its identity: %v, lacks %q", err, r.Lacks())
+	}
+	r.Identity.RunSHA256 = "../x"
+	if err := r.Validate(); err == nil || !strings.Contains(err.Error(), "identity.run_sha256") {
+		t.Errorf("a bad run_sha256: %v", err)
+	}
+	// Version 1 results still read, and say what they lack.
+	old := example()
+	old.SchemaVersion = 1
+	if err := old.Validate(); err != nil || len(old.Lacks()) == 0 || !strings.Contains(old.Lacks()[0], "schema version 1") {
+		t.Errorf("a version 1 result: %v, lacks %q", err, old.Lacks())
+	}
+	old.Identity = &Identity{BinarySHA256: sum, RunSHA256: sum}
+	if err := old.Validate(); err == nil {
+		t.Error("a version 1 result with an identity validates")
+	}
+}

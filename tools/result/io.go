@@ -152,7 +152,7 @@ func ReadFrom(out Outputs) (*Result, error) {
 	if errors.Is(err, fs.ErrNotExist) {
 		if _, legacy := out.ReadFile("xtime.json"); legacy == nil {
 			return nil, fmt.Errorf("%s: missing: this is a result of the format before schema version %d "+
-				"(xtime.json and benchmark.json, no %s); rerun the benchmark", out.Path(FileName), SchemaVersion, FileName)
+				"(xtime.json and benchmark.json, no %s); rerun the benchmark", out.Path(FileName), OldestSchemaVersion, FileName)
 		}
 		return nil, fmt.Errorf("%s: missing", out.Path(FileName))
 	}
@@ -174,8 +174,8 @@ func Decode(data []byte, name string) (*Result, error) {
 	switch {
 	case version.SchemaVersion == nil:
 		return nil, fmt.Errorf("%s: no schema_version: not a result", name)
-	case *version.SchemaVersion != SchemaVersion:
-		return nil, fmt.Errorf("%s: schema version %d; this lab reads version %d", name, *version.SchemaVersion, SchemaVersion)
+	case *version.SchemaVersion < OldestSchemaVersion || *version.SchemaVersion > SchemaVersion:
+		return nil, fmt.Errorf("%s: schema version %d; this lab reads versions %d to %d", name, *version.SchemaVersion, OldestSchemaVersion, SchemaVersion)
 	}
 	var r Result
 	if err := json.Unmarshal(data, &r); err != nil {

@@ -9,8 +9,15 @@
 // outputs.zip Bazel makes of it, holding result.json, written last by the
 // runner, and the files it lists. result.json is one JSON object:
 //
-//	schema_version   1 (SchemaVersion); a reader refuses other versions and
-//	                 says which it found
+//	schema_version   2 (SchemaVersion); a reader also reads version 1, which
+//	                 has no identity (Lacks says so), refuses other versions
+//	                 and says which it found
+//	identity         what was measured, exactly (Identity): binary_sha256,
+//	                 the benchmark's binary; run_sha256, its declared run
+//	                 (the spec but for the build's status, and the data files
+//	                 its arguments name). Two results of the same identity
+//	                 measured the same program the same way: any difference
+//	                 between them is noise
 //	benchmark        what was measured, as declared in its BUILD file:
 //	  name           "havlak6"; unique in the lab
 //	  kind           "program" (a program timed by xtime), "go_test" (a
@@ -108,8 +115,27 @@ import (
 	"time"
 )
 
-// SchemaVersion is the version of result.json this package writes and reads.
-const SchemaVersion = 1
+// SchemaVersion is the version of result.json this package writes; it also
+// reads OldestSchemaVersion and the versions between.
+const (
+	SchemaVersion       = 2
+	OldestSchemaVersion = 1
+)
+
+// An Identity is what a result measured, exactly: the sha256 (hex) of the
+// benchmark's binary and of its declared run (perfspec computes both).
+type Identity struct {
+	BinarySHA256 string `json:"binary_sha256"`
+	RunSHA256    string `json:"run_sha256"`
+}
+
+// Lacks says what r lacks for being of an older schema version, or nil.
+func (r *Result) Lacks() []string {
+	if r.SchemaVersion < 2 || r.Identity == nil {
+		return []string{fmt.Sprintf("identity (schema version %d records no sha256 of the binary and of the run)", r.SchemaVersion)}
+	}
+	return nil
+}
 
 // FileName is the name of a result's description in its directory or zip.
 const FileName = "result.json"
@@ -117,6 +143,7 @@ const FileName = "result.json"
 // A Result is one benchmark's measurement.
 type Result struct {
 	SchemaVersion int         `json:"schema_version"`
+	Identity      *Identity   `json:"identity,omitempty"`
 	Benchmark     Benchmark   `json:"benchmark"`
 	Environment   Environment `json:"environment"`
 	Timing        *Timing     `json:"timing,omitempty"`
@@ -288,8 +315,18 @@ func (r *Result) FilesWith(role string) []File {
 func (r *Result) Validate() error {
 	var problems []string
 	bad := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
-	if r.SchemaVersion != SchemaVersion {
-		bad("schema_version is %d, not %d", r.SchemaVersion, SchemaVersion)
+	if r.SchemaVersion < OldestSchemaVersion || r.SchemaVersion > SchemaVersion {
+		bad("schema_version is %d, not %d to %d", r.SchemaVersion, OldestSchemaVersion, SchemaVersion)
+	}
+	if id := r.Identity; id != nil {
+		if r.SchemaVersion < 2 {
+			bad("identity: schema version %d has none", r.SchemaVersion)
+		}
+		for field, sum := range map[string]string{"binary_sha256": id.BinarySHA256, "run_sha256": id.RunSHA256} {
+			if !isSHA256(sum) {
+				bad("identity.%s %q: want 64 hex digits", field, sum)
+			}
+		}
 	}
 	b := r.Benchmark
 	for field, name := range map[string]string{"name": b.Name, "counterpart": b.Counterpart, "reference": b.Reference} {
@@ -414,6 +451,19 @@ func checkTime(s string) error {
 		return fmt.Errorf("%s: outside %d–%d", s, earliestTime.Year(), latestTime.Year()-1)
 	}
 	return nil
+}
+
+// isSHA256 tells whether s is a sha256 in hex, lower case.
+func isSHA256(s string) bool {
+	if len(s) != 64 {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 // isCommit tells whether s can be a git commit's name: up to 64 letters

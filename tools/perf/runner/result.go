@@ -16,13 +16,19 @@ import (
 // writeResult writes result.json last, listing every file of the outputs:
 // r is what the mode measured (the environment, the timing of a
 // program's runs, the Go benchmark lines of a go_test, a server's load),
-// to which it adds the benchmark and the files.
+// to which it adds the benchmark, its identity (perfspec: the sums of its
+// binary and declared run) and the files.
 func (b *bench) writeResult(r *result.Result) error {
 	files, err := b.files(r.GoBench)
 	if err != nil {
 		return err
 	}
+	identity, err := b.Identity(b.runfiles)
+	if err != nil {
+		return err
+	}
 	r.SchemaVersion = result.SchemaVersion
+	r.Identity = &identity
 	r.Benchmark = b.Benchmark
 	r.Files = files
 	if err := result.Write(b.out, r); err != nil {

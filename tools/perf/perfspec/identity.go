@@ -1,0 +1,79 @@
+package perfspec
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"havlak-lab/tools/result"
+)
+
+// Identity is what a benchmark of this spec measures, exactly, its paths
+// relative to root (the runfiles root): the sha256 of its binary, and of
+// its declared run — the spec itself, but for the build's status (the
+// commit, which a change of a comment moves), and the files its arguments
+// name. Two builds of the same identity run the same program the same
+// way, so that a difference between their measurements is noise.
+func (s *Spec) Identity(root string) (result.Identity, error) {
+	binary, err := fileSHA256(filepath.Join(root, s.Binary))
+	if err != nil {
+		return result.Identity{}, fmt.Errorf("the identity of %s: %w", s.Benchmark.Name, err)
+	}
+	run := *s
+	run.Status = ""
+	doc, err := json.Marshal(run)
+	if err != nil {
+		return result.Identity{}, err
+	}
+	h := sha256.New()
+	h.Write(doc)
+	for _, name := range s.dataFiles(root) {
+		sum, err := fileSHA256(filepath.Join(root, name))
+		if err != nil {
+			return result.Identity{}, fmt.Errorf("the identity of %s: %w", s.Benchmark.Name, err)
+		}
+		fmt.Fprintf(h, "\n%s %s", name, sum)
+	}
+	return result.Identity{BinarySHA256: binary, RunSHA256: hex.EncodeToString(h.Sum(nil))}, nil
+}
+
+// dataFiles are the files under root that the spec's arguments name, as
+// an argument or a flag's value (-cfg=FILE): the run's inputs.
+func (s *Spec) dataFiles(root string) []string {
+	args := s.Args
+	if s.Program != nil && s.Program.Counted != nil {
+		args = append(args[:len(args):len(args)], s.Program.Counted.Args...)
+	}
+	var files []string
+	for _, arg := range args {
+		if _, value, ok := strings.Cut(arg, "="); ok && strings.HasPrefix(arg, "-") {
+			arg = value
+		}
+		if arg == "" || strings.Contains(arg, "{outputs}") || filepath.IsAbs(arg) || !filepath.IsLocal(arg) {
+			continue
+		}
+		if info, err := os.Stat(filepath.Join(root, arg)); err == nil && info.Mode().IsRegular() {
+			files = append(files, arg)
+		}
+	}
+	return files
+}
+
+// fileSHA256 is the sha256 of a file, in hex.
+func fileSHA256(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", fmt.Errorf("%s: %w", path, err)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}

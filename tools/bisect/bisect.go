@@ -1,22 +1,18 @@
 package main
 
 import (
-	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"syscall"
 
 	"havlak-lab/internal/atomicfile"
 	"havlak-lab/internal/cli"
+	"havlak-lab/internal/gitwork"
 	"havlak-lab/tools/bisect/answer"
 	"havlak-lab/tools/perf/perfspec"
 	"havlak-lab/tools/result"
@@ -32,28 +28,18 @@ const minRepetitions = 3
 func describe(values []float64) string { return verdict.NewSample(values).String() }
 
 // git runs git commands in one directory.
-type git string
-
-func (g git) output(args ...string) (string, error) {
-	cmd := exec.Command("git", append([]string{"-C", string(g)}, args...)...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		return stdout.String(), fmt.Errorf("git %s: %v: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
-	}
-	return strings.TrimSpace(stdout.String()), nil
-}
+type git = gitwork.Repo
 
 // bisect does it all; progress goes to log, the answer to standard output.
 func bisect(o *options, log io.Writer) error {
 	repo := git(o.repo)
-	top, err := repo.output("rev-parse", "--show-toplevel")
+	top, err := repo.Output("rev-parse", "--show-toplevel")
 	if err != nil {
 		return cli.Usagef("%s: not a git repository: %v", o.repo, err)
 	}
 	repo = git(top)
 	resolve := func(what, rev string) (string, error) {
-		hash, err := repo.output("rev-parse", "--verify", "--quiet", rev+"^{commit}")
+		hash, err := repo.Output("rev-parse", "--verify", "--quiet", rev+"^{commit}")
 		if err != nil || hash == "" {
 			return "", cli.Usagef("%s %q: not a commit of %s", what, rev, top)
 		}
@@ -70,15 +56,19 @@ func bisect(o *options, log io.Writer) error {
 	if good == bad {
 		return cli.Usagef("GOOD and BAD are the same commit, %s", good)
 	}
-	if _, err := repo.output("merge-base", "--is-ancestor", good, bad); err != nil {
+	if _, err := repo.Output("merge-base", "--is-ancestor", good, bad); err != nil {
 		return cli.Usagef("GOOD %s is not an ancestor of BAD %s", o.good, o.bad)
 	}
 
-	wt, removeWorktree, err := addWorktree(repo, o.cache, good, log)
+	worktree, err := repo.AddWorktree("bisection", o.cache, good)
 	if err != nil {
 		return err
 	}
-	defer removeWorktree()
+	wt := worktree.Dir
+	defer func() {
+		fmt.Fprintf(log, "bisect: removing the worktree %s\n", wt)
+		worktree.Close()
+	}()
 	tmp, err := os.MkdirTemp("", "bisect")
 	if err != nil {
 		return err
@@ -133,7 +123,7 @@ func bisect(o *options, log io.Writer) error {
 	measured := map[string]answer.Measurement{good: goodM, bad: badM}
 
 	wtGit := git(wt)
-	out, err := wtGit.output("bisect", "start", bad, good)
+	out, err := wtGit.Output("bisect", "start", bad, good)
 	for err == nil {
 		if answer := firstBad.FindStringSubmatch(out); answer != nil {
 			rep.FirstBad = measured[answer[1]]
@@ -146,7 +136,7 @@ func bisect(o *options, log io.Writer) error {
 			fmt.Fprintf(log, "bisect: %s\n", line)
 		}
 		var head string
-		if head, err = wtGit.output("rev-parse", "HEAD"); err != nil {
+		if head, err = wtGit.Output("rev-parse", "HEAD"); err != nil {
 			break
 		}
 		step, merr := m.measure(head, "")
@@ -175,12 +165,12 @@ func bisect(o *options, log io.Writer) error {
 		fmt.Fprintf(log, "bisect: %s is %s\n", short(head), step.Verdict)
 		measured[head] = step
 		rep.Steps = append(rep.Steps, step)
-		out, err = wtGit.output("bisect", step.Verdict)
+		out, err = wtGit.Output("bisect", step.Verdict)
 	}
 	if err != nil {
 		return err
 	}
-	parent, err := wtGit.output("rev-parse", rep.FirstBad.Commit+"^1")
+	parent, err := wtGit.Output("rev-parse", rep.FirstBad.Commit+"^1")
 	if err != nil {
 		return err
 	}
@@ -233,39 +223,3 @@ func writeJSON(path string, r *answer.Answer) error {
 	return f.Commit()
 }
 
-// addWorktree adds a detached worktree of repo at commit under cache, one
-// per repository at a time (a lock), and returns its path and what removes
-// it. Its path stays the same from one bisection to the next, so that a
-// nested Bazel finds its output base again.
-func addWorktree(repo git, cache, commit string, log io.Writer) (string, func(), error) {
-	if err := os.MkdirAll(cache, 0o777); err != nil {
-		return "", nil, err
-	}
-	sum := sha256.Sum256([]byte(repo))
-	name := "worktree-" + hex.EncodeToString(sum[:6])
-	dir := filepath.Join(cache, name)
-	lock, err := os.OpenFile(dir+".lock", os.O_CREATE|os.O_RDWR, 0o666)
-	if err != nil {
-		return "", nil, err
-	}
-	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		lock.Close()
-		return "", nil, fmt.Errorf("another bisection of %s is running (it holds %s)", repo, lock.Name())
-	}
-	remove := func() {
-		// --force: the worktree holds build outputs and bisect's state.
-		repo.output("worktree", "remove", "--force", dir)
-		os.RemoveAll(dir)
-		repo.output("worktree", "prune")
-	}
-	remove() // what a bisection that was killed left
-	if _, err := repo.output("worktree", "add", "--detach", dir, commit); err != nil {
-		lock.Close()
-		return "", nil, err
-	}
-	return dir, func() {
-		fmt.Fprintf(log, "bisect: removing the worktree %s\n", dir)
-		remove()
-		lock.Close()
-	}, nil
-}

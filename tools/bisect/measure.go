@@ -50,7 +50,7 @@ type measurer struct {
 
 // measureAt checks commit out, then measures it; what names it in errors.
 func (m *measurer) measureAt(commit, what string) (answer.Measurement, error) {
-	if _, err := m.wt.output("checkout", "--quiet", "--detach", commit); err != nil {
+	if _, err := m.wt.Output("checkout", "--quiet", "--detach", commit); err != nil {
 		return answer.Measurement{}, err
 	}
 	meas, err := m.measure(commit, what)
@@ -63,7 +63,7 @@ func (m *measurer) measureAt(commit, what string) (answer.Measurement, error) {
 // measure builds the checked-out commit and counts its runs.
 func (m *measurer) measure(commit, what string) (answer.Measurement, error) {
 	meas := answer.Measurement{Commit: commit}
-	meas.Subject, _ = m.wt.output("log", "-1", "--format=%s", commit)
+	meas.Subject, _ = m.wt.Output("log", "-1", "--format=%s", commit)
 	label := short(commit) + " " + meas.Subject
 	if what != "" {
 		label = what + " " + label

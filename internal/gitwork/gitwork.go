@@ -1,0 +1,88 @@
+// Package gitwork is what the lab's tools that build other commits share:
+// git commands in one repository, and a worktree of their own for a
+// commit, so that the user's checkout is never touched.
+package gitwork
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+)
+
+// A Repo runs git commands in one directory.
+type Repo string
+
+// Output runs git with args and returns its standard output, trimmed; an
+// error carries git's standard error.
+func (r Repo) Output(args ...string) (string, error) {
+	cmd := exec.Command("git", append([]string{"-C", string(r)}, args...)...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return stdout.String(), fmt.Errorf("git %s: %v: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
+	}
+	return strings.TrimSpace(stdout.String()), nil
+}
+
+// Commit resolves rev to a commit's full name; what names rev in errors.
+func (r Repo) Commit(what, rev string) (string, error) {
+	hash, err := r.Output("rev-parse", "--verify", "--quiet", rev+"^{commit}")
+	if err != nil || hash == "" {
+		return "", fmt.Errorf("%s %q: not a commit of %s", what, rev, string(r))
+	}
+	return hash, nil
+}
+
+// A Worktree is a checkout of a commit of its own, under a cache
+// directory, held by one tool at a time.
+type Worktree struct {
+	Dir  string
+	repo Repo
+	lock *os.File
+}
+
+// AddWorktree checks commit out in a worktree named after tool and the
+// repository under cache, first removing what a killed run left there.
+// Another run of tool on the same repository holds it: an error says so.
+func (r Repo) AddWorktree(tool, cache, commit string) (*Worktree, error) {
+	if err := os.MkdirAll(cache, 0o777); err != nil {
+		return nil, err
+	}
+	sum := sha256.Sum256([]byte(r))
+	dir := filepath.Join(cache, "worktree-"+hex.EncodeToString(sum[:6]))
+	lock, err := os.OpenFile(dir+".lock", os.O_CREATE|os.O_RDWR, 0o666)
+	if err != nil {
+		return nil, err
+	}
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		lock.Close()
+		return nil, fmt.Errorf("another %s of %s is running (it holds %s)", tool, string(r), lock.Name())
+	}
+	w := &Worktree{Dir: dir, repo: r, lock: lock}
+	w.remove()
+	if _, err := r.Output("worktree", "add", "--detach", dir, commit); err != nil {
+		lock.Close()
+		return nil, err
+	}
+	return w, nil
+}
+
+// remove removes the worktree, its build outputs and git's record of it.
+func (w *Worktree) remove() {
+	// --force: the worktree holds build outputs.
+	w.repo.Output("worktree", "remove", "--force", w.Dir)
+	os.RemoveAll(w.Dir)
+	w.repo.Output("worktree", "prune")
+}
+
+// Close removes the worktree and lets another run have it.
+func (w *Worktree) Close() {
+	w.remove()
+	w.lock.Close()
+}

@@ -68,6 +68,8 @@ func (b Benchmark) label() string {
 		return "**MISSING**"
 	case b.Fails():
 		return "**REGRESSED**"
+	case b.Outcome == verdict.Regressed:
+		return "regressed, accepted"
 	case b.EnvironmentChanged():
 		return "not compared: another environment"
 	case b.Outcome == verdict.NotComparable:
@@ -90,10 +92,16 @@ func (b Benchmark) figuresText() string {
 			continue
 		}
 		text := markdown.Escape(f.Figure) + " " + f.ChangeText(2)
-		if f.Outcome != verdict.Unchanged {
+		switch {
+		case f.Outcome == verdict.Regressed && b.Accepts(f.Figure):
+			text += " (accepted)"
+		case f.Outcome != verdict.Unchanged:
 			text += " (" + f.Label() + ")"
 		}
 		parts = append(parts, text)
+	}
+	for _, a := range b.Accepted {
+		parts = append(parts, "accepted "+markdown.Escape(a.Figure)+": "+markdown.Escape(a.Reason))
 	}
 	if b.Note != "" {
 		parts = append(parts, markdown.Escape(b.Note))

@@ -60,6 +60,9 @@ type Benchmark struct {
 	// Retired: missing on purpose, as the command was told (the report's
 	// --retire); it does not fail, and leaves the baseline.
 	Retired bool `json:"retired,omitempty"`
+	// Accepted are regressions the change declares intended (a
+	// Perf-Accepted: trailer): they do not fail, and say why.
+	Accepted []Acceptance `json:"accepted,omitempty"`
 	// Figures are its figures judged against the baseline's.
 	Figures []verdict.Verdict `json:"figures,omitempty"`
 	// Values are tonight's figures, judged or not (a benchmark without a
@@ -72,6 +75,22 @@ type Benchmark struct {
 	AllowedEnvironmentChange bool     `json:"allowed_environment_change,omitempty"`
 	// Note qualifies the comparison, or says why none was made.
 	Note string `json:"note,omitempty"`
+}
+
+// An Acceptance is an intended regression of one figure, with its reason.
+type Acceptance struct {
+	Figure string `json:"figure"`
+	Reason string `json:"reason"`
+}
+
+// Accepts tells whether a regression of figure is accepted.
+func (b Benchmark) Accepts(figure string) bool {
+	for _, a := range b.Accepted {
+		if a.Figure == figure {
+			return true
+		}
+	}
+	return false
 }
 
 // A Value is one figure's runs.
@@ -98,7 +117,7 @@ func (b Benchmark) Fails() bool {
 		return true
 	}
 	for _, f := range b.Figures {
-		if f.Fails() {
+		if f.Fails() && !b.Accepts(f.Figure) {
 			return true
 		}
 	}

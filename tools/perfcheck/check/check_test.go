@@ -1,0 +1,127 @@
+package check
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"havlak-lab/tools/perf/perfspec"
+	"havlak-lab/tools/result"
+	"havlak-lab/tools/summary"
+	"havlak-lab/tools/verdict"
+)
+
+// workspace writes a built workspace as Targets reads it: a quick test's
+// spec and runfiles per benchmark, with the binary's bytes given.
+func workspace(t *testing.T, binaries map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "WORKSPACE"), []byte("workspace(name = \"lab\")\n"), 0o644)
+	for name, binary := range binaries {
+		test := name + QuickSuffix
+		root := filepath.Join(dir, "bazel-bin", "benchmarks", test+".runfiles", "lab")
+		os.MkdirAll(filepath.Join(root, "bin"), 0o755)
+		os.WriteFile(filepath.Join(root, "bin", name), []byte(binary), 0o755)
+		spec := perfspec.Spec{SchemaVersion: perfspec.SchemaVersion, Common: perfspec.Common{
+			Benchmark: result.Benchmark{Name: name, Kind: result.KindProgram, Study: "s", Language: "Go",
+				Workload: result.Workload{Name: result.WorkloadQuick}, Repetitions: 1},
+			Status: "STABLE_GIT_COMMIT " + binary, Binary: "bin/" + name, PProf: "bin/pprof",
+		}, Program: &perfspec.Program{Profiler: "go", XTime: "bin/xtime", Heap: perfspec.HeapFlag, Profiles: []string{"cpu"}}}
+		data, _ := json.Marshal(spec)
+		os.WriteFile(filepath.Join(dir, "bazel-bin", "benchmarks", test+"_spec.json"), data, 0o644)
+	}
+	return dir
+}
+
+func TestPlan(t *testing.T) {
+	base, err := Targets(workspace(t, map[string]string{"a": "same", "b": "old", "gone": "x"}), "benchmarks")
+	if err != nil {
+		t.Fatal(err)
+	}
+	change, err := Targets(workspace(t, map[string]string{"a": "same", "b": "new", "fresh": "y"}), "benchmarks")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := NewPlan(base, change)
+	if len(p.Changed) != 1 || p.Changed[0].Benchmark != "b" || p.Changed[0].Test != "b_quick_test" ||
+		fmt.Sprint(p.Unchanged, p.Added, p.Removed) != "[a] [fresh] [gone]" {
+		t.Errorf("plan %+v", p)
+	}
+	if _, err := Targets(t.TempDir(), "benchmarks"); err == nil || !strings.Contains(err.Error(), "was //benchmarks:all built?") {
+		t.Errorf("an unbuilt workspace: %v", err)
+	}
+}
+
+func TestParseAcceptances(t *testing.T) {
+	got, err := ParseAcceptances("havlak6: one pass less\n\nPerf-Accepted: havlak6 own_instructions: trades 3% instructions for 40% less memory\nSigned-off-by: x\n")
+	if err != nil || len(got) != 1 || got[0].Benchmark != "havlak6" || got[0].Figure != "own_instructions" ||
+		got[0].Reason != "trades 3% instructions for 40% less memory" {
+		t.Errorf("got %+v, %v", got, err)
+	}
+	for _, bad := range []string{"Perf-Accepted: havlak6", "Perf-Accepted: havlak6 own_instructions:", "Perf-Accepted: ../x instructions: why"} {
+		if _, err := ParseAcceptances(bad); err == nil {
+			t.Errorf("%q: accepted", bad)
+		}
+	}
+}
+
+func counted(name string, values ...float64) *result.Result {
+	return &result.Result{Benchmark: result.Benchmark{Name: name, Study: "s", Language: "C++"},
+		Metrics: []result.Metric{{Name: "instructions", Unit: "instructions", Values: values, Gated: true, Threshold: verdict.CountThreshold}}}
+}
+
+func TestCompare(t *testing.T) {
+	base := counted("havlak6cc", 1e9, 1e9)
+	if b := Compare(base, counted("havlak6cc", 1.02e9, 1.02e9), nil); !b.Fails() || b.Outcome != verdict.Regressed {
+		t.Errorf("2%% more: %+v", b)
+	}
+	if b := Compare(base, counted("havlak6cc", 0.95e9, 0.95e9), nil); b.Fails() || b.Outcome != verdict.Improved {
+		t.Errorf("5%% fewer: %+v", b)
+	}
+	if b := Compare(base, counted("havlak6cc", 1.0001e9, 1e9), nil); b.Fails() || b.Outcome != verdict.Unchanged {
+		t.Errorf("0.01%% more: %+v", b)
+	}
+	accepted := []Acceptance{{Benchmark: "havlak6cc", Acceptance: summary.Acceptance{Figure: "instructions", Reason: "on purpose"}}}
+	if b := Compare(base, counted("havlak6cc", 1.03e9), accepted); b.Fails() || len(b.Accepted) != 1 {
+		t.Errorf("accepted: %+v", b)
+	}
+	gone := counted("havlak6cc")
+	gone.Metrics[0].Unavailable = "valgrind not found"
+	if b := Compare(base, gone, nil); !b.Fails() || b.Outcome != verdict.Missing || !strings.Contains(b.Figures[0].Reason, "valgrind") {
+		t.Errorf("no count at the change: %+v", b)
+	}
+}
+
+func TestComment(t *testing.T) {
+	s := &summary.Summary{Tool: "perfcheck", Baseline: strings.Repeat("ab", 20)}
+	s.Benchmarks = append(s.Benchmarks, Compare(counted("quiet"), counted("quiet"), nil))
+	s.Benchmarks[0] = Compare(counted("quiet", 5), counted("quiet", 5), nil)
+	s.Benchmarks = append(s.Benchmarks, Compare(counted("slow", 100), counted("slow", 110), nil))
+	plan := Plan{Changed: []Target{{Benchmark: "quiet"}, {Benchmark: "slow"}}, Unchanged: []string{"a", "b"}}
+	var b strings.Builder
+	WriteComment(&b, s, plan, CommentLimit)
+	text := b.String()
+	slow, quiet := strings.Index(text, "| slow | **REGRESSED** | instructions +10.00% (100 → 110"), strings.Index(text, "| quiet |")
+	if !strings.HasPrefix(text, "### :x: Perf check: 1 of 2") || slow < 0 || quiet < slow ||
+		!strings.Contains(text, "<details><summary>2 not measured: same binary and run at the base</summary>") {
+		t.Errorf("comment:\n%s", text)
+	}
+
+	// However many benchmarks, the comment stays under GitHub's limit.
+	many := &summary.Summary{Tool: "perfcheck", Baseline: "abc"}
+	var big Plan
+	for i := range 3000 {
+		name := fmt.Sprintf("benchmark_%04d_with_a_long_name", i)
+		many.Benchmarks = append(many.Benchmarks, Compare(counted(name, 100), counted(name, 100+float64(i%3)*5), nil))
+		big.Changed = append(big.Changed, Target{Benchmark: name})
+		big.Unchanged = append(big.Unchanged, name+"_other")
+	}
+	b.Reset()
+	WriteComment(&b, many, big, CommentLimit)
+	if n := len([]rune(b.String())); n > 65536 || !strings.Contains(b.String(), "more (summary.json has them all)") {
+		t.Errorf("a comment of %d characters for 3000 benchmarks", n)
+	}
+}

@@ -1,0 +1,174 @@
+package check
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/google/pprof/profile"
+
+	"havlak-lab/internal/markdown"
+	"havlak-lab/tools/report/profilediff"
+	"havlak-lab/tools/result"
+	"havlak-lab/tools/summary"
+	"havlak-lab/tools/verdict"
+)
+
+// CommentFile is the pull request's comment, in Markdown.
+const CommentFile = "pr-comment.md"
+
+// CommentLimit is GitHub's limit on a comment, in characters, less room
+// for the note that says what was cut.
+const CommentLimit = 65536 - 512
+
+// WriteComment writes the comment of a check: its verdict; a table of the
+// measured benchmarks, regressions, missing ones and improvements first,
+// those unchanged within noise collapsed; the ones not measured, collapsed;
+// what changed in the regressions' profiles. Past limit characters the
+// collapsed lists, then the table, are cut, saying how many rows are left
+// out (summary.json has them all).
+func WriteComment(w io.Writer, s *summary.Summary, plan Plan, limit int) {
+	var head strings.Builder
+	failing := s.Regressed()
+	switch {
+	case len(failing) > 0 || len(s.Unreadable) > 0:
+		fmt.Fprintf(&head, "### :x: Perf check: %d of %d measured benchmarks regressed or are missing\n\n", len(failing), len(s.Benchmarks))
+	case len(plan.Changed) == 0 && len(plan.Removed) == 0:
+		head.WriteString("### :white_check_mark: Perf check: no benchmark can be affected\n\n")
+	default:
+		head.WriteString("### :white_check_mark: Perf check: no regression\n\n")
+	}
+	fmt.Fprintf(&head, "Against the base `%s`: %d benchmarks changed and measured (their quick workload, counted figures judged by the gate's rule), "+
+		"%d unchanged: same binary and run, not measured.", short(s.Baseline), len(plan.Changed), len(plan.Unchanged))
+	if len(plan.Added) > 0 {
+		fmt.Fprintf(&head, " New: %s.", markdown.Escape(strings.Join(plan.Added, ", ")))
+	}
+	head.WriteString("\n")
+
+	var first, quiet []string // table rows
+	for _, b := range s.Benchmarks {
+		row := fmt.Sprintf("| %s | %s | %s |", markdown.Escape(b.Name), label(b), figures(b))
+		if b.Fails() || b.Outcome == verdict.Missing || b.Outcome == verdict.Improved || b.Outcome == verdict.Regressed {
+			first = append(first, row)
+		} else {
+			quiet = append(quiet, row)
+		}
+	}
+	var tail strings.Builder
+	for _, d := range s.ProfileDiffs {
+		fmt.Fprintf(&tail, "- %s: %s\n", markdown.Escape(d.Benchmark), d.Summary(3))
+	}
+	for _, u := range s.Unreadable {
+		fmt.Fprintf(&tail, "- unreadable: %s\n", markdown.Escape(u))
+	}
+
+	budget := limit - head.Len() - tail.Len() - 600
+	const header = "\n| benchmark | verdict | counted figures, base → change |\n|---|---|---|\n"
+	table := cut(first, budget-len(header))
+	budget -= len(header) + len(table)
+	quietTable := cut(quiet, budget-len(header)-100)
+	budget -= len(header) + len(quietTable) + 100
+	var notMeasured []string
+	for _, name := range plan.Unchanged {
+		notMeasured = append(notMeasured, markdown.Escape(name))
+	}
+	unchangedList := cut(notMeasured, budget-100)
+
+	io.WriteString(w, head.String())
+	if table != "" {
+		io.WriteString(w, header+table)
+	}
+	if quietTable != "" {
+		fmt.Fprintf(w, "\n<details><summary>%d measured, unchanged within the noise</summary>\n%s%s\n</details>\n", len(quiet), header, quietTable)
+	}
+	if unchangedList != "" {
+		fmt.Fprintf(w, "\n<details><summary>%d not measured: same binary and run at the base</summary>\n\n%s\n</details>\n", len(plan.Unchanged), unchangedList)
+	}
+	if tail.Len() > 0 {
+		fmt.Fprintf(w, "\n**What changed in the profiles** (pprof -diff_base):\n\n%s", tail.String())
+	}
+}
+
+// cut joins lines, one a line, while they fit in budget bytes, then says
+// how many it left out.
+func cut(lines []string, budget int) string {
+	var b strings.Builder
+	for i, line := range lines {
+		if b.Len()+len(line)+1 > budget {
+			fmt.Fprintf(&b, "\n… and %d more (summary.json has them all)\n", len(lines)-i)
+			break
+		}
+		b.WriteString(line + "\n")
+	}
+	return b.String()
+}
+
+func label(b summary.Benchmark) string {
+	switch {
+	case b.Outcome == verdict.Missing:
+		return "**MISSING**"
+	case b.Fails():
+		return "**REGRESSED**"
+	case b.Outcome == verdict.Regressed:
+		return "regressed, accepted"
+	case b.Outcome == verdict.Improved:
+		return "improved"
+	case b.Outcome == verdict.NotComparable:
+		return "not judged"
+	}
+	return "unchanged"
+}
+
+// figures is the gated figures' change with their evidence, and the
+// acceptances.
+func figures(b summary.Benchmark) string {
+	var parts []string
+	for _, f := range b.Figures {
+		switch f.Outcome {
+		case verdict.Missing:
+			parts = append(parts, markdown.Escape(f.Figure+" MISSING: "+f.Reason))
+		case verdict.NotComparable:
+			parts = append(parts, markdown.Escape(f.Figure+" not comparable: "+f.Reason))
+		default:
+			parts = append(parts, fmt.Sprintf("%s %s (%s → %s, noise %.4f%%)", markdown.Escape(f.Figure), f.ChangeText(2),
+				verdict.Number(f.Old.Median), verdict.Number(f.New.Median), 100*f.Noise))
+		}
+	}
+	for _, a := range b.Accepted {
+		parts = append(parts, markdown.Escape("accepted "+a.Figure+": "+a.Reason))
+	}
+	if b.Note != "" {
+		parts = append(parts, markdown.Escape(b.Note))
+	}
+	return strings.Join(parts, "; ")
+}
+
+func short(commit string) string { return commit[:min(len(commit), 12)] }
+
+// ProfileDiffs is pprof's diff of a benchmark's CPU profile at the change
+// against the base's, from their results (outputs.zip or directory).
+func ProfileDiffs(benchmark, base, change string) ([]summary.ProfileDiff, error) {
+	var profiles [2]*profile.Profile
+	for i, path := range []string{base, change} {
+		r, out, err := result.Read(path)
+		if err != nil {
+			return nil, err
+		}
+		name := r.Find(result.RoleProfile, "cpu")
+		if name == "" {
+			return nil, fmt.Errorf("%s: no CPU profile to diff", path)
+		}
+		data, err := out.ReadFile(name)
+		if err != nil {
+			return nil, err
+		}
+		if profiles[i], err = profile.ParseData(data); err != nil {
+			return nil, fmt.Errorf("%s: %w", out.Path(name), err)
+		}
+	}
+	d, err := profilediff.Compute("cpu", profiles[0], profiles[1])
+	if err != nil {
+		return nil, fmt.Errorf("%s: the CPU profile diff: %w", benchmark, err)
+	}
+	return []summary.ProfileDiff{{Benchmark: benchmark, Diff: d}}, nil
+}

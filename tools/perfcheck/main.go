@@ -1,0 +1,218 @@
+// Command perfcheck tells, before a change lands, what it does to the
+// benchmarks: exactly those it can affect, measured against its base.
+//
+//	tools/bazel run //tools/perfcheck -- [--base REV] [--out DIR] [--repo DIR]
+//
+// It builds //benchmarks:all at the change (the checkout bazel run was
+// typed in, uncommitted changes included) and at the base (REV, by default
+// the merge base of HEAD with main), the base in a worktree of its own
+// under the lab's cache directory (internal/labcache), never in the
+// checkout. It compares each benchmark's identity (tools/perf/perfspec:
+// the sums of its binary and of its declared run) at both: a benchmark
+// whose identity did not change is listed as "unchanged: same binary and
+// run, not measured". The others' quick tests run on both sides, in this
+// job, and their gated counted figures are judged by tools/verdict: the
+// regressions get pprof's diff of their CPU profiles. A commit of the
+// change may accept a regression it intends, with a trailer:
+//
+//	Perf-Accepted: havlak6 own_instructions: trades 3% instructions for 40% less memory
+//
+// It writes DIR/summary.json (tools/summary) and DIR/pr-comment.md (the
+// comment for the pull request, under GitHub's 65,536 characters), and
+// exits with tools/verdict's statuses: 1 when a gated figure regressed and
+// was not accepted, or a benchmark went missing; 2 for bad usage.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"havlak-lab/internal/cli"
+	"havlak-lab/internal/gitwork"
+	"havlak-lab/internal/labcache"
+	"havlak-lab/tools/perfcheck/check"
+	"havlak-lab/tools/result"
+	"havlak-lab/tools/summary"
+	"havlak-lab/tools/verdict"
+)
+
+func main() {
+	os.Exit(cli.Report(os.Stderr, "perfcheck", run(os.Args[1:], os.Stderr)))
+}
+
+// The benchmarks' package, whose quick tests the check builds and runs.
+const pkg = "benchmarks"
+
+func run(args []string, log io.Writer) error {
+	fs := flag.NewFlagSet("perfcheck", flag.ContinueOnError)
+	fs.SetOutput(log)
+	base := fs.String("base", "", "the `revision` to compare with (default: the merge base of HEAD with main)")
+	out := fs.String("out", "", "write summary.json and pr-comment.md into `DIR` (default: perf-check/ in the checkout)")
+	repoFlag := fs.String("repo", "", "the checkout of the change (default: where bazel run was typed)")
+	if help, err := cli.ParseFlags(fs, args); help || err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return cli.Usagef("unexpected argument %q", fs.Arg(0))
+	}
+	workspace := cli.WorkspaceRoot()
+	if *repoFlag != "" {
+		workspace = cli.UserPath(*repoFlag)
+	}
+	repo := gitwork.Repo(workspace)
+	top, err := repo.Output("rev-parse", "--show-toplevel")
+	if err != nil {
+		return cli.Usagef("%s: not a git checkout: %v", workspace, err)
+	}
+	repo = gitwork.Repo(top)
+	rev := *base
+	if rev == "" {
+		if rev, err = repo.Output("merge-base", "HEAD", "main"); err != nil {
+			return cli.Usagef("no merge base of HEAD with main (--base REV names one): %v", err)
+		}
+	}
+	baseCommit, err := repo.Commit("--base", rev)
+	if err != nil {
+		return cli.UsageError{Err: err}
+	}
+	outDir := filepath.Join(top, "perf-check")
+	if *out != "" {
+		outDir = cli.UserPath(*out)
+	}
+	c := &checker{repo: repo, change: top, log: log}
+	s, plan, err := c.check(baseCommit)
+	if err != nil {
+		return err
+	}
+	if err := write(outDir, s, plan); err != nil {
+		return err
+	}
+	fmt.Fprintf(log, "perfcheck: wrote %s and %s\n", filepath.Join(outDir, summary.FileName), filepath.Join(outDir, check.CommentFile))
+	if status := s.Status(); status != verdict.StatusOK {
+		return cli.ExitError{Status: status}
+	}
+	return nil
+}
+
+// A checker checks the change in a checkout against a base commit.
+type checker struct {
+	repo   gitwork.Repo
+	change string // the change's checkout
+	log    io.Writer
+}
+
+func (c *checker) check(baseCommit string) (*summary.Summary, check.Plan, error) {
+	cache, err := labcache.Dir("perfcheck")
+	if err != nil {
+		return nil, check.Plan{}, err
+	}
+	fmt.Fprintf(c.log, "perfcheck: the base is %s; building it in a worktree under %s\n", short(baseCommit), cache)
+	wt, err := c.repo.AddWorktree("perf check", cache, baseCommit)
+	if err != nil {
+		return nil, check.Plan{}, err
+	}
+	defer wt.Close()
+	// The user's cache settings serve the base's build too.
+	if data, err := os.ReadFile(filepath.Join(c.change, "user.bazelrc")); err == nil {
+		if err := os.WriteFile(filepath.Join(wt.Dir, "user.bazelrc"), data, 0o644); err != nil {
+			return nil, check.Plan{}, err
+		}
+	}
+	sides := []struct{ name, dir string }{{"the change", c.change}, {"the base", wt.Dir}}
+	var targets [2][]check.Target
+	for i, side := range sides {
+		fmt.Fprintf(c.log, "perfcheck: [%d/4] building //%s:all at %s\n", i+1, pkg, side.name)
+		if err := c.bazel(side.dir, "build", "//"+pkg+":all"); err != nil {
+			return nil, check.Plan{}, fmt.Errorf("building %s: %w", side.name, err)
+		}
+		if targets[i], err = check.Targets(side.dir, pkg); err != nil {
+			return nil, check.Plan{}, err
+		}
+	}
+	plan := check.NewPlan(targets[1], targets[0])
+	fmt.Fprintf(c.log, "perfcheck: %d benchmarks changed, %d unchanged (same binary and run: not measured), %d added, %d removed\n",
+		len(plan.Changed), len(plan.Unchanged), len(plan.Added), len(plan.Removed))
+	messages, err := c.repo.Output("log", "--format=%B", baseCommit+"..HEAD")
+	if err != nil {
+		return nil, check.Plan{}, err
+	}
+	accepted, err := check.ParseAcceptances(messages)
+	if err != nil {
+		return nil, check.Plan{}, cli.UsageError{Err: fmt.Errorf("a commit's trailer: %w", err)}
+	}
+	s := &summary.Summary{Tool: "perfcheck", Baseline: baseCommit}
+	for _, name := range plan.Removed {
+		s.Benchmarks = append(s.Benchmarks, summary.Benchmark{Name: name, Outcome: verdict.Missing,
+			Note: "the base has it, the change does not"})
+	}
+	if len(plan.Changed) == 0 {
+		return s, plan, nil
+	}
+	var tests []string
+	for _, t := range plan.Changed {
+		tests = append(tests, "//"+pkg+":"+t.Test)
+	}
+	var results [2]map[string]*result.Result
+	for i, side := range sides {
+		fmt.Fprintf(c.log, "perfcheck: [%d/4] measuring %d benchmarks at %s: %s\n", i+3, len(tests), side.name, strings.Join(tests, " "))
+		// A failing test is measured all the same: its result says why.
+		c.bazel(side.dir, append([]string{"test", "--nocache_test_results", "--test_output=errors"}, tests...)...)
+		results[i] = map[string]*result.Result{}
+		for _, t := range plan.Changed {
+			zip := filepath.Join(side.dir, "bazel-testlogs", pkg, t.Test, "test.outputs", result.ZipName)
+			r, _, err := result.Read(zip)
+			if err != nil {
+				s.Unreadable = append(s.Unreadable, fmt.Sprintf("%s, %s: %v", t.Benchmark, side.name, err))
+				continue
+			}
+			results[i][t.Benchmark] = r
+		}
+	}
+	for _, t := range plan.Changed {
+		change, base := results[0][t.Benchmark], results[1][t.Benchmark]
+		if change == nil || base == nil {
+			continue
+		}
+		b := check.Compare(base, change, accepted)
+		s.Benchmarks = append(s.Benchmarks, b)
+		if b.Fails() {
+			zip := func(dir string) string {
+				return filepath.Join(dir, "bazel-testlogs", pkg, t.Test, "test.outputs", result.ZipName)
+			}
+			diffs, err := check.ProfileDiffs(b.Name, zip(sides[1].dir), zip(sides[0].dir))
+			if err != nil {
+				s.Problems = append(s.Problems, err.Error())
+			}
+			s.ProfileDiffs = append(s.ProfileDiffs, diffs...)
+		}
+	}
+	return s, plan, nil
+}
+
+// bazel runs tools/bazel in a checkout, its output going to the log.
+func (c *checker) bazel(dir string, args ...string) error {
+	cmd := exec.Command(filepath.Join(dir, "tools", "bazel"), args...)
+	cmd.Dir = dir
+	cmd.Stdout, cmd.Stderr = c.log, c.log
+	return cmd.Run()
+}
+
+// write writes the summary and the comment into dir.
+func write(dir string, s *summary.Summary, plan check.Plan) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	if err := summary.Write(filepath.Join(dir, summary.FileName), s); err != nil {
+		return err
+	}
+	var comment strings.Builder
+	check.WriteComment(&comment, s, plan, check.CommentLimit)
+	return result.WriteFile(filepath.Join(dir, check.CommentFile), []byte(comment.String()))
+}
+
+func short(commit string) string { return commit[:min(len(commit), 12)] }

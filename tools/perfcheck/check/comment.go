@@ -70,7 +70,7 @@ func WriteComment(w io.Writer, s *summary.Summary, plan Plan, limit int) {
 	budget -= len(header) + len(quietTable) + 100
 	var notMeasured []string
 	for _, name := range plan.Unchanged {
-		notMeasured = append(notMeasured, markdown.Escape(name))
+		notMeasured = append(notMeasured, "- "+markdown.Escape(name))
 	}
 	unchangedList := cut(notMeasured, budget-100)
 

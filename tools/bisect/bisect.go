@@ -150,7 +150,7 @@ func bisect(o *options, log io.Writer) error {
 			bad, clear := boundary.Bad(step.Values)
 			if !clear {
 				fmt.Fprintf(log, "bisect: %s: its runs straddle the threshold; measuring it %d times more\n", short(head), m.repetitions)
-				more, err := m.measure(head, "")
+				more, err := m.measureAgain(head)
 				if err != nil {
 					return err
 				}
@@ -182,6 +182,9 @@ func bisect(o *options, log io.Writer) error {
 		}
 	}
 	rep.Change = rep.FirstBad.Median/rep.Parent.Median - 1
+	rep.Saved = m.saved
+	fmt.Fprintf(log, "bisect: %d commits had the binary and run of a commit measured before: %d runs under Cachegrind saved\n",
+		m.saved, m.saved*m.repetitions)
 	printAnswer(os.Stdout, rep)
 	if o.jsonOut != "" {
 		return writeJSON(o.jsonOut, rep)
@@ -222,4 +225,3 @@ func writeJSON(path string, r *answer.Answer) error {
 	}
 	return f.Commit()
 }
-

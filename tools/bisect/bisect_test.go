@@ -211,6 +211,11 @@ func TestNamesTheCommitOfTheExtraPass(t *testing.T) {
 		t.Errorf("report: metric %q, parent %s, first bad %v, threshold %v, parent %v, change %v; want own_instructions, the culprit's parent, more instructions",
 			rep.Metric, rep.Parent.Commit, rep.FirstBad.Median, rep.Threshold, rep.Parent.Median, rep.Change)
 	}
+	// Commits of comments and docs build the binary of their parent: at
+	// least one of the steps was not measured again.
+	if rep.Saved == 0 {
+		t.Errorf("no commit's measurement was saved by its identity:\n%s", data)
+	}
 	// git bisect's steps, no more: log2 of 9 commits.
 	if len(rep.Steps) == 0 || len(rep.Steps) > 4 {
 		t.Errorf("%d commits measured between GOOD and BAD, want 1 to 4", len(rep.Steps))

@@ -22,6 +22,17 @@ import (
 // its program fails or prints a wrong answer. git bisect skips it.
 var errBroken = errors.New("broken commit")
 
+// identity is what a commit's build would measure: its binary and its
+// declared run (perfspec).
+func identity(prog *program) (result.Identity, error) {
+	binary, err := perfspec.FileSHA256(prog.binary)
+	if err != nil {
+		return result.Identity{}, err
+	}
+	run, err := prog.spec.RunSHA256(prog.dir)
+	return result.Identity{BinarySHA256: binary, RunSHA256: run}, err
+}
+
 // A program is a commit's benchmark, built.
 type program struct {
 	binary string // absolute
@@ -46,6 +57,12 @@ type measurer struct {
 	metric      string // after the first measurement
 	repetitions int    // after the first measurement
 	runs        int
+	// measured are the measurements by the identity of what was measured
+	// (its binary's and its run's sums); saved counts the commits that had
+	// the identity of one measured before.
+	measured map[result.Identity]answer.Measurement
+	saved    int
+	again    bool // measureAgain: no measurement of the cache
 }
 
 // measureAt checks commit out, then measures it; what names it in errors.
@@ -60,7 +77,16 @@ func (m *measurer) measureAt(commit, what string) (answer.Measurement, error) {
 	return meas, err
 }
 
-// measure builds the checked-out commit and counts its runs.
+// measureAgain measures the checked-out commit once more, though its
+// identity was measured before: its runs were not clear enough.
+func (m *measurer) measureAgain(commit string) (answer.Measurement, error) {
+	m.again = true
+	defer func() { m.again = false }()
+	return m.measure(commit, "")
+}
+
+// measure builds the checked-out commit and counts its runs, unless a
+// build of the same identity was measured before.
 func (m *measurer) measure(commit, what string) (answer.Measurement, error) {
 	meas := answer.Measurement{Commit: commit}
 	meas.Subject, _ = m.wt.Output("log", "-1", "--format=%s", commit)
@@ -74,6 +100,25 @@ func (m *measurer) measure(commit, what string) (answer.Measurement, error) {
 		return meas, fmt.Errorf("%w: %v", errBroken, err)
 	}
 	spec := prog.spec
+	id, err := identity(prog)
+	if err != nil {
+		return meas, fmt.Errorf("%w: %v", errBroken, err)
+	}
+	if same, ok := m.measured[id]; ok && m.metric != "" && !m.again {
+		m.saved++
+		meas.Values, meas.Median = same.Values, same.Median
+		fmt.Fprintf(m.log, "bisect: %s %s: the binary and run of %s, measured before: %s %s, not measured again\n",
+			short(commit), meas.Subject, short(same.Commit), m.metric, describe(meas.Values))
+		return meas, nil
+	}
+	defer func() {
+		if len(meas.Values) > 0 && !m.again {
+			if m.measured == nil {
+				m.measured = map[result.Identity]answer.Measurement{}
+			}
+			m.measured[id] = meas
+		}
+	}()
 	switch {
 	case spec.Benchmark.Name != m.o.benchmark:
 		return meas, fmt.Errorf("%w: its spec is of benchmark %q, not %q", errBroken, spec.Benchmark.Name, m.o.benchmark)
@@ -225,7 +270,9 @@ func (b *goBuilder) build() (*program, error) {
 	b.builds++
 	binary := filepath.Join(b.out, fmt.Sprintf("program.%d", b.builds))
 	var output bytes.Buffer
-	cmd := exec.Command(b.goCmd, "build", "-o", binary, b.pkg)
+	// No VCS stamp: a commit that changes nothing of the program builds
+	// the same binary, and is not measured again.
+	cmd := exec.Command(b.goCmd, "build", "-buildvcs=false", "-trimpath", "-o", binary, b.pkg)
 	// A go.work around the cache directory is not the worktree's.
 	if err := runBuild(cmd, b.worktree, &output, "GOWORK=off"); err != nil {
 		return nil, fmt.Errorf("%v\n%s", err, output.String())

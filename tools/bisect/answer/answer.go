@@ -42,6 +42,9 @@ type Answer struct {
 	Parent Measurement `json:"parent"`
 	// Change is FirstBad's median against Parent's, relative.
 	Change float64 `json:"change"`
+	// Saved counts the commits not measured: their build had the identity
+	// (binary and declared run) of a commit measured before.
+	Saved int `json:"saved"`
 }
 
 // Read reads an answer that tools/bisect --json wrote.

@@ -20,26 +20,36 @@ import (
 // name. Two builds of the same identity run the same program the same
 // way, so that a difference between their measurements is noise.
 func (s *Spec) Identity(root string) (result.Identity, error) {
-	binary, err := fileSHA256(filepath.Join(root, s.Binary))
+	binary, err := FileSHA256(filepath.Join(root, s.Binary))
 	if err != nil {
 		return result.Identity{}, fmt.Errorf("the identity of %s: %w", s.Benchmark.Name, err)
 	}
+	run, err := s.RunSHA256(root)
+	if err != nil {
+		return result.Identity{}, err
+	}
+	return result.Identity{BinarySHA256: binary, RunSHA256: run}, nil
+}
+
+// RunSHA256 is the sha256 of the spec's declared run (Identity's second
+// half), its data files under root.
+func (s *Spec) RunSHA256(root string) (string, error) {
 	run := *s
 	run.Status = ""
 	doc, err := json.Marshal(run)
 	if err != nil {
-		return result.Identity{}, err
+		return "", err
 	}
 	h := sha256.New()
 	h.Write(doc)
 	for _, name := range s.dataFiles(root) {
-		sum, err := fileSHA256(filepath.Join(root, name))
+		sum, err := FileSHA256(filepath.Join(root, name))
 		if err != nil {
-			return result.Identity{}, fmt.Errorf("the identity of %s: %w", s.Benchmark.Name, err)
+			return "", fmt.Errorf("the identity of %s: %w", s.Benchmark.Name, err)
 		}
 		fmt.Fprintf(h, "\n%s %s", name, sum)
 	}
-	return result.Identity{BinarySHA256: binary, RunSHA256: hex.EncodeToString(h.Sum(nil))}, nil
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // dataFiles are the files under root that the spec's arguments name, as
@@ -64,8 +74,8 @@ func (s *Spec) dataFiles(root string) []string {
 	return files
 }
 
-// fileSHA256 is the sha256 of a file, in hex.
-func fileSHA256(path string) (string, error) {
+// FileSHA256 is the sha256 of a file, in hex.
+func FileSHA256(path string) (string, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return "", err

@@ -157,3 +157,27 @@ func TestNamesDoNotBecomePaths(t *testing.T) {
 		t.Errorf("the report wrote beside its directory: %v", entries)
 	}
 }
+
+// Two results of the same identity measured the same binary the same way:
+// a difference between them is noise, never a regression (issue 26).
+func TestSameIdentityIsNoise(t *testing.T) {
+	baseline, tonight := night(t, "havlak6cc"), night(t, "havlak6cc")
+	setMetric(t, filepath.Join(baseline, "havlak6cc"), 1e9, 1e9)
+	setMetric(t, filepath.Join(tonight, "havlak6cc"), 1.05e9, 1.05e9)
+	identify := func(dir, binary string) {
+		editResult(t, filepath.Join(dir, "havlak6cc"), func(doc map[string]any) {
+			doc["schema_version"] = 2
+			doc["identity"] = map[string]any{"binary_sha256": strings.Repeat(binary, 64), "run_sha256": strings.Repeat("b", 64)}
+		})
+	}
+	identify(baseline, "a")
+	identify(tonight, "a")
+	sum, stderr, status := reportSummary(t, "--from", tonight, "--baseline", baseline)
+	if b := benchmarkOf(sum, "havlak6cc"); status != 0 || b.Fails() || !strings.Contains(b.Note, "noise floor") {
+		t.Errorf("5%% more of the same binary: exit status %d, %+v\n%s", status, b, stderr)
+	}
+	identify(tonight, "c")
+	if _, stderr, status := reportSummary(t, "--from", tonight, "--baseline", baseline); status != 1 {
+		t.Errorf("5%% more of another binary: exit status %d\n%s", status, stderr)
+	}
+}

@@ -203,6 +203,17 @@ func (v Verdict) Fails() bool {
 	return (v.Outcome == Regressed || v.Outcome == Missing) && v.Rule.Gated
 }
 
+// SameIdentity is the verdict on a figure of two measurements of the same
+// binary and declared run (their identity, tools/result): whatever the
+// change, it is noise, and it is recorded as this figure's noise floor.
+func SameIdentity(v Verdict) Verdict {
+	if v.Outcome == Regressed || v.Outcome == Improved {
+		v.Outcome = Unchanged
+		v.Warning = fmt.Sprintf("the same binary and run as the baseline: %s is the noise floor", v.ChangeText(4))
+	}
+	return v
+}
+
 // MissingFigure is the verdict on a figure the baseline has and this side
 // lacks (why says how).
 func MissingFigure(figure, unit string, old []float64, rule Rule, why string) Verdict {

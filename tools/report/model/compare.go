@@ -37,6 +37,8 @@ type Comparison struct {
 	// EnvironmentChanges name what differs from the baseline's
 	// environment.
 	EnvironmentChanges []string
+	// SameIdentity: the baseline measured the same binary and run.
+	SameIdentity bool
 	// Note explains a comparison that could not be made, or qualifies one.
 	Note string
 	// Baseline is the result compared with, for its profiles.
@@ -184,6 +186,17 @@ func compareRows(rows []*Row, baseline []*Result, gate Gate) (regressed, moved [
 			notes = append(notes, "timings of "+c.Real.Reason)
 		} else {
 			c.Made = true
+		}
+		if base.Identity != nil && row.Identity != nil && *base.Identity == *row.Identity {
+			// The program and its run are the baseline's: nothing to judge.
+			c.SameIdentity = true
+			for _, v := range []*verdict.Verdict{&c.Real, &c.CPU, &c.MaxRSS} {
+				*v = verdict.SameIdentity(*v)
+			}
+			for i := range c.Metrics {
+				c.Metrics[i] = verdict.SameIdentity(c.Metrics[i])
+			}
+			notes = append(notes, "the same binary and run as the baseline: its changes are the noise floor")
 		}
 		c.Regressed = slices.ContainsFunc(c.Figures(), verdict.Verdict.Fails)
 		if len(diffs) > 0 {

@@ -20,8 +20,10 @@ type Result struct {
 	result.Benchmark
 	Environment result.Environment
 	Source      string // the zip or directory it was read from
-	Runs        []result.Run
-	Metrics     []result.Metric
+	// Identity is what was measured (nil for a result of schema version 1).
+	Identity *result.Identity
+	Runs     []result.Run
+	Metrics  []result.Metric
 
 	CPU  *profile.Profile // nil when missing or unreadable
 	Heap *profile.Profile
@@ -48,6 +50,7 @@ func readResult(f result.Found) *Result {
 		Benchmark:   res.Benchmark,
 		Environment: res.Environment,
 		Source:      f.Path,
+		Identity:    res.Identity,
 		Runs:        res.Timing.Successful(),
 		Metrics:     res.Metrics,
 		Graphs:      map[string][]byte{},

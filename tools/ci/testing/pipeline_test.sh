@@ -5,8 +5,9 @@
 # Also checks that the nightly job keeps its promises (only on schedule,
 # queue perf, serialised) in the agent's resolved JSON, and which steps
 # each kind of build runs: a pull request from a fork only the fork's
-# presubmit on queue untrusted; this repository's pull requests, pushes and
-# builds by hand the presubmit; the schedule only the nightly. The agent
+# presubmit and perf check on queue untrusted; this repository's pull
+# requests the presubmit and the perf check; pushes and builds by hand the
+# presubmit; the schedule only the nightly. The agent
 # leaves `if` to Buildkite's servers, so //tools/ci/whichsteps ($WHICHSTEPS)
 # evaluates the conditions of the agent's resolved pipeline.
 #
@@ -76,9 +77,9 @@ routes() {
   [[ "$got" == "$want" ]] || die "$name runs the steps '$got', want '$want'"
 }
 # Buildkite's variables: fork is null outside pull requests.
-routes "pull request from a fork" presubmit-fork build.source=webhook build.branch=someone:patch-1 \
+routes "pull request from a fork" "presubmit-fork perf-check-fork" build.source=webhook build.branch=someone:patch-1 \
   'build.pull_request.id="17"' build.pull_request.repository.fork=true
-routes "pull request of this repo" presubmit build.source=webhook build.branch=feature \
+routes "pull request of this repo" "presubmit perf-check" build.source=webhook build.branch=feature \
   'build.pull_request.id="18"' build.pull_request.repository.fork=false
 routes "push to main" presubmit build.source=webhook build.branch=main \
   build.pull_request.id=null build.pull_request.repository.fork=null
@@ -87,15 +88,17 @@ routes "build started by hand" presubmit build.source=ui build.branch=main \
 routes "nightly schedule" nightly-perf build.source=schedule build.branch=main \
   build.pull_request.id=null build.pull_request.repository.fork=null
 
-# The fork's step: agents of its own, no secrets through the pipeline, and
-# artifacts apart from the trusted jobs'.
-fork="$(jq -c '.steps[] | select(.key == "presubmit-fork")' "$tmp/resolved.json")"
-[[ "$(jq -c '.agents' <<<"$fork")" == '{"queue":"untrusted","arch":"amd64"}' ]] ||
-  die "presubmit-fork must run on queue untrusted: $(jq -c '.agents' <<<"$fork")"
-[[ "$(jq -c '[.env, .plugins] | map(select(. != null))' <<<"$fork")" == "[]" ]] ||
-  die "presubmit-fork must pass no env or plugins (secrets) to its job"
-[[ "$(jq -c '[.artifact_paths[] | select(startswith("untrusted-artifacts/") | not)]' <<<"$fork")" == "[]" ]] ||
-  die "presubmit-fork uploads artifacts outside untrusted-artifacts/"
-[[ "$(jq -r '[.steps[] | select(.key != "presubmit-fork") | .agents.queue] | index("untrusted")' "$tmp/resolved.json")" == null ]] ||
-  die "only presubmit-fork may run on queue untrusted"
+# The fork's steps: agents of their own, no secrets through the pipeline,
+# and artifacts apart from the trusted jobs'.
+for key in presubmit-fork perf-check-fork; do
+  fork="$(jq -c --arg key "$key" '.steps[] | select(.key == $key)' "$tmp/resolved.json")"
+  [[ "$(jq -c '.agents' <<<"$fork")" == '{"queue":"untrusted","arch":"amd64"}' ]] ||
+    die "$key must run on queue untrusted: $(jq -c '.agents' <<<"$fork")"
+  [[ "$(jq -c '[.env, .plugins] | map(select(. != null))' <<<"$fork")" == "[]" ]] ||
+    die "$key must pass no env or plugins (secrets) to its job"
+  [[ "$(jq -c '[.artifact_paths[] | select(startswith("untrusted-artifacts/") | not)]' <<<"$fork")" == "[]" ]] ||
+    die "$key uploads artifacts outside untrusted-artifacts/"
+done
+[[ "$(jq -r '[.steps[] | select(.key | endswith("-fork") | not) | .agents.queue] | index("untrusted")' "$tmp/resolved.json")" == null ]] ||
+  die "only the fork's steps may run on queue untrusted"
 echo "PASS: pipelines match Buildkite's schema and parse with buildkite-agent; builds are routed by trust"

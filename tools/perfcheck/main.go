@@ -116,7 +116,12 @@ func (c *checker) check(baseCommit string) (*summary.Summary, check.Plan, error)
 	if err != nil {
 		return nil, check.Plan{}, err
 	}
-	defer wt.Close()
+	defer func() {
+		// The worktree's Bazel server would linger for hours; its output
+		// base stays for the next check.
+		c.bazel(wt.Dir, "shutdown")
+		wt.Close()
+	}()
 	// The user's cache settings serve the base's build too.
 	if data, err := os.ReadFile(filepath.Join(c.change, "user.bazelrc")); err == nil {
 		if err := os.WriteFile(filepath.Join(wt.Dir, "user.bazelrc"), data, 0o644); err != nil {

@@ -1,0 +1,192 @@
+package main
+
+import (
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"havlak-lab/internal/cli"
+	"havlak-lab/internal/labcache"
+	"havlak-lab/tools/summary"
+	"havlak-lab/tools/verdict"
+)
+
+var workspaceFile = flag.String("workspace", "", "the checkout's WORKSPACE file (a runfiles path: bazel test gives it)")
+
+// TestChecks checks changes of a throwaway history made from a copy of the
+// lab: a change of docs alone measures nothing; one that makes havlak6
+// (Go) and havlak6cc (C++) about 2% slower fails, naming both with their
+// figures; its revert is an improvement; the regression accepted by a
+// Perf-Accepted: trailer passes, the reason shown. It runs nested Bazel
+// builds of the whole //benchmarks:all: --config=perf only.
+func TestChecks(t *testing.T) {
+	if *workspaceFile == "" {
+		t.Skip("-workspace: the checkout's WORKSPACE (bazel test passes it)")
+	}
+	file := *workspaceFile
+	if dir := os.Getenv("TEST_SRCDIR"); dir != "" && !filepath.IsAbs(file) {
+		file = filepath.Join(dir, os.Getenv("TEST_WORKSPACE"), file)
+	}
+	real, err := filepath.EvalSymlinks(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	source := filepath.Dir(real)
+	// A copy at a fixed place, so that its Bazel output base serves the
+	// next run of this test too.
+	cache, err := labcache.Dir("perfcheck-test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	repo := filepath.Join(cache, "checkout")
+	if err := os.RemoveAll(repo); err != nil {
+		t.Fatal(err)
+	}
+	git := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-C", repo, "-c", "user.name=lab", "-c", "user.email=lab@localhost"}, args...)...)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	copyCheckout(t, source, repo)
+	t.Cleanup(func() {
+		// The copy's Bazel server would linger for hours.
+		cmd := exec.Command(filepath.Join(repo, "tools", "bazel"), "shutdown")
+		cmd.Dir = repo
+		cmd.Run()
+	})
+	git("init", "-q", "-b", "main")
+	git("add", "-A")
+	git("commit", "-q", "-m", "the lab")
+	base := git("rev-parse", "HEAD")
+
+	edit := func(path, old, new string) {
+		t.Helper()
+		full := filepath.Join(repo, path)
+		data, err := os.ReadFile(full)
+		if err != nil || !strings.Contains(string(data), old) {
+			t.Fatalf("%s has no %q to change: %v", path, old, err)
+		}
+		if err := os.WriteFile(full, []byte(strings.Replace(string(data), old, new, 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	edit("docs/perfcheck.md", "# The perf check of a change\n", "# The perf check of a change\n\nA note.\n")
+	git("commit", "-q", "-am", "docs: a note")
+	docs := git("rev-parse", "HEAD")
+	// About 2% more instructions in each: a loop as long as the graph, in
+	// every loop-finding pass.
+	edit("cc/havlak6cc/finder.cc", "  lab::Status status = loop_finder_.FindLoops(cfg_, lsg_.get());",
+		"  static volatile long sink;\n  for (long i = 0, n = 2L * static_cast<long>(cfg_.blocks().size()); i < n; ++i) sink = sink + i;\n"+
+			"  lab::Status status = loop_finder_.FindLoops(cfg_, lsg_.get());")
+	edit("go/havlak6/main.go", "func (f *finder) FindLoops() (int, error) {\n",
+		"var sink int\n\nfunc (f *finder) FindLoops() (int, error) {\n\tfor i := 0; i < len(f.cfg.Blocks); i++ {\n\t\tsink += i\n\t}\n")
+	git("commit", "-q", "-am", "havlak6, havlak6cc: a pass more")
+	slower := git("rev-parse", "HEAD")
+	git("commit", "-q", "--allow-empty", "-m", "accept it\n\n"+
+		"Perf-Accepted: havlak6 own_instructions: the pass pays for itself elsewhere\n"+
+		"Perf-Accepted: havlak6_noreuse own_instructions: the same binary as havlak6\n"+
+		"Perf-Accepted: havlak6cc instructions: the pass pays for itself elsewhere")
+	accepted := git("rev-parse", "HEAD")
+	git("revert", "--no-edit", slower)
+	reverted := git("rev-parse", "HEAD")
+
+	check := func(head, against string) (*summary.Summary, string, int) {
+		t.Helper()
+		git("checkout", "-q", "--detach", head)
+		out := t.TempDir()
+		var log strings.Builder
+		start := time.Now()
+		status := cli.Report(&log, "perfcheck", run([]string{"--repo", repo, "--base", against, "--out", out}, &log))
+		t.Logf("the check of %s against %s took %s", head[:12], against[:12], time.Since(start).Round(time.Second))
+		s, err := summary.Read(filepath.Join(out, summary.FileName))
+		if err != nil {
+			t.Fatalf("%v\n%s", err, log.String())
+		}
+		comment, err := os.ReadFile(filepath.Join(out, "pr-comment.md"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s, string(comment), status
+	}
+	figure := func(s *summary.Summary, benchmark, name string) *verdict.Verdict {
+		for _, b := range s.Benchmarks {
+			for i, f := range b.Figures {
+				if b.Name == benchmark && f.Figure == name {
+					return &b.Figures[i]
+				}
+			}
+		}
+		return nil
+	}
+
+	s, comment, status := check(docs, base)
+	if status != 0 || len(s.Benchmarks) != 0 || !strings.Contains(comment, "no benchmark can be affected") {
+		t.Errorf("docs only: exit status %d, %d benchmarks measured:\n%s", status, len(s.Benchmarks), comment)
+	}
+
+	s, comment, status = check(slower, base)
+	goFigure, ccFigure := figure(s, "havlak6", "own_instructions"), figure(s, "havlak6cc", "instructions")
+	if status != 1 || goFigure == nil || ccFigure == nil || !goFigure.Fails() || !ccFigure.Fails() ||
+		!strings.Contains(comment, "| havlak6 | **REGRESSED** | own_instructions +") || !strings.Contains(comment, "| havlak6cc | **REGRESSED** | instructions +") {
+		t.Errorf("about 2%% slower: exit status %d:\n%s", status, comment)
+	} else {
+		t.Logf("havlak6 %s, havlak6cc %s", goFigure, ccFigure)
+	}
+	for _, f := range []*verdict.Verdict{goFigure, ccFigure} {
+		if f != nil && (float64(f.Change) < 0.01 || float64(f.Change) > 0.05) {
+			t.Errorf("%s: not about 2%%", f)
+		}
+	}
+
+	s, comment, status = check(accepted, base)
+	if status != 0 || !strings.Contains(comment, "regressed, accepted") || !strings.Contains(comment, "the pass pays for itself elsewhere") {
+		t.Errorf("accepted: exit status %d:\n%s", status, comment)
+	}
+
+	s, comment, status = check(reverted, accepted)
+	if f := figure(s, "havlak6cc", "instructions"); status != 0 || f == nil || f.Outcome != verdict.Improved || !strings.Contains(comment, "| havlak6cc | improved |") {
+		t.Errorf("the revert: exit status %d:\n%s", status, comment)
+	}
+}
+
+// copyCheckout copies the files git knows of (tracked and untracked, not
+// ignored) from source to dir, and the user's own Bazel settings (their
+// caches serve the copy's builds).
+func copyCheckout(t *testing.T, source, dir string) {
+	t.Helper()
+	out, err := exec.Command("git", "-C", source, "ls-files", "-z", "--cached", "--others", "--exclude-standard").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range append(strings.Split(strings.TrimRight(string(out), "\x00"), "\x00"), "user.bazelrc") {
+		from := filepath.Join(source, name)
+		info, err := os.Lstat(from)
+		if err != nil || info.IsDir() {
+			continue // deleted, not yet committed; or no user.bazelrc
+		}
+		to := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if info.Mode()&os.ModeSymlink != 0 {
+			target, _ := os.Readlink(from)
+			os.Symlink(target, to)
+			continue
+		}
+		data, err := os.ReadFile(from)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(to, data, info.Mode().Perm()); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

@@ -36,6 +36,10 @@ func TestChecks(t *testing.T) {
 		t.Fatal(err)
 	}
 	source := filepath.Dir(real)
+	// Bazel run by a test takes its output root from $TEST_TMPDIR, and
+	// stops after 15 s idle: the nested builds are a user's, with the
+	// user's output root, so that their output bases serve the next run.
+	os.Unsetenv("TEST_TMPDIR")
 	// A copy at a fixed place, so that its Bazel output base serves the
 	// next run of this test too.
 	cache, err := labcache.Dir("perfcheck-test")

@@ -32,11 +32,16 @@ def _compile(ctx, name, cc_toolchain, feature_configuration, flags, additional_i
         compilation_contexts = [dep[CcInfo].compilation_context for dep in ctx.attr.deps],
         user_compile_flags = ctx.attr.copts + flags,
         additional_inputs = additional_inputs,
-        # One kind of object, so that each has one .gcda file: position-
-        # independent, which is what Bazel links into binaries here.
+        # One kind of object, so that each has one .gcda file.
         disallow_nopic_outputs = True,
     )
-    return outputs
+
+    # Bazel links position-independent objects into a binary in some
+    # compilation modes and the others in -c opt; these serve as both.
+    return cc_common.create_compilation_outputs(
+        objects = depset(outputs.pic_objects),
+        pic_objects = depset(outputs.pic_objects),
+    )
 
 def _link(ctx, name, cc_toolchain, feature_configuration, compilation_outputs, flags = []):
     outputs = cc_common.link(

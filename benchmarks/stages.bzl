@@ -26,13 +26,13 @@ HAVLAK_QUICK_ARGS = [
 HAVLAK_HEAP_PROFILE_ENV = "HAVLAK_HEAPPROFILE"
 
 # The speed-ups of Go stages are measured against havlak1, of C++ ones
-# against havlak1cc.
+# against havlak1cc, unless a stage declares its own reference.
 _REFERENCE = {
     "Go": "havlak1",
     "C++": "havlak1cc",
 }
 
-def _stage(name, package, language, stage, heap, counterpart = None, args = [], fast = False):
+def _stage(name, package, language, stage, heap, counterpart = None, reference = None, args = [], fast = False):
     """One stage.
 
     Args:
@@ -46,6 +46,8 @@ def _stage(name, package, language, stage, heap, counterpart = None, args = [], 
         the whole run, through HAVLAK_HEAP_PROFILE_ENV) or "gperftools"
         (the C++ stages: tcmalloc, over the warm-up and the first pass).
       counterpart: the same stage in the other language.
+      reference: the benchmark its speed-up is over, if not its
+        language's first stage.
       args: arguments of every run. A stage with arguments is a variant of
         its package's program: benchmarked, not cross-checked again.
       fast: whether the differential test gives it its largest CFGs.
@@ -60,7 +62,7 @@ def _stage(name, package, language, stage, heap, counterpart = None, args = [], 
         stage = stage,
         heap = heap,
         counterpart = counterpart,
-        reference = _REFERENCE[language],
+        reference = reference or _REFERENCE[language],
         args = args,
         fast = fast,
         program = not args,
@@ -77,11 +79,16 @@ HAVLAK_STAGES = [
     # One chapter further: the fastest loop finder we could write
     # (docs/havlak7.md).
     _stage("havlak7", "//go/havlak7", "Go", 7, "flag", counterpart = "havlak7cc", fast = True),
+    # havlak7's code again, compiled with a profile of havlak7 (docs/pgo.md):
+    # its speed-up over havlak7 is what the compiler made of the profile.
+    _stage("havlak8", "//go/havlak8", "Go", 8, "flag", counterpart = "havlak8cc", reference = "havlak7", fast = True),
     # The C++ stages: Hundt's original style, and havlak6 and havlak7
     # translated back to C++.
     _stage("havlak1cc", "//cc/havlak1cc", "C++", 1, "gperftools", counterpart = "havlak1"),
     _stage("havlak6cc", "//cc/havlak6cc", "C++", 6, "gperftools", counterpart = "havlak6", fast = True),
     _stage("havlak7cc", "//cc/havlak7cc", "C++", 7, "gperftools", counterpart = "havlak7", fast = True),
+    # havlak7cc compiled with GCC's profile feedback from a training run.
+    _stage("havlak8cc", "//cc/havlak8cc", "C++", 8, "gperftools", counterpart = "havlak8", reference = "havlak7cc", fast = True),
 ]
 
 HAVLAK_STAGES_BY_NAME = {s.name: s for s in HAVLAK_STAGES}

@@ -12,8 +12,9 @@ def havlak_cc_stage(name):
     """The targets of the C++ stage in this package.
 
     Creates `name` (the stage's program, from main.cc), `name + "_test"`
-    (havlak_test.cc, with GoogleTest) and `srcs` (the sources, for pprof
-    -list in //benchmarks), over a private library `name + "_lib"` of the
+    (havlak_test.cc, with GoogleTest), `srcs` (the sources, for pprof
+    -list in //benchmarks) and `program_srcs` and `program_hdrs` (the
+    program's own sources and headers, without the test), over a private library `name + "_lib"` of the
     stage's parts: cfg, finder, havlak and lsg, each a .cc and a .h.
 
     Args:
@@ -60,11 +61,27 @@ def havlak_cc_stage(name):
         ],
     )
 
+    # The program's own sources, for a build of them with profile feedback
+    # (//cc/havlak8cc).
+    native.filegroup(
+        name = "program_srcs",
+        srcs = ["main.cc"] + [part + ".cc" for part in _PARTS],
+        visibility = ["//cc:__subpackages__"],
+    )
+    native.filegroup(
+        name = "program_hdrs",
+        srcs = [part + ".h" for part in _PARTS],
+        visibility = ["//cc:__subpackages__"],
+    )
+
     native.filegroup(
         name = "srcs",
         srcs = native.glob([
             "*.cc",
             "*.h",
         ]),
-        visibility = ["//benchmarks:__pkg__"],
+        visibility = [
+            "//benchmarks:__pkg__",
+            "//cc:__subpackages__",
+        ],
     )

@@ -11,7 +11,9 @@ import (
 	"strings"
 
 	"havlak-lab/internal/cli"
+	"havlak-lab/internal/gitwork"
 	"havlak-lab/internal/markdown"
+	"havlak-lab/tools/perfcheck/check"
 	"havlak-lab/tools/result"
 	"havlak-lab/tools/summary"
 )
@@ -26,8 +28,11 @@ type night struct {
 	// retire names the baseline's benchmarks that left the suite on
 	// purpose (the report's --retire).
 	retire []string
-	stdout io.Writer
-	stderr io.Writer
+	// checkout is the git checkout of tonight's commit, whose history
+	// says which regressions were accepted (Perf-Accepted: trailers).
+	checkout string
+	stdout   io.Writer
+	stderr   io.Writer
 	// annotate posts the summary (Buildkite's annotation), or is nil.
 	annotate func(style, markdown string) error
 	// history is the results history the night enters, or nil;
@@ -84,6 +89,9 @@ func (n *night) gate() error {
 		args = append(args, "--baseline", n.baseline)
 		for _, name := range n.retire {
 			args = append(args, "--retire", name)
+		}
+		for _, a := range n.acceptances(found) {
+			args = append(args, "--accept", a.Benchmark+":"+a.Figure+":"+a.Reason)
 		}
 	} else {
 		fmt.Fprintf(n.stdout, "No baseline yet (%s): nothing to compare with.\n", n.baseline)
@@ -182,6 +190,43 @@ func trustedOrigins(found []result.Found) error {
 	}
 	return fmt.Errorf("this night is not promoted to baseline: only a scheduled build of %s may move it (docs/security.md), and %d of its %d results come from elsewhere:\n  %s",
 		result.TrustedBranch, len(untrusted), len(found), strings.Join(untrusted, "\n  "))
+}
+
+// acceptances are the regressions the commits since the baseline's declare
+// intended (Perf-Accepted: trailers, tools/perfcheck/check): what the
+// perf check of their change let pass, the night does not call a
+// regression. Commits it cannot read accept nothing.
+func (n *night) acceptances(found []result.Found) []check.Acceptance {
+	before, err := result.FindAll(n.baseline)
+	if err != nil {
+		return nil
+	}
+	commitOf := func(all []result.Found) string {
+		for _, f := range all {
+			if f.Err == nil && f.Result.Environment.Source.Commit != "" {
+				return f.Result.Environment.Source.Commit
+			}
+		}
+		return ""
+	}
+	from, to := commitOf(before), commitOf(found)
+	if from == "" || to == "" || from == to || n.checkout == "" {
+		return nil
+	}
+	messages, err := gitwork.Repo(n.checkout).Output("log", "--format=%B", from+".."+to)
+	if err != nil {
+		fmt.Fprintf(n.stdout, "Accepted regressions: none read (%v)\n", err)
+		return nil
+	}
+	accepted, err := check.ParseAcceptances(messages)
+	if err != nil {
+		fmt.Fprintf(n.stdout, "Accepted regressions: none read (a trailer of %s..%s: %v)\n", shortCommit(from), shortCommit(to), err)
+		return nil
+	}
+	for _, a := range accepted {
+		fmt.Fprintf(n.stdout, "Accepted by a commit since the baseline: %s %s: %s\n", a.Benchmark, a.Figure, a.Reason)
+	}
+	return accepted
 }
 
 // missingGoBenchmarks names the baseline's Go benchmarks (go_test

@@ -130,6 +130,7 @@ func runGate(args []string, report, benchgate, bisect string, stdout, stderr io.
 		benchgate:   absolute(benchgate),
 		testsFailed: *testsFailed,
 		retire:      retire,
+		checkout:    cli.UserPath("."),
 		stdout:      stdout,
 		stderr:      stderr,
 	}

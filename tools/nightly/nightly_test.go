@@ -95,6 +95,8 @@ type nightSpec struct {
 	// drop is a test whose outputs the night lacks; truncate, one whose
 	// outputs.zip is cut in half.
 	drop, truncate string
+	// commit is the commit every result names, when not "".
+	commit string
 	// origin is who ran the night, for every result; nil: the nightly
 	// schedule on main (trusted).
 	origin *result.Origin
@@ -126,6 +128,9 @@ func makeNight(t *testing.T, spec nightSpec) string {
 				r.Environment.Toolchains.Go = spec.newGoSDK
 			}
 			r.Environment.Origin = scheduledMain
+			if spec.commit != "" {
+				r.Environment.Source = result.Source{Commit: spec.commit}
+			}
 			if spec.origin != nil {
 				r.Environment.Origin = *spec.origin
 			}
@@ -357,5 +362,32 @@ func TestGateNeedsTheSummary(t *testing.T) {
 	}
 	if isDir(baseline) {
 		t.Errorf("a night without a verdict became the baseline")
+	}
+}
+
+// A regression that a commit since the baseline accepts (a Perf-Accepted:
+// trailer, which its perf check let pass) does not fail the night.
+func TestGateAcceptsTrailers(t *testing.T) {
+	needCommands(t)
+	t.Setenv("BUILDKITE", "")
+	checkout, commits := gitHistory(t, 1)
+	cmd := exec.Command("git", "-C", checkout, "-c", "user.name=lab", "-c", "user.email=lab@localhost", "commit", "-q", "--allow-empty",
+		"-m", "havlak6: a pass more\n\nPerf-Accepted: havlak6 real_seconds: the pass pays for itself in havlak7")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git commit: %v\n%s", err, out)
+	}
+	head, err := exec.Command("git", "-C", checkout, "rev-parse", "HEAD").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(checkout)
+	baseline := filepath.Join(t.TempDir(), "baseline")
+	if status, log := gateNight(t, baseline, makeNight(t, nightSpec{allocs: 1, commit: commits[0]})); status != 0 {
+		t.Fatalf("first night: exit status %d\n%s", status, log)
+	}
+	status, log := gateNight(t, baseline, makeNight(t, nightSpec{allocs: 1, slow: "havlak6", commit: strings.TrimSpace(string(head))}))
+	if status != 0 || !strings.Contains(log, "Accepted by a commit since the baseline: havlak6 real_seconds: the pass pays for itself in havlak7") ||
+		!strings.Contains(log, "| havlak6 | Go |") || !strings.Contains(log, "regressed, accepted") {
+		t.Errorf("an accepted regression: exit status %d\n%s", status, log)
 	}
 }

@@ -199,8 +199,13 @@ func (c *checker) check(baseCommit string) (*summary.Summary, check.Plan, error)
 	return s, plan, nil
 }
 
-// bazel runs tools/bazel in a checkout, its output going to the log.
+// bazel runs tools/bazel in a checkout, its output going to the log. A
+// build or test never uploads to a remote cache, whatever the checkout's
+// settings: the change's code, or the base's, is not to be trusted with it.
 func (c *checker) bazel(dir string, args ...string) error {
+	if len(args) > 0 && (args[0] == "build" || args[0] == "test") {
+		args = append([]string{args[0], "--noremote_upload_local_results"}, args[1:]...)
+	}
 	cmd := exec.Command(filepath.Join(dir, "tools", "bazel"), args...)
 	cmd.Dir = dir
 	cmd.Stdout, cmd.Stderr = c.log, c.log

@@ -94,6 +94,18 @@ func run(args []string, stderr io.Writer) error {
 	allowEnvChange := fs.Bool("allow-env-change", false, "compare with a baseline from another machine or toolchain")
 	trendsFile := fs.String("trends", "", "chart the history in `FILE` (JSON: benchmarks' series over commits, with change points)")
 	var retire []string
+	var accepted []model.Acceptance
+	fs.Func("accept", "a regression the commits since the baseline declare intended, `BENCHMARK:FIGURE:REASON` (a Perf-Accepted: trailer; repeat for more)", func(v string) error {
+		parts := strings.SplitN(v, ":", 3)
+		if len(parts) != 3 || parts[1] == "" || strings.TrimSpace(parts[2]) == "" {
+			return fmt.Errorf("%q: want BENCHMARK:FIGURE:REASON", v)
+		}
+		if err := result.CheckName(parts[0]); err != nil {
+			return err
+		}
+		accepted = append(accepted, model.Acceptance{Benchmark: parts[0], Figure: parts[1], Reason: strings.TrimSpace(parts[2])})
+		return nil
+	})
 	fs.Func("retire", "the baseline's benchmark `NAME` is gone on purpose: not missing (repeat for more)", func(name string) error {
 		if err := result.CheckName(name); err != nil {
 			return err
@@ -148,7 +160,7 @@ func run(args []string, stderr io.Writer) error {
 	report := model.New(set)
 	report.Trends = series
 	report.Threshold, report.RSSThreshold = *threshold, *rssThreshold
-	gate := model.Gate{Threshold: *threshold, RSSThreshold: *rssThreshold, AllowEnvChange: *allowEnvChange}
+	gate := model.Gate{Threshold: *threshold, RSSThreshold: *rssThreshold, AllowEnvChange: *allowEnvChange, Accepted: accepted}
 	var worse, moved []*model.Row
 	if *baseline != "" {
 		report.Baseline = cli.UserPath(*baseline)

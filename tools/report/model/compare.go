@@ -39,10 +39,17 @@ type Comparison struct {
 	EnvironmentChanges []string
 	// SameIdentity: the baseline measured the same binary and run.
 	SameIdentity bool
+	// Accepted are the regressions of its figures that the gate accepts.
+	Accepted []Acceptance
 	// Note explains a comparison that could not be made, or qualifies one.
 	Note string
 	// Baseline is the result compared with, for its profiles.
 	Baseline *Result
+}
+
+// accepts tells whether a regression of figure is accepted.
+func (c *Comparison) accepts(figure string) bool {
+	return slices.ContainsFunc(c.Accepted, func(a Acceptance) bool { return a.Figure == figure })
 }
 
 // Figures are every figure judged, timings first.
@@ -91,6 +98,15 @@ type Gate struct {
 	Threshold, RSSThreshold float64
 	// AllowEnvChange compares results whose environments differ.
 	AllowEnvChange bool
+	// Accepted are regressions declared intended by the commits between
+	// the baseline and the results (Perf-Accepted: trailers): benchmark,
+	// figure and reason. They do not fail.
+	Accepted []Acceptance
+}
+
+// An Acceptance is an intended regression of one benchmark's figure.
+type Acceptance struct {
+	Benchmark, Figure, Reason string
 }
 
 // Compare judges the report against the baseline: each program and each
@@ -198,7 +214,12 @@ func compareRows(rows []*Row, baseline []*Result, gate Gate) (regressed, moved [
 			}
 			notes = append(notes, "the same binary and run as the baseline: its changes are the noise floor")
 		}
-		c.Regressed = slices.ContainsFunc(c.Figures(), verdict.Verdict.Fails)
+		for _, a := range gate.Accepted {
+			if a.Benchmark == row.Name && slices.ContainsFunc(c.Figures(), func(v verdict.Verdict) bool { return v.Figure == a.Figure && v.Fails() }) {
+				c.Accepted = append(c.Accepted, a)
+			}
+		}
+		c.Regressed = slices.ContainsFunc(c.Figures(), func(v verdict.Verdict) bool { return v.Fails() && !c.accepts(v.Figure) })
 		if len(diffs) > 0 {
 			notes = append(notes, "environment changed: "+strings.Join(diffs, ", "))
 		}
@@ -322,6 +343,9 @@ func (row *Row) CompareText() string {
 		case m.Rule.Gated:
 			parts = append(parts, m.Figure+" "+m.ChangeText(2))
 		}
+	}
+	for _, a := range c.Accepted {
+		parts = append(parts, "accepted "+a.Figure+": "+a.Reason)
 	}
 	text := strings.Join(parts, ", ")
 	if c.Regressed {

@@ -203,13 +203,18 @@ func (c *checker) check(baseCommit string) (*summary.Summary, check.Plan, error)
 // build or test never uploads to a remote cache, whatever the checkout's
 // settings: the change's code, or the base's, is not to be trusted with it.
 func (c *checker) bazel(dir string, args ...string) error {
-	if len(args) > 0 && (args[0] == "build" || args[0] == "test") {
-		args = append([]string{args[0], "--noremote_upload_local_results"}, args[1:]...)
-	}
-	cmd := exec.Command(filepath.Join(dir, "tools", "bazel"), args...)
+	cmd := exec.Command(filepath.Join(dir, "tools", "bazel"), noUploads(args)...)
 	cmd.Dir = dir
 	cmd.Stdout, cmd.Stderr = c.log, c.log
 	return cmd.Run()
+}
+
+// noUploads adds --noremote_upload_local_results to a build or a test.
+func noUploads(args []string) []string {
+	if len(args) > 0 && (args[0] == "build" || args[0] == "test") {
+		return append([]string{args[0], "--noremote_upload_local_results"}, args[1:]...)
+	}
+	return args
 }
 
 // write writes the summary and the comment into dir.

@@ -12,10 +12,13 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"sort"
 	"strconv"
 	"strings"
 
 	"havlak-lab/tools/result"
+
+	"github.com/google/pprof/profile"
 )
 
 // The names of the counts as metrics in result.json.
@@ -53,6 +56,9 @@ type Counts struct {
 	// library included, executes the same instructions run after run.
 	// For a C or C++ program it equals Total.
 	Own uint64
+	// Functions are the instructions of each function, by Cachegrind's
+	// name for it (the function itself, not its callees).
+	Functions map[string]uint64
 }
 
 // Metric is the count named by a Metric* constant.
@@ -153,10 +159,17 @@ func ReadFile(path string) (Counts, error) {
 		return Counts{}, err
 	}
 	defer f.Close()
-	var c Counts
+	return Parse(f, path)
+}
+
+// Parse reads a Cachegrind output as ReadFile does; path names it in
+// errors.
+func Parse(r io.Reader, path string) (Counts, error) {
+	c := Counts{Functions: map[string]uint64{}}
 	var sum uint64
+	var fn string
 	summary, inRuntime := false, false
-	s := bufio.NewScanner(f)
+	s := bufio.NewScanner(r)
 	s.Buffer(nil, 1<<20)
 	for line := 1; s.Scan(); line++ {
 		text := s.Text()
@@ -167,7 +180,8 @@ func ReadFile(path string) (Counts, error) {
 				return c, bad("want Ir as the only event (--cache-sim=no)")
 			}
 		case strings.HasPrefix(text, "fn="):
-			inRuntime = goRuntime(strings.TrimPrefix(text, "fn="))
+			fn = strings.TrimPrefix(text, "fn=")
+			inRuntime = goRuntime(fn)
 		case strings.HasPrefix(text, "summary:"):
 			total, err := strconv.ParseUint(strings.TrimSpace(strings.TrimPrefix(text, "summary:")), 10, 64)
 			if err != nil {
@@ -184,6 +198,7 @@ func ReadFile(path string) (Counts, error) {
 				return c, bad("not a count")
 			}
 			sum += n
+			c.Functions[fn] += n
 			if !inRuntime {
 				c.Own += n
 			}
@@ -199,4 +214,25 @@ func ReadFile(path string) (Counts, error) {
 		return c, fmt.Errorf("%s: the functions' counts add up to %d, the summary says %d", path, sum, c.Total)
 	}
 	return c, nil
+}
+
+// Profile is the counts as a pprof profile of one sample type,
+// "instructions", with a sample per function (no call stacks: Cachegrind
+// without --dump-instr attributes instructions to the function that ran
+// them), so that pprof's tools, -diff_base among them, read them.
+func (c Counts) Profile() *profile.Profile {
+	p := &profile.Profile{SampleType: []*profile.ValueType{{Type: "instructions", Unit: "instructions"}}}
+	names := make([]string, 0, len(c.Functions))
+	for name := range c.Functions {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for i, name := range names {
+		f := &profile.Function{ID: uint64(i + 1), Name: name, SystemName: name}
+		l := &profile.Location{ID: uint64(i + 1), Line: []profile.Line{{Function: f}}}
+		p.Function = append(p.Function, f)
+		p.Location = append(p.Location, l)
+		p.Sample = append(p.Sample, &profile.Sample{Location: []*profile.Location{l}, Value: []int64{int64(min(c.Functions[name], 1<<62))}})
+	}
+	return p
 }

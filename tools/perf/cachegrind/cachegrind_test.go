@@ -42,6 +42,18 @@ summary: 1462
 	if c.Total != 1462 || c.Own != 100+1000+20+2 {
 		t.Errorf("readCachegrind = %+v, want total 1462, own 1122 (runtime and internal/runtime left out, runtime/debug kept)", c)
 	}
+	if got := c.Functions["havlak-lab/go/internal/lab.(*LoopFinder).FindLoops"]; got != 1020 {
+		t.Errorf("FindLoops ran %d instructions, want 1020 (its two lines)", got)
+	}
+	// As a pprof profile: one sample a function, its instructions.
+	p := c.Profile()
+	var sum int64
+	for _, s := range p.Sample {
+		sum += s.Value[0]
+	}
+	if err := p.CheckValid(); err != nil || sum != 1462 || len(p.Sample) != len(c.Functions) || p.SampleType[0].Type != "instructions" {
+		t.Errorf("the profile: %v, %d instructions in %d samples", err, sum, len(p.Sample))
+	}
 }
 
 func TestReadFileRefuses(t *testing.T) {

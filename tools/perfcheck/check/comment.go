@@ -1,6 +1,7 @@
 package check
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"strings"
@@ -8,6 +9,7 @@ import (
 	"github.com/google/pprof/profile"
 
 	"havlak-lab/internal/markdown"
+	"havlak-lab/tools/perf/cachegrind"
 	"havlak-lab/tools/report/profilediff"
 	"havlak-lab/tools/result"
 	"havlak-lab/tools/summary"
@@ -145,18 +147,30 @@ func figures(b summary.Benchmark) string {
 
 func short(commit string) string { return commit[:min(len(commit), 12)] }
 
-// ProfileDiffs is pprof's diff of a benchmark's CPU profile at the change
-// against the base's, from their results (outputs.zip or directory).
+// ProfileDiffs is pprof's diff of what a benchmark ran at the change
+// against the base, from their results (outputs.zip or directory): the
+// instructions of each function under Cachegrind when both counted them
+// (exact: the figure the check judges), else their CPU profiles.
 func ProfileDiffs(benchmark, base, change string) ([]summary.ProfileDiff, error) {
 	var profiles [2]*profile.Profile
+	kind := "instructions"
 	for i, path := range []string{base, change} {
 		r, out, err := result.Read(path)
 		if err != nil {
 			return nil, err
 		}
+		if data, err := out.ReadFile(countedFile); err == nil && kind == "instructions" {
+			counts, err := cachegrind.Parse(bytes.NewReader(data), out.Path(countedFile))
+			if err != nil {
+				return nil, err
+			}
+			profiles[i] = counts.Profile()
+			continue
+		}
+		kind = "cpu"
 		name := r.Find(result.RoleProfile, "cpu")
 		if name == "" {
-			return nil, fmt.Errorf("%s: no CPU profile to diff", path)
+			return nil, fmt.Errorf("%s: no Cachegrind output and no CPU profile to diff", path)
 		}
 		data, err := out.ReadFile(name)
 		if err != nil {
@@ -166,9 +180,16 @@ func ProfileDiffs(benchmark, base, change string) ([]summary.ProfileDiff, error)
 			return nil, fmt.Errorf("%s: %w", out.Path(name), err)
 		}
 	}
-	d, err := profilediff.Compute("cpu", profiles[0], profiles[1])
+	if kind == "cpu" && profiles[0].SampleType[0].Type == "instructions" {
+		return nil, fmt.Errorf("%s: Cachegrind counted the base, not the change: nothing to diff", benchmark)
+	}
+	d, err := profilediff.Compute(kind, profiles[0], profiles[1])
 	if err != nil {
-		return nil, fmt.Errorf("%s: the CPU profile diff: %w", benchmark, err)
+		return nil, fmt.Errorf("%s: the %s diff: %w", benchmark, kind, err)
 	}
 	return []summary.ProfileDiff{{Benchmark: benchmark, Diff: d}}, nil
 }
+
+// countedFile is the first run under Cachegrind of a result that counts
+// its instructions (the runner's name for it).
+const countedFile = "cachegrind.1.out"

@@ -153,13 +153,13 @@ func short(commit string) string { return commit[:min(len(commit), 12)] }
 // (exact: the figure the check judges), else their CPU profiles.
 func ProfileDiffs(benchmark, base, change string) ([]summary.ProfileDiff, error) {
 	var profiles [2]*profile.Profile
-	kind := "instructions"
+	kind := "cachegrind"
 	for i, path := range []string{base, change} {
 		r, out, err := result.Read(path)
 		if err != nil {
 			return nil, err
 		}
-		if data, err := out.ReadFile(countedFile); err == nil && kind == "instructions" {
+		if data, err := out.ReadFile(countedFile); err == nil && kind == "cachegrind" {
 			counts, err := cachegrind.Parse(bytes.NewReader(data), out.Path(countedFile))
 			if err != nil {
 				return nil, err

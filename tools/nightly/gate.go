@@ -84,13 +84,20 @@ func (n *night) gate() error {
 		}
 	}
 	fmt.Fprintln(n.stdout, "--- :bar_chart: Report")
+	// The baseline's results, read once: its commit (for the accepted
+	// regressions since) and its Go benchmarks (for the missing ones).
+	var before []result.Found
 	if isDir(n.baseline) {
+		if before, err = result.FindAll(n.baseline); err != nil {
+			fmt.Fprintf(n.stderr, "nightly: reading the baseline: %v\n", err)
+			v.failed = true
+		}
 		fmt.Fprintf(n.stdout, "Baseline: %s\n", n.baseline)
 		args = append(args, "--baseline", n.baseline)
 		for _, name := range n.retire {
 			args = append(args, "--retire", name)
 		}
-		for _, a := range n.acceptances(found) {
+		for _, a := range n.acceptances(before, found) {
 			args = append(args, "--accept", a.Benchmark+":"+a.Figure+":"+a.Reason)
 		}
 	} else {
@@ -112,10 +119,7 @@ func (n *night) gate() error {
 	}
 
 	fmt.Fprintln(n.stdout, "--- :scales: Go benchmarks against the baseline")
-	if j.missingGo, err = n.missingGoBenchmarks(found); err != nil {
-		fmt.Fprintf(n.stderr, "nightly: reading the baseline's Go benchmarks: %v\n", err)
-		v.failed = true
-	}
+	j.missingGo = n.missingGoBenchmarks(before, found)
 	for _, m := range j.missingGo {
 		fmt.Fprintln(n.stdout, m)
 		v.regressed = true
@@ -192,15 +196,12 @@ func trustedOrigins(found []result.Found) error {
 		result.TrustedBranch, len(untrusted), len(found), strings.Join(untrusted, "\n  "))
 }
 
-// acceptances are the regressions the commits since the baseline's declare
-// intended (Perf-Accepted: trailers, tools/perfcheck/check): what the
-// perf check of their change let pass, the night does not call a
-// regression. Commits it cannot read accept nothing.
-func (n *night) acceptances(found []result.Found) []check.Acceptance {
-	before, err := result.FindAll(n.baseline)
-	if err != nil {
-		return nil
-	}
+// acceptances are the regressions the commits since the baseline's (its
+// results, before) declare intended (Perf-Accepted: trailers,
+// tools/perfcheck/check): what the perf check of their change let pass,
+// the night does not call a regression. Commits it cannot read accept
+// nothing.
+func (n *night) acceptances(before, found []result.Found) []check.Acceptance {
 	commitOf := func(all []result.Found) string {
 		for _, f := range all {
 			if f.Err == nil && f.Result.Environment.Source.Commit != "" {
@@ -229,17 +230,10 @@ func (n *night) acceptances(found []result.Found) []check.Acceptance {
 	return accepted
 }
 
-// missingGoBenchmarks names the baseline's Go benchmarks (go_test
-// results, which benchgate compares) that tonight has no result of, unless
-// retired: the report names the programs and servers.
-func (n *night) missingGoBenchmarks(found []result.Found) ([]string, error) {
-	if !isDir(n.baseline) {
-		return nil, nil
-	}
-	before, err := result.FindAll(n.baseline)
-	if err != nil {
-		return nil, err
-	}
+// missingGoBenchmarks names the Go benchmarks (go_test results, which
+// benchgate compares) of the baseline's results, before, that tonight has
+// no result of, unless retired: the report names the programs and servers.
+func (n *night) missingGoBenchmarks(before, found []result.Found) []string {
 	tonight := map[string]bool{}
 	for _, f := range found {
 		if f.Err == nil {
@@ -256,7 +250,7 @@ func (n *night) missingGoBenchmarks(found []result.Found) ([]string, error) {
 			missing = append(missing, fmt.Sprintf("%s: MISSING: the baseline has its Go benchmark (%s), tonight has no result of it", name, b.Path))
 		}
 	}
-	return missing, nil
+	return missing
 }
 
 // judge runs a command that compares and writes its summary to file, and

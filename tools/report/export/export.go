@@ -21,18 +21,19 @@ import (
 )
 
 // Files renders the report: its files' contents by their paths in the
-// report's directory.
-func Files(r *model.Report) (map[string][]byte, error) {
+// report's directory, and the summary that summary.json holds.
+func Files(r *model.Report) (map[string][]byte, *summary.Summary, error) {
 	var md, table, index, diffs strings.Builder
 	markdown.WriteReport(&md, r)
 	markdown.WriteTable(&table, r)
 	markdown.WriteDiffSummary(&diffs, r)
 	if err := page.Write(&index, r); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	sum, err := summary.Marshal(Summary(r))
+	s := Summary(r)
+	sum, err := summary.Marshal(s)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	files := map[string][]byte{
 		"report.md":      []byte(md.String()),
@@ -54,7 +55,7 @@ func Files(r *model.Report) (map[string][]byte, error) {
 	for _, row := range r.Servers {
 		addStage(files, row.Name, row.CPU, row.Name+": CPU time under load", row.Graphs)
 	}
-	return files, nil
+	return files, s, nil
 }
 
 // addStage adds a stage's files under stages/NAME/: the flame graph of its
@@ -70,40 +71,41 @@ func addStage(files map[string][]byte, name string, cpu *profile.Profile, title 
 }
 
 // Write writes the report into a new directory beside outDir, then puts
-// it in outDir's place, so that a failure never leaves half a report.
-func Write(r *model.Report, outDir string) error {
-	files, err := Files(r)
+// it in outDir's place, so that a failure never leaves half a report. It
+// returns the summary it wrote (summary.json).
+func Write(r *model.Report, outDir string) (*summary.Summary, error) {
+	files, s, err := Files(r)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	parent := filepath.Dir(outDir)
 	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return err
+		return nil, err
 	}
 	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(outDir)+".new-")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer os.RemoveAll(tmp)
 	for name, data := range files {
 		path := filepath.Join(tmp, name)
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			return err
+			return nil, err
 		}
 		if err := os.WriteFile(path, data, 0o644); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	if err := os.Chmod(tmp, 0o755); err != nil {
-		return err
+		return nil, err
 	}
 
 	old := tmp + ".old"
 	if err := os.Rename(outDir, old); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return err
+		return nil, err
 	}
 	if err := os.Rename(tmp, outDir); err != nil {
-		return err
+		return nil, err
 	}
-	return os.RemoveAll(old)
+	return s, os.RemoveAll(old)
 }

@@ -162,34 +162,32 @@ func (c *checker) check(baseCommit string) (*summary.Summary, check.Plan, error)
 	for _, t := range plan.Changed {
 		tests = append(tests, "//"+pkg+":"+t.Test)
 	}
-	var results [2]map[string]*result.Result
+	var results [2]map[string]check.Measured
 	for i, side := range sides {
 		fmt.Fprintf(c.log, "perfcheck: [%d/4] measuring %d benchmarks at %s: %s\n", i+3, len(tests), side.name, strings.Join(tests, " "))
 		// A failing test is measured all the same: its result says why.
 		c.bazel(side.dir, append([]string{"test", "--nocache_test_results", "--test_output=errors"}, tests...)...)
-		results[i] = map[string]*result.Result{}
+		results[i] = map[string]check.Measured{}
 		for _, t := range plan.Changed {
 			zip := filepath.Join(side.dir, "bazel-testlogs", pkg, t.Test, "test.outputs", result.ZipName)
-			r, _, err := result.Read(zip)
+			r, out, err := result.Read(zip)
 			if err != nil {
 				s.Unreadable = append(s.Unreadable, fmt.Sprintf("%s, %s: %v", t.Benchmark, side.name, err))
 				continue
 			}
-			results[i][t.Benchmark] = r
+			results[i][t.Benchmark] = check.Measured{Result: r, Outputs: out}
 		}
 	}
 	for _, t := range plan.Changed {
-		change, base := results[0][t.Benchmark], results[1][t.Benchmark]
-		if change == nil || base == nil {
+		change, ok := results[0][t.Benchmark]
+		base, bothOK := results[1][t.Benchmark]
+		if !ok || !bothOK {
 			continue
 		}
-		b := check.Compare(base, change, accepted)
+		b := check.Compare(base.Result, change.Result, accepted)
 		s.Benchmarks = append(s.Benchmarks, b)
 		if b.Fails() {
-			zip := func(dir string) string {
-				return filepath.Join(dir, "bazel-testlogs", pkg, t.Test, "test.outputs", result.ZipName)
-			}
-			diffs, err := check.ProfileDiffs(b.Name, zip(sides[1].dir), zip(sides[0].dir))
+			diffs, err := check.ProfileDiffs(b.Name, base, change)
 			if err != nil {
 				s.Problems = append(s.Problems, err.Error())
 			}

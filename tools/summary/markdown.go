@@ -29,7 +29,7 @@ func (s *Summary) WriteMarkdown(w io.Writer) {
 		fmt.Fprintln(w, "|---|---|---:|---|---|")
 	}
 	for _, b := range rows {
-		fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", markdown.Escape(b.Name), markdown.Escape(b.Language), b.valuesText(), b.label(), b.figuresText())
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", markdown.Escape(b.Name), markdown.Escape(b.Language), b.valuesText(), b.Label(), b.figuresText())
 	}
 	if len(s.Unreadable) > 0 {
 		fmt.Fprintln(w, "\n**Unreadable results** (each fails the comparison):")
@@ -60,7 +60,10 @@ func (b Benchmark) order() int {
 	return 3
 }
 
-func (b Benchmark) label() string {
+// Label is the benchmark's verdict in a few words, for tables:
+// "**REGRESSED**", "**MISSING**", "regressed, accepted", "improved",
+// "unchanged", "not compared", "retired".
+func (b Benchmark) Label() string {
 	switch {
 	case b.Retired:
 		return "retired"

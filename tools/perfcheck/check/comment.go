@@ -49,7 +49,7 @@ func WriteComment(w io.Writer, s *summary.Summary, plan Plan, limit int) {
 
 	var first, quiet []string // table rows
 	for _, b := range s.Benchmarks {
-		row := fmt.Sprintf("| %s | %s | %s |", markdown.Escape(b.Name), label(b), figures(b))
+		row := fmt.Sprintf("| %s | %s | %s |", markdown.Escape(b.Name), b.Label(), figures(b))
 		if b.Fails() || b.Outcome == verdict.Missing || b.Outcome == verdict.Improved || b.Outcome == verdict.Regressed {
 			first = append(first, row)
 		} else {
@@ -105,22 +105,6 @@ func cut(lines []string, budget int) string {
 	return b.String()
 }
 
-func label(b summary.Benchmark) string {
-	switch {
-	case b.Outcome == verdict.Missing:
-		return "**MISSING**"
-	case b.Fails():
-		return "**REGRESSED**"
-	case b.Outcome == verdict.Regressed:
-		return "regressed, accepted"
-	case b.Outcome == verdict.Improved:
-		return "improved"
-	case b.Outcome == verdict.NotComparable:
-		return "not judged"
-	}
-	return "unchanged"
-}
-
 // figures is the gated figures' change with their evidence, and the
 // acceptances.
 func figures(b summary.Benchmark) string {
@@ -147,18 +131,21 @@ func figures(b summary.Benchmark) string {
 
 func short(commit string) string { return commit[:min(len(commit), 12)] }
 
+// A Measured is a result and its files, as result.Read gives them.
+type Measured struct {
+	*result.Result
+	Outputs result.Outputs
+}
+
 // ProfileDiffs is pprof's diff of what a benchmark ran at the change
-// against the base, from their results (outputs.zip or directory): the
-// instructions of each function under Cachegrind when both counted them
-// (exact: the figure the check judges), else their CPU profiles.
-func ProfileDiffs(benchmark, base, change string) ([]summary.ProfileDiff, error) {
+// against the base: the instructions of each function under Cachegrind
+// when both counted them (exact: the figure the check judges), else their
+// CPU profiles.
+func ProfileDiffs(benchmark string, base, change Measured) ([]summary.ProfileDiff, error) {
 	var profiles [2]*profile.Profile
 	kind := "cachegrind"
-	for i, path := range []string{base, change} {
-		r, out, err := result.Read(path)
-		if err != nil {
-			return nil, err
-		}
+	for i, m := range []Measured{base, change} {
+		out := m.Outputs
 		if data, err := out.ReadFile(countedFile); err == nil && kind == "cachegrind" {
 			counts, err := cachegrind.Parse(bytes.NewReader(data), out.Path(countedFile))
 			if err != nil {
@@ -168,9 +155,9 @@ func ProfileDiffs(benchmark, base, change string) ([]summary.ProfileDiff, error)
 			continue
 		}
 		kind = "cpu"
-		name := r.Find(result.RoleProfile, "cpu")
+		name := m.Find(result.RoleProfile, "cpu")
 		if name == "" {
-			return nil, fmt.Errorf("%s: no Cachegrind output and no CPU profile to diff", path)
+			return nil, fmt.Errorf("%s: no Cachegrind output and no CPU profile to diff", out.Path(result.FileName))
 		}
 		data, err := out.ReadFile(name)
 		if err != nil {

@@ -27,11 +27,11 @@ import (
 )
 
 // The exit statuses of the commands that judge (report, benchgate): other
-// commands read a comparison's summary (tools/summary), not these.
+// commands read a comparison's summary (tools/summary), not these. Bad
+// usage or unreadable input is 2, internal/cli's for every command.
 const (
 	StatusOK            = 0
 	StatusRegressed     = 1 // a gated figure regressed (or the command failed)
-	StatusUsage         = 2 // bad usage or unreadable input
 	StatusNotComparable = 3 // results of different environments were not compared
 )
 
@@ -340,12 +340,6 @@ func (r *Ratio) UnmarshalJSON(data []byte) error {
 	}
 	*r = Ratio(f)
 	return nil
-}
-
-// NotComparableBecause is the verdict on a figure that could not be
-// judged at all, e.g. of results of another environment.
-func NotComparableBecause(figure, unit string, rule Rule, reason string) Verdict {
-	return Verdict{Figure: figure, Unit: unit, Rule: rule, Outcome: NotComparable, Reason: reason}
 }
 
 // ChangeText is the change in percent, "+2.00%", or from a zero baseline.

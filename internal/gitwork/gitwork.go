@@ -86,3 +86,46 @@ func (w *Worktree) Close() {
 	w.remove()
 	w.lock.Close()
 }
+
+// CopyCheckout copies the files git knows of in the checkout source
+// (tracked and untracked, not ignored; symbolic links as links) into dir,
+// and the user's own Bazel settings, user.bazelrc (their caches serve the
+// copy's builds). A tracked file deleted in the checkout is left out.
+func CopyCheckout(source, dir string) error {
+	list, err := Repo(source).Output("ls-files", "-z", "--cached", "--others", "--exclude-standard")
+	if err != nil {
+		return err
+	}
+	for _, name := range append(strings.Split(strings.TrimRight(list, "\x00"), "\x00"), "user.bazelrc") {
+		if name == "" {
+			continue
+		}
+		from := filepath.Join(source, name)
+		info, err := os.Lstat(from)
+		if err != nil || info.IsDir() {
+			continue // deleted, not yet committed; or no user.bazelrc
+		}
+		to := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+			return err
+		}
+		if info.Mode()&os.ModeSymlink != 0 {
+			target, err := os.Readlink(from)
+			if err != nil {
+				return err
+			}
+			if err := os.Symlink(target, to); err != nil {
+				return err
+			}
+			continue
+		}
+		data, err := os.ReadFile(from)
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(to, data, info.Mode().Perm()); err != nil {
+			return err
+		}
+	}
+	return nil
+}

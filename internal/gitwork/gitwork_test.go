@@ -47,3 +47,35 @@ func TestWorktree(t *testing.T) {
 	}
 	again.Close()
 }
+
+func TestCopyCheckout(t *testing.T) {
+	source, dir := t.TempDir(), t.TempDir()
+	files := map[string]string{"a.txt": "tracked", "sub/b.txt": "untracked", "ignored.txt": "ignored", "user.bazelrc": "build --disk_cache=/c"}
+	for name, text := range files {
+		os.MkdirAll(filepath.Dir(filepath.Join(source, name)), 0o755)
+		if err := os.WriteFile(filepath.Join(source, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.WriteFile(filepath.Join(source, ".gitignore"), []byte("ignored.txt\nuser.bazelrc\n"), 0o644)
+	os.Symlink("a.txt", filepath.Join(source, "link"))
+	for _, args := range [][]string{{"init", "-q"}, {"add", "a.txt", ".gitignore"}} {
+		if out, err := exec.Command("git", append([]string{"-C", source}, args...)...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	if err := CopyCheckout(source, dir); err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]string{"a.txt": "tracked", "sub/b.txt": "untracked", "user.bazelrc": "build --disk_cache=/c", "link": "tracked"} {
+		if got, err := os.ReadFile(filepath.Join(dir, name)); err != nil || string(got) != want {
+			t.Errorf("%s: %q, %v; want %q", name, got, err, want)
+		}
+	}
+	if target, err := os.Readlink(filepath.Join(dir, "link")); err != nil || target != "a.txt" {
+		t.Errorf("link: %q, %v", target, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "ignored.txt")); !os.IsNotExist(err) {
+		t.Errorf("an ignored file was copied: %v", err)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"havlak-lab/internal/cli"
+	"havlak-lab/internal/gitwork"
 	"havlak-lab/internal/labcache"
 	"havlak-lab/tools/summary"
 	"havlak-lab/tools/verdict"
@@ -59,7 +60,9 @@ func TestChecks(t *testing.T) {
 		}
 		return strings.TrimSpace(string(out))
 	}
-	copyCheckout(t, source, repo)
+	if err := gitwork.CopyCheckout(source, repo); err != nil {
+		t.Fatal(err)
+	}
 	t.Cleanup(func() {
 		// The copy's Bazel server would linger for hours.
 		cmd := exec.Command(filepath.Join(repo, "tools", "bazel"), "shutdown")
@@ -158,39 +161,5 @@ func TestChecks(t *testing.T) {
 	s, comment, status = check(reverted, accepted)
 	if f := figure(s, "havlak6cc", "instructions"); status != 0 || f == nil || f.Outcome != verdict.Improved || !strings.Contains(comment, "| havlak6cc | improved |") {
 		t.Errorf("the revert: exit status %d:\n%s", status, comment)
-	}
-}
-
-// copyCheckout copies the files git knows of (tracked and untracked, not
-// ignored) from source to dir, and the user's own Bazel settings (their
-// caches serve the copy's builds).
-func copyCheckout(t *testing.T, source, dir string) {
-	t.Helper()
-	out, err := exec.Command("git", "-C", source, "ls-files", "-z", "--cached", "--others", "--exclude-standard").Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, name := range append(strings.Split(strings.TrimRight(string(out), "\x00"), "\x00"), "user.bazelrc") {
-		from := filepath.Join(source, name)
-		info, err := os.Lstat(from)
-		if err != nil || info.IsDir() {
-			continue // deleted, not yet committed; or no user.bazelrc
-		}
-		to := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if info.Mode()&os.ModeSymlink != 0 {
-			target, _ := os.Readlink(from)
-			os.Symlink(target, to)
-			continue
-		}
-		data, err := os.ReadFile(from)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(to, data, info.Mode().Perm()); err != nil {
-			t.Fatal(err)
-		}
 	}
 }

@@ -1,0 +1,151 @@
+// Command regressionsuite measures the gate's power: it applies each patch
+// of the regression suite (tools/regressionsuite/patches: one kind of
+// regression each, in Go or C++, at about 2% or 5%) to a scratch copy of
+// the checkout, has the perf check (tools/perfcheck) build, measure and
+// judge it against the unpatched copy, measures the unchanged benchmarks
+// again and again for false alarms, and writes the detection matrix.
+//
+//	tools/bazel run //tools/regressionsuite -- [--cases REGEXP] [--reruns N] [--out FILE] [--doc FILE]
+//
+// It takes long (minutes per case): progress goes to stderr. --out writes
+// the matrix as Markdown (default: regression-suite.md in the checkout);
+// --doc also replaces the matrix between the markers of a document
+// (docs/noise.md keeps the latest). Exit status 1 when a case could not be
+// run or unchanged code raised an alarm; a missed case is a finding, not a
+// failure.
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"time"
+
+	"havlak-lab/internal/cli"
+	"havlak-lab/internal/labcache"
+	"havlak-lab/tools/regressionsuite/suite"
+	"havlak-lab/tools/result"
+)
+
+func main() {
+	os.Exit(cli.Report(os.Stderr, "regressionsuite", run(os.Args[1:], os.Stderr)))
+}
+
+func run(args []string, log io.Writer) error {
+	fs := flag.NewFlagSet("regressionsuite", flag.ContinueOnError)
+	fs.SetOutput(log)
+	perfcheck := fs.String("perfcheck", "", "the perfcheck `command` (bazel run passes it)")
+	patches := fs.String("patches", "", "the `directory` of the patches (default: tools/regressionsuite/patches in the checkout)")
+	casesFlag := fs.String("cases", "", "run only the cases whose name matches `REGEXP`")
+	reruns := fs.Int("reruns", 8, "measure each benchmark of the cases `N` more times unchanged, for false alarms")
+	repoFlag := fs.String("repo", "", "the checkout to copy (default: where bazel run was typed)")
+	out := fs.String("out", "", "write the matrix to `FILE` (default: regression-suite.md in the checkout)")
+	doc := fs.String("doc", "", "also put the matrix between the markers of `FILE` (docs/noise.md)")
+	if help, err := cli.ParseFlags(fs, args); help || err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return cli.Usagef("unexpected argument %q", fs.Arg(0))
+	}
+	if *perfcheck == "" {
+		return cli.Usagef("--perfcheck: the perfcheck command (tools/bazel run //tools/regressionsuite passes it)")
+	}
+	if *reruns < 0 {
+		return cli.Usagef("--reruns %d: want 0 or more", *reruns)
+	}
+	filter, err := regexp.Compile(*casesFlag)
+	if err != nil {
+		return cli.Usagef("--cases: %v", err)
+	}
+	checkout := cli.WorkspaceRoot()
+	if *repoFlag != "" {
+		checkout = cli.UserPath(*repoFlag)
+	}
+	dir := filepath.Join(checkout, "tools", "regressionsuite", "patches")
+	if *patches != "" {
+		dir = cli.UserPath(*patches)
+	}
+	all, err := suite.LoadCases(dir)
+	if err != nil {
+		return cli.UsageError{Err: err}
+	}
+	var cases []suite.Case
+	for _, c := range all {
+		if filter.MatchString(c.Name) {
+			cases = append(cases, c)
+		}
+	}
+	if len(cases) == 0 {
+		return cli.Usagef("--cases %q matches none of the %d cases", *casesFlag, len(all))
+	}
+	outFile := filepath.Join(checkout, "regression-suite.md")
+	if *out != "" {
+		outFile = cli.UserPath(*out)
+	}
+	cache, err := labcache.Dir("regressionsuite")
+	if err != nil {
+		return err
+	}
+	perfcheckPath, err := filepath.Abs(*perfcheck)
+	if err != nil {
+		return err
+	}
+	m, err := measure(cases, checkout, cache, perfcheckPath, *reruns, log)
+	if err != nil {
+		return err
+	}
+	var text bytes.Buffer
+	m.WriteMarkdown(&text)
+	if err := result.WriteFile(outFile, text.Bytes()); err != nil {
+		return err
+	}
+	fmt.Fprintf(log, "regressionsuite: wrote %s\n", outFile)
+	if *doc != "" {
+		if err := suite.UpdateDoc(cli.UserPath(*doc), text.Bytes()); err != nil {
+			return err
+		}
+	}
+	return m.Failure()
+}
+
+// measure runs the cases and the reruns in a scratch copy under cache.
+func measure(cases []suite.Case, checkout, cache, perfcheck string, reruns int, log io.Writer) (*suite.Matrix, error) {
+	r := &suite.Runner{Scratch: filepath.Join(cache, "checkout"), Perfcheck: perfcheck, Log: log}
+	m := &suite.Matrix{Started: time.Now()}
+	fmt.Fprintf(log, "regressionsuite: copying %s to %s\n", checkout, r.Scratch)
+	base, err := r.Prepare(checkout)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	m.Base = base
+	var benchmarks []string
+	for i, c := range cases {
+		fmt.Fprintf(log, "regressionsuite: [%d/%d] %s (%s, %s, %s in %s), %s since the start\n",
+			i+1, len(cases), c.Name, c.Kind, c.Language, c.Size, c.Benchmark, time.Since(m.Started).Round(time.Second))
+		o := r.Run(c, filepath.Join(cache, "cases", c.Name))
+		fmt.Fprintf(log, "regressionsuite: %s: %s\n", c.Name, o.Summary())
+		m.Outcomes = append(m.Outcomes, o)
+		if !contains(benchmarks, c.Benchmark) {
+			benchmarks = append(benchmarks, c.Benchmark)
+		}
+	}
+	if reruns > 0 {
+		m.Reruns = r.Reruns(benchmarks, reruns)
+	}
+	m.Took = time.Since(m.Started)
+	return m, nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,217 @@
+// Package suite is the regression suite: small patches, kept as test
+// data, each injecting one kind of regression into a copy of a real stage,
+// and the detection matrix that says which gated figure caught each (or
+// that none did), with the false alarms of unchanged reruns. The kinds of
+// regression are declared here, once; each patch says in its header which
+// kind it injects, into which benchmark, at which size, and which figure
+// should catch it.
+package suite
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"havlak-lab/tools/result"
+)
+
+// A Kind is a kind of regression: a kind of cost a change can add.
+type Kind struct {
+	Name string
+	// Cost is what the regression costs, in words.
+	Cost string
+	// Absent says, per language, why the kind has no case in it: no
+	// program of the lab in that language can have it.
+	Absent map[string]string
+	// Limit says what can let it through the gate on these VMs, shown
+	// when a case of the kind is missed.
+	Limit string
+}
+
+// The languages of the matrix, in its order.
+var Languages = []string{"Go", "C++"}
+
+// The sizes of every case: about 2% and about 5% of the figure that should
+// catch it, on the benchmark's quick workload (the asymptotic kind's are
+// of its standard workload, where its cost shows).
+var Sizes = []string{"2%", "5%"}
+
+// Kinds are the kinds of regression of the matrix, in its order.
+var Kinds = []Kind{
+	{Name: "extra-work", Cost: "more instructions: work that was not needed",
+		Limit: "none known: instruction counts under Cachegrind are exact for C++ and, attributed to the program's own functions, for Go"},
+	{Name: "locality", Cost: "more cache misses at the same instruction count: a scattered layout or traversal",
+		Limit: "no hardware counters in these VMs (perf stat: <not supported>): only Cachegrind's simulated caches see it, if that figure is recorded and gated"},
+	{Name: "allocations", Cost: "more heap allocations: allocator and collector work",
+		Limit: "a Go program's allocation counts are gated only where they are exact from run to run"},
+	{Name: "syscalls", Cost: "more system calls: kernel entries, each thousands of cycles",
+		Absent: map[string]string{"C++": "the lab has no C++ program whose quick workload makes system calls in a loop (word count's stages are Go; the C++ Havlak stages generate their graph and print a few lines)"},
+		Limit:  "system calls are counted exactly only where the runner records them (/proc/PID/io)"},
+	{Name: "contention", Cost: "more lock contention in a server: waiting, not working",
+		Absent: map[string]string{"C++": "the server study (go/router) has no C++ stage"},
+		Limit:  "contention costs waiting time, not instructions: on a shared 2-core VM only throughput and latency show it, judged by the wide timing rule (15% and the U test), and no hardware counter sees cycles stalled"},
+	{Name: "asymptotic", Cost: "work that grows faster with the input (linear to quadratic in one pass), under 1% at the quick size",
+		Limit: "the counted figures are taken on the quick workload, where a quadratic pass stays under the threshold by design: only a sweep over workload sizes with a fitted order sees it"},
+}
+
+// KindNamed returns the declared kind called name.
+func KindNamed(name string) (Kind, bool) {
+	for _, k := range Kinds {
+		if k.Name == name {
+			return k, true
+		}
+	}
+	return Kind{}, false
+}
+
+// A Case is one patch: one kind of regression, in one benchmark, at one
+// size.
+type Case struct {
+	// Name is the patch file's name without .patch.
+	Name string
+	// Path is the patch file.
+	Path      string
+	Kind      string
+	Language  string
+	Size      string
+	Benchmark string
+	// Figure is the figure that should catch it.
+	Figure string
+	// What the patch does, in words.
+	What string
+}
+
+// The header's keys, each required once, before the first blank line.
+var headerKeys = []string{"Kind", "Language", "Size", "Benchmark", "Figure", "What"}
+
+var figureName = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
+
+// MaxPatchSize bounds a patch file: the suite's are a few KiB.
+const MaxPatchSize = 64 << 10
+
+// ParseCase reads a patch file's header: "Key: value" lines, then a blank
+// line, then a diff that git apply takes (it skips the header). Errors
+// name the file and line.
+func ParseCase(path string, data []byte) (Case, error) {
+	c := Case{Name: strings.TrimSuffix(filepath.Base(path), ".patch"), Path: path}
+	if len(data) > MaxPatchSize {
+		return c, fmt.Errorf("%s: %d bytes, over %d", path, len(data), MaxPatchSize)
+	}
+	seen := map[string]bool{}
+	scanner := bufio.NewScanner(bytes.NewReader(data))
+	line := 0
+	for scanner.Scan() {
+		line++
+		text := scanner.Text()
+		if text == "" {
+			break
+		}
+		key, value, ok := strings.Cut(text, ": ")
+		value = strings.TrimSpace(value)
+		if !ok || value == "" {
+			return c, fmt.Errorf("%s:%d: %q: want \"Key: value\" (the header ends at a blank line)", path, line, text)
+		}
+		if seen[key] {
+			return c, fmt.Errorf("%s:%d: %s given twice", path, line, key)
+		}
+		seen[key] = true
+		switch key {
+		case "Kind":
+			if _, ok := KindNamed(value); !ok {
+				return c, fmt.Errorf("%s:%d: kind %q: not one of the suite's kinds (%s)", path, line, value, kindNames())
+			}
+			c.Kind = value
+		case "Language":
+			if !contains(Languages, value) {
+				return c, fmt.Errorf("%s:%d: language %q: want one of %s", path, line, value, strings.Join(Languages, ", "))
+			}
+			c.Language = value
+		case "Size":
+			if !contains(Sizes, value) {
+				return c, fmt.Errorf("%s:%d: size %q: want one of %s", path, line, value, strings.Join(Sizes, ", "))
+			}
+			c.Size = value
+		case "Benchmark":
+			if err := result.CheckName(value); err != nil {
+				return c, fmt.Errorf("%s:%d: benchmark: %v", path, line, err)
+			}
+			c.Benchmark = value
+		case "Figure":
+			if !figureName.MatchString(value) {
+				return c, fmt.Errorf("%s:%d: figure %q: want a result's metric name (own_instructions)", path, line, value)
+			}
+			c.Figure = value
+		case "What":
+			c.What = value
+		default:
+			return c, fmt.Errorf("%s:%d: unknown key %q: want %s", path, line, key, strings.Join(headerKeys, ", "))
+		}
+	}
+	for _, key := range headerKeys {
+		if !seen[key] {
+			return c, fmt.Errorf("%s: the header has no %s", path, key)
+		}
+	}
+	if k, _ := KindNamed(c.Kind); k.Absent[c.Language] != "" {
+		return c, fmt.Errorf("%s: the suite declares %s absent in %s: %s", path, c.Kind, c.Language, k.Absent[c.Language])
+	}
+	if !bytes.Contains(data, []byte("\ndiff --git a/")) {
+		return c, fmt.Errorf("%s: no diff after the header (want git diff's output)", path)
+	}
+	return c, nil
+}
+
+// LoadCases reads every *.patch file of dir, sorted by name, and checks
+// that no two inject the same kind into the same language at the same
+// size.
+func LoadCases(dir string) ([]Case, error) {
+	paths, err := filepath.Glob(filepath.Join(dir, "*.patch"))
+	if err != nil {
+		return nil, err
+	}
+	if len(paths) == 0 {
+		return nil, fmt.Errorf("%s: no *.patch files", dir)
+	}
+	sort.Strings(paths)
+	var cases []Case
+	cells := map[string]string{}
+	for _, path := range paths {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		c, err := ParseCase(path, data)
+		if err != nil {
+			return nil, err
+		}
+		cell := c.Kind + " " + c.Language + " " + c.Size
+		if other, ok := cells[cell]; ok {
+			return nil, fmt.Errorf("%s and %s both inject %s", other, path, cell)
+		}
+		cells[cell] = path
+		cases = append(cases, c)
+	}
+	return cases, nil
+}
+
+func kindNames() string {
+	var names []string
+	for _, k := range Kinds {
+		names = append(names, k.Name)
+	}
+	return strings.Join(names, ", ")
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,198 @@
+package suite
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"havlak-lab/internal/markdown"
+	"havlak-lab/tools/summary"
+	"havlak-lab/tools/verdict"
+)
+
+// An Outcome is what the gate made of one case.
+type Outcome struct {
+	Case Case
+	// Benchmark is the case's benchmark as the perf check judged it; nil
+	// when the case could not be run (Err says why).
+	Benchmark *summary.Benchmark
+	Err       string
+}
+
+// Caught is the gated figures of the case's benchmark that regressed.
+func (o Outcome) Caught() []verdict.Verdict {
+	var caught []verdict.Verdict
+	if o.Benchmark != nil {
+		for _, f := range o.Benchmark.Figures {
+			if f.Fails() {
+				caught = append(caught, f)
+			}
+		}
+	}
+	return caught
+}
+
+// Target is the verdict of the figure that should catch the case; nil
+// when the benchmark has no such gated figure.
+func (o Outcome) Target() *verdict.Verdict {
+	if o.Benchmark != nil {
+		for i, f := range o.Benchmark.Figures {
+			if f.Figure == o.Case.Figure {
+				return &o.Benchmark.Figures[i]
+			}
+		}
+	}
+	return nil
+}
+
+// FalseAlarms is unchanged code measured again and again: each rerun of a
+// benchmark judged against its first run by the same rule.
+type FalseAlarms struct {
+	Benchmark   string
+	Comparisons int
+	// Alarms are the comparisons that failed, each with its figures.
+	Alarms []string
+	// Err says why the reruns could not be measured.
+	Err string
+}
+
+// A Matrix is one run of the suite.
+type Matrix struct {
+	Base     string // the commit the patches were applied to
+	Started  time.Time
+	Took     time.Duration
+	Outcomes []Outcome
+	Reruns   []FalseAlarms
+}
+
+// WriteMarkdown writes the detection matrix: every kind × language ×
+// size, caught by which figure, missed, or absent and why; then the false
+// alarms of the unchanged reruns.
+func (m *Matrix) WriteMarkdown(w io.Writer) {
+	fmt.Fprintf(w, "Run of %s UTC against `%s`, %s in all.\n\n", m.Started.UTC().Format("2006-01-02 15:04"), short(m.Base), m.Took.Round(time.Second))
+	fmt.Fprintln(w, "| kind | language | size | benchmark | verdict | the figure meant to catch it |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|")
+	var notes []string
+	for _, k := range Kinds {
+		for _, lang := range Languages {
+			if why := k.Absent[lang]; why != "" {
+				fmt.Fprintf(w, "| %s | %s | both | — | absent | %s |\n", k.Name, lang, markdown.Escape(why))
+				continue
+			}
+			for _, size := range Sizes {
+				o, ok := m.find(k.Name, lang, size)
+				if !ok {
+					continue // not run this time (a -cases filter)
+				}
+				cell, note := o.cells(k)
+				fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", k.Name, lang, size, markdown.Escape(o.Case.Benchmark), cell)
+				if note != "" && !contains(notes, note) {
+					notes = append(notes, note)
+				}
+			}
+		}
+	}
+	if len(notes) > 0 {
+		fmt.Fprintln(w, "\nWhy the missed ones were missed:")
+		fmt.Fprintln(w)
+		for _, n := range notes {
+			fmt.Fprintf(w, "- %s\n", n)
+		}
+	}
+	total, alarms := 0, 0
+	for _, r := range m.Reruns {
+		total += r.Comparisons
+		alarms += len(r.Alarms)
+	}
+	fmt.Fprintf(w, "\nFalse alarms: %d in %d comparisons of unchanged code (each rerun against the benchmark's first run, the perf check's rule).\n\n", alarms, total)
+	fmt.Fprintln(w, "| benchmark | reruns compared | false alarms |")
+	fmt.Fprintln(w, "|---|---|---|")
+	for _, r := range m.Reruns {
+		said := fmt.Sprint(len(r.Alarms))
+		if r.Err != "" {
+			said = "not measured: " + markdown.Escape(r.Err)
+		} else if len(r.Alarms) > 0 {
+			said += ": " + markdown.Escape(strings.Join(r.Alarms, "; "))
+		}
+		fmt.Fprintf(w, "| %s | %d | %s |\n", markdown.Escape(r.Benchmark), r.Comparisons, said)
+	}
+}
+
+// cells are a case's verdict and target cells, and the note a miss gets.
+func (o Outcome) cells(k Kind) (string, string) {
+	target := "`" + o.Case.Figure + "`"
+	if t := o.Target(); t != nil {
+		target += " " + t.ChangeText(2)
+		if t.Noise > 0 {
+			target += fmt.Sprintf(" (noise %.3f%%)", 100*t.Noise)
+		}
+	} else if o.Benchmark != nil {
+		target += ": not a gated figure of this benchmark here"
+	}
+	switch caught := o.Caught(); {
+	case o.Err != "":
+		return "not run: " + markdown.Escape(o.Err) + " | " + target, ""
+	case len(caught) > 0:
+		var by []string
+		for _, f := range caught {
+			by = append(by, fmt.Sprintf("`%s` %s", f.Figure, f.ChangeText(2)))
+		}
+		return "**caught** by " + strings.Join(by, ", ") + " | " + target, ""
+	default:
+		return "missed | " + target, k.Name + ": " + k.Limit + "."
+	}
+}
+
+func (m *Matrix) find(kind, language, size string) (Outcome, bool) {
+	for _, o := range m.Outcomes {
+		if o.Case.Kind == kind && o.Case.Language == language && o.Case.Size == size {
+			return o, true
+		}
+	}
+	return Outcome{}, false
+}
+
+func short(commit string) string { return commit[:min(len(commit), 12)] }
+
+// Summary is the outcome in a line, for the progress log.
+func (o Outcome) Summary() string {
+	if o.Err != "" {
+		return "not run: " + o.Err
+	}
+	var by []string
+	for _, f := range o.Caught() {
+		by = append(by, f.Figure+" "+f.ChangeText(2))
+	}
+	target := o.Case.Figure + " not gated here"
+	if t := o.Target(); t != nil {
+		target = o.Case.Figure + " " + t.ChangeText(2)
+	}
+	if len(by) == 0 {
+		return "missed (" + target + ")"
+	}
+	return "caught by " + strings.Join(by, ", ") + " (" + target + ")"
+}
+
+// Failure is an error when the suite itself failed: a case that could not
+// be run, reruns that could not be measured, or a false alarm.
+func (m *Matrix) Failure() error {
+	var problems []string
+	for _, o := range m.Outcomes {
+		if o.Err != "" {
+			problems = append(problems, o.Case.Name+": "+o.Err)
+		}
+	}
+	for _, r := range m.Reruns {
+		if r.Err != "" {
+			problems = append(problems, r.Benchmark+" reruns: "+r.Err)
+		}
+		for _, a := range r.Alarms {
+			problems = append(problems, r.Benchmark+": false alarm: "+a)
+		}
+	}
+	if len(problems) > 0 {
+		return fmt.Errorf("%s", strings.Join(problems, "\n"))
+	}
+	return nil
+}

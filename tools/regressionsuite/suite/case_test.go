@@ -1,0 +1,96 @@
+package suite
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The suite's own patches: each parses, and together they fill every cell
+// of the matrix that the kinds do not declare absent.
+func TestThePatches(t *testing.T) {
+	cases, err := LoadCases(patchesDir(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cells := map[string]bool{}
+	for _, c := range cases {
+		cells[c.Kind+" "+c.Language+" "+c.Size] = true
+	}
+	for _, k := range Kinds {
+		for _, lang := range Languages {
+			for _, size := range Sizes {
+				if cell := k.Name + " " + lang + " " + size; !cells[cell] && k.Absent[lang] == "" {
+					t.Errorf("no patch injects %s, and %s is not declared absent in %s", cell, k.Name, lang)
+				}
+			}
+		}
+	}
+}
+
+// Every patch applies to the sources as they are: a stage changed since
+// its patch was made fails here, in the default tests, not after an hour
+// of the full suite.
+func TestThePatchesApply(t *testing.T) {
+	cases, err := LoadCases(patchesDir(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := workspaceRoot(t)
+	for _, c := range cases {
+		t.Run(c.Name, func(t *testing.T) {
+			data, err := os.ReadFile(c.Path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// A copy of the files the patch changes, as regular files (the
+			// runfiles are links, which git apply will not patch through).
+			dir := t.TempDir()
+			for _, name := range patchedFiles(string(data)) {
+				src, err := os.ReadFile(filepath.Join(root, name))
+				if err != nil {
+					t.Fatalf("the patch changes %s: %v", name, err)
+				}
+				os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755)
+				if err := os.WriteFile(filepath.Join(dir, name), src, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			cmd := exec.Command("git", "apply", "--check", "--verbose", c.Path)
+			cmd.Dir = dir
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Errorf("%s does not apply: %v\n%s", c.Path, err, out)
+			}
+		})
+	}
+}
+
+// patchedFiles are the files a git diff changes.
+func patchedFiles(diff string) []string {
+	var names []string
+	for _, line := range strings.Split(diff, "\n") {
+		if name, ok := strings.CutPrefix(line, "+++ b/"); ok {
+			names = append(names, name)
+		}
+	}
+	return names
+}
+
+// workspaceRoot is the checkout's root: the runfiles' under Bazel, two
+// levels up under go test.
+func workspaceRoot(t *testing.T) string {
+	if dir := os.Getenv("TEST_SRCDIR"); dir != "" {
+		return filepath.Join(dir, os.Getenv("TEST_WORKSPACE"))
+	}
+	root, err := filepath.Abs(filepath.Join("..", "..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
+
+func patchesDir(t *testing.T) string {
+	return filepath.Join(workspaceRoot(t), "tools", "regressionsuite", "patches")
+}

@@ -62,16 +62,23 @@ def havlak_cc_stage(name):
     )
 
     # The program's own sources, for a build of them with profile feedback
-    # (//cc/havlak8cc).
+    # (//cc/havlak8cc), and for the regression suite, which checks that its
+    # patches still apply.
     native.filegroup(
         name = "program_srcs",
         srcs = ["main.cc"] + [part + ".cc" for part in _PARTS],
-        visibility = ["//cc:__subpackages__"],
+        visibility = [
+            "//cc:__subpackages__",
+            "//tools/regressionsuite/suite:__pkg__",
+        ],
     )
     native.filegroup(
         name = "program_hdrs",
         srcs = [part + ".h" for part in _PARTS],
-        visibility = ["//cc:__subpackages__"],
+        visibility = [
+            "//cc:__subpackages__",
+            "//tools/regressionsuite/suite:__pkg__",
+        ],
     )
 
     native.filegroup(

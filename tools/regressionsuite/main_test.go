@@ -1,0 +1,57 @@
+package main
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"havlak-lab/tools/regressionsuite/suite"
+)
+
+var (
+	workspaceFile = flag.String("workspace", "", "the checkout's WORKSPACE file (a runfiles path: bazel test gives it)")
+	perfcheckFlag = flag.String("perfcheck", "", "the perfcheck command (a runfiles path)")
+	reruns        = flag.String("reruns", "8", "reruns of each benchmark for false alarms")
+)
+
+// TestMatrix runs the whole suite on a copy of the checkout: every case is
+// run, unchanged code raises no alarm, and the extra work is caught at
+// both sizes in both languages by the instruction counts. What the other
+// kinds came to is the matrix, in the test's outputs (matrix.md), not an
+// assertion: it is what the suite measures. Nested Bazel builds of
+// //benchmarks:all, case after case (tens of minutes): --config=perf only.
+func TestMatrix(t *testing.T) {
+	if *workspaceFile == "" || *perfcheckFlag == "" {
+		t.Skip("-workspace and -perfcheck: bazel test //tools/regressionsuite:matrix_test passes them")
+	}
+	runfiles := filepath.Join(os.Getenv("TEST_SRCDIR"), os.Getenv("TEST_WORKSPACE"))
+	real, err := filepath.EvalSymlinks(filepath.Join(runfiles, *workspaceFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Bazel run by a test takes its output root from $TEST_TMPDIR and
+	// stops after 15 s idle: the nested builds are the user's, so that
+	// their output bases serve the next run.
+	os.Unsetenv("TEST_TMPDIR")
+	out := filepath.Join(os.Getenv("TEST_UNDECLARED_OUTPUTS_DIR"), "matrix.md")
+	err = run([]string{"--perfcheck", filepath.Join(runfiles, *perfcheckFlag), "--repo", filepath.Dir(real),
+		"--reruns", *reruns, "--out", out}, os.Stderr)
+	if err != nil {
+		t.Errorf("the suite failed: %v", err)
+	}
+	matrix, readErr := os.ReadFile(out)
+	if readErr != nil {
+		t.Fatalf("no matrix: %v", readErr)
+	}
+	t.Logf("the matrix:\n%s", matrix)
+	for _, lang := range suite.Languages {
+		for _, size := range suite.Sizes {
+			row := "| extra-work | " + lang + " | " + size + " | "
+			if i := strings.Index(string(matrix), row); i < 0 || !strings.Contains(strings.SplitN(string(matrix[i:]), "\n", 2)[0], "**caught** by `") {
+				t.Errorf("extra work in %s at %s: not caught", lang, size)
+			}
+		}
+	}
+}

@@ -159,7 +159,10 @@ def perf_benchmark(
         tags = tags,
     )
 
-    run_spec = _spec(b, name, "run", 1, expect, args, counted = False)
+    # `bazel run` of a C or C++ program also counts one run of the quick
+    # workload, the low-noise figure a Go program's run shows as its
+    # allocations (the runner's runcount.go).
+    run_spec = _spec(b, name, "run", 1, expect, args, counted = kind == "cc")
     native.sh_binary(
         name = name,
         srcs = [_RUNNER],

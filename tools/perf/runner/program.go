@@ -78,6 +78,8 @@ func (p *program) runMode(userArgs []string) error {
 			fmt.Fprintf(os.Stderr, "%d bytes allocated in %d objects, %d GC cycles, %d bytes of heap mapped\n",
 				f.AllocBytes, f.AllocObjects, f.GCCycles, f.HeapMappedBytes)
 		}
+	} else if p.Counted != nil {
+		p.printCountedRun()
 	}
 	if profileDir == "" {
 		return nil

@@ -62,7 +62,8 @@ def havlak_cc_stage(name):
     )
 
     # The program's own sources, for a build of them with profile feedback
-    # (//cc/havlak8cc), and for the regression suite, which checks that its
+    # (//cc/havlak8cc, and one of the regression suite's patches applied,
+    # //cc/regressionsuite), and for the regression suite's check that its
     # patches still apply.
     native.filegroup(
         name = "program_srcs",

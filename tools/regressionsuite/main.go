@@ -1,13 +1,14 @@
-// Command regressionsuite measures the gate's power: it applies each patch
-// of the regression suite (tools/regressionsuite/patches: one kind of
-// regression each, in Go or C++, at about 2% or 5%) to a scratch copy of
-// the checkout, has the perf check (tools/perfcheck) build, measure and
-// judge it against the unpatched copy, measures the unchanged benchmarks
-// again and again for false alarms, and writes the detection matrix.
+// Command regressionsuite measures the gate's power: in a scratch copy of
+// the checkout, it measures each benchmark of the regression suite's cases
+// again and again unchanged (the false alarms), then applies each patch
+// (tools/regressionsuite/patches: one kind of regression each, in Go or
+// C++, at about 2% or 5%), builds and measures the benchmark's quick test,
+// judges it against the unchanged one by the perf check's rule, and
+// writes the detection matrix.
 //
 //	tools/bazel run //tools/regressionsuite -- [--cases REGEXP] [--reruns N] [--out FILE] [--doc FILE]
 //
-// It takes long (minutes per case): progress goes to stderr. --out writes
+// It takes long (about a minute per case): progress goes to stderr. --out writes
 // the matrix as Markdown (default: regression-suite.md in the checkout);
 // --doc also replaces the matrix between the markers of a document
 // (docs/noise.md keeps the latest). Exit status 1 when a case could not be
@@ -38,7 +39,6 @@ func main() {
 func run(args []string, log io.Writer) error {
 	fs := flag.NewFlagSet("regressionsuite", flag.ContinueOnError)
 	fs.SetOutput(log)
-	perfcheck := fs.String("perfcheck", "", "the perfcheck `command` (bazel run passes it)")
 	patches := fs.String("patches", "", "the `directory` of the patches (default: tools/regressionsuite/patches in the checkout)")
 	casesFlag := fs.String("cases", "", "run only the cases whose name matches `REGEXP`")
 	reruns := fs.Int("reruns", 8, "measure each benchmark of the cases `N` more times unchanged, for false alarms")
@@ -50,9 +50,6 @@ func run(args []string, log io.Writer) error {
 	}
 	if fs.NArg() > 0 {
 		return cli.Usagef("unexpected argument %q", fs.Arg(0))
-	}
-	if *perfcheck == "" {
-		return cli.Usagef("--perfcheck: the perfcheck command (tools/bazel run //tools/regressionsuite passes it)")
 	}
 	if *reruns < 0 {
 		return cli.Usagef("--reruns %d: want 0 or more", *reruns)
@@ -90,11 +87,7 @@ func run(args []string, log io.Writer) error {
 	if err != nil {
 		return err
 	}
-	perfcheckPath, err := filepath.Abs(*perfcheck)
-	if err != nil {
-		return err
-	}
-	m, err := measure(cases, checkout, cache, perfcheckPath, *reruns, log)
+	m, err := measure(cases, checkout, cache, *reruns, log)
 	if err != nil {
 		return err
 	}
@@ -112,9 +105,9 @@ func run(args []string, log io.Writer) error {
 	return m.Failure()
 }
 
-// measure runs the cases and the reruns in a scratch copy under cache.
-func measure(cases []suite.Case, checkout, cache, perfcheck string, reruns int, log io.Writer) (*suite.Matrix, error) {
-	r := &suite.Runner{Scratch: filepath.Join(cache, "checkout"), Perfcheck: perfcheck, Log: log}
+// measure runs the baseline and the cases in a scratch copy under cache.
+func measure(cases []suite.Case, checkout, cache string, reruns int, log io.Writer) (*suite.Matrix, error) {
+	r := &suite.Runner{Scratch: filepath.Join(cache, "checkout"), Log: log}
 	m := &suite.Matrix{Started: time.Now()}
 	fmt.Fprintf(log, "regressionsuite: copying %s to %s\n", checkout, r.Scratch)
 	base, err := r.Prepare(checkout)
@@ -124,18 +117,18 @@ func measure(cases []suite.Case, checkout, cache, perfcheck string, reruns int, 
 	defer r.Close()
 	m.Base = base
 	var benchmarks []string
-	for i, c := range cases {
-		fmt.Fprintf(log, "regressionsuite: [%d/%d] %s (%s, %s, %s in %s), %s since the start\n",
-			i+1, len(cases), c.Name, c.Kind, c.Language, c.Size, c.Benchmark, time.Since(m.Started).Round(time.Second))
-		o := r.Run(c, filepath.Join(cache, "cases", c.Name))
-		fmt.Fprintf(log, "regressionsuite: %s: %s\n", c.Name, o.Summary())
-		m.Outcomes = append(m.Outcomes, o)
+	for _, c := range cases {
 		if !contains(benchmarks, c.Benchmark) {
 			benchmarks = append(benchmarks, c.Benchmark)
 		}
 	}
-	if reruns > 0 {
-		m.Reruns = r.Reruns(benchmarks, reruns)
+	m.Reruns = r.Baseline(benchmarks, reruns)
+	for i, c := range cases {
+		fmt.Fprintf(log, "regressionsuite: [%d/%d] %s (%s, %s, %s in %s), %s since the start\n",
+			i+1, len(cases), c.Name, c.Kind, c.Language, c.Size, c.Benchmark, time.Since(m.Started).Round(time.Second))
+		o := r.Run(c)
+		fmt.Fprintf(log, "regressionsuite: %s: %s\n", c.Name, o.Summary())
+		m.Outcomes = append(m.Outcomes, o)
 	}
 	m.Took = time.Since(m.Started)
 	return m, nil

@@ -12,7 +12,6 @@ import (
 
 var (
 	workspaceFile = flag.String("workspace", "", "the checkout's WORKSPACE file (a runfiles path: bazel test gives it)")
-	perfcheckFlag = flag.String("perfcheck", "", "the perfcheck command (a runfiles path)")
 	reruns        = flag.String("reruns", "8", "reruns of each benchmark for false alarms")
 )
 
@@ -20,11 +19,11 @@ var (
 // run, unchanged code raises no alarm, and the extra work is caught at
 // both sizes in both languages by the instruction counts. What the other
 // kinds came to is the matrix, in the test's outputs (matrix.md), not an
-// assertion: it is what the suite measures. Nested Bazel builds of
-// //benchmarks:all, case after case (tens of minutes): --config=perf only.
+// assertion: it is what the suite measures. Nested Bazel builds and
+// tests, case after case (tens of minutes): --config=perf only.
 func TestMatrix(t *testing.T) {
-	if *workspaceFile == "" || *perfcheckFlag == "" {
-		t.Skip("-workspace and -perfcheck: bazel test //tools/regressionsuite:matrix_test passes them")
+	if *workspaceFile == "" {
+		t.Skip("-workspace: bazel test //tools/regressionsuite:matrix_test passes it")
 	}
 	runfiles := filepath.Join(os.Getenv("TEST_SRCDIR"), os.Getenv("TEST_WORKSPACE"))
 	real, err := filepath.EvalSymlinks(filepath.Join(runfiles, *workspaceFile))
@@ -36,7 +35,7 @@ func TestMatrix(t *testing.T) {
 	// their output bases serve the next run.
 	os.Unsetenv("TEST_TMPDIR")
 	out := filepath.Join(os.Getenv("TEST_UNDECLARED_OUTPUTS_DIR"), "matrix.md")
-	err = run([]string{"--perfcheck", filepath.Join(runfiles, *perfcheckFlag), "--repo", filepath.Dir(real),
+	err = run([]string{"--repo", filepath.Dir(real),
 		"--reruns", *reruns, "--out", out}, os.Stderr)
 	if err != nil {
 		t.Errorf("the suite failed: %v", err)

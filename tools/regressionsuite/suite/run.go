@@ -11,23 +11,23 @@ import (
 	"havlak-lab/internal/gitwork"
 	"havlak-lab/tools/perfcheck/check"
 	"havlak-lab/tools/result"
-	"havlak-lab/tools/summary"
 )
 
 // A Runner runs cases in a scratch copy of a checkout: a git repository of
-// its own whose first commit is the checkout as it is (the base); each
-// case is its patch committed on the base, checked by the perf check
-// (tools/perfcheck) against the base, which builds both sides, measures
-// the benchmarks whose identity changed with the runner, and judges their
-// gated figures by the gate's rule (check.Compare, tools/verdict).
+// its own whose one commit is the checkout as it is (the base). Each
+// benchmark of the cases is measured at the base by its quick test (the
+// runner: result.json), again and again; each case is its patch applied to
+// the base, the benchmark's quick test built and run, and its gated
+// figures judged against the base's first run by the perf check's rule
+// (check.Compare, tools/verdict), the one the nightly gate applies too.
 type Runner struct {
 	// Scratch is the copy's directory, at a fixed place so that its Bazel
-	// output base (and perfcheck's worktree's) serve the next run.
+	// output base serves the next run.
 	Scratch string
-	// Perfcheck is the perfcheck command.
-	Perfcheck string
-	Log       io.Writer
-	base      string
+	Log     io.Writer
+	base    string
+	// baseline is each benchmark's first run at the base.
+	baseline map[string]*result.Result
 }
 
 // Prepare makes the scratch copy of the checkout source and commits it.
@@ -53,93 +53,115 @@ func (r *Runner) git(args ...string) (string, error) {
 	return gitwork.Repo(r.Scratch).Output(append([]string{"-c", "user.name=regression suite", "-c", "user.email=lab@localhost"}, args...)...)
 }
 
-// Run applies the case's patch to the base, commits it and has the perf
-// check judge it; out receives perfcheck's summary.json and comment.
-func (r *Runner) Run(c Case, out string) Outcome {
-	o := Outcome{Case: c}
-	patch, err := filepath.Abs(c.Path)
-	if err == nil {
-		_, err = r.git("checkout", "-q", "--force", "--detach", r.base)
+// toBase puts the scratch copy back to the base, whatever a case changed.
+func (r *Runner) toBase() error {
+	if _, err := r.git("checkout", "-q", "--force", r.base); err != nil {
+		return err
 	}
-	if err == nil {
-		if _, err = r.git("apply", "--index", patch); err != nil {
-			err = fmt.Errorf("the patch does not apply: %w", err)
-		}
-	}
-	if err == nil {
-		_, err = r.git("commit", "-q", "-m", c.Name+": "+c.What)
-	}
-	if err != nil {
-		o.Err = err.Error()
-		return o
-	}
-	cmd := exec.Command(r.Perfcheck, "--repo", r.Scratch, "--base", r.base, "--out", out)
-	cmd.Stdout, cmd.Stderr = r.Log, r.Log
-	// Its exit status is 1 when it finds a regression: the summary says.
-	cmd.Run()
-	s, err := summary.Read(filepath.Join(out, summary.FileName))
-	if err != nil {
-		o.Err = fmt.Sprintf("perfcheck wrote no summary: %v", err)
-		return o
-	}
-	for i, b := range s.Benchmarks {
-		if b.Name == c.Benchmark {
-			o.Benchmark = &s.Benchmarks[i]
-		}
-	}
-	if o.Benchmark == nil {
-		o.Err = fmt.Sprintf("perfcheck did not measure %s (is the patch a change of it?)", c.Benchmark)
-		if len(s.Unreadable) > 0 {
-			o.Err += ": " + strings.Join(s.Unreadable, "; ")
-		}
-	}
-	return o
+	_, err := r.git("clean", "-q", "-f", "-d")
+	return err
 }
 
-// Reruns measures the quick tests of benchmarks, at the base, reruns+1
-// times each (Bazel's --runs_per_test, one at a time), and judges every
-// rerun against the first by the perf check's rule.
-func (r *Runner) Reruns(benchmarks []string, reruns int) []FalseAlarms {
-	if _, err := r.git("checkout", "-q", "--force", "--detach", r.base); err != nil {
+// Baseline measures the quick tests of benchmarks at the base, reruns+1
+// times each (Bazel's --runs_per_test, one at a time): the first run of
+// each is the base the cases are judged against, and every later one is
+// judged against it too, by the same rule: a regression there is a false
+// alarm.
+func (r *Runner) Baseline(benchmarks []string, reruns int) []FalseAlarms {
+	r.baseline = map[string]*result.Result{}
+	if err := r.toBase(); err != nil {
 		return []FalseAlarms{{Benchmark: strings.Join(benchmarks, ", "), Err: err.Error()}}
 	}
 	runs := reruns + 1
-	args := []string{"test", "--noremote_upload_local_results", "--nocache_test_results", "--local_test_jobs=1",
-		fmt.Sprintf("--runs_per_test=%d", runs), "--test_output=errors"}
-	for _, b := range benchmarks {
-		args = append(args, "//benchmarks:"+b+check.QuickSuffix)
-	}
-	fmt.Fprintf(r.Log, "regression suite: measuring %s %d times each, unchanged\n", strings.Join(benchmarks, ", "), runs)
-	// A failing run is judged all the same: its result says why.
-	r.bazel(args...)
+	fmt.Fprintf(r.Log, "regression suite: measuring %s at the base, %d times each\n", strings.Join(benchmarks, ", "), runs)
+	results := r.measure(benchmarks, runs)
 	var all []FalseAlarms
 	for _, b := range benchmarks {
 		fa := FalseAlarms{Benchmark: b}
-		var first *result.Result
-		for i := 1; i <= runs; i++ {
-			zip := filepath.Join(r.Scratch, "bazel-testlogs", "benchmarks", b+check.QuickSuffix,
-				fmt.Sprintf("run_%d_of_%d", i, runs), "test.outputs", result.ZipName)
-			res, _, err := result.Read(zip)
-			if err != nil {
-				fa.Err = err.Error()
+		for i, res := range results[b] {
+			if res.err != nil {
+				fa.Err = res.err.Error()
 				break
 			}
-			if first == nil {
-				first = res
+			if i == 0 {
+				r.baseline[b] = res.result
 				continue
 			}
 			fa.Comparisons++
-			if judged := check.Compare(first, res, nil); judged.Fails() {
+			if judged := check.Compare(r.baseline[b], res.result, nil); judged.Fails() {
 				var figures []string
 				for _, f := range judged.Figures {
 					if f.Fails() {
 						figures = append(figures, f.String())
 					}
 				}
-				fa.Alarms = append(fa.Alarms, fmt.Sprintf("run %d: %s", i, strings.Join(figures, ", ")))
+				fa.Alarms = append(fa.Alarms, fmt.Sprintf("run %d: %s", i+1, strings.Join(figures, ", ")))
 			}
 		}
 		all = append(all, fa)
+	}
+	return all
+}
+
+// Run applies the case's patch to the base, builds and runs its
+// benchmark's quick test, and judges it against the base's first run.
+func (r *Runner) Run(c Case) Outcome {
+	o := Outcome{Case: c}
+	base := r.baseline[c.Benchmark]
+	if base == nil {
+		o.Err = "the base of " + c.Benchmark + " was not measured"
+		return o
+	}
+	patch, err := filepath.Abs(c.Path)
+	if err == nil {
+		err = r.toBase()
+	}
+	if err == nil {
+		if _, err = r.git("apply", patch); err != nil {
+			err = fmt.Errorf("the patch does not apply: %w", err)
+		}
+	}
+	if err != nil {
+		o.Err = err.Error()
+		return o
+	}
+	defer r.toBase()
+	res := r.measure([]string{c.Benchmark}, 1)[c.Benchmark][0]
+	if res.err != nil {
+		o.Err = res.err.Error()
+		return o
+	}
+	judged := check.Compare(base, res.result, nil)
+	o.Benchmark = &judged
+	return o
+}
+
+type measured struct {
+	result *result.Result
+	err    error
+}
+
+// measure builds and runs the quick tests of benchmarks, runs times each,
+// and reads their results.
+func (r *Runner) measure(benchmarks []string, runs int) map[string][]measured {
+	args := []string{"test", "--noremote_upload_local_results", "--nocache_test_results", "--local_test_jobs=1",
+		fmt.Sprintf("--runs_per_test=%d", runs), "--test_output=errors"}
+	for _, b := range benchmarks {
+		args = append(args, "//benchmarks:"+b+check.QuickSuffix)
+	}
+	// A failing test is read all the same: its result says why, or its
+	// absence does.
+	r.bazel(args...)
+	all := map[string][]measured{}
+	for _, b := range benchmarks {
+		for i := 1; i <= runs; i++ {
+			dir := filepath.Join(r.Scratch, "bazel-testlogs", "benchmarks", b+check.QuickSuffix)
+			if runs > 1 {
+				dir = filepath.Join(dir, fmt.Sprintf("run_%d_of_%d", i, runs))
+			}
+			res, _, err := result.Read(filepath.Join(dir, "test.outputs", result.ZipName))
+			all[b] = append(all[b], measured{res, err})
+		}
 	}
 	return all
 }
@@ -150,6 +172,9 @@ func (r *Runner) Close() {
 	r.bazel("shutdown")
 }
 
+// bazel runs tools/bazel in the scratch copy, its output going to the log.
+// Nothing is uploaded to a remote cache: patched code is not to be trusted
+// with it.
 func (r *Runner) bazel(args ...string) error {
 	cmd := exec.Command(filepath.Join(r.Scratch, "tools", "bazel"), args...)
 	cmd.Dir = r.Scratch

@@ -75,7 +75,7 @@ var schema = []string{
 		PRIMARY KEY (sha256, name)
 	)`,
 	// Every figure of a result: its metrics, timing columns, counters,
-	// server rounds and Go benchmark lines (see figuresOf).
+	// server rounds and Go benchmark lines (see result.Figures).
 	`CREATE TABLE IF NOT EXISTS figures (
 		sha256      TEXT NOT NULL REFERENCES results (sha256),
 		name        TEXT NOT NULL,

@@ -20,9 +20,9 @@
 // result's figures with result.Figures, as the history does, and never
 // reads another exporter's output. bmf, gab, gab-bigger and openmetrics
 // describe one run of the suite (Bencher's report, the action's data
-// point, a scrape), so they refuse results of more than one commit,
-// environment or workload; gobench takes any, each result under its own
-// configuration lines.
+// point, a scrape), so they refuse results of more than one commit or
+// environment, or a benchmark twice; gobench takes any, each result under
+// its own configuration lines.
 //
 // Everything in a result is untrusted: names are checked (result.CheckName)
 // and made valid for each format or refused, values escaped, never
@@ -148,31 +148,32 @@ func (set Set) sorted() Set {
 }
 
 // oneRun checks that set holds one run of the suite: one commit, one
-// environment, one workload, and each benchmark once. format names the
-// format in its errors.
+// environment, and each benchmark once (on one workload). format names
+// the format in its errors.
 func (set Set) oneRun(format string) error {
 	if len(set.Inputs) == 0 {
 		return fmt.Errorf("%s: no results to export", format)
 	}
 	first := set.Inputs[0].Result
-	seen := map[string]bool{}
+	workloads := map[string]string{}
 	for _, in := range set.Inputs {
 		r := in.Result
 		var other string
+		workload, seen := workloads[r.Benchmark.Name]
 		switch {
 		case r.Environment.Source.Commit != first.Environment.Source.Commit:
 			other = fmt.Sprintf("commits %s and %s (select one with --commit)", first.Environment.Source.Commit, r.Environment.Source.Commit)
 		case result.EnvironmentKey(r.Environment) != result.EnvironmentKey(first.Environment):
 			other = fmt.Sprintf("environments %s and %s (select one with --env)", result.EnvironmentKey(first.Environment), result.EnvironmentKey(r.Environment))
-		case r.Benchmark.Workload.Name != first.Benchmark.Workload.Name:
-			other = fmt.Sprintf("workloads %s and %s (select one with --workload)", first.Benchmark.Workload.Name, r.Benchmark.Workload.Name)
-		case seen[r.Benchmark.Name]:
+		case seen && workload != r.Benchmark.Workload.Name:
+			other = fmt.Sprintf("benchmark %s on workloads %s and %s (select one with --workload)", r.Benchmark.Name, workload, r.Benchmark.Workload.Name)
+		case seen:
 			other = fmt.Sprintf("benchmark %s twice (measured twice at commit %s)", r.Benchmark.Name, r.Environment.Source.Commit)
 		}
 		if other != "" {
 			return fmt.Errorf("%s describes one run of the suite, and these results are of %s", format, other)
 		}
-		seen[r.Benchmark.Name] = true
+		workloads[r.Benchmark.Name] = r.Benchmark.Workload.Name
 	}
 	return nil
 }

@@ -129,3 +129,26 @@ func TestOneRun(t *testing.T) {
 }
 
 func slicesClone(in []Input) []Input { return append([]Input(nil), in...) }
+
+// A benchmark on two workloads is two runs; two benchmarks on one workload
+// each are one.
+func TestOneRunWorkloads(t *testing.T) {
+	night := readNight(t, nightDir)
+	r := *only(night, "havlak6").Inputs[0].Result
+	r.Benchmark.Workload.Name = "standard"
+	standard := Input{&r, night.Inputs[0].Outputs}
+	if err := Write(&bytes.Buffer{}, BMF, Set{Inputs: append(slicesClone(night.Inputs), standard)}); err == nil ||
+		!strings.Contains(err.Error(), "benchmark havlak6 on workloads quick and standard (select one with --workload)") {
+		t.Errorf("havlak6 on two workloads: %v", err)
+	}
+	var mixed Set
+	for _, in := range night.Inputs {
+		if in.Result.Benchmark.Name != "havlak6" {
+			mixed.Inputs = append(mixed.Inputs, in)
+		}
+	}
+	mixed.Inputs = append(mixed.Inputs, standard)
+	if err := Write(&bytes.Buffer{}, BMF, mixed); err != nil {
+		t.Errorf("havlak6 standard, the others quick: %v", err)
+	}
+}

@@ -22,14 +22,14 @@ func TestExportsAreArtifacts(t *testing.T) {
 	if err := os.WriteFile(stale, []byte("BenchmarkOld 1 1 ns/op\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	night := "../report/testdata/results"
+	dir := "../report/testdata/results"
 	if *fixtures != "" {
-		night = *fixtures
-		if dir := os.Getenv("TEST_SRCDIR"); dir != "" && !filepath.IsAbs(night) {
-			night = filepath.Join(dir, os.Getenv("TEST_WORKSPACE"), night)
+		dir = *fixtures
+		if srcdir := os.Getenv("TEST_SRCDIR"); srcdir != "" && !filepath.IsAbs(dir) {
+			dir = filepath.Join(srcdir, os.Getenv("TEST_WORKSPACE"), dir)
 		}
 	}
-	found, err := result.FindAll(night)
+	found, err := result.FindAll(dir)
 	if err != nil || len(found) == 0 {
 		t.Fatalf("the report's fixtures: %v", err)
 	}

@@ -115,11 +115,19 @@ func actionBenchmark(set Set, better string) ([]byte, error) {
 			Unit:  f.Unit,
 			Value: median,
 			Range: "± " + strconv.FormatFloat((hi-lo)/2, 'g', 6, 64),
-			Extra: fmt.Sprintf("median of %d runs (%s to %s); %s; commit %s", len(f.Values), number(lo), number(hi),
+			Extra: fmt.Sprintf("median of %s (%s to %s); %s; commit %s", runs(len(f.Values)), number(lo), number(hi),
 				strings.TrimSpace(f.Source), commit),
 		})
 	}
 	return marshal(entries)
+}
+
+// runs says how many runs n is: "1 run", "5 runs".
+func runs(n int) string {
+	if n == 1 {
+		return "1 run"
+	}
+	return strconv.Itoa(n) + " runs"
 }
 
 func marshal(v any) ([]byte, error) {

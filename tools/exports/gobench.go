@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -266,12 +267,7 @@ func (t unitTable) note(unit string, f figure) error {
 
 // write writes t's Unit lines, in the order of their units.
 func (t unitTable) write(b *bytes.Buffer) {
-	units := make([]string, 0, len(t))
-	for unit := range t {
-		units = append(units, unit)
-	}
-	slices.Sort(units)
-	for _, unit := range units {
+	for _, unit := range slices.Sorted(maps.Keys(t)) {
 		u := t[unit]
 		if u.conflict != "" {
 			fmt.Fprintf(b, "# unit %s: no better= line: %s\n", unit, configValue(u.conflict))

@@ -3,6 +3,7 @@ package exports
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -71,13 +72,8 @@ func openMetrics(set Set) ([]byte, error) {
 			fam.samples = append(fam.samples, sample.String())
 		}
 	}
-	names := make([]string, 0, len(families))
-	for name := range families {
-		names = append(names, name)
-	}
-	slices.Sort(names)
 	var b bytes.Buffer
-	for _, name := range names {
+	for _, name := range slices.Sorted(maps.Keys(families)) {
 		fam := families[name]
 		fmt.Fprintf(&b, "# TYPE %s gauge\n# UNIT %s %s\n# HELP %s %s\n", name, name, fam.unit, name, escapeHelp(fam.help))
 		for _, s := range fam.samples {

@@ -79,6 +79,15 @@ func FileName(format string) string {
 
 // Write writes set in format to w.
 func Write(w io.Writer, format string, set Set) error {
+	if set.Metric != "" {
+		figs, err := set.figures()
+		if err != nil {
+			return err
+		}
+		if len(figs) == 0 {
+			return fmt.Errorf("no figure named %q in these %d results", set.Metric, len(set.Inputs))
+		}
+	}
 	var data []byte
 	var err error
 	switch format {

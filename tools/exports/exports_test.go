@@ -128,6 +128,14 @@ func TestOneRun(t *testing.T) {
 	}
 }
 
+func TestNoSuchMetric(t *testing.T) {
+	set := readNight(t, nightDir)
+	set.Metric = "own_instructions"
+	if err := Write(&bytes.Buffer{}, BMF, set); err == nil || !strings.Contains(err.Error(), `no figure named "own_instructions" in these 7 results`) {
+		t.Errorf("a metric the night has not: %v", err)
+	}
+}
+
 func slicesClone(in []Input) []Input { return append([]Input(nil), in...) }
 
 // A benchmark on two workloads is two runs; two benchmarks on one workload

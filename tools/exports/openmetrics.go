@@ -30,8 +30,8 @@ func openMetrics(set Set) ([]byte, error) {
 	}
 	servers.Metric = set.Metric
 	type family struct {
-		help, unit string
-		samples    []string
+		figure, help, unit string
+		samples            []string
 	}
 	families := map[string]*family{}
 	if len(servers.Inputs) > 0 {
@@ -46,8 +46,11 @@ func openMetrics(set Set) ([]byte, error) {
 			unit := openMetricsUnit(f.Unit)
 			name := openMetricsPrefix + openMetricsName(f.Name) + "_" + unit
 			fam := families[name]
+			if fam != nil && fam.figure != f.Name {
+				return nil, fmt.Errorf("%s: figures %s and %s would both be %s", f.label(), fam.figure, f.Name, name)
+			}
 			if fam == nil {
-				fam = &family{unit: unit, help: fmt.Sprintf("%s of a server benchmark (%s), the median of its measured rounds; measured by %s",
+				fam = &family{figure: f.Name, unit: unit, help: fmt.Sprintf("%s of a server benchmark (%s), the median of its measured rounds; measured by %s",
 					f.Name, f.Unit, strings.TrimSpace(f.Source))}
 				families[name] = fam
 			}

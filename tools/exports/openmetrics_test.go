@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"havlak-lab/tools/result"
 )
 
 // No OpenMetrics parser is among the lab's Go modules (the Prometheus
@@ -237,6 +239,13 @@ func TestOpenMetricsEscapes(t *testing.T) {
 		if got := f.samples[0].labels["study"]; got != r.Benchmark.Study {
 			t.Errorf("%s: study read back as %q", name, got)
 		}
+	}
+	// Two figures that would make one family are refused.
+	r = *servers.Inputs[0].Result
+	r.Metrics = []result.Metric{{Name: "latency.p99", Unit: "s", Source: "x", Values: []float64{1}}}
+	if _, err := openMetrics(Set{Inputs: []Input{{&r, servers.Inputs[0].Outputs}}}); err == nil ||
+		!strings.Contains(err.Error(), "would both be havlak_lab_server_latency_p99_seconds") {
+		t.Errorf("latency.p99 and latency_p99: %v", err)
 	}
 	// The checker catches what it should.
 	for _, bad := range []string{

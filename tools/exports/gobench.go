@@ -92,6 +92,14 @@ func goBenchLines(in *Input, metric string, units unitTable) ([]*benchfmt.Result
 		}
 		groups[k] = append(groups[k], f)
 	}
+	owner := map[string]string{}
+	for _, f := range figs {
+		unit := goUnit(f.Figure)
+		if other, ok := owner[unit]; ok {
+			return nil, fmt.Errorf("%s: figures %s and %s would both be unit %s", f.label(), other, f.Name, unit)
+		}
+		owner[unit] = f.Name
+	}
 	config := goBenchConfig(r, nil)
 	var lines []*benchfmt.Result
 	for _, k := range order {

@@ -185,6 +185,12 @@ func TestGoBenchHostile(t *testing.T) {
 		t.Errorf("a unit with a space: %v", err)
 	}
 	r = *night.Inputs[0].Result
+	r.Metrics = []result.Metric{{Name: "real_seconds-s", Unit: "count", Source: "x", Values: []float64{1}},
+		{Name: "real_seconds", Unit: "s-count", Source: "y", Values: []float64{2}}}
+	if _, err := goBench(Set{Inputs: []Input{{&r, night.Inputs[0].Outputs}}}); err == nil || !strings.Contains(err.Error(), "would both be unit real_seconds-s-count") {
+		t.Errorf("two figures of one unit: %v", err)
+	}
+	r = *night.Inputs[0].Result
 	r.Environment.Toolchains.GCC = "gcc 12\nBenchmarkForged 1 1 ns/op"
 	data, err := goBench(Set{Inputs: []Input{{&r, night.Inputs[0].Outputs}}})
 	if err != nil || !bytes.Contains(data, []byte("gcc-version: gcc 12 BenchmarkForged 1 1 ns/op\n")) {

@@ -14,7 +14,9 @@
 #    summary as an annotation (printed when not run by an agent), and a
 #    good night promoted to baseline; the night enters the results history
 #    ($HAVLAK_LAB_HISTORY_DIR, docs/history.md), searched for change points
-#    with Apache Otava (installed by tools/ci/tools.sh)
+#    with Apache Otava (installed by tools/ci/tools.sh); the night's results
+#    exported for benchstat, Bencher, github-action-benchmark and
+#    Prometheus (artifacts/exports/, docs/history.md#exports)
 #
 # Locally, from the checkout (about half an hour on 2 cores):
 #   tools/ci/nightly.sh

@@ -24,7 +24,7 @@
 // (result.Origin), the environment's comparable fields under their
 // result.EnvironmentKey, the source (the absolute path of the result's
 // directory or outputs.zip, as ingested) with its files, the whole
-// result.json, and its figures, each with one value per run (figuresOf
+// result.json, and its figures, each with one value per run (result.Figures
 // says which). A result is known by the sha256 of its result.json:
 // ingesting it again, from anywhere, changes nothing.
 //

@@ -1,7 +1,6 @@
 package history
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"database/sql"
@@ -10,11 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"slices"
-	"strings"
 	"time"
-
-	"golang.org/x/perf/benchfmt"
 
 	"havlak-lab/tools/result"
 )
@@ -70,7 +65,7 @@ func (d *DB) IngestOutputs(ctx context.Context, out result.Outputs, source strin
 	if err != nil {
 		return Ingested{}, fmt.Errorf("%s: environment.started %q: want RFC 3339", out.Path(result.FileName), r.Environment.Started)
 	}
-	figures, err := figuresOf(r, out)
+	figures, err := result.Figures(r, out)
 	if err != nil {
 		return Ingested{}, err
 	}
@@ -139,162 +134,8 @@ func (d *DB) IngestOutputs(ctx context.Context, out result.Outputs, source strin
 	return in, nil
 }
 
-// The directions of a figure.
+// The directions of a figure (result.BetterOf).
 const (
-	LowerIsBetter  = "lower"
-	HigherIsBetter = "higher"
+	LowerIsBetter  = result.LowerIsBetter
+	HigherIsBetter = result.HigherIsBetter
 )
-
-// betterOf is the direction of a figure in unit: a rate (".../s") is
-// better higher, everything else the lab measures (time, memory,
-// instructions, allocations, latency) lower.
-func betterOf(unit string) string {
-	if strings.HasSuffix(unit, "/s") {
-		return HigherIsBetter
-	}
-	return LowerIsBetter
-}
-
-// A figure is one quantity of a result, one value per run.
-type figure struct {
-	Name, Unit, Source string
-	Gated              bool
-	Threshold          float64
-	Better             string
-	Unavailable        string
-	Values             []float64
-}
-
-// figuresOf lists every figure of r:
-//
-//   - its metrics, as they are (name, unit, source, gated, threshold);
-//   - kind "program": the successful timed runs' real_seconds,
-//     user_seconds, sys_seconds (unit s) and max_rss_kib (KiB), source
-//     "xtime", and each perf counter (unit "count", source "perf_event_open");
-//   - kind "server": each measured round's throughput (requests/s) and
-//     latency_mean, latency_p50, latency_p90, latency_p99, latency_max (s),
-//     source the load generator;
-//   - kind "go_test": each benchmark line of the go_bench file, one
-//     figure per benchmark name and unit as benchfmt reads them (name
-//     without "Benchmark": "Naive-2"; units sec/op, B/op, allocs/op, ...),
-//     one value per line, source "go test".
-//
-// Only metrics are ever gated. A name and unit given twice is an error.
-func figuresOf(r *result.Result, out result.Outputs) ([]figure, error) {
-	var figs []figure
-	for _, m := range r.Metrics {
-		figs = append(figs, figure{Name: m.Name, Unit: m.Unit, Source: m.Source, Gated: m.Gated,
-			Threshold: m.Threshold, Better: betterOf(m.Unit), Unavailable: m.Unavailable, Values: m.Values})
-	}
-	series := func(name, unit, source string, values []float64) {
-		figs = append(figs, figure{Name: name, Unit: unit, Source: source, Better: betterOf(unit), Values: values})
-	}
-	if runs := r.Timing.Successful(); len(runs) > 0 {
-		column := func(f func(result.Run) float64) []float64 {
-			v := make([]float64, len(runs))
-			for i, run := range runs {
-				v[i] = f(run)
-			}
-			return v
-		}
-		series("real_seconds", "s", "xtime", column(func(r result.Run) float64 { return r.RealSeconds }))
-		series("user_seconds", "s", "xtime", column(func(r result.Run) float64 { return r.UserSeconds }))
-		series("sys_seconds", "s", "xtime", column(func(r result.Run) float64 { return r.SysSeconds }))
-		series("max_rss_kib", "KiB", "xtime", column(func(r result.Run) float64 { return float64(r.MaxRSSKiB) }))
-		var events []string
-		for _, run := range runs {
-			for event := range run.Counters {
-				if !slices.Contains(events, event) {
-					events = append(events, event)
-				}
-			}
-		}
-		slices.Sort(events)
-		for _, event := range events {
-			// Counted in every run, or it is no series of runs.
-			values := column(func(r result.Run) float64 { return float64(r.Counters[event]) })
-			complete := true
-			for _, run := range runs {
-				_, ok := run.Counters[event]
-				complete = complete && ok
-			}
-			if complete {
-				series(event, "count", "perf_event_open", values)
-			}
-		}
-	}
-	if s := r.Server; s != nil && len(s.Rounds) > 0 {
-		round := func(f func(result.LoadRound) float64) []float64 {
-			v := make([]float64, len(s.Rounds))
-			for i, r := range s.Rounds {
-				v[i] = f(r)
-			}
-			return v
-		}
-		gen := s.Load.Generator
-		series("throughput", "requests/s", gen, round(func(r result.LoadRound) float64 { return r.Throughput }))
-		series("latency_mean", "s", gen, round(func(r result.LoadRound) float64 { return r.Latency.Mean }))
-		series("latency_p50", "s", gen, round(func(r result.LoadRound) float64 { return r.Latency.P50 }))
-		series("latency_p90", "s", gen, round(func(r result.LoadRound) float64 { return r.Latency.P90 }))
-		series("latency_p99", "s", gen, round(func(r result.LoadRound) float64 { return r.Latency.P99 }))
-		series("latency_max", "s", gen, round(func(r result.LoadRound) float64 { return r.Latency.Max }))
-	}
-	if r.Benchmark.Kind == result.KindGoTest {
-		lines, err := goBenchFigures(r.GoBench, out)
-		if err != nil {
-			return nil, err
-		}
-		figs = append(figs, lines...)
-	}
-	seen := map[[2]string]bool{}
-	for _, f := range figs {
-		k := [2]string{f.Name, f.Unit}
-		if seen[k] {
-			return nil, fmt.Errorf("%s: figure %s (%s) given twice", out.Path(result.FileName), f.Name, f.Unit)
-		}
-		seen[k] = true
-	}
-	return figs, nil
-}
-
-// goBenchFigures reads the Go benchmark lines of file in out.
-func goBenchFigures(file string, out result.Outputs) ([]figure, error) {
-	data, err := out.ReadFile(file)
-	if err != nil {
-		return nil, err
-	}
-	reader := benchfmt.NewReader(bytes.NewReader(data), out.Path(file))
-	var figs []figure
-	index := map[[2]string]int{}
-	for reader.Scan() {
-		switch rec := reader.Result().(type) {
-		case *benchfmt.SyntaxError:
-			return nil, rec
-		case *benchfmt.Result:
-			for _, v := range rec.Values {
-				k := [2]string{rec.Name.String(), v.Unit}
-				i, ok := index[k]
-				if !ok {
-					better := betterOf(v.Unit)
-					switch reader.Units().GetBetter(v.Unit) {
-					case 1:
-						better = HigherIsBetter
-					case -1:
-						better = LowerIsBetter
-					}
-					i = len(figs)
-					index[k] = i
-					figs = append(figs, figure{Name: k[0], Unit: v.Unit, Source: "go test", Better: better})
-				}
-				figs[i].Values = append(figs[i].Values, v.Value)
-			}
-		}
-	}
-	if err := reader.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", out.Path(file), err)
-	}
-	if len(figs) == 0 {
-		return nil, fmt.Errorf("%s: no benchmark lines", out.Path(file))
-	}
-	return figs, nil
-}

@@ -75,7 +75,7 @@ var schema = []string{
 		PRIMARY KEY (sha256, name)
 	)`,
 	// Every figure of a result: its metrics, timing columns, counters,
-	// server rounds and Go benchmark lines (see figuresOf).
+	// server rounds and Go benchmark lines (see result.Figures).
 	`CREATE TABLE IF NOT EXISTS figures (
 		sha256      TEXT NOT NULL REFERENCES results (sha256),
 		name        TEXT NOT NULL,
@@ -132,6 +132,13 @@ const (
 		FROM files fl JOIN results r ON r.sha256 = fl.sha256
 		WHERE (? = '' OR r.benchmark = ?)
 		ORDER BY fl.sha256, fl.name`
+	// selectResults returns the stored result.json and source of the
+	// results a ResultQuery selects, oldest first, at most ? of them. A
+	// commit matches by its prefix (the query's is letters and digits).
+	selectResults = `SELECT sha256, source_uri, result_json FROM results
+		WHERE (? = '' OR benchmark = ?) AND (? = '' OR workload = ?) AND (? = '' OR env_key = ?)
+		  AND (? = '' OR source_commit LIKE ? || '%')
+		ORDER BY started_ns, sha256 LIMIT ?`
 	selectEnvironment = `SELECT hostname, cpu_model, cores, go_version, compilation_mode
 		FROM environments WHERE env_key = ?`
 	countResults = `SELECT COUNT(*) FROM results`

@@ -72,6 +72,10 @@ func (n *night) gate() error {
 		return err
 	}
 	args := []string{"--from", n.artifacts, "--out", n.reportDir()}
+	if err := n.writeExports(found); err != nil {
+		fmt.Fprintf(n.stderr, "nightly: the exports: %v\n", err)
+		v.failed = true
+	}
 	var alerts []alert
 	if n.history != nil {
 		trendsFile := filepath.Join(n.artifacts, "trends.json")

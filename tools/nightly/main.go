@@ -12,7 +12,9 @@
 // baseline, the last good night's artifacts; then benchgate on every Go
 // benchmark (go_benchmark) that has a baseline. It prints a Markdown
 // summary (the report's table and the verdict) and posts it as a Buildkite
-// annotation when run by an agent. A night without regressions, failures,
+// annotation when run by an agent. It also writes the night's results in
+// the formats of tools/exports (benchstat's, Bencher's,
+// github-action-benchmark's, OpenMetrics) into ARTIFACTS/exports/. A night without regressions, failures,
 // or failed tests (--tests-failed) becomes the baseline, replacing it whole;
 // so does a night whose environment changed (its benchmarks could not be
 // compared with a baseline of another machine or toolchain). The baseline

@@ -77,9 +77,13 @@
 //	                 value per run of its source (the counted runs under
 //	                 Cachegrind, the timed runs, the heap-profiled run),
 //	                 whether the gate judges it and the smallest relative
-//	                 change the gate reports (threshold: 0.01 is 1%); a
-//	                 figure that could not be measured has no values and
-//	                 says why (unavailable)
+//	                 change the gate reports (threshold: 0.01 is 1%);
+//	                 whether it is exact (exact: the same value in every
+//	                 run of the same binary on the same input, as its
+//	                 producer knows, e.g. Cachegrind's count of a C++
+//	                 program; the Go benchmark export marks such a unit
+//	                 assume=exact for benchstat); a figure that could not
+//	                 be measured has no values and says why (unavailable)
 //	server           kind "server" (Server): the load (generator,
 //	                 connections, rate (0: closed loop), targets,
 //	                 warmup_seconds, duration_seconds of each round,
@@ -165,6 +169,10 @@ type Metric struct {
 	// it is worse than both Threshold and the noise of the runs.
 	Gated     bool    `json:"gated"`
 	Threshold float64 `json:"threshold,omitempty"`
+	// Exact: every run of the same binary on the same input gives the
+	// same value, as the figure's producer knows from how it is measured
+	// (never guessed from its values or its name): one run tells all.
+	Exact bool `json:"exact,omitempty"`
 	// Unavailable says why there are no values.
 	Unavailable string `json:"unavailable,omitempty"`
 }

@@ -132,7 +132,9 @@ func Metrics(counts []Counts, goProgram bool, source string, threshold float64) 
 		total.Values = append(total.Values, float64(c.Total))
 	}
 	if !goProgram {
-		total.Gated, total.Threshold = true, threshold
+		// A C++ program's count is the same to the last instruction run
+		// after run (docs/noise.md).
+		total.Gated, total.Threshold, total.Exact = true, threshold, true
 		return []result.Metric{total}
 	}
 	// A Go program's total moves with its runtime's background work: the

@@ -79,3 +79,19 @@ func TestReadFileOfAGoProgram(t *testing.T) {
 		t.Errorf("readCachegrind = %+v, %v", c, err)
 	}
 }
+
+// Only a C++ program's count is declared exact: a Go program's figures
+// move with its runtime (docs/noise.md), and the Go benchmark export must
+// not tell benchstat otherwise.
+func TestMetricsExact(t *testing.T) {
+	counts := []Counts{{Total: 1000, Own: 900}, {Total: 1004, Own: 900}}
+	cc := Metrics(counts, false, "cachegrind", 0.01)
+	if len(cc) != 1 || !cc[0].Exact || !cc[0].Gated {
+		t.Errorf("a C++ program's metrics: %+v; want one, gated and exact", cc)
+	}
+	for _, m := range Metrics(counts, true, "cachegrind", 0.01) {
+		if m.Exact {
+			t.Errorf("a Go program's %s is declared exact", m.Name)
+		}
+	}
+}

@@ -72,12 +72,12 @@ var tcmallocHeader = regexp.MustCompile(`^heap profile: *(\d+): *(\d+) \[ *(\d+)
 // records every allocation, so they are exact.
 func (p *program) tcmallocMetrics() []result.Metric {
 	const source = "tcmalloc heap profile, the heap-profiled run"
-	objects := result.Metric{Name: "alloc_objects", Unit: "objects", Source: source, Gated: true, Threshold: countThreshold}
-	bytes := result.Metric{Name: "alloc_bytes", Unit: "bytes", Source: source, Gated: true, Threshold: countThreshold}
+	objects := result.Metric{Name: "alloc_objects", Unit: "objects", Source: source, Gated: true, Threshold: countThreshold, Exact: true}
+	bytes := result.Metric{Name: "alloc_bytes", Unit: "bytes", Source: source, Gated: true, Threshold: countThreshold, Exact: true}
 	allocated, err := readTcmallocHeader(p.outPath("heap.prof"))
 	if err != nil {
 		for _, m := range []*result.Metric{&objects, &bytes} {
-			m.Gated, m.Threshold, m.Unavailable = false, 0, err.Error()
+			m.Gated, m.Threshold, m.Exact, m.Unavailable = false, 0, false, err.Error()
 		}
 	} else {
 		objects.Values, bytes.Values = []float64{float64(allocated[0])}, []float64{float64(allocated[1])}

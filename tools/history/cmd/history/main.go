@@ -5,6 +5,7 @@
 //	history ingest DSN RESULT...
 //	history backfill DSN ARTIFACTS_ROOT
 //	history series DSN [--benchmark B] [--metric M] [--workload W] [--env KEY]
+//	history export DSN --format F [--benchmark B] [--metric M] [--workload W] [--env KEY] [--commit C] [--limit N] [-o FILE]
 //
 // DSN is an SQLite file (PATH or sqlite:PATH) or postgres://.... init
 // makes the tables: a shared database (the default) takes only results of
@@ -14,7 +15,9 @@
 // under a tree of artifacts (nights/*/artifacts/*/outputs.zip), with
 // progress on stderr. Both print a line per result on stderr and a summary
 // on stdout, and exit 1 when a result was refused. series prints the
-// selected series, a table per series and a row per result.
+// selected series, a table per series and a row per result. export writes
+// the selected results in another tool's format (tools/exports: gobench,
+// bmf, gab, gab-bigger, openmetrics) to FILE, atomically, or stdout.
 //
 // Paths are relative to where `bazel run` was typed. Exit status: 1 for a
 // refused result or a failed step, 2 for bad usage.
@@ -51,6 +54,7 @@ const usage = `usage:
   history ingest DSN RESULT...
   history backfill DSN ARTIFACTS_ROOT
   history series DSN [--benchmark B] [--metric M] [--workload W] [--env KEY]
+` + exportUsage + `
 DSN: an SQLite file (PATH or sqlite:PATH) or postgres://USER@HOST:PORT/DATABASE`
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -121,6 +125,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		defer d.Close()
 		return printSeries(ctx, d, q, stdout)
+	case "export":
+		return runExport(ctx, fs, args[1:], stdout)
 	}
 	return cli.Usagef("unknown subcommand %q\n%s", args[0], usage)
 }

@@ -1,0 +1,52 @@
+package history
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Results selects stored results by benchmark and commit prefix, oldest
+// first, bounded; a result whose files are gone still reads, and says
+// where they were when one of them is asked for.
+func checkResults(t *testing.T, dsn string) {
+	ctx := context.Background()
+	d := create(t, dsn, Shared)
+	dir := t.TempDir()
+	for i, commit := range []string{"aa11", "bb22", "aa33"} {
+		n := night{commit: commit, started: day0.Add(time.Duration(i) * 24 * time.Hour), real: []float64{1, 1.1},
+			instrs: []float64{100, 100}, origin: nightly}
+		ingest(t, d, n.write(t, filepath.Join(dir, commit)))
+	}
+	other := night{benchmark: "havlak7", commit: "aa11", started: day0, real: []float64{0.5}, instrs: []float64{50}, origin: nightly}
+	ingest(t, d, other.write(t, filepath.Join(dir, "havlak7")))
+
+	got, err := d.Results(ctx, ResultQuery{Benchmark: "havlak6", Commit: "aa"}, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var commits []string
+	for _, s := range got {
+		commits = append(commits, s.Result.Environment.Source.Commit)
+	}
+	if strings.Join(commits, " ") != "aa11 aa33" || got[0].Result.Benchmark.Name != "havlak6" {
+		t.Errorf("havlak6 at aa...: %v", commits)
+	}
+	if _, err := d.Results(ctx, ResultQuery{}, 3); !errors.Is(err, ErrTooMany) {
+		t.Errorf("4 results with a limit of 3: %v", err)
+	}
+	if _, err := d.Results(ctx, ResultQuery{Commit: "aa' OR 1=1 --"}, 10); err == nil || !strings.Contains(err.Error(), "letters and digits") {
+		t.Errorf("a commit that is no commit: %v", err)
+	}
+	if err := os.RemoveAll(filepath.Join(dir, "aa11")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := got[0].Outputs().ReadFile("cpu.pb.gz"); err == nil || !strings.Contains(err.Error(), "no longer where they were ingested from") ||
+		!strings.Contains(err.Error(), filepath.Join(dir, "aa11")) {
+		t.Errorf("a read of a result whose files are gone: %v", err)
+	}
+}

@@ -1,0 +1,189 @@
+package result
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strings"
+
+	"golang.org/x/perf/benchfmt"
+)
+
+// The directions of a figure.
+const (
+	LowerIsBetter  = "lower"
+	HigherIsBetter = "higher"
+)
+
+// BetterOf is the direction of a figure in unit: a rate (".../s") is
+// better higher, everything else the lab measures (time, memory,
+// instructions, allocations, latency) lower.
+func BetterOf(unit string) string {
+	if strings.HasSuffix(unit, "/s") {
+		return HigherIsBetter
+	}
+	return LowerIsBetter
+}
+
+// A Figure is one quantity of a result, one value per run: what the
+// history keeps and the exporters (tools/exports) write.
+type Figure struct {
+	Name, Unit, Source string
+	Gated              bool
+	Threshold          float64
+	// Exact: the value is the same in every run of the same binary on the
+	// same input (Metric.Exact); only metrics are ever exact.
+	Exact       bool
+	Better      string // LowerIsBetter or HigherIsBetter
+	Unavailable string
+	Values      []float64
+}
+
+// Figures lists every figure of r, whose files are out:
+//
+//   - its metrics, as they are (name, unit, source, gated, threshold,
+//     exact);
+//   - kind "program": the successful timed runs' real_seconds,
+//     user_seconds, sys_seconds (unit s) and max_rss_kib (KiB), source
+//     "xtime", and each perf counter (unit "count", source "perf_event_open");
+//   - kind "server": each measured round's throughput (requests/s) and
+//     latency_mean, latency_p50, latency_p90, latency_p99, latency_max (s),
+//     source the load generator;
+//   - kind "go_test": each benchmark line of the go_bench file, one
+//     figure per benchmark name and unit as benchfmt reads them (name
+//     without "Benchmark": "Naive-2"; units sec/op, B/op, allocs/op, ...),
+//     one value per line, source "go test".
+//
+// Only metrics are ever gated. A name and unit given twice is an error.
+func Figures(r *Result, out Outputs) ([]Figure, error) {
+	var figs []Figure
+	for _, m := range r.Metrics {
+		figs = append(figs, Figure{Name: m.Name, Unit: m.Unit, Source: m.Source, Gated: m.Gated,
+			Threshold: m.Threshold, Exact: m.Exact, Better: BetterOf(m.Unit), Unavailable: m.Unavailable, Values: m.Values})
+	}
+	series := func(name, unit, source string, values []float64) {
+		figs = append(figs, Figure{Name: name, Unit: unit, Source: source, Better: BetterOf(unit), Values: values})
+	}
+	if runs := r.Timing.Successful(); len(runs) > 0 {
+		column := func(f func(Run) float64) []float64 {
+			v := make([]float64, len(runs))
+			for i, run := range runs {
+				v[i] = f(run)
+			}
+			return v
+		}
+		series("real_seconds", "s", "xtime", column(func(r Run) float64 { return r.RealSeconds }))
+		series("user_seconds", "s", "xtime", column(func(r Run) float64 { return r.UserSeconds }))
+		series("sys_seconds", "s", "xtime", column(func(r Run) float64 { return r.SysSeconds }))
+		series("max_rss_kib", "KiB", "xtime", column(func(r Run) float64 { return float64(r.MaxRSSKiB) }))
+		var events []string
+		for _, run := range runs {
+			for event := range run.Counters {
+				if !slices.Contains(events, event) {
+					events = append(events, event)
+				}
+			}
+		}
+		slices.Sort(events)
+		for _, event := range events {
+			// Counted in every run, or it is no series of runs.
+			values := column(func(r Run) float64 { return float64(r.Counters[event]) })
+			complete := true
+			for _, run := range runs {
+				_, ok := run.Counters[event]
+				complete = complete && ok
+			}
+			if complete {
+				series(event, "count", "perf_event_open", values)
+			}
+		}
+	}
+	if s := r.Server; s != nil && len(s.Rounds) > 0 {
+		round := func(f func(LoadRound) float64) []float64 {
+			v := make([]float64, len(s.Rounds))
+			for i, r := range s.Rounds {
+				v[i] = f(r)
+			}
+			return v
+		}
+		gen := s.Load.Generator
+		series("throughput", "requests/s", gen, round(func(r LoadRound) float64 { return r.Throughput }))
+		series("latency_mean", "s", gen, round(func(r LoadRound) float64 { return r.Latency.Mean }))
+		series("latency_p50", "s", gen, round(func(r LoadRound) float64 { return r.Latency.P50 }))
+		series("latency_p90", "s", gen, round(func(r LoadRound) float64 { return r.Latency.P90 }))
+		series("latency_p99", "s", gen, round(func(r LoadRound) float64 { return r.Latency.P99 }))
+		series("latency_max", "s", gen, round(func(r LoadRound) float64 { return r.Latency.Max }))
+	}
+	if r.Benchmark.Kind == KindGoTest {
+		lines, err := goBenchFigures(r.GoBench, out)
+		if err != nil {
+			return nil, err
+		}
+		figs = append(figs, lines...)
+	}
+	seen := map[[2]string]bool{}
+	for _, f := range figs {
+		k := [2]string{f.Name, f.Unit}
+		if seen[k] {
+			return nil, fmt.Errorf("%s: figure %s (%s) given twice", out.Path(FileName), f.Name, f.Unit)
+		}
+		seen[k] = true
+	}
+	return figs, nil
+}
+
+// GoBench reads the Go benchmark lines of r's go_bench file in out,
+// refusing a file without any or with a syntax error.
+func GoBench(r *Result, out Outputs) ([]*benchfmt.Result, benchfmt.UnitMetadataMap, error) {
+	data, err := out.ReadFile(r.GoBench)
+	if err != nil {
+		return nil, nil, err
+	}
+	reader := benchfmt.NewReader(bytes.NewReader(data), out.Path(r.GoBench))
+	var lines []*benchfmt.Result
+	for reader.Scan() {
+		switch rec := reader.Result().(type) {
+		case *benchfmt.SyntaxError:
+			return nil, nil, rec
+		case *benchfmt.Result:
+			lines = append(lines, rec.Clone())
+		}
+	}
+	if err := reader.Err(); err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", out.Path(r.GoBench), err)
+	}
+	if len(lines) == 0 {
+		return nil, nil, fmt.Errorf("%s: no benchmark lines", out.Path(r.GoBench))
+	}
+	return lines, reader.Units(), nil
+}
+
+// goBenchFigures reads the Go benchmark lines of file in out.
+func goBenchFigures(file string, out Outputs) ([]Figure, error) {
+	lines, units, err := GoBench(&Result{GoBench: file}, out)
+	if err != nil {
+		return nil, err
+	}
+	var figs []Figure
+	index := map[[2]string]int{}
+	for _, rec := range lines {
+		for _, v := range rec.Values {
+			k := [2]string{rec.Name.String(), v.Unit}
+			i, ok := index[k]
+			if !ok {
+				better := BetterOf(v.Unit)
+				switch units.GetBetter(v.Unit) {
+				case 1:
+					better = HigherIsBetter
+				case -1:
+					better = LowerIsBetter
+				}
+				i = len(figs)
+				index[k] = i
+				figs = append(figs, Figure{Name: k[0], Unit: v.Unit, Source: "go test", Better: better})
+			}
+			figs[i].Values = append(figs[i].Values, v.Value)
+		}
+	}
+	return figs, nil
+}

@@ -10,7 +10,7 @@ import (
 func sweepOf(counts ...float64) Sweep {
 	s := Sweep{Figure: "instructions", Unit: "instructions", N: "loops found", Source: "cachegrind", Gated: true, Threshold: 0.01}
 	for i, c := range counts {
-		s.Points = append(s.Points, SweepPoint{N: float64(3800 << i), Value: c})
+		s.Points = append(s.Points, SweepPoint{N: 3800 * float64(int(1)<<i), Value: c})
 	}
 	s.Fit, _, _ = complexity.Best(s.Sizes(), s.Values())
 	return s

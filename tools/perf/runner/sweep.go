@@ -5,6 +5,7 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"time"
 
 	"havlak-lab/internal/complexity"
 	"havlak-lab/tools/perf/cachegrind"
@@ -28,6 +29,8 @@ func (p *program) sweep() (*result.Sweep, error) {
 	figure := cachegrind.GatedMetric(goProgram)
 	s := &result.Sweep{Figure: figure, Unit: "instructions", N: sw.N, Gated: true, Threshold: countThreshold,
 		Source: "cachegrind, one run a size: " + p.binaryName()}
+	// What the sweep costs, for docs/regressions.md: shown, never judged.
+	start := time.Now()
 	for i, point := range sw.Points {
 		fmt.Fprintf(os.Stderr, "perf: %s: sweep, N = %d %s (%d of %d, Cachegrind)\n", p.Benchmark.Name, point.N, sw.N, i+1, len(sw.Points))
 		output := fmt.Sprintf("sweep.%d.output.txt", point.N)
@@ -73,7 +76,8 @@ func (p *program) sweep() (*result.Sweep, error) {
 			others = append(others, fmt.Sprintf("%s %.3f%%", f.Order, 100*f.RMS))
 		}
 	}
-	fmt.Fprintf(os.Stderr, "perf: %s: %s grows as %s (other orders' RMS: %s)\n", p.Benchmark.Name, figure, best, strings.Join(others, ", "))
+	fmt.Fprintf(os.Stderr, "perf: %s: %s grows as %s (other orders' RMS: %s); the sweep took %.1f s\n",
+		p.Benchmark.Name, figure, best, strings.Join(others, ", "), time.Since(start).Seconds())
 	return s, nil
 }
 

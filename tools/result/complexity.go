@@ -86,15 +86,15 @@ func (s *Sweep) problems() []string {
 	switch {
 	case err != nil:
 		bad("points: %v", err)
-	case best.Order != s.Fit.Order || !close(best.Coefficient, s.Fit.Coefficient) || !close(best.Constant, s.Fit.Constant) || !close(best.RMS, s.Fit.RMS):
+	case best.Order != s.Fit.Order || !near(best.Coefficient, s.Fit.Coefficient) || !near(best.Constant, s.Fit.Constant) || !near(best.RMS, s.Fit.RMS):
 		bad("fit %v is not the best fit of its points, %v", s.Fit, best)
 	}
 	return p
 }
 
-// close tells whether a recorded figure is the computed one, but for the
+// near tells whether a recorded figure is the computed one, but for the
 // last digits JSON's decimal form may change.
-func close(a, b float64) bool {
+func near(a, b float64) bool {
 	d := a - b
 	if d < 0 {
 		d = -d

@@ -30,13 +30,15 @@ HAVLAK_QUICK_ARGS = [
 # the slowest; docs/regressions.md has the measurements); the full-size
 # tests', up to twice the standard workload's 20 trees, take about a
 # minute for havlak1.
+_SWEEP_LOOPS = 50
+_SWEEP_BASE_LOOPS = 25
 HAVLAK_SWEEP_ARGS = [
     "-dummy=0",
-    "-loops=50",
-    "-baseloops=25",
+    "-loops={}".format(_SWEEP_LOOPS),
+    "-baseloops={}".format(_SWEEP_BASE_LOOPS),
     "-iterations=1",
 ]
-HAVLAK_SWEEP_LOOPS_PER_TREE = 50 * (3 * 25 + 1)
+HAVLAK_SWEEP_LOOPS_PER_TREE = _SWEEP_LOOPS * (3 * _SWEEP_BASE_LOOPS + 1)
 HAVLAK_QUICK_SWEEP_TREES = [1, 2, 4, 8]
 HAVLAK_SWEEP_TREES = [5, 10, 20, 40]
 

@@ -46,6 +46,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"havlak-lab/tools/verdict"
 )
 
 // A Kind is what was found.
@@ -431,4 +433,39 @@ func joinKinds(kinds []Kind) string {
 		s = append(s, string(k))
 	}
 	return strings.Join(s, ", ")
+}
+
+// ChangeText is the finding's size for people: "+3.10% (169,025,503 →
+// 174,265,294 instructions)"; for a stale or missing finding, when the
+// series was last seen.
+func (f Finding) ChangeText() string {
+	switch f.Kind {
+	case Stale, Missing:
+		if f.LastPoint.IsZero() {
+			return "not seen tonight"
+		}
+		return "last seen " + day(f.LastPoint)
+	}
+	text := fmt.Sprintf("%+.2f%%", 100*f.Size)
+	if f.Before != 0 || f.After != 0 {
+		text += fmt.Sprintf(" (%s → %s", verdict.Number(f.Before), verdict.Number(f.After))
+		if f.Unit != "" {
+			text += " " + f.Unit
+		}
+		text += ")"
+	}
+	return text
+}
+
+// RangeText is where the change came in: "3f2a9c1e07..9b8e7d6c5a", with
+// the first bad commit when it was bisected.
+func (f Finding) RangeText() string {
+	if f.Range.From == "" && f.Range.To == "" {
+		return ""
+	}
+	text := short(f.Range.From) + ".." + short(f.Range.To)
+	if f.FirstBad != "" {
+		text += ", first bad " + short(f.FirstBad)
+	}
+	return text
 }

@@ -5,6 +5,7 @@
 //	history ingest DSN RESULT...
 //	history backfill DSN ARTIFACTS_ROOT
 //	history series DSN [--benchmark B] [--metric M] [--workload W] [--env KEY]
+//	history alerts DSN [list|show|ack|accept|ignore|fix|reopen ...] (alerts.go)
 //
 // DSN is an SQLite file (PATH or sqlite:PATH) or postgres://.... init
 // makes the tables: a shared database (the default) takes only results of
@@ -51,6 +52,7 @@ const usage = `usage:
   history ingest DSN RESULT...
   history backfill DSN ARTIFACTS_ROOT
   history series DSN [--benchmark B] [--metric M] [--workload W] [--env KEY]
+  history alerts DSN [list|show|ack|accept|ignore|fix|reopen ...] (history alerts -h)
 DSN: an SQLite file (PATH or sqlite:PATH) or postgres://USER@HOST:PORT/DATABASE`
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -121,6 +123,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		defer d.Close()
 		return printSeries(ctx, d, q, stdout)
+	case "alerts":
+		return runAlerts(ctx, args[1:], stdout, stderr)
 	}
 	return cli.Usagef("unknown subcommand %q\n%s", args[0], usage)
 }

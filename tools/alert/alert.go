@@ -115,7 +115,7 @@ type Series struct {
 }
 
 func (s Series) same(o Series) bool {
-	return s.Benchmark == o.Benchmark && s.Figure == o.Figure && s.Workload == o.Workload && s.EnvKey == o.EnvKey
+	return s.Benchmark == o.Benchmark && s.Figure == o.Figure && s.Unit == o.Unit && s.Workload == o.Workload && s.EnvKey == o.EnvKey
 }
 
 // String names the series for people: "havlak6 own_instructions (quick)".
@@ -369,15 +369,13 @@ func Reconcile(alerts []Alert, findings []Finding, night Night, cleared func(Ale
 		} else {
 			a := &alerts[i]
 			// What tonight adds: a bisected first bad commit, the latest
-			// report and evidence. Where and how big it came in stays.
+			// report. Where and how big it came in, and on what evidence,
+			// stays as first found.
 			if f.FirstBad != "" {
 				a.FirstBad, a.FirstBadSubject = f.FirstBad, f.FirstBadSubject
 			}
 			if f.Report != "" {
 				a.Report, a.ProfileDiffs = f.Report, f.ProfileDiffs
-			}
-			if a.Kind == f.Kind && f.Evidence != "" {
-				a.Evidence = f.Evidence
 			}
 			if f.Accepted != "" && a.State() != Accepted {
 				a.Changes = append(a.Changes, Change{State: Accepted, By: night.By + " (Perf-Accepted trailer)", At: night.Time, Note: f.Accepted})

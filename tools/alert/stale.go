@@ -92,3 +92,16 @@ func FindStale(seen []Seen, nights []time.Time, after int) []Finding {
 }
 
 func day(t time.Time) string { return t.UTC().Format("2006-01-02") }
+
+// Reporting tells whether what a stale alert is about got a point after
+// the one it was last seen with: the series, or any series of the
+// benchmark or environment key it names, is back.
+func Reporting(a Alert, seen []Seen) bool {
+	for _, s := range seen {
+		if (a.Benchmark == "" || s.Benchmark == a.Benchmark) && (a.Figure == "" || s.Figure == a.Figure && s.Unit == a.Unit) &&
+			(a.Workload == "" || s.Workload == a.Workload) && (a.EnvKey == "" || s.EnvKey == a.EnvKey) && s.Last.After(a.LastPoint) {
+			return true
+		}
+	}
+	return false
+}

@@ -54,7 +54,7 @@ func checkAlerts(t *testing.T, dsn string) {
 		t.Fatalf("Alerts: %+v, %v", all, err)
 	}
 	a := all[0]
-	if a.Series != own || a.Range != f.Range || a.Size != 0.05 || a.Evidence != "100 → 106" || a.Report != f.Report ||
+	if a.Series != own || a.Range != f.Range || a.Size != 0.05 || a.Evidence != "100 → 105" || a.Report != f.Report ||
 		len(a.ProfileDiffs) != 1 || !a.FirstFound.Equal(night1.Time) || !a.LastFound.Equal(night2.Time) || a.LastFoundCommit != "c2" {
 		t.Errorf("stored alert: %+v\nwant the finding, found on nights 1 and 2", a)
 	}

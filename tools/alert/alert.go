@@ -69,7 +69,7 @@ func ParseKind(s string) (Kind, error) {
 	if k := Kind(s); slices.Contains(Kinds, k) {
 		return k, nil
 	}
-	return "", fmt.Errorf("kind %q: want one of %s", s, joinKinds(Kinds))
+	return "", fmt.Errorf("kind %q: want one of %s", s, join(Kinds))
 }
 
 // level tells whether the kind is a change of a series' level.
@@ -95,7 +95,7 @@ func ParseState(s string) (State, error) {
 	if st := State(s); slices.Contains(States, st) {
 		return st, nil
 	}
-	return "", fmt.Errorf("state %q: want one of %s", s, joinStates(States))
+	return "", fmt.Errorf("state %q: want one of %s", s, join(States))
 }
 
 // Open tells whether the state still asks for work or tracks a change:
@@ -293,7 +293,7 @@ func Transition(a Alert, c Change) (Alert, error) {
 		return a, fmt.Errorf("%s: %w", where, err)
 	}
 	if !slices.Contains(transitions[from], c.State) {
-		return a, fmt.Errorf("%s: %w: from %s it may become %s", where, ErrState, from, joinStates(transitions[from]))
+		return a, fmt.Errorf("%s: %w: from %s it may become %s", where, ErrState, from, join(transitions[from]))
 	}
 	c.Note = strings.TrimSpace(c.Note)
 	c.Issue = strings.TrimSpace(c.Issue)
@@ -343,10 +343,11 @@ type Night struct {
 // that matches an alert updates it (found again tonight; a trailer's
 // acceptance accepts it); one that matches none opens one, new or, with a
 // trailer, accepted; an open alert (not accepted) that tonight did not find
-// and that cleared says tonight looked at and found well is fixed. It
-// returns every alert it changed or opened (those it opened have ID 0),
-// in the order of findings, then of the alerts fixed.
-func Reconcile(alerts []Alert, findings []Finding, night Night, cleared func(Alert) bool) []Alert {
+// is fixed when cleared says why: tonight looked at what it is about and
+// found it well ("" when it did not, or cleared is nil). It returns every
+// alert it changed or opened (those it opened have ID 0), in the order of
+// findings, then of the alerts fixed.
+func Reconcile(alerts []Alert, findings []Finding, night Night, cleared func(Alert) string) []Alert {
 	alerts = slices.Clone(alerts)
 	var touched []int // indexes into alerts
 	touch := func(i int) {
@@ -385,12 +386,14 @@ func Reconcile(alerts []Alert, findings []Finding, night Night, cleared func(Ale
 		touch(i)
 	}
 	for i, a := range alerts {
-		if a.LastFound.Equal(night.Time) || !a.State().Open() || a.State() == Accepted || cleared == nil || !cleared(a) {
+		if a.LastFound.Equal(night.Time) || !a.State().Open() || a.State() == Accepted || cleared == nil {
 			continue
 		}
-		alerts[i].Changes = append(slices.Clone(a.Changes), Change{State: Fixed, By: night.By, At: night.Time,
-			Note: "the series came back on the night of " + night.Time.UTC().Format("2006-01-02") + " (" + short(night.Commit) + ")"})
-		touch(i)
+		if why := cleared(a); why != "" {
+			alerts[i].Changes = append(slices.Clone(a.Changes), Change{State: Fixed, By: night.By, At: night.Time,
+				Note: why + " on the night of " + night.Time.UTC().Format("2006-01-02") + " (" + short(night.Commit) + ")"})
+			touch(i)
+		}
 	}
 	out := make([]Alert, len(touched))
 	for j, i := range touched {
@@ -417,18 +420,11 @@ func short(commit string) string {
 	return commit[:min(len(commit), 10)]
 }
 
-func joinStates(states []State) string {
+// join lists states or kinds for messages: "new, acknowledged".
+func join[T ~string](values []T) string {
 	var s []string
-	for _, st := range states {
-		s = append(s, string(st))
-	}
-	return strings.Join(s, ", ")
-}
-
-func joinKinds(kinds []Kind) string {
-	var s []string
-	for _, k := range kinds {
-		s = append(s, string(k))
+	for _, v := range values {
+		s = append(s, string(v))
 	}
 	return strings.Join(s, ", ")
 }

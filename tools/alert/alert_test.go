@@ -34,19 +34,19 @@ func TestReconcileAcknowledged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got = Reconcile([]Alert{a}, []Finding{regression(2)}, nightN(2), func(Alert) bool { return true })
+	got = Reconcile([]Alert{a}, []Finding{regression(2)}, nightN(2), func(Alert) string { return "the series came back" })
 	if len(got) != 1 || got[0].ID != 7 || got[0].State() != Acknowledged || Fails(got) || !HoldsBaseline(got) ||
 		!got[0].LastFound.Equal(nightN(2).Time) {
 		t.Fatalf("night 2: %+v, want alert 7 found again, acknowledged, not failing, holding the baseline", got)
 	}
 	a = got[0]
 	// Night 3 does not find it, and looked: the series came back.
-	got = Reconcile([]Alert{a}, nil, nightN(3), func(Alert) bool { return true })
+	got = Reconcile([]Alert{a}, nil, nightN(3), func(Alert) string { return "the series came back" })
 	if len(got) != 1 || got[0].State() != Fixed || got[0].Current().By != "nightly" || !strings.Contains(got[0].Current().Note, "came back") {
 		t.Fatalf("night 3: %+v, want alert 7 fixed by the nightly", got)
 	}
 	// Not looked at (the benchmark did not run): nothing changes.
-	if got := Reconcile([]Alert{a}, nil, nightN(3), func(Alert) bool { return false }); len(got) != 0 {
+	if got := Reconcile([]Alert{a}, nil, nightN(3), func(Alert) string { return "" }); len(got) != 0 {
 		t.Errorf("an alert tonight did not look at changed: %+v", got)
 	}
 }

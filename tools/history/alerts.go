@@ -73,9 +73,9 @@ func (d *DB) ChangeAlert(ctx context.Context, id int64, c alert.Change) (alert.A
 
 // RecordAlerts enters a night's findings (alert.Reconcile): it opens,
 // updates and fixes alerts, and returns those it changed, with their ids.
-// cleared says of an alert the night did not find whether the night looked
-// at what it is about and found it well (alert.Reconcile).
-func (d *DB) RecordAlerts(ctx context.Context, night alert.Night, findings []alert.Finding, cleared func(alert.Alert) bool) ([]alert.Alert, error) {
+// cleared says of an alert the night did not find why it is fixed, if the
+// night looked at what it is about and found it well (alert.Reconcile).
+func (d *DB) RecordAlerts(ctx context.Context, night alert.Night, findings []alert.Finding, cleared func(alert.Alert) string) ([]alert.Alert, error) {
 	if err := d.checkIntegrity(ctx); err != nil {
 		return nil, err
 	}

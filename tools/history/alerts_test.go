@@ -63,7 +63,7 @@ func checkAlerts(t *testing.T, dsn string) {
 	}
 	// The series came back on night 3.
 	night3, _ := regressionOn(3)
-	fixed, err := d.RecordAlerts(ctx, night3, nil, func(alert.Alert) bool { return true })
+	fixed, err := d.RecordAlerts(ctx, night3, nil, func(alert.Alert) string { return "the series came back" })
 	if err != nil || len(fixed) != 1 || fixed[0].State() != alert.Fixed {
 		t.Errorf("night 3: %+v, %v; want alert 1 fixed", fixed, err)
 	}

@@ -48,7 +48,7 @@ func (n *night) alertStep(ctx context.Context, db *history.DB, changes []alert.F
 	for _, s := range j.benchgate {
 		g.fromSummary(s.summary, s.test)
 	}
-	for _, name := range j.missingGo {
+	for _, name := range j.missingGoNames {
 		g.findings = append(g.findings, g.missing(name, "", "", "the baseline has its Go benchmark, tonight has no result of it"))
 	}
 	seen, nights, err := db.Seen(ctx)
@@ -164,27 +164,34 @@ func (g *gateFindings) result(all []result.Found, name, workload, test string) (
 	return nil, false
 }
 
-// cleared tells whether tonight looked at what an alert it did not find is
-// about and found it well: the figure compared and not worse, the
-// benchmark back, the series reporting again.
-func (g *gateFindings) cleared(a alert.Alert) bool {
+// cleared says why an alert tonight did not find is fixed, when tonight
+// looked at what it is about and found it well: the figure compared and
+// not worse, the benchmark back or retired, the series reporting again;
+// "" when it did not.
+func (g *gateFindings) cleared(a alert.Alert) string {
 	switch a.Kind {
 	case alert.Regression:
-		return g.fine[a.Series]
-	case alert.Missing:
-		if a.Figure != "" {
-			for s, fine := range g.fine {
-				if fine && s.Benchmark == a.Benchmark && s.Figure == a.Figure && s.Workload == a.Workload {
-					return true
-				}
-			}
-			return false
+		if g.fine[a.Series] {
+			return "the gate found the figure back within its rule"
 		}
-		return g.ran[[2]string{a.Benchmark, a.Workload}]
+	case alert.Missing:
+		switch {
+		case a.Figure == "" && g.ran[[2]string{a.Benchmark, a.Workload}]:
+			return "the benchmark has a result again"
+		case a.Figure == "" && slices.Contains(g.n.retire, a.Benchmark):
+			return "the benchmark was retired (--retire)"
+		}
+		for s, fine := range g.fine {
+			if fine && a.Figure != "" && s.Benchmark == a.Benchmark && s.Figure == a.Figure && s.Workload == a.Workload {
+				return "the figure is measured again"
+			}
+		}
 	case alert.Stale:
-		return alert.Reporting(a, g.seen)
+		if alert.Reporting(a, g.seen) {
+			return "the series reports again"
+		}
 	}
-	return false
+	return ""
 }
 
 // rangeOf is the commits between the baseline's result and tonight's

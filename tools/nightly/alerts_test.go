@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -175,27 +176,36 @@ func TestAlertAcceptedResetsTheSeries(t *testing.T) {
 	}
 }
 
-// A series that stops reporting is listed as stale, naming the last night
-// it was seen: a benchmark that left the suite, and an environment key
-// whose results now land under another (a new Go SDK).
-func TestAlertStale(t *testing.T) {
+// A benchmark the night lacks is a missing alert, which fails the night
+// until it is back or retired; a series that stops reporting is listed as
+// stale, naming the last night it was seen: a benchmark that left the
+// suite, and an environment key whose results now land under another (a
+// new Go SDK).
+func TestAlertMissingAndStale(t *testing.T) {
 	a := newAlertNights(t)
 	a.extra = []string{"--stale-after", "1"}
 	status, log := a.night(0, nightSpec{})
 	expect(t, "night 0", status, log, 0)
-	status, log = a.night(1, nightSpec{drop: "havlak6_quick_test"}, "--retire", "havlak6")
-	expect(t, "night 1, havlak6 retired", status, log, 0, "**#1 stale** havlak6 (quick): last seen 2026-11-01",
+	status, log = a.night(1, nightSpec{drop: "havlak6_quick_test"})
+	expect(t, "night 1, havlak6 missing", status, log, 1, "**#1 missing** havlak6 (quick): last seen 2026-11-01",
+		"**#2 stale** havlak6 (quick): last seen 2026-11-01",
 		"no point for the history's last 1 nights (stale after 1); last seen on the night of 2026-11-01")
-	status, log = a.night(2, nightSpec{drop: "havlak6_quick_test", newGoSDK: "go1.99"})
-	expect(t, "night 2, another Go SDK", status, log, 0, "**#2 stale** environment ", "last seen 2026-11-02")
-	var stale []string
+	a.change(1, alert.Change{State: alert.Acknowledged, By: "ann", At: a.day0.AddDate(0, 0, 1), Note: "the agent lost its disk"})
+	status, log = a.night(2, nightSpec{drop: "havlak6_quick_test"}, "--retire", "havlak6")
+	expect(t, "night 2, havlak6 retired", status, log, 0, "**Fixed tonight**: #1 missing havlak6 (quick);",
+		"**#2 stale** havlak6 (quick)", "This night becomes the baseline")
+	status, log = a.night(3, nightSpec{drop: "havlak6_quick_test", newGoSDK: "go1.99"})
+	expect(t, "night 3, another Go SDK", status, log, 0, "**#3 stale** environment ", "last seen 2026-11-03")
+	var got []string
 	for _, al := range a.alerts() {
-		if al.Kind == alert.Stale {
-			stale = append(stale, al.Series.String()+" "+al.LastPoint.Format("2006-01-02"))
-		}
+		got = append(got, fmt.Sprintf("%d %s %s %s %s %s", al.ID, al.Kind, al.State(), al.Series, al.LastPoint.Format("2006-01-02"), al.Current().Note))
 	}
-	if len(stale) != 2 || !strings.HasPrefix(stale[0], "havlak6 (quick) 2026-11-01") || !strings.HasPrefix(stale[1], "environment ") {
-		t.Errorf("stale alerts: %q, want havlak6 and the old environment", stale)
+	want := []string{
+		"1 missing fixed havlak6 (quick) 2026-11-01 the benchmark was retired (--retire) on the night of 2026-11-03 (cccccccccc)",
+		"2 stale new havlak6 (quick) 2026-11-01 ",
+	}
+	if len(got) != 3 || got[0] != want[0] || got[1] != want[1] || !strings.HasPrefix(got[2], "3 stale new environment ") {
+		t.Errorf("alerts:\n%s\nwant\n%s\n3 stale new environment ...", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
 

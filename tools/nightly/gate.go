@@ -66,6 +66,8 @@ type judged struct {
 	// missingGo names the baseline's Go benchmarks tonight lacks, each
 	// with why.
 	missingGo []string
+	// missingGoNames are their names.
+	missingGoNames []string
 }
 
 type testSummary struct {
@@ -139,7 +141,7 @@ func (n *night) gate() error {
 	}
 
 	fmt.Fprintln(n.stdout, "--- :scales: Go benchmarks against the baseline")
-	j.missingGo = n.missingGoBenchmarks(before, found)
+	j.missingGo, j.missingGoNames = n.missingGoBenchmarks(before, found)
 	for _, m := range j.missingGo {
 		fmt.Fprintln(n.stdout, m)
 		v.regressed = true
@@ -299,14 +301,13 @@ func (n *night) acceptances(before, found []result.Found) []check.Acceptance {
 // missingGoBenchmarks names the Go benchmarks (go_test results, which
 // benchgate compares) of the baseline's results, before, that tonight has
 // no result of, unless retired: the report names the programs and servers.
-func (n *night) missingGoBenchmarks(before, found []result.Found) []string {
+func (n *night) missingGoBenchmarks(before, found []result.Found) (missing, names []string) {
 	tonight := map[string]bool{}
 	for _, f := range found {
 		if f.Err == nil {
 			tonight[f.Result.Benchmark.Name] = true
 		}
 	}
-	var missing []string
 	for _, b := range before {
 		if b.Err != nil || b.Result.Benchmark.Kind != result.KindGoTest {
 			continue
@@ -314,9 +315,10 @@ func (n *night) missingGoBenchmarks(before, found []result.Found) []string {
 		name := b.Result.Benchmark.Name
 		if !tonight[name] && !slices.Contains(n.retire, name) {
 			missing = append(missing, fmt.Sprintf("%s: MISSING: the baseline has its Go benchmark (%s), tonight has no result of it", name, b.Path))
+			names = append(names, name)
 		}
 	}
-	return missing
+	return missing, names
 }
 
 // judge runs a command that compares and writes its summary to file, and

@@ -191,17 +191,19 @@ func TestAlertMissingAndStale(t *testing.T) {
 		"**#2 stale** havlak6 (quick): last seen 2026-11-01",
 		"no point for the history's last 1 nights (stale after 1); last seen on the night of 2026-11-01")
 	a.change(1, alert.Change{State: alert.Acknowledged, By: "ann", At: a.day0.AddDate(0, 0, 1), Note: "the agent lost its disk"})
-	status, log = a.night(2, nightSpec{drop: "havlak6_quick_test"}, "--retire", "havlak6")
-	expect(t, "night 2, havlak6 retired", status, log, 0, "**Fixed tonight**: #1 missing havlak6 (quick);",
+	status, log = a.night(2, nightSpec{drop: "havlak6_quick_test"})
+	expect(t, "night 2, havlak6 still missing, acknowledged", status, log, 1, "#1 acknowledged missing havlak6 (quick)")
+	status, log = a.night(3, nightSpec{drop: "havlak6_quick_test"}, "--retire", "havlak6")
+	expect(t, "night 3, havlak6 retired", status, log, 0, "**Fixed tonight**: #1 missing havlak6 (quick);",
 		"**#2 stale** havlak6 (quick)", "This night becomes the baseline")
-	status, log = a.night(3, nightSpec{drop: "havlak6_quick_test", newGoSDK: "go1.99"})
-	expect(t, "night 3, another Go SDK", status, log, 0, "**#3 stale** environment ", "last seen 2026-11-03")
+	status, log = a.night(4, nightSpec{drop: "havlak6_quick_test", newGoSDK: "go1.99"})
+	expect(t, "night 4, another Go SDK", status, log, 0, "**#3 stale** environment ", "last seen 2026-11-04")
 	var got []string
 	for _, al := range a.alerts() {
 		got = append(got, fmt.Sprintf("%d %s %s %s %s %s", al.ID, al.Kind, al.State(), al.Series, al.LastPoint.Format("2006-01-02"), al.Current().Note))
 	}
 	want := []string{
-		"1 missing fixed havlak6 (quick) 2026-11-01 the benchmark was retired (--retire) on the night of 2026-11-03 (cccccccccc)",
+		"1 missing fixed havlak6 (quick) 2026-11-01 the benchmark was retired (--retire) on the night of 2026-11-04 (dddddddddd)",
 		"2 stale new havlak6 (quick) 2026-11-01 ",
 	}
 	if len(got) != 3 || got[0] != want[0] || got[1] != want[1] || !strings.HasPrefix(got[2], "3 stale new environment ") {

@@ -28,6 +28,14 @@
 // says which). A result is known by the sha256 of its result.json:
 // ingesting it again, from anywhere, changes nothing.
 //
+// # Alerts
+//
+// The history also keeps the nightly job's alerts (alerts.go, tools/alert:
+// what was found, and every change of its state with who and when).
+// RecordAlerts and ChangeAlert apply tools/alert's decisions in one
+// transaction; Seen gives its staleness search the series' newest points.
+// A database of schema version 1 gets the alerts' tables when opened.
+//
 // # Trust
 //
 // A database is shared (the default) or personal (Create with Personal).

@@ -43,9 +43,9 @@ func setup(t *testing.T) {
 // lean writes a copy of the spec at path that measures only what the gate
 // judges, quickly: three timed runs (enough for the spread of a Go
 // program's allocation figures, too few for the wall-time gate, which
-// needs five), no profiles, two counted runs; with extraPass, one more
-// loop-finding pass in every run.
-func lean(t *testing.T, path string, extraPass bool) string {
+// needs five), no profiles, two counted runs, and the sweep only with
+// sweep; with extraPass, one more loop-finding pass in every run.
+func lean(t *testing.T, path string, extraPass, sweep bool) string {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join(runfiles, path))
 	if err != nil {
@@ -61,6 +61,9 @@ func lean(t *testing.T, path string, extraPass bool) string {
 	program["profiles"] = []string{}
 	counted := program["counted"].(map[string]any)
 	counted["repetitions"] = 2
+	if !sweep {
+		delete(program, "sweep")
+	}
 	if extraPass {
 		for _, args := range []any{spec["args"], counted["args"]} {
 			list := args.([]any)
@@ -77,6 +80,22 @@ func lean(t *testing.T, path string, extraPass bool) string {
 		t.Fatal(err)
 	}
 	return file
+}
+
+// profiler is the program's profiler in the spec at path: "go" for a Go
+// program.
+func profiler(t *testing.T, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(runfiles, path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The spec's format: package tools/perf/perfspec.
+	var spec struct{ Program struct{ Profiler string } }
+	if err := json.Unmarshal(data, &spec); err != nil {
+		t.Fatal(err)
+	}
+	return spec.Program.Profiler
 }
 
 // measure runs the runner's test mode with spec into a new directory.
@@ -112,8 +131,9 @@ func TestInjectedRegressionIsCaught(t *testing.T) {
 	setup(t)
 	for _, spec := range strings.Split(*specsFlag, ",") {
 		t.Run(filepath.Base(spec), func(t *testing.T) {
-			base := measure(t, lean(t, spec, false))
-			slower := measure(t, lean(t, spec, true))
+			// The extra pass is in the counted runs, not in the sweep's.
+			base := measure(t, lean(t, spec, false, false))
+			slower := measure(t, lean(t, spec, true, false))
 			status, said := gate(t, base, slower)
 			t.Logf("the gate on one more pass:\n%s", said)
 			if status != 1 || !strings.Contains(said, "instructions +") || !strings.Contains(said, "REGRESSED") {
@@ -123,12 +143,54 @@ func TestInjectedRegressionIsCaught(t *testing.T) {
 	}
 }
 
+// checkSweep checks the sweep the result in dir recorded: the gated count
+// at each of the quick sweep's four sizes, fitted as near-linear, O(N) or
+// O(N log N), as Havlak's algorithm is (docs/regressions.md).
+func checkSweep(t *testing.T, dir string) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, "result.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// result.json's format: package tools/result (Sweep).
+	var r struct {
+		Sweeps []struct {
+			Figure string
+			Points []struct{ N, Value float64 }
+			Fit    struct {
+				Order string
+				RMS   float64
+			}
+		}
+	}
+	if err := json.Unmarshal(data, &r); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Sweeps) != 1 || len(r.Sweeps[0].Points) != 4 {
+		t.Fatalf("result.json's sweeps: %+v, want one of 4 sizes", r.Sweeps)
+	}
+	s := r.Sweeps[0]
+	if s.Fit.Order != "O(N)" && s.Fit.Order != "O(N log N)" {
+		t.Errorf("%s grows as %s (RMS %.3f%%), want O(N) or O(N log N): %+v", s.Figure, s.Fit.Order, 100*s.Fit.RMS, s.Points)
+	}
+	t.Logf("%s grows as %s, RMS %.4f%%", s.Figure, s.Fit.Order, 100*s.Fit.RMS)
+}
+
 func TestUnchangedCodeNeverFails(t *testing.T) {
 	setup(t)
 	for _, spec := range strings.Split(*specsFlag, ",") {
 		t.Run(filepath.Base(spec), func(t *testing.T) {
-			lean := lean(t, spec, false)
+			// A Go program's runs sweep too, so that how its cost grows is
+			// judged as well: its own instructions move by up to 0.01%
+			// from run to run, and that must not pass for another growth.
+			// A C++ program's counts are exact: its sweeps would be the
+			// same each time.
+			goProgram := profiler(t, spec) == "go"
+			lean := lean(t, spec, false, goProgram)
 			previous := measure(t, lean)
+			if goProgram {
+				checkSweep(t, previous)
+			}
 			for i := 1; i <= comparings; i++ {
 				next := measure(t, lean)
 				if status, said := gate(t, previous, next); status != 0 {

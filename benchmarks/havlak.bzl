@@ -1,17 +1,35 @@
 """havlak_benchmark: perf_benchmark for a stage of the Havlak benchmark."""
 
-load("//tools/perf:defs.bzl", "benchmark_info", "perf_benchmark")
+load("//tools/perf:defs.bzl", "benchmark_info", "perf_benchmark", "sweep_point", "workload_sweep")
 load(
     ":stages.bzl",
     "HAVLAK_HEAP_PROFILE_ENV",
     "HAVLAK_QUICK_ARGS",
+    "HAVLAK_QUICK_SWEEP_TREES",
     "HAVLAK_QUICK_WORKLOAD",
     "HAVLAK_STUDY",
+    "HAVLAK_SWEEP_ARGS",
+    "HAVLAK_SWEEP_LOOPS_PER_TREE",
+    "HAVLAK_SWEEP_TREES",
     "HAVLAK_WORKLOAD",
 )
 
 def _loop_count(loops):
     return "^# of loops: {} \\(plus 1 artificial root node\\)$".format(loops)
+
+def _sweep(trees, stage):
+    """The stage's sweep over numbers of trees: N is the loops found."""
+    return workload_sweep(
+        n = "loops found",
+        points = [
+            sweep_point(
+                n = t * HAVLAK_SWEEP_LOOPS_PER_TREE,
+                args = HAVLAK_SWEEP_ARGS + ["-trees={}".format(t)] + stage.args,
+                expect = _loop_count(t * HAVLAK_SWEEP_LOOPS_PER_TREE),
+            )
+            for t in trees
+        ],
+    )
 
 def havlak_benchmark(stage, **kwargs):
     """Benchmarks a stage on the standard workload, plus a quick test.
@@ -45,5 +63,7 @@ def havlak_benchmark(stage, **kwargs):
         quick_args = HAVLAK_QUICK_ARGS + stage.args,
         quick_expect = _loop_count(11400),
         srcs = [stage.package + ":srcs"],
+        sweep = _sweep(HAVLAK_SWEEP_TREES, stage),
+        quick_sweep = _sweep(HAVLAK_QUICK_SWEEP_TREES, stage),
         **kwargs
     )

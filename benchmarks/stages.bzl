@@ -21,6 +21,27 @@ HAVLAK_QUICK_ARGS = [
     "-iterations=10",
 ]
 
+# How cost grows (docs/regressions.md, "How cost grows"): each stage's tests
+# also count it under Cachegrind, one run a size, at several numbers of
+# trees of the quick workload's shape, with no warm-up passes and one pass
+# after the first, and fit the order of growth. N is the loops the workload
+# makes, HAVLAK_SWEEP_LOOPS_PER_TREE a tree, which each run prints and is
+# checked for. The quick tests' sizes keep a sweep under 7 s (havlak1,
+# the slowest; docs/regressions.md has the measurements); the full-size
+# tests', up to twice the standard workload's 20 trees, take about a
+# minute for havlak1.
+_SWEEP_LOOPS = 50
+_SWEEP_BASE_LOOPS = 25
+HAVLAK_SWEEP_ARGS = [
+    "-dummy=0",
+    "-loops={}".format(_SWEEP_LOOPS),
+    "-baseloops={}".format(_SWEEP_BASE_LOOPS),
+    "-iterations=1",
+]
+HAVLAK_SWEEP_LOOPS_PER_TREE = _SWEEP_LOOPS * (3 * _SWEEP_BASE_LOOPS + 1)
+HAVLAK_QUICK_SWEEP_TREES = [1, 2, 4, 8]
+HAVLAK_SWEEP_TREES = [5, 10, 20, 40]
+
 # The variable through which a Go stage without -memprofile writes a heap
 # profile of its whole run: lab.HeapProfileEnv (go/internal/lab).
 HAVLAK_HEAP_PROFILE_ENV = "HAVLAK_HEAPPROFILE"

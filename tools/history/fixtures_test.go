@@ -173,7 +173,7 @@ func serverResult(t *testing.T, dir string) string {
 	return writeResult(t, dir, r, map[string]string{})
 }
 
-var tables = []string{"history_meta", "environments", "results", "files", "figures", "figure_values"}
+var tables = []string{"history_meta", "environments", "results", "files", "figures", "figure_values", "alerts", "alert_changes"}
 
 // dump is every row of every table, as text: two dumps are equal exactly
 // when the database did not change.

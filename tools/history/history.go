@@ -28,6 +28,14 @@
 // says which). A result is known by the sha256 of its result.json:
 // ingesting it again, from anywhere, changes nothing.
 //
+// # Alerts
+//
+// The history also keeps the nightly job's alerts (alerts.go, tools/alert:
+// what was found, and every change of its state with who and when).
+// RecordAlerts and ChangeAlert apply tools/alert's decisions in one
+// transaction; Seen gives its staleness search the series' newest points.
+// A database of schema version 1 gets the alerts' tables when opened.
+//
 // # Trust
 //
 // A database is shared (the default) or personal (Create with Personal).
@@ -43,6 +51,7 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -155,7 +164,7 @@ func Create(ctx context.Context, dsn string, access Access) (*DB, error) {
 		return nil, err
 	}
 	err = d.inTx(ctx, func(tx *sql.Tx) error {
-		for _, stmt := range schema {
+		for _, stmt := range slices.Concat(schema, alertSchema) {
 			if _, err := tx.ExecContext(ctx, stmt); err != nil {
 				return err
 			}
@@ -181,7 +190,9 @@ func Create(ctx context.Context, dsn string, access Access) (*DB, error) {
 	return d, nil
 }
 
-// Open opens the database Create made at dsn.
+// Open opens the database Create made at dsn. A database of schema
+// version 1, from before alerts were kept, gets their tables: it is
+// migrated to version 2, nothing else changes.
 func Open(ctx context.Context, dsn string) (*DB, error) {
 	e, err := parseDSN(dsn)
 	if err != nil {
@@ -215,11 +226,31 @@ func (d *DB) readMeta(ctx context.Context) error {
 		return busy(err)
 	case err != nil:
 		return fmt.Errorf("not a results database (history init makes one): %w", err)
+	case version == schemaVersionBeforeAlerts:
+		if err := d.migrate(ctx); err != nil {
+			return fmt.Errorf("adding the alerts' tables to schema version %s: %w", version, busy(err))
+		}
 	case version != schemaVersion:
 		return fmt.Errorf("schema version %s; this history reads version %s", version, schemaVersion)
 	}
 	d.access = Access(access)
 	return nil
+}
+
+// migrate adds the alerts' tables to a database of schema version 1.
+func (d *DB) migrate(ctx context.Context) error {
+	if err := d.checkIntegrity(ctx); err != nil {
+		return err
+	}
+	return d.inTx(ctx, func(tx *sql.Tx) error {
+		for _, stmt := range alertSchema {
+			if _, err := tx.ExecContext(ctx, stmt); err != nil {
+				return err
+			}
+		}
+		_, err := tx.ExecContext(ctx, d.q(updateSchemaVersion), schemaVersion)
+		return err
+	})
 }
 
 // checkIntegrity runs SQLite's quick check once before d is first

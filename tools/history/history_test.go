@@ -23,6 +23,8 @@ func checkEngine(t *testing.T, newDSN func(t *testing.T) string) {
 	t.Run("corrupt input changes nothing", func(t *testing.T) { checkCorrupt(t, newDSN(t)) })
 	t.Run("trust", func(t *testing.T) { checkTrust(t, newDSN(t), newDSN(t)) })
 	t.Run("go test and server figures", func(t *testing.T) { checkOtherKinds(t, newDSN(t)) })
+	t.Run("alerts", func(t *testing.T) { checkAlerts(t, newDSN(t)) })
+	t.Run("a database from before alerts", func(t *testing.T) { checkMigration(t, newDSN(t)) })
 }
 
 func TestSQLite(t *testing.T) {

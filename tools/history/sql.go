@@ -12,8 +12,13 @@ import (
 // 3.24+, PostgreSQL 9.5+), and ? placeholders that rebind turns into
 // PostgreSQL's $1, $2, ....
 
-// schemaVersion is the version of the tables below; Open refuses another.
-const schemaVersion = "1"
+// schemaVersion is the version of the tables below; Open refuses another,
+// but for version 1 (the tables before alerts), which it migrates by adding
+// alertSchema's.
+const schemaVersion = "2"
+
+// schemaVersionBeforeAlerts is the version Open migrates.
+const schemaVersionBeforeAlerts = "1"
 
 // schema creates the tables. Time is Unix nanoseconds (UTC), which both
 // engines order as integers.
@@ -99,6 +104,49 @@ var schema = []string{
 	)`,
 }
 
+// alertSchema creates the tables of the alerts (tools/alert), version 2.
+// An alert's current state is in alerts.state too, for listing; its
+// changes, oldest first (seq 0, 1, ...), are the record of who moved it
+// when. Times are Unix nanoseconds, 0 for none.
+var alertSchema = []string{
+	`CREATE TABLE IF NOT EXISTS alerts (
+		id                BIGINT PRIMARY KEY,
+		kind              TEXT NOT NULL,
+		benchmark         TEXT NOT NULL,
+		figure            TEXT NOT NULL,
+		unit              TEXT NOT NULL,
+		workload          TEXT NOT NULL,
+		env_key           TEXT NOT NULL,
+		range_from        TEXT NOT NULL,
+		range_to          TEXT NOT NULL,
+		range_from_ns     BIGINT NOT NULL,
+		range_to_ns       BIGINT NOT NULL,
+		first_bad         TEXT NOT NULL,
+		first_bad_subject TEXT NOT NULL,
+		size              DOUBLE PRECISION NOT NULL,
+		before_value      DOUBLE PRECISION NOT NULL,
+		after_value       DOUBLE PRECISION NOT NULL,
+		evidence          TEXT NOT NULL,
+		report            TEXT NOT NULL,
+		profile_diffs     TEXT NOT NULL,
+		last_point_ns     BIGINT NOT NULL,
+		first_found_ns    BIGINT NOT NULL,
+		last_found_ns     BIGINT NOT NULL,
+		last_found_commit TEXT NOT NULL,
+		state             TEXT NOT NULL
+	)`,
+	`CREATE TABLE IF NOT EXISTS alert_changes (
+		alert_id BIGINT NOT NULL REFERENCES alerts (id),
+		seq      INTEGER NOT NULL,
+		state    TEXT NOT NULL,
+		by_whom  TEXT NOT NULL,
+		at_ns    BIGINT NOT NULL,
+		note     TEXT NOT NULL,
+		issue    TEXT NOT NULL,
+		PRIMARY KEY (alert_id, seq)
+	)`,
+}
+
 const (
 	insertMeta = `INSERT INTO history_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING`
 	selectMeta = `SELECT value FROM history_meta WHERE key = ?`
@@ -142,6 +190,32 @@ const (
 	selectEnvironment = `SELECT hostname, cpu_model, cores, go_version, compilation_mode
 		FROM environments WHERE env_key = ?`
 	countResults = `SELECT COUNT(*) FROM results`
+
+	updateSchemaVersion = `UPDATE history_meta SET value = ? WHERE key = 'schema_version'`
+
+	alertColumns = `kind, benchmark, figure, unit, workload, env_key, range_from, range_to, range_from_ns,
+		range_to_ns, first_bad, first_bad_subject, size, before_value, after_value, evidence, report, profile_diffs,
+		last_point_ns, first_found_ns, last_found_ns, last_found_commit, state`
+	selectAlerts  = `SELECT id, ` + alertColumns + ` FROM alerts ORDER BY id`
+	selectChanges = `SELECT alert_id, seq, state, by_whom, at_ns, note, issue FROM alert_changes ORDER BY alert_id, seq`
+	nextAlertID   = `SELECT COALESCE(MAX(id), 0) + 1 FROM alerts`
+	insertAlert   = `INSERT INTO alerts (id, ` + alertColumns + `)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	updateAlert = `UPDATE alerts SET first_bad = ?, first_bad_subject = ?, evidence = ?, report = ?, profile_diffs = ?,
+		last_found_ns = ?, last_found_commit = ?, state = ? WHERE id = ?`
+	insertChange = `INSERT INTO alert_changes (alert_id, seq, state, by_whom, at_ns, note, issue) VALUES (?, ?, ?, ?, ?, ?, ?)`
+	// PostgreSQL: one writer of alerts at a time, so that two never take
+	// the same next id (SQLite's write lock already does that).
+	lockAlerts = `LOCK TABLE alerts IN SHARE ROW EXCLUSIVE MODE`
+
+	// selectSeen returns, per series, the time of its newest point (a
+	// figure with values); selectNights, the days (UTC) with results.
+	selectSeen = `SELECT r.benchmark, r.workload, f.name, f.unit, r.env_key, MAX(r.started_ns)
+		FROM results r JOIN figures f ON f.sha256 = r.sha256
+		WHERE EXISTS (SELECT 1 FROM figure_values v WHERE v.sha256 = f.sha256 AND v.name = f.name AND v.unit = f.unit)
+		GROUP BY r.benchmark, r.workload, f.name, f.unit, r.env_key
+		ORDER BY r.benchmark, r.workload, f.name, f.unit, r.env_key`
+	selectNights = `SELECT DISTINCT started_ns / 86400000000000 FROM results ORDER BY 1`
 )
 
 // rebind turns the ? placeholders of query into PostgreSQL's $1, $2, ...

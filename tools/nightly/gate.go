@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -13,6 +14,8 @@ import (
 	"havlak-lab/internal/cli"
 	"havlak-lab/internal/gitwork"
 	"havlak-lab/internal/markdown"
+	"havlak-lab/tools/alert"
+	"havlak-lab/tools/history"
 	"havlak-lab/tools/perfcheck/check"
 	"havlak-lab/tools/result"
 	"havlak-lab/tools/summary"
@@ -39,11 +42,20 @@ type night struct {
 	// archivedNight is where tonight's results were archived, or "".
 	history       *historyConfig
 	archivedNight string
+	// staleNights is how many of the history's nights a series may go
+	// without a point before its alert says it is stale.
+	staleNights int
 }
 
 // verdict is what the gates found.
 type verdict struct {
 	regressed, failed, environmentChanged bool
+	// unreadable: a result could not be read (fails the night, as what a
+	// gate cannot see).
+	unreadable bool
+	// alerts: the night entered its findings as alerts, which decided
+	// regressed.
+	alerts bool
 }
 
 // judged is the comparisons of the night: the report's, and benchgate's of
@@ -54,6 +66,8 @@ type judged struct {
 	// missingGo names the baseline's Go benchmarks tonight lacks, each
 	// with why.
 	missingGo []string
+	// missingGoNames are their names.
+	missingGoNames []string
 }
 
 type testSummary struct {
@@ -71,23 +85,10 @@ func (n *night) gate() error {
 	if err != nil {
 		return err
 	}
-	args := []string{"--from", n.artifacts, "--out", n.reportDir()}
 	if err := n.writeExports(found); err != nil {
 		fmt.Fprintf(n.stderr, "nightly: the exports: %v\n", err)
 		v.failed = true
 	}
-	var alerts []alert
-	if n.history != nil {
-		trendsFile := filepath.Join(n.artifacts, "trends.json")
-		if alerts, err = n.historyStep(found, trendsFile); err != nil {
-			fmt.Fprintf(n.stderr, "nightly: the history: %v\n", err)
-			v.failed = true
-		}
-		if isFile(trendsFile) {
-			args = append(args, "--trends", trendsFile)
-		}
-	}
-	fmt.Fprintln(n.stdout, "--- :bar_chart: Report")
 	// The baseline's results, read once: its commit (for the accepted
 	// regressions since) and its Go benchmarks (for the missing ones).
 	var before []result.Found
@@ -96,12 +97,34 @@ func (n *night) gate() error {
 			fmt.Fprintf(n.stderr, "nightly: reading the baseline: %v\n", err)
 			v.failed = true
 		}
+	}
+	accepted := n.acceptances(before, found)
+	ctx := context.Background()
+	args := []string{"--from", n.artifacts, "--out", n.reportDir()}
+	var db *history.DB
+	var changes []alert.Finding
+	if n.history != nil {
+		trendsFile := filepath.Join(n.artifacts, "trends.json")
+		if db, err = n.history.open(ctx); err == nil {
+			defer db.Close()
+			changes, err = n.historyStep(ctx, db, found, trendsFile, accepted)
+		}
+		if err != nil {
+			fmt.Fprintf(n.stderr, "nightly: the history: %v\n", err)
+			v.failed = true
+		}
+		if isFile(trendsFile) {
+			args = append(args, "--trends", trendsFile)
+		}
+	}
+	fmt.Fprintln(n.stdout, "--- :bar_chart: Report")
+	if isDir(n.baseline) {
 		fmt.Fprintf(n.stdout, "Baseline: %s\n", n.baseline)
 		args = append(args, "--baseline", n.baseline)
 		for _, name := range n.retire {
 			args = append(args, "--retire", name)
 		}
-		for _, a := range n.acceptances(before, found) {
+		for _, a := range accepted {
 			args = append(args, "--accept", a.Benchmark+":"+a.Figure+":"+a.Reason)
 		}
 	} else {
@@ -117,13 +140,12 @@ func (n *night) gate() error {
 		fmt.Fprintf(n.stderr, "nightly: archiving the report: %v\n", err)
 		v.failed = true
 	}
-	if len(alerts) > 0 {
-		v.regressed = true
-		n.bisectAlerts(alerts)
+	if db != nil {
+		n.bisectFindings(changes)
 	}
 
 	fmt.Fprintln(n.stdout, "--- :scales: Go benchmarks against the baseline")
-	j.missingGo = n.missingGoBenchmarks(before, found)
+	j.missingGo, j.missingGoNames = n.missingGoBenchmarks(before, found)
 	for _, m := range j.missingGo {
 		fmt.Fprintln(n.stdout, m)
 		v.regressed = true
@@ -148,13 +170,19 @@ func (n *night) gate() error {
 		}
 	}
 
-	text := n.summary(found, v, j, alerts)
+	// With a history, what fails the night is its alerts' say: a new
+	// regression or change point, or a missing result (tools/alert).
+	var tonight []alert.Alert
+	if db != nil {
+		tonight, v.alerts = n.enterAlerts(ctx, db, changes, found, before, j, &v)
+	}
+	text := n.summary(found, v, j, tonight)
 	if n.annotate != nil {
 		style := "success"
 		switch {
-		case v.regressed || v.failed:
+		case v.regressed || v.failed || v.unreadable:
 			style = "error"
-		case v.environmentChanged:
+		case v.environmentChanged || len(tonight) > 0:
 			style = "warning"
 		}
 		if err := n.annotate(style, text); err != nil {
@@ -163,7 +191,7 @@ func (n *night) gate() error {
 	}
 	fmt.Fprintln(n.stdout, text)
 
-	if v.regressed || v.failed {
+	if v.regressed || v.failed || v.unreadable {
 		return cli.ExitError{Status: 1}
 	}
 	if n.testsFailed {
@@ -175,8 +203,48 @@ func (n *night) gate() error {
 		fmt.Fprintf(n.stdout, "The baseline stays: %v\n", err)
 		return nil
 	}
+	if held := holding(tonight); len(held) > 0 {
+		fmt.Fprintf(n.stdout, "The baseline stays: alerts %s are regressions against it, neither fixed nor accepted; "+
+			"it moves when they are (an accepted one's new level becomes the baseline).\n", strings.Join(held, ", "))
+		return nil
+	}
 	fmt.Fprintln(n.stdout, "--- :floppy_disk: This night becomes the baseline")
 	return promote(n.artifacts, n.baseline)
+}
+
+// enterAlerts enters the night's findings into the history's alerts and
+// says whether the night fails on them (v.regressed); it reports whether
+// it could. A night none of whose results a shared history takes enters
+// no alerts (a pull request must not open or close the lab's alerts): its
+// gates' verdicts decide, as without a history.
+func (n *night) enterAlerts(ctx context.Context, db *history.DB, changes []alert.Finding, found, before []result.Found, j judged, v *verdict) ([]alert.Alert, bool) {
+	fmt.Fprintln(n.stdout, "--- :rotating_light: Alerts")
+	if err := trustedOrigins(found); err != nil && db.Access() == history.Shared {
+		fmt.Fprintf(n.stdout, "Alerts: none entered into the shared history %s: the night is not a scheduled build of %s.\n", db.Name(), result.TrustedBranch)
+		return nil, false
+	}
+	tonight, err := n.alertStep(ctx, db, changes, found, before, j)
+	if err != nil {
+		fmt.Fprintf(n.stderr, "nightly: the alerts: %v\n", err)
+		v.failed = true
+		return nil, false
+	}
+	for _, a := range tonight {
+		fmt.Fprintf(n.stdout, "alert %d: %s %s %s: %s\n", a.ID, a.State(), a.Kind, cli.Printable(a.Series.String()), cli.Printable(a.ChangeText()))
+	}
+	v.regressed = alert.Fails(tonight)
+	return tonight, true
+}
+
+// holding names tonight's alerts that keep the baseline where it is.
+func holding(tonight []alert.Alert) []string {
+	var ids []string
+	for _, a := range tonight {
+		if a.HoldsBaseline() {
+			ids = append(ids, fmt.Sprint(a.ID))
+		}
+	}
+	return ids
 }
 
 // trustedOrigins refuses a night any of whose results comes from another
@@ -237,14 +305,13 @@ func (n *night) acceptances(before, found []result.Found) []check.Acceptance {
 // missingGoBenchmarks names the Go benchmarks (go_test results, which
 // benchgate compares) of the baseline's results, before, that tonight has
 // no result of, unless retired: the report names the programs and servers.
-func (n *night) missingGoBenchmarks(before, found []result.Found) []string {
+func (n *night) missingGoBenchmarks(before, found []result.Found) (missing, names []string) {
 	tonight := map[string]bool{}
 	for _, f := range found {
 		if f.Err == nil {
 			tonight[f.Result.Benchmark.Name] = true
 		}
 	}
-	var missing []string
 	for _, b := range before {
 		if b.Err != nil || b.Result.Benchmark.Kind != result.KindGoTest {
 			continue
@@ -252,9 +319,10 @@ func (n *night) missingGoBenchmarks(before, found []result.Found) []string {
 		name := b.Result.Benchmark.Name
 		if !tonight[name] && !slices.Contains(n.retire, name) {
 			missing = append(missing, fmt.Sprintf("%s: MISSING: the baseline has its Go benchmark (%s), tonight has no result of it", name, b.Path))
+			names = append(names, name)
 		}
 	}
-	return missing
+	return missing, names
 }
 
 // judge runs a command that compares and writes its summary to file, and
@@ -271,6 +339,7 @@ func (n *night) judge(what, file string, v *verdict, command string, args ...str
 		fmt.Fprintf(n.stderr, "nightly: %s failed: exit status %d, while its summary %s says %d\n", what, status, file, s.Status())
 	default:
 		v.regressed = v.regressed || len(s.Regressed()) > 0
+		v.unreadable = v.unreadable || len(s.Unreadable) > 0
 		v.environmentChanged = v.environmentChanged || len(s.EnvironmentChanged()) > 0
 		return s
 	}
@@ -297,7 +366,7 @@ func (n *night) run(what, command string, args ...string) int {
 
 // summary is the night's Markdown summary: the commit and machine, the
 // report's table, and what the gates found.
-func (n *night) summary(found []result.Found, v verdict, j judged, alerts []alert) string {
+func (n *night) summary(found []result.Found, v verdict, j judged, tonight []alert.Alert) string {
 	commit, host := "unknown", "unknown"
 	for _, f := range found {
 		if f.Err == nil {
@@ -331,7 +400,9 @@ func (n *night) summary(found []result.Found, v verdict, j judged, alerts []aler
 	if v.regressed {
 		s.WriteString("\n**Regressions**: see the log and report/report.md among the artifacts.")
 	}
-	writeAlerts(&s, alerts)
+	if v.alerts {
+		n.writeAlerts(&s, tonight, n.history.name)
+	}
 	if v.environmentChanged {
 		s.WriteString("\n\n**Environment changed** since the baseline (machine or toolchains; the log names the fields): " +
 			"those benchmarks were not compared, and a good night becomes the new baseline.")

@@ -10,7 +10,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,11 +18,14 @@ import (
 	"strings"
 	"time"
 
+	"havlak-lab/tools/alert"
 	"havlak-lab/tools/bisect/answer"
 	"havlak-lab/tools/changepoint"
 	"havlak-lab/tools/history"
+	"havlak-lab/tools/perfcheck/check"
 	"havlak-lab/tools/result"
 	"havlak-lab/tools/trends"
+	verdictlib "havlak-lab/tools/verdict"
 )
 
 // A historyConfig says where the history is and how to search it.
@@ -39,15 +41,8 @@ type historyConfig struct {
 	// regression whose range holds more than one commit; "" for none.
 	bisect   string
 	checkout string
-}
-
-// An alert is a new change point that is a regression.
-type alert struct {
-	benchmark, metric, unit string
-	change                  changepoint.ChangePoint
-	// bisected is the first bad commit, or nil; bisectNote says why not.
-	bisected   *answer.Answer
-	bisectNote string
+	// name is the database's DSN without its password, once open.
+	name string
 }
 
 // trendMetric tells whether a figure gets a chart and a change-point
@@ -59,6 +54,14 @@ func trendMetric(s history.Series) bool {
 // open opens the history database, making a shared SQLite one the first
 // time.
 func (h *historyConfig) open(ctx context.Context) (*history.DB, error) {
+	db, err := h.openOrCreate(ctx)
+	if err == nil {
+		h.name = db.Name()
+	}
+	return db, err
+}
+
+func (h *historyConfig) openOrCreate(ctx context.Context) (*history.DB, error) {
 	db, err := history.Open(ctx, h.dsn)
 	path := strings.TrimPrefix(h.dsn, "sqlite:")
 	if err == nil || strings.Contains(h.dsn, "://") || fileExists(path) {
@@ -70,19 +73,16 @@ func (h *historyConfig) open(ctx context.Context) (*history.DB, error) {
 	return history.Create(ctx, h.dsn, history.Shared)
 }
 
-// historyStep records the night in the history, searches it for change
-// points and writes the trends file; it returns the new regressions.
-func (n *night) historyStep(found []result.Found, trendsFile string) ([]alert, error) {
-	ctx := context.Background()
-	db, err := n.history.open(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer db.Close()
+// historyStep records the night in the history (db), searches it for
+// change points and writes the trends file; it returns the change points
+// for the worse in the series that have tonight's point, as findings
+// (tools/alert). accepted are the regressions commits since the baseline
+// declare intended.
+func (n *night) historyStep(ctx context.Context, db *history.DB, found []result.Found, trendsFile string, accepted []check.Acceptance) ([]alert.Finding, error) {
 	// What was recorded is searched, even when some result was refused.
 	_, recordErr := n.record(ctx, db, found)
-	alerts, err := n.detect(ctx, db, found, trendsFile)
-	return alerts, errors.Join(recordErr, err)
+	findings, err := n.detect(ctx, db, found, trendsFile, accepted)
+	return findings, errors.Join(recordErr, err)
 }
 
 // record archives the night's results that db takes and ingests them. An
@@ -186,9 +186,18 @@ func (n *night) reportDir() string { return filepath.Join(n.artifacts, "report")
 
 // detect searches every charted series of tonight's benchmarks for change
 // points, writes them with the series as a trends file for the report,
-// and returns the regressions that are new tonight: found with tonight's
-// point and not without it.
-func (n *night) detect(ctx context.Context, db *history.DB, found []result.Found, trendsFile string) ([]alert, error) {
+// and returns the regressions among them in the series that end with
+// tonight's point, each Known unless it is new tonight (found with
+// tonight's point and not without it): a known one only matches the
+// alert that found it before. A series whose level was accepted
+// (alert.ResetAt) is searched from the accepted level on; a change of a
+// benchmark's figure that a commit since the baseline accepts is found
+// accepted.
+func (n *night) detect(ctx context.Context, db *history.DB, found []result.Found, trendsFile string, accepted []check.Acceptance) ([]alert.Finding, error) {
+	alerts, err := db.Alerts(ctx)
+	if err != nil {
+		return nil, err
+	}
 	var all []history.Series
 	for _, f := range found {
 		if f.Err != nil {
@@ -215,13 +224,23 @@ func (n *night) detect(ctx context.Context, db *history.DB, found []result.Found
 	// searched[i] is all[i]'s index among the series searched.
 	tonight := make([]bool, len(all))
 	searched := make([]int, len(all))
+	// skipped[i] is how many of all[i]'s first points an accepted level
+	// leaves out of the search.
+	skipped := make([]int, len(all))
 	for i, s := range all {
 		searched[i] = -1
+		if reset := alert.ResetAt(alerts, alertSeries(s)); !reset.IsZero() {
+			skipped[i] = slices.IndexFunc(s.Points, func(p history.Point) bool { return !p.Started.Before(reset) })
+			if skipped[i] < 0 {
+				skipped[i] = len(s.Points)
+			}
+		}
 		// Fewer points cannot show a change against their own noise.
-		if len(s.Points) < minSearchedPoints {
+		if len(s.Points)-skipped[i] < minSearchedPoints {
 			continue
 		}
 		cs := changeSeries(s)
+		cs.Points = cs.Points[skipped[i]:]
 		searched[i] = len(now)
 		now = append(now, cs)
 		last := s.Points[len(s.Points)-1]
@@ -256,23 +275,49 @@ func (n *night) detect(ctx context.Context, db *history.DB, found []result.Found
 			known[r.Series+" "+cp.After.ID] = true
 		}
 	}
-	var alerts []alert
+	var findings []alert.Finding
 	results := make([]changepoint.Result, len(all))
 	for i, s := range all {
 		if searched[i] < 0 {
 			continue
 		}
 		r := found1[searched[i]]
-		results[i] = r
 		for _, cp := range r.ChangePoints {
 			fmt.Fprintf(n.stdout, "%s: %s..%s %+.2f%%%s\n", r.Series, shortCommit(cp.Before.ID), shortCommit(cp.After.ID),
 				100*cp.Change, map[bool]string{true: " (regression)"}[cp.Regression])
-			if cp.Regression && tonight[i] && !known[r.Series+" "+cp.After.ID] {
-				alerts = append(alerts, alert{benchmark: s.Benchmark, metric: s.Metric, unit: s.Unit, change: cp})
+			if cp.Regression && tonight[i] {
+				findings = append(findings, changeFinding(s, cp, known[r.Series+" "+cp.After.ID], accepted))
 			}
 		}
+		// The charts index the whole series.
+		r.ChangePoints = slices.Clone(r.ChangePoints)
+		for j := range r.ChangePoints {
+			r.ChangePoints[j].Index += skipped[i]
+		}
+		results[i] = r
 	}
-	return alerts, trends.Write(trendsFile, chartsOf(all, results, n.reportDir(), n.archivedNight))
+	return findings, trends.Write(trendsFile, chartsOf(all, results, n.reportDir(), n.archivedNight))
+}
+
+// alertSeries is what an alert names of a history series.
+func alertSeries(s history.Series) alert.Series {
+	return alert.Series{Benchmark: s.Benchmark, Figure: s.Metric, Unit: s.Unit, Workload: s.Workload, EnvKey: s.EnvKey}
+}
+
+// changeFinding is a change point for the worse of s as an alert's
+// finding; known says it was found without tonight's point too.
+func changeFinding(s history.Series, cp changepoint.ChangePoint, known bool, accepted []check.Acceptance) alert.Finding {
+	f := alert.Finding{Kind: alert.ChangePoint, Series: alertSeries(s), Known: known,
+		Range: alert.Range{From: cp.Before.ID, To: cp.After.ID, FromTime: cp.Before.Time, ToTime: cp.After.Time},
+		Size:  cp.Change, Before: cp.MeanBefore, After: cp.MeanAfter,
+		Evidence: fmt.Sprintf("Apache Otava: mean %s → %s %s over the stable stretches on either side, p=%.6f",
+			verdictlib.Number(cp.MeanBefore), verdictlib.Number(cp.MeanAfter), s.Unit, cp.Otava.PValue)}
+	for _, a := range accepted {
+		if a.Benchmark == s.Benchmark && a.Figure == s.Metric {
+			f.Accepted = a.Reason
+		}
+	}
+	return f
 }
 
 // minSearchedPoints is the fewest points a series needs to be searched
@@ -336,39 +381,50 @@ func trendSeries(s history.Series, r changepoint.Result, reportDir, tonight stri
 	return t
 }
 
-// bisectAlerts runs the bisect on each alert whose commit range holds
-// more than one commit.
-func (n *night) bisectAlerts(alerts []alert) {
-	if len(alerts) == 0 {
-		return
-	}
-	fmt.Fprintln(n.stdout, "--- :mag: Bisecting the new regressions")
-	for i := range alerts {
-		a := &alerts[i]
-		good, bad := a.change.Before.ID, a.change.After.ID
+// bisectFindings runs the bisect on each change point new tonight (not
+// known, not accepted) whose commit range holds more than one commit, and
+// puts the first bad commit in its finding, or in its evidence why there
+// is none.
+func (n *night) bisectFindings(findings []alert.Finding) {
+	started := false
+	for i := range findings {
+		f := &findings[i]
+		if f.Kind != alert.ChangePoint || f.Known || f.Accepted != "" {
+			continue
+		}
+		if !started {
+			fmt.Fprintln(n.stdout, "--- :mag: Bisecting the new regressions")
+			started = true
+		}
+		good, bad := f.Range.From, f.Range.To
 		count, err := commitsBetween(n.history.checkout, good, bad)
 		switch {
 		case n.history.bisect == "":
-			a.bisectNote = "not bisected (no --bisect)"
+			f.Evidence += "; not bisected (no --bisect)"
 			continue
 		case err != nil:
-			a.bisectNote = "not bisected: " + err.Error()
+			f.Evidence += "; not bisected: " + err.Error()
 			continue
 		case count <= 1:
-			a.bisectNote = "the range is one commit"
+			f.Evidence += "; the range is one commit"
 			continue
 		}
-		out := filepath.Join(n.artifacts, "bisect-"+a.benchmark+".json")
-		fmt.Fprintf(n.stdout, "%s: bisecting %d commits %s..%s\n", a.benchmark, count, shortCommit(good), shortCommit(bad))
-		cmd := exec.Command(n.history.bisect, good, bad, "--benchmark", a.benchmark, "--repo", n.history.checkout, "--json", out)
+		out := filepath.Join(n.artifacts, "bisect-"+f.Benchmark+".json")
+		fmt.Fprintf(n.stdout, "%s: bisecting %d commits %s..%s\n", f.Benchmark, count, shortCommit(good), shortCommit(bad))
+		cmd := exec.Command(n.history.bisect, good, bad, "--benchmark", f.Benchmark, "--repo", n.history.checkout, "--json", out)
 		cmd.Stdout, cmd.Stderr = n.stdout, n.stderr
 		if err := cmd.Run(); err != nil {
-			a.bisectNote = fmt.Sprintf("the bisect failed (%v): see the log", err)
+			f.Evidence += fmt.Sprintf("; the bisect failed (%v): see the log", err)
 			continue
 		}
-		if a.bisected, err = answer.Read(out); err != nil {
-			a.bisectNote = err.Error()
+		b, err := answer.Read(out)
+		if err != nil {
+			f.Evidence += "; " + err.Error()
+			continue
 		}
+		f.FirstBad, f.FirstBadSubject = b.FirstBad.Commit, b.FirstBad.Subject
+		f.Evidence += fmt.Sprintf("; bisected: %s %s → %s (%+.2f%%) at the first bad commit", b.Metric,
+			verdictlib.Number(b.Parent.Median), verdictlib.Number(b.FirstBad.Median), 100*b.Change)
 	}
 }
 
@@ -383,25 +439,6 @@ func commitsBetween(checkout, good, bad string) (int, error) {
 		return 0, err
 	}
 	return strconv.Atoi(strings.TrimSpace(string(out)))
-}
-
-// writeAlerts is the summary's part on new change points.
-func writeAlerts(w io.Writer, alerts []alert) {
-	if len(alerts) == 0 {
-		return
-	}
-	fmt.Fprint(w, "\n\n**New change points** (regressions over the history, Apache Otava):\n")
-	for _, a := range alerts {
-		cp := a.change
-		fmt.Fprintf(w, "\n- %s %s: %+.2f%% (%.6g → %.6g %s) between `%s` and `%s`", a.benchmark, a.metric, 100*cp.Change,
-			cp.MeanBefore, cp.MeanAfter, a.unit, shortCommit(cp.Before.ID), shortCommit(cp.After.ID))
-		if b := a.bisected; b != nil {
-			fmt.Fprintf(w, "; first bad commit `%s` %q (%s %.6g → %.6g, %+.2f%%)", shortCommit(b.FirstBad.Commit), b.FirstBad.Subject,
-				b.Metric, b.Parent.Median, b.FirstBad.Median, 100*b.Change)
-		} else if a.bisectNote != "" {
-			fmt.Fprintf(w, "; %s", a.bisectNote)
-		}
-	}
 }
 
 func shortCommit(c string) string {

@@ -91,7 +91,7 @@ func TestHistoryFindsCreep(t *testing.T) {
 		if !strings.Contains(log, "havlak6: added") {
 			t.Fatalf("night %d: the result did not enter the history:\n%s", i, log)
 		}
-		newChange := strings.Contains(log, "**New change points**")
+		newChange := strings.Contains(log, "**New alerts**") && strings.Contains(log, " change point** havlak6 own_instructions")
 		if newChange {
 			alerted[i] = log
 			if status != 1 {
@@ -134,12 +134,12 @@ func TestHistoryFindsCreep(t *testing.T) {
 		// The range is inside the creep: from its first commit's parent on.
 		var inside bool
 		for j := flat - 1; j < flat+creep-1; j++ {
-			inside = inside || strings.Contains(log, fmt.Sprintf("between `%s` and `%s`", shortCommit(commits[j]), shortCommit(commits[j+1])))
+			inside = inside || strings.Contains(log, fmt.Sprintf("commits `%s..%s`", shortCommit(commits[j]), shortCommit(commits[j+1])))
 		}
-		if !strings.Contains(log, "havlak6 own_instructions: +") || !inside {
+		if !strings.Contains(log, "change point** havlak6 own_instructions (quick): +") || !inside {
 			t.Errorf("night %d: the new change point is not a rise of own_instructions inside the creep:\n%s", i, log)
 		}
-		t.Logf("night %d: %s", i, log[strings.Index(log, "**New change points**"):])
+		t.Logf("night %d: %s", i, log[strings.Index(log, "**New alerts**"):])
 	}
 }
 

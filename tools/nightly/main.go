@@ -2,7 +2,7 @@
 // (tools/ci/nightly.sh, docs/nightly.md):
 //
 //	nightly collect EVENTS DEST
-//	nightly gate [--baseline DIR] [--tests-failed] [--otava CMD [--history-dir DIR] [--history DSN]] ARTIFACTS
+//	nightly gate [--baseline DIR] [--tests-failed] [--otava CMD [--history-dir DIR] [--history DSN] [--stale-after NIGHTS]] ARTIFACTS
 //
 // collect copies the outputs.zip of every test named in a build event JSON
 // file (--build_event_json_file) to DEST/<test name>/outputs.zip and prints
@@ -28,9 +28,14 @@
 // ingested, if they are trusted (a scheduled build of main) or the
 // database is personal; each benchmark's figures over the history are
 // searched for change points (Apache Otava), charted in the report, and a
-// new regression among them fails the night, is bisected (--bisect) and
-// named in the summary with its commit range and first bad commit. The
-// summary also carries the report's profile diffs of regressed benchmarks.
+// new regression among them is bisected (--bisect). What the gates and the
+// history find (regressions, change points, missing results, and series
+// silent for --stale-after of the history's nights) becomes alerts in the
+// history (tools/alert, docs/triage.md), matched to those of earlier
+// nights: the night fails on a new regression or change point or a missing
+// result, not on one acknowledged, accepted or ignored, and the summary
+// shows the new alerts first. The summary also carries the report's
+// profile diffs of regressed benchmarks.
 //
 // --report, --benchgate and --bisect, before the subcommand, name the commands;
 // `bazel run //tools/nightly` gives them. Paths are relative to where bazel
@@ -49,6 +54,7 @@ import (
 
 	"havlak-lab/internal/cli"
 	"havlak-lab/internal/labcache"
+	"havlak-lab/tools/alert"
 	"havlak-lab/tools/result"
 )
 
@@ -56,7 +62,7 @@ func main() {
 	os.Exit(cli.Report(os.Stderr, "nightly", run(os.Args[1:], os.Stdout, os.Stderr)))
 }
 
-const usage = "usage: nightly [--report CMD --benchgate CMD --bisect CMD] collect EVENTS DEST | gate [--baseline DIR] [--tests-failed] [--otava CMD [--history-dir DIR] [--history DSN]] ARTIFACTS"
+const usage = "usage: nightly [--report CMD --benchgate CMD --bisect CMD] collect EVENTS DEST | gate [--baseline DIR] [--tests-failed] [--otava CMD [--history-dir DIR] [--history DSN] [--stale-after NIGHTS]] ARTIFACTS"
 
 func run(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("nightly", flag.ContinueOnError)
@@ -94,6 +100,7 @@ func runGate(args []string, report, benchgate, bisect string, stdout, stderr io.
 	historyDir := fs.String("history-dir", "", "where the history keeps its nights (`DIR`/nights) and, by default, its SQLite database (default $HAVLAK_LAB_HISTORY_DIR, else the lab's cache's history)")
 	dsn := fs.String("history", os.Getenv("HAVLAK_LAB_HISTORY"), "the history database's `DSN` (default: sqlite:DIR/history.sqlite of --history-dir)")
 	otava := fs.String("otava", "", "Apache Otava's `command` (tools/ci/tools.sh otava); without it the night does not enter the history")
+	staleNights := fs.Int("stale-after", alert.DefaultStaleNights, "a series of the history with no point for this many of its `nights` is a stale alert")
 	var retire []string
 	fs.Func("retire", "the baseline's benchmark `NAME` left the suite on purpose: not missing, and not in the next baseline (repeat for more)", func(name string) error {
 		if err := result.CheckName(name); err != nil {
@@ -112,6 +119,8 @@ func runGate(args []string, report, benchgate, bisect string, stdout, stderr io.
 		return cli.Usagef("gate needs --report and --benchgate (bazel run //tools/nightly gives them)")
 	case !isDir(cli.UserPath(fs.Arg(0))):
 		return cli.Usagef("%s: not a directory", cli.UserPath(fs.Arg(0)))
+	case *staleNights < 1:
+		return cli.Usagef("--stale-after %d: want a number of nights, at least 1", *staleNights)
 	}
 	if *baseline == "" {
 		var err error
@@ -132,6 +141,7 @@ func runGate(args []string, report, benchgate, bisect string, stdout, stderr io.
 		benchgate:   absolute(benchgate),
 		testsFailed: *testsFailed,
 		retire:      retire,
+		staleNights: *staleNights,
 		checkout:    cli.UserPath("."),
 		stdout:      stdout,
 		stderr:      stderr,

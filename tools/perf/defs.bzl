@@ -20,15 +20,20 @@ gives `bazel run //benchmarks:havlak6` and `bazel test //benchmarks:havlak6_test
 by result.json (//tools/result). What a benchmark is (study, stage,
 language, counterpart, reference, workloads) is declared once, by
 `benchmark_info`, handed whole to the rule and never guessed from its name;
-//tools/perf/runner runs it.
+//tools/perf/runner runs it. `workload_sweep` and `sweep_point` declare the
+sizes at which a test also counts the program, to see how its cost grows
+(perf_benchmark's sweep and quick_sweep).
 """
 
 load("//tools/perf/private:benchmark.bzl", _perf_benchmark = "perf_benchmark")
 load("//tools/perf/private:go_benchmark.bzl", _go_benchmark = "go_benchmark")
 load("//tools/perf/private:info.bzl", _benchmark_info = "benchmark_info")
 load("//tools/perf/private:server_benchmark.bzl", _server_benchmark = "server_benchmark")
+load("//tools/perf/private:sweep.bzl", _sweep_point = "sweep_point", _workload_sweep = "workload_sweep")
 
 benchmark_info = _benchmark_info
 go_benchmark = _go_benchmark
 perf_benchmark = _perf_benchmark
 server_benchmark = _server_benchmark
+sweep_point = _sweep_point
+workload_sweep = _workload_sweep

@@ -95,6 +95,9 @@
 //	                 status_codes, error_messages); profile_rates
 //	                 (block_profile_rate, mutex_profile_fraction); and the
 //	                 server's exit (signal sent, exit_status, clean)
+//	sweeps           how counted figures grow with the workload's size
+//	                 (Sweep, complexity.go): the figure at each size and
+//	                 the order fitted to it; absent when not swept
 //	files            every other file the result holds, each with its name
 //	                 (relative to the result), role and, for a profile or a
 //	                 view of one, which profile ("cpu", "heap"; a server's
@@ -155,6 +158,8 @@ type Result struct {
 	Metrics       []Metric    `json:"metrics,omitempty"`
 	Server        *Server     `json:"server,omitempty"`
 	Files         []File      `json:"files"`
+	// Sweeps: how counted figures grow with the workload (complexity.go).
+	Sweeps []Sweep `json:"sweeps,omitempty"`
 }
 
 // A Metric is one low-noise figure of a benchmark: a count that, unlike
@@ -402,6 +407,11 @@ func (r *Result) Validate() error {
 			bad("metrics[%d] (%s): a negative value: counts are not", i, m.Name)
 		}
 		seen[m.Name] = true
+	}
+	for i := range r.Sweeps {
+		for _, problem := range r.Sweeps[i].problems() {
+			bad("sweeps[%d] (%s): %s", i, r.Sweeps[i].Figure, problem)
+		}
 	}
 	for i, f := range r.Files {
 		if f.Name == "" || f.Name == FileName || strings.HasPrefix(f.Name, "/") || slices.Contains(strings.Split(f.Name, "/"), "..") {

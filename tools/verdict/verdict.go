@@ -195,6 +195,8 @@ type Verdict struct {
 	// Warning qualifies the U test's evidence (too few runs for its
 	// significance level, say).
 	Warning string `json:"warning,omitempty"`
+	// Growth is the evidence of a sweep's verdict (JudgeGrowth), or nil.
+	Growth *Growth `json:"growth,omitempty"`
 }
 
 // Fails reports whether the verdict fails a comparison: a gated figure
@@ -344,6 +346,9 @@ func (r *Ratio) UnmarshalJSON(data []byte) error {
 
 // ChangeText is the change in percent, "+2.00%", or from a zero baseline.
 func (v Verdict) ChangeText(decimals int) string {
+	if v.Growth != nil {
+		return v.Growth.changeText(v, decimals)
+	}
 	if math.IsInf(float64(v.Change), 0) {
 		return fmt.Sprintf("from 0 to %.4g", v.New.Median)
 	}
@@ -373,6 +378,9 @@ func (v Verdict) Label() string {
 func (v Verdict) Evidence() string {
 	if v.Outcome == NotComparable || v.Outcome == Missing {
 		return v.Reason
+	}
+	if v.Growth != nil {
+		return v.Growth.evidence(v)
 	}
 	return fmt.Sprintf("%s → %s %s, median of %d and %d runs; %s",
 		Number(v.Old.Median), Number(v.New.Median), v.Unit, v.Old.Runs, v.New.Runs, v.ruleText())

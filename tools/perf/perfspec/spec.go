@@ -83,6 +83,9 @@ type Program struct {
 	PinCPU string `json:"pin_cpu"`
 	// DisableASLR runs them under setarch -R.
 	DisableASLR bool `json:"disable_aslr"`
+	// Sweep counts the program at several workload sizes (sweep.go), or
+	// is nil.
+	Sweep *Sweep `json:"sweep,omitempty"`
 }
 
 // Counted is how to run a program for its instruction counts: on a
@@ -249,6 +252,11 @@ func (p *Program) Check() error {
 	}
 	if _, err := ParsePinCPU(p.PinCPU); err != nil {
 		return fmt.Errorf("program.%w", err)
+	}
+	if p.Sweep != nil {
+		if err := p.Sweep.Check(); err != nil {
+			return err
+		}
 	}
 	for _, profile := range p.Profiles {
 		if profile != "cpu" && profile != "heap" {

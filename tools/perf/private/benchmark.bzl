@@ -2,6 +2,7 @@
 
 load(":info.bzl", "benchmark_json")
 load(":spec.bzl", "perf_spec")
+load(":sweep.bzl", "sweep_json")
 load(":tags.bzl", "PERF_TAGS", "QUICK_TAGS")
 
 _RUNNER = Label("//tools/perf/runner")
@@ -22,7 +23,7 @@ def _heap_mode(name, kind, profiles, memprofile_flag, heap_profile_env):
         fail("perf_benchmark {}: a Go heap profile needs memprofile_flag or heap_profile_env".format(name))
     return ""
 
-def _spec(b, target, config, repetitions, expect, args, counted = True):
+def _spec(b, target, config, repetitions, expect, args, counted = True, sweep = None):
     """The perf_spec of b's target, in config; returns its label."""
     perf_spec(
         name = target + "_spec",
@@ -44,6 +45,7 @@ def _spec(b, target, config, repetitions, expect, args, counted = True):
         counted_repetitions = b.counted_repetitions if counted and b.counted_args else 0,
         pin_cpu = b.pin_cpu,
         disable_aslr = b.disable_aslr,
+        sweep = sweep_json(sweep, b.name),
         tags = b.tags,
         # //tools/bisect's test reads a benchmark's declaration from it.
         visibility = ["//tools/bisect:__pkg__"],
@@ -68,6 +70,8 @@ def perf_benchmark(
         counted_repetitions = 3,
         pin_cpu = "last",
         disable_aslr = False,
+        sweep = None,
+        quick_sweep = None,
         data = [],
         srcs = [],
         tags = [],
@@ -131,6 +135,11 @@ def perf_benchmark(
         are not pinned where taskset is missing or there is one CPU.
       disable_aslr: whether the timed runs go under setarch -R (address
         space randomization off); off by default, see the runner's pin.go.
+      sweep: a workload_sweep(): the full-size test also counts the program
+        under Cachegrind at each of its sizes and fits how the gated count
+        grows (result.json's sweeps, judged by the gate); None for none.
+      quick_sweep: the same for the quick test, at sizes cheap enough for
+        the default test set.
       data: files the arguments name.
       srcs: the program's sources, for `pprof -list`.
       tags: added to the tags of every target.
@@ -180,7 +189,7 @@ def perf_benchmark(
         "@platforms//cpu:x86_64",
         "@platforms//os:linux",
     ]
-    test_spec = _spec(b, name + "_test", "perf", repetitions, expect, args)
+    test_spec = _spec(b, name + "_test", "perf", repetitions, expect, args, sweep = sweep)
     native.sh_test(
         name = name + "_test",
         srcs = [_RUNNER],
@@ -197,7 +206,7 @@ def perf_benchmark(
     )
 
     if quick_args != None:
-        quick_spec = _spec(b, name + "_quick_test", "quick", repetitions, quick_expect or expect, quick_args)
+        quick_spec = _spec(b, name + "_quick_test", "quick", repetitions, quick_expect or expect, quick_args, sweep = quick_sweep)
         native.sh_test(
             name = name + "_quick_test",
             srcs = [_RUNNER],

@@ -29,7 +29,10 @@ common part and the section of the benchmark's kind, only that one.
                 Cachegrind that count instructions, or null; pin_cpu, the
                 CPU the timed runs are pinned to (taskset -c): a number,
                 "last" (the last CPU the runner may use) or "none";
-                disable_aslr, whether they go under setarch -R
+                disable_aslr, whether they go under setarch -R;
+                sweep {n, points [{n, args, expect}]}, the sizes at
+                which the test counts the program to fit how its cost
+                grows (sweep.bzl), or absent
     go_test     kind "go_test": {bench, count, benchtime} of the go_test
                 binary's run
     server      kind "server": its load: connections, rate, warmup,
@@ -59,6 +62,7 @@ _PROGRAM_ATTRS = {
     "pin_cpu": attr.string(doc = "program: the CPU the timed runs are pinned to: a number, \"last\" (or \"\") or \"none\"."),
     "profiler": attr.string(values = ["", "go", "cc"], doc = "program: go: runtime/pprof flags; cc: gperftools."),
     "profiles": attr.string_list(doc = "program: \"cpu\", \"heap\": the profiles to take."),
+    "sweep": attr.string(doc = "program: the workload sweep (sweep.bzl's sweep_json), or \"\" for none."),
     "trace": attr.bool(doc = "program: whether to add a traced run."),
 }
 
@@ -125,6 +129,18 @@ def _program(ctx):
         ) if a.counted_repetitions > 0 else None,
         pin_cpu = a.pin_cpu,
         disable_aslr = a.disable_aslr,
+        sweep = _sweep(ctx, a.sweep) if a.sweep else None,
+    )
+
+def _sweep(ctx, sweep):
+    """The spec's sweep: its points' arguments expanded."""
+    s = json.decode(sweep)
+    return struct(
+        n = s["n"],
+        points = [
+            struct(n = p["n"], args = _expand(ctx, p["args"]), expect = p["expect"])
+            for p in s["points"]
+        ],
     )
 
 def _go_test(ctx):

@@ -208,10 +208,18 @@ func (p *program) testMode() error {
 		metrics = append(counted, metrics...)
 	}
 	printMetrics(metrics)
+	var sweeps []result.Sweep
+	if p.Sweep != nil {
+		sweep, err := p.sweep()
+		if err != nil {
+			return err
+		}
+		sweeps = append(sweeps, *sweep)
+	}
 
 	rec, err := result.ReadXTime(xtimeJSON)
 	if err != nil {
 		return err
 	}
-	return p.writeResult(&result.Result{Environment: env, Timing: &rec.Timing, Metrics: metrics})
+	return p.writeResult(&result.Result{Environment: env, Timing: &rec.Timing, Metrics: metrics, Sweeps: sweeps})
 }

@@ -156,7 +156,8 @@ func ParseAcceptances(messages string) ([]Acceptance, error) {
 
 // Compare judges the change's result against the base's: every gated
 // counted figure of the base by its threshold and the runs' noise
-// (verdict.CountRule); a gated figure the change lacks is missing.
+// (verdict.CountRule), and their growth (verdict.JudgeSweeps); a gated
+// figure or sweep the change lacks is missing.
 // Timings are left out: on a shared runner they are noise. Accepted
 // regressions of this benchmark are recorded and do not fail.
 func Compare(base, change *result.Result, accepted []Acceptance) summary.Benchmark {
@@ -181,6 +182,8 @@ func Compare(base, change *result.Result, accepted []Acceptance) summary.Benchma
 			b.Values = append(b.Values, summary.Value{Figure: n.Name, Unit: n.Unit, Sample: verdict.NewSample(n.Values)})
 		}
 	}
+	// How the counted figures grow with the workload: their sweeps.
+	b.Figures = append(b.Figures, verdict.JudgeSweeps(base.Sweeps, change.Sweeps)...)
 	for _, a := range accepted {
 		if a.Benchmark == b.Name && !slices.ContainsFunc(b.Accepted, func(x summary.Acceptance) bool { return x.Figure == a.Figure }) {
 			b.Accepted = append(b.Accepted, a.Acceptance)

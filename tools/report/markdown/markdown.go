@@ -109,6 +109,7 @@ func WriteReport(w io.Writer, r *model.Report) {
 	}
 
 	writeMetrics(w, r)
+	writeGrowth(w, r)
 	writeProfileDiffs(w, r)
 
 	fmt.Fprintln(w, "\n## Environment")

@@ -30,7 +30,8 @@ type Comparison struct {
 	Real, CPU, MaxRSS verdict.Verdict
 	Made              bool
 	// Metrics are the low-noise figures both results have, judged
-	// (verdict.CountRule at the larger of their thresholds).
+	// (verdict.CountRule at the larger of their thresholds), then the
+	// growth of their swept figures (verdict.JudgeSweeps).
 	Metrics []verdict.Verdict
 	// Regressed: a gated figure regressed.
 	Regressed bool
@@ -193,7 +194,8 @@ func compareRows(rows []*Row, baseline []*Result, gate Gate) (regressed, moved [
 				continue
 			}
 		}
-		c := &Comparison{Metrics: compareMetrics(base.Metrics, row.Metrics), Baseline: base.Result, EnvironmentChanges: diffs}
+		metrics := append(compareMetrics(base.Metrics, row.Metrics), verdict.JudgeSweeps(base.Sweeps, row.Sweeps)...)
+		c := &Comparison{Metrics: metrics, Baseline: base.Result, EnvironmentChanges: diffs}
 		var notes []string
 		c.Real = verdict.Judge("real_seconds", "s", base.Real.Values, row.Real.Values, verdict.TimingRule(gate.Threshold, true))
 		c.CPU = verdict.Judge("cpu_seconds", "s", base.CPUTime.Values, row.CPUTime.Values, verdict.TimingRule(gate.Threshold, false))

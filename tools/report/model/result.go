@@ -24,6 +24,8 @@ type Result struct {
 	Identity *result.Identity
 	Runs     []result.Run
 	Metrics  []result.Metric
+	// Sweeps: how its counted figures grow with the workload.
+	Sweeps []result.Sweep
 
 	CPU  *profile.Profile // nil when missing or unreadable
 	Heap *profile.Profile
@@ -53,6 +55,7 @@ func readResult(f result.Found) *Result {
 		Identity:    res.Identity,
 		Runs:        res.Timing.Successful(),
 		Metrics:     res.Metrics,
+		Sweeps:      res.Sweeps,
 		Graphs:      map[string][]byte{},
 	}
 	if len(r.Runs) == 0 {

@@ -50,6 +50,8 @@ type view struct {
 	Trends  *trendsView // nil without trends
 	Style   template.CSS
 	Script  template.JS
+	// Growth draws the studies' growth charts; nil without any.
+	Growth *growthScript
 }
 
 // A studyView is a study with its id in the page and its charts.
@@ -57,6 +59,7 @@ type studyView struct {
 	model.Study
 	ID     string
 	Charts []barChart
+	Growth []growthChart
 }
 
 // Write writes index.html, which links to each stage's graphs under
@@ -71,8 +74,10 @@ func Write(w io.Writer, r *model.Report) error {
 	}
 	classes := languageClasses(r.Rows)
 	for _, s := range r.Studies {
-		v.Studies = append(v.Studies, studyView{Study: s, ID: studyID(s.Title), Charts: studyCharts(s, classes)})
+		id := studyID(s.Title)
+		v.Studies = append(v.Studies, studyView{Study: s, ID: id, Charts: studyCharts(s, classes), Growth: growthCharts(s, id)})
 	}
+	v.Growth = newGrowthScript(v.Studies, v.Trends != nil)
 	return templates.ExecuteTemplate(w, "index.html", v)
 }
 

@@ -6,6 +6,7 @@
 //	history backfill DSN ARTIFACTS_ROOT
 //	history series DSN [--benchmark B] [--metric M] [--workload W] [--env KEY]
 //	history export DSN --format F [--benchmark B] [--metric M] [--workload W] [--env KEY] [--commit C] [--limit N] [-o FILE]
+//	history alerts DSN [list|show|ack|accept|ignore|fix|reopen ...] (alerts.go)
 //
 // DSN is an SQLite file (PATH or sqlite:PATH) or postgres://.... init
 // makes the tables: a shared database (the default) takes only results of
@@ -55,6 +56,7 @@ const usage = `usage:
   history backfill DSN ARTIFACTS_ROOT
   history series DSN [--benchmark B] [--metric M] [--workload W] [--env KEY]
 ` + exportUsage + `
+  history alerts DSN [list|show|ack|accept|ignore|fix|reopen ...] (history alerts -h)
 DSN: an SQLite file (PATH or sqlite:PATH) or postgres://USER@HOST:PORT/DATABASE`
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -127,6 +129,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return printSeries(ctx, d, q, stdout)
 	case "export":
 		return runExport(ctx, fs, args[1:], stdout)
+	case "alerts":
+		return runAlerts(ctx, args[1:], stdout, stderr)
 	}
 	return cli.Usagef("unknown subcommand %q\n%s", args[0], usage)
 }

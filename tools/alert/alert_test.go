@@ -1,0 +1,175 @@
+package alert
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+)
+
+var night0 = time.Date(2026, 11, 20, 2, 0, 0, 0, time.UTC)
+
+func nightN(n int) Night {
+	return Night{Time: night0.AddDate(0, 0, n), Commit: "c" + string(rune('0'+n)), By: "nightly"}
+}
+
+var own = Series{Benchmark: "havlak6", Figure: "own_instructions", Unit: "instructions", Workload: "quick", EnvKey: "e1"}
+
+func regression(n int) Finding {
+	return Finding{Kind: Regression, Series: own, Size: 0.05, Before: 100, After: 105,
+		Range: Range{From: "c0", To: "c1", FromTime: night0, ToTime: night0.AddDate(0, 0, 1)}}
+}
+
+// A regression found on night N and acknowledged is the same alert on
+// night N+1, found again, and fails neither night after the
+// acknowledgement; the night the series comes back fixes it.
+func TestReconcileAcknowledged(t *testing.T) {
+	got := Reconcile(nil, []Finding{regression(1)}, nightN(1), nil)
+	if len(got) != 1 || got[0].State() != New || !Fails(got) || !HoldsBaseline(got) {
+		t.Fatalf("night 1: %+v, want one new alert that fails the night", got)
+	}
+	a := got[0]
+	a.ID = 7
+	a, err := Transition(a, Change{State: Acknowledged, By: "ann", At: night0.AddDate(0, 0, 1).Add(time.Hour), Issue: "https://example.com/issues/123"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = Reconcile([]Alert{a}, []Finding{regression(2)}, nightN(2), func(Alert) string { return "the series came back" })
+	if len(got) != 1 || got[0].ID != 7 || got[0].State() != Acknowledged || Fails(got) || !HoldsBaseline(got) ||
+		!got[0].LastFound.Equal(nightN(2).Time) {
+		t.Fatalf("night 2: %+v, want alert 7 found again, acknowledged, not failing, holding the baseline", got)
+	}
+	a = got[0]
+	// Night 3 does not find it, and looked: the series came back.
+	got = Reconcile([]Alert{a}, nil, nightN(3), func(Alert) string { return "the series came back" })
+	if len(got) != 1 || got[0].State() != Fixed || got[0].Current().By != "nightly" || !strings.Contains(got[0].Current().Note, "came back") {
+		t.Fatalf("night 3: %+v, want alert 7 fixed by the nightly", got)
+	}
+	// Not looked at (the benchmark did not run): nothing changes.
+	if got := Reconcile([]Alert{a}, nil, nightN(3), func(Alert) string { return "" }); len(got) != 0 {
+		t.Errorf("an alert tonight did not look at changed: %+v", got)
+	}
+}
+
+// A trailer's acceptance opens the alert accepted, and the series' level
+// restarts where it came in.
+func TestReconcileAccepted(t *testing.T) {
+	f := regression(1)
+	f.Accepted = "trades 5% instructions for half the memory"
+	got := Reconcile(nil, []Finding{f}, nightN(1), nil)
+	if len(got) != 1 || got[0].State() != Accepted || Fails(got) || HoldsBaseline(got) || got[0].Current().Note != f.Accepted {
+		t.Fatalf("%+v, want an accepted alert that neither fails nor holds the baseline", got)
+	}
+	if at := ResetAt(got, own); !at.Equal(f.Range.ToTime) {
+		t.Errorf("ResetAt = %v, want %v", at, f.Range.ToTime)
+	}
+	// A change point the history finds later inside the accepted range is
+	// the same change: no new alert.
+	cp := Finding{Kind: ChangePoint, Series: own, Range: Range{FromTime: night0, ToTime: night0.AddDate(0, 0, 1)}}
+	if again := Reconcile(got, []Finding{cp}, nightN(3), nil); len(again) != 1 || again[0].State() != Accepted || Fails(again) {
+		t.Errorf("the change point of an accepted change: %+v, want the accepted alert", again)
+	}
+}
+
+// A change point of the history before alerts were kept opens none; one
+// that an alert found before matches it, even fixed, even moved a commit.
+func TestReconcileChangePoints(t *testing.T) {
+	old := Finding{Kind: ChangePoint, Series: own, Known: true, Range: Range{FromTime: night0, ToTime: night0.AddDate(0, 0, 1)}}
+	if got := Reconcile(nil, []Finding{old}, nightN(5), nil); len(got) != 0 {
+		t.Errorf("a known change point opened %+v", got)
+	}
+	found := Reconcile(nil, []Finding{{Kind: ChangePoint, Series: own, Range: Range{FromTime: night0.AddDate(0, 0, 2), ToTime: night0.AddDate(0, 0, 3)}}}, nightN(3), nil)
+	found[0].ID = 1
+	fixed, err := Transition(found[0], Change{State: Fixed, By: "ann", At: nightN(4).Time})
+	if err != nil {
+		t.Fatal(err)
+	}
+	moved := Finding{Kind: ChangePoint, Series: own, Known: true, Range: Range{FromTime: night0.AddDate(0, 0, 1), ToTime: night0.AddDate(0, 0, 3)}}
+	if got := Reconcile([]Alert{fixed}, []Finding{moved}, nightN(6), nil); len(got) != 1 || got[0].ID != 1 || got[0].State() != Fixed || Fails(got) {
+		t.Errorf("a fixed change point found again: %+v, want alert 1, still fixed", got)
+	}
+}
+
+func TestTransitionRefuses(t *testing.T) {
+	a := Alert{ID: 3, Finding: Finding{Kind: Missing, Series: own}, Changes: []Change{{State: New}}}
+	at := night0
+	for _, c := range []struct {
+		change Change
+		want   string
+		is     error
+	}{
+		{Change{State: "closed", By: "x", At: at}, `state "closed": want one of new, acknowledged, accepted, ignored, fixed`, nil},
+		{Change{State: Acknowledged, By: "x", At: at}, "acknowledging takes a note or an issue link", ErrReason},
+		{Change{State: Acknowledged, By: "x", At: at, Issue: "javascript:alert(1)"}, "want the issue's http(s) link", nil},
+		{Change{State: Ignored, By: "x", At: at, Note: "  "}, "say why it is ignored", ErrReason},
+		{Change{State: Accepted, By: "x", At: at, Note: "intended"}, "only a change of level", ErrState},
+		{Change{State: New, By: "x", At: at}, "from new it may become acknowledged, accepted, ignored, fixed", ErrState},
+		{Change{State: Fixed, At: at}, "needs who made it and when", nil},
+	} {
+		_, err := Transition(a, c.change)
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "alert 3") ||
+			c.is != nil && !errors.Is(err, c.is) {
+			t.Errorf("Transition(%+v): %v, want an error naming alert 3 and saying %q", c.change, err, c.want)
+		}
+	}
+	missing := Reconcile(nil, []Finding{{Kind: Missing, Series: own}}, nightN(1), nil)
+	missing[0].ID = 4
+	acked, err := Transition(missing[0], Change{State: Acknowledged, By: "x", At: at, Note: "agent down"})
+	if err != nil || !acked.Fails() {
+		t.Errorf("an acknowledged missing result: %v, fails %v; want it to fail all the same (fail closed)", err, acked.Fails())
+	}
+}
+
+func TestParse(t *testing.T) {
+	if _, err := ParseKind("flaky"); err == nil || !strings.Contains(err.Error(), "regression, change_point, missing, stale") {
+		t.Errorf("ParseKind: %v", err)
+	}
+	if s, err := ParseState("ignored"); err != nil || s != Ignored {
+		t.Errorf("ParseState(ignored) = %v, %v", s, err)
+	}
+}
+
+// What stopped reporting is named once, at its widest: a whole
+// environment key, else a benchmark, else a figure.
+func TestStale(t *testing.T) {
+	var nights []time.Time
+	for n := range 10 {
+		nights = append(nights, night0.AddDate(0, 0, n).Add(time.Duration(n)*time.Minute))
+	}
+	last := nights[9]
+	seen := []Seen{
+		{Series{Benchmark: "havlak6", Figure: "own_instructions", Workload: "quick", EnvKey: "e1"}, last},
+		{Series{Benchmark: "havlak6", Figure: "real_seconds", Workload: "quick", EnvKey: "e1"}, last},
+		// A figure no longer recorded, since night 5.
+		{Series{Benchmark: "havlak6", Figure: "alloc_bytes", Workload: "quick", EnvKey: "e1"}, nights[5]},
+		// A benchmark that stopped, after night 7 (2 silent nights: not yet).
+		{Series{Benchmark: "havlak7", Figure: "own_instructions", Workload: "quick", EnvKey: "e1"}, nights[7]},
+		// One that stopped after night 6: 3 silent nights.
+		{Series{Benchmark: "havlak8", Figure: "own_instructions", Workload: "quick", EnvKey: "e1"}, nights[6]},
+		{Series{Benchmark: "havlak8", Figure: "real_seconds", Workload: "quick", EnvKey: "e1"}, nights[5]},
+		// An environment key (the old Go SDK) last seen on night 4.
+		{Series{Benchmark: "havlak6", Figure: "own_instructions", Workload: "quick", EnvKey: "e0"}, nights[4]},
+		{Series{Benchmark: "havlak7", Figure: "own_instructions", Workload: "quick", EnvKey: "e0"}, nights[2]},
+	}
+	got := map[string]Finding{}
+	for _, f := range FindStale(seen, nights, 3) {
+		got[f.Series.String()] = f
+	}
+	want := map[string]string{
+		"environment e0":              "2026-11-24",
+		"havlak8 (quick)":             "2026-11-26",
+		"havlak6 alloc_bytes (quick)": "2026-11-25",
+	}
+	if len(got) != len(want) {
+		t.Errorf("stale: %v, want %v", got, want)
+	}
+	for name, lastDay := range want {
+		f, ok := got[name]
+		if !ok || f.Kind != Stale || day(f.LastPoint) != lastDay || !strings.Contains(f.Evidence, "last seen on the night of "+lastDay) {
+			t.Errorf("%s: %+v, want stale, last seen %s", name, f, lastDay)
+		}
+	}
+	if FindStale(seen, nights, 0) != nil {
+		t.Errorf("stale after 0 nights found something")
+	}
+}

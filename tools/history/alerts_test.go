@@ -1,0 +1,115 @@
+package history
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"havlak-lab/tools/alert"
+)
+
+var own = alert.Series{Benchmark: "havlak6", Figure: "own_instructions", Unit: "instructions", Workload: "standard", EnvKey: "e1"}
+
+func regressionOn(n int) (alert.Night, alert.Finding) {
+	at := day0.AddDate(0, 0, n)
+	return alert.Night{Time: at, Commit: "c" + string(rune('0'+n)), By: "nightly"},
+		alert.Finding{Kind: alert.Regression, Series: own, Size: 0.05, Before: 100, After: 105, Evidence: "100 → 105",
+			Range:  alert.Range{From: "c0", To: "c1", FromTime: day0, ToTime: day0.AddDate(0, 0, 1)},
+			Report: "/nights/1/report/index.html", ProfileDiffs: []string{"/nights/1/report/diff.svg"}}
+}
+
+// Alerts are records: a night's finding opens one, a person's change of
+// state is kept with who and when, and the next night's same finding is
+// the same alert.
+func checkAlerts(t *testing.T, dsn string) {
+	ctx := context.Background()
+	d := create(t, dsn, Shared)
+	night1, f := regressionOn(1)
+	opened, err := d.RecordAlerts(ctx, night1, []alert.Finding{f}, nil)
+	if err != nil || len(opened) != 1 || opened[0].ID != 1 || opened[0].State() != alert.New {
+		t.Fatalf("RecordAlerts: %+v, %v; want alert 1, new", opened, err)
+	}
+	ackAt := day0.AddDate(0, 0, 1).Add(3 * time.Hour)
+	acked, err := d.ChangeAlert(ctx, 1, alert.Change{State: alert.Acknowledged, By: "ann", At: ackAt, Issue: "https://example.com/issues/9"})
+	if err != nil || acked.State() != alert.Acknowledged {
+		t.Fatalf("ChangeAlert: %+v, %v", acked, err)
+	}
+	if _, err := d.ChangeAlert(ctx, 99, alert.Change{State: alert.Fixed, By: "ann", At: ackAt}); !errors.Is(err, ErrNoAlert) || !strings.Contains(err.Error(), "alert 99") {
+		t.Errorf("ChangeAlert(99): %v, want ErrNoAlert naming it", err)
+	}
+	if _, err := d.ChangeAlert(ctx, 1, alert.Change{State: alert.Ignored, By: "ann", At: ackAt}); !errors.Is(err, alert.ErrReason) {
+		t.Errorf("ignoring without a reason: %v", err)
+	}
+	night2, f2 := regressionOn(2)
+	f2.Evidence = "100 → 106"
+	again, err := d.RecordAlerts(ctx, night2, []alert.Finding{f2}, nil)
+	if err != nil || len(again) != 1 || again[0].ID != 1 || again[0].State() != alert.Acknowledged || alert.Fails(again) {
+		t.Fatalf("night 2: %+v, %v; want alert 1 again, acknowledged, not failing", again, err)
+	}
+	all, err := d.Alerts(ctx)
+	if err != nil || len(all) != 1 {
+		t.Fatalf("Alerts: %+v, %v", all, err)
+	}
+	a := all[0]
+	if a.Series != own || a.Range != f.Range || a.Size != 0.05 || a.Evidence != "100 → 105" || a.Report != f.Report ||
+		len(a.ProfileDiffs) != 1 || !a.FirstFound.Equal(night1.Time) || !a.LastFound.Equal(night2.Time) || a.LastFoundCommit != "c2" {
+		t.Errorf("stored alert: %+v\nwant the finding, found on nights 1 and 2", a)
+	}
+	if len(a.Changes) != 2 || a.Changes[1].By != "ann" || !a.Changes[1].At.Equal(ackAt) || a.Changes[1].Issue != "https://example.com/issues/9" {
+		t.Errorf("changes: %+v, want new then acknowledged by ann with the issue", a.Changes)
+	}
+	// The series came back on night 3.
+	night3, _ := regressionOn(3)
+	fixed, err := d.RecordAlerts(ctx, night3, nil, func(alert.Alert) string { return "the series came back" })
+	if err != nil || len(fixed) != 1 || fixed[0].State() != alert.Fixed {
+		t.Errorf("night 3: %+v, %v; want alert 1 fixed", fixed, err)
+	}
+
+	ingest(t, d, night{commit: "c1", started: day0, real: []float64{1, 1.1}, instrs: []float64{100, 101}, origin: nightly}.write(t, filepath.Join(t.TempDir(), "r")))
+	seen, nights, err := d.Seen(ctx)
+	if err != nil || len(nights) != 1 || !nights[0].Equal(day0.Truncate(24*time.Hour)) || len(seen) != 5 {
+		t.Fatalf("Seen: %+v, nights %v, %v; want 5 series (hw_instructions has no values), one night", seen, nights, err)
+	}
+	for _, s := range seen {
+		if !s.Last.Equal(day0) || s.Benchmark != "havlak6" {
+			t.Errorf("seen %+v, want havlak6 last at %v", s, day0)
+		}
+	}
+}
+
+// A database made before alerts (schema version 1) opens: Open adds their
+// tables, keeps everything else, and it takes alerts.
+func checkMigration(t *testing.T, dsn string) {
+	ctx := context.Background()
+	d := create(t, dsn, Shared)
+	ingest(t, d, night{commit: "c1", started: day0, real: []float64{1}, instrs: []float64{1}, origin: nightly}.write(t, filepath.Join(t.TempDir(), "r")))
+	// What version 1 was: these tables and this version.
+	for _, stmt := range []string{"DROP TABLE alert_changes", "DROP TABLE alerts", "UPDATE history_meta SET value = '1' WHERE key = 'schema_version'"} {
+		if _, err := d.db.ExecContext(ctx, stmt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d.Close()
+	old, err := Open(ctx, dsn)
+	if err != nil {
+		t.Fatalf("opening a version 1 database: %v", err)
+	}
+	defer old.Close()
+	var version string
+	if err := old.db.QueryRowContext(ctx, old.q(selectMeta), "schema_version").Scan(&version); err != nil || version != schemaVersion {
+		t.Errorf("schema version %q (%v), want %s", version, err, schemaVersion)
+	}
+	if n, err := old.Count(ctx); n != 1 || err != nil {
+		t.Errorf("the migrated database has %d results (%v), want its 1", n, err)
+	}
+	night1, f := regressionOn(1)
+	if got, err := old.RecordAlerts(ctx, night1, []alert.Finding{f}, nil); err != nil || len(got) != 1 {
+		t.Errorf("an alert in the migrated database: %+v, %v", got, err)
+	}
+	if _, err := Create(ctx, dsn, Shared); err != nil {
+		t.Errorf("Create on the migrated database: %v", err)
+	}
+}

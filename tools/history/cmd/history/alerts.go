@@ -1,0 +1,249 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/user"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"havlak-lab/internal/cli"
+	"havlak-lab/tools/alert"
+	"havlak-lab/tools/history"
+)
+
+const alertsUsage = `usage:
+  history alerts DSN [list] [--state S] [--kind K] [--benchmark B] [--all]
+  history alerts DSN show ID
+  history alerts DSN ack ID (--note TEXT | --issue URL) [--by NAME]
+  history alerts DSN accept ID --reason TEXT [--by NAME]
+  history alerts DSN ignore ID --reason TEXT [--by NAME]
+  history alerts DSN fix ID [--note TEXT] [--by NAME]
+  history alerts DSN reopen ID [--note TEXT] [--by NAME]
+list shows the open alerts (all but fixed; --all: those too), newest first.
+States: new, acknowledged, accepted, ignored, fixed (docs/triage.md).`
+
+// alertActions are the changes of state, by subcommand.
+var alertActions = map[string]alert.State{
+	"ack":    alert.Acknowledged,
+	"accept": alert.Accepted,
+	"ignore": alert.Ignored,
+	"fix":    alert.Fixed,
+	"reopen": alert.New,
+}
+
+// runAlerts is `history alerts`: it lists the alerts of the history and
+// changes their states (tools/alert decides what is allowed). Bad usage
+// exits 2; an unknown alert or a change its state refuses, 1.
+func runAlerts(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("history alerts", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprintln(stderr, alertsUsage); fs.PrintDefaults() }
+	state := fs.String("state", "", "list only the alerts in this `state`: "+strings.Join(stateNames(), ", "))
+	kind := fs.String("kind", "", "list only the alerts of this `kind`: regression, change_point, missing, stale")
+	benchmark := fs.String("benchmark", "", "list only the alerts of this benchmark (`name`)")
+	all := fs.Bool("all", false, "list the fixed alerts too")
+	note := fs.String("note", "", "what you know (ack, fix, reopen): `TEXT`")
+	issue := fs.String("issue", "", "the issue that tracks it (ack): its http(s) `URL`")
+	reason := fs.String("reason", "", "why it is intended (accept) or noise (ignore): `TEXT`")
+	by := fs.String("by", "", "who changes the state (`NAME`; default $USER)")
+	pos, help, err := parse(fs, args)
+	if help || err != nil {
+		return err
+	}
+	if len(pos) == 0 {
+		return cli.Usagef("alerts wants a DSN\n%s", alertsUsage)
+	}
+	action := "list"
+	if len(pos) > 1 {
+		action = pos[1]
+	}
+	var id int64
+	switch _, change := alertActions[action]; {
+	case action == "list":
+		if len(pos) > 2 {
+			return cli.Usagef("alerts list takes no argument but the DSN (%q)\n%s", pos[2], alertsUsage)
+		}
+	case change || action == "show":
+		if len(pos) != 3 {
+			return cli.Usagef("alerts %s wants one alert ID\n%s", action, alertsUsage)
+		}
+		if id, err = strconv.ParseInt(pos[2], 10, 64); err != nil || id < 1 {
+			return cli.Usagef("alerts %s: alert ID %q: want a number that history alerts list shows", action, pos[2])
+		}
+	default:
+		return cli.Usagef("alerts: unknown action %q: want list, show, %s\n%s", action, strings.Join(actionNames(), ", "), alertsUsage)
+	}
+	filter := func(alert.Alert) bool { return true }
+	if action == "list" {
+		if filter, err = listFilter(*state, *kind, *benchmark, *all); err != nil {
+			return err
+		}
+	} else if *state != "" || *kind != "" || *benchmark != "" || *all {
+		return cli.Usagef("alerts %s: --state, --kind, --benchmark and --all are list's flags", action)
+	}
+	change, err := changeOf(action, *note, *issue, *reason, *by)
+	if err != nil {
+		return err
+	}
+	d, err := history.Open(ctx, userDSN(pos[0]))
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	switch action {
+	case "list":
+		alerts, err := d.Alerts(ctx)
+		if err != nil {
+			return err
+		}
+		return printAlerts(stdout, d.Name(), slices.DeleteFunc(alerts, func(a alert.Alert) bool { return !filter(a) }))
+	case "show":
+		a, err := d.Alert(ctx, id)
+		if err != nil {
+			return err
+		}
+		printAlert(stdout, a)
+		return nil
+	}
+	a, err := d.ChangeAlert(ctx, id, change)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "alert %d is %s: %s\n", a.ID, a.State(), cli.Printable(string(a.Kind)+" "+a.Series.String()))
+	return nil
+}
+
+// listFilter selects the alerts list shows, its flags checked.
+func listFilter(state, kind, benchmark string, all bool) (func(alert.Alert) bool, error) {
+	var st alert.State
+	var k alert.Kind
+	var err error
+	if state != "" {
+		if st, err = alert.ParseState(state); err != nil {
+			return nil, cli.Usagef("--state: %v", err)
+		}
+	}
+	if kind != "" {
+		if k, err = alert.ParseKind(kind); err != nil {
+			return nil, cli.Usagef("--kind: %v", err)
+		}
+	}
+	return func(a alert.Alert) bool {
+		return (st == "" && (all || a.State().Open()) || a.State() == st) && (k == "" || a.Kind == k) &&
+			(benchmark == "" || a.Benchmark == benchmark)
+	}, nil
+}
+
+// changeOf is the change of state an action asks for, its flags checked:
+// each action takes its own and needs what its state needs.
+func changeOf(action, note, issue, reason, by string) (alert.Change, error) {
+	to, ok := alertActions[action]
+	if !ok {
+		if note != "" || issue != "" || reason != "" || by != "" {
+			return alert.Change{}, cli.Usagef("alerts %s: --note, --issue, --reason and --by change a state (ack, accept, ignore, fix, reopen)", action)
+		}
+		return alert.Change{}, nil
+	}
+	switch {
+	case (to == alert.Accepted || to == alert.Ignored) && reason == "":
+		return alert.Change{}, cli.Usagef("alerts %s needs --reason TEXT: why it is %s", action, to)
+	case to != alert.Accepted && to != alert.Ignored && reason != "":
+		return alert.Change{}, cli.Usagef("alerts %s takes --note, not --reason", action)
+	case to == alert.Acknowledged && note == "" && issue == "":
+		return alert.Change{}, cli.Usagef("alerts ack needs --note TEXT or --issue URL: what is known, or where it is tracked")
+	case to != alert.Acknowledged && issue != "":
+		return alert.Change{}, cli.Usagef("alerts %s: --issue goes with ack", action)
+	case (to == alert.Accepted || to == alert.Ignored) && note != "":
+		return alert.Change{}, cli.Usagef("alerts %s takes --reason, not --note", action)
+	}
+	if by == "" {
+		by = os.Getenv("USER")
+		if u, err := user.Current(); by == "" && err == nil {
+			by = u.Username
+		}
+		if by == "" {
+			return alert.Change{}, cli.Usagef("alerts %s: who are you? --by NAME", action)
+		}
+	}
+	text := note
+	if reason != "" {
+		text = reason
+	}
+	return alert.Change{State: to, By: by, At: time.Now().UTC(), Note: text, Issue: issue}, nil
+}
+
+// printAlerts is list's table: an alert a row, newest first.
+func printAlerts(w io.Writer, db string, alerts []alert.Alert) error {
+	if len(alerts) == 0 {
+		fmt.Fprintf(w, "%s: no alerts\n", db)
+		return nil
+	}
+	slices.Reverse(alerts)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tSTATE\tKIND\tSERIES\tCHANGE\tCOMMITS\tLAST FOUND\tNOTE")
+	for _, a := range alerts {
+		c := a.Current()
+		note := c.Note
+		if c.Issue != "" {
+			note = strings.TrimSpace(c.Issue + " " + note)
+		}
+		if c.By != "" {
+			note = strings.TrimSpace(note + " (" + c.By + ", " + c.At.Format("2006-01-02") + ")")
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", a.ID, a.State(), a.Kind, cli.Printable(a.Series.String()),
+			cli.Printable(a.ChangeText()), cli.Printable(a.RangeText()), a.LastFound.Format("2006-01-02"), cli.Printable(note))
+	}
+	return tw.Flush()
+}
+
+// printAlert is show's page: everything the alert holds, and its changes.
+func printAlert(w io.Writer, a alert.Alert) {
+	line := func(key, value string) {
+		if value != "" {
+			fmt.Fprintf(w, "%-13s %s\n", key+":", cli.Printable(value))
+		}
+	}
+	line("alert", fmt.Sprintf("%d (%s)", a.ID, a.State()))
+	line("kind", string(a.Kind))
+	line("series", a.Series.String())
+	line("environment", a.EnvKey)
+	line("change", a.ChangeText())
+	line("commits", a.RangeText())
+	line("first bad", strings.TrimSpace(a.FirstBad+" "+a.FirstBadSubject))
+	line("evidence", a.Evidence)
+	line("report", a.Report)
+	for _, diff := range a.ProfileDiffs {
+		line("profile diff", diff)
+	}
+	line("found", fmt.Sprintf("%s to %s (commit %s)", a.FirstFound.Format("2006-01-02"), a.LastFound.Format("2006-01-02"), a.LastFoundCommit))
+	fmt.Fprintln(w, "history:")
+	for _, c := range a.Changes {
+		text := fmt.Sprintf("  %s  %-12s by %s", c.At.Format("2006-01-02 15:04Z"), c.State, c.By)
+		if c.Note != "" {
+			text += ": " + c.Note
+		}
+		if c.Issue != "" {
+			text += " " + c.Issue
+		}
+		fmt.Fprintln(w, cli.Printable(text))
+	}
+}
+
+func stateNames() []string {
+	var names []string
+	for _, s := range alert.States {
+		names = append(names, string(s))
+	}
+	return names
+}
+
+func actionNames() []string {
+	return []string{"ack", "accept", "ignore", "fix", "reopen"}
+}

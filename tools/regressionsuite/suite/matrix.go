@@ -128,7 +128,7 @@ func (o Outcome) cells(k Kind) (string, string) {
 			target += fmt.Sprintf(" (noise %.3f%%)", 100*t.Noise)
 		}
 	} else if o.Benchmark != nil {
-		target += ": not a gated figure of this benchmark here"
+		target += ": not a gated figure of this benchmark in the checkout measured: awaits " + k.Catcher
 	}
 	switch caught := o.Caught(); {
 	case o.Err != "":

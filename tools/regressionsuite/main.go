@@ -27,6 +27,7 @@ import (
 	"time"
 
 	"havlak-lab/internal/cli"
+	"havlak-lab/internal/gitwork"
 	"havlak-lab/internal/labcache"
 	"havlak-lab/tools/regressionsuite/suite"
 	"havlak-lab/tools/result"
@@ -116,6 +117,7 @@ func measure(cases []suite.Case, checkout, cache string, reruns int, log io.Writ
 	}
 	defer r.Close()
 	m.Base = base
+	m.Checkout = checkoutCommit(checkout)
 	var benchmarks []string
 	for _, c := range cases {
 		if !contains(benchmarks, c.Benchmark) {
@@ -132,6 +134,20 @@ func measure(cases []suite.Case, checkout, cache string, reruns int, log io.Writ
 	}
 	m.Took = time.Since(m.Started)
 	return m, nil
+}
+
+// checkoutCommit is the checkout's HEAD, "+" added when it has changes
+// not committed (which the copy took along).
+func checkoutCommit(dir string) string {
+	repo := gitwork.Repo(dir)
+	head, err := repo.Output("rev-parse", "--short=12", "HEAD")
+	if err != nil {
+		return "unknown"
+	}
+	if status, _ := repo.Output("status", "--porcelain"); status != "" {
+		head += "+"
+	}
+	return head
 }
 
 func contains(list []string, s string) bool {

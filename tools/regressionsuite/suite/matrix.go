@@ -59,7 +59,11 @@ type FalseAlarms struct {
 
 // A Matrix is one run of the suite.
 type Matrix struct {
-	Base     string // the commit the patches were applied to
+	// Checkout is the commit of the checkout copied, with "+" when it had
+	// changes not committed; Base, the scratch copy's commit of it, to
+	// which the patches were applied.
+	Checkout string
+	Base     string
 	Started  time.Time
 	Took     time.Duration
 	Outcomes []Outcome
@@ -70,7 +74,7 @@ type Matrix struct {
 // size, caught by which figure, missed, or absent and why; then the false
 // alarms of the unchanged reruns.
 func (m *Matrix) WriteMarkdown(w io.Writer) {
-	fmt.Fprintf(w, "Run of %s UTC against `%s`, %s in all.\n\n", m.Started.UTC().Format("2006-01-02 15:04"), short(m.Base), m.Took.Round(time.Second))
+	fmt.Fprintf(w, "Run of %s UTC on `%s` (the checkout measured), %s in all.\n\n", m.Started.UTC().Format("2006-01-02 15:04"), m.Checkout, m.Took.Round(time.Second))
 	fmt.Fprintln(w, "| kind | language | size | benchmark | verdict | the figure meant to catch it |")
 	fmt.Fprintln(w, "|---|---|---|---|---|---|")
 	var notes []string
@@ -153,7 +157,6 @@ func (m *Matrix) find(kind, language, size string) (Outcome, bool) {
 	return Outcome{}, false
 }
 
-func short(commit string) string { return commit[:min(len(commit), 12)] }
 
 // Summary is the outcome in a line, for the progress log.
 func (o Outcome) Summary() string {

@@ -42,9 +42,10 @@ func TestMatrixMarkdown(t *testing.T) {
 	caught := summary.Benchmark{Name: "havlak7", Figures: []verdict.Verdict{judged("own_instructions", 100e6, 102e6)}}
 	missed := summary.Benchmark{Name: "havlak7", Figures: []verdict.Verdict{judged("own_instructions", 100e6, 100.5e6)}}
 	m := &Matrix{
-		Base:    "0123456789abcdef",
-		Started: time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC),
-		Took:    95 * time.Second,
+		Checkout: "0123456789ab+",
+		Base:     "fedcba9876543210",
+		Started:  time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC),
+		Took:     95 * time.Second,
 		Outcomes: []Outcome{
 			{Case: Case{Name: "a", Kind: "extra-work", Language: "Go", Size: "2%", Benchmark: "havlak7", Figure: "own_instructions"}, Benchmark: &caught},
 			{Case: Case{Name: "b", Kind: "asymptotic", Language: "Go", Size: "2%", Benchmark: "havlak7", Figure: "own_instructions"}, Benchmark: &missed},
@@ -57,7 +58,7 @@ func TestMatrixMarkdown(t *testing.T) {
 	m.WriteMarkdown(&b)
 	got := b.String()
 	for _, want := range []string{
-		"Run of 2026-11-25 10:00 UTC against `0123456789ab`, 1m35s in all.",
+		"Run of 2026-11-25 10:00 UTC on `0123456789ab+` (the checkout measured), 1m35s in all.",
 		"| extra-work | Go | 2% | havlak7 | **caught** by `own_instructions` +2.00% | `own_instructions` +2.00% |",
 		"| asymptotic | Go | 2% | havlak7 | missed | `own_instructions` +0.50% |",
 		"| syscalls | Go | 5% | wordcount2 | not run: the patch does not apply | `read_syscalls` |",

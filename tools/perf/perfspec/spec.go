@@ -83,6 +83,9 @@ type Program struct {
 	PinCPU string `json:"pin_cpu"`
 	// DisableASLR runs them under setarch -R.
 	DisableASLR bool `json:"disable_aslr"`
+	// ExactAllocations declares that a Go program allocates the same in
+	// every run on the same input: its allocation counts are gated.
+	ExactAllocations bool `json:"exact_allocations,omitempty"`
 }
 
 // Counted is how to run a program for its instruction counts: on a

@@ -44,6 +44,7 @@ def _spec(b, target, config, repetitions, expect, args, counted = True):
         counted_repetitions = b.counted_repetitions if counted and b.counted_args else 0,
         pin_cpu = b.pin_cpu,
         disable_aslr = b.disable_aslr,
+        exact_allocations = b.exact_allocations,
         tags = b.tags,
         # //tools/bisect's test reads a benchmark's declaration from it.
         visibility = ["//tools/bisect:__pkg__"],
@@ -68,6 +69,7 @@ def perf_benchmark(
         counted_repetitions = 3,
         pin_cpu = "last",
         disable_aslr = False,
+        exact_allocations = False,
         data = [],
         srcs = [],
         tags = [],
@@ -131,6 +133,11 @@ def perf_benchmark(
         are not pinned where taskset is missing or there is one CPU.
       disable_aslr: whether the timed runs go under setarch -R (address
         space randomization off); off by default, see the runner's pin.go.
+      exact_allocations: whether a Go program allocates the same objects
+        in every run on the same input (no map it ranges over decides what
+        it allocates, no allocation that depends on timing): its bytes and
+        objects allocated are then gated like instructions
+        (docs/noise.md measured which are); otherwise they are shown only.
       data: files the arguments name.
       srcs: the program's sources, for `pprof -list`.
       tags: added to the tags of every target.
@@ -156,6 +163,7 @@ def perf_benchmark(
         counted_repetitions = counted_repetitions,
         pin_cpu = pin_cpu,
         disable_aslr = disable_aslr,
+        exact_allocations = exact_allocations,
         tags = tags,
     )
 

@@ -29,7 +29,9 @@ common part and the section of the benchmark's kind, only that one.
                 Cachegrind that count instructions, or null; pin_cpu, the
                 CPU the timed runs are pinned to (taskset -c): a number,
                 "last" (the last CPU the runner may use) or "none";
-                disable_aslr, whether they go under setarch -R
+                disable_aslr, whether they go under setarch -R;
+                exact_allocations, whether a Go program's allocation
+                counts are exact, and gated
     go_test     kind "go_test": {bench, count, benchtime} of the go_test
                 binary's run
     server      kind "server": its load: connections, rate, warmup,
@@ -53,6 +55,7 @@ _PROGRAM_ATTRS = {
     "counted_expect": attr.string(doc = "program: `expect` of the runs under Cachegrind."),
     "counted_repetitions": attr.int(doc = "program: runs under Cachegrind; 0 for none."),
     "disable_aslr": attr.bool(doc = "program: run the timed runs under setarch -R (off by default: see the runner's pin.go)."),
+    "exact_allocations": attr.bool(doc = "program: a Go program whose allocations are the same in every run: they are gated."),
     "heap": attr.string(values = ["", "flag", "env", "gperftools"], doc = "program: how it writes a heap profile."),
     "heap_args": attr.string_list(doc = "program: extra arguments of the heap-profiled run."),
     "heap_env": attr.string(doc = "program: the variable naming the heap profile's file, for heap \"env\"."),
@@ -125,6 +128,7 @@ def _program(ctx):
         ) if a.counted_repetitions > 0 else None,
         pin_cpu = a.pin_cpu,
         disable_aslr = a.disable_aslr,
+        exact_allocations = a.exact_allocations,
     )
 
 def _go_test(ctx):

@@ -72,7 +72,7 @@ func compareMetrics(old, new []result.Metric) []verdict.Verdict {
 		}
 		o := old[i]
 		rule := verdict.CountRule(max(o.Threshold, n.Threshold), o.Gated && n.Gated)
-		judged = append(judged, verdict.Judge(n.Name, n.Unit, o.Values, n.Values, rule))
+		judged = append(judged, verdict.Judge(n.Name, n.Unit, o.Values, n.Values, rule).WithCost(n.Cost))
 	}
 	for _, o := range old {
 		if !o.Gated || len(o.Values) == 0 {
@@ -82,10 +82,10 @@ func compareMetrics(old, new []result.Metric) []verdict.Verdict {
 		switch {
 		case i < 0:
 			judged = append(judged, verdict.MissingFigure(o.Name, o.Unit, o.Values, verdict.CountRule(o.Threshold, true),
-				"the baseline has it, this result does not"))
+				"the baseline has it, this result does not").WithCost(o.Cost))
 		case len(new[i].Values) == 0:
 			judged = append(judged, verdict.MissingFigure(o.Name, o.Unit, o.Values, verdict.CountRule(o.Threshold, true),
-				"the baseline has it, this result has no values: "+new[i].Unavailable))
+				"the baseline has it, this result has no values: "+new[i].Unavailable).WithCost(o.Cost))
 		}
 	}
 	return judged
@@ -340,6 +340,8 @@ func (row *Row) CompareText() string {
 		switch {
 		case m.Outcome == verdict.Missing:
 			parts = append(parts, m.Figure+" MISSING")
+		case m.Rule.Gated && m.Fails():
+			parts = append(parts, fmt.Sprintf("%s %s (%s%s)", m.Figure, m.ChangeText(2), m.Label(), m.CostNote()))
 		case m.Rule.Gated:
 			parts = append(parts, m.Figure+" "+m.ChangeText(2))
 		}

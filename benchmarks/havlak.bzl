@@ -44,6 +44,7 @@ def havlak_benchmark(stage, **kwargs):
         expect = _loop_count(76000),
         quick_args = HAVLAK_QUICK_ARGS + stage.args,
         quick_expect = _loop_count(11400),
+        exact_allocations = stage.exact_allocations,
         srcs = [stage.package + ":srcs"],
         **kwargs
     )

@@ -32,7 +32,7 @@ _REFERENCE = {
     "C++": "havlak1cc",
 }
 
-def _stage(name, package, language, stage, heap, counterpart = None, reference = None, args = [], fast = False):
+def _stage(name, package, language, stage, heap, counterpart = None, reference = None, args = [], fast = False, exact_allocations = None):
     """One stage.
 
     Args:
@@ -51,6 +51,10 @@ def _stage(name, package, language, stage, heap, counterpart = None, reference =
       args: arguments of every run. A stage with arguments is a variant of
         its package's program: benchmarked, not cross-checked again.
       fast: whether the differential test gives it its largest CFGs.
+      exact_allocations: whether its counted runs allocate the same run
+        after run (perf_benchmark's exact_allocations); None for a Go
+        stage's default, True: every Go stage does, single-threaded and
+        with the collector off (docs/noise.md).
 
     Returns:
       the stage's struct.
@@ -66,6 +70,7 @@ def _stage(name, package, language, stage, heap, counterpart = None, reference =
         args = args,
         fast = fast,
         program = not args,
+        exact_allocations = language == "Go" if exact_allocations == None else exact_allocations,
     )
 
 HAVLAK_STAGES = [

@@ -372,7 +372,7 @@ func runOnce(argv []string, c *counter, stdin io.Reader, stdout, stderr io.Write
 		syscalls, why := (*result.Syscalls)(nil), ""
 		err := waitExited(cmd.Process.Pid)
 		if err == nil {
-			syscalls, err = readSyscalls(cmd.Process.Pid)
+			syscalls, err = result.ReadSyscalls(cmd.Process.Pid)
 		}
 		if err != nil {
 			why = err.Error()

@@ -84,7 +84,8 @@ type Program struct {
 	// DisableASLR runs them under setarch -R.
 	DisableASLR bool `json:"disable_aslr"`
 	// ExactAllocations declares that a Go program allocates the same in
-	// every run on the same input: its allocation counts are gated.
+	// every counted run (the collector off) on the same input: their
+	// allocation counts are gated.
 	ExactAllocations bool `json:"exact_allocations,omitempty"`
 }
 

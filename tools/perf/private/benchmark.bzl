@@ -134,9 +134,10 @@ def perf_benchmark(
       disable_aslr: whether the timed runs go under setarch -R (address
         space randomization off); off by default, see the runner's pin.go.
       exact_allocations: whether a Go program allocates the same objects
-        in every run on the same input (no map it ranges over decides what
-        it allocates, no allocation that depends on timing): its bytes and
-        objects allocated are then gated like instructions
+        in every run on the same input with the collector off (nothing it
+        allocates depends on how its goroutines are scheduled): the bytes
+        and objects its counted runs allocate (counted_alloc_bytes,
+        counted_alloc_objects) are then gated like instructions
         (docs/noise.md measured which are); otherwise they are shown only.
       data: files the arguments name.
       srcs: the program's sources, for `pprof -list`.
@@ -145,6 +146,8 @@ def perf_benchmark(
       **kwargs: passed to the sh_test targets.
     """
     heap = _heap_mode(name, kind, profiles, memprofile_flag, heap_profile_env)
+    if exact_allocations and kind != "go":
+        fail("perf_benchmark {}: exact_allocations is for Go programs (a C or C++ program's tcmalloc counts are gated)".format(name))
 
     b = struct(
         name = name,

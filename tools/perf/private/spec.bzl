@@ -55,7 +55,7 @@ _PROGRAM_ATTRS = {
     "counted_expect": attr.string(doc = "program: `expect` of the runs under Cachegrind."),
     "counted_repetitions": attr.int(doc = "program: runs under Cachegrind; 0 for none."),
     "disable_aslr": attr.bool(doc = "program: run the timed runs under setarch -R (off by default: see the runner's pin.go)."),
-    "exact_allocations": attr.bool(doc = "program: a Go program whose allocations are the same in every run: they are gated."),
+    "exact_allocations": attr.bool(doc = "program: a Go program whose counted runs allocate the same in every run: their allocations are gated."),
     "heap": attr.string(values = ["", "flag", "env", "gperftools"], doc = "program: how it writes a heap profile."),
     "heap_args": attr.string_list(doc = "program: extra arguments of the heap-profiled run."),
     "heap_env": attr.string(doc = "program: the variable naming the heap profile's file, for heap \"env\"."),

@@ -244,7 +244,10 @@ func environmentChanges(old, new result.Environment) []string {
 // A ServerComparison is a server benchmark against its baseline: its
 // throughput and p99 latency over the rounds, by the timing rule.
 type ServerComparison struct {
-	Throughput, P99    verdict.Verdict
+	Throughput, P99 verdict.Verdict
+	// Metrics are the counted figures per request both results have,
+	// judged as a program's low-noise figures are.
+	Metrics            []verdict.Verdict
 	Regressed          bool
 	EnvironmentChanges []string
 	Note               string
@@ -255,7 +258,7 @@ func (c *ServerComparison) Figures() []verdict.Verdict {
 	if c.Throughput.Figure == "" {
 		return nil
 	}
-	return []verdict.Verdict{c.Throughput, c.P99}
+	return append([]verdict.Verdict{c.Throughput, c.P99}, c.Metrics...)
 }
 
 // compareServers judges each server row against its namesake.
@@ -289,7 +292,8 @@ func compareServers(rows, baseline []*ServerRow, gate Gate) {
 		more.HigherIsBetter = true
 		c.Throughput = verdict.Judge("throughput", "req/s", rounds(base, throughput), rounds(row, throughput), more)
 		c.P99 = verdict.Judge("p99_latency", "s", rounds(base, p99), rounds(row, p99), verdict.TimingRule(gate.Threshold, true))
-		c.Regressed = c.Throughput.Fails() || c.P99.Fails()
+		c.Metrics = compareMetrics(base.Metrics, row.Metrics)
+		c.Regressed = slices.ContainsFunc(c.Figures(), verdict.Verdict.Fails)
 	}
 }
 
@@ -302,6 +306,11 @@ func (c *ServerComparison) Text() string {
 		return c.Note
 	}
 	text := "throughput " + timingText(c.Throughput) + ", p99 " + timingText(c.P99)
+	for _, m := range c.Metrics {
+		if m.Fails() {
+			text += fmt.Sprintf(", %s %s (%s%s)", m.Figure, m.ChangeText(2), m.Label(), m.CostNote())
+		}
+	}
 	if c.Regressed {
 		text = "REGRESSED: " + text
 	}

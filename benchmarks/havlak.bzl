@@ -45,6 +45,7 @@ def havlak_benchmark(stage, **kwargs):
         quick_args = HAVLAK_QUICK_ARGS + stage.args,
         quick_expect = _loop_count(11400),
         exact_allocations = stage.exact_allocations,
+        steady_cache_misses = stage.exact_allocations,
         srcs = [stage.package + ":srcs"],
         **kwargs
     )

@@ -52,9 +52,10 @@ def _stage(name, package, language, stage, heap, counterpart = None, reference =
         its package's program: benchmarked, not cross-checked again.
       fast: whether the differential test gives it its largest CFGs.
       exact_allocations: whether its counted runs allocate the same run
-        after run (perf_benchmark's exact_allocations); None for a Go
-        stage's default, True: every Go stage does, single-threaded and
-        with the collector off (docs/noise.md).
+        after run, and its own D1 misses are steady (perf_benchmark's
+        exact_allocations and steady_cache_misses); None for a Go stage's
+        default, True: every Go stage's are, single-threaded and with the
+        collector off (docs/noise.md).
 
     Returns:
       the stage's struct.

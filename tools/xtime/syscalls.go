@@ -28,4 +28,3 @@ func waitExited(pid int) error {
 		return fmt.Errorf("waitid %d: %w", pid, errno)
 	}
 }
-

@@ -54,4 +54,3 @@ func TestSyscallsAreExact(t *testing.T) {
 		t.Errorf("spawn write 100: %+v: want the child's %d writes in it", spawned, base[0].Write)
 	}
 }
-

@@ -70,7 +70,7 @@ func TestCacheMetrics(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m := CacheMetrics([]Counts{plain}, false, "cachegrind", 0.01); m != nil {
+	if m := CacheMetrics([]Counts{plain}, false, false, "cachegrind", 0.01); m != nil {
 		t.Errorf("no run simulated the caches, yet %v", m)
 	}
 	sim, err := ReadFile(writeCachegrind(t, simulated))
@@ -78,7 +78,7 @@ func TestCacheMetrics(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, goProgram := range []bool{false, true} {
-		metrics := CacheMetrics([]Counts{sim, plain, sim}, goProgram, "cachegrind", 0.01)
+		metrics := CacheMetrics([]Counts{sim, plain, sim}, goProgram, true, "cachegrind", 0.01)
 		gated := map[string]bool{}
 		for _, m := range metrics {
 			if len(m.Values) != 2 || m.Cost == "" || m.Gated != (m.Threshold == 0.01) {
@@ -86,12 +86,16 @@ func TestCacheMetrics(t *testing.T) {
 			}
 			gated[m.Name] = m.Gated
 		}
-		// A Go program's LL misses depend on where its heap lands.
+		// A Go program's LL misses depend on where its heap lands; its D1
+		// misses are gated when declared steady.
 		want := map[string]bool{MetricD1Misses: true, MetricLLMisses: !goProgram, MetricEstimatedCycles: !goProgram, MetricD1ReadMisses: false}
 		for name, g := range want {
 			if gated[name] != g {
 				t.Errorf("Go program %v: %s gated %v, want %v", goProgram, name, gated[name], g)
 			}
+		}
+		if m := CacheMetrics([]Counts{sim}, goProgram, false, "cachegrind", 0.01)[0]; m.Gated == goProgram {
+			t.Errorf("Go program %v, D1 misses not declared steady: gated %v", goProgram, m.Gated)
 		}
 	}
 }
@@ -155,7 +159,7 @@ func TestLocalityIsCaught(t *testing.T) {
 			}
 			counts = append(counts, c)
 		}
-		return append(Metrics(counts, true, "test", 0.01), CacheMetrics(counts, true, "test", 0.01)...)
+		return append(Metrics(counts, true, "test", 0.01), CacheMetrics(counts, true, true, "test", 0.01)...)
 	}
 	// Strides of five digits each: parsing them costs the same.
 	base, scattered := measure("00001", 2), measure("40503", 1)

@@ -87,6 +87,9 @@ type Program struct {
 	// every counted run (the collector off) on the same input: their
 	// allocation counts are gated.
 	ExactAllocations bool `json:"exact_allocations,omitempty"`
+	// SteadyCacheMisses declares that a Go program's own D1 misses move
+	// by well under the gate's threshold from run to run: they are gated.
+	SteadyCacheMisses bool `json:"steady_cache_misses,omitempty"`
 }
 
 // Counted is how to run a program for its instruction counts: on a

@@ -158,7 +158,7 @@ func (p *program) countedRuns() ([]result.Metric, error) {
 	source := fmt.Sprintf("cachegrind, %d counted runs: %s", c.Repetitions, strings.Join(append([]string{filepath.Base(p.binary)}, c.Args...), " "))
 	goProgram := p.Profiler == "go"
 	metrics := append(cachegrind.Metrics(counts, goProgram, source, countThreshold),
-		cachegrind.CacheMetrics(counts, goProgram, source, countThreshold)...)
+		cachegrind.CacheMetrics(counts, goProgram, p.SteadyCacheMisses, source, countThreshold)...)
 	if goProgram {
 		metrics = append(metrics, p.countedAllocMetrics(c.Repetitions)...)
 	}

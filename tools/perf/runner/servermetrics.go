@@ -25,9 +25,13 @@ type serverCounts struct {
 	noSyscalls string // why there are no system calls, or ""
 }
 
+// runtimeMetricsPath is where a server of the lab serves its allocation
+// figures so far, on its pprof listener (go/router/server's
+// RuntimeMetricsPath): part of the servers' contract (serverprocess.go).
+const runtimeMetricsPath = "/debug/runtime-metrics"
+
 // counts reads the server's system calls (/proc/PID/io) and allocations
-// (runtimemetrics.Path on its pprof listener); what cannot be read says
-// why.
+// (runtimeMetricsPath); what cannot be read says why.
 func (s *server) counts() serverCounts {
 	var c serverCounts
 	if calls, err := result.ReadSyscalls(s.cmd.Process.Pid); err != nil {
@@ -36,18 +40,18 @@ func (s *server) counts() serverCounts {
 		c.syscalls = *calls
 	}
 	client := &http.Client{Timeout: 10 * time.Second}
-	resp, err := client.Get("http://" + s.pprof + runtimemetrics.Path)
+	resp, err := client.Get("http://" + s.pprof + runtimeMetricsPath)
 	if err != nil {
 		c.noFigures = err.Error()
 		return c
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		c.noFigures = fmt.Sprintf("GET %s: %s (the server does not serve its runtime figures)", runtimemetrics.Path, resp.Status)
+		c.noFigures = fmt.Sprintf("GET %s: %s (the server does not serve its runtime figures)", runtimeMetricsPath, resp.Status)
 		return c
 	}
 	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<16)).Decode(&c.figures); err != nil {
-		c.noFigures = fmt.Sprintf("GET %s: %v", runtimemetrics.Path, err)
+		c.noFigures = fmt.Sprintf("GET %s: %v", runtimeMetricsPath, err)
 	}
 	return c
 }

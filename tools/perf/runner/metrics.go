@@ -28,13 +28,7 @@ const runtimeMetricsFile = "runtime-metrics.jsonl"
 // recorded into metrics, one value per run.
 func (p *program) goRuntimeMetrics(runs int) []result.Metric {
 	const source = "runtime/metrics, each timed run"
-	figures, err := runtimemetrics.ReadFile(p.outPath(runtimeMetricsFile))
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-		err = errors.New("the program recorded none: it ends without internal/cli.Exit")
-	case err == nil && len(figures) != runs:
-		err = fmt.Errorf("%d runs recorded figures, not %d", len(figures), runs)
-	}
+	figures, err := p.readRuntimeFigures(runtimeMetricsFile, runs)
 	metric := func(name, unit, cost string, gated bool, value func(runtimemetrics.Figures) uint64) result.Metric {
 		m := result.Metric{Name: name, Unit: unit, Source: source, Cost: cost, Gated: gated}
 		if gated {
@@ -61,6 +55,19 @@ func (p *program) goRuntimeMetrics(runs int) []result.Metric {
 		metric("gc_cycles", "cycles", result.CostMemoryManagement, false, func(f runtimemetrics.Figures) uint64 { return f.GCCycles }),
 		metric("heap_mapped_bytes", "bytes", result.CostMemory, false, func(f runtimemetrics.Figures) uint64 { return f.HeapMappedBytes }),
 	}
+}
+
+// readRuntimeFigures reads the runtime figures the program's runs
+// recorded in the outputs' file name, one line per run.
+func (p *program) readRuntimeFigures(name string, runs int) ([]runtimemetrics.Figures, error) {
+	figures, err := runtimemetrics.ReadFile(p.outPath(name))
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		err = errors.New("the program recorded none: it ends without internal/cli.Exit")
+	case err == nil && len(figures) != runs:
+		err = fmt.Errorf("%d runs recorded figures in %s, not %d", len(figures), name, runs)
+	}
+	return figures, err
 }
 
 // tcmallocHeader is the first line of a gperftools heap profile: objects
@@ -179,18 +186,14 @@ const (
 // made with the collector off and no heap profile sampling
 // (cachegrind.GoEnv): then no collection's work allocates, and a program
 // that allocates the same on the same input shows the same counts run
-// after run, to the object (havlak1 to havlak8, word count; docs/noise.md).
+// after run: to the object natively, within 0.3% under Valgrind, whose
+// threads run one at a time (havlak1 to havlak8, word count;
+// docs/noise.md).
 // They are gated when the benchmark declares them exact
 // (exact_allocations, perf_benchmark); shown otherwise (a program that
 // starts goroutines as they are scheduled, say).
 func (p *program) countedAllocMetrics(runs int) []result.Metric {
-	figures, err := runtimemetrics.ReadFile(p.outPath(countedRuntimeMetricsFile))
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-		err = errors.New("the program recorded none: it ends without internal/cli.Exit")
-	case err == nil && len(figures) != runs:
-		err = fmt.Errorf("%d counted runs recorded figures, not %d", len(figures), runs)
-	}
+	figures, err := p.readRuntimeFigures(countedRuntimeMetricsFile, runs)
 	source := "runtime/metrics, each counted run (GOGC=off, GODEBUG=memprofilerate=0)"
 	figure := func(name, unit string, value func(runtimemetrics.Figures) uint64) result.Metric {
 		m := result.Metric{Name: name, Unit: unit, Source: source, Cost: result.CostMemoryManagement}

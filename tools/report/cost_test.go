@@ -50,3 +50,29 @@ func TestVerdictNamesTheCost(t *testing.T) {
 		}
 	}
 }
+
+// A server whose allocations per request grow regresses by that figure,
+// named with its cost, even when its throughput and latency, judged by
+// the timing rule, do not move.
+func TestServerFigurePerRequestRegresses(t *testing.T) {
+	oldDir, newDir := t.TempDir(), t.TempDir()
+	for dir, objects := range map[string]float64{oldDir: 17, newDir: 17.5} {
+		unzipTo(t, "testdata/servers/router_mutex_quick_test/outputs.zip", filepath.Join(dir, "router_mutex"))
+		editResult(t, filepath.Join(dir, "router_mutex"), func(doc map[string]any) {
+			doc["metrics"] = []any{map[string]any{"name": "alloc_objects_per_request", "unit": "objects/request",
+				"source": "test", "cost": "memory management", "values": []float64{objects}, "gated": true, "threshold": 0.01}}
+		})
+	}
+	out := t.TempDir()
+	stderr, status, _ := runReport(t, "--from", newDir, "--baseline", oldDir, "--out", out)
+	if status != 1 {
+		t.Fatalf("exit status %d, want 1 (regressed):\n%s", status, stderr)
+	}
+	table := readFile(t, filepath.Join(out, "table.md"))
+	if !strings.Contains(table, "alloc_objects_per_request +2.94% (REGRESSED, cost: memory management)") {
+		t.Errorf("table.md does not name the server's figure and its cost:\n%s", table)
+	}
+	if md := readFile(t, filepath.Join(out, "report.md")); !strings.Contains(md, "| router_mutex | alloc_objects_per_request | memory management | 17.500 objects/request |") {
+		t.Errorf("report.md's low-noise table lacks the server's figure:\n%s", md)
+	}
+}

@@ -195,9 +195,9 @@ func compareRows(rows []*Row, baseline []*Result, gate Gate) (regressed, moved [
 		}
 		c := &Comparison{Metrics: compareMetrics(base.Metrics, row.Metrics), Baseline: base.Result, EnvironmentChanges: diffs}
 		var notes []string
-		c.Real = verdict.Judge("real_seconds", "s", base.Real.Values, row.Real.Values, verdict.TimingRule(gate.Threshold, true))
-		c.CPU = verdict.Judge("cpu_seconds", "s", base.CPUTime.Values, row.CPUTime.Values, verdict.TimingRule(gate.Threshold, false))
-		c.MaxRSS = verdict.Judge("max_rss", "MiB", base.MaxRSS.Values, row.MaxRSS.Values, verdict.TimingRule(gate.RSSThreshold, true))
+		c.Real = verdict.Judge("real_seconds", "s", base.Real.Values, row.Real.Values, verdict.TimingRule(gate.Threshold, true)).WithCost(result.CostTime)
+		c.CPU = verdict.Judge("cpu_seconds", "s", base.CPUTime.Values, row.CPUTime.Values, verdict.TimingRule(gate.Threshold, false)).WithCost(result.CostTime)
+		c.MaxRSS = verdict.Judge("max_rss", "MiB", base.MaxRSS.Values, row.MaxRSS.Values, verdict.TimingRule(gate.RSSThreshold, true)).WithCost(result.CostMemory)
 		if c.Real.Outcome == verdict.NotComparable {
 			notes = append(notes, "timings of "+c.Real.Reason)
 		} else {
@@ -290,8 +290,8 @@ func compareServers(rows, baseline []*ServerRow, gate Gate) {
 		}
 		more := verdict.TimingRule(gate.Threshold, true)
 		more.HigherIsBetter = true
-		c.Throughput = verdict.Judge("throughput", "req/s", rounds(base, throughput), rounds(row, throughput), more)
-		c.P99 = verdict.Judge("p99_latency", "s", rounds(base, p99), rounds(row, p99), verdict.TimingRule(gate.Threshold, true))
+		c.Throughput = verdict.Judge("throughput", "req/s", rounds(base, throughput), rounds(row, throughput), more).WithCost(result.CostTime)
+		c.P99 = verdict.Judge("p99_latency", "s", rounds(base, p99), rounds(row, p99), verdict.TimingRule(gate.Threshold, true)).WithCost(result.CostTime)
 		c.Metrics = compareMetrics(base.Metrics, row.Metrics)
 		c.Regressed = slices.ContainsFunc(c.Figures(), verdict.Verdict.Fails)
 	}

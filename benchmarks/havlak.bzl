@@ -45,7 +45,9 @@ def havlak_benchmark(stage, **kwargs):
         quick_args = HAVLAK_QUICK_ARGS + stage.args,
         quick_expect = _loop_count(11400),
         exact_allocations = stage.exact_allocations,
-        steady_cache_misses = stage.exact_allocations,
+        # Every Go stage's own D1 misses move by 0.2% at most
+        # (docs/noise.md).
+        steady_cache_misses = stage.language == "Go",
         srcs = [stage.package + ":srcs"],
         **kwargs
     )

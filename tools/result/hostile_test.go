@@ -90,6 +90,9 @@ func TestHostileFieldsAreRefused(t *testing.T) {
 		"negative count": {func(r *Result) {
 			r.Metrics = []Metric{{Name: "instructions", Unit: "instructions", Values: []float64{-1}}}
 		}, "negative value"},
+		"unknown cost": {func(r *Result) {
+			r.Metrics = []Metric{{Name: "instructions", Unit: "instructions", Values: []float64{1}, Cost: "<b>speed</b>"}}
+		}, `cost "<b>speed</b>": want one of work, locality`},
 	} {
 		r := example()
 		c.change(r)

@@ -69,6 +69,10 @@
 //	                 errno ("perf_event_open instructions:u: ENOENT (no such
 //	                 file or directory): ..." on a machine without a PMU);
 //	                 absent when counted or when no counting was asked for
+//	  runs[].syscalls  the run's system calls, {read, write}: /proc/PID/io's
+//	                 syscr and syscw, read before the command is reaped
+//	                 (xtime); absent in older records, and when they could
+//	                 not be read (runs[].syscalls_unavailable says why)
 //	go_bench         kind "go_test": the file of Go benchmark format lines
 //	                 (benchstat's input), e.g. "bench.txt"
 //	metrics          the low-noise figures (Metric): each with its name
@@ -83,7 +87,10 @@
 //	                 producer knows, e.g. Cachegrind's count of a C++
 //	                 program; the Go benchmark export marks such a unit
 //	                 assume=exact for benchstat); a figure that could not
-//	                 be measured has no values and says why (unavailable)
+//	                 be measured has no values and says why (unavailable);
+//	                 cost, the kind of cost the figure stands for ("work",
+//	                 "locality", "memory management", "system calls",
+//	                 ...: Costs), optional
 //	server           kind "server" (Server): the load (generator,
 //	                 connections, rate (0: closed loop), targets,
 //	                 warmup_seconds, duration_seconds of each round,
@@ -180,6 +187,10 @@ type Metric struct {
 	Exact bool `json:"exact,omitempty"`
 	// Unavailable says why there are no values.
 	Unavailable string `json:"unavailable,omitempty"`
+	// Cost is the kind of cost the figure stands for (Costs: "work",
+	// "locality", ...), declared by its producer; "" in results written
+	// before the field.
+	Cost string `json:"cost,omitempty"`
 }
 
 // Metric returns the metric called name, or nil.
@@ -251,6 +262,10 @@ type Run struct {
 	// CountersUnavailable says why there are no Counters (the errno of
 	// perf_event_open, say), or is "".
 	CountersUnavailable string `json:"counters_unavailable,omitempty"`
+	// Syscalls are the run's system calls (/proc/PID/io), or nil when
+	// not read; SyscallsUnavailable says why they could not be.
+	Syscalls            *Syscalls `json:"syscalls,omitempty"`
+	SyscallsUnavailable string    `json:"syscalls_unavailable,omitempty"`
 }
 
 // Usage is what a run cost.
@@ -405,6 +420,8 @@ func (r *Result) Validate() error {
 			bad("metrics[%d] (%s): gated without a positive threshold", i, m.Name)
 		case slices.ContainsFunc(m.Values, func(v float64) bool { return v < 0 }):
 			bad("metrics[%d] (%s): a negative value: counts are not", i, m.Name)
+		case !validCost(m.Cost):
+			bad("metrics[%d] (%s): cost %q: want one of %s", i, m.Name, m.Cost, strings.Join(Costs, ", "))
 		}
 		seen[m.Name] = true
 	}

@@ -99,7 +99,7 @@ func (b Benchmark) figuresText() string {
 		case f.Outcome == verdict.Regressed && b.Accepts(f.Figure):
 			text += " (accepted)"
 		case f.Outcome != verdict.Unchanged:
-			text += " (" + f.Label() + ")"
+			text += " (" + f.Label() + markdown.Escape(f.CostNote()) + ")"
 		}
 		parts = append(parts, text)
 	}

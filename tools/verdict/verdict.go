@@ -197,6 +197,9 @@ type Verdict struct {
 	Warning string `json:"warning,omitempty"`
 	// Growth is the evidence of a sweep's verdict (JudgeGrowth), or nil.
 	Growth *Growth `json:"growth,omitempty"`
+	// Cost is the kind of cost the figure stands for ("locality", ...),
+	// when its producer declared one (WithCost).
+	Cost string `json:"cost,omitempty"`
 }
 
 // Fails reports whether the verdict fails a comparison: a gated figure
@@ -406,7 +409,7 @@ func (v Verdict) String() string {
 	case Missing:
 		return fmt.Sprintf("%s MISSING: %s", v.Figure, v.Reason)
 	}
-	return fmt.Sprintf("%s %s (%s: %s)", v.Figure, v.ChangeText(2), v.Label(), v.Evidence())
+	return fmt.Sprintf("%s %s (%s%s: %s)", v.Figure, v.ChangeText(2), v.Label(), v.CostNote(), v.Evidence())
 }
 
 // Number formats a figure: whole, with thousands separators, from 1,000

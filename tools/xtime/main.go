@@ -308,6 +308,9 @@ type runResult struct {
 	usage  usage
 	status syscall.WaitStatus
 	counts counts // when counting
+	// syscalls are the run's system calls, or nil and why not.
+	syscalls            *result.Syscalls
+	syscallsUnavailable string
 }
 
 // exitStatus is the run's status as a shell reports it: the exit code, or
@@ -352,8 +355,10 @@ func runOnce(argv []string, c *counter, stdin io.Reader, stdout, stderr io.Write
 	}
 
 	type waited struct {
-		end time.Time
-		err error
+		end                 time.Time
+		err                 error
+		syscalls            *result.Syscalls
+		syscallsUnavailable string
 	}
 	done := make(chan waited, 1)
 	start := time.Now()
@@ -362,8 +367,18 @@ func runOnce(argv []string, c *counter, stdin io.Reader, stdout, stderr io.Write
 		return runResult{}, nil, startError(argv[0], err)
 	}
 	go func() {
-		err := cmd.Wait()
-		done <- waited{time.Now(), err}
+		// The system calls are read from the exited command before it
+		// is reaped (syscalls.go).
+		syscalls, why := (*result.Syscalls)(nil), ""
+		err := waitExited(cmd.Process.Pid)
+		if err == nil {
+			syscalls, err = result.ReadSyscalls(cmd.Process.Pid)
+		}
+		if err != nil {
+			why = err.Error()
+		}
+		err = cmd.Wait()
+		done <- waited{time.Now(), err, syscalls, why}
 	}()
 
 	var forwarded os.Signal
@@ -390,8 +405,10 @@ func runOnce(argv []string, c *counter, stdin io.Reader, stdout, stderr io.Write
 					real:   w.end.Sub(start),
 					maxRSS: ru.Maxrss,
 				},
-				status: cmd.ProcessState.Sys().(syscall.WaitStatus),
-				counts: cs,
+				status:              cmd.ProcessState.Sys().(syscall.WaitStatus),
+				counts:              cs,
+				syscalls:            w.syscalls,
+				syscallsUnavailable: w.syscallsUnavailable,
 			}, forwarded, nil
 		}
 	}

@@ -163,6 +163,7 @@ func jsonReport(argv []string, m result.Machine, evs []event, runs []runResult, 
 			run.CountersScaled = res.counts.scaled
 		}
 		run.CountersUnavailable = res.counts.unavailable
+		run.Syscalls, run.SyscallsUnavailable = res.syscalls, res.syscallsUnavailable
 		r.Runs = append(r.Runs, run)
 	}
 	if withSummary {

@@ -17,7 +17,9 @@
 //
 // The block and mutex profiles are empty unless -blockprofilerate and
 // -mutexprofilefraction turn them on (runtime.SetBlockProfileRate,
-// runtime.SetMutexProfileFraction).
+// runtime.SetMutexProfileFraction). The pprof listener also serves the
+// allocation figures so far, as JSON, at /debug/runtime-metrics
+// (RuntimeMetricsPath).
 //
 // Exit status: 0 after a clean shutdown; 2 for a bad flag; 1 when a port
 // cannot be listened on (busy, say) or the shutdown did not finish in time.
@@ -43,6 +45,7 @@ import (
 	"havlak-lab/go/router/route"
 	"havlak-lab/internal/atomicfile"
 	"havlak-lab/internal/cli"
+	"havlak-lab/internal/runtimemetrics"
 )
 
 // Main runs the server of the stage name with its router, and exits.
@@ -113,6 +116,8 @@ func Run(ctx context.Context, name string, newRouter func() route.Router, args [
 	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
 	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
 	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	// Allocations so far, read by the perf runner around each round.
+	mux.HandleFunc(RuntimeMetricsPath, serveRuntimeMetrics)
 	servers := []*http.Server{
 		{Handler: router, ReadHeaderTimeout: 10 * time.Second},
 		{Handler: mux, ReadHeaderTimeout: 10 * time.Second},
@@ -182,4 +187,14 @@ func writeAddrs(path string, addrs Addrs) error {
 		return err
 	}
 	return f.Commit()
+}
+
+// RuntimeMetricsPath is where the pprof listener serves the process's
+// allocation figures so far (internal/runtimemetrics), for the perf
+// runner to read before and after each measured round of load.
+const RuntimeMetricsPath = "/debug/runtime-metrics"
+
+func serveRuntimeMetrics(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(runtimemetrics.Read())
 }

@@ -13,7 +13,6 @@ import (
 	"os"
 	"os/exec"
 	"sort"
-	"strconv"
 	"strings"
 
 	"havlak-lab/tools/result"
@@ -59,6 +58,9 @@ type Counts struct {
 	// Functions are the instructions of each function, by Cachegrind's
 	// name for it (the function itself, not its callees).
 	Functions map[string]uint64
+	// Cache is the cache simulation's events, when the run simulated the
+	// caches (Run.CacheSim), or nil (cachesim.go).
+	Cache *Cache
 }
 
 // Metric is the count named by a Metric* constant.
@@ -94,6 +96,9 @@ type Run struct {
 	Dir string
 	// Out is Cachegrind's output file.
 	Out string
+	// CacheSim also simulates the caches (cachesim.go): the run takes
+	// longer, and Counts.Cache has the misses.
+	CacheSim bool
 	// Stdout receives the program's standard output.
 	Stdout io.Writer
 }
@@ -103,9 +108,12 @@ type Run struct {
 func (r Run) Count() (Counts, error) {
 	// A wrapper script's exec of the real program is followed: the count
 	// is the program's (the last one exec'd writes the file).
-	cmd := exec.Command(r.Valgrind, append([]string{
-		"--tool=cachegrind", "--cache-sim=no", "--trace-children=yes",
-		"--cachegrind-out-file=" + r.Out, r.Program}, r.Args...)...)
+	flags := []string{"--tool=cachegrind", "--cache-sim=no"}
+	if r.CacheSim {
+		flags = append([]string{"--tool=cachegrind", "--cache-sim=yes"}, CacheGeometry...)
+	}
+	flags = append(flags, "--trace-children=yes", "--cachegrind-out-file="+r.Out, r.Program)
+	cmd := exec.Command(r.Valgrind, append(flags, r.Args...)...)
 	cmd.Env = r.Env
 	if cmd.Env == nil {
 		cmd.Env = os.Environ()
@@ -127,7 +135,7 @@ func (r Run) Count() (Counts, error) {
 // a Go program its own instructions, gated with threshold, then its total;
 // for a C or C++ program its total, gated.
 func Metrics(counts []Counts, goProgram bool, source string, threshold float64) []result.Metric {
-	total := result.Metric{Name: MetricInstructions, Unit: "instructions", Source: source}
+	total := result.Metric{Name: MetricInstructions, Unit: "instructions", Source: source, Cost: result.CostWork}
 	for _, c := range counts {
 		total.Values = append(total.Values, float64(c.Total))
 	}
@@ -140,7 +148,7 @@ func Metrics(counts []Counts, goProgram bool, source string, threshold float64) 
 	// A Go program's total moves with its runtime's background work: the
 	// gate judges its own instructions.
 	own := result.Metric{Name: MetricOwnInstructions, Unit: "instructions", Source: source + " (outside the Go runtime)",
-		Gated: true, Threshold: threshold}
+		Cost: result.CostWork, Gated: true, Threshold: threshold}
 	for _, c := range counts {
 		own.Values = append(own.Values, float64(c.Own))
 	}
@@ -152,9 +160,10 @@ func goRuntime(fn string) bool {
 	return strings.HasPrefix(fn, "runtime.") || strings.HasPrefix(fn, "internal/runtime/")
 }
 
-// ReadFile reads a Cachegrind output file written with --cache-sim=no,
-// whose only event is Ir: "fn=NAME" lines, each followed by "LINE COUNT"
-// lines, and a "summary: TOTAL" line.
+// ReadFile reads a Cachegrind output file: an "events:" line, "fn=NAME"
+// lines, each followed by "LINE COUNT..." lines, one count an event, and a
+// "summary: TOTAL..." line. The events are Ir alone (--cache-sim=no) or
+// the cache simulation's (CacheEvents, --cache-sim=yes).
 func ReadFile(path string) (Counts, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -168,8 +177,9 @@ func ReadFile(path string) (Counts, error) {
 // errors.
 func Parse(r io.Reader, path string) (Counts, error) {
 	c := Counts{Functions: map[string]uint64{}}
-	var sum uint64
+	var sum Events
 	var fn string
+	var columns []int // the Events index of each count of a line
 	summary, inRuntime := false, false
 	s := bufio.NewScanner(r)
 	s.Buffer(nil, 1<<20)
@@ -178,31 +188,41 @@ func Parse(r io.Reader, path string) (Counts, error) {
 		bad := func(why string) error { return fmt.Errorf("%s:%d: %s: %q", path, line, why, text) }
 		switch {
 		case strings.HasPrefix(text, "events:"):
-			if strings.TrimSpace(strings.TrimPrefix(text, "events:")) != "Ir" {
-				return c, bad("want Ir as the only event (--cache-sim=no)")
+			var err error
+			if columns, err = parseEvents(strings.TrimPrefix(text, "events:")); err != nil {
+				return c, bad(err.Error())
+			}
+			if len(columns) > 1 {
+				c.Cache = &Cache{}
 			}
 		case strings.HasPrefix(text, "fn="):
 			fn = strings.TrimPrefix(text, "fn=")
 			inRuntime = goRuntime(fn)
 		case strings.HasPrefix(text, "summary:"):
-			total, err := strconv.ParseUint(strings.TrimSpace(strings.TrimPrefix(text, "summary:")), 10, 64)
+			total, err := parseCounts(strings.Fields(strings.TrimPrefix(text, "summary:")), columns)
 			if err != nil {
-				return c, bad("not a count")
+				return c, bad(err.Error())
 			}
-			c.Total, summary = total, true
+			c.Total, summary = total[Ir], true
+			if c.Cache != nil {
+				c.Cache.Total = total
+			}
 		case text != "" && text[0] >= '0' && text[0] <= '9':
 			fields := strings.Fields(text)
-			if len(fields) != 2 {
-				return c, bad("want LINE COUNT")
+			if len(fields) < 2 {
+				return c, bad("want LINE COUNT...")
 			}
-			n, err := strconv.ParseUint(fields[1], 10, 64)
+			n, err := parseCounts(fields[1:], columns)
 			if err != nil {
-				return c, bad("not a count")
+				return c, bad(err.Error())
 			}
-			sum += n
-			c.Functions[fn] += n
+			sum.add(n)
+			c.Functions[fn] += n[Ir]
 			if !inRuntime {
-				c.Own += n
+				c.Own += n[Ir]
+				if c.Cache != nil {
+					c.Cache.Own.add(n)
+				}
 			}
 		}
 	}
@@ -212,8 +232,10 @@ func Parse(r io.Reader, path string) (Counts, error) {
 	switch {
 	case !summary:
 		return c, fmt.Errorf("%s: no summary line: not a whole Cachegrind output", path)
-	case sum != c.Total:
-		return c, fmt.Errorf("%s: the functions' counts add up to %d, the summary says %d", path, sum, c.Total)
+	case sum[Ir] != c.Total:
+		return c, fmt.Errorf("%s: the functions' counts add up to %d, the summary says %d", path, sum[Ir], c.Total)
+	case c.Cache != nil && sum != c.Cache.Total:
+		return c, fmt.Errorf("%s: the functions' events add up to %v, the summary says %v", path, sum, c.Cache.Total)
 	}
 	return c, nil
 }

@@ -86,6 +86,13 @@ type Program struct {
 	// Sweep counts the program at several workload sizes (sweep.go), or
 	// is nil.
 	Sweep *Sweep `json:"sweep,omitempty"`
+	// ExactAllocations declares that a Go program allocates the same in
+	// every counted run (the collector off) on the same input: their
+	// allocation counts are gated.
+	ExactAllocations bool `json:"exact_allocations,omitempty"`
+	// SteadyCacheMisses declares that a Go program's own D1 misses move
+	// by well under the gate's threshold from run to run: they are gated.
+	SteadyCacheMisses bool `json:"steady_cache_misses,omitempty"`
 }
 
 // Counted is how to run a program for its instruction counts: on a

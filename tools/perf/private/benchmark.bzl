@@ -46,6 +46,8 @@ def _spec(b, target, config, repetitions, expect, args, counted = True, sweep = 
         pin_cpu = b.pin_cpu,
         disable_aslr = b.disable_aslr,
         sweep = sweep_json(sweep, b.name),
+        exact_allocations = b.exact_allocations,
+        steady_cache_misses = b.steady_cache_misses,
         tags = b.tags,
         # //tools/bisect's test reads a benchmark's declaration from it.
         visibility = ["//tools/bisect:__pkg__"],
@@ -72,6 +74,8 @@ def perf_benchmark(
         disable_aslr = False,
         sweep = None,
         quick_sweep = None,
+        exact_allocations = False,
+        steady_cache_misses = False,
         data = [],
         srcs = [],
         tags = [],
@@ -140,6 +144,18 @@ def perf_benchmark(
         grows (result.json's sweeps, judged by the gate); None for none.
       quick_sweep: the same for the quick test, at sizes cheap enough for
         the default test set.
+      exact_allocations: whether a Go program allocates the same objects
+        in every run on the same input with the collector off (nothing it
+        allocates depends on how its goroutines are scheduled): the bytes
+        and objects its counted runs allocate (counted_alloc_bytes,
+        counted_alloc_objects) are then gated like instructions
+        (docs/noise.md measured which are); otherwise they are shown only.
+      steady_cache_misses: whether a Go program's own first-level data
+        cache misses (Cachegrind's simulation, outside the runtime) move by
+        well under the gate's 1% from run to run: they are then gated (a C
+        or C++ program's are exact, and always gated). A program that
+        spends its time in system calls has them moved by the runtime's
+        work around each call (docs/noise.md).
       data: files the arguments name.
       srcs: the program's sources, for `pprof -list`.
       tags: added to the tags of every target.
@@ -147,6 +163,8 @@ def perf_benchmark(
       **kwargs: passed to the sh_test targets.
     """
     heap = _heap_mode(name, kind, profiles, memprofile_flag, heap_profile_env)
+    if (exact_allocations or steady_cache_misses) and kind != "go":
+        fail("perf_benchmark {}: exact_allocations and steady_cache_misses are for Go programs (a C or C++ program's counts are exact, and gated)".format(name))
 
     b = struct(
         name = name,
@@ -165,6 +183,8 @@ def perf_benchmark(
         counted_repetitions = counted_repetitions,
         pin_cpu = pin_cpu,
         disable_aslr = disable_aslr,
+        exact_allocations = exact_allocations,
+        steady_cache_misses = steady_cache_misses,
         tags = tags,
     )
 

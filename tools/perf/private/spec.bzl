@@ -33,6 +33,9 @@ common part and the section of the benchmark's kind, only that one.
                 sweep {n, points [{n, args, expect}]}, the sizes at
                 which the test counts the program to fit how its cost
                 grows (sweep.bzl), or absent
+                exact_allocations, whether a Go program's allocation
+                counts are exact, and gated; steady_cache_misses, whether
+                its own D1 misses are steady, and gated
     go_test     kind "go_test": {bench, count, benchtime} of the go_test
                 binary's run
     server      kind "server": its load: connections, rate, warmup,
@@ -56,6 +59,8 @@ _PROGRAM_ATTRS = {
     "counted_expect": attr.string(doc = "program: `expect` of the runs under Cachegrind."),
     "counted_repetitions": attr.int(doc = "program: runs under Cachegrind; 0 for none."),
     "disable_aslr": attr.bool(doc = "program: run the timed runs under setarch -R (off by default: see the runner's pin.go)."),
+    "steady_cache_misses": attr.bool(doc = "program: a Go program whose own D1 misses are steady run to run: they are gated."),
+    "exact_allocations": attr.bool(doc = "program: a Go program whose counted runs allocate the same in every run: their allocations are gated."),
     "heap": attr.string(values = ["", "flag", "env", "gperftools"], doc = "program: how it writes a heap profile."),
     "heap_args": attr.string_list(doc = "program: extra arguments of the heap-profiled run."),
     "heap_env": attr.string(doc = "program: the variable naming the heap profile's file, for heap \"env\"."),
@@ -129,6 +134,8 @@ def _program(ctx):
         ) if a.counted_repetitions > 0 else None,
         pin_cpu = a.pin_cpu,
         disable_aslr = a.disable_aslr,
+        exact_allocations = a.exact_allocations,
+        steady_cache_misses = a.steady_cache_misses,
         sweep = _sweep(ctx, a.sweep) if a.sweep else None,
     )
 

@@ -194,7 +194,11 @@ func (p *program) testMode() error {
 	}
 
 	// The low-noise figures.
-	var metrics []result.Metric
+	rec, err := result.ReadXTime(xtimeJSON)
+	if err != nil {
+		return err
+	}
+	metrics := syscallMetrics(rec.Runs)
 	if p.Profiler == "go" {
 		metrics = append(metrics, p.goRuntimeMetrics(reps)...)
 	} else if p.Wants("heap") && p.Heap == perfspec.HeapGperftools {
@@ -215,11 +219,6 @@ func (p *program) testMode() error {
 			return err
 		}
 		sweeps = append(sweeps, *sweep)
-	}
-
-	rec, err := result.ReadXTime(xtimeJSON)
-	if err != nil {
-		return err
 	}
 	return p.writeResult(&result.Result{Environment: env, Timing: &rec.Timing, Metrics: metrics, Sweeps: sweeps})
 }

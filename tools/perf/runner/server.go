@@ -138,8 +138,11 @@ func (b *bench) serverTestMode() error {
 	all := loadgen.NewHistogram()
 	var report strings.Builder
 	var bench strings.Builder
+	var costs []roundCost
 	for i := 1; i <= reps; i++ {
+		before := s.counts() // servermetrics.go
 		r := l.Attack(fmt.Sprintf("round%d", i), duration, nil, nil)
+		costs = append(costs, roundCost{before: before, after: s.counts(), requests: r.Requests})
 		rec.Rounds = append(rec.Rounds, r.LoadRound)
 		all.Add(r)
 		fmt.Fprintf(os.Stderr, "perf: %s: round %d: %s\n", name, i, r.Summary())
@@ -150,6 +153,8 @@ func (b *bench) serverTestMode() error {
 			r.Latency.P50*1e9, r.Latency.P90*1e9, r.Latency.P99*1e9, r.Latency.Max*1e9, r.Errors)
 	}
 	os.Stdout.WriteString(bench.String())
+	metrics := perRequestMetrics(costs)
+	printMetrics(metrics)
 
 	fmt.Fprintf(os.Stderr, "perf: %s: a profiled round: CPU, block, mutex and allocs over %v, heap and goroutines, a %v trace\n", name, profile, trace)
 	profiled, perr := b.profileUnderLoad(l, s.pprof, profile, trace)
@@ -191,7 +196,7 @@ func (b *bench) serverTestMode() error {
 	if err := b.renderServer(); err != nil {
 		return err
 	}
-	return b.writeResult(&result.Result{Environment: env, Server: rec})
+	return b.writeResult(&result.Result{Environment: env, Server: rec, Metrics: metrics})
 }
 
 // serverProfiles are the profiles fetched under load: the delta ones over

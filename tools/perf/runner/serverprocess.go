@@ -6,7 +6,9 @@ package main
 // HOST:PORT (net/http/pprof), -addrfile FILE (where it writes
 // {"addr": …, "pprof": …} as JSON once both listen), -blockprofilerate N
 // and -mutexprofilefraction N, and on SIGTERM it shuts down and exits with
-// status 0. The runner gives it 127.0.0.1:0 for both, so the ports are
+// status 0. If its pprof listener serves its runtime/metrics figures as
+// JSON at /debug/runtime-metrics (internal/runtimemetrics.Figures), the
+// runner gates its allocations per request (servermetrics.go). The runner gives it 127.0.0.1:0 for both, so the ports are
 // free ones, and refuses any address that is not a loopback one: no load
 // ever leaves the machine.
 

@@ -22,5 +22,8 @@ func (p *program) timed(xtimeFlags []string, figures string) (*exec.Cmd, result.
 	if figures != "" {
 		cmd.Env = append(cmd.Env, runtimemetrics.EnvVar+"="+figures)
 	}
+	if p.Profiler == "go" {
+		cmd.Env = append(cmd.Env, exactSyscallsGODEBUG(os.Getenv("GODEBUG"))) // syscalls.go
+	}
 	return cmd, p.isolate(cmd)
 }

@@ -175,10 +175,10 @@ func Compare(base, change *result.Result, accepted []Acceptance) summary.Benchma
 			if n != nil && n.Unavailable != "" {
 				why += ": " + n.Unavailable
 			}
-			b.Figures = append(b.Figures, verdict.MissingFigure(o.Name, o.Unit, o.Values, rule, why))
+			b.Figures = append(b.Figures, verdict.MissingFigure(o.Name, o.Unit, o.Values, rule, why).WithCost(o.Cost))
 		default:
 			rule.Threshold = max(o.Threshold, n.Threshold)
-			b.Figures = append(b.Figures, verdict.Judge(o.Name, o.Unit, o.Values, n.Values, rule))
+			b.Figures = append(b.Figures, verdict.Judge(o.Name, o.Unit, o.Values, n.Values, rule).WithCost(n.Cost))
 			b.Values = append(b.Values, summary.Value{Figure: n.Name, Unit: n.Unit, Sample: verdict.NewSample(n.Values)})
 		}
 	}

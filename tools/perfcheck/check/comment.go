@@ -116,8 +116,8 @@ func figures(b summary.Benchmark) string {
 		case verdict.NotComparable:
 			parts = append(parts, markdown.Escape(f.Figure+" not comparable: "+f.Reason))
 		default:
-			parts = append(parts, fmt.Sprintf("%s %s (%s → %s, noise %.4f%%)", markdown.Escape(f.Figure), f.ChangeText(2),
-				verdict.Number(f.Old.Median), verdict.Number(f.New.Median), 100*f.Noise))
+			parts = append(parts, fmt.Sprintf("%s %s (%s → %s, noise %.4f%%%s)", markdown.Escape(f.Figure), f.ChangeText(2),
+				verdict.Number(f.Old.Median), verdict.Number(f.New.Median), 100*f.Noise, markdown.Escape(f.CostNote())))
 		}
 	}
 	for _, a := range b.Accepted {

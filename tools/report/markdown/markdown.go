@@ -162,8 +162,19 @@ func runCounts(rows []*model.Row) string {
 // writeMetrics writes each study's low-noise figures.
 func writeMetrics(w io.Writer, r *model.Report) {
 	header := false
+	type study struct {
+		title string
+		rows  []model.MetricRow
+	}
+	var studies []study
 	for _, s := range r.Studies {
-		rows := s.MetricRows()
+		studies = append(studies, study{s.Title, s.MetricRows()})
+	}
+	for _, s := range r.ServerStudies {
+		studies = append(studies, study{s.Title, s.MetricRows()})
+	}
+	for _, s := range studies {
+		rows := s.rows
 		if len(rows) == 0 {
 			continue
 		}
@@ -172,13 +183,13 @@ func writeMetrics(w io.Writer, r *model.Report) {
 			fmt.Fprintln(w, "\nCounts that hardly move between runs of the same binary; the gate judges the gated ones (a change worse than their threshold and their runs' spread).")
 			header = true
 		}
-		fmt.Fprintf(w, "\n**%s**\n\n| benchmark | figure | median | min–max | spread | runs | gate | source |\n|---|---|---:|---:|---:|---:|---|---|\n", md.Escape(s.Title))
+		fmt.Fprintf(w, "\n**%s**\n\n| benchmark | figure | cost | median | min–max | spread | runs | gate | source |\n|---|---|---|---:|---:|---:|---:|---|---|\n", md.Escape(s.title))
 		for _, m := range rows {
 			if m.Unavailable != "" {
-				fmt.Fprintf(w, "| %s | %s | unavailable: %s |  |  |  |  |  |\n", md.Escape(m.Benchmark), md.Escape(m.Metric.Name), md.Escape(m.Unavailable))
+				fmt.Fprintf(w, "| %s | %s | %s | unavailable: %s |  |  |  |  |  |\n", md.Escape(m.Benchmark), md.Escape(m.Metric.Name), md.Escape(m.Metric.Cost), md.Escape(m.Unavailable))
 				continue
 			}
-			fmt.Fprintf(w, "| %s | %s | %s %s | %s–%s | %s | %d | %s | %s |\n", md.Escape(m.Benchmark), md.Escape(m.Metric.Name),
+			fmt.Fprintf(w, "| %s | %s | %s | %s %s | %s–%s | %s | %d | %s | %s |\n", md.Escape(m.Benchmark), md.Escape(m.Metric.Name), md.Escape(m.Metric.Cost),
 				m.Value(m.Median), md.Escape(m.Metric.Unit), m.Value(m.Min), m.Value(m.Max), m.SpreadText(), len(m.Metric.Values), m.Gate, md.Escape(m.Metric.Source))
 		}
 	}

@@ -73,7 +73,7 @@ func compareMetrics(old, new []result.Metric) []verdict.Verdict {
 		}
 		o := old[i]
 		rule := verdict.CountRule(max(o.Threshold, n.Threshold), o.Gated && n.Gated)
-		judged = append(judged, verdict.Judge(n.Name, n.Unit, o.Values, n.Values, rule))
+		judged = append(judged, verdict.Judge(n.Name, n.Unit, o.Values, n.Values, rule).WithCost(n.Cost))
 	}
 	for _, o := range old {
 		if !o.Gated || len(o.Values) == 0 {
@@ -83,10 +83,10 @@ func compareMetrics(old, new []result.Metric) []verdict.Verdict {
 		switch {
 		case i < 0:
 			judged = append(judged, verdict.MissingFigure(o.Name, o.Unit, o.Values, verdict.CountRule(o.Threshold, true),
-				"the baseline has it, this result does not"))
+				"the baseline has it, this result does not").WithCost(o.Cost))
 		case len(new[i].Values) == 0:
 			judged = append(judged, verdict.MissingFigure(o.Name, o.Unit, o.Values, verdict.CountRule(o.Threshold, true),
-				"the baseline has it, this result has no values: "+new[i].Unavailable))
+				"the baseline has it, this result has no values: "+new[i].Unavailable).WithCost(o.Cost))
 		}
 	}
 	return judged
@@ -197,9 +197,9 @@ func compareRows(rows []*Row, baseline []*Result, gate Gate) (regressed, moved [
 		metrics := append(compareMetrics(base.Metrics, row.Metrics), verdict.JudgeSweeps(base.Sweeps, row.Sweeps)...)
 		c := &Comparison{Metrics: metrics, Baseline: base.Result, EnvironmentChanges: diffs}
 		var notes []string
-		c.Real = verdict.Judge("real_seconds", "s", base.Real.Values, row.Real.Values, verdict.TimingRule(gate.Threshold, true))
-		c.CPU = verdict.Judge("cpu_seconds", "s", base.CPUTime.Values, row.CPUTime.Values, verdict.TimingRule(gate.Threshold, false))
-		c.MaxRSS = verdict.Judge("max_rss", "MiB", base.MaxRSS.Values, row.MaxRSS.Values, verdict.TimingRule(gate.RSSThreshold, true))
+		c.Real = verdict.Judge("real_seconds", "s", base.Real.Values, row.Real.Values, verdict.TimingRule(gate.Threshold, true)).WithCost(result.CostTime)
+		c.CPU = verdict.Judge("cpu_seconds", "s", base.CPUTime.Values, row.CPUTime.Values, verdict.TimingRule(gate.Threshold, false)).WithCost(result.CostTime)
+		c.MaxRSS = verdict.Judge("max_rss", "MiB", base.MaxRSS.Values, row.MaxRSS.Values, verdict.TimingRule(gate.RSSThreshold, true)).WithCost(result.CostMemory)
 		if c.Real.Outcome == verdict.NotComparable {
 			notes = append(notes, "timings of "+c.Real.Reason)
 		} else {
@@ -246,7 +246,10 @@ func environmentChanges(old, new result.Environment) []string {
 // A ServerComparison is a server benchmark against its baseline: its
 // throughput and p99 latency over the rounds, by the timing rule.
 type ServerComparison struct {
-	Throughput, P99    verdict.Verdict
+	Throughput, P99 verdict.Verdict
+	// Metrics are the counted figures per request both results have,
+	// judged as a program's low-noise figures are.
+	Metrics            []verdict.Verdict
 	Regressed          bool
 	EnvironmentChanges []string
 	Note               string
@@ -257,7 +260,7 @@ func (c *ServerComparison) Figures() []verdict.Verdict {
 	if c.Throughput.Figure == "" {
 		return nil
 	}
-	return []verdict.Verdict{c.Throughput, c.P99}
+	return append([]verdict.Verdict{c.Throughput, c.P99}, c.Metrics...)
 }
 
 // compareServers judges each server row against its namesake.
@@ -289,9 +292,10 @@ func compareServers(rows, baseline []*ServerRow, gate Gate) {
 		}
 		more := verdict.TimingRule(gate.Threshold, true)
 		more.HigherIsBetter = true
-		c.Throughput = verdict.Judge("throughput", "req/s", rounds(base, throughput), rounds(row, throughput), more)
-		c.P99 = verdict.Judge("p99_latency", "s", rounds(base, p99), rounds(row, p99), verdict.TimingRule(gate.Threshold, true))
-		c.Regressed = c.Throughput.Fails() || c.P99.Fails()
+		c.Throughput = verdict.Judge("throughput", "req/s", rounds(base, throughput), rounds(row, throughput), more).WithCost(result.CostTime)
+		c.P99 = verdict.Judge("p99_latency", "s", rounds(base, p99), rounds(row, p99), verdict.TimingRule(gate.Threshold, true)).WithCost(result.CostTime)
+		c.Metrics = compareMetrics(base.Metrics, row.Metrics)
+		c.Regressed = slices.ContainsFunc(c.Figures(), verdict.Verdict.Fails)
 	}
 }
 
@@ -304,6 +308,11 @@ func (c *ServerComparison) Text() string {
 		return c.Note
 	}
 	text := "throughput " + timingText(c.Throughput) + ", p99 " + timingText(c.P99)
+	for _, m := range c.Metrics {
+		if m.Fails() {
+			text += fmt.Sprintf(", %s %s (%s%s)", m.Figure, m.ChangeText(2), m.Label(), m.CostNote())
+		}
+	}
 	if c.Regressed {
 		text = "REGRESSED: " + text
 	}
@@ -342,6 +351,8 @@ func (row *Row) CompareText() string {
 		switch {
 		case m.Outcome == verdict.Missing:
 			parts = append(parts, m.Figure+" MISSING")
+		case m.Rule.Gated && m.Fails():
+			parts = append(parts, fmt.Sprintf("%s %s (%s%s)", m.Figure, m.ChangeText(2), m.Label(), m.CostNote()))
 		case m.Rule.Gated:
 			parts = append(parts, m.Figure+" "+m.ChangeText(2))
 		}

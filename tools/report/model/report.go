@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -227,21 +228,34 @@ type MetricRow struct {
 func (s Study) MetricRows() []MetricRow {
 	var rows []MetricRow
 	for _, row := range s.Rows {
-		for _, m := range row.Metrics {
-			mr := MetricRow{Benchmark: row.Name, Metric: m, Unavailable: m.Unavailable, Gate: "shown"}
-			mr.Min, mr.Median, mr.Max = result.MinMedianMax(m.Values)
-			mr.Spread = result.Spread(m.Values)
-			if m.Gated {
-				mr.Gate = fmt.Sprintf("gated, %.1f%%", 100*m.Threshold)
-			}
-			rows = append(rows, mr)
-		}
+		rows = append(rows, metricRows(row.Name, row.Metrics)...)
 	}
 	return rows
 }
 
-// Value formats a figure for the tables: an integer count.
-func (m MetricRow) Value(v float64) string { return fmt.Sprintf("%.0f", v) }
+// metricRows are one benchmark's low-noise figures, summarised.
+func metricRows(benchmark string, metrics []result.Metric) []MetricRow {
+	var rows []MetricRow
+	for _, m := range metrics {
+		mr := MetricRow{Benchmark: benchmark, Metric: m, Unavailable: m.Unavailable, Gate: "shown"}
+		mr.Min, mr.Median, mr.Max = result.MinMedianMax(m.Values)
+		mr.Spread = result.Spread(m.Values)
+		if m.Gated {
+			mr.Gate = fmt.Sprintf("gated, %.1f%%", 100*m.Threshold)
+		}
+		rows = append(rows, mr)
+	}
+	return rows
+}
+
+// Value formats a figure for the tables: an integer count, or a count
+// per request with three decimals.
+func (m MetricRow) Value(v float64) string {
+	if v != math.Trunc(v) {
+		return fmt.Sprintf("%.3f", v)
+	}
+	return fmt.Sprintf("%.0f", v)
+}
 
 // SpreadText is the spread in percent.
 func (m MetricRow) SpreadText() string { return fmt.Sprintf("%.3f%%", 100*m.Spread) }

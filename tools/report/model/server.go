@@ -31,6 +31,20 @@ type ServerRow struct {
 	MutexContention, BlockContention profiles.Contention
 
 	Compared *ServerComparison // against the baseline; nil without one
+
+	// Metrics are its counted figures per request (the runner's
+	// servermetrics.go).
+	Metrics []result.Metric
+}
+
+// MetricRows lists the study's counted figures per request, server by
+// server.
+func (s ServerStudy) MetricRows() []MetricRow {
+	var rows []MetricRow
+	for _, row := range s.Rows {
+		rows = append(rows, metricRows(row.Name, row.Metrics)...)
+	}
+	return rows
 }
 
 func readServer(f result.Found) *ServerRow {
@@ -38,6 +52,7 @@ func readServer(f result.Found) *ServerRow {
 	row := &ServerRow{
 		Benchmark: res.Benchmark, Environment: res.Environment, Source: f.Path,
 		Server: res.Server, Median: res.Server.Median(), Graphs: map[string][]byte{},
+		Metrics: res.Metrics,
 	}
 	for _, p := range res.FilesWith(result.RoleProfile) {
 		read := func() *profile.Profile {

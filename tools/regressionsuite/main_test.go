@@ -20,7 +20,7 @@ var (
 // both sizes in both languages by the instruction counts. What the other
 // kinds came to is the matrix, in the test's outputs (matrix.md), not an
 // assertion: it is what the suite measures. Nested Bazel builds and
-// tests, case after case (tens of minutes): --config=perf only.
+// tests, case after case (minutes): --config=perf only.
 func TestMatrix(t *testing.T) {
 	if *workspaceFile == "" {
 		t.Skip("-workspace: bazel test //tools/regressionsuite:matrix_test passes it")

@@ -157,7 +157,6 @@ func (m *Matrix) find(kind, language, size string) (Outcome, bool) {
 	return Outcome{}, false
 }
 
-
 // Summary is the outcome in a line, for the progress log.
 func (o Outcome) Summary() string {
 	if o.Err != "" {

@@ -132,7 +132,7 @@ func (o Outcome) cells(k Kind) (string, string) {
 			target += fmt.Sprintf(" (noise %.3f%%)", 100*t.Noise)
 		}
 	} else if o.Benchmark != nil {
-		target += ": not a gated figure of this benchmark in the checkout measured: awaits " + k.Catcher
+		target += ": not among the figures this check gates for the benchmark; what should catch it: " + k.Catcher
 	}
 	switch caught := o.Caught(); {
 	case o.Err != "":

@@ -62,7 +62,7 @@ func TestMatrixMarkdown(t *testing.T) {
 		"| extra-work | Go | 2% | havlak7 | **caught** by `own_instructions` +2.00% | `own_instructions` +2.00% |",
 		"| asymptotic | Go | 2% | havlak7 | missed | `own_instructions` +0.50% |",
 		"| syscalls | Go | 5% | wordcount2 | not run: the patch does not apply | `read_syscalls` |",
-		"| locality | Go | 2% | havlak7 | missed | `d1_misses`: not a gated figure of this benchmark in the checkout measured: awaits Cachegrind's cache simulation (issue 28, item 1) |",
+		"| locality | Go | 2% | havlak7 | missed | `d1_misses`: not among the figures this check gates for the benchmark; what should catch it: Cachegrind's cache simulation (issue 28, item 1) |",
 		"| syscalls | C++ | both | — | absent | the lab has no C++ program",
 		"| contention | C++ | both | — | absent |",
 		"- asymptotic: the counted figures are taken on the quick workload",

@@ -106,6 +106,21 @@ type Run struct {
 // Count runs the program and reads its counts. Valgrind's chatter on
 // standard error is shown only if the run fails.
 func (r Run) Count() (Counts, error) {
+	cmd := r.Command()
+	var stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = r.Stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		os.Stderr.WriteString(stderr.String())
+		return Counts{}, fmt.Errorf("%s: %w", strings.Join(cmd.Args, " "), err)
+	}
+	return ReadFile(r.Out)
+}
+
+// Command is the command that runs the program under Cachegrind, for a
+// caller that starts and stops it itself (a server, stopped by a signal,
+// which Valgrind passes on to it); once it has exited, ReadFile(r.Out)
+// reads its counts. Its Stdout and Stderr are the caller's to set.
+func (r Run) Command() *exec.Cmd {
 	// A wrapper script's exec of the real program is followed: the count
 	// is the program's (the last one exec'd writes the file).
 	flags := []string{"--tool=cachegrind", "--cache-sim=no"}
@@ -122,13 +137,7 @@ func (r Run) Count() (Counts, error) {
 		cmd.Env = append(cmd.Env[:len(cmd.Env):len(cmd.Env)], GoEnv...)
 	}
 	cmd.Dir = r.Dir
-	var stderr strings.Builder
-	cmd.Stdout, cmd.Stderr = r.Stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		os.Stderr.WriteString(stderr.String())
-		return Counts{}, fmt.Errorf("%s: %w", strings.Join(cmd.Args, " "), err)
-	}
-	return ReadFile(r.Out)
+	return cmd
 }
 
 // Metrics are the counts of a program's runs as result.json's metrics: for

@@ -196,6 +196,15 @@ func (b *bench) serverTestMode() error {
 	if err := b.renderServer(); err != nil {
 		return err
 	}
+	// Counted after the load, so that nothing runs beside it.
+	start := time.Now()
+	instructions, err := b.instructionsPerRequest(targets) // serverinstructions.go
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "perf: %s: own instructions per request %v%s, counted in %.1f s\n",
+		name, instructions.Values, instructions.Unavailable, time.Since(start).Seconds())
+	metrics = append(metrics, instructions)
 	return b.writeResult(&result.Result{Environment: env, Server: rec, Metrics: metrics})
 }
 

@@ -41,6 +41,17 @@ type server struct {
 // startServer starts the program with args, its output in outputPath,
 // and waits until it listens and answers ready with 200.
 func (b *bench) startServer(args []string, outputPath string, stdout io.Writer) (*server, error) {
+	l := b.Server
+	return b.startServerCommand(func(flags []string) *exec.Cmd {
+		flags = append(flags, fmt.Sprintf("-blockprofilerate=%d", l.BlockProfileRate),
+			fmt.Sprintf("-mutexprofilefraction=%d", l.MutexProfileFraction))
+		return exec.Command(b.binary, append(flags, args...)...)
+	}, outputPath, stdout)
+}
+
+// startServerCommand starts the command that command makes of the
+// contract's address flags, as startServer does.
+func (b *bench) startServerCommand(command func(addrFlags []string) *exec.Cmd, outputPath string, stdout io.Writer) (*server, error) {
 	tmp, err := os.MkdirTemp("", "server-")
 	if err != nil {
 		return nil, err
@@ -48,11 +59,7 @@ func (b *bench) startServer(args []string, outputPath string, stdout io.Writer) 
 	defer os.RemoveAll(tmp)
 	addrFile := filepath.Join(tmp, "addrs.json")
 	l := b.Server
-	cmd := exec.Command(b.binary, append([]string{
-		"-addr", "127.0.0.1:0", "-pprof", "127.0.0.1:0", "-addrfile", addrFile,
-		fmt.Sprintf("-blockprofilerate=%d", l.BlockProfileRate),
-		fmt.Sprintf("-mutexprofilefraction=%d", l.MutexProfileFraction),
-	}, args...)...)
+	cmd := command([]string{"-addr", "127.0.0.1:0", "-pprof", "127.0.0.1:0", "-addrfile", addrFile})
 	s := &server{cmd: cmd, exited: make(chan struct{}), outputPath: outputPath}
 	if stdout != nil {
 		cmd.Stdout, cmd.Stderr = stdout, os.Stderr

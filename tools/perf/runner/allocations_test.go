@@ -21,7 +21,6 @@ const allocateEnv = "RUNNER_TEST_ALLOCATE"
 var sink [][64]byte
 
 func TestMain(m *testing.M) {
-	serveIfAsked() // serverinstructions_test.go
 	if os.Getenv(allocateEnv) != "" {
 		n, err := strconv.Atoi(os.Args[1])
 		if err != nil {

@@ -100,10 +100,17 @@ func (b *bench) countServer(valgrind string, targets []loadgen.Target, n int, na
 	if err != nil {
 		return c, err
 	}
+	return c, needSymbols(c, run.Out)
+}
+
+// needSymbols fails unless Cachegrind named the Go program's functions:
+// without them (a stripped binary) nothing tells its own instructions
+// from the runtime's.
+func needSymbols(c cachegrind.Counts, file string) error {
 	if _, ok := c.Functions["main.main"]; !ok {
-		return c, fmt.Errorf("%s names no main.main: without the server's symbols Cachegrind cannot tell its own instructions from the Go runtime's", run.Out)
+		return fmt.Errorf("%s names no main.main: without the server's symbols Cachegrind cannot tell its own instructions from the Go runtime's", file)
 	}
-	return c, nil
+	return nil
 }
 
 // sendSequentially sends n requests of targets, round-robin, one after

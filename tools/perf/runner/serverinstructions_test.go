@@ -1,76 +1,43 @@
 package main
 
 import (
-	"context"
-	"debug/elf"
-	"errors"
-	"net/http"
+	"flag"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strconv"
 	"testing"
 
-	"havlak-lab/go/router/route"
-	"havlak-lab/go/router/router2"
-	routerserver "havlak-lab/go/router/server"
-	"havlak-lab/internal/cli"
+	"havlak-lab/tools/perf/cachegrind"
 	"havlak-lab/tools/perf/loadgen"
 	"havlak-lab/tools/perf/perfspec"
 	"havlak-lab/tools/result"
 	"havlak-lab/tools/verdict"
 )
 
-// serveEnv makes this test binary the server of
-// TestInstructionsPerRequestAreCaught: the router study's server with
-// stage router2, which spins as many extra turns a request as the
-// variable says.
-const serveEnv = "RUNNER_TEST_SERVE_EXTRA"
+// spinServer is //tools/perf/testing/spinserver, which the BUILD file
+// passes; a plain go test builds it.
+var spinServer = flag.String("spinserver", "", "the spinserver binary (tools/perf/testing/spinserver)")
 
-// spinning is a router that does extra work before each request.
-type spinning struct {
-	route.Router
-	turns int
-}
-
-var spun int
-
-func (s spinning) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	for i := range s.turns {
-		spun += i
-	}
-	s.Router.ServeHTTP(w, r)
-}
-
-// serveIfAsked runs the server and exits when serveEnv is set.
-func serveIfAsked() {
-	extra := os.Getenv(serveEnv)
-	if extra == "" {
-		return
-	}
-	turns, err := strconv.Atoi(extra)
-	if err != nil {
-		os.Exit(2)
-	}
-	newRouter := func() route.Router { return spinning{router2.New(), turns} }
-	os.Exit(cli.Report(os.Stderr, "router2", routerserver.Run(context.Background(), "router2", newRouter, os.Args[1:], os.Stdout, os.Stderr)))
-}
+// spinTurns is about 5% of router2's own instructions a request.
+const spinTurns = 400
 
 // A real router server's own instructions per request are recorded, and
-// a server that does a few percent more work a request is caught, the
-// same server measured again is not.
+// the same server doing about 5% more work a request is caught; measured
+// again unchanged, it is not.
 func TestInstructionsPerRequestAreCaught(t *testing.T) {
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
+	exe := *spinServer
+	if dir := os.Getenv("TEST_SRCDIR"); dir != "" && exe != "" && !filepath.IsAbs(exe) {
+		exe = filepath.Join(dir, os.Getenv("TEST_WORKSPACE"), exe) // a $(rootpath)
 	}
-	f, err := elf.Open(exe)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = f.Symbols()
-	f.Close()
-	if errors.Is(err, elf.ErrNoSymbols) {
-		// A plain go test links its binary without symbols.
-		t.Skip("this test binary has no symbols for Cachegrind to name the server's functions: build it with go test -c, or bazel test")
+	if exe == "" {
+		// Built here with its symbols (a test binary has none), which
+		// Cachegrind needs to tell the server's own instructions.
+		exe = filepath.Join(t.TempDir(), "spinserver")
+		build := exec.Command("go", "build", "-o", exe, "havlak-lab/tools/perf/testing/spinserver")
+		if out, err := build.CombinedOutput(); err != nil {
+			t.Fatalf("%v: %v\n%s", build.Args, err, out)
+		}
 	}
 	targets := []loadgen.Target{
 		{Method: "GET", Path: "/users/0"}, {Method: "GET", Path: "/repos/o2/r2/contents/src/pkg2/file2.go"},
@@ -78,17 +45,17 @@ func TestInstructionsPerRequestAreCaught(t *testing.T) {
 		{Method: "GET", Path: "/blog/2021/07/post-6"}, {Method: "GET", Path: "/repos/o2/r1/pulls/7/files"},
 	}
 	measure := func(turns int) []result.Metric {
-		t.Setenv(serveEnv, strconv.Itoa(turns))
-		b := &bench{Spec: &perfspec.Spec{Common: perfspec.Common{Benchmark: result.Benchmark{Name: "router"}},
+		t.Setenv("SPINSERVER_TURNS", strconv.Itoa(turns))
+		b := &bench{Spec: &perfspec.Spec{Common: perfspec.Common{Benchmark: result.Benchmark{Name: "spinserver"}},
 			Server: &perfspec.Server{Ready: "/healthz"}}, binary: exe, out: t.TempDir()}
 		m, err := b.instructionsPerRequest(targets)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(m.Values) != instructionRepetitions || !m.Gated || m.Cost != result.CostWork {
+		if len(m.Values) != instructionRepetitions || !m.Gated || m.Cost != result.CostWork || m.Unavailable != "" {
 			t.Fatalf("%+v: want %d values, gated, a cost of work", m, instructionRepetitions)
 		}
-		t.Logf("%d extra turns: %v instructions/request", turns, m.Values)
+		t.Logf("%d extra turns: %.0f instructions/request", turns, m.Values)
 		return []result.Metric{m}
 	}
 	base := measure(0)
@@ -102,5 +69,15 @@ func TestInstructionsPerRequestAreCaught(t *testing.T) {
 	t.Logf("caught: %v", v)
 }
 
-// spinTurns is about 5% of router2's own instructions a request.
-const spinTurns = 400
+// A server without its symbols is refused: its own instructions cannot
+// be told from the runtime's.
+func TestInstructionsPerRequestNeedSymbols(t *testing.T) {
+	stripped := cachegrind.Counts{Total: 10, Own: 10, Functions: map[string]uint64{"???": 8, "_dl_start": 2}}
+	if err := needSymbols(stripped, "server.out"); err == nil {
+		t.Error("a server without symbols: no error")
+	}
+	named := cachegrind.Counts{Total: 10, Own: 4, Functions: map[string]uint64{"main.main": 4, "runtime.main": 6}}
+	if err := needSymbols(named, "server.out"); err != nil {
+		t.Error(err)
+	}
+}

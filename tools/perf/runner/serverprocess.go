@@ -8,7 +8,10 @@ package main
 // and -mutexprofilefraction N, and on SIGTERM it shuts down and exits with
 // status 0. If its pprof listener serves its runtime/metrics figures as
 // JSON at /debug/runtime-metrics (internal/runtimemetrics.Figures), the
-// runner gates its allocations per request (servermetrics.go). The runner gives it 127.0.0.1:0 for both, so the ports are
+// runner gates its allocations per request (servermetrics.go). Its own
+// instructions per request are counted under Cachegrind
+// (serverinstructions.go), which needs its symbols (no -s when linking).
+// The runner gives it 127.0.0.1:0 for both, so the ports are
 // free ones, and refuses any address that is not a loopback one: no load
 // ever leaves the machine.
 

@@ -133,9 +133,3 @@ func (d *DB) IngestOutputs(ctx context.Context, out result.Outputs, source strin
 	}
 	return in, nil
 }
-
-// The directions of a figure (result.BetterOf).
-const (
-	LowerIsBetter  = result.LowerIsBetter
-	HigherIsBetter = result.HigherIsBetter
-)

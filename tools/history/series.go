@@ -31,7 +31,7 @@ type Series struct {
 	Source    string
 	Gated     bool
 	Threshold float64
-	// Better is LowerIsBetter or HigherIsBetter.
+	// Better is result.LowerIsBetter or result.HigherIsBetter.
 	Better string
 	// Points are in the order of their Started time (then of their
 	// result's sha256, for equal times).
@@ -39,7 +39,7 @@ type Series struct {
 }
 
 // LowerIsBetter tells whether a rise of the figure is a regression.
-func (s Series) LowerIsBetter() bool { return s.Better == LowerIsBetter }
+func (s Series) LowerIsBetter() bool { return s.Better == result.LowerIsBetter }
 
 // A Point is one result's values of a series' figure.
 type Point struct {

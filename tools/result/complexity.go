@@ -2,6 +2,7 @@ package result
 
 import (
 	"fmt"
+	"math"
 
 	"havlak-lab/internal/complexity"
 )
@@ -95,16 +96,6 @@ func (s *Sweep) problems() []string {
 // near tells whether a recorded figure is the computed one, but for the
 // last digits JSON's decimal form may change.
 func near(a, b float64) bool {
-	d := a - b
-	if d < 0 {
-		d = -d
-	}
-	return d <= 1e-9*max(abs(a), abs(b), 1e-300) || d < 1e-12
-}
-
-func abs(x float64) float64 {
-	if x < 0 {
-		return -x
-	}
-	return x
+	d := math.Abs(a - b)
+	return d <= 1e-9*max(math.Abs(a), math.Abs(b), 1e-300) || d < 1e-12
 }

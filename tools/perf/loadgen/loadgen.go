@@ -91,18 +91,53 @@ func New(addr string, targets []Target, load Load) *Loader {
 	for i, t := range targets {
 		full[i] = vegeta.Target{Method: t.Method, URL: "http://" + addr + t.Path}
 	}
-	c := load.Connections
 	// One client for every round, so that the connections stay open.
-	client := &http.Client{
-		Timeout: 10 * time.Second,
+	return &Loader{targets: full, load: load, client: newClient(load.Connections, 10*time.Second)}
+}
+
+// newClient is an HTTP client of at most connections connections to the
+// server, kept open from request to request.
+func newClient(connections int, timeout time.Duration) *http.Client {
+	return &http.Client{
+		Timeout: timeout,
 		Transport: &http.Transport{
 			DialContext:         (&net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
-			MaxIdleConnsPerHost: c,
-			MaxConnsPerHost:     c,
+			MaxIdleConnsPerHost: connections,
+			MaxConnsPerHost:     connections,
 			DisableCompression:  true,
 		},
 	}
-	return &Loader{targets: full, load: load, client: client}
+}
+
+// SendInOrder sends n requests of targets to the server at addr,
+// round-robin, one after another on one connection, each answer waited
+// for up to timeout: what the server does is then the same from run to
+// run, as a load's concurrency would not make it (the runner counts what
+// a request costs this way). Every answer must be 2xx, and match expect
+// when it is not nil.
+func SendInOrder(addr string, targets []Target, n int, expect *regexp.Regexp, timeout time.Duration) error {
+	client := newClient(1, timeout)
+	defer client.CloseIdleConnections()
+	for i := range n {
+		t := targets[i%len(targets)]
+		req, err := http.NewRequest(t.Method, "http://"+addr+t.Path, nil)
+		if err != nil {
+			return err
+		}
+		resp, err := client.Do(req)
+		if err != nil {
+			return err
+		}
+		body, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+		resp.Body.Close()
+		if err != nil {
+			return fmt.Errorf("%s %s: %w", t.Method, t.Path, err)
+		}
+		if resp.StatusCode/100 != 2 || expect != nil && !expect.Match(body) {
+			return fmt.Errorf("%s %s: %s, %.60q", t.Method, t.Path, resp.Status, body)
+		}
+	}
+	return nil
 }
 
 // A Round is what one attack measured.

@@ -10,12 +10,8 @@ package main
 
 import (
 	"fmt"
-	"io"
-	"net"
-	"net/http"
 	"os"
 	"os/exec"
-	"regexp"
 	"time"
 
 	"havlak-lab/tools/perf/cachegrind"
@@ -87,7 +83,8 @@ func (b *bench) countServer(valgrind string, targets []loadgen.Target, n int, na
 	if err != nil {
 		return cachegrind.Counts{}, fmt.Errorf("under Cachegrind: %w", err)
 	}
-	serr := sendSequentially(s.addr, targets, n, b.expectRE)
+	// Under Valgrind a request takes some 50 times as long.
+	serr := loadgen.SendInOrder(s.addr, targets, n, b.expectRE, 30*time.Second)
 	exit := s.stop()
 	if serr != nil {
 		return cachegrind.Counts{}, fmt.Errorf("under Cachegrind: %w", serr)
@@ -109,40 +106,6 @@ func (b *bench) countServer(valgrind string, targets []loadgen.Target, n int, na
 func needSymbols(c cachegrind.Counts, file string) error {
 	if _, ok := c.Functions["main.main"]; !ok {
 		return fmt.Errorf("%s names no main.main: without the server's symbols Cachegrind cannot tell its own instructions from the Go runtime's", file)
-	}
-	return nil
-}
-
-// sendSequentially sends n requests of targets, round-robin, one after
-// another on one connection; every answer must be 2xx (and match expect
-// when it is not nil).
-func sendSequentially(addr string, targets []loadgen.Target, n int, expect *regexp.Regexp) error {
-	transport := &http.Transport{
-		DialContext:         (&net.Dialer{Timeout: 5 * time.Second}).DialContext,
-		MaxConnsPerHost:     1,
-		MaxIdleConnsPerHost: 1,
-		DisableCompression:  true,
-	}
-	defer transport.CloseIdleConnections()
-	client := &http.Client{Timeout: 30 * time.Second, Transport: transport}
-	for i := range n {
-		t := targets[i%len(targets)]
-		req, err := http.NewRequest(t.Method, "http://"+addr+t.Path, nil)
-		if err != nil {
-			return err
-		}
-		resp, err := client.Do(req)
-		if err != nil {
-			return err
-		}
-		body, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-		resp.Body.Close()
-		if err != nil {
-			return fmt.Errorf("%s %s: %w", t.Method, t.Path, err)
-		}
-		if resp.StatusCode/100 != 2 || expect != nil && !expect.Match(body) {
-			return fmt.Errorf("%s %s: %s, %.60q", t.Method, t.Path, resp.Status, body)
-		}
 	}
 	return nil
 }

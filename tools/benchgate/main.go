@@ -155,7 +155,7 @@ func samples(in input, bench string) (map[key][]float64, []key, error) {
 func run(args []string, stdout, stderr io.Writer) (regressed bool, err error) {
 	fs := flag.NewFlagSet("benchgate", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	threshold := fs.Float64("threshold", 0.15, "the worsening, as a `fraction`, past which a significant change of time fails (if it is past the noise too)")
+	threshold := fs.Float64("threshold", verdict.Lab.Timing, "the worsening, as a `fraction`, past which a significant change of time fails (if it is past the noise too)")
 	units := fs.String("units", "B/op,allocs/op", "gate these comma-separated `units`, or all")
 	oldBench := fs.String("old-bench", "", "compare benchmark `NAME` of OLD ...")
 	newBench := fs.String("new-bench", "", "... with benchmark `NAME` of NEW")
@@ -173,6 +173,8 @@ func run(args []string, stdout, stderr io.Writer) (regressed bool, err error) {
 	if *threshold <= 0 {
 		return false, cli.Usagef("-threshold=%v: must be positive", *threshold)
 	}
+	policy := verdict.Lab
+	policy.Timing = *threshold
 	gated := func(unit string) bool {
 		return *units == "all" || strings.Contains(","+*units+",", ","+unit+",")
 	}
@@ -236,7 +238,7 @@ func run(args []string, stdout, stderr io.Writer) (regressed bool, err error) {
 			b.Note = "not in the baseline"
 			continue
 		}
-		v := verdict.Judge(k.unit, k.unit, o, cur[k], rule(k.unit, *threshold, gated(k.unit)))
+		v := verdict.Judge(k.unit, k.unit, o, cur[k], policy.Rule(result.GoBenchClass(k.unit), 0, gated(k.unit), result.LowerIsBetter))
 		b.Figures = append(b.Figures, v)
 		label := v.Label()
 		if why := cmp.Or(v.Reason, v.Warning); why != "" {
@@ -272,14 +274,4 @@ func run(args []string, stdout, stderr io.Writer) (regressed bool, err error) {
 		}
 	}
 	return len(worse) > 0, nil
-}
-
-// rule is how benchgate judges a unit: allocation is deterministic, so
-// any more of it that the U test confirms is a change of the code; time
-// and other measures must worsen past threshold and the noise too.
-func rule(unit string, threshold float64, gated bool) verdict.Rule {
-	if unit == "B/op" || unit == "allocs/op" {
-		return verdict.Rule{UTest: true, Gated: gated}
-	}
-	return verdict.Rule{Threshold: threshold, BeyondNoise: true, UTest: true, Gated: gated}
 }

@@ -110,7 +110,7 @@ func bisect(o *options, log io.Writer) error {
 	// The gate's rule for counts decides whether GOOD and BAD differ at
 	// all: a bisect of a change the gate calls noise names no commit.
 	boundary, err := verdict.NewBoundary(m.metric, "instructions", goodM.Values, badM.Values,
-		verdict.CountRule(verdict.CountThreshold, true))
+		verdict.Lab.Rule(result.ClassCount, 0, true, result.LowerIsBetter))
 	if err != nil {
 		return err
 	}

@@ -265,7 +265,7 @@ func changePoints(s Series, groups []otavaGroup, scale float64) ([]ChangePoint, 
 		// and minimum magnitude); whether it is for the worse is the
 		// verdict's to say, as for every comparison of the lab.
 		shift := verdict.Judge(s.Name, "", []float64{cp.MeanBefore}, []float64{cp.MeanAfter},
-			verdict.Rule{HigherIsBetter: s.Direction == HigherIsBetter, Gated: true})
+			verdict.ShiftRule(s.Direction == HigherIsBetter))
 		cp.Regression = shift.Outcome == verdict.Regressed
 	}
 	return out, nil

@@ -89,9 +89,14 @@ func editResult(t *testing.T, files map[string][]byte, edit func(r *result.Resul
 
 // A nightSpec is one night's changes to the fixtures.
 type nightSpec struct {
-	allocs     int                // allocations of each Go benchmark op
-	slow       string             // a benchmark whose real time triples
-	alsoSlow   string             // and another
+	allocs   int    // allocations of each Go benchmark op
+	slow     string // a benchmark whose real time triples
+	alsoSlow string // and another
+	// counted gives havlak7 a gated instruction count of this value,
+	// when not 0; loosened declares it ungated at a threshold of 100%, as
+	// a change that edited its own benchmark's declaration would.
+	counted    float64
+	loosened   bool
 	newGoSDK   string             // a Go toolchain every result reports instead
 	goBenchEnv result.Environment // the Go benchmark's environment
 	// drop is a test whose outputs the night lacks; truncate, one whose
@@ -127,6 +132,14 @@ func makeNight(t *testing.T, spec nightSpec) string {
 				for i := range r.Timing.Runs {
 					r.Timing.Runs[i].RealSeconds *= 3
 				}
+			}
+			if test == "havlak7_quick_test" && spec.counted != 0 {
+				m := result.Metric{Name: "instructions", Unit: "instructions", Source: "test",
+					Values: []float64{spec.counted}, Gated: true, Threshold: 0.01, Exact: true}
+				if spec.loosened {
+					m.Gated, m.Threshold = false, 1
+				}
+				r.Metrics = append(r.Metrics, m)
 			}
 			if spec.newGoSDK != "" {
 				r.Environment.Toolchains.Go = spec.newGoSDK
@@ -295,6 +308,31 @@ func TestGate(t *testing.T) {
 	better := makeNight(t, nightSpec{allocs: 0, newGoSDK: "go1.99"})
 	if status, log := gateNight(t, baseline, better); status != 0 || snapshot(t, baseline) == before {
 		t.Errorf("a better night: exit status %d, baseline replaced %v; want 0 and replaced:\n%s", status, snapshot(t, baseline) != before, log)
+	}
+}
+
+// A night cannot loosen the gate it is judged by: a benchmark whose
+// declaration tonight drops its gate and sets a threshold of 100% is
+// judged by the baseline's declaration, and 5% more instructions fail.
+func TestGateCannotBeLoosened(t *testing.T) {
+	needCommands(t)
+	t.Setenv("BUILDKITE", "")
+	baseline := filepath.Join(t.TempDir(), "baseline")
+	if status, log := gateNight(t, baseline, makeNight(t, nightSpec{allocs: 1, counted: 1e9})); status != 0 {
+		t.Fatalf("first night: exit status %d, want 0:\n%s", status, log)
+	}
+	before := snapshot(t, baseline)
+	status, log := gateNight(t, baseline, makeNight(t, nightSpec{allocs: 1, counted: 1.05e9, loosened: true}))
+	if status != 1 {
+		t.Errorf("5%% more instructions, the gate loosened: exit status %d, want 1:\n%s", status, log)
+	}
+	for _, want := range []string{"report: havlak7 regressed", "the change no longer gates it"} {
+		if !strings.Contains(log, want) {
+			t.Errorf("the log does not say %q:\n%s", want, log)
+		}
+	}
+	if snapshot(t, baseline) != before {
+		t.Error("the loosened night became the baseline")
 	}
 }
 

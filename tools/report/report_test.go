@@ -411,12 +411,56 @@ func TestMadeUpStudy(t *testing.T) {
 // setMetric gives an unpacked result one gated figure with values.
 func setMetric(t *testing.T, dir string, values ...float64) {
 	t.Helper()
+	declareMetric(t, dir, true, 0.01, values...)
+}
+
+// declareMetric makes the result in dir count instructions, declared
+// gated or not at threshold.
+func declareMetric(t *testing.T, dir string, gated bool, threshold float64, values ...float64) {
+	t.Helper()
 	editResult(t, dir, func(doc map[string]any) {
 		doc["metrics"] = []any{map[string]any{
 			"name": "instructions", "unit": "instructions", "source": "test",
-			"values": values, "gated": true, "threshold": 0.01,
+			"values": values, "gated": gated, "threshold": threshold,
 		}}
 	})
+}
+
+// A result cannot loosen the gate it is judged by: its baseline's
+// declaration decides, and the report says what the result tried.
+func TestMetricGateCannotBeLoosened(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		gated     bool
+		threshold float64
+		says      string
+	}{
+		{"a threshold of 100%", true, 1, "the change declares a threshold of 100.0%, the base 1.0%"},
+		{"the gate dropped", false, 0, "the change no longer gates it"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			oldDir, newDir := t.TempDir(), t.TempDir()
+			for _, dir := range []string{oldDir, newDir} {
+				unzipTo(t, filepath.Join(fixtures, "havlak6cc_quick_test", "outputs.zip"), filepath.Join(dir, "havlak6cc"))
+			}
+			setMetric(t, filepath.Join(oldDir, "havlak6cc"), 1e9, 1e9, 1e9)
+			declareMetric(t, filepath.Join(newDir, "havlak6cc"), c.gated, c.threshold, 1.05e9, 1.05e9, 1.05e9)
+			out := t.TempDir()
+			stderr, status, _ := runReport(t, "--from", newDir, "--baseline", oldDir, "--out", out)
+			if status != 1 {
+				t.Errorf("exit status %d, want 1 (regressed):\n%s", status, stderr)
+			}
+			sum, err := summary.Read(filepath.Join(out, summary.FileName))
+			if err != nil || len(sum.Regressed()) != 1 {
+				t.Fatalf("summary.json: %v, %+v, want one regressed benchmark", err, sum)
+			}
+			if !slices.ContainsFunc(sum.Regressed()[0].Figures, func(v verdict.Verdict) bool {
+				return v.Figure == "instructions" && v.Fails() && strings.Contains(v.Loosened, c.says)
+			}) {
+				t.Errorf("summary.json does not say that the gate was loosened (%q): %+v", c.says, sum.Regressed()[0])
+			}
+		})
+	}
 }
 
 // The gate on low-noise figures: a change counts when it is worse than

@@ -25,6 +25,32 @@ func BetterOf(unit string) string {
 	return LowerIsBetter
 }
 
+// A Class is how a figure is judged, as its producer knows from how it is
+// measured: tools/verdict's Policy makes a figure's rule from its class.
+type Class string
+
+// The classes of figure.
+const (
+	// ClassCount: a count of work (instructions, allocations, cache
+	// misses, system calls) that hardly moves between runs of the same
+	// binary: judged against a small threshold and the runs' noise.
+	ClassCount Class = "count"
+	// ClassTiming: a time or a rate (real time, throughput, latency) that
+	// moves by 10% and more on a shared machine: judged by the U test over
+	// several runs a side.
+	ClassTiming Class = "timing"
+	// ClassMemory: the peak memory of a run, judged as a timing is with
+	// its own threshold.
+	ClassMemory Class = "memory"
+	// ClassSampledCount: a Go benchmark line's allocations per operation,
+	// the same run after run but for the runtime's background work: any
+	// change the U test confirms.
+	ClassSampledCount Class = "sampled_count"
+	// ClassSampledTiming: a Go benchmark line's other figures (sec/op,
+	// ...): past the threshold, the runs' noise and the U test.
+	ClassSampledTiming Class = "sampled_timing"
+)
+
 // A Figure is one quantity of a result, one value per run: what the
 // history keeps and the exporters (tools/exports) write.
 type Figure struct {
@@ -33,10 +59,28 @@ type Figure struct {
 	Threshold          float64
 	// Exact: the value is the same in every run of the same binary on the
 	// same input (Metric.Exact); only metrics are ever exact.
-	Exact       bool
-	Better      string // LowerIsBetter or HigherIsBetter
+	Exact  bool
+	Better string // LowerIsBetter or HigherIsBetter
+	Class  Class
+	// Cost is the kind of cost it stands for (Metric.Cost), or "".
+	Cost        string
 	Unavailable string
 	Values      []float64
+}
+
+// Figure is the metric as a figure of its result.
+func (m Metric) Figure() Figure {
+	return Figure{Name: m.Name, Unit: m.Unit, Source: m.Source, Gated: m.Gated, Threshold: m.Threshold, Exact: m.Exact,
+		Better: BetterOf(m.Unit), Class: ClassCount, Cost: m.Cost, Unavailable: m.Unavailable, Values: m.Values}
+}
+
+// MetricFigures are the figures of metrics, in their order.
+func MetricFigures(metrics []Metric) []Figure {
+	figs := make([]Figure, len(metrics))
+	for i, m := range metrics {
+		figs[i] = m.Figure()
+	}
+	return figs
 }
 
 // Figures lists every figure of r, whose files are out:
@@ -56,13 +100,9 @@ type Figure struct {
 //
 // Only metrics are ever gated. A name and unit given twice is an error.
 func Figures(r *Result, out Outputs) ([]Figure, error) {
-	var figs []Figure
-	for _, m := range r.Metrics {
-		figs = append(figs, Figure{Name: m.Name, Unit: m.Unit, Source: m.Source, Gated: m.Gated,
-			Threshold: m.Threshold, Exact: m.Exact, Better: BetterOf(m.Unit), Unavailable: m.Unavailable, Values: m.Values})
-	}
-	series := func(name, unit, source string, values []float64) {
-		figs = append(figs, Figure{Name: name, Unit: unit, Source: source, Better: BetterOf(unit), Values: values})
+	figs := MetricFigures(r.Metrics)
+	series := func(name, unit, source string, class Class, values []float64) {
+		figs = append(figs, Figure{Name: name, Unit: unit, Source: source, Better: BetterOf(unit), Class: class, Values: values})
 	}
 	if runs := r.Timing.Successful(); len(runs) > 0 {
 		column := func(f func(Run) float64) []float64 {
@@ -72,10 +112,10 @@ func Figures(r *Result, out Outputs) ([]Figure, error) {
 			}
 			return v
 		}
-		series("real_seconds", "s", "xtime", column(func(r Run) float64 { return r.RealSeconds }))
-		series("user_seconds", "s", "xtime", column(func(r Run) float64 { return r.UserSeconds }))
-		series("sys_seconds", "s", "xtime", column(func(r Run) float64 { return r.SysSeconds }))
-		series("max_rss_kib", "KiB", "xtime", column(func(r Run) float64 { return float64(r.MaxRSSKiB) }))
+		series("real_seconds", "s", "xtime", ClassTiming, column(func(r Run) float64 { return r.RealSeconds }))
+		series("user_seconds", "s", "xtime", ClassTiming, column(func(r Run) float64 { return r.UserSeconds }))
+		series("sys_seconds", "s", "xtime", ClassTiming, column(func(r Run) float64 { return r.SysSeconds }))
+		series("max_rss_kib", "KiB", "xtime", ClassMemory, column(func(r Run) float64 { return float64(r.MaxRSSKiB) }))
 		var events []string
 		for _, run := range runs {
 			for event := range run.Counters {
@@ -94,7 +134,7 @@ func Figures(r *Result, out Outputs) ([]Figure, error) {
 				complete = complete && ok
 			}
 			if complete {
-				series(event, "count", "perf_event_open", values)
+				series(event, "count", "perf_event_open", ClassCount, values)
 			}
 		}
 	}
@@ -107,12 +147,12 @@ func Figures(r *Result, out Outputs) ([]Figure, error) {
 			return v
 		}
 		gen := s.Load.Generator
-		series("throughput", "requests/s", gen, round(func(r LoadRound) float64 { return r.Throughput }))
-		series("latency_mean", "s", gen, round(func(r LoadRound) float64 { return r.Latency.Mean }))
-		series("latency_p50", "s", gen, round(func(r LoadRound) float64 { return r.Latency.P50 }))
-		series("latency_p90", "s", gen, round(func(r LoadRound) float64 { return r.Latency.P90 }))
-		series("latency_p99", "s", gen, round(func(r LoadRound) float64 { return r.Latency.P99 }))
-		series("latency_max", "s", gen, round(func(r LoadRound) float64 { return r.Latency.Max }))
+		series("throughput", "requests/s", gen, ClassTiming, round(func(r LoadRound) float64 { return r.Throughput }))
+		series("latency_mean", "s", gen, ClassTiming, round(func(r LoadRound) float64 { return r.Latency.Mean }))
+		series("latency_p50", "s", gen, ClassTiming, round(func(r LoadRound) float64 { return r.Latency.P50 }))
+		series("latency_p90", "s", gen, ClassTiming, round(func(r LoadRound) float64 { return r.Latency.P90 }))
+		series("latency_p99", "s", gen, ClassTiming, round(func(r LoadRound) float64 { return r.Latency.P99 }))
+		series("latency_max", "s", gen, ClassTiming, round(func(r LoadRound) float64 { return r.Latency.Max }))
 	}
 	if r.Benchmark.Kind == KindGoTest {
 		lines, err := goBenchFigures(r.GoBench, out)
@@ -180,10 +220,20 @@ func goBenchFigures(file string, out Outputs) ([]Figure, error) {
 				}
 				i = len(figs)
 				index[k] = i
-				figs = append(figs, Figure{Name: k[0], Unit: v.Unit, Source: "go test", Better: better})
+				figs = append(figs, Figure{Name: k[0], Unit: v.Unit, Source: "go test", Better: better, Class: GoBenchClass(v.Unit)})
 			}
 			figs[i].Values = append(figs[i].Values, v.Value)
 		}
 	}
 	return figs, nil
+}
+
+// GoBenchClass is the class of a Go benchmark line's figure in unit:
+// allocations per operation (testing's B/op and allocs/op) are sampled
+// counts, every other unit a sampled timing.
+func GoBenchClass(unit string) Class {
+	if unit == "B/op" || unit == "allocs/op" {
+		return ClassSampledCount
+	}
+	return ClassSampledTiming
 }

@@ -36,29 +36,6 @@ type Growth struct {
 	N     string    `json:"n"`
 }
 
-// JudgeSweeps judges the sweeps of a result (tools/result's Sweep) against
-// its baseline's, as compareMetrics does the figures: each sweep both have
-// by JudgeGrowth, at the larger of their thresholds, gated when both are;
-// a gated sweep of the baseline that the new result lacks is missing.
-func JudgeSweeps(old, new []result.Sweep) []Verdict {
-	var judged []Verdict
-	for _, n := range new {
-		i := slices.IndexFunc(old, func(o result.Sweep) bool { return o.Figure == n.Figure })
-		if i < 0 {
-			continue
-		}
-		o := old[i]
-		judged = append(judged, JudgeGrowth(o, n, Rule{Threshold: max(o.Threshold, n.Threshold), Gated: o.Gated && n.Gated}))
-	}
-	for _, o := range old {
-		if o.Gated && !slices.ContainsFunc(new, func(n result.Sweep) bool { return n.Figure == o.Figure }) {
-			judged = append(judged, MissingFigure(o.Figure+GrowthSuffix, o.Unit, nil, Rule{Threshold: o.Threshold, Gated: true},
-				"the baseline has a sweep of "+o.Figure+", this result does not"))
-		}
-	}
-	return judged
-}
-
 // JudgeGrowth judges how a figure grows with the workload: a change of
 // the fitted order (complexity.Best) is a regression when the order is
 // higher, an improvement when it is lower; with the same order, the new

@@ -103,20 +103,21 @@ func TestGrowthCoefficientChange(t *testing.T) {
 	}
 }
 
-func TestJudgeSweeps(t *testing.T) {
+func TestCompareSweeps(t *testing.T) {
+	sweeps := func(s ...result.Sweep) Side { return Side{Sweeps: s} }
 	base := sweep(t, linear)
 	other := base
 	other.Points = other.Points[1:]
 	other.Points = append(other.Points, result.SweepPoint{N: 60800, Value: linear(60800)})
-	v := JudgeSweeps([]result.Sweep{base}, []result.Sweep{other})
+	v := Lab.Compare(sweeps(base), sweeps(other))
 	if len(v) != 1 || v[0].Outcome != NotComparable || !strings.Contains(v[0].Reason, "other sizes") {
 		t.Errorf("sweeps at other sizes: %v, want not comparable", v)
 	}
-	v = JudgeSweeps([]result.Sweep{base}, nil)
+	v = Lab.Compare(sweeps(base), sweeps())
 	if len(v) != 1 || v[0].Outcome != Missing || !v[0].Fails() {
 		t.Errorf("a gated sweep gone: %v, want missing", v)
 	}
-	if v := JudgeSweeps(nil, []result.Sweep{base}); len(v) != 0 {
+	if v := Lab.Compare(sweeps(), sweeps(base)); len(v) != 0 {
 		t.Errorf("a sweep the baseline lacks: %v, want nothing judged", v)
 	}
 }

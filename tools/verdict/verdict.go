@@ -200,6 +200,10 @@ type Verdict struct {
 	// Cost is the kind of cost the figure stands for ("locality", ...),
 	// when its producer declared one (WithCost).
 	Cost string `json:"cost,omitempty"`
+	// Loosened says how the change's own declaration of the figure tried
+	// to loosen its gate (a larger threshold, no gate), which the base's
+	// declaration overrode (Policy.Compare).
+	Loosened string `json:"loosened,omitempty"`
 }
 
 // Fails reports whether the verdict fails a comparison: a gated figure
@@ -385,8 +389,12 @@ func (v Verdict) Evidence() string {
 	if v.Growth != nil {
 		return v.Growth.evidence(v)
 	}
-	return fmt.Sprintf("%s → %s %s, median of %d and %d runs; %s",
+	text := fmt.Sprintf("%s → %s %s, median of %d and %d runs; %s",
 		Number(v.Old.Median), Number(v.New.Median), v.Unit, v.Old.Runs, v.New.Runs, v.ruleText())
+	if v.Loosened != "" {
+		text += "; " + v.Loosened
+	}
+	return text
 }
 
 // ruleText is the rule's evidence: threshold, noise, p-value.

@@ -15,7 +15,7 @@ import (
 // sweep counts the program under Cachegrind once at each size of the
 // spec's sweep (perfspec.Sweep) and fits the order of the gated count's
 // growth (package internal/complexity): the result's sweep, which the gate
-// judges beside the counted figures (tools/verdict's JudgeSweeps). One run
+// judges beside the counted figures (tools/verdict's Policy.Compare). One run
 // a size: the counts are exact for C and C++ programs and move by 0.01% at
 // most for a Go program's own instructions (docs/noise.md), far below what
 // separates two orders.

@@ -154,43 +154,30 @@ func ParseAcceptances(messages string) ([]Acceptance, error) {
 	return all, nil
 }
 
-// Compare judges the change's result against the base's: every gated
-// counted figure of the base by its threshold and the runs' noise
-// (verdict.CountRule), and their growth (verdict.JudgeSweeps); a gated
-// figure or sweep the change lacks is missing.
+// Compare judges the change's result against the base's by the lab's one
+// comparison (verdict.Policy.Compare): its counted figures, the base
+// deciding which are gated and at what threshold, and their growth; a
+// gated figure or sweep the change lacks is missing.
 // Timings are left out: on a shared runner they are noise. Accepted
 // regressions of this benchmark are recorded and do not fail.
 func Compare(base, change *result.Result, accepted []Acceptance) summary.Benchmark {
 	b := summary.Benchmark{Name: change.Benchmark.Name, Study: change.Benchmark.Study,
 		Language: change.Benchmark.Language, Workload: change.Benchmark.Workload.Name}
-	for _, o := range base.Metrics {
-		if !o.Gated || len(o.Values) == 0 {
-			continue
-		}
-		rule := verdict.CountRule(o.Threshold, true)
-		n := change.Metric(o.Name)
-		switch {
-		case n == nil || len(n.Values) == 0:
-			why := "the base has it, the change does not"
-			if n != nil && n.Unavailable != "" {
-				why += ": " + n.Unavailable
-			}
-			b.Figures = append(b.Figures, verdict.MissingFigure(o.Name, o.Unit, o.Values, rule, why).WithCost(o.Cost))
-		default:
-			rule.Threshold = max(o.Threshold, n.Threshold)
-			b.Figures = append(b.Figures, verdict.Judge(o.Name, o.Unit, o.Values, n.Values, rule).WithCost(n.Cost))
+	b.Figures = verdict.Lab.Compare(
+		verdict.Side{Figures: result.MetricFigures(base.Metrics), Sweeps: base.Sweeps},
+		verdict.Side{Figures: result.MetricFigures(change.Metrics), Sweeps: change.Sweeps})
+	for _, f := range b.Figures {
+		if n := change.Metric(f.Figure); n != nil && len(n.Values) > 0 {
 			b.Values = append(b.Values, summary.Value{Figure: n.Name, Unit: n.Unit, Sample: verdict.NewSample(n.Values)})
 		}
 	}
-	// How the counted figures grow with the workload: their sweeps.
-	b.Figures = append(b.Figures, verdict.JudgeSweeps(base.Sweeps, change.Sweeps)...)
 	for _, a := range accepted {
 		if a.Benchmark == b.Name && !slices.ContainsFunc(b.Accepted, func(x summary.Acceptance) bool { return x.Figure == a.Figure }) {
 			b.Accepted = append(b.Accepted, a.Acceptance)
 		}
 	}
 	b.Outcome = verdict.Worst(b.Figures)
-	if len(b.Figures) == 0 {
+	if !slices.ContainsFunc(b.Figures, func(v verdict.Verdict) bool { return v.Rule.Gated }) {
 		b.Note = "no gated counted figure: its quick test counts none"
 	}
 	return b

@@ -95,6 +95,25 @@ func TestCompare(t *testing.T) {
 	}
 }
 
+// A change cannot loosen the gate it is judged by: the base's declaration
+// decides.
+func TestCompareTheBaseDecidesTheGate(t *testing.T) {
+	base := counted("havlak6cc", 1e9, 1e9)
+	for name, loosen := range map[string]func(*result.Metric){
+		"a threshold of 100%":  func(m *result.Metric) { m.Threshold = 1 },
+		"the gate dropped":     func(m *result.Metric) { m.Gated, m.Threshold = false, 0 },
+		"both at once":         func(m *result.Metric) { m.Gated, m.Threshold = false, 1 },
+		"as the base declares": func(*result.Metric) {},
+	} {
+		change := counted("havlak6cc", 1.05e9, 1.05e9)
+		loosen(&change.Metrics[0])
+		b := Compare(base, change, nil)
+		if !b.Fails() || b.Outcome != verdict.Regressed || b.Figures[0].Rule.Threshold != verdict.CountThreshold {
+			t.Errorf("%s, 5%% more: %+v, want a failing regression at the base's threshold", name, b)
+		}
+	}
+}
+
 func TestComment(t *testing.T) {
 	s := &summary.Summary{Tool: "perfcheck", Baseline: strings.Repeat("ab", 20)}
 	s.Benchmarks = append(s.Benchmarks, Compare(counted("quiet"), counted("quiet"), nil))

@@ -110,6 +110,9 @@ func cut(lines []string, budget int) string {
 func figures(b summary.Benchmark) string {
 	var parts []string
 	for _, f := range b.Figures {
+		if !f.Rule.Gated {
+			continue
+		}
 		switch f.Outcome {
 		case verdict.Missing:
 			parts = append(parts, markdown.Escape(f.Figure+" MISSING: "+f.Reason))

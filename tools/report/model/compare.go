@@ -31,7 +31,7 @@ type Comparison struct {
 	Made              bool
 	// Metrics are the low-noise figures both results have, judged
 	// (verdict.CountRule at the larger of their thresholds), then the
-	// growth of their swept figures (verdict.JudgeSweeps).
+	// growth of their swept figures (verdict.Policy.Compare).
 	Metrics []verdict.Verdict
 	// Regressed: a gated figure regressed.
 	Regressed bool
@@ -62,34 +62,12 @@ func (c *Comparison) Figures() []verdict.Verdict {
 	return append(all, c.Metrics...)
 }
 
-// compareMetrics judges the figures both results have values of; a gated
-// figure of the baseline that the new result lacks is missing.
-func compareMetrics(old, new []result.Metric) []verdict.Verdict {
-	var judged []verdict.Verdict
-	for _, n := range new {
-		i := slices.IndexFunc(old, func(o result.Metric) bool { return o.Name == n.Name })
-		if i < 0 || len(old[i].Values) == 0 || len(n.Values) == 0 {
-			continue
-		}
-		o := old[i]
-		rule := verdict.CountRule(max(o.Threshold, n.Threshold), o.Gated && n.Gated)
-		judged = append(judged, verdict.Judge(n.Name, n.Unit, o.Values, n.Values, rule).WithCost(n.Cost))
-	}
-	for _, o := range old {
-		if !o.Gated || len(o.Values) == 0 {
-			continue
-		}
-		i := slices.IndexFunc(new, func(n result.Metric) bool { return n.Name == o.Name })
-		switch {
-		case i < 0:
-			judged = append(judged, verdict.MissingFigure(o.Name, o.Unit, o.Values, verdict.CountRule(o.Threshold, true),
-				"the baseline has it, this result does not").WithCost(o.Cost))
-		case len(new[i].Values) == 0:
-			judged = append(judged, verdict.MissingFigure(o.Name, o.Unit, o.Values, verdict.CountRule(o.Threshold, true),
-				"the baseline has it, this result has no values: "+new[i].Unavailable).WithCost(o.Cost))
-		}
-	}
-	return judged
+// compareMetrics judges the low-noise figures and sweeps of a result
+// against its baseline's by the lab's one comparison.
+func compareMetrics(policy verdict.Policy, oldMetrics, newMetrics []result.Metric, oldSweeps, newSweeps []result.Sweep) []verdict.Verdict {
+	return policy.Compare(
+		verdict.Side{Figures: result.MetricFigures(oldMetrics), Sweeps: oldSweeps},
+		verdict.Side{Figures: result.MetricFigures(newMetrics), Sweeps: newSweeps})
 }
 
 // A Gate is the regression gate's settings.
@@ -103,6 +81,19 @@ type Gate struct {
 	// the baseline and the results (Perf-Accepted: trailers): benchmark,
 	// figure and reason. They do not fail.
 	Accepted []Acceptance
+}
+
+// policy is the lab's policy with the gate's thresholds of timings and
+// memory, where it sets them.
+func (g Gate) policy() verdict.Policy {
+	p := verdict.Lab
+	if g.Threshold > 0 {
+		p.Timing = g.Threshold
+	}
+	if g.RSSThreshold > 0 {
+		p.Memory = g.RSSThreshold
+	}
+	return p
 }
 
 // An Acceptance is an intended regression of one benchmark's figure.
@@ -194,12 +185,17 @@ func compareRows(rows []*Row, baseline []*Result, gate Gate) (regressed, moved [
 				continue
 			}
 		}
-		metrics := append(compareMetrics(base.Metrics, row.Metrics), verdict.JudgeSweeps(base.Sweeps, row.Sweeps)...)
+		policy := gate.policy()
+		metrics := compareMetrics(policy, base.Metrics, row.Metrics, base.Sweeps, row.Sweeps)
 		c := &Comparison{Metrics: metrics, Baseline: base.Result, EnvironmentChanges: diffs}
 		var notes []string
-		c.Real = verdict.Judge("real_seconds", "s", base.Real.Values, row.Real.Values, verdict.TimingRule(gate.Threshold, true)).WithCost(result.CostTime)
-		c.CPU = verdict.Judge("cpu_seconds", "s", base.CPUTime.Values, row.CPUTime.Values, verdict.TimingRule(gate.Threshold, false)).WithCost(result.CostTime)
-		c.MaxRSS = verdict.Judge("max_rss", "MiB", base.MaxRSS.Values, row.MaxRSS.Values, verdict.TimingRule(gate.RSSThreshold, true)).WithCost(result.CostMemory)
+		timing := func(gated bool) verdict.Rule {
+			return policy.Rule(result.ClassTiming, 0, gated, result.LowerIsBetter)
+		}
+		c.Real = verdict.Judge("real_seconds", "s", base.Real.Values, row.Real.Values, timing(true)).WithCost(result.CostTime)
+		c.CPU = verdict.Judge("cpu_seconds", "s", base.CPUTime.Values, row.CPUTime.Values, timing(false)).WithCost(result.CostTime)
+		c.MaxRSS = verdict.Judge("max_rss", "MiB", base.MaxRSS.Values, row.MaxRSS.Values,
+			policy.Rule(result.ClassMemory, 0, true, result.LowerIsBetter)).WithCost(result.CostMemory)
 		if c.Real.Outcome == verdict.NotComparable {
 			notes = append(notes, "timings of "+c.Real.Reason)
 		} else {
@@ -290,11 +286,12 @@ func compareServers(rows, baseline []*ServerRow, gate Gate) {
 			c.Note = "not compared: another environment than the baseline's: " + strings.Join(c.EnvironmentChanges, ", ")
 			continue
 		}
-		more := verdict.TimingRule(gate.Threshold, true)
-		more.HigherIsBetter = true
-		c.Throughput = verdict.Judge("throughput", "req/s", rounds(base, throughput), rounds(row, throughput), more).WithCost(result.CostTime)
-		c.P99 = verdict.Judge("p99_latency", "s", rounds(base, p99), rounds(row, p99), verdict.TimingRule(gate.Threshold, true)).WithCost(result.CostTime)
-		c.Metrics = compareMetrics(base.Metrics, row.Metrics)
+		policy := gate.policy()
+		c.Throughput = verdict.Judge("throughput", "req/s", rounds(base, throughput), rounds(row, throughput),
+			policy.Rule(result.ClassTiming, 0, true, result.HigherIsBetter)).WithCost(result.CostTime)
+		c.P99 = verdict.Judge("p99_latency", "s", rounds(base, p99), rounds(row, p99),
+			policy.Rule(result.ClassTiming, 0, true, result.LowerIsBetter)).WithCost(result.CostTime)
+		c.Metrics = compareMetrics(policy, base.Metrics, row.Metrics, nil, nil)
 		c.Regressed = slices.ContainsFunc(c.Figures(), verdict.Verdict.Fails)
 	}
 }

@@ -1,0 +1,189 @@
+package verdict
+
+import (
+	"fmt"
+
+	"havlak-lab/tools/result"
+)
+
+// A Policy is the lab's thresholds: the one place where the rule of a
+// figure is chosen from what the figure is (its class, tools/result) and
+// what its benchmark declares. Every command that compares asks a Policy
+// for its rules; none builds a Rule of its own.
+type Policy struct {
+	// Count, Timing and Memory are the thresholds of a figure of each
+	// class that declares none.
+	Count, Timing, Memory float64
+}
+
+// Lab is the policy the lab's gates judge by (docs/regressions.md,
+// docs/noise.md): a command changes a threshold of it only where its user
+// said so (the report's -threshold, say).
+var Lab = Policy{Count: CountThreshold, Timing: TimingThreshold, Memory: MemoryThreshold}
+
+// Rule is the rule of a figure of class that its base declares gated with
+// threshold (0: the policy's for the class).
+func (p Policy) Rule(class result.Class, threshold float64, gated bool, better string) Rule {
+	var r Rule
+	switch class {
+	case result.ClassTiming:
+		r = TimingRule(p.Timing, gated)
+	case result.ClassMemory:
+		r = TimingRule(p.Memory, gated)
+	case result.ClassSampledCount:
+		// Go benchmark lines' allocations: the same from run to run of
+		// the same code but for the runtime's background work, so any
+		// change the U test confirms counts.
+		r = Rule{UTest: true, Gated: gated}
+	case result.ClassSampledTiming:
+		r = Rule{Threshold: p.Timing, BeyondNoise: true, UTest: true, Gated: gated}
+	default:
+		r = CountRule(p.Count, gated)
+	}
+	if threshold > 0 {
+		r.Threshold = threshold
+	}
+	r.HigherIsBetter = better == result.HigherIsBetter
+	return r
+}
+
+// ShiftRule is the rule of a shift that a change-point search (tools/
+// changepoint, Otava) has already found real and large enough: whether it
+// is for the worse is all that is left to judge.
+func ShiftRule(higherIsBetter bool) Rule {
+	return Rule{HigherIsBetter: higherIsBetter, Gated: true}
+}
+
+// A Side is one side of a comparison of one benchmark: the figures and
+// sweeps to compare, and the identity of what was measured (nil when
+// unknown).
+type Side struct {
+	Figures  []result.Figure
+	Sweeps   []result.Sweep
+	Identity *result.Identity
+}
+
+// Compare is the lab's one pairing of a benchmark's figures at its base
+// with the same figures at a change (or tonight): each figure the base
+// has values of is judged against the change's by the rule its base
+// declares, in the base's order, then the sweeps' growth.
+//
+// The base decides the gate: a figure gated at the base stays gated and
+// keeps the base's threshold; the change may tighten either (gate a figure
+// the base does not, declare a smaller threshold), never loosen them, and a
+// change that tries is shown so (Verdict.Loosened). A gated figure of the
+// base that the change lacks is missing. Figures only the change has are
+// not judged: they have no baseline.
+//
+// When both sides measured the same binary and run (their identity), no
+// change of theirs can be a regression: every verdict is the noise floor
+// (SameIdentity).
+func (p Policy) Compare(base, change Side) []Verdict {
+	byName := make(map[[2]string]*result.Figure, len(change.Figures))
+	for i := range change.Figures {
+		f := &change.Figures[i]
+		byName[[2]string{f.Name, f.Unit}] = f
+	}
+	var judged []Verdict
+	for _, o := range base.Figures {
+		if len(o.Values) == 0 {
+			continue
+		}
+		n := byName[[2]string{o.Name, o.Unit}]
+		var declared *result.Figure
+		if n != nil {
+			declared = n
+		}
+		rule, loosened := p.pair(o.Class, o.Better, o.Gated, o.Threshold, declared)
+		switch {
+		case n == nil:
+			if o.Gated {
+				judged = append(judged, MissingFigure(o.Name, o.Unit, o.Values, rule, "the baseline has it, this result does not").WithCost(o.Cost))
+			}
+		case len(n.Values) == 0:
+			if rule.Gated {
+				why := "the baseline has it, this result has no values"
+				if n.Unavailable != "" {
+					why += ": " + n.Unavailable
+				}
+				judged = append(judged, MissingFigure(o.Name, o.Unit, o.Values, rule, why).WithCost(o.Cost))
+			}
+		default:
+			v := Judge(o.Name, o.Unit, o.Values, n.Values, rule).WithCost(n.Cost)
+			v.Loosened = loosened
+			judged = append(judged, v)
+		}
+	}
+	judged = append(judged, p.compareSweeps(base.Sweeps, change.Sweeps)...)
+	if base.Identity != nil && change.Identity != nil && *base.Identity == *change.Identity {
+		for i := range judged {
+			judged[i] = SameIdentity(judged[i])
+		}
+	}
+	return judged
+}
+
+// pair is the rule of a figure that the base declares (gated, threshold)
+// and the change declares as it does (nil: the change lacks it), and, when
+// the change's declaration is looser than the base's, what it tried.
+func (p Policy) pair(class result.Class, better string, gated bool, threshold float64, change *result.Figure) (Rule, string) {
+	rule := p.Rule(class, threshold, gated, better)
+	if change == nil {
+		return rule, ""
+	}
+	var loosened string
+	asked := p.Rule(class, change.Threshold, change.Gated, better)
+	switch {
+	case asked.Threshold < rule.Threshold:
+		rule.Threshold = asked.Threshold // a change may tighten its gate
+	case asked.Threshold > rule.Threshold:
+		loosened = fmt.Sprintf("the change declares a threshold of %.1f%%, the base %.1f%%: the base's applies",
+			100*asked.Threshold, 100*rule.Threshold)
+	}
+	switch {
+	case change.Gated && !gated:
+		rule.Gated = true
+	case gated && !change.Gated:
+		loosened = join(loosened, "the change no longer gates it: the base's gate applies")
+	}
+	return rule, loosened
+}
+
+// compareSweeps judges the sweeps of a change against its base's, as
+// Compare does the figures: each sweep both have by JudgeGrowth, the base
+// deciding its gate; a gated sweep of the base that the change lacks is
+// missing.
+func (p Policy) compareSweeps(base, change []result.Sweep) []Verdict {
+	byFigure := make(map[string]*result.Sweep, len(change))
+	for i := range change {
+		byFigure[change[i].Figure] = &change[i]
+	}
+	var judged []Verdict
+	for _, o := range base {
+		n := byFigure[o.Figure]
+		if n == nil {
+			if o.Gated {
+				rule := p.Rule(result.ClassCount, o.Threshold, true, result.LowerIsBetter)
+				judged = append(judged, MissingFigure(o.Figure+GrowthSuffix, o.Unit, nil, rule,
+					"the baseline has a sweep of "+o.Figure+", this result does not"))
+			}
+			continue
+		}
+		rule, loosened := p.pair(result.ClassCount, result.LowerIsBetter, o.Gated, o.Threshold,
+			&result.Figure{Gated: n.Gated, Threshold: n.Threshold})
+		// Growth is judged by its threshold alone: the rule's noise and U
+		// test belong to a figure's runs, not to a fit.
+		rule = Rule{Threshold: rule.Threshold, Gated: rule.Gated}
+		v := JudgeGrowth(o, *n, rule)
+		v.Loosened = loosened
+		judged = append(judged, v)
+	}
+	return judged
+}
+
+func join(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
+}

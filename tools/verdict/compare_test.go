@@ -1,0 +1,104 @@
+package verdict
+
+import (
+	"strings"
+	"testing"
+
+	"havlak-lab/tools/result"
+)
+
+// instructions is a gated count declared as the runner declares
+// Cachegrind's instructions, with values.
+func instructions(gated bool, threshold float64, values ...float64) result.Figure {
+	return result.Figure{Name: "instructions", Unit: "instructions", Class: result.ClassCount, Better: result.LowerIsBetter,
+		Gated: gated, Threshold: threshold, Values: values}
+}
+
+func TestCompareTheBaseDecidesTheGate(t *testing.T) {
+	base := Side{Figures: []result.Figure{instructions(true, 0.01, 1000, 1000)}}
+	for _, tc := range []struct {
+		name     string
+		change   result.Figure
+		loosened string
+	}{
+		{"as declared at the base", instructions(true, 0.01, 1050, 1050), ""},
+		{"a threshold of 100% at the change", instructions(true, 1, 1050, 1050), "the base's applies"},
+		{"the gate dropped at the change", instructions(false, 0, 1050, 1050), "no longer gates it"},
+		{"both", instructions(false, 1, 1050, 1050), "threshold of 100.0%, the base 1.0%: the base's applies; the change no longer gates it"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v := Lab.Compare(base, Side{Figures: []result.Figure{tc.change}})
+			if len(v) != 1 {
+				t.Fatalf("%d verdicts, want 1: %v", len(v), v)
+			}
+			if v[0].Outcome != Regressed || !v[0].Fails() {
+				t.Errorf("a 5%% regression: %v, want a failing regression", v[0])
+			}
+			if v[0].Rule.Threshold != 0.01 {
+				t.Errorf("threshold %v, want the base's 0.01", v[0].Rule.Threshold)
+			}
+			if tc.loosened == "" && v[0].Loosened != "" || !strings.Contains(v[0].Loosened, tc.loosened) {
+				t.Errorf("Loosened %q, want %q", v[0].Loosened, tc.loosened)
+			}
+		})
+	}
+}
+
+func TestCompareAChangeMayTightenItsGate(t *testing.T) {
+	// The base shows the figure only, at 10%; the change gates it at 1%.
+	base := Side{Figures: []result.Figure{instructions(false, 0.10, 1000)}}
+	v := Lab.Compare(base, Side{Figures: []result.Figure{instructions(true, 0.01, 1020)}})
+	if len(v) != 1 || !v[0].Fails() || v[0].Rule.Threshold != 0.01 || v[0].Loosened != "" {
+		t.Errorf("a 2%% regression gated at 1%% by the change: %v, want it failing at 1%%", v)
+	}
+}
+
+func TestCompareMissingAndNewFigures(t *testing.T) {
+	allocs := result.Figure{Name: "alloc_objects", Unit: "objects", Class: result.ClassCount, Values: []float64{10}}
+	base := Side{Figures: []result.Figure{instructions(true, 0.01, 1000), allocs}}
+	v := Lab.Compare(base, Side{})
+	if len(v) != 1 || v[0].Figure != "instructions" || v[0].Outcome != Missing || !v[0].Fails() {
+		t.Errorf("a gated figure gone: %v, want it missing (and the ungated one not judged)", v)
+	}
+	gone := instructions(false, 0)
+	gone.Unavailable = "valgrind: not found"
+	v = Lab.Compare(base, Side{Figures: []result.Figure{gone}})
+	if len(v) != 1 || v[0].Outcome != Missing || !strings.Contains(v[0].Reason, "valgrind: not found") {
+		t.Errorf("a gated figure without values: %v, want it missing, saying why", v)
+	}
+	if v := Lab.Compare(Side{}, base); len(v) != 0 {
+		t.Errorf("figures the base lacks: %v, want nothing judged", v)
+	}
+}
+
+func TestCompareSameIdentityIsTheNoiseFloor(t *testing.T) {
+	id := &result.Identity{BinarySHA256: "b", RunSHA256: "r"}
+	base := Side{Figures: []result.Figure{instructions(true, 0.01, 1000)}, Identity: id}
+	v := Lab.Compare(base, Side{Figures: []result.Figure{instructions(true, 0.01, 1100)}, Identity: id})
+	if len(v) != 1 || v[0].Fails() || !strings.Contains(v[0].Warning, "noise floor") {
+		t.Errorf("the same binary and run: %v, want the noise floor", v)
+	}
+}
+
+func TestPolicyRuleByClass(t *testing.T) {
+	p := Policy{Count: 0.01, Timing: 0.2, Memory: 0.3}
+	for _, tc := range []struct {
+		class     result.Class
+		threshold float64
+		want      Rule
+	}{
+		{result.ClassCount, 0, Rule{Threshold: 0.01, BeyondNoise: true, Gated: true}},
+		{result.ClassCount, 0.05, Rule{Threshold: 0.05, BeyondNoise: true, Gated: true}},
+		{result.ClassTiming, 0, Rule{Threshold: 0.2, UTest: true, MinRuns: MinTimingRuns, GrossFactor: GrossTimingFactor, Gated: true}},
+		{result.ClassMemory, 0, Rule{Threshold: 0.3, UTest: true, MinRuns: MinTimingRuns, GrossFactor: GrossTimingFactor, Gated: true}},
+		{result.ClassSampledCount, 0, Rule{UTest: true, Gated: true}},
+		{result.ClassSampledTiming, 0, Rule{Threshold: 0.2, BeyondNoise: true, UTest: true, Gated: true}},
+	} {
+		if got := p.Rule(tc.class, tc.threshold, true, result.LowerIsBetter); got != tc.want {
+			t.Errorf("Rule(%s, %v) = %+v, want %+v", tc.class, tc.threshold, got, tc.want)
+		}
+	}
+	if r := p.Rule(result.ClassTiming, 0, true, result.HigherIsBetter); !r.HigherIsBetter {
+		t.Errorf("a rate's rule: %+v, want higher is better", r)
+	}
+}

@@ -119,5 +119,23 @@ MISSING="zip" run_wrapper build //...
 [[ "$err" == *"E: Unable to locate package zip"*"tools/bazel: apt-get install zip failed"* ]] ||
   fail "apt-get failure report: $err"
 
+# A key file an older tools/ci/bazel_ci.sh left in the workspace, as a
+# link (even dangling) or a file: refused, and Bazel never runs.
+workspace="$TEST_TMPDIR/workspace"
+mkdir -p "$workspace/tools"
+cp "$wrapper" "$workspace/tools/bazel"
+ln -s "$TEST_TMPDIR/gone/buildbuddy-key.bazelrc" "$workspace/buildbuddy-key.bazelrc"
+for kind in link file; do
+  wrapper="$workspace/tools/bazel" run_wrapper build --announce_rc //...
+  expect_one_line_error "tools/bazel: $workspace/buildbuddy-key.bazelrc is there: a CI key file"
+  [[ "$err" == *"remove it (rm $workspace/buildbuddy-key.bazelrc)"* ]] || fail "a stale $kind: no way out in: $err"
+  [[ -z "$out" ]] || fail "a stale $kind: Bazel ran: $out"
+  rm -f "$workspace/buildbuddy-key.bazelrc"
+  echo "build --remote_header=x-buildbuddy-api-key=stale" >"$workspace/buildbuddy-key.bazelrc"
+done
+rm -f "$workspace/buildbuddy-key.bazelrc"
+wrapper="$workspace/tools/bazel" run_wrapper build //...
+[[ "$status" == 0 && "$out" == "bazel build //... in "* ]] || fail "once removed: status $status, output $out"
+
 ((failures == 0)) || exit 1
 echo "PASS"

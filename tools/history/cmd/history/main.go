@@ -34,11 +34,13 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 
 	"havlak-lab/internal/cli"
+	"havlak-lab/tools/alert"
 	"havlak-lab/tools/history"
 	"havlak-lab/tools/result"
 )
@@ -261,7 +263,7 @@ func printSeries(ctx context.Context, d *history.DB, q history.Query, w io.Write
 		return err
 	}
 	if len(all) == 0 {
-		return fmt.Errorf("%s: no series for %+v", d.Name(), q)
+		return noSeries(ctx, d, q)
 	}
 	for i, s := range all {
 		if i > 0 {
@@ -295,4 +297,87 @@ func printSeries(ctx context.Context, d *history.DB, q history.Query, w io.Write
 		}
 	}
 	return nil
+}
+
+// maxKnown is how many of the names the history has a "no series" error
+// lists: enough to spot a typo, never a screenful.
+const maxKnown = 12
+
+// noSeries says why q selects no series: the first of its fields that no
+// series matches, given the fields before it (an unknown benchmark, then
+// an unknown figure of a known benchmark, ...), and the values the history
+// has there. Names come from results: escaped for a terminal.
+func noSeries(ctx context.Context, d *history.DB, q history.Query) error {
+	seen, _, err := d.Seen(ctx)
+	if err != nil {
+		return err
+	}
+	fields := []struct {
+		name, value string
+		of          func(alert.Series) string
+	}{
+		{"benchmark", q.Benchmark, func(s alert.Series) string { return s.Benchmark }},
+		{"figure", q.Metric, func(s alert.Series) string { return s.Figure }},
+		{"workload", q.Workload, func(s alert.Series) string { return s.Workload }},
+		{"environment", q.EnvKey, func(s alert.Series) string { return s.EnvKey }},
+	}
+	if len(seen) == 0 {
+		return fmt.Errorf("%s: no series: the history has no figure with values yet", d.Name())
+	}
+	var within []string
+	for _, f := range fields {
+		if f.value == "" {
+			continue
+		}
+		var matching []alert.Seen
+		var known []string
+		for _, s := range seen {
+			v := f.of(s.Series)
+			if v == f.value {
+				matching = append(matching, s)
+			}
+			if len(known) == 0 || known[len(known)-1] != v {
+				known = append(known, v)
+			}
+		}
+		what := fmt.Sprintf("%s %s", f.name, quoted(f.value))
+		if len(matching) == 0 {
+			if len(within) > 0 {
+				what += " of " + strings.Join(within, ", ")
+			}
+			return fmt.Errorf("%s: no series for %s (known: %s)", d.Name(), what, knownList(known))
+		}
+		within = append(within, what)
+		seen = matching
+	}
+	// Every field matched a series a moment ago: results came or went.
+	what := "the query"
+	if len(within) > 0 {
+		what = strings.Join(within, ", ")
+	}
+	return fmt.Errorf("%s: no series for %s now", d.Name(), what)
+}
+
+// quoted quotes a name for a message, its control characters escaped.
+func quoted(name string) string {
+	return `"` + cli.Printable(name) + `"`
+}
+
+// knownList lists names, sorted and without repeats, at most maxKnown of
+// them, escaped for a terminal.
+func knownList(names []string) string {
+	slices.Sort(names)
+	names = slices.Compact(names)
+	if len(names) == 0 {
+		return "none"
+	}
+	shown := make([]string, 0, maxKnown+1)
+	for i, n := range names {
+		if i == maxKnown {
+			shown = append(shown, fmt.Sprintf("… %d more", len(names)-maxKnown))
+			break
+		}
+		shown = append(shown, cli.Printable(n))
+	}
+	return strings.Join(shown, ", ")
 }

@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -153,5 +155,59 @@ func TestSeriesEscapesTerminalSequences(t *testing.T) {
 	out, errs, status := runHistory(t, "series", db, "--benchmark", "havlak6")
 	if status != 0 || strings.ContainsAny(out+errs, "\x1b\x07") || !strings.Contains(out, `perf-1\x1b]0;pwned\a\x1b[2J`) {
 		t.Errorf("series: status %d, want the escape sequence shown, not sent:\n%q", status, out+errs)
+	}
+}
+
+// A series nobody has is named with what the history has instead: the
+// benchmarks, or a known benchmark's figures, escaped and at most maxKnown.
+func TestSeriesOfUnknownNames(t *testing.T) {
+	dir := t.TempDir()
+	db := "sqlite:" + filepath.Join(dir, "h.db")
+	if out, errs, status := runHistory(t, "init", "--personal", db); status != 0 {
+		t.Fatalf("init: status %d\n%s%s", status, out, errs)
+	}
+	if _, errs, status := runHistory(t, "series", db, "--benchmark", "nope"); status != 1 ||
+		!strings.Contains(errs, "no series: the history has no figure with values yet") {
+		t.Errorf("series of an empty history: status %d, %s", status, errs)
+	}
+	// bench00 ... bench13, each with one night.
+	for i := range maxKnown + 2 {
+		night := filepath.Join(dir, "nights", strconv.Itoa(i))
+		writeNight(t, night, "c1", "2026-11-20T02:00:00Z", false, 1.0)
+		doc := filepath.Join(night, result.FileName)
+		data, err := os.ReadFile(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		renamed := strings.Replace(string(data), `"havlak6"`, fmt.Sprintf(`"bench%02d"`, i), 1)
+		if err := os.WriteFile(doc, []byte(renamed), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if out, errs, status := runHistory(t, "ingest", db, filepath.Join(dir, "nights")); status != 0 {
+		t.Fatalf("ingest: status %d\n%s%s", status, out, errs)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--benchmark", "nope"}, `no series for benchmark "nope" (known: bench00, bench01, ` +
+			`bench02, bench03, bench04, bench05, bench06, bench07, bench08, bench09, bench10, bench11, … 2 more)`},
+		{[]string{"--benchmark", "bench03", "--metric", "nope"},
+			`no series for figure "nope" of benchmark "bench03" (known: `},
+		{[]string{"--metric", "real_seconds", "--workload", "quick"},
+			`no series for workload "quick" of figure "real_seconds" (known: standard)`},
+		{[]string{"--benchmark", "\x1b]0;pwned\a"}, `no series for benchmark "\x1b]0;pwned\a" (known: `},
+	} {
+		out, errs, status := runHistory(t, append([]string{"series", db}, c.args...)...)
+		if status != 1 || out != "" || !strings.Contains(errs, c.want) || strings.ContainsAny(errs, "\x1b\a") ||
+			strings.Count(errs, "\n") != 1 {
+			t.Errorf("series %q: status %d, stdout %q, stderr %q; want status 1 and one line with %q", c.args, status, out, errs, c.want)
+		}
+	}
+	// A known benchmark's figures are its own, real_seconds among them.
+	_, errs, _ := runHistory(t, "series", db, "--benchmark", "bench03", "--metric", "nope")
+	if !strings.Contains(errs, "real_seconds") || strings.Contains(errs, "bench00") {
+		t.Errorf("the figures of bench03: %s", errs)
 	}
 }

@@ -215,7 +215,7 @@ func rangeOf(base, now *result.Result) alert.Range {
 func (n *night) reportLinks(s *summary.Summary, benchmark string) (string, []string) {
 	dir := n.reportDir()
 	if n.archivedNight != "" {
-		dir = filepath.Join(n.archivedNight, "report")
+		dir = filepath.Join(n.archivedNight, result.NightReport)
 	}
 	var diffs []string
 	for _, d := range s.ProfileDiffs {

@@ -87,6 +87,9 @@ func checkTestOutputs(label, zip string) error {
 	if err := result.CheckName(name); err != nil {
 		return fmt.Errorf("test %q: %v", label, err)
 	}
+	if result.Reserved(name) {
+		return fmt.Errorf("test %s: the nightly job writes its own %s into the night's directory, which would replace the test's outputs: rename the test", label, name)
+	}
 	if !filepath.IsAbs(zip) || filepath.Clean(zip) != zip || filepath.Base(zip) != result.ZipName ||
 		!strings.Contains(zip, string(filepath.Separator)+"testlogs"+string(filepath.Separator)) {
 		return fmt.Errorf("test %s: its outputs.zip %q is not an outputs.zip under Bazel's testlogs", label, zip)
@@ -98,7 +101,7 @@ func checkTestOutputs(label, zip string) error {
 // dest/<test name>/outputs.zip, a real directory that Buildkite's
 // artifact_paths can upload (bazel-testlogs is a symlink out of the
 // checkout, and its contents change with the next build). It returns the
-// directories it made, sorted. <test name> is the target's name; two tests
+// directories it made, sorted; dest must then be a night (result.Night). <test name> is the target's name; two tests
 // of one name in different packages are an error.
 func collect(events, dest string) ([]string, error) {
 	zips, err := testOutputs(events)
@@ -127,5 +130,10 @@ func collect(events, dest string) ([]string, error) {
 		dirs = append(dirs, dir)
 	}
 	sort.Strings(dirs)
+	// What the gate reads is a night (result.Night): what collect wrote,
+	// and nothing else, must be one.
+	if _, err := result.OpenNight(dest); err != nil && len(dirs) > 0 {
+		return dirs, err
+	}
 	return dirs, nil
 }

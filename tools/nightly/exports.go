@@ -13,7 +13,7 @@ import (
 
 // exportsDir is where the night's exports go, among the artifacts the job
 // uploads.
-const exportsDir = "exports"
+const exportsDir = result.NightExports
 
 // writeExports writes the night's readable results in every format of
 // tools/exports (docs/history.md, "Exports") into artifacts/exports/, one

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -81,7 +82,16 @@ type testSummary struct {
 // not be made.
 func (n *night) gate() error {
 	var v verdict
-	found, err := result.FindAll(n.artifacts)
+	// The night is exactly its results (result.Night): what the gate
+	// judges is what the baseline becomes.
+	night, err := result.OpenNight(n.artifacts)
+	if err != nil {
+		return err
+	}
+	if err := n.recoverBaseline(); err != nil {
+		return err
+	}
+	found, err := readNight(night)
 	if err != nil {
 		return err
 	}
@@ -93,18 +103,22 @@ func (n *night) gate() error {
 	// regressions since) and its Go benchmarks (for the missing ones).
 	var before []result.Found
 	if isDir(n.baseline) {
-		if before, err = result.FindAll(n.baseline); err != nil {
+		old, err := result.OpenNight(n.baseline)
+		if err == nil {
+			before, err = readNight(old)
+		}
+		if err != nil {
 			fmt.Fprintf(n.stderr, "nightly: reading the baseline: %v\n", err)
 			v.failed = true
 		}
 	}
 	accepted := n.acceptances(before, found)
 	ctx := context.Background()
-	args := []string{"--from", n.artifacts, "--out", n.reportDir()}
+	args := []string{"--night", n.artifacts, "--out", n.reportDir()}
 	var db *history.DB
 	var changes []alert.Finding
 	if n.history != nil {
-		trendsFile := filepath.Join(n.artifacts, "trends.json")
+		trendsFile := filepath.Join(n.artifacts, result.NightTrends)
 		if db, err = n.history.open(ctx); err == nil {
 			defer db.Close()
 			changes, err = n.historyStep(ctx, db, found, trendsFile, accepted)
@@ -154,14 +168,15 @@ func (n *night) gate() error {
 		if f.Err != nil || f.Result.Benchmark.Kind != result.KindGoTest {
 			continue // the report has named the unreadable ones
 		}
-		test := filepath.Base(filepath.Dir(f.Path))
-		old := filepath.Join(n.baseline, test, result.ZipName)
-		if !isFile(old) {
+		test := result.Test(f)
+		i := slices.IndexFunc(before, func(b result.Found) bool { return b.Err == nil && result.Test(b) == test })
+		if i < 0 {
 			fmt.Fprintf(n.stdout, "%s: no baseline\n", test)
 			continue
 		}
+		old := before[i].Path
 		fmt.Fprintf(n.stdout, "%s:\n", test)
-		file := filepath.Join(n.artifacts, "benchgate", test+".json")
+		file := filepath.Join(n.artifacts, result.NightBenchgate, test+".json")
 		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
 			return err
 		}
@@ -209,7 +224,17 @@ func (n *night) gate() error {
 		return nil
 	}
 	fmt.Fprintln(n.stdout, "--- :floppy_disk: This night becomes the baseline")
-	return promote(n.artifacts, n.baseline)
+	return n.promote(found)
+}
+
+// readNight reads the night's results, one at a time.
+func readNight(night *result.Night) ([]result.Found, error) {
+	var found []result.Found
+	err := night.Walk(func(f result.Found) error {
+		found = append(found, f)
+		return nil
+	})
+	return found, err
 }
 
 // enterAlerts enters the night's findings into the history's alerts and
@@ -413,43 +438,123 @@ func (n *night) summary(found []result.Found, v verdict, j judged, tonight []ale
 	return s.String()
 }
 
-// promote makes the night's outputs the baseline: every
-// artifacts/<test>/outputs.zip, copied into a new directory that then
-// replaces the old baseline whole.
-func promote(artifacts, baseline string) error {
-	zips, err := filepath.Glob(filepath.Join(artifacts, "*", result.ZipName))
+// promote makes the night's results, found (exactly those judged), the
+// baseline: it copies each into a new directory beside the baseline,
+// reads every copy back through tools/result and checks that it is the
+// result judged, and only then swaps it in: the old baseline is renamed
+// aside, the new one renamed in, the old one removed. A failure at any
+// step leaves the old baseline where it was (recoverBaseline finishes a
+// swap a crash interrupted).
+func (n *night) promote(found []result.Found) error {
+	var take []result.Found
+	for _, f := range found {
+		if f.Err == nil {
+			take = append(take, f)
+		}
+	}
+	if len(take) == 0 {
+		return fmt.Errorf("%s: no results to make the baseline of; the baseline stays", n.artifacts)
+	}
+	parent := filepath.Dir(n.baseline)
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return err
+	}
+	if err := n.recoverBaseline(); err != nil {
+		return err
+	}
+	fresh, err := os.MkdirTemp(parent, "."+filepath.Base(n.baseline)+".new-")
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(baseline), 0o755); err != nil {
+	defer os.RemoveAll(fresh) // gone already once swapped in
+	if err := os.Chmod(fresh, 0o755); err != nil {
 		return err
 	}
-	fresh, old := baseline+".new", baseline+".old"
-	for _, dir := range []string{fresh, old} {
-		if err := os.RemoveAll(dir); err != nil {
-			return err
-		}
-	}
-	for _, zip := range zips {
-		data, err := result.ReadFileLimited(zip, result.MaxResultBytes)
+	for _, f := range take {
+		data, err := result.ReadFileLimited(f.Path, result.MaxResultBytes)
 		if err != nil {
-			return err
+			return fmt.Errorf("%w; the baseline stays", err)
 		}
-		dir := filepath.Join(fresh, filepath.Base(filepath.Dir(zip)))
+		dir := filepath.Join(fresh, result.Test(f))
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return err
 		}
-		if err := os.WriteFile(filepath.Join(dir, result.ZipName), data, 0o644); err != nil {
-			return err
+		if err := result.WriteFile(filepath.Join(dir, result.ZipName), data); err != nil {
+			return fmt.Errorf("%w; the baseline stays", err)
 		}
 	}
-	if err := os.Rename(baseline, old); err != nil && !errors.Is(err, os.ErrNotExist) {
+	if err := verifyCopy(fresh, take); err != nil {
+		return fmt.Errorf("the new baseline %s: %w; the baseline stays", fresh, err)
+	}
+	old := n.baseline + ".old"
+	had := exists(n.baseline)
+	if had {
+		if err := os.Rename(n.baseline, old); err != nil {
+			return fmt.Errorf("%w; the baseline stays", err)
+		}
+	}
+	if err := os.Rename(fresh, n.baseline); err != nil {
+		if had {
+			if back := os.Rename(old, n.baseline); back != nil {
+				return fmt.Errorf("%w; putting the baseline back from %s: %v (the next gate tries again)", err, old, back)
+			}
+		}
+		return fmt.Errorf("%w; the baseline stays", err)
+	}
+	if err := os.RemoveAll(old); err != nil {
+		fmt.Fprintf(n.stderr, "nightly: the old baseline %s stays behind (the next gate removes it): %v\n", old, err)
+	}
+	return nil
+}
+
+// verifyCopy reads the copies in dir back as a night and checks that they
+// are the results judged, want, and no others.
+func verifyCopy(dir string, want []result.Found) error {
+	copied, err := result.OpenNight(dir)
+	if err != nil {
 		return err
 	}
-	if err := os.Rename(fresh, baseline); err != nil {
-		return err
+	judged := map[string]*result.Result{}
+	for _, f := range want {
+		judged[result.Test(f)] = f.Result
+	}
+	seen := 0
+	err = copied.Walk(func(f result.Found) error {
+		switch r, ok := judged[result.Test(f)]; {
+		case f.Err != nil:
+			return f.Err
+		case !ok:
+			return fmt.Errorf("%s: a result that was not judged", f.Path)
+		case !reflect.DeepEqual(f.Result, r):
+			return fmt.Errorf("%s: not the result judged (its outputs.zip changed since)", f.Path)
+		}
+		seen++
+		return nil
+	})
+	if err == nil && seen != len(want) {
+		err = fmt.Errorf("%d of the %d results judged read back", seen, len(want))
+	}
+	return err
+}
+
+// recoverBaseline finishes a promotion that stopped between its renames:
+// with the baseline gone and the old one aside, the old one goes back;
+// with both, the new one was whole and the old one goes.
+func (n *night) recoverBaseline() error {
+	old := n.baseline + ".old"
+	switch {
+	case !exists(old):
+		return nil
+	case !exists(n.baseline):
+		fmt.Fprintf(n.stdout, "The baseline is back from %s, where an interrupted promotion left it.\n", old)
+		return os.Rename(old, n.baseline)
 	}
 	return os.RemoveAll(old)
+}
+
+func exists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
 }
 
 func isDir(path string) bool {

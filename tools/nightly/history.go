@@ -144,7 +144,7 @@ func (n *night) archive(found []result.Found) ([]string, error) {
 	dir := filepath.Join(n.history.dir, "nights", name)
 	var zips []string
 	for _, f := range found {
-		zips = append(zips, filepath.Join(dir, filepath.Base(filepath.Dir(f.Path)), result.ZipName))
+		zips = append(zips, filepath.Join(dir, result.Test(f), result.ZipName))
 	}
 	n.archivedNight = dir
 	if isDir(dir) {
@@ -182,7 +182,7 @@ func (n *night) archiveReport() error {
 }
 
 // reportDir is where the report of the night goes.
-func (n *night) reportDir() string { return filepath.Join(n.artifacts, "report") }
+func (n *night) reportDir() string { return filepath.Join(n.artifacts, result.NightReport) }
 
 // detect searches every charted series of tonight's benchmarks for change
 // points, writes them with the series as a trends file for the report,

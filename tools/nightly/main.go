@@ -8,8 +8,11 @@
 // file (--build_event_json_file) to DEST/<test name>/outputs.zip and prints
 // the directories, one a line.
 //
-// gate runs the report (//tools/report) on ARTIFACTS, comparing it with the
-// baseline, the last good night's artifacts; then benchgate on every Go
+// gate runs the report (//tools/report) on ARTIFACTS, a night
+// (tools/result.Night: ARTIFACTS/<test>/outputs.zip, nothing else but the
+// job's own files; anything else is refused, named, before anything is
+// written), comparing it with the baseline, the last good night's
+// artifacts, which must be neither ARTIFACTS, nor inside it, nor hold it; then benchgate on every Go
 // benchmark (go_benchmark) that has a baseline. It prints a Markdown
 // summary (the report's table and the verdict) and posts it as a Buildkite
 // annotation when run by an agent. It also writes the night's results in
@@ -134,8 +137,20 @@ func runGate(args []string, report, benchgate, bisect string, stdout, stderr io.
 			return err
 		}
 	}
+	// The gate reads the night and writes the baseline and the history:
+	// none may be, hold or be inside another, or promoting the night would
+	// copy it over itself and delete what it judged.
+	artifacts := cli.UserPath(fs.Arg(0))
+	if err := result.Apart("the night", artifacts, "--baseline", cli.UserPath(*baseline)); err != nil {
+		return cli.Usagef("%v: refused", err)
+	}
+	if *otava != "" {
+		if err := result.Apart("the night", artifacts, "--history-dir", cli.UserPath(*historyDir)); err != nil {
+			return cli.Usagef("%v: refused", err)
+		}
+	}
 	n := &night{
-		artifacts:   absolute(cli.UserPath(fs.Arg(0))),
+		artifacts:   absolute(artifacts),
 		baseline:    absolute(cli.UserPath(*baseline)),
 		report:      absolute(report),
 		benchgate:   absolute(benchgate),

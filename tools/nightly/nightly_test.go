@@ -374,6 +374,8 @@ func TestCollect(t *testing.T) {
 		"same names": {event("//a:t", "file://"+first) + "\n" + event("//b:t", "file://"+other) + "\n", "two tests named t"},
 		"a label out of the destination": {event("//benchmarks:../../ESCAPED", "file://"+first) + "\n",
 			`test "//benchmarks:../../ESCAPED": name "../../ESCAPED" starts with a dot`},
+		"a test named like the gate's report": {event("//a:report", "file://"+first) + "\n",
+			"test //a:report: the nightly job writes its own report into the night's directory"},
 		"a zip outside the testlogs": {event("//a:t", "file:///etc/passwd") + "\n", `"/etc/passwd" is not an outputs.zip under Bazel's testlogs`},
 		"a zip up and out":           {event("//a:t", "file://"+dir+"/testlogs/../../x/outputs.zip") + "\n", "not an outputs.zip under Bazel's testlogs"},
 	} {

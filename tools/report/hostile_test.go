@@ -181,3 +181,76 @@ func TestSameIdentityIsNoise(t *testing.T) {
 		t.Errorf("5%% more of another binary: exit status %d\n%s", status, stderr)
 	}
 }
+
+// What the report reads is never what it writes: it replaces --out whole,
+// so an --out that is, holds or is inside --from, --night or --baseline is
+// refused before anything is written, and the directory keeps every file.
+func TestOutDoesNotOverlapInputs(t *testing.T) {
+	zipped := func(t *testing.T) string {
+		dir := t.TempDir()
+		for _, s := range []string{"havlak1", "havlak6"} {
+			data, err := os.ReadFile(filepath.Join(fixtures, s+"_quick_test", "outputs.zip"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			os.MkdirAll(filepath.Join(dir, s+"_quick_test"), 0o755)
+			os.WriteFile(filepath.Join(dir, s+"_quick_test", "outputs.zip"), data, 0o644)
+		}
+		return dir
+	}
+	for _, c := range []struct {
+		name string
+		// args are the report's, with D the directory read.
+		args []string
+		// status is the exit status; says, what standard error says.
+		status int
+		says   string
+	}{
+		{"--from D --out D", []string{"--from", "D", "--out", "D"}, 2, "--from D and --out D are the same directory"},
+		{"--from D --out D/report", []string{"--from", "D", "--out", "D/report"}, 2, "--out D/report is inside --from D"},
+		{"--from D/havlak1_quick_test --out D", []string{"--from", "D/havlak1_quick_test", "--out", "D"}, 2, "--from D/havlak1_quick_test is inside --out D"},
+		{"--baseline D --out D", []string{"--from", "B", "--baseline", "D", "--out", "D"}, 2, "--baseline D and --out D are the same directory"},
+		{"--night D --out D", []string{"--night", "D", "--out", "D"}, 2, "--out: D: holds the night D"},
+		{"--night D --out D/havlak1_quick_test", []string{"--night", "D", "--out", "D/havlak1_quick_test"}, 2, "inside the night D, beside its results"},
+		{"--night D --out D/report", []string{"--night", "D", "--out", "D/report"}, 0, "report: 2 benchmarks"},
+		{"--night D --from D", []string{"--night", "D", "--from", "D"}, 2, "are alternatives"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir, other := zipped(t), zipped(t)
+			// A night holds no stray files (the last case says so).
+			stray := c.args[0] != "--night"
+			if stray {
+				os.WriteFile(filepath.Join(dir, "unrelated.txt"), []byte("mine"), 0o644)
+			}
+			var args []string
+			for _, a := range c.args {
+				a = strings.Replace(a, "D", dir, 1)
+				args = append(args, strings.Replace(a, "B", other, 1))
+			}
+			stderr, status, err := runReport(t, args...)
+			if err != nil {
+				stderr += err.Error()
+			}
+			stderr = strings.ReplaceAll(stderr, dir, "D")
+			if status != c.status || !strings.Contains(stderr, c.says) {
+				t.Errorf("exit status %d, want %d saying %q:\n%s", status, c.status, c.says, stderr)
+			}
+			for _, s := range []string{"havlak1", "havlak6"} {
+				if _, err := os.Stat(filepath.Join(dir, s+"_quick_test", "outputs.zip")); err != nil {
+					t.Errorf("the results read are gone: %v", err)
+				}
+			}
+			if data, _ := os.ReadFile(filepath.Join(dir, "unrelated.txt")); stray && string(data) != "mine" {
+				t.Errorf("an unrelated file of D is gone")
+			}
+		})
+	}
+
+	// A night holding what is not a night's is refused, naming it.
+	dir := zipped(t)
+	os.Symlink(filepath.Join(zipped(t), "havlak6_quick_test"), filepath.Join(dir, "havlak7_quick_test"))
+	_, status, err := runReport(t, "--night", dir, "--out", t.TempDir())
+	if want := filepath.Join(dir, "havlak7_quick_test") + ": a symbolic link"; status != 2 || err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("a night with a symbolic link: exit status %d, want 2 saying %q: %v", status, want, err)
+	}
+}

@@ -1,7 +1,7 @@
 // Command report turns benchmark results into the article's table, charts
 // and flame graphs, and gates regressions against a baseline.
 //
-//	bazel run //benchmarks:report -- [--from DIR | --testlogs] [--out DIR]
+//	bazel run //benchmarks:report -- [--from DIR | --night DIR | --testlogs] [--out DIR]
 //	    [--workload standard|quick] [--baseline DIR [--allow-env-change]]
 //	    [--threshold F] [--rss-threshold F] [--trends FILE]
 //
@@ -9,14 +9,19 @@
 // JSON, the CPU and heap profiles, pprof's call graphs): from the latest
 // bazel-testlogs/benchmarks (--testlogs, the default) or from a directory
 // of results downloaded from CI (--from; zips or unpacked directories,
-// found at any depth). It reports the results of one workload, whose
+// found at any depth), or from a nightly job's artifacts (--night: exactly
+// the night's results, DIR/<test>/outputs.zip, as tools/result.Night
+// defines them; a night holding anything else is refused, naming it; its
+// --baseline is a night too). It reports the results of one workload, whose
 // timings compare: --workload, by default the standard (full-size) one when
 // there are results of it, else the quick one. It says what it left out
 // (the other workload's results, and older results of a benchmark) and
 // why, on standard error, in report.md and in the page.
 //
 // It writes, into --out (default: report/ in the workspace), replacing it
-// whole only when everything is written:
+// whole only when everything is written; an --out that is, holds or is
+// inside a directory it reads (--from, --baseline) is refused before
+// anything is written, except a night's own report/ (--night):
 //
 //	report.md   the tables, each with its workload, the machine, the top
 //	            functions of each stage
@@ -67,6 +72,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"havlak-lab/internal/cli"
@@ -85,6 +91,7 @@ func run(args []string, stderr io.Writer) error {
 	fs := flag.NewFlagSet("report", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	from := fs.String("from", "", "read results from `DIR` (downloaded CI artifacts)")
+	nightDir := fs.String("night", "", "read the night in `DIR` (a nightly job's artifacts: DIR/<test>/outputs.zip); --baseline is a night too")
 	testlogs := fs.Bool("testlogs", false, "read results from the workspace's bazel-testlogs/benchmarks (the default)")
 	out := fs.String("out", "", "write the report to `DIR` (default: report/ in the workspace)")
 	workload := fs.String("workload", "", "report the results of the `workload` standard or quick (default: standard when there are any)")
@@ -119,8 +126,8 @@ func run(args []string, stderr io.Writer) error {
 	switch {
 	case fs.NArg() > 0:
 		return cli.Usagef("unexpected argument %q", fs.Arg(0))
-	case *from != "" && *testlogs:
-		return cli.Usagef("--from and --testlogs are alternatives")
+	case len(slices.DeleteFunc([]bool{*from != "", *nightDir != "", *testlogs}, func(b bool) bool { return !b })) > 1:
+		return cli.Usagef("--from, --night and --testlogs are alternatives")
 	case *workload != "" && *workload != result.WorkloadStandard && *workload != result.WorkloadQuick:
 		return cli.Usagef("--workload=%s: want %s or %s", *workload, result.WorkloadStandard, result.WorkloadQuick)
 	case *threshold <= 0 || *rssThreshold <= 0:
@@ -145,6 +152,30 @@ func run(args []string, stderr io.Writer) error {
 	if *out != "" {
 		outDir = cli.UserPath(*out)
 	}
+	// What is read is never what is written: the report replaces --out
+	// whole.
+	var night *result.Night
+	if *nightDir != "" {
+		var err error
+		if night, err = result.OpenNight(cli.UserPath(*nightDir)); err != nil {
+			return cli.UsageError{Err: err}
+		}
+		if err := night.CheckOutput(outDir); err != nil {
+			return cli.Usagef("--out: %v", err)
+		}
+		sources = []string{night.Dir}
+	} else {
+		for _, dir := range sources {
+			if err := result.Apart("--from", dir, "--out", outDir); err != nil {
+				return cli.Usagef("%v: the report would replace what it reads", err)
+			}
+		}
+	}
+	if *baseline != "" {
+		if err := result.Apart("--baseline", cli.UserPath(*baseline), "--out", outDir); err != nil {
+			return cli.Usagef("%v: the report would replace what it reads", err)
+		}
+	}
 
 	var series []trends.Series
 	if *trendsFile != "" {
@@ -153,7 +184,7 @@ func run(args []string, stderr io.Writer) error {
 			return cli.Usagef("--trends: %v", err)
 		}
 	}
-	set, err := load(*workload, sources)
+	set, err := load(*workload, sources, night != nil)
 	if err != nil {
 		return err
 	}
@@ -164,7 +195,7 @@ func run(args []string, stderr io.Writer) error {
 	var worse, moved []*model.Row
 	if *baseline != "" {
 		report.Baseline = cli.UserPath(*baseline)
-		old, err := load(report.Workload, []string{report.Baseline})
+		old, err := load(report.Workload, []string{report.Baseline}, night != nil)
 		if err != nil {
 			return err
 		}
@@ -221,14 +252,25 @@ func run(args []string, stderr io.Writer) error {
 }
 
 // load reads the results of a workload under dirs ("": the default one,
-// see model.Load). It fails when they hold none.
-func load(workload string, dirs []string) (*model.Set, error) {
+// see model.Load), or of the night in dirs[0] (result.Night). It fails
+// when they hold none.
+func load(workload string, dirs []string, isNight bool) (*model.Set, error) {
 	for _, dir := range dirs {
 		if _, err := os.Stat(dir); err != nil {
 			return nil, cli.Usagef("no results: %v", err)
 		}
 	}
-	set, err := model.Load(workload, dirs...)
+	var set *model.Set
+	var err error
+	if isNight {
+		var night *result.Night
+		if night, err = result.OpenNight(dirs[0]); err != nil {
+			return nil, cli.UsageError{Err: err}
+		}
+		set, err = model.LoadNight(workload, night)
+	} else {
+		set, err = model.Load(workload, dirs...)
+	}
 	switch {
 	case err != nil:
 		return nil, err

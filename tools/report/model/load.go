@@ -53,11 +53,29 @@ func Load(workload string, roots ...string) (*Set, error) {
 	if err != nil {
 		return nil, err
 	}
+	return load(workload, func(fn func(result.Found) error) error {
+		for _, f := range found {
+			if err := fn(f); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// LoadNight is Load of a night's results (result.Night), read one at a
+// time.
+func LoadNight(workload string, n *result.Night) (*Set, error) {
+	return load(workload, n.Walk)
+}
+
+// load is Load of the results walk gives.
+func load(workload string, walk func(func(result.Found) error) error) (*Set, error) {
 	var results []*Result
 	var servers []*ServerRow
 	var problems []string
 	standard := false
-	for _, f := range found {
+	err := walk(func(f result.Found) error {
 		switch {
 		case f.Err != nil:
 			problems = append(problems, f.Err.Error())
@@ -70,6 +88,10 @@ func Load(workload string, roots ...string) (*Set, error) {
 			servers = append(servers, row)
 			standard = standard || !row.Quick()
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	if workload == "" {
 		workload = result.WorkloadQuick

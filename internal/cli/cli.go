@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -75,26 +76,88 @@ func Report(stderr io.Writer, program string, err error) int {
 	return Status(err)
 }
 
-// Printable makes text safe for a terminal: its control characters but
-// newline and tab (an escape sequence in a result's name, say, which
-// would move the cursor or retitle the window) are written as Go escapes,
-// and so are invalid UTF-8 bytes.
-func Printable(text string) string {
+// Printable makes a message safe for a terminal, and for the logs of CI
+// that render a terminal's escape sequences: what would not show as
+// itself is written as a Go escape instead. That is a control character
+// but newline and tab (ESC starting a sequence that clears the screen or
+// retitles the window, a C1 control such as U+009B, the one-byte CSI), a
+// bidi control (U+202E reverses the text after it: a name could read as
+// another), and an invalid UTF-8 byte (\xff).
+//
+// Printable is for whole messages, whose newlines and tabs are the
+// program's own. A single field of a line (a name, a reason, a path from
+// a result or a commit) goes through Field, which escapes those too.
+func Printable(text string) string { return escape(text, "\n\t") }
+
+// Field makes one field of a line safe as Printable does, and escapes
+// newline, carriage return and tab too: a name from a result never starts
+// a line of its own nor breaks a table's columns.
+func Field(text string) string { return escape(text, "") }
+
+// escape writes text with each rune that does not show as itself as a Go
+// escape, but those in keep.
+func escape(text, keep string) string {
 	var b strings.Builder
 	for i, r := range text {
 		switch {
 		case r == utf8.RuneError && !strings.HasPrefix(text[i:], "\uFFFD"):
 			fmt.Fprintf(&b, `\x%02x`, text[i])
-		case r == '\n' || r == '\t':
+		case strings.ContainsRune(keep, r):
 			b.WriteRune(r)
-		case unicode.IsControl(r):
-			q := strconv.QuoteRune(r)
+		case unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r):
+			q := strconv.QuoteRuneToASCII(r)
 			b.WriteString(q[1 : len(q)-1])
 		default:
 			b.WriteRune(r)
 		}
 	}
 	return b.String()
+}
+
+// Terminal returns a writer that writes what it is given to w through
+// Printable: the standard output and error of a command that shows text
+// from results. Escaping where text reaches the stream, rather than at
+// each line that carries a name, covers every line, those added later and
+// the output of child processes too. It leaves the lab's own output as it
+// is: that is text with newlines and tabs (tables are aligned with spaces
+// or tabs), and no tool of the lab writes colour or other escape
+// sequences. A child process writing through it sees a pipe, not a
+// terminal, so it writes no colour either (Bazel's --color=auto).
+//
+// JSON passes unchanged in meaning: its encoder escapes C0 controls and
+// invalid UTF-8 itself, and the \u escape Printable writes for a C1 or
+// bidi control is JSON's (and JavaScript's) for the same character.
+//
+// A character split between two writes (a child's output copied through
+// a pipe) waits for its end in the next write; one never completed is
+// dropped with the writer.
+func Terminal(w io.Writer) io.Writer { return &terminal{w: w} }
+
+type terminal struct {
+	mu      sync.Mutex
+	w       io.Writer
+	pending []byte // the start of a character split between writes
+}
+
+func (t *terminal) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	text := append(t.pending, p...)
+	t.pending = nil
+	// At most the last three bytes can start an incomplete character.
+	for i := len(text) - 1; i >= 0 && i >= len(text)-utf8.UTFMax+1; i-- {
+		if utf8.RuneStart(text[i]) {
+			if !utf8.FullRune(text[i:]) {
+				t.pending = append([]byte(nil), text[i:]...)
+				text = text[:i]
+			}
+			break
+		}
+	}
+	if _, err := io.WriteString(t.w, Printable(string(text))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }
 
 // Exit ends the program with err reported as Report does, after

@@ -1,12 +1,15 @@
 package cli
 
 import (
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 )
 
 func TestParseFlags(t *testing.T) {
@@ -66,17 +69,98 @@ func TestUserPath(t *testing.T) {
 	}
 }
 
+// hostile is text from a result that would drive a terminal: ESC
+// sequences that clear the screen and retitle the window, the one-byte
+// C1 CSI, a bidi override, an invalid byte and a line break.
+const hostile = "a\x1b[2J\x1b]0;pwned\a \u009b31m \u202egnp.exe \xff\nb\tc"
+
 func TestPrintable(t *testing.T) {
 	for in, want := range map[string]string{
-		"havlak6":               "havlak6",
-		"a\x1b]0;pwned\a b":     `a\x1b]0;pwned\a b`,
-		"two\nlines\tand a tab": "two\nlines\tand a tab",
-		"bad \xff byte, fine é": `bad \xff byte, fine é`,
-		"\u009b31m (C1 CSI)":    `\u009b31m (C1 CSI)`,
-		"carriage\rreturn":      `carriage\rreturn`,
+		"havlak6":                            "havlak6",
+		"a\x1b]0;pwned\a b":                  `a\x1b]0;pwned\a b`,
+		"two\nlines\tand a tab":              "two\nlines\tand a tab",
+		"bad \xff byte, fine é":              `bad \xff byte, fine é`,
+		"\u009b31m (C1 CSI)":                 `\u009b31m (C1 CSI)`,
+		"carriage\rreturn":                   `carriage\rreturn`,
+		"\u202egnp.exe":                      `\u202egnp.exe`,
+		"\u2066 \u2069 \u200e \u200f \u061c": `\u2066 \u2069 \u200e \u200f \u061c`,
+		"\u0085 next line, \u009f":           `\u0085 next line, \u009f`,
+		"U+FFFD \uFFFD stays":                "U+FFFD \uFFFD stays",
+		hostile:                              "a\\x1b[2J\\x1b]0;pwned\\a \\u009b31m \\u202egnp.exe \\xff\nb\tc",
 	} {
 		if got := Printable(in); got != want {
 			t.Errorf("Printable(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+func TestField(t *testing.T) {
+	for in, want := range map[string]string{
+		"havlak6 real_seconds": "havlak6 real_seconds",
+		"two\nlines\r\n":       `two\nlines\r\n`,
+		"a\tb":                 `a\tb`,
+		hostile:                `a\x1b[2J\x1b]0;pwned\a \u009b31m \u202egnp.exe \xff\nb\tc`,
+	} {
+		if got := Field(in); got != want {
+			t.Errorf("Field(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// unsafe reports the first rune of text a terminal would not show as
+// itself, but newline and tab.
+func unsafe(text string) (rune, bool) {
+	for _, r := range text {
+		if r != '\n' && r != '\t' && (unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r)) || r == utf8.RuneError {
+			return r, true
+		}
+	}
+	return 0, false
+}
+
+func TestTerminal(t *testing.T) {
+	text := "table\n  x\ty\n" + hostile + " é\u202e€𝄞\n"
+	want := Printable(text)
+	// Written whole, and cut at every byte: a character split between two
+	// writes is written whole, never as escaped bytes.
+	for cut := 0; cut <= len(text); cut++ {
+		var b strings.Builder
+		w := Terminal(&b)
+		for _, part := range []string{text[:cut], text[cut:]} {
+			if n, err := io.WriteString(w, part); n != len(part) || err != nil {
+				t.Fatalf("Write(%q) = %d, %v", part, n, err)
+			}
+		}
+		if b.String() != want {
+			t.Errorf("cut at %d: wrote %q, want %q", cut, b.String(), want)
+		}
+		if r, bad := unsafe(b.String()); bad {
+			t.Errorf("cut at %d: wrote %U raw", cut, r)
+		}
+	}
+	// Byte by byte.
+	var b strings.Builder
+	w := Terminal(&b)
+	for i := range len(text) {
+		w.Write([]byte{text[i]})
+	}
+	if b.String() != want {
+		t.Errorf("byte by byte: wrote %q, want %q", b.String(), want)
+	}
+	// JSON keeps its meaning: the \u escapes are JSON's.
+	doc, _ := json.Marshal(map[string]string{"name": hostile})
+	b.Reset()
+	Terminal(&b).Write(doc)
+	var back map[string]string
+	if err := json.Unmarshal([]byte(b.String()), &back); err != nil || back["name"] != strings.ToValidUTF8(hostile, "\uFFFD") {
+		t.Errorf("JSON through Terminal: %s: %q, %v", b.String(), back["name"], err)
+	}
+}
+
+func TestReportIsPrintable(t *testing.T) {
+	var stderr strings.Builder
+	Report(&stderr, "prog", errors.New("metric "+hostile))
+	if r, bad := unsafe(stderr.String()); bad {
+		t.Errorf("Report wrote %U raw: %q", r, stderr.String())
 	}
 }

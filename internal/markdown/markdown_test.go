@@ -1,6 +1,15 @@
 package markdown
 
-import "testing"
+import (
+	"strings"
+	"testing"
+	"unicode"
+)
+
+// raw reports whether text holds a control character or a bidi control.
+func raw(text string) bool {
+	return strings.IndexFunc(text, func(r rune) bool { return unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) }) >= 0
+}
 
 func TestEscape(t *testing.T) {
 	for in, want := range map[string]string{
@@ -10,10 +19,13 @@ func TestEscape(t *testing.T) {
 		"a|b":                          `a\|b`,
 		"<img src=x onerror=alert(1)>": `\<img src=x onerror=alert(1)\>`,
 		"[link](javascript:x)":         `\[link\](javascript:x)`,
-		"two\nlines\x1b[2J":            `two lines\[2J`,
+		"two\nlines\x1b[2J":            `two lines\\x1b\[2J`,
+		"\x1b]0;title\a":               `\\x1b\]0;title\\a`,
+		"\u009b2J \u202etxt.exe \xff":  `\\u009b2J \\u202etxt.exe \\xff`,
+		"a\\b":                         `a\\b`,
 		"&lt;":                         `\&lt;`,
 	} {
-		if got := Escape(in); got != want {
+		if got := Escape(in); got != want || raw(got) {
 			t.Errorf("Escape(%q) = %q, want %q", in, got, want)
 		}
 	}
@@ -21,12 +33,13 @@ func TestEscape(t *testing.T) {
 
 func TestCode(t *testing.T) {
 	for in, want := range map[string]string{
-		"main.find": "`main.find`",
-		"a`b":       "``a`b``",
-		"`x":        "`` `x ``",
-		"f(a|b)":    "`f(a\\|b)`",
+		"main.find":                            "`main.find`",
+		"a`b":                                  "``a`b``",
+		"`x":                                   "`` `x ``",
+		"f(a|b)":                               "`f(a\\|b)`",
+		"two\nlines\x1b[2J \u009b \u202e \xff": "`two lines\\x1b[2J \\u009b \\u202e \\xff`",
 	} {
-		if got := Code(in); got != want {
+		if got := Code(in); got != want || raw(got) {
 			t.Errorf("Code(%q) = %q, want %q", in, got, want)
 		}
 	}

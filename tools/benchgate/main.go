@@ -61,11 +61,14 @@ import (
 )
 
 func main() {
-	regressed, err := run(os.Args[1:], os.Stdout, os.Stderr)
+	// Its lines carry names, reasons and paths from results and commits:
+	// never a terminal's escape sequence (cli.Terminal).
+	stderr := cli.Terminal(os.Stderr)
+	regressed, err := run(os.Args[1:], cli.Terminal(os.Stdout), stderr)
 	if err == nil && regressed {
 		err = cli.ExitError{Status: 1}
 	}
-	os.Exit(cli.Report(os.Stderr, "benchgate", err))
+	os.Exit(cli.Report(stderr, "benchgate", err))
 }
 
 // An input is the Go benchmark lines of OLD or NEW.

@@ -185,7 +185,7 @@ func bisect(o *options, log io.Writer) error {
 	rep.Saved = m.saved
 	fmt.Fprintf(log, "bisect: %d commits had the binary and run of a commit measured before: %d runs under Cachegrind saved\n",
 		m.saved, m.saved*m.repetitions)
-	printAnswer(os.Stdout, rep)
+	printAnswer(cli.Terminal(os.Stdout), rep)
 	if o.jsonOut != "" {
 		return writeJSON(o.jsonOut, rep)
 	}

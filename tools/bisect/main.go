@@ -57,8 +57,14 @@ import (
 )
 
 func main() {
-	os.Exit(cli.Report(os.Stderr, "bisect", run(os.Args[1:])))
+	// Its lines carry names, reasons and paths from results and commits:
+	// never a terminal's escape sequence (cli.Terminal).
+	os.Exit(cli.Report(terminal, "bisect", run(os.Args[1:])))
 }
+
+// terminal is the standard error, where the builds of each commit write
+// too.
+var terminal = cli.Terminal(os.Stderr)
 
 const usage = "usage: bisect GOOD BAD --benchmark NAME [--metric M] [--repetitions N] [--json FILE] [--build bazel|go] [--target LABEL] [--spec FILE --go-package PKG] [--repo DIR]"
 
@@ -116,7 +122,7 @@ func run(args []string) error {
 	} else {
 		o.cache = cli.UserPath(o.cache)
 	}
-	return bisect(&o, os.Stderr)
+	return bisect(&o, terminal)
 }
 
 // options are the command line's.

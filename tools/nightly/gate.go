@@ -133,7 +133,7 @@ func (n *night) gate() error {
 	}
 	fmt.Fprintln(n.stdout, "--- :bar_chart: Report")
 	if isDir(n.baseline) {
-		fmt.Fprintf(n.stdout, "Baseline: %s\n", n.baseline)
+		fmt.Fprintf(n.stdout, "Baseline: %s\n", cli.Field(n.baseline))
 		args = append(args, "--baseline", n.baseline)
 		for _, name := range n.retire {
 			args = append(args, "--retire", name)
@@ -142,7 +142,7 @@ func (n *night) gate() error {
 			args = append(args, "--accept", a.Benchmark+":"+a.Figure+":"+a.Reason)
 		}
 	} else {
-		fmt.Fprintf(n.stdout, "No baseline yet (%s): nothing to compare with.\n", n.baseline)
+		fmt.Fprintf(n.stdout, "No baseline yet (%s): nothing to compare with.\n", cli.Field(n.baseline))
 	}
 	var j judged
 	// A report that fails must not leave an older night's summary behind.
@@ -171,11 +171,11 @@ func (n *night) gate() error {
 		test := result.Test(f)
 		i := slices.IndexFunc(before, func(b result.Found) bool { return b.Err == nil && result.Test(b) == test })
 		if i < 0 {
-			fmt.Fprintf(n.stdout, "%s: no baseline\n", test)
+			fmt.Fprintf(n.stdout, "%s: no baseline\n", cli.Field(test))
 			continue
 		}
 		old := before[i].Path
-		fmt.Fprintf(n.stdout, "%s:\n", test)
+		fmt.Fprintf(n.stdout, "%s:\n", cli.Field(test))
 		file := filepath.Join(n.artifacts, result.NightBenchgate, test+".json")
 		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
 			return err
@@ -255,7 +255,7 @@ func (n *night) enterAlerts(ctx context.Context, db *history.DB, changes []alert
 		return nil, false
 	}
 	for _, a := range tonight {
-		fmt.Fprintf(n.stdout, "alert %d: %s %s %s: %s\n", a.ID, a.State(), a.Kind, cli.Printable(a.Series.String()), cli.Printable(a.ChangeText()))
+		fmt.Fprintf(n.stdout, "alert %d: %s %s %s: %s\n", a.ID, a.State(), a.Kind, cli.Field(a.Series.String()), cli.Field(a.ChangeText()))
 	}
 	v.regressed = alert.Fails(tonight)
 	return tonight, true
@@ -322,7 +322,7 @@ func (n *night) acceptances(before, found []result.Found) []check.Acceptance {
 		return nil
 	}
 	for _, a := range accepted {
-		fmt.Fprintf(n.stdout, "Accepted by a commit since the baseline: %s %s: %s\n", a.Benchmark, a.Figure, a.Reason)
+		fmt.Fprintf(n.stdout, "Accepted by a commit since the baseline: %s %s: %s\n", cli.Field(a.Benchmark), cli.Field(a.Figure), cli.Field(a.Reason))
 	}
 	return accepted
 }

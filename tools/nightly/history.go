@@ -18,6 +18,7 @@ import (
 	"strings"
 	"time"
 
+	"havlak-lab/internal/cli"
 	"havlak-lab/tools/alert"
 	"havlak-lab/tools/bisect/answer"
 	"havlak-lab/tools/changepoint"
@@ -96,7 +97,7 @@ func (n *night) record(ctx context.Context, db *history.DB, found []result.Found
 		}
 		if ok, why := f.Result.Environment.Origin.Trusted(); !ok && db.Access() == history.Shared {
 			fmt.Fprintf(n.stdout, "%s: not recorded: %s; only scheduled builds of %s enter the history\n",
-				f.Result.Benchmark.Name, why, result.TrustedBranch)
+				cli.Field(f.Result.Benchmark.Name), cli.Field(why), result.TrustedBranch)
 			continue
 		}
 		take = append(take, f)
@@ -114,7 +115,7 @@ func (n *night) record(ctx context.Context, db *history.DB, found []result.Found
 	for _, zip := range archive {
 		in, err := db.Ingest(ctx, zip)
 		if err != nil {
-			fmt.Fprintf(n.stdout, "%s: refused: %v\n", zip, err)
+			fmt.Fprintf(n.stdout, "%s: refused: %s\n", cli.Field(zip), cli.Field(err.Error()))
 			refused = append(refused, err)
 			if errors.Is(err, history.ErrBusy) || errors.Is(err, history.ErrCorrupt) || ctx.Err() != nil {
 				break // the next would fare no better
@@ -126,7 +127,7 @@ func (n *night) record(ctx context.Context, db *history.DB, found []result.Found
 			what = "added"
 			ingested++
 		}
-		fmt.Fprintf(n.stdout, "%s: %s (%s)\n", in.Benchmark, what, zip)
+		fmt.Fprintf(n.stdout, "%s: %s (%s)\n", cli.Field(in.Benchmark), what, cli.Field(zip))
 	}
 	if len(refused) > 0 {
 		return ingested, fmt.Errorf("%d of the night's %d results were not recorded: %w", len(refused), len(archive), errors.Join(refused...))
@@ -283,7 +284,7 @@ func (n *night) detect(ctx context.Context, db *history.DB, found []result.Found
 		}
 		r := found1[searched[i]]
 		for _, cp := range r.ChangePoints {
-			fmt.Fprintf(n.stdout, "%s: %s..%s %+.2f%%%s\n", r.Series, shortCommit(cp.Before.ID), shortCommit(cp.After.ID),
+			fmt.Fprintf(n.stdout, "%s: %s..%s %+.2f%%%s\n", cli.Field(r.Series), shortCommit(cp.Before.ID), shortCommit(cp.After.ID),
 				100*cp.Change, map[bool]string{true: " (regression)"}[cp.Regression])
 			if cp.Regression && tonight[i] {
 				findings = append(findings, changeFinding(s, cp, known[r.Series+" "+cp.After.ID], accepted))
@@ -410,7 +411,7 @@ func (n *night) bisectFindings(findings []alert.Finding) {
 			continue
 		}
 		out := filepath.Join(n.artifacts, "bisect-"+f.Benchmark+".json")
-		fmt.Fprintf(n.stdout, "%s: bisecting %d commits %s..%s\n", f.Benchmark, count, shortCommit(good), shortCommit(bad))
+		fmt.Fprintf(n.stdout, "%s: bisecting %d commits %s..%s\n", cli.Field(f.Benchmark), count, shortCommit(good), shortCommit(bad))
 		cmd := exec.Command(n.history.bisect, good, bad, "--benchmark", f.Benchmark, "--repo", n.history.checkout, "--json", out)
 		cmd.Stdout, cmd.Stderr = n.stdout, n.stderr
 		if err := cmd.Run(); err != nil {

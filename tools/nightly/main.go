@@ -68,6 +68,11 @@ func main() {
 const usage = "usage: nightly [--report CMD --benchgate CMD --bisect CMD] collect EVENTS DEST | gate [--baseline DIR] [--tests-failed] [--otava CMD [--history-dir DIR] [--history DSN] [--stale-after NIGHTS]] ARTIFACTS"
 
 func run(args []string, stdout, stderr io.Writer) error {
+	// The night's log shows names, reasons and paths from results and
+	// commits, and the output of the report, benchgate and bisect: never a
+	// terminal's escape sequence (cli.Terminal). Buildkite's log renders
+	// them as a terminal does.
+	stdout, stderr = cli.Terminal(stdout), cli.Terminal(stderr)
 	fs := flag.NewFlagSet("nightly", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprintln(stderr, usage); fs.PrintDefaults() }
@@ -84,7 +89,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		}
 		dirs, err := collect(cli.UserPath(fs.Arg(1)), cli.UserPath(fs.Arg(2)))
 		for _, dir := range dirs {
-			fmt.Fprintln(stdout, dir)
+			fmt.Fprintln(stdout, cli.Field(dir))
 		}
 		return err
 	case "gate":

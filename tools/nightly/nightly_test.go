@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode"
 
 	"havlak-lab/internal/cli"
 	"havlak-lab/tools/result"
@@ -415,11 +416,39 @@ func TestGateNeedsTheSummary(t *testing.T) {
 // A regression that a commit since the baseline accepts (a Perf-Accepted:
 // trailer, which its perf check let pass) does not fail the night.
 func TestGateAcceptsTrailers(t *testing.T) {
+	status, log := acceptedNight(t, "the pass pays for itself in havlak7")
+	if status != 0 || !strings.Contains(log, "Accepted by a commit since the baseline: havlak6 real_seconds: the pass pays for itself in havlak7") ||
+		!strings.Contains(log, "| havlak6 | Go |") || !strings.Contains(log, "regressed, accepted") {
+		t.Errorf("an accepted regression: exit status %d\n%s", status, log)
+	}
+}
+
+// A trailer's reason that holds escape sequences, C1 and bidi controls is
+// shown escaped in the night's log, as is everything the report and
+// benchgate write into it: none of their characters is written raw.
+func TestGateLogIsPrintable(t *testing.T) {
+	status, log := acceptedNight(t, "intended \x1b[2J\x1b]0;title\a\u009b31m\u202eexe.txt")
+	if status != 0 || !strings.Contains(log, `havlak6 real_seconds: intended \x1b[2J\x1b]0;title\a\u009b31m\u202eexe.txt`+"\n") {
+		t.Errorf("an accepted regression with a hostile reason: exit status %d\n%s", status, log)
+	}
+	for _, r := range log {
+		if r != '\n' && r != '\t' && (unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r)) {
+			t.Errorf("the log carries %U raw:\n%q", r, log)
+			break
+		}
+	}
+}
+
+// acceptedNight gates a night whose havlak6 is slower than the baseline's,
+// with a commit between them that accepts it with reason, and returns the
+// second night's exit status and log.
+func acceptedNight(t *testing.T, reason string) (int, string) {
+	t.Helper()
 	needCommands(t)
 	t.Setenv("BUILDKITE", "")
 	checkout, commits := gitHistory(t, 1)
 	cmd := exec.Command("git", "-C", checkout, "-c", "user.name=lab", "-c", "user.email=lab@localhost", "commit", "-q", "--allow-empty",
-		"-m", "havlak6: a pass more\n\nPerf-Accepted: havlak6 real_seconds: the pass pays for itself in havlak7")
+		"-m", "havlak6: a pass more\n\nPerf-Accepted: havlak6 real_seconds: "+reason)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("git commit: %v\n%s", err, out)
 	}
@@ -432,9 +461,5 @@ func TestGateAcceptsTrailers(t *testing.T) {
 	if status, log := gateNight(t, baseline, makeNight(t, nightSpec{allocs: 1, commit: commits[0]})); status != 0 {
 		t.Fatalf("first night: exit status %d\n%s", status, log)
 	}
-	status, log := gateNight(t, baseline, makeNight(t, nightSpec{allocs: 1, slow: "havlak6", commit: strings.TrimSpace(string(head))}))
-	if status != 0 || !strings.Contains(log, "Accepted by a commit since the baseline: havlak6 real_seconds: the pass pays for itself in havlak7") ||
-		!strings.Contains(log, "| havlak6 | Go |") || !strings.Contains(log, "regressed, accepted") {
-		t.Errorf("an accepted regression: exit status %d\n%s", status, log)
-	}
+	return gateNight(t, baseline, makeNight(t, nightSpec{allocs: 1, slow: "havlak6", commit: strings.TrimSpace(string(head))}))
 }

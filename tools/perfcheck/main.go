@@ -42,7 +42,10 @@ import (
 )
 
 func main() {
-	os.Exit(cli.Report(os.Stderr, "perfcheck", run(os.Args[1:], os.Stderr)))
+	// Its lines carry names, reasons and paths from results and commits:
+	// never a terminal's escape sequence (cli.Terminal).
+	stderr := cli.Terminal(os.Stderr)
+	os.Exit(cli.Report(stderr, "perfcheck", run(os.Args[1:], stderr)))
 }
 
 // The benchmarks' package, whose quick tests the check builds and runs.

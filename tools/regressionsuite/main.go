@@ -34,7 +34,10 @@ import (
 )
 
 func main() {
-	os.Exit(cli.Report(os.Stderr, "regressionsuite", run(os.Args[1:], os.Stderr)))
+	// Its lines carry names, reasons and paths from results and commits:
+	// never a terminal's escape sequence (cli.Terminal).
+	stderr := cli.Terminal(os.Stderr)
+	os.Exit(cli.Report(stderr, "regressionsuite", run(os.Args[1:], stderr)))
 }
 
 func run(args []string, log io.Writer) error {

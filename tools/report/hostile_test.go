@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode"
 
 	"havlak-lab/tools/summary"
 	"havlak-lab/tools/verdict"
@@ -252,5 +253,62 @@ func TestOutDoesNotOverlapInputs(t *testing.T) {
 	_, status, err := runReport(t, "--night", dir, "--out", t.TempDir())
 	if want := filepath.Join(dir, "havlak7_quick_test") + ": a symbolic link"; status != 2 || err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("a night with a symbolic link: exit status %d, want 2 saying %q: %v", status, want, err)
+	}
+}
+
+// hostileText would drive a terminal, or read as other text, if shown as
+// it is: ESC sequences that clear the screen and retitle the window, the
+// one-byte C1 CSI, a bidi override.
+const hostileText = "\x1b[2J\x1b]0;title\a\u009b31m\u202eexe.txt"
+
+// rawRune is the first rune of text that would not show as itself, but
+// newline and tab, or false.
+func rawRune(text string) (rune, bool) {
+	for _, r := range text {
+		if r != '\n' && r != '\t' && (unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r)) {
+			return r, true
+		}
+	}
+	return 0, false
+}
+
+// A figure's name and an acceptance's reason that hold escape sequences,
+// C1 and bidi controls are shown escaped on stderr, in the page and in the
+// Markdown: none of their characters is written raw.
+func TestHostileTextIsShownEscaped(t *testing.T) {
+	figure := "instructions" + hostileText
+	baseline, tonight := night(t, "havlak6cc"), night(t, "havlak6cc")
+	for dir, value := range map[string]float64{baseline: 1e9, tonight: 2e9} {
+		editResult(t, filepath.Join(dir, "havlak6cc"), func(doc map[string]any) {
+			var metrics []any
+			for _, name := range []string{"instructions", figure} {
+				metrics = append(metrics, map[string]any{"name": name, "unit": "instructions", "source": "test",
+					"values": []float64{value, value, value}, "gated": true, "threshold": 0.01})
+			}
+			doc["metrics"] = metrics
+		})
+	}
+	out := t.TempDir()
+	stderr, status, _ := runReport(t, "--from", tonight, "--baseline", baseline, "--out", out,
+		"--accept", "havlak6cc:"+figure+":intended "+hostileText)
+	if status != 1 || !strings.Contains(stderr, `havlak6cc regressed`) {
+		t.Fatalf("twice the instructions: exit status %d\n%s", status, stderr)
+	}
+	visible := `\x1b[2J\x1b]0;title\a\u009b31m\u202eexe.txt`
+	if !strings.Contains(stderr, "instructions"+visible) || !strings.Contains(stderr, "intended "+visible) {
+		t.Errorf("stderr does not show the figure and the reason escaped:\n%s", stderr)
+	}
+	if r, raw := rawRune(stderr); raw {
+		t.Errorf("stderr carries %U raw:\n%q", r, stderr)
+	}
+	for _, file := range []string{"index.html", "table.md", "report.md"} {
+		text := readFile(t, filepath.Join(out, file))
+		if r, raw := rawRune(text); raw {
+			i := strings.IndexRune(text, r)
+			t.Errorf("%s carries %U raw: %q", file, r, text[max(0, i-80):min(len(text), i+80)])
+		}
+		if !strings.Contains(text, "u202eexe.txt") {
+			t.Errorf("%s does not show the figure escaped", file)
+		}
 	}
 }

@@ -88,6 +88,9 @@ func main() {
 }
 
 func run(args []string, stderr io.Writer) error {
+	// Names, reasons and paths from results reach stderr: never a terminal's
+	// escape sequence (cli.Terminal).
+	stderr = cli.Terminal(stderr)
 	fs := flag.NewFlagSet("report", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	from := fs.String("from", "", "read results from `DIR` (downloaded CI artifacts)")
@@ -206,37 +209,37 @@ func run(args []string, stderr io.Writer) error {
 		report.DiffRegressions(worse)
 	}
 	for _, p := range report.Problems {
-		fmt.Fprintf(stderr, "report: %s\n", p)
+		fmt.Fprintf(stderr, "report: %s\n", cli.Field(p))
 	}
 	written, err := export.Write(report, outDir)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(stderr, "report: %d benchmarks of the %s workload from %s: wrote %s and %s\n",
-		len(report.Rows)+len(report.Servers), report.Workload, strings.Join(sources, ", "), filepath.Join(outDir, "index.html"), filepath.Join(outDir, "report.md"))
+		len(report.Rows)+len(report.Servers), report.Workload, fields(sources...), cli.Field(filepath.Join(outDir, "index.html")), cli.Field(filepath.Join(outDir, "report.md")))
 	for _, left := range report.LeftOut {
-		fmt.Fprintf(stderr, "report: %s%s\n", strings.ToLower(left[:1]), left[1:])
+		fmt.Fprintf(stderr, "report: %s%s\n", strings.ToLower(left[:1]), cli.Field(left[1:]))
 	}
 	for _, row := range moved {
-		fmt.Fprintf(stderr, "report: %s: %s\n", row.Name, row.Compared.Note)
+		fmt.Fprintf(stderr, "report: %s: %s\n", cli.Field(row.Name), cli.Field(row.Compared.Note))
 	}
 	for _, m := range report.Missing {
 		what := "MISSING"
 		if m.Retired {
 			what = "retired (--retire)"
 		}
-		fmt.Fprintf(stderr, "report: %s %s: %s\n", m.Name, what, m.Why)
+		fmt.Fprintf(stderr, "report: %s %s: %s\n", cli.Field(m.Name), what, cli.Field(m.Why))
 	}
 	for _, row := range report.Servers {
 		if row.Compared != nil && row.Compared.Regressed {
-			fmt.Fprintf(stderr, "report: %s regressed: %s\n", row.Name, row.Compared.Text())
+			fmt.Fprintf(stderr, "report: %s regressed: %s\n", cli.Field(row.Name), cli.Field(row.Compared.Text()))
 		}
 	}
 	for _, row := range worse {
-		fmt.Fprintf(stderr, "report: %s regressed: %s\n", row.Name, row.CompareText())
+		fmt.Fprintf(stderr, "report: %s regressed: %s\n", cli.Field(row.Name), cli.Field(row.CompareText()))
 		for _, f := range row.Compared.Figures() {
 			if f.Fails() {
-				fmt.Fprintf(stderr, "report: %s: %s\n", row.Name, f)
+				fmt.Fprintf(stderr, "report: %s: %s\n", cli.Field(row.Name), cli.Field(f.String()))
 			}
 		}
 	}
@@ -249,6 +252,15 @@ func run(args []string, stderr io.Writer) error {
 		return cli.ExitError{Status: status}
 	}
 	return nil
+}
+
+// fields is paths as one field of a line each, joined with commas.
+func fields(paths ...string) string {
+	quoted := make([]string, len(paths))
+	for i, p := range paths {
+		quoted[i] = cli.Field(p)
+	}
+	return strings.Join(quoted, ", ")
 }
 
 // load reads the results of a workload under dirs ("": the default one,

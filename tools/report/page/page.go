@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"havlak-lab/internal/cli"
 	"havlak-lab/tools/report/model"
 )
 
@@ -64,6 +65,13 @@ type studyView struct {
 
 // Write writes index.html, which links to each stage's graphs under
 // stages/NAME/.
+//
+// html/template escapes what HTML would take as markup, but passes a
+// control character (ESC), a C1 control (U+009B) or a bidi override
+// (U+202E) from a result as it is: the page goes through cli.Printable,
+// which shows each as an escape (\x1b, \u202e). That is visible text in
+// the page's HTML, and in its scripts' strings the same character (JSON
+// and JavaScript read \u202e as U+202E); the page's own files hold none.
 func Write(w io.Writer, r *model.Report) error {
 	v := view{
 		Report: r,
@@ -78,7 +86,12 @@ func Write(w io.Writer, r *model.Report) error {
 		v.Studies = append(v.Studies, studyView{Study: s, ID: id, Charts: studyCharts(s, classes), Growth: growthCharts(s, id)})
 	}
 	v.Growth = newGrowthScript(v.Studies, v.Trends != nil)
-	return templates.ExecuteTemplate(w, "index.html", v)
+	var page strings.Builder
+	if err := templates.ExecuteTemplate(&page, "index.html", v); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, cli.Printable(page.String()))
+	return err
 }
 
 // studyID is a name for a study's elements in the page, made of its title:

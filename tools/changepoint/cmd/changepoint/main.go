@@ -45,7 +45,9 @@ import (
 )
 
 func main() {
-	cli.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	// Its lines carry names, reasons and paths from results and commits:
+	// never a terminal's escape sequence (cli.Terminal).
+	cli.Exit(run(os.Args[1:], cli.Terminal(os.Stdout), cli.Terminal(os.Stderr)))
 }
 
 func run(args []string, stdout, stderr io.Writer) error {

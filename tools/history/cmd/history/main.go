@@ -47,7 +47,9 @@ import (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	// Its lines carry names, reasons and paths from results and commits:
+	// never a terminal's escape sequence (cli.Terminal).
+	err := run(ctx, os.Args[1:], cli.Terminal(os.Stdout), cli.Terminal(os.Stderr))
 	stop()
 	cli.Exit(err)
 }

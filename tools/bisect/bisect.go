@@ -215,13 +215,5 @@ func writeJSON(path string, r *answer.Answer) error {
 	if err != nil {
 		return err
 	}
-	f, err := atomicfile.Create(path)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(append(data, '\n')); err != nil {
-		f.Abort()
-		return err
-	}
-	return f.Commit()
+	return atomicfile.WriteFile(path, append(data, '\n'), 0o644)
 }

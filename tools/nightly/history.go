@@ -18,6 +18,7 @@ import (
 	"strings"
 	"time"
 
+	"havlak-lab/internal/atomicfile"
 	"havlak-lab/tools/alert"
 	"havlak-lab/tools/bisect/answer"
 	"havlak-lab/tools/changepoint"
@@ -456,7 +457,7 @@ func copyFile(from, to string) error {
 	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
 		return err
 	}
-	return result.WriteFile(to, data)
+	return atomicfile.WriteFile(to, data, 0o644)
 }
 
 func fileExists(path string) bool {

@@ -32,6 +32,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"havlak-lab/internal/atomicfile"
 	"havlak-lab/internal/cli"
 	"havlak-lab/internal/gitwork"
 	"havlak-lab/internal/labcache"
@@ -225,7 +226,7 @@ func write(dir string, s *summary.Summary, plan check.Plan) error {
 	}
 	var comment strings.Builder
 	check.WriteComment(&comment, s, plan, check.CommentLimit)
-	return result.WriteFile(filepath.Join(dir, check.CommentFile), []byte(comment.String()))
+	return atomicfile.WriteFile(filepath.Join(dir, check.CommentFile), []byte(comment.String()), 0o644)
 }
 
 func short(commit string) string { return commit[:min(len(commit), 12)] }

@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"strings"
 
+	"havlak-lab/internal/gitwork"
 	"havlak-lab/tools/bisect/answer"
 	"havlak-lab/tools/perf/cachegrind"
 	"havlak-lab/tools/perf/perfspec"
@@ -72,7 +73,7 @@ func (m *measurer) measureAt(commit, what string) (answer.Measurement, error) {
 	}
 	meas, err := m.measure(commit, what)
 	if err != nil && what != "" {
-		return meas, fmt.Errorf("%s %s: %w", what, short(commit), err)
+		return meas, fmt.Errorf("%s %s: %w", what, gitwork.Short(commit), err)
 	}
 	return meas, err
 }
@@ -90,7 +91,7 @@ func (m *measurer) measureAgain(commit string) (answer.Measurement, error) {
 func (m *measurer) measure(commit, what string) (answer.Measurement, error) {
 	meas := answer.Measurement{Commit: commit}
 	meas.Subject, _ = m.wt.Output("log", "-1", "--format=%s", commit)
-	label := short(commit) + " " + meas.Subject
+	label := gitwork.Short(commit) + " " + meas.Subject
 	if what != "" {
 		label = what + " " + label
 	}
@@ -108,7 +109,7 @@ func (m *measurer) measure(commit, what string) (answer.Measurement, error) {
 		m.saved++
 		meas.Values, meas.Median = same.Values, same.Median
 		fmt.Fprintf(m.log, "bisect: %s %s: the binary and run of %s, measured before: %s %s, not measured again\n",
-			short(commit), meas.Subject, short(same.Commit), m.metric, describe(meas.Values))
+			gitwork.Short(commit), meas.Subject, gitwork.Short(same.Commit), m.metric, describe(meas.Values))
 		return meas, nil
 	}
 	defer func() {
@@ -179,7 +180,7 @@ func (m *measurer) measure(commit, what string) (answer.Measurement, error) {
 		meas.Values = append(meas.Values, float64(v))
 	}
 	_, meas.Median, _ = result.MinMedianMax(meas.Values)
-	fmt.Fprintf(m.log, "bisect: %s %s: %s %s (spread %.4f%%)\n", short(commit), meas.Subject, m.metric, describe(meas.Values), 100*result.Spread(meas.Values))
+	fmt.Fprintf(m.log, "bisect: %s %s: %s %s (spread %.4f%%)\n", gitwork.Short(commit), meas.Subject, m.metric, describe(meas.Values), 100*result.Spread(meas.Values))
 	return meas, nil
 }
 

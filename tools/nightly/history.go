@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"havlak-lab/internal/atomicfile"
+	"havlak-lab/internal/gitwork"
 	"havlak-lab/tools/alert"
 	"havlak-lab/tools/bisect/answer"
 	"havlak-lab/tools/changepoint"
@@ -141,7 +142,7 @@ func (n *night) record(ctx context.Context, db *history.DB, found []result.Found
 func (n *night) archive(found []result.Found) ([]string, error) {
 	env := found[0].Result.Environment
 	started, _ := time.Parse(time.RFC3339, env.Started)
-	name := started.UTC().Format("20060102T150405Z") + "-" + shortCommit(env.Source.Commit)
+	name := started.UTC().Format("20060102T150405Z") + "-" + gitwork.Short(env.Source.Commit)
 	dir := filepath.Join(n.history.dir, "nights", name)
 	var zips []string
 	for _, f := range found {
@@ -284,7 +285,7 @@ func (n *night) detect(ctx context.Context, db *history.DB, found []result.Found
 		}
 		r := found1[searched[i]]
 		for _, cp := range r.ChangePoints {
-			fmt.Fprintf(n.stdout, "%s: %s..%s %+.2f%%%s\n", r.Series, shortCommit(cp.Before.ID), shortCommit(cp.After.ID),
+			fmt.Fprintf(n.stdout, "%s: %s..%s %+.2f%%%s\n", r.Series, gitwork.Short(cp.Before.ID), gitwork.Short(cp.After.ID),
 				100*cp.Change, map[bool]string{true: " (regression)"}[cp.Regression])
 			if cp.Regression && tonight[i] {
 				findings = append(findings, changeFinding(s, cp, known[r.Series+" "+cp.After.ID], accepted))
@@ -411,7 +412,7 @@ func (n *night) bisectFindings(findings []alert.Finding) {
 			continue
 		}
 		out := filepath.Join(n.artifacts, "bisect-"+f.Benchmark+".json")
-		fmt.Fprintf(n.stdout, "%s: bisecting %d commits %s..%s\n", f.Benchmark, count, shortCommit(good), shortCommit(bad))
+		fmt.Fprintf(n.stdout, "%s: bisecting %d commits %s..%s\n", f.Benchmark, count, gitwork.Short(good), gitwork.Short(bad))
 		cmd := exec.Command(n.history.bisect, good, bad, "--benchmark", f.Benchmark, "--repo", n.history.checkout, "--json", out)
 		cmd.Stdout, cmd.Stderr = n.stdout, n.stderr
 		if err := cmd.Run(); err != nil {
@@ -440,13 +441,6 @@ func commitsBetween(checkout, good, bad string) (int, error) {
 		return 0, err
 	}
 	return strconv.Atoi(strings.TrimSpace(string(out)))
-}
-
-func shortCommit(c string) string {
-	if c == "" {
-		return "unknown"
-	}
-	return c[:min(len(c), 10)]
 }
 
 func copyFile(from, to string) error {

@@ -112,7 +112,7 @@ func (c *checker) check(baseCommit string) (*summary.Summary, check.Plan, error)
 	if err != nil {
 		return nil, check.Plan{}, err
 	}
-	fmt.Fprintf(c.log, "perfcheck: the base is %s; building it in a worktree under %s\n", short(baseCommit), cache)
+	fmt.Fprintf(c.log, "perfcheck: the base is %s; building it in a worktree under %s\n", gitwork.Short(baseCommit), cache)
 	wt, err := c.repo.AddWorktree("perf check", cache, baseCommit)
 	if err != nil {
 		return nil, check.Plan{}, err
@@ -228,5 +228,3 @@ func write(dir string, s *summary.Summary, plan check.Plan) error {
 	check.WriteComment(&comment, s, plan, check.CommentLimit)
 	return atomicfile.WriteFile(filepath.Join(dir, check.CommentFile), []byte(comment.String()), 0o644)
 }
-
-func short(commit string) string { return commit[:min(len(commit), 12)] }

@@ -13,6 +13,7 @@ import (
 	"havlak-lab/internal/atomicfile"
 	"havlak-lab/internal/cli"
 	"havlak-lab/internal/gitwork"
+	"havlak-lab/internal/gosdk"
 	"havlak-lab/tools/bisect/answer"
 	"havlak-lab/tools/perf/perfspec"
 	"havlak-lab/tools/result"
@@ -91,7 +92,7 @@ func bisect(o *options, log io.Writer) error {
 		}
 		goCmd := o.goCommand
 		if goCmd == "" {
-			goCmd = goCommand()
+			goCmd = gosdk.Command()
 		}
 		b = &goBuilder{worktree: wt, pkg: o.goPackage, goCmd: goCmd, out: tmp, spec: spec, log: log}
 	}

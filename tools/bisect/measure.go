@@ -23,17 +23,6 @@ import (
 // its program fails or prints a wrong answer. git bisect skips it.
 var errBroken = errors.New("broken commit")
 
-// identity is what a commit's build would measure: its binary and its
-// declared run (perfspec).
-func identity(prog *program) (result.Identity, error) {
-	binary, err := perfspec.FileSHA256(prog.binary)
-	if err != nil {
-		return result.Identity{}, err
-	}
-	run, err := prog.spec.RunSHA256(prog.dir)
-	return result.Identity{BinarySHA256: binary, RunSHA256: run}, err
-}
-
 // A program is a commit's benchmark, built.
 type program struct {
 	binary string // absolute
@@ -101,7 +90,7 @@ func (m *measurer) measure(commit, what string) (answer.Measurement, error) {
 		return meas, fmt.Errorf("%w: %v", errBroken, err)
 	}
 	spec := prog.spec
-	id, err := identity(prog)
+	id, err := prog.spec.IdentityWith(prog.binary, prog.dir)
 	if err != nil {
 		return meas, fmt.Errorf("%w: %v", errBroken, err)
 	}

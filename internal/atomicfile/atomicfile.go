@@ -37,18 +37,40 @@ func Create(path string) (*File, error) {
 	return &File{File: tmp, path: path}, nil
 }
 
+// WriteFile writes data to path with permissions perm, like os.WriteFile,
+// but whole or not at all: after an error the path holds what it held
+// before, and no temporary file is left.
+func WriteFile(path string, data []byte, perm os.FileMode) error {
+	f, err := Create(path)
+	if err != nil {
+		return err
+	}
+	defer f.Abort()
+	if _, err := f.Write(data); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return f.commit(perm)
+}
+
 // Commit closes the file and renames it to its path, with mode 0644. After
 // an error the temporary file is gone and the path is unchanged.
 func (f *File) Commit() error {
+	return f.commit(0o644)
+}
+
+// rename is os.Rename, a variable so that a test can make it fail.
+var rename = os.Rename
+
+func (f *File) commit(perm os.FileMode) error {
 	if f.done {
 		return fmt.Errorf("%s: already committed or aborted", f.path)
 	}
 	f.done = true
 	tmp := f.Name()
-	err := f.Chmod(0o644)
+	err := f.Chmod(perm)
 	err = errors.Join(err, f.Close())
 	if err == nil {
-		err = os.Rename(tmp, f.path)
+		err = rename(tmp, f.path)
 	}
 	if err != nil {
 		os.Remove(tmp)

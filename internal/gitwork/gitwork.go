@@ -1,6 +1,7 @@
 // Package gitwork is what the lab's tools that build other commits share:
 // git commands in one repository, and a worktree of their own for a
-// commit, so that the user's checkout is never touched.
+// commit, so that the user's checkout is never touched; and how every tool
+// quotes a commit (Short).
 package gitwork
 
 import (
@@ -37,6 +38,15 @@ func (r Repo) Commit(what, rev string) (string, error) {
 		return "", fmt.Errorf("%s %q: not a commit of %s", what, rev, string(r))
 	}
 	return hash, nil
+}
+
+// Short is a commit as people quote it: its first 12 characters, or
+// "unknown" when there is no commit.
+func Short(commit string) string {
+	if commit == "" {
+		return "unknown"
+	}
+	return commit[:min(len(commit), 12)]
 }
 
 // A Worktree is a checkout of a commit of its own, under a cache

@@ -8,6 +8,19 @@ import (
 	"testing"
 )
 
+func TestShort(t *testing.T) {
+	for commit, want := range map[string]string{
+		"0123456789abcdef0123456789abcdef01234567": "0123456789ab",
+		"0123456789ab": "0123456789ab",
+		"abc":          "abc",
+		"":             "unknown",
+	} {
+		if got := Short(commit); got != want {
+			t.Errorf("Short(%q) = %q, want %q", commit, got, want)
+		}
+	}
+}
+
 func TestWorktree(t *testing.T) {
 	dir := t.TempDir()
 	repo := Repo(dir)

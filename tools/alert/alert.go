@@ -47,6 +47,7 @@ import (
 	"strings"
 	"time"
 
+	"havlak-lab/internal/gitwork"
 	"havlak-lab/tools/verdict"
 )
 
@@ -391,7 +392,7 @@ func Reconcile(alerts []Alert, findings []Finding, night Night, cleared func(Ale
 		}
 		if why := cleared(a); why != "" {
 			alerts[i].Changes = append(slices.Clone(a.Changes), Change{State: Fixed, By: night.By, At: night.Time,
-				Note: why + " on the night of " + night.Time.UTC().Format("2006-01-02") + " (" + short(night.Commit) + ")"})
+				Note: why + " on the night of " + night.Time.UTC().Format("2006-01-02") + " (" + gitwork.Short(night.Commit) + ")"})
 			touch(i)
 		}
 	}
@@ -411,13 +412,6 @@ func Fails(tonight []Alert) bool {
 // becoming the baseline.
 func HoldsBaseline(tonight []Alert) bool {
 	return slices.ContainsFunc(tonight, Alert.HoldsBaseline)
-}
-
-func short(commit string) string {
-	if commit == "" {
-		return "unknown commit"
-	}
-	return commit[:min(len(commit), 10)]
 }
 
 // join lists states or kinds for messages: "new, acknowledged".
@@ -457,9 +451,9 @@ func (f Finding) RangeText() string {
 	if f.Range.From == "" && f.Range.To == "" {
 		return ""
 	}
-	text := short(f.Range.From) + ".." + short(f.Range.To)
+	text := gitwork.Short(f.Range.From) + ".." + gitwork.Short(f.Range.To)
 	if f.FirstBad != "" {
-		text += ", first bad " + short(f.FirstBad)
+		text += ", first bad " + gitwork.Short(f.FirstBad)
 	}
 	return text
 }

@@ -41,7 +41,6 @@
 package main
 
 import (
-	"bytes"
 	"cmp"
 	"flag"
 	"fmt"
@@ -51,8 +50,6 @@ import (
 	"sort"
 	"strings"
 	"text/tabwriter"
-
-	"golang.org/x/perf/benchfmt"
 
 	"havlak-lab/internal/cli"
 	"havlak-lab/tools/result"
@@ -116,41 +113,31 @@ type key struct{ name, unit string }
 // order they first appear. With bench set, only results of benchmark bench
 // are kept, their base name replaced by "*".
 func samples(in input, bench string) (map[key][]float64, []key, error) {
-	path := in.name
-	values := map[key][]float64{}
-	var order []key
-	r := benchfmt.NewReader(bytes.NewReader(in.data), path)
-	for r.Scan() {
-		switch rec := r.Result().(type) {
-		case *benchfmt.SyntaxError:
-			return nil, nil, cli.UsageError{Err: rec}
-		case *benchfmt.Result:
-			name := string(rec.Name.Full())
-			if bench != "" {
-				base, _ := rec.Name.Parts()
-				if string(base) != bench {
-					continue
-				}
-				name = "*" + strings.TrimPrefix(name, bench)
-			}
-			for _, v := range rec.Values {
-				k := key{name, v.Unit}
-				if _, ok := values[k]; !ok {
-					order = append(order, k)
-				}
-				values[k] = append(values[k], v.Value)
-			}
-		}
-	}
-	if err := r.Err(); err != nil {
+	lines, _, err := result.ReadGoBench(in.data, in.name)
+	if err != nil {
 		return nil, nil, cli.UsageError{Err: err}
 	}
-	if len(order) == 0 {
-		what := "no benchmark results"
+	values := map[key][]float64{}
+	var order []key
+	for _, rec := range lines {
+		name := string(rec.Name.Full())
 		if bench != "" {
-			what = "no results of benchmark " + bench
+			base, _ := rec.Name.Parts()
+			if string(base) != bench {
+				continue
+			}
+			name = "*" + strings.TrimPrefix(name, bench)
 		}
-		return nil, nil, cli.Usagef("%s: %s", path, what)
+		for _, v := range rec.Values {
+			k := key{name, v.Unit}
+			if _, ok := values[k]; !ok {
+				order = append(order, k)
+			}
+			values[k] = append(values[k], v.Value)
+		}
+	}
+	if len(order) == 0 {
+		return nil, nil, cli.Usagef("%s: no results of benchmark %s", in.name, bench)
 	}
 	return values, order, nil
 }

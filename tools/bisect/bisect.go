@@ -13,6 +13,7 @@ import (
 	"havlak-lab/internal/atomicfile"
 	"havlak-lab/internal/cli"
 	"havlak-lab/internal/gitwork"
+	"havlak-lab/internal/gosdk"
 	"havlak-lab/tools/bisect/answer"
 	"havlak-lab/tools/perf/perfspec"
 	"havlak-lab/tools/result"
@@ -91,14 +92,14 @@ func bisect(o *options, log io.Writer) error {
 		}
 		goCmd := o.goCommand
 		if goCmd == "" {
-			goCmd = goCommand()
+			goCmd = gosdk.Command()
 		}
 		b = &goBuilder{worktree: wt, pkg: o.goPackage, goCmd: goCmd, out: tmp, spec: spec, log: log}
 	}
 	defer b.close()
 	m := &measurer{o: o, wt: git(wt), builder: b, tmp: tmp, log: log}
 
-	fmt.Fprintf(log, "bisect: %s between GOOD %s and BAD %s, in the worktree %s (built with %s)\n", o.benchmark, short(good), short(bad), wt, o.builder)
+	fmt.Fprintf(log, "bisect: %s between GOOD %s and BAD %s, in the worktree %s (built with %s)\n", o.benchmark, gitwork.Short(good), gitwork.Short(bad), wt, o.builder)
 	goodM, err := m.measureAt(good, "GOOD")
 	if err != nil {
 		return err
@@ -143,13 +144,13 @@ func bisect(o *options, log io.Writer) error {
 		switch {
 		case errors.Is(merr, errBroken):
 			step.Verdict, step.Note = "skip", merr.Error()
-			fmt.Fprintf(log, "bisect: %s skipped: %v\n", short(head), merr)
+			fmt.Fprintf(log, "bisect: %s skipped: %v\n", gitwork.Short(head), merr)
 		case merr != nil:
 			return merr
 		default:
 			bad, clear := boundary.Bad(step.Values)
 			if !clear {
-				fmt.Fprintf(log, "bisect: %s: its runs straddle the threshold; measuring it %d times more\n", short(head), m.repetitions)
+				fmt.Fprintf(log, "bisect: %s: its runs straddle the threshold; measuring it %d times more\n", gitwork.Short(head), m.repetitions)
 				more, err := m.measureAgain(head)
 				if err != nil {
 					return err
@@ -162,7 +163,7 @@ func bisect(o *options, log io.Writer) error {
 			}
 			step.Verdict = map[bool]string{true: "bad", false: "good"}[bad]
 		}
-		fmt.Fprintf(log, "bisect: %s is %s\n", short(head), step.Verdict)
+		fmt.Fprintf(log, "bisect: %s is %s\n", gitwork.Short(head), step.Verdict)
 		measured[head] = step
 		rep.Steps = append(rep.Steps, step)
 		out, err = wtGit.Output("bisect", step.Verdict)
@@ -195,19 +196,12 @@ func bisect(o *options, log io.Writer) error {
 // firstBad is git bisect's answer.
 var firstBad = regexp.MustCompile(`(?m)^([0-9a-f]{40,64}) is the first bad commit`)
 
-func short(hash string) string {
-	if len(hash) > 12 {
-		return hash[:12]
-	}
-	return hash
-}
-
 func printAnswer(w io.Writer, r *answer.Answer) {
 	fmt.Fprintf(w, "first bad commit: %s %s\n", r.FirstBad.Commit, r.FirstBad.Subject)
 	fmt.Fprintf(w, "  %s %s: %s (%+.2f%% against its parent)\n", r.Benchmark, r.Metric, describe(r.FirstBad.Values), 100*r.Change)
-	fmt.Fprintf(w, "  its parent %s %s: %s\n", short(r.Parent.Commit), r.Parent.Subject, describe(r.Parent.Values))
+	fmt.Fprintf(w, "  its parent %s %s: %s\n", gitwork.Short(r.Parent.Commit), r.Parent.Subject, describe(r.Parent.Values))
 	fmt.Fprintf(w, "  GOOD %s: %s; BAD %s: %s; %d commits measured besides\n",
-		short(r.Good.Commit), describe(r.Good.Values), short(r.Bad.Commit), describe(r.Bad.Values), len(r.Steps))
+		gitwork.Short(r.Good.Commit), describe(r.Good.Values), gitwork.Short(r.Bad.Commit), describe(r.Bad.Values), len(r.Steps))
 }
 
 func writeJSON(path string, r *answer.Answer) error {
@@ -215,13 +209,5 @@ func writeJSON(path string, r *answer.Answer) error {
 	if err != nil {
 		return err
 	}
-	f, err := atomicfile.Create(path)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(append(data, '\n')); err != nil {
-		f.Abort()
-		return err
-	}
-	return f.Commit()
+	return atomicfile.WriteFile(path, append(data, '\n'), 0o644)
 }

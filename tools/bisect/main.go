@@ -50,7 +50,6 @@ package main
 import (
 	"flag"
 	"os"
-	"path/filepath"
 
 	"havlak-lab/internal/cli"
 	"havlak-lab/internal/labcache"
@@ -135,7 +134,7 @@ type options struct {
 	target              string
 	specFile, goPackage string
 	repo, cache         string
-	goCommand           string // "" for goCommand()
+	goCommand           string // "" for gosdk.Command()
 }
 
 func (o *options) check() error {
@@ -162,21 +161,4 @@ func (o *options) check() error {
 		return cli.Usagef("--build %q: want bazel or go", o.builder)
 	}
 	return nil
-}
-
-// goCommand is $GO, else under `bazel run` the workspace's pinned Go SDK
-// (a runfile), else go on PATH.
-func goCommand() string {
-	if goCmd := os.Getenv("GO"); goCmd != "" {
-		return goCmd
-	}
-	if os.Getenv("BUILD_WORKSPACE_DIRECTORY") != "" {
-		// bazel run starts programs in their runfiles' workspace directory.
-		if sdk, err := filepath.Abs(filepath.Join("..", "go_sdk", "bin", "go")); err == nil {
-			if _, err := os.Stat(sdk); err == nil {
-				return sdk
-			}
-		}
-	}
-	return "go"
 }

@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"strings"
 
+	"havlak-lab/internal/gitwork"
 	"havlak-lab/tools/bisect/answer"
 	"havlak-lab/tools/perf/cachegrind"
 	"havlak-lab/tools/perf/perfspec"
@@ -21,17 +22,6 @@ import (
 // errBroken marks a commit that cannot be measured: it does not build, or
 // its program fails or prints a wrong answer. git bisect skips it.
 var errBroken = errors.New("broken commit")
-
-// identity is what a commit's build would measure: its binary and its
-// declared run (perfspec).
-func identity(prog *program) (result.Identity, error) {
-	binary, err := perfspec.FileSHA256(prog.binary)
-	if err != nil {
-		return result.Identity{}, err
-	}
-	run, err := prog.spec.RunSHA256(prog.dir)
-	return result.Identity{BinarySHA256: binary, RunSHA256: run}, err
-}
 
 // A program is a commit's benchmark, built.
 type program struct {
@@ -72,7 +62,7 @@ func (m *measurer) measureAt(commit, what string) (answer.Measurement, error) {
 	}
 	meas, err := m.measure(commit, what)
 	if err != nil && what != "" {
-		return meas, fmt.Errorf("%s %s: %w", what, short(commit), err)
+		return meas, fmt.Errorf("%s %s: %w", what, gitwork.Short(commit), err)
 	}
 	return meas, err
 }
@@ -90,7 +80,7 @@ func (m *measurer) measureAgain(commit string) (answer.Measurement, error) {
 func (m *measurer) measure(commit, what string) (answer.Measurement, error) {
 	meas := answer.Measurement{Commit: commit}
 	meas.Subject, _ = m.wt.Output("log", "-1", "--format=%s", commit)
-	label := short(commit) + " " + meas.Subject
+	label := gitwork.Short(commit) + " " + meas.Subject
 	if what != "" {
 		label = what + " " + label
 	}
@@ -100,7 +90,7 @@ func (m *measurer) measure(commit, what string) (answer.Measurement, error) {
 		return meas, fmt.Errorf("%w: %v", errBroken, err)
 	}
 	spec := prog.spec
-	id, err := identity(prog)
+	id, err := prog.spec.IdentityWith(prog.binary, prog.dir)
 	if err != nil {
 		return meas, fmt.Errorf("%w: %v", errBroken, err)
 	}
@@ -108,7 +98,7 @@ func (m *measurer) measure(commit, what string) (answer.Measurement, error) {
 		m.saved++
 		meas.Values, meas.Median = same.Values, same.Median
 		fmt.Fprintf(m.log, "bisect: %s %s: the binary and run of %s, measured before: %s %s, not measured again\n",
-			short(commit), meas.Subject, short(same.Commit), m.metric, describe(meas.Values))
+			gitwork.Short(commit), meas.Subject, gitwork.Short(same.Commit), m.metric, describe(meas.Values))
 		return meas, nil
 	}
 	defer func() {
@@ -179,7 +169,7 @@ func (m *measurer) measure(commit, what string) (answer.Measurement, error) {
 		meas.Values = append(meas.Values, float64(v))
 	}
 	_, meas.Median, _ = result.MinMedianMax(meas.Values)
-	fmt.Fprintf(m.log, "bisect: %s %s: %s %s (spread %.4f%%)\n", short(commit), meas.Subject, m.metric, describe(meas.Values), 100*result.Spread(meas.Values))
+	fmt.Fprintf(m.log, "bisect: %s %s: %s %s (spread %.4f%%)\n", gitwork.Short(commit), meas.Subject, m.metric, describe(meas.Values), 100*result.Spread(meas.Values))
 	return meas, nil
 }
 

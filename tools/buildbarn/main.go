@@ -43,6 +43,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"havlak-lab/internal/gosdk"
 	"havlak-lab/internal/labcache"
 )
 
@@ -128,7 +129,7 @@ func run(args []string) error {
 	if *src, err = filepath.Abs(*src); err != nil {
 		return err
 	}
-	b := &builder{goCmd: goCommand(), src: *src, cache: cache, log: os.Stderr}
+	b := &builder{goCmd: gosdk.Command(), src: *src, cache: cache, log: os.Stderr}
 	bin, err := b.ensure()
 	if err != nil {
 		return err
@@ -141,24 +142,6 @@ func run(args []string) error {
 		return startCluster(*src, opts, os.Stdout)
 	}
 	return runCluster(bin, *src, opts, os.Stderr)
-}
-
-// goCommand is $GO, else under `bazel run` the workspace's pinned Go SDK
-// (a runfile: the module needs Go 1.24 or newer, and Debian bookworm's
-// golang-go is 1.19), else go on PATH.
-func goCommand() string {
-	if goCmd := os.Getenv("GO"); goCmd != "" {
-		return goCmd
-	}
-	if os.Getenv("BUILD_WORKSPACE_DIRECTORY") != "" {
-		// bazel run starts programs in their runfiles' workspace directory.
-		if sdk, err := filepath.Abs(filepath.Join("..", "go_sdk", "bin", "go")); err == nil {
-			if _, err := os.Stat(sdk); err == nil {
-				return sdk
-			}
-		}
-	}
-	return "go"
 }
 
 // defaultSrc finds tools/buildbarn: in the workspace `bazel run` started

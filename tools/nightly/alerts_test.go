@@ -203,7 +203,7 @@ func TestAlertMissingAndStale(t *testing.T) {
 		got = append(got, fmt.Sprintf("%d %s %s %s %s %s", al.ID, al.Kind, al.State(), al.Series, al.LastPoint.Format("2006-01-02"), al.Current().Note))
 	}
 	want := []string{
-		"1 missing fixed havlak6 (quick) 2026-11-01 the benchmark was retired (--retire) on the night of 2026-11-04 (dddddddddd)",
+		"1 missing fixed havlak6 (quick) 2026-11-01 the benchmark was retired (--retire) on the night of 2026-11-04 (dddddddddddd)",
 		"2 stale new havlak6 (quick) 2026-11-01 ",
 	}
 	if len(got) != 3 || got[0] != want[0] || got[1] != want[1] || !strings.HasPrefix(got[2], "3 stale new environment ") {

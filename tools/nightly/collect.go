@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 
+	"havlak-lab/internal/atomicfile"
 	"havlak-lab/internal/cli"
 	"havlak-lab/tools/result"
 )
@@ -124,7 +125,7 @@ func collect(events, dest string) ([]string, error) {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return nil, err
 		}
-		if err := result.WriteFile(filepath.Join(dir, result.ZipName), data); err != nil {
+		if err := atomicfile.WriteFile(filepath.Join(dir, result.ZipName), data, 0o644); err != nil {
 			return nil, err
 		}
 		dirs = append(dirs, dir)

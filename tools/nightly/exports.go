@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"havlak-lab/internal/atomicfile"
 	"havlak-lab/tools/exports"
 	"havlak-lab/tools/result"
 )
@@ -44,7 +45,7 @@ func (n *night) writeExports(found []result.Found) error {
 		path := filepath.Join(dir, exports.FileName(format))
 		err := exports.Write(&b, format, set)
 		if err == nil {
-			err = result.WriteFile(path, b.Bytes())
+			err = atomicfile.WriteFile(path, b.Bytes(), 0o644)
 		}
 		if err != nil {
 			failed = errors.Join(failed, fmt.Errorf("%s: %w", path, err))

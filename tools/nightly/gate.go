@@ -318,7 +318,7 @@ func (n *night) acceptances(before, found []result.Found) []check.Acceptance {
 	}
 	accepted, err := check.ParseAcceptances(messages)
 	if err != nil {
-		fmt.Fprintf(n.stdout, "Accepted regressions: none read (a trailer of %s..%s: %v)\n", shortCommit(from), shortCommit(to), err)
+		fmt.Fprintf(n.stdout, "Accepted regressions: none read (a trailer of %s..%s: %v)\n", gitwork.Short(from), gitwork.Short(to), err)
 		return nil
 	}
 	for _, a := range accepted {
@@ -397,7 +397,7 @@ func (n *night) summary(found []result.Found, v verdict, j judged, tonight []ale
 		if f.Err == nil {
 			env := f.Result.Environment
 			if c := env.Source.Commit; c != "" {
-				commit = c[:min(len(c), 12)]
+				commit = gitwork.Short(c)
 				if env.Source.Dirty {
 					commit += ", with uncommitted changes"
 				}

@@ -18,7 +18,9 @@ import (
 	"strings"
 	"time"
 
+	"havlak-lab/internal/atomicfile"
 	"havlak-lab/internal/cli"
+	"havlak-lab/internal/gitwork"
 	"havlak-lab/tools/alert"
 	"havlak-lab/tools/bisect/answer"
 	"havlak-lab/tools/changepoint"
@@ -141,7 +143,7 @@ func (n *night) record(ctx context.Context, db *history.DB, found []result.Found
 func (n *night) archive(found []result.Found) ([]string, error) {
 	env := found[0].Result.Environment
 	started, _ := time.Parse(time.RFC3339, env.Started)
-	name := started.UTC().Format("20060102T150405Z") + "-" + shortCommit(env.Source.Commit)
+	name := started.UTC().Format("20060102T150405Z") + "-" + gitwork.Short(env.Source.Commit)
 	dir := filepath.Join(n.history.dir, "nights", name)
 	var zips []string
 	for _, f := range found {
@@ -284,7 +286,7 @@ func (n *night) detect(ctx context.Context, db *history.DB, found []result.Found
 		}
 		r := found1[searched[i]]
 		for _, cp := range r.ChangePoints {
-			fmt.Fprintf(n.stdout, "%s: %s..%s %+.2f%%%s\n", cli.Field(r.Series), shortCommit(cp.Before.ID), shortCommit(cp.After.ID),
+			fmt.Fprintf(n.stdout, "%s: %s..%s %+.2f%%%s\n", cli.Field(r.Series), gitwork.Short(cp.Before.ID), gitwork.Short(cp.After.ID),
 				100*cp.Change, map[bool]string{true: " (regression)"}[cp.Regression])
 			if cp.Regression && tonight[i] {
 				findings = append(findings, changeFinding(s, cp, known[r.Series+" "+cp.After.ID], accepted))
@@ -411,7 +413,7 @@ func (n *night) bisectFindings(findings []alert.Finding) {
 			continue
 		}
 		out := filepath.Join(n.artifacts, "bisect-"+f.Benchmark+".json")
-		fmt.Fprintf(n.stdout, "%s: bisecting %d commits %s..%s\n", cli.Field(f.Benchmark), count, shortCommit(good), shortCommit(bad))
+		fmt.Fprintf(n.stdout, "%s: bisecting %d commits %s..%s\n", cli.Field(f.Benchmark), count, gitwork.Short(good), gitwork.Short(bad))
 		cmd := exec.Command(n.history.bisect, good, bad, "--benchmark", f.Benchmark, "--repo", n.history.checkout, "--json", out)
 		cmd.Stdout, cmd.Stderr = n.stdout, n.stderr
 		if err := cmd.Run(); err != nil {
@@ -442,13 +444,6 @@ func commitsBetween(checkout, good, bad string) (int, error) {
 	return strconv.Atoi(strings.TrimSpace(string(out)))
 }
 
-func shortCommit(c string) string {
-	if c == "" {
-		return "unknown"
-	}
-	return c[:min(len(c), 10)]
-}
-
 func copyFile(from, to string) error {
 	data, err := result.ReadFileLimited(from, result.MaxResultBytes)
 	if err != nil {
@@ -457,7 +452,7 @@ func copyFile(from, to string) error {
 	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
 		return err
 	}
-	return result.WriteFile(to, data)
+	return atomicfile.WriteFile(to, data, 0o644)
 }
 
 func fileExists(path string) bool {

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"havlak-lab/internal/gitwork"
 	"havlak-lab/tools/changepoint/otavatest"
 	"havlak-lab/tools/history"
 	"havlak-lab/tools/result"
@@ -116,7 +117,7 @@ func TestHistoryFindsCreep(t *testing.T) {
 		for _, p := range series[0].Points {
 			graphs, _ := filepath.Glob(filepath.Join(night, "report", filepath.FromSlash(p.Profiles), "*.svg"))
 			if p.Profiles == "" || len(graphs) == 0 {
-				t.Errorf("night %d: point %s links to %q, which holds no profile graphs", i, shortCommit(p.Commit), p.Profiles)
+				t.Errorf("night %d: point %s links to %q, which holds no profile graphs", i, gitwork.Short(p.Commit), p.Profiles)
 			}
 		}
 		if page, _ := os.ReadFile(filepath.Join(night, "report", "index.html")); !strings.Contains(string(page), "uPlot") {
@@ -134,7 +135,7 @@ func TestHistoryFindsCreep(t *testing.T) {
 		// The range is inside the creep: from its first commit's parent on.
 		var inside bool
 		for j := flat - 1; j < flat+creep-1; j++ {
-			inside = inside || strings.Contains(log, fmt.Sprintf("commits `%s..%s`", shortCommit(commits[j]), shortCommit(commits[j+1])))
+			inside = inside || strings.Contains(log, fmt.Sprintf("commits `%s..%s`", gitwork.Short(commits[j]), gitwork.Short(commits[j+1])))
 		}
 		if !strings.Contains(log, "change point** havlak6 own_instructions (quick): +") || !inside {
 			t.Errorf("night %d: the new change point is not a rise of own_instructions inside the creep:\n%s", i, log)

@@ -58,7 +58,7 @@ import (
 	"havlak-lab/internal/cli"
 	"havlak-lab/internal/labcache"
 	"havlak-lab/tools/alert"
-	"havlak-lab/tools/result"
+	"havlak-lab/tools/summary"
 )
 
 func main() {
@@ -109,14 +109,8 @@ func runGate(args []string, report, benchgate, bisect string, stdout, stderr io.
 	dsn := fs.String("history", os.Getenv("HAVLAK_LAB_HISTORY"), "the history database's `DSN` (default: sqlite:DIR/history.sqlite of --history-dir)")
 	otava := fs.String("otava", "", "Apache Otava's `command` (tools/ci/tools.sh otava); without it the night does not enter the history")
 	staleNights := fs.Int("stale-after", alert.DefaultStaleNights, "a series of the history with no point for this many of its `nights` is a stale alert")
-	var retire []string
-	fs.Func("retire", "the baseline's benchmark `NAME` left the suite on purpose: not missing, and not in the next baseline (repeat for more)", func(name string) error {
-		if err := result.CheckName(name); err != nil {
-			return err
-		}
-		retire = append(retire, name)
-		return nil
-	})
+	var retire summary.Retire
+	fs.Var(&retire, "retire", "the baseline's benchmark `NAME` left the suite on purpose: not missing, and not in the next baseline (repeat for more)")
 	if help, err := cli.ParseFlags(fs, args); help || err != nil {
 		return err
 	}

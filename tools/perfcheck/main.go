@@ -32,6 +32,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"havlak-lab/internal/atomicfile"
 	"havlak-lab/internal/cli"
 	"havlak-lab/internal/gitwork"
 	"havlak-lab/internal/labcache"
@@ -114,7 +115,7 @@ func (c *checker) check(baseCommit string) (*summary.Summary, check.Plan, error)
 	if err != nil {
 		return nil, check.Plan{}, err
 	}
-	fmt.Fprintf(c.log, "perfcheck: the base is %s; building it in a worktree under %s\n", short(baseCommit), cache)
+	fmt.Fprintf(c.log, "perfcheck: the base is %s; building it in a worktree under %s\n", gitwork.Short(baseCommit), cache)
 	wt, err := c.repo.AddWorktree("perf check", cache, baseCommit)
 	if err != nil {
 		return nil, check.Plan{}, err
@@ -228,7 +229,5 @@ func write(dir string, s *summary.Summary, plan check.Plan) error {
 	}
 	var comment strings.Builder
 	check.WriteComment(&comment, s, plan, check.CommentLimit)
-	return result.WriteFile(filepath.Join(dir, check.CommentFile), []byte(comment.String()))
+	return atomicfile.WriteFile(filepath.Join(dir, check.CommentFile), []byte(comment.String()), 0o644)
 }
-
-func short(commit string) string { return commit[:min(len(commit), 12)] }

@@ -26,11 +26,11 @@ import (
 	"regexp"
 	"time"
 
+	"havlak-lab/internal/atomicfile"
 	"havlak-lab/internal/cli"
 	"havlak-lab/internal/gitwork"
 	"havlak-lab/internal/labcache"
 	"havlak-lab/tools/regressionsuite/suite"
-	"havlak-lab/tools/result"
 )
 
 func main() {
@@ -97,7 +97,7 @@ func run(args []string, log io.Writer) error {
 	}
 	var text bytes.Buffer
 	m.WriteMarkdown(&text)
-	if err := result.WriteFile(outFile, text.Bytes()); err != nil {
+	if err := atomicfile.WriteFile(outFile, text.Bytes(), 0o644); err != nil {
 		return err
 	}
 	fmt.Fprintf(log, "regressionsuite: wrote %s\n", outFile)

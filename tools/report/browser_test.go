@@ -376,7 +376,7 @@ func TestTrendsInBrowser(t *testing.T) {
 			continue
 		}
 		for _, m := range c.Markers {
-			want := "+3.0% " + stepCommit(stepAt - 1)[:10] + ".." + stepCommit(stepAt)[:10]
+			want := "+3.0% " + stepCommit(stepAt - 1)[:12] + ".." + stepCommit(stepAt)[:12]
 			if m.Text != want || !m.Visible || m.X <= c.Between[0] || m.X >= c.Between[1] {
 				t.Errorf("%s: change-point marker %+v, want %q shown between x=%v and x=%v", id, m, want, c.Between[0], c.Between[1])
 			}

@@ -79,6 +79,7 @@ import (
 	"havlak-lab/tools/report/export"
 	"havlak-lab/tools/report/model"
 	"havlak-lab/tools/result"
+	"havlak-lab/tools/summary"
 	"havlak-lab/tools/trends"
 	"havlak-lab/tools/verdict"
 )
@@ -103,7 +104,7 @@ func run(args []string, stderr io.Writer) error {
 	rssThreshold := fs.Float64("rss-threshold", model.DefaultRSSThreshold, "the same for max RSS, as a `fraction`")
 	allowEnvChange := fs.Bool("allow-env-change", false, "compare with a baseline from another machine or toolchain")
 	trendsFile := fs.String("trends", "", "chart the history in `FILE` (JSON: benchmarks' series over commits, with change points)")
-	var retire []string
+	var retire summary.Retire
 	var accepted []model.Acceptance
 	fs.Func("accept", "a regression the commits since the baseline declare intended, `BENCHMARK:FIGURE:REASON` (a Perf-Accepted: trailer; repeat for more)", func(v string) error {
 		parts := strings.SplitN(v, ":", 3)
@@ -116,13 +117,7 @@ func run(args []string, stderr io.Writer) error {
 		accepted = append(accepted, model.Acceptance{Benchmark: parts[0], Figure: parts[1], Reason: strings.TrimSpace(parts[2])})
 		return nil
 	})
-	fs.Func("retire", "the baseline's benchmark `NAME` is gone on purpose: not missing (repeat for more)", func(name string) error {
-		if err := result.CheckName(name); err != nil {
-			return err
-		}
-		retire = append(retire, name)
-		return nil
-	})
+	fs.Var(&retire, "retire", "the baseline's benchmark `NAME` is gone on purpose: not missing (repeat for more)")
 	if help, err := cli.ParseFlags(fs, args); help || err != nil {
 		return err
 	}

@@ -172,7 +172,7 @@ func TestTrendSection(t *testing.T) {
 		`<section id="trends">`,
 		`<figure class="trend" id="trend-0" data-benchmark="havlak6" data-metric="real">`,
 		`<figure class="trend" id="trend-2" data-benchmark="havlak6cc" data-metric="real">`,
-		"<li>&#43;3.0% (regression) between " + stepCommit(stepAt - 1)[:10] + " and " + stepCommit(stepAt)[:10] + "</li>",
+		"<li>&#43;3.0% (regression) between " + stepCommit(stepAt - 1)[:12] + " and " + stepCommit(stepAt)[:12] + "</li>",
 		"The MIT License", // uPlot's licence goes with it
 		"var uPlot=",
 		`"links":["nights/2026-11-01/havlak6/"`,

@@ -179,7 +179,14 @@ func GoBench(r *Result, out Outputs) ([]*benchfmt.Result, benchfmt.UnitMetadataM
 	if err != nil {
 		return nil, nil, err
 	}
-	reader := benchfmt.NewReader(bytes.NewReader(data), out.Path(r.GoBench))
+	return ReadGoBench(data, out.Path(r.GoBench))
+}
+
+// ReadGoBench reads the Go benchmark lines of data, the file name (which
+// errors carry, with the line), refusing data without any or with a
+// syntax error.
+func ReadGoBench(data []byte, name string) ([]*benchfmt.Result, benchfmt.UnitMetadataMap, error) {
+	reader := benchfmt.NewReader(bytes.NewReader(data), name)
 	var lines []*benchfmt.Result
 	for reader.Scan() {
 		switch rec := reader.Result().(type) {
@@ -190,10 +197,10 @@ func GoBench(r *Result, out Outputs) ([]*benchfmt.Result, benchfmt.UnitMetadataM
 		}
 	}
 	if err := reader.Err(); err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", out.Path(r.GoBench), err)
+		return nil, nil, fmt.Errorf("%s: %w", name, err)
 	}
 	if len(lines) == 0 {
-		return nil, nil, fmt.Errorf("%s: no benchmark lines", out.Path(r.GoBench))
+		return nil, nil, fmt.Errorf("%s: no benchmark lines", name)
 	}
 	return lines, reader.Units(), nil
 }

@@ -216,7 +216,7 @@ func Write(dir string, r *Result) error {
 	if err != nil {
 		return err
 	}
-	return WriteFile(filepath.Join(dir, FileName), append(data, '\n'))
+	return atomicfile.WriteFile(filepath.Join(dir, FileName), append(data, '\n'), 0o644)
 }
 
 // listed is the names of every file r refers to.
@@ -229,19 +229,6 @@ func (r *Result) listed() []string {
 		names = append(names, f.Name)
 	}
 	return names
-}
-
-// WriteFile writes data to path atomically.
-func WriteFile(path string, data []byte) error {
-	f, err := atomicfile.Create(path)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Abort()
-		return err
-	}
-	return f.Commit()
 }
 
 // A Found is a result found under a directory: read, or why not.

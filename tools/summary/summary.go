@@ -215,15 +215,7 @@ func Write(path string, s *Summary) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	f, err := atomicfile.Create(path)
-	if err != nil {
-		return err
-	}
-	defer f.Abort()
-	if _, err := f.Write(data); err != nil {
-		return err
-	}
-	return f.Commit()
+	return atomicfile.WriteFile(path, data, 0o644)
 }
 
 // Read reads and checks a summary, at most MaxSize bytes of it.

@@ -194,13 +194,5 @@ func Write(path string, series []Series) error {
 	if _, err := Parse(data); err != nil {
 		return fmt.Errorf("%s: not written: %w", path, err)
 	}
-	f, err := atomicfile.Create(path)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(append(data, '\n')); err != nil {
-		f.Abort()
-		return err
-	}
-	return f.Commit()
+	return atomicfile.WriteFile(path, append(data, '\n'), 0o644)
 }

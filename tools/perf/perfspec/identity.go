@@ -20,7 +20,14 @@ import (
 // name. Two builds of the same identity run the same program the same
 // way, so that a difference between their measurements is noise.
 func (s *Spec) Identity(root string) (result.Identity, error) {
-	binary, err := FileSHA256(filepath.Join(root, s.Binary))
+	return s.IdentityWith(filepath.Join(root, s.Binary), root)
+}
+
+// IdentityWith is Identity with binary in place of the spec's own: a build
+// of the benchmark outside the runfiles (bisect's go build of a commit),
+// run as the spec declares under root.
+func (s *Spec) IdentityWith(binary, root string) (result.Identity, error) {
+	binarySum, err := FileSHA256(binary)
 	if err != nil {
 		return result.Identity{}, fmt.Errorf("the identity of %s: %w", s.Benchmark.Name, err)
 	}
@@ -28,7 +35,7 @@ func (s *Spec) Identity(root string) (result.Identity, error) {
 	if err != nil {
 		return result.Identity{}, err
 	}
-	return result.Identity{BinarySHA256: binary, RunSHA256: run}, nil
+	return result.Identity{BinarySHA256: binarySum, RunSHA256: run}, nil
 }
 
 // RunSHA256 is the sha256 of the spec's declared run (Identity's second

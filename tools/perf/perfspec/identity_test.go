@@ -55,6 +55,13 @@ func TestIdentity(t *testing.T) {
 	if got := identity(spec()); got.BinarySHA256 == base.BinarySHA256 {
 		t.Error("another binary did not change the binary's sum")
 	}
+	if got, err := spec().IdentityWith(filepath.Join(root, "bin/wc1"), root); err != nil || got != identity(spec()) {
+		t.Errorf("IdentityWith the spec's own binary: %+v, %v; want Identity's %+v", got, err, identity(spec()))
+	}
+	write("elsewhere/wc1", "a binary")
+	if got, err := spec().IdentityWith(filepath.Join(root, "elsewhere/wc1"), root); err != nil || got.BinarySHA256 != base.BinarySHA256 || got.RunSHA256 != identity(spec()).RunSHA256 {
+		t.Errorf("IdentityWith another path of the first binary: %+v, %v; want its sum %s", got, err, base.BinarySHA256)
+	}
 	missing := spec()
 	missing.Binary = "bin/gone"
 	if _, err := missing.Identity(root); err == nil {

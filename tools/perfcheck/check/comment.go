@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/pprof/profile"
 
+	"havlak-lab/internal/gitwork"
 	"havlak-lab/internal/markdown"
 	"havlak-lab/tools/perf/cachegrind"
 	"havlak-lab/tools/report/profilediff"
@@ -41,7 +42,7 @@ func WriteComment(w io.Writer, s *summary.Summary, plan Plan, limit int) {
 		head.WriteString("### :white_check_mark: Perf check: no regression\n\n")
 	}
 	fmt.Fprintf(&head, "Against the base `%s`: %d benchmarks changed and measured (their quick workload, counted figures judged by the gate's rule), "+
-		"%d unchanged: same binary and run, not measured.", short(s.Baseline), len(plan.Changed), len(plan.Unchanged))
+		"%d unchanged: same binary and run, not measured.", gitwork.Short(s.Baseline), len(plan.Changed), len(plan.Unchanged))
 	if len(plan.Added) > 0 {
 		fmt.Fprintf(&head, " New: %s.", markdown.Escape(strings.Join(plan.Added, ", ")))
 	}
@@ -131,8 +132,6 @@ func figures(b summary.Benchmark) string {
 	}
 	return strings.Join(parts, "; ")
 }
-
-func short(commit string) string { return commit[:min(len(commit), 12)] }
 
 // A Measured is a result and its files, as result.Read gives them.
 type Measured struct {

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"os"
 
-	"havlak-lab/tools/result"
+	"havlak-lab/internal/atomicfile"
 )
 
 // The markers between which a document keeps the latest matrix.
@@ -25,7 +25,7 @@ func UpdateDoc(path string, matrix []byte) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	return result.WriteFile(path, updated)
+	return atomicfile.WriteFile(path, updated, 0o644)
 }
 
 // ReplaceBetweenMarkers returns doc with the text between its markers,

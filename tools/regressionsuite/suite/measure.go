@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 
+	"havlak-lab/internal/atomicfile"
 	"havlak-lab/tools/perf/perfspec"
 	"havlak-lab/tools/result"
 )
@@ -36,7 +37,7 @@ func WithBinary(path, binary, dir string) (string, error) {
 	if _, err := perfspec.Decode(copyPath, out); err != nil {
 		return "", err
 	}
-	return copyPath, result.WriteFile(copyPath, out)
+	return copyPath, atomicfile.WriteFile(copyPath, out, 0o644)
 }
 
 // MeasureSpec runs the runner's test mode on spec in the runfiles root

@@ -11,6 +11,7 @@ import (
 	"html/template"
 	"strings"
 
+	"havlak-lab/internal/gitwork"
 	"havlak-lab/tools/report/uplot"
 	"havlak-lab/tools/result"
 	"havlak-lab/tools/trends"
@@ -74,21 +75,13 @@ func trendGroups(series []trends.Series) []trendGroup {
 	return groups
 }
 
-// shortCommit is a commit as people quote it.
-func shortCommit(commit string) string {
-	if len(commit) > 10 {
-		return commit[:10]
-	}
-	return commit
-}
-
 // changeText says what a change point is, in words.
 func changeText(c trends.Change) string {
 	kind := "improvement"
 	if c.Regression {
 		kind = "regression"
 	}
-	return fmt.Sprintf("%+.1f%% (%s) between %s and %s", 100*c.Change, kind, shortCommit(c.From), shortCommit(c.To))
+	return fmt.Sprintf("%+.1f%% (%s) between %s and %s", 100*c.Change, kind, gitwork.Short(c.From), gitwork.Short(c.To))
 }
 
 // trendsView is what the trends template shows: the charts, which its

@@ -36,7 +36,7 @@ func TestAlerts(t *testing.T) {
 
 	out, errs, status := runHistory(t, "alerts", dsn)
 	for _, want := range []string{"ID  STATE  KIND        SERIES", "2   new    missing     havlak7 (standard)",
-		"1   new    regression  havlak6 own_instructions (standard)  +3.10% (169,025,503 → 174,265,294 instructions)  3f2a9c1e07..9b8e7d6c5a"} {
+		"1   new    regression  havlak6 own_instructions (standard)  +3.10% (169,025,503 → 174,265,294 instructions)  3f2a9c1e0712..9b8e7d6c5a4f"} {
 		if status != 0 || !strings.Contains(out, want) {
 			t.Errorf("alerts DSN: exit status %d, want 0 and a row %q:\n%s%s", status, want, out, errs)
 		}

@@ -10,10 +10,10 @@ import (
 	"slices"
 	"strings"
 
+	"havlak-lab/internal/atomicfile"
 	"havlak-lab/internal/cli"
 	"havlak-lab/tools/exports"
 	"havlak-lab/tools/history"
-	"havlak-lab/tools/result"
 )
 
 // exportUsage is the usage of history export.
@@ -76,7 +76,7 @@ func runExport(ctx context.Context, fs *flag.FlagSet, args []string, stdout io.W
 		return err
 	}
 	path := cli.UserPath(*output)
-	if err := result.WriteFile(path, b.Bytes()); err != nil {
+	if err := atomicfile.WriteFile(path, b.Bytes(), 0o644); err != nil {
 		return fmt.Errorf("-o %s: %w", path, err)
 	}
 	fmt.Fprintf(stdout, "%s: %d results in %s format\n", path, len(stored), *format)

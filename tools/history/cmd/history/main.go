@@ -40,6 +40,7 @@ import (
 	"text/tabwriter"
 
 	"havlak-lab/internal/cli"
+	"havlak-lab/internal/gitwork"
 	"havlak-lab/tools/alert"
 	"havlak-lab/tools/history"
 	"havlak-lab/tools/result"
@@ -222,7 +223,7 @@ func (in *ingester) report(path string, d history.Ingested, err error) {
 		fmt.Fprintf(in.progress, "[%d] refused: %s\n", in.seen, cli.Printable(err.Error()))
 	case d.Added:
 		in.added++
-		fmt.Fprintf(in.progress, "[%d] %s\n", in.seen, cli.Printable(fmt.Sprintf("added %s at %s, %s: %s", d.Benchmark, short(d.Commit),
+		fmt.Fprintf(in.progress, "[%d] %s\n", in.seen, cli.Printable(fmt.Sprintf("added %s at %s, %s: %s", d.Benchmark, gitwork.Short(d.Commit),
 			d.Started.Format("2006-01-02 15:04Z"), path)))
 	default:
 		in.present++
@@ -237,16 +238,6 @@ func (in *ingester) summary(stdout io.Writer) error {
 		return cli.ExitError{Status: 1}
 	}
 	return nil
-}
-
-func short(commit string) string {
-	if commit == "" {
-		return "an unknown commit"
-	}
-	if len(commit) > 12 {
-		return commit[:12]
-	}
-	return commit
 }
 
 // figure prints a value to 6 significant digits, and a large one (a count
@@ -287,7 +278,7 @@ func printSeries(ctx context.Context, d *history.DB, q history.Query, w io.Write
 		fmt.Fprintln(tw, "started\tcommit\truns\tmedian\tmin\tmax\tspread\t")
 		for _, p := range s.Points {
 			lo, median, hi := result.MinMedianMax(p.Values)
-			commit := short(p.Commit)
+			commit := gitwork.Short(p.Commit)
 			if p.Dirty {
 				commit += "+dirty"
 			}

@@ -14,7 +14,8 @@
     var f = new Intl.NumberFormat("en", {notation: "compact", maximumSignificantDigits: Math.min(Math.max(digits, 2), 12)});
     return splits.map(function (v) { return f.format(v); });
   }
-  function short(commit) { return commit.length > 10 ? commit.slice(0, 10) : commit; }
+  // A commit as people quote it: 12 characters, as gitwork.Short cuts it.
+  function short(commit) { return commit.length > 12 ? commit.slice(0, 12) : commit; }
   function day(ms) { return new Date(ms).toISOString().slice(5, 10); }
   // Nights are a day apart; runs of one day are told apart by their time.
   function dayOrTime(times, i) {

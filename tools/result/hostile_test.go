@@ -4,11 +4,17 @@ import (
 	"archive/zip"
 	"bytes"
 	"compress/flate"
+	"encoding/json"
 	"errors"
+	"hash/crc32"
+	"io"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // claimingZip writes a zip whose entries hold a few bytes each but claim
@@ -45,12 +51,19 @@ func TestReadsAreBounded(t *testing.T) {
 	if _, err := Open(path); err == nil || !strings.Contains(err.Error(), "claim more than") || !strings.Contains(err.Error(), "cpu.svg") {
 		t.Errorf("a zip claiming 2 GiB: %v", err)
 	}
-	// One entry over the file limit, the whole under the result's.
+	// One entry over the file limit, the whole under the result's: Open
+	// reads it to check it, and finds it shorter than it claims.
 	path = claimingZip(t, map[string]uint64{"big.svg": MaxFileBytes + 1})
-	out, err := Open(path)
+	if _, err := Open(path); !errors.Is(err, io.ErrUnexpectedEOF) || !strings.Contains(err.Error(), "outputs.zip:big.svg") {
+		t.Errorf("an entry shorter than it claims: %v", err)
+	}
+	// What Open takes, ReadFile bounds all the same.
+	data, _ := os.ReadFile(path)
+	z, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
 	if err != nil {
 		t.Fatal(err)
 	}
+	out := zipOutputs{z, path}
 	var limit *LimitError
 	if _, err := out.ReadFile("big.svg"); !errors.As(err, &limit) || !strings.Contains(err.Error(), "outputs.zip:big.svg") {
 		t.Errorf("an entry over %d bytes: %v", MaxFileBytes, err)
@@ -133,5 +146,112 @@ func TestIdentity(t *testing.T) {
 	old.Identity = &Identity{BinarySHA256: sum, RunSHA256: sum}
 	if err := old.Validate(); err == nil {
 		t.Error("a version 1 result with an identity validates")
+	}
+}
+
+func TestNonRegularFilesAreRefused(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo", ZipName)
+	os.Mkdir(filepath.Dir(fifo), 0o755)
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	zero := filepath.Join(dir, "zero", ZipName)
+	os.Mkdir(filepath.Dir(zero), 0o755)
+	if err := os.Symlink("/dev/zero", zero); err != nil {
+		t.Fatal(err)
+	}
+	sock := filepath.Join(dir, "sock")
+	l, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	// A result directory whose result.json is a device.
+	devDir := filepath.Join(dir, "dev")
+	os.Mkdir(devDir, 0o755)
+	if err := os.Symlink("/dev/zero", filepath.Join(devDir, FileName)); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]string{
+		fifo:                               "a named pipe",
+		zero:                               "a character device",
+		sock:                               "a socket",
+		filepath.Join(devDir, FileName):    "a character device",
+		filepath.Join(dir, "fifo") + "/.":  "a directory",
+		filepath.Join(dir, "missing.json"): "no such file",
+	} {
+		_, err := ReadFileLimited(path, MaxFileBytes)
+		if err == nil || !strings.Contains(err.Error(), path+": "+want) && !strings.Contains(err.Error(), want) {
+			t.Errorf("ReadFileLimited(%s): %v, want %q", path, err, want)
+		}
+	}
+	// Open and Read refuse them the same way, a FIFO without blocking.
+	done := make(chan bool)
+	go func() {
+		defer close(done)
+		for _, path := range []string{fifo, zero, sock, devDir} {
+			if _, _, err := Read(path); !errors.Is(err, ErrNotRegular) || !strings.Contains(err.Error(), path) {
+				t.Errorf("Read(%s): %v, want it refused naming it", path, err)
+			}
+		}
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Read of a named pipe blocks")
+	}
+}
+
+// writeZip writes a zip of the entries given, each with the CRC-32 crc
+// gives it.
+func writeZip(t *testing.T, entries map[string]string, crc func(name, data string) uint32) string {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for name, data := range entries {
+		w, err := zw.CreateRaw(&zip.FileHeader{Name: name, Method: zip.Store, CRC32: crc(name, data),
+			CompressedSize64: uint64(len(data)), UncompressedSize64: uint64(len(data))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write([]byte(data))
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), ZipName)
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestZipChecksumsAreVerified(t *testing.T) {
+	good, _ := json.Marshal(example())
+	entries := map[string]string{FileName: string(good), "cpu.pb.gz": "a profile nobody reads"}
+	right := func(_, data string) uint32 { return crc32.ChecksumIEEE([]byte(data)) }
+	if _, _, err := Read(writeZip(t, entries, right)); err != nil {
+		t.Fatalf("a sound zip: %v", err)
+	}
+	for name, crc := range map[string]func(name, data string) uint32{
+		"a wrong CRC": func(name, data string) uint32 {
+			if name == "cpu.pb.gz" {
+				return right(name, data) ^ 1
+			}
+			return right(name, data)
+		},
+		// archive/zip itself checks nothing when the header's CRC is 0.
+		"a CRC of 0": func(name, data string) uint32 {
+			if name == "cpu.pb.gz" {
+				return 0
+			}
+			return right(name, data)
+		},
+	} {
+		path := writeZip(t, entries, crc)
+		if _, err := Open(path); !errors.Is(err, zip.ErrChecksum) || !strings.Contains(err.Error(), path+":cpu.pb.gz") {
+			t.Errorf("%s on an entry no one reads: %v, want a checksum error naming it", name, err)
+		}
 	}
 }

@@ -6,11 +6,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
+	"syscall"
 
 	"havlak-lab/internal/atomicfile"
 )
@@ -55,16 +57,58 @@ func (d dirOutputs) ReadFile(name string) ([]byte, error) {
 }
 func (d dirOutputs) Path(name string) string { return filepath.Join(string(d), name) }
 
+// ErrNotRegular is the error of a reader asked to read what is not a
+// regular file: a named pipe would block it, a device (a symlink to
+// /dev/zero) would feed it without end, a directory or socket has no
+// bytes of a result.
+var ErrNotRegular = errors.New("not a regular file")
+
+// checkRegular refuses info of path unless it is a regular file, saying
+// what it is.
+func checkRegular(path string, info fs.FileInfo) error {
+	mode := info.Mode()
+	if mode.IsRegular() {
+		return nil
+	}
+	what := "a " + mode.Type().String()
+	switch {
+	case mode&fs.ModeNamedPipe != 0:
+		what = "a named pipe"
+	case mode&fs.ModeSocket != 0:
+		what = "a socket"
+	case mode&fs.ModeCharDevice != 0:
+		what = "a character device"
+	case mode&fs.ModeDevice != 0:
+		what = "a block device"
+	case mode.IsDir():
+		what = "a directory"
+	}
+	return fmt.Errorf("%s: %s: %w", path, what, ErrNotRegular)
+}
+
 // ReadFileLimited reads the file at path, refusing one over limit bytes,
-// or one that grows past it while read.
+// or one that grows past it while read, and anything but a regular file
+// (ErrNotRegular), a symlink's target included, before reading a byte.
 func ReadFileLimited(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkRegular(path, info); err != nil {
+		return nil, err
+	}
+	// O_NONBLOCK: a named pipe put in the file's place since the Stat
+	// opens at once instead of waiting for a writer, and is refused
+	// below; a regular file ignores the flag.
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
+	if info, err = f.Stat(); err != nil {
+		return nil, err
+	}
+	if err := checkRegular(path, info); err != nil {
 		return nil, err
 	}
 	if info.Size() > limit {
@@ -125,14 +169,49 @@ func Open(path string) (Outputs, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	var claimed uint64
+	names := map[string]bool{}
 	for _, f := range z.File {
 		claimed += min(f.UncompressedSize64, 1<<62)
 		if claimed > MaxResultBytes {
 			return nil, fmt.Errorf("%s: its entries claim more than %d bytes together (%s: %d bytes): not read",
 				path, MaxResultBytes, f.Name, f.UncompressedSize64)
 		}
+		if names[f.Name] {
+			return nil, fmt.Errorf("%s: %s: two entries of that name", path, f.Name)
+		}
+		names[f.Name] = true
+	}
+	for _, f := range z.File {
+		if err := checkEntry(f); err != nil {
+			return nil, fmt.Errorf("%s:%s: %w", path, f.Name, err)
+		}
 	}
 	return zipOutputs{z, path}, nil
+}
+
+// checkEntry reads the zip entry f to its end and checks it against the
+// CRC-32 its header records: archive/zip checks an entry only when it is
+// read to its end, and not at all when the header's CRC is 0, so an entry
+// nobody reads (a profile the report only links to) would go unchecked
+// into a baseline. The claims checked before bound the reading: archive/zip
+// refuses an entry that inflates past its claimed size.
+func checkEntry(f *zip.File) error {
+	if f.FileInfo().IsDir() {
+		return nil
+	}
+	rc, err := f.Open()
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	sum := crc32.NewIEEE()
+	if _, err := io.Copy(sum, rc); err != nil {
+		return err
+	}
+	if got := sum.Sum32(); got != f.CRC32 {
+		return fmt.Errorf("CRC-32 %08x, its header says %08x: %w", got, f.CRC32, zip.ErrChecksum)
+	}
+	return nil
 }
 
 // Read reads and validates the result at path (see Open), and returns it

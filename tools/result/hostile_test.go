@@ -6,6 +6,7 @@ import (
 	"compress/flate"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"hash/crc32"
 	"io"
 	"net"
@@ -253,5 +254,67 @@ func TestZipChecksumsAreVerified(t *testing.T) {
 		if _, err := Open(path); !errors.Is(err, zip.ErrChecksum) || !strings.Contains(err.Error(), path+":cpu.pb.gz") {
 			t.Errorf("%s on an entry no one reads: %v, want a checksum error naming it", name, err)
 		}
+	}
+}
+
+func TestDuplicateKeysAreRefused(t *testing.T) {
+	r := example()
+	r.Timing.Runs[0].Counters = map[string]int64{"instructions:u": 5}
+	r.Metrics = []Metric{{Name: "a", Unit: "instructions", Values: []float64{1}}, {Name: "b", Unit: "instructions", Values: []float64{2}}}
+	good, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Decode(good, "r.json"); err != nil {
+		t.Fatal(err)
+	}
+	for name, c := range map[string]struct{ old, new, key string }{
+		"top level":       {`"schema_version": 2,`, `"schema_version": 2, "schema_version": 2,`, "schema_version"},
+		"nested":          {`"cores": 2,`, `"cores": 2, "cores": -2,`, "cores"},
+		"other case":      {`"cores": 2,`, `"cores": 2, "Cores": 64,`, "Cores"},
+		"in an array":     {`"name": "b",`, `"name": "b", "name": "c",`, "name"},
+		"in a map":        {`"instructions:u": 5`, `"instructions:u": 5, "instructions:u": 1`, "instructions:u"},
+		"after an object": {`"toolchains": {`, `"machine": {}, "toolchains": {`, "machine"},
+	} {
+		data := strings.Replace(string(good), c.old, c.new, 1)
+		if data == string(good) {
+			t.Fatalf("%s: %q is not in the example", name, c.old)
+		}
+		line := 1 + strings.Count(data[:strings.Index(data, c.new)], "\n")
+		want := fmt.Sprintf("r.json: line %d: key %q given twice", line, c.key)
+		if _, err := Decode([]byte(data), "r.json"); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", name, err, want)
+		}
+	}
+	// The same key in two objects is no repetition.
+	if err := checkKeys([]byte(`{"a": {"n": 1}, "b": [{"n": 1}, {"n": 2}], "n": 3}`)); err != nil {
+		t.Error(err)
+	}
+	deep := `{"schema_version": 2, "x": ` + strings.Repeat("[", 100) + strings.Repeat("]", 100) + "}"
+	if _, err := Decode([]byte(deep), "deep.json"); err == nil || !strings.Contains(err.Error(), "nested deeper than 16") {
+		t.Errorf("nesting 100 deep: %v", err)
+	}
+}
+
+func TestResultJSONIsBounded(t *testing.T) {
+	path := claimingZip(t, map[string]uint64{FileName: MaxResultJSONBytes + 1})
+	data, _ := os.ReadFile(path)
+	z, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var limit *LimitError
+	if _, err := ReadFrom(zipOutputs{z, path}); !errors.As(err, &limit) || limit.Limit != MaxResultJSONBytes {
+		t.Errorf("a result.json claiming %d bytes: %v", MaxResultJSONBytes+1, err)
+	}
+	dir := t.TempDir()
+	f, _ := os.Create(filepath.Join(dir, FileName))
+	f.Truncate(MaxResultJSONBytes + 1)
+	f.Close()
+	if _, _, err := Read(dir); !errors.As(err, &limit) || !strings.Contains(err.Error(), FileName) {
+		t.Errorf("a result.json of %d bytes: %v", MaxResultJSONBytes+1, err)
+	}
+	if _, err := Decode(make([]byte, MaxResultJSONBytes+1), "big.json"); !errors.As(err, &limit) {
+		t.Errorf("Decode of %d bytes: %v", MaxResultJSONBytes+1, err)
 	}
 }

@@ -12,7 +12,9 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"syscall"
+	"unicode"
 
 	"havlak-lab/internal/atomicfile"
 )
@@ -30,6 +32,9 @@ const (
 	// MaxResultBytes bounds a result: its zip, and the sum of what its
 	// zip's entries claim.
 	MaxResultBytes = 512 << 20
+	// MaxResultJSONBytes bounds result.json, which the readers decode
+	// whole: a full-size result's is a few KiB.
+	MaxResultJSONBytes = 4 << 20
 )
 
 // A LimitError is a file or a result over a limit.
@@ -52,8 +57,10 @@ type Outputs interface {
 
 type dirOutputs string
 
-func (d dirOutputs) ReadFile(name string) ([]byte, error) {
-	return ReadFileLimited(d.Path(name), MaxFileBytes)
+func (d dirOutputs) ReadFile(name string) ([]byte, error) { return d.readLimited(name, MaxFileBytes) }
+
+func (d dirOutputs) readLimited(name string, limit int64) ([]byte, error) {
+	return ReadFileLimited(d.Path(name), limit)
 }
 func (d dirOutputs) Path(name string) string { return filepath.Join(string(d), name) }
 
@@ -129,12 +136,14 @@ type zipOutputs struct {
 	path string
 }
 
-func (z zipOutputs) ReadFile(name string) ([]byte, error) {
+func (z zipOutputs) ReadFile(name string) ([]byte, error) { return z.readLimited(name, MaxFileBytes) }
+
+func (z zipOutputs) readLimited(name string, limit int64) ([]byte, error) {
 	// archive/zip refuses an entry that inflates past the size its header
 	// claims, so checking the claim bounds the read.
 	for _, f := range z.r.File {
-		if f.Name == name && f.UncompressedSize64 > MaxFileBytes {
-			return nil, &LimitError{z.Path(name), int64(min(f.UncompressedSize64, 1<<62)), MaxFileBytes}
+		if f.Name == name && f.UncompressedSize64 > uint64(limit) {
+			return nil, &LimitError{z.Path(name), int64(min(f.UncompressedSize64, 1<<62)), limit}
 		}
 	}
 	data, err := fs.ReadFile(z.r, name)
@@ -225,9 +234,19 @@ func Read(path string) (*Result, Outputs, error) {
 	return r, out, err
 }
 
-// ReadFrom reads and validates the result.json of out.
+// A limitedReader reads a file of a result under a limit of its own.
+type limitedReader interface {
+	readLimited(name string, limit int64) ([]byte, error)
+}
+
+// ReadFrom reads and validates the result.json of out, refusing one over
+// MaxResultJSONBytes before reading it when out is Open's.
 func ReadFrom(out Outputs) (*Result, error) {
-	data, err := out.ReadFile(FileName)
+	read := out.ReadFile
+	if l, ok := out.(limitedReader); ok {
+		read = func(name string) ([]byte, error) { return l.readLimited(name, MaxResultJSONBytes) }
+	}
+	data, err := read(FileName)
 	if errors.Is(err, fs.ErrNotExist) {
 		if _, legacy := out.ReadFile("xtime.json"); legacy == nil {
 			return nil, fmt.Errorf("%s: missing: this is a result of the format before schema version %d "+
@@ -242,8 +261,13 @@ func ReadFrom(out Outputs) (*Result, error) {
 }
 
 // Decode parses and validates result.json's data; name says where it came
-// from in errors.
+// from in errors. It refuses data over MaxResultJSONBytes, an object that
+// gives a key twice (encoding/json would keep the last silently) and
+// nesting deeper than maxJSONDepth.
 func Decode(data []byte, name string) (*Result, error) {
+	if len(data) > MaxResultJSONBytes {
+		return nil, &LimitError{name, int64(len(data)), MaxResultJSONBytes}
+	}
 	var version struct {
 		SchemaVersion *int `json:"schema_version"`
 	}
@@ -256,6 +280,9 @@ func Decode(data []byte, name string) (*Result, error) {
 	case *version.SchemaVersion < OldestSchemaVersion || *version.SchemaVersion > SchemaVersion:
 		return nil, fmt.Errorf("%s: schema version %d; this lab reads versions %d to %d", name, *version.SchemaVersion, OldestSchemaVersion, SchemaVersion)
 	}
+	if err := checkKeys(data); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
 	var r Result
 	if err := json.Unmarshal(data, &r); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, jsonError(data, err))
@@ -264,6 +291,75 @@ func Decode(data []byte, name string) (*Result, error) {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return &r, nil
+}
+
+// maxJSONDepth bounds the nesting of result.json's objects and arrays:
+// its deepest value, a sweep point's argument, is at depth 4.
+const maxJSONDepth = 16
+
+// checkKeys refuses JSON data holding an object that gives a key twice,
+// at any depth, naming the key and its line, or nesting deeper than
+// maxJSONDepth. Keys are compared as encoding/json matches them with a
+// struct's fields: without regard to case ("Cores" repeats "cores").
+// Syntax errors are left to encoding/json's own reading.
+func checkKeys(data []byte) error {
+	type level struct {
+		object, wantKey bool
+		keys            map[string]bool
+	}
+	var stack []level
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	line := func() int { return 1 + bytes.Count(data[:dec.InputOffset()], []byte("\n")) }
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil
+		}
+		if n := len(stack); n > 0 && stack[n-1].object {
+			top := &stack[n-1]
+			if top.wantKey {
+				if key, ok := tok.(string); ok {
+					folded := foldKey(key)
+					if top.keys[folded] {
+						return fmt.Errorf("line %d: key %q given twice in one object", line(), key)
+					}
+					top.keys[folded] = true
+					top.wantKey = false
+					continue
+				}
+			} else {
+				top.wantKey = true // this token is, or opens, the key's value
+			}
+		}
+		switch tok {
+		case json.Delim('{'), json.Delim('['):
+			if len(stack) == maxJSONDepth {
+				return fmt.Errorf("line %d: nested deeper than %d", line(), maxJSONDepth)
+			}
+			object := tok == json.Delim('{')
+			l := level{object: object, wantKey: object}
+			if object {
+				l.keys = map[string]bool{}
+			}
+			stack = append(stack, l)
+		case json.Delim('}'), json.Delim(']'):
+			stack = stack[:len(stack)-1]
+		}
+	}
+}
+
+// foldKey maps every letter of key to the smallest of the letters
+// unicode.SimpleFold makes it equal to, so that two keys equal without
+// regard to case, as encoding/json compares them, fold alike.
+func foldKey(key string) string {
+	return strings.Map(func(r rune) rune {
+		least := r
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			least = min(least, f)
+		}
+		return least
+	}, key)
 }
 
 // jsonError adds the line to a JSON syntax error.

@@ -104,6 +104,19 @@ func TestHostileFieldsAreRefused(t *testing.T) {
 		"negative count": {func(r *Result) {
 			r.Metrics = []Metric{{Name: "instructions", Unit: "instructions", Values: []float64{-1}}}
 		}, "negative value"},
+		"negative cores":    {func(r *Result) { r.Environment.Machine.Cores = -2 }, "environment.machine.cores: -2, want 0 to 65536"},
+		"a million cores":   {func(r *Result) { r.Environment.Machine.Cores = 1 << 20 }, "environment.machine.cores: 1048576"},
+		"negative memory":   {func(r *Result) { r.Environment.Machine.MemoryBytes = -1 }, "environment.machine.memory_bytes: -1"},
+		"an exabyte":        {func(r *Result) { r.Environment.Machine.MemoryBytes = 1 << 60 }, "environment.machine.memory_bytes: 1152921504606846976"},
+		"pinned cpu":        {func(r *Result) { cpu := -1; r.Environment.Setup.PinnedCPU = &cpu }, "environment.setup.pinned_cpu: -1"},
+		"repetitions":       {func(r *Result) { r.Benchmark.Repetitions = -3 }, "benchmark.repetitions: -3, want 0 to 1000"},
+		"many repetitions":  {func(r *Result) { r.Benchmark.Repetitions = 1 << 30 }, "benchmark.repetitions: 1073741824"},
+		"negative rss":      {func(r *Result) { r.Timing.Runs[1].MaxRSSKiB = -1 }, "timing.runs[1].max_rss_kib: -1"},
+		"a year of running": {func(r *Result) { r.Timing.Runs[0].RealSeconds = 3e7 }, "timing.runs[0].real_seconds: 3e+07"},
+		"negative counter": {func(r *Result) {
+			r.Timing.Runs[0].Counters = map[string]int64{"cycles:u": 7, "instructions:u": -5}
+		}, `timing.runs[0].counters["instructions:u"]: -5`},
+		"negative syscalls": {func(r *Result) { r.Timing.Runs[0].Syscalls = &Syscalls{Read: -1} }, "timing.runs[0].syscalls.read: -1"},
 		"unknown cost": {func(r *Result) {
 			r.Metrics = []Metric{{Name: "instructions", Unit: "instructions", Values: []float64{1}, Cost: "<b>speed</b>"}}
 		}, `cost "<b>speed</b>": want one of work, locality`},
@@ -316,5 +329,48 @@ func TestResultJSONIsBounded(t *testing.T) {
 	}
 	if _, err := Decode(make([]byte, MaxResultJSONBytes+1), "big.json"); !errors.As(err, &limit) {
 		t.Errorf("Decode of %d bytes: %v", MaxResultJSONBytes+1, err)
+	}
+}
+
+func TestCountsAreBounded(t *testing.T) {
+	for name, c := range map[string]struct {
+		change func(*Result)
+		want   string
+	}{
+		"metrics": {func(r *Result) {
+			for i := range MaxMetrics + 1 {
+				r.Metrics = append(r.Metrics, Metric{Name: fmt.Sprint("m", i), Unit: "count", Values: []float64{1}})
+			}
+		}, "metrics: 1001, over the limit of 1000"},
+		"values": {func(r *Result) {
+			r.Metrics = []Metric{{Name: "m", Unit: "count", Values: make([]float64, MaxRuns+1)}}
+		}, "metrics[0].values: 1001, over the limit of 1000"},
+		"files":  {func(r *Result) { r.Files = make([]File, MaxFiles+1) }, "files: 1001, over the limit of 1000"},
+		"sweeps": {func(r *Result) { r.Sweeps = make([]Sweep, MaxSweeps+1) }, "sweeps: 101, over the limit of 100"},
+		"points": {func(r *Result) {
+			r.Sweeps = []Sweep{{Points: make([]SweepPoint, MaxSweepPoints+1)}}
+		}, "sweeps[0].points: 1001, over the limit of 1000"},
+		"runs": {func(r *Result) { r.Timing.Runs = make([]Run, MaxRuns+1) }, "timing.runs: 1001, over the limit of 1000"},
+		"counters": {func(r *Result) {
+			r.Timing.Runs[1].Counters = map[string]int64{}
+			for i := range MaxCounters + 1 {
+				r.Timing.Runs[1].Counters[fmt.Sprint("e", i)] = 1
+			}
+		}, "timing.runs[1].counters: 65, over the limit of 64"},
+	} {
+		r := example()
+		c.change(r)
+		if err := r.Validate(); err == nil || err.Error() != c.want {
+			t.Errorf("%s: %v, want only %q", name, err, c.want)
+		}
+	}
+	// Many problems: the first maxReported, and how many more.
+	r := example()
+	for i := range 50 {
+		r.Metrics = append(r.Metrics, Metric{Name: fmt.Sprint("m", i), Unit: "count", Values: []float64{-1}})
+	}
+	err := r.Validate()
+	if err == nil || strings.Count(err.Error(), "negative value") != maxReported || !strings.HasSuffix(err.Error(), "; and 30 more problems") {
+		t.Errorf("50 problems: %v", err)
 	}
 }

@@ -290,6 +290,10 @@ func Decode(data []byte, name string) (*Result, error) {
 	if err := r.Validate(); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
+	r.metricAt = make(map[string]int, len(r.Metrics))
+	for i, m := range r.Metrics {
+		r.metricAt[m.Name] = i
+	}
 	return &r, nil
 }
 

@@ -169,6 +169,9 @@ type Result struct {
 	Files         []File      `json:"files"`
 	// Sweeps: how counted figures grow with the workload (complexity.go).
 	Sweeps []Sweep `json:"sweeps,omitempty"`
+
+	// metricAt indexes Metrics by name, as Decode found them (Metric).
+	metricAt map[string]int
 }
 
 // A Metric is one low-noise figure of a benchmark: a count that, unlike
@@ -195,8 +198,15 @@ type Metric struct {
 	Cost string `json:"cost,omitempty"`
 }
 
-// Metric returns the metric called name, or nil.
+// Metric returns the metric called name, or nil. A result from Decode
+// finds it by an index, so that a loop over another result's metrics is
+// not quadratic; the index is only trusted where it still names the
+// metric, and a name it lacks (or a result made otherwise) is looked for
+// in the MaxMetrics metrics one by one.
 func (r *Result) Metric(name string) *Metric {
+	if i, ok := r.metricAt[name]; ok && i < len(r.Metrics) && r.Metrics[i].Name == name {
+		return &r.Metrics[i]
+	}
 	for i := range r.Metrics {
 		if r.Metrics[i].Name == name {
 			return &r.Metrics[i]

@@ -93,31 +93,43 @@ func checkRegular(path string, info fs.FileInfo) error {
 	return fmt.Errorf("%s: %s: %w", path, what, ErrNotRegular)
 }
 
-// ReadFileLimited reads the file at path, refusing one over limit bytes,
-// or one that grows past it while read, and anything but a regular file
-// (ErrNotRegular), a symlink's target included, before reading a byte.
-func ReadFileLimited(path string, limit int64) ([]byte, error) {
+// OpenRegular opens the file at path for reading, refusing anything but a
+// regular file (ErrNotRegular), a symlink's target included, before it
+// reads a byte or waits for a writer.
+func OpenRegular(path string) (*os.File, fs.FileInfo, error) {
 	info, err := os.Stat(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := checkRegular(path, info); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	// O_NONBLOCK: a named pipe put in the file's place since the Stat
 	// opens at once instead of waiting for a writer, and is refused
 	// below; a regular file ignores the flag.
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
+		return nil, nil, err
+	}
+	if info, err = f.Stat(); err == nil {
+		err = checkRegular(path, info)
+	}
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return f, info, nil
+}
+
+// ReadFileLimited reads the file at path, refusing one over limit bytes,
+// or one that grows past it while read, and anything but a regular file
+// (OpenRegular).
+func ReadFileLimited(path string, limit int64) ([]byte, error) {
+	f, info, err := OpenRegular(path)
+	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	if info, err = f.Stat(); err != nil {
-		return nil, err
-	}
-	if err := checkRegular(path, info); err != nil {
-		return nil, err
-	}
 	if info.Size() > limit {
 		return nil, &LimitError{path, info.Size(), limit}
 	}

@@ -125,7 +125,6 @@ import (
 	"fmt"
 	"maps"
 	"math"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -649,9 +648,10 @@ type XTimeRecord struct {
 	Machine Machine `json:"machine"`
 }
 
-// ReadXTime reads what `xtime -json` wrote to path.
+// ReadXTime reads what `xtime -json` wrote to path, a regular file of at
+// most MaxFileBytes.
 func ReadXTime(path string) (*XTimeRecord, error) {
-	data, err := os.ReadFile(path)
+	data, err := ReadFileLimited(path, MaxFileBytes)
 	if err != nil {
 		return nil, err
 	}

@@ -419,3 +419,26 @@ func TestGateAcceptsTrailers(t *testing.T) {
 		t.Errorf("an accepted regression: exit status %d\n%s", status, log)
 	}
 }
+
+// FuzzTestOutputs: any bytes as a build event file are its tests' zips,
+// each an outputs.zip under a testlogs directory, or an error; never a
+// panic.
+func FuzzTestOutputs(f *testing.F) {
+	f.Add([]byte(`{"id":{"testResult":{"label":"//a:t"}},"testResult":{"testActionOutput":[{"name":"test.outputs__outputs.zip","uri":"file:///b/testlogs/a/t/outputs.zip"}]}}` + "\n"))
+	f.Add([]byte("{\"id\": {}}\n\n  \nnot json"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		path := filepath.Join(t.TempDir(), "events.json")
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		zips, err := testOutputs(path)
+		if err != nil {
+			return
+		}
+		for label, zip := range zips {
+			if err := checkTestOutputs(label, zip); err != nil {
+				t.Fatalf("took %s", err)
+			}
+		}
+	})
+}

@@ -268,6 +268,19 @@ func TestZipChecksumsAreVerified(t *testing.T) {
 			t.Errorf("%s on an entry no one reads: %v, want a checksum error naming it", name, err)
 		}
 	}
+	// Two entries of one name: which one a reader gets is the zip's say.
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for _, data := range []string{string(good), `{"schema_version": 2}`} {
+		w, _ := zw.Create(FileName)
+		w.Write([]byte(data))
+	}
+	zw.Close()
+	path := filepath.Join(t.TempDir(), ZipName)
+	os.WriteFile(path, buf.Bytes(), 0o644)
+	if _, err := Open(path); err == nil || !strings.Contains(err.Error(), path+": result.json: two entries of that name") {
+		t.Errorf("two result.json: %v", err)
+	}
 }
 
 func TestDuplicateKeysAreRefused(t *testing.T) {

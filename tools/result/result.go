@@ -117,6 +117,12 @@
 //
 // Fields may be added to version 1 (readers ignore what they do not know);
 // a change of meaning or a removal is a new version.
+//
+// A result is untrusted input. Its readers refuse anything but regular
+// files, a zip entry whose CRC-32 is wrong, a result.json over
+// MaxResultJSONBytes or giving a key twice in one object, and lists or
+// counts past their limits (MaxMetrics, MaxRuns, ..., a machine's cores),
+// each error naming the file, entry, line or field at fault.
 package result
 
 import (

@@ -2,9 +2,10 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"io"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -20,12 +21,21 @@ import (
 // undeclared outputs.
 const testOutputsName = "test.outputs__outputs.zip"
 
+// maxEventBytes bounds one line of the build event file, one event, and
+// so what reading one costs: the nightly build's events are a few KiB, the
+// largest (an action's output, a set of thousands of files) far under it.
+const maxEventBytes = 16 << 20
+
 // testOutputs reads a build event JSON file (--build_event_json_file, one
 // event a line) and returns, for each test label, the path of its
 // outputs.zip: of its last attempt when it ran several times
-// (--runs_per_test, flaky retries).
+// (--runs_per_test, flaky retries). It refuses a file that is not a
+// regular one (a named pipe, /dev/zero) and a line over maxEventBytes.
 func testOutputs(path string) (map[string]string, error) {
-	f, err := os.Open(path)
+	f, _, err := result.OpenRegular(path)
+	if errors.Is(err, result.ErrNotRegular) {
+		return nil, cli.Usagef("build event file %w", err)
+	}
 	if err != nil {
 		return nil, cli.UsageError{Err: fmt.Errorf("%w (was bazel run with --config=ci?)", err)}
 	}
@@ -44,10 +54,12 @@ func testOutputs(path string) (map[string]string, error) {
 		} `json:"testResult"`
 	}
 	zips := map[string]string{}
-	r := bufio.NewReader(f)
-	for line := 1; ; line++ {
-		data, err := r.ReadBytes('\n')
-		if len(strings.TrimSpace(string(data))) > 0 {
+	lines := bufio.NewScanner(f)
+	lines.Buffer(make([]byte, 64<<10), maxEventBytes)
+	line := 0
+	for lines.Scan() {
+		line++
+		if data := lines.Bytes(); len(bytes.TrimSpace(data)) > 0 {
 			var e event
 			if jsonErr := json.Unmarshal(data, &e); jsonErr != nil {
 				return nil, cli.Usagef("%s:%d: not a build event: %v", path, line, jsonErr)
@@ -70,13 +82,14 @@ func testOutputs(path string) (map[string]string, error) {
 				}
 			}
 		}
-		if err == io.EOF {
-			return zips, nil
-		}
-		if err != nil {
-			return nil, err
-		}
 	}
+	if errors.Is(lines.Err(), bufio.ErrTooLong) {
+		return nil, cli.Usagef("%s:%d: a line over %d bytes: not a build event file", path, line+1, maxEventBytes)
+	}
+	if err := lines.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return zips, nil
 }
 
 // checkTestOutputs refuses a build event's test whose name would not stay

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 	"unicode"
@@ -389,6 +390,26 @@ func TestCollect(t *testing.T) {
 	if err := run([]string{"collect", filepath.Join(dir, "missing.json"), dest}, io.Discard, io.Discard); cli.Status(err) != 2 {
 		t.Errorf("a missing event file: %v, want a usage error", err)
 	}
+	// What is not a regular file is refused before it is read: /dev/zero
+	// would grow a line without end, a named pipe would block.
+	fifo := filepath.Join(dir, "fifo.json")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]string{
+		"/dev/zero": "build event file /dev/zero: a character device: not a regular file",
+		fifo:        "build event file " + fifo + ": a named pipe: not a regular file",
+	} {
+		if err := run([]string{"collect", path, dest}, io.Discard, io.Discard); cli.Status(err) != 2 || !strings.Contains(err.Error(), want) {
+			t.Errorf("collect %s: %v, want a usage error saying %q", path, err, want)
+		}
+	}
+	long := strings.Repeat(" ", maxEventBytes) + event("//a:t", "file://"+first)
+	os.WriteFile(events, []byte(event("//b:u", "file://"+other)+"\n"+long+"\n"), 0o644)
+	want := fmt.Sprintf("%s:2: a line over %d bytes", events, maxEventBytes)
+	if err := run([]string{"collect", events, t.TempDir()}, io.Discard, io.Discard); cli.Status(err) != 2 || !strings.Contains(err.Error(), want) {
+		t.Errorf("a line over the limit: %v, want a usage error saying %q", err, want)
+	}
 }
 
 // The night reads the report's verdict from its summary.json, not from its
@@ -462,4 +483,27 @@ func acceptedNight(t *testing.T, reason string) (int, string) {
 		t.Fatalf("first night: exit status %d\n%s", status, log)
 	}
 	return gateNight(t, baseline, makeNight(t, nightSpec{allocs: 1, slow: "havlak6", commit: strings.TrimSpace(string(head))}))
+}
+
+// FuzzTestOutputs: any bytes as a build event file are its tests' zips,
+// each an outputs.zip under a testlogs directory, or an error; never a
+// panic.
+func FuzzTestOutputs(f *testing.F) {
+	f.Add([]byte(`{"id":{"testResult":{"label":"//a:t"}},"testResult":{"testActionOutput":[{"name":"test.outputs__outputs.zip","uri":"file:///b/testlogs/a/t/outputs.zip"}]}}` + "\n"))
+	f.Add([]byte("{\"id\": {}}\n\n  \nnot json"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		path := filepath.Join(t.TempDir(), "events.json")
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		zips, err := testOutputs(path)
+		if err != nil {
+			return
+		}
+		for label, zip := range zips {
+			if err := checkTestOutputs(label, zip); err != nil {
+				t.Fatalf("took %s", err)
+			}
+		}
+	})
 }

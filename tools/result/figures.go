@@ -116,26 +116,22 @@ func Figures(r *Result, out Outputs) ([]Figure, error) {
 		series("user_seconds", "s", "xtime", ClassTiming, column(func(r Run) float64 { return r.UserSeconds }))
 		series("sys_seconds", "s", "xtime", ClassTiming, column(func(r Run) float64 { return r.SysSeconds }))
 		series("max_rss_kib", "KiB", "xtime", ClassMemory, column(func(r Run) float64 { return float64(r.MaxRSSKiB) }))
-		var events []string
+		// An event counted in every run, or it is no series of runs.
+		counted := map[string]int{}
 		for _, run := range runs {
 			for event := range run.Counters {
-				if !slices.Contains(events, event) {
-					events = append(events, event)
-				}
+				counted[event]++
+			}
+		}
+		var events []string
+		for event, n := range counted {
+			if n == len(runs) {
+				events = append(events, event)
 			}
 		}
 		slices.Sort(events)
 		for _, event := range events {
-			// Counted in every run, or it is no series of runs.
-			values := column(func(r Run) float64 { return float64(r.Counters[event]) })
-			complete := true
-			for _, run := range runs {
-				_, ok := run.Counters[event]
-				complete = complete && ok
-			}
-			if complete {
-				series(event, "count", "perf_event_open", ClassCount, values)
-			}
+			series(event, "count", "perf_event_open", ClassCount, column(func(r Run) float64 { return float64(r.Counters[event]) }))
 		}
 	}
 	if s := r.Server; s != nil && len(s.Rounds) > 0 {

@@ -17,10 +17,22 @@ func FuzzDecode(f *testing.F) {
 	f.Add(good)
 	f.Add([]byte(`{"schema_version": 1}`))
 	f.Add([]byte(`{"schema_version": 1, "benchmark": {"name": ".."}}`))
+	f.Add([]byte(`{"schema_version": 2, "schema_version": 2}`))
+	f.Add([]byte(`{"schema_version": 2, "environment": {"machine": {"cores": 2, "Cores": -2}}}`))
+	f.Add([]byte(`{"schema_version": 2, "metrics": [{"name": "a"}, {"name": "a", "name": "b"}]}`))
+	f.Add([]byte(`{"schema_version": 2, "x": [[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, err := Decode(data, "fuzz.json")
 		if err != nil {
 			return
+		}
+		if err := checkKeys(data); err != nil {
+			t.Fatalf("Decode took data with %v", err)
+		}
+		for i := range r.Metrics {
+			if m := r.Metric(r.Metrics[i].Name); m != &r.Metrics[i] {
+				t.Fatalf("Metric(%q) is not metrics[%d]", r.Metrics[i].Name, i)
+			}
 		}
 		if err := r.Validate(); err != nil {
 			t.Fatalf("Decode took a result that does not validate: %v", err)

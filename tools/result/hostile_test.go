@@ -4,11 +4,18 @@ import (
 	"archive/zip"
 	"bytes"
 	"compress/flate"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // claimingZip writes a zip whose entries hold a few bytes each but claim
@@ -45,12 +52,19 @@ func TestReadsAreBounded(t *testing.T) {
 	if _, err := Open(path); err == nil || !strings.Contains(err.Error(), "claim more than") || !strings.Contains(err.Error(), "cpu.svg") {
 		t.Errorf("a zip claiming 2 GiB: %v", err)
 	}
-	// One entry over the file limit, the whole under the result's.
+	// One entry over the file limit, the whole under the result's: Open
+	// reads it to check it, and finds it shorter than it claims.
 	path = claimingZip(t, map[string]uint64{"big.svg": MaxFileBytes + 1})
-	out, err := Open(path)
+	if _, err := Open(path); !errors.Is(err, io.ErrUnexpectedEOF) || !strings.Contains(err.Error(), "outputs.zip:big.svg") {
+		t.Errorf("an entry shorter than it claims: %v", err)
+	}
+	// What Open takes, ReadFile bounds all the same.
+	data, _ := os.ReadFile(path)
+	z, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
 	if err != nil {
 		t.Fatal(err)
 	}
+	out := zipOutputs{z, path}
 	var limit *LimitError
 	if _, err := out.ReadFile("big.svg"); !errors.As(err, &limit) || !strings.Contains(err.Error(), "outputs.zip:big.svg") {
 		t.Errorf("an entry over %d bytes: %v", MaxFileBytes, err)
@@ -90,6 +104,19 @@ func TestHostileFieldsAreRefused(t *testing.T) {
 		"negative count": {func(r *Result) {
 			r.Metrics = []Metric{{Name: "instructions", Unit: "instructions", Values: []float64{-1}}}
 		}, "negative value"},
+		"negative cores":    {func(r *Result) { r.Environment.Machine.Cores = -2 }, "environment.machine.cores: -2, want 0 to 65536"},
+		"a million cores":   {func(r *Result) { r.Environment.Machine.Cores = 1 << 20 }, "environment.machine.cores: 1048576"},
+		"negative memory":   {func(r *Result) { r.Environment.Machine.MemoryBytes = -1 }, "environment.machine.memory_bytes: -1"},
+		"an exabyte":        {func(r *Result) { r.Environment.Machine.MemoryBytes = 1 << 60 }, "environment.machine.memory_bytes: 1152921504606846976"},
+		"pinned cpu":        {func(r *Result) { cpu := -1; r.Environment.Setup.PinnedCPU = &cpu }, "environment.setup.pinned_cpu: -1"},
+		"repetitions":       {func(r *Result) { r.Benchmark.Repetitions = -3 }, "benchmark.repetitions: -3, want 0 to 1000"},
+		"many repetitions":  {func(r *Result) { r.Benchmark.Repetitions = 1 << 30 }, "benchmark.repetitions: 1073741824"},
+		"negative rss":      {func(r *Result) { r.Timing.Runs[1].MaxRSSKiB = -1 }, "timing.runs[1].max_rss_kib: -1"},
+		"a year of running": {func(r *Result) { r.Timing.Runs[0].RealSeconds = 3e7 }, "timing.runs[0].real_seconds: 3e+07"},
+		"negative counter": {func(r *Result) {
+			r.Timing.Runs[0].Counters = map[string]int64{"cycles:u": 7, "instructions:u": -5}
+		}, `timing.runs[0].counters["instructions:u"]: -5`},
+		"negative syscalls": {func(r *Result) { r.Timing.Runs[0].Syscalls = &Syscalls{Read: -1} }, "timing.runs[0].syscalls.read: -1"},
 		"unknown cost": {func(r *Result) {
 			r.Metrics = []Metric{{Name: "instructions", Unit: "instructions", Values: []float64{1}, Cost: "<b>speed</b>"}}
 		}, `cost "<b>speed</b>": want one of work, locality`},
@@ -133,5 +160,230 @@ func TestIdentity(t *testing.T) {
 	old.Identity = &Identity{BinarySHA256: sum, RunSHA256: sum}
 	if err := old.Validate(); err == nil {
 		t.Error("a version 1 result with an identity validates")
+	}
+}
+
+func TestNonRegularFilesAreRefused(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo", ZipName)
+	os.Mkdir(filepath.Dir(fifo), 0o755)
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	zero := filepath.Join(dir, "zero", ZipName)
+	os.Mkdir(filepath.Dir(zero), 0o755)
+	if err := os.Symlink("/dev/zero", zero); err != nil {
+		t.Fatal(err)
+	}
+	sock := filepath.Join(dir, "sock")
+	l, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	// A result directory whose result.json is a device.
+	devDir := filepath.Join(dir, "dev")
+	os.Mkdir(devDir, 0o755)
+	if err := os.Symlink("/dev/zero", filepath.Join(devDir, FileName)); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]string{
+		fifo:                               "a named pipe",
+		zero:                               "a character device",
+		sock:                               "a socket",
+		filepath.Join(devDir, FileName):    "a character device",
+		filepath.Join(dir, "fifo") + "/.":  "a directory",
+		filepath.Join(dir, "missing.json"): "no such file",
+	} {
+		_, err := ReadFileLimited(path, MaxFileBytes)
+		if err == nil || !strings.Contains(err.Error(), path+": "+want) && !strings.Contains(err.Error(), want) {
+			t.Errorf("ReadFileLimited(%s): %v, want %q", path, err, want)
+		}
+	}
+	// Open and Read refuse them the same way, a FIFO without blocking.
+	done := make(chan bool)
+	go func() {
+		defer close(done)
+		for _, path := range []string{fifo, zero, sock, devDir} {
+			if _, _, err := Read(path); !errors.Is(err, ErrNotRegular) || !strings.Contains(err.Error(), path) {
+				t.Errorf("Read(%s): %v, want it refused naming it", path, err)
+			}
+		}
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Read of a named pipe blocks")
+	}
+}
+
+// writeZip writes a zip of the entries given, each with the CRC-32 crc
+// gives it.
+func writeZip(t *testing.T, entries map[string]string, crc func(name, data string) uint32) string {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for name, data := range entries {
+		w, err := zw.CreateRaw(&zip.FileHeader{Name: name, Method: zip.Store, CRC32: crc(name, data),
+			CompressedSize64: uint64(len(data)), UncompressedSize64: uint64(len(data))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write([]byte(data))
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), ZipName)
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestZipChecksumsAreVerified(t *testing.T) {
+	good, _ := json.Marshal(example())
+	entries := map[string]string{FileName: string(good), "cpu.pb.gz": "a profile nobody reads"}
+	right := func(_, data string) uint32 { return crc32.ChecksumIEEE([]byte(data)) }
+	if _, _, err := Read(writeZip(t, entries, right)); err != nil {
+		t.Fatalf("a sound zip: %v", err)
+	}
+	for name, crc := range map[string]func(name, data string) uint32{
+		"a wrong CRC": func(name, data string) uint32 {
+			if name == "cpu.pb.gz" {
+				return right(name, data) ^ 1
+			}
+			return right(name, data)
+		},
+		// archive/zip itself checks nothing when the header's CRC is 0.
+		"a CRC of 0": func(name, data string) uint32 {
+			if name == "cpu.pb.gz" {
+				return 0
+			}
+			return right(name, data)
+		},
+	} {
+		path := writeZip(t, entries, crc)
+		if _, err := Open(path); !errors.Is(err, zip.ErrChecksum) || !strings.Contains(err.Error(), path+":cpu.pb.gz") {
+			t.Errorf("%s on an entry no one reads: %v, want a checksum error naming it", name, err)
+		}
+	}
+	// Two entries of one name: which one a reader gets is the zip's say.
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for _, data := range []string{string(good), `{"schema_version": 2}`} {
+		w, _ := zw.Create(FileName)
+		w.Write([]byte(data))
+	}
+	zw.Close()
+	path := filepath.Join(t.TempDir(), ZipName)
+	os.WriteFile(path, buf.Bytes(), 0o644)
+	if _, err := Open(path); err == nil || !strings.Contains(err.Error(), path+": result.json: two entries of that name") {
+		t.Errorf("two result.json: %v", err)
+	}
+}
+
+func TestDuplicateKeysAreRefused(t *testing.T) {
+	r := example()
+	r.Timing.Runs[0].Counters = map[string]int64{"instructions:u": 5}
+	r.Metrics = []Metric{{Name: "a", Unit: "instructions", Values: []float64{1}}, {Name: "b", Unit: "instructions", Values: []float64{2}}}
+	good, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Decode(good, "r.json"); err != nil {
+		t.Fatal(err)
+	}
+	for name, c := range map[string]struct{ old, new, key string }{
+		"top level":       {`"schema_version": 2,`, `"schema_version": 2, "schema_version": 2,`, "schema_version"},
+		"nested":          {`"cores": 2,`, `"cores": 2, "cores": -2,`, "cores"},
+		"other case":      {`"cores": 2,`, `"cores": 2, "Cores": 64,`, "Cores"},
+		"in an array":     {`"name": "b",`, `"name": "b", "name": "c",`, "name"},
+		"in a map":        {`"instructions:u": 5`, `"instructions:u": 5, "instructions:u": 1`, "instructions:u"},
+		"after an object": {`"toolchains": {`, `"machine": {}, "toolchains": {`, "machine"},
+	} {
+		data := strings.Replace(string(good), c.old, c.new, 1)
+		if data == string(good) {
+			t.Fatalf("%s: %q is not in the example", name, c.old)
+		}
+		line := 1 + strings.Count(data[:strings.Index(data, c.new)], "\n")
+		want := fmt.Sprintf("r.json: line %d: key %q given twice", line, c.key)
+		if _, err := Decode([]byte(data), "r.json"); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", name, err, want)
+		}
+	}
+	// The same key in two objects is no repetition.
+	if err := checkKeys([]byte(`{"a": {"n": 1}, "b": [{"n": 1}, {"n": 2}], "n": 3}`)); err != nil {
+		t.Error(err)
+	}
+	deep := `{"schema_version": 2, "x": ` + strings.Repeat("[", 100) + strings.Repeat("]", 100) + "}"
+	if _, err := Decode([]byte(deep), "deep.json"); err == nil || !strings.Contains(err.Error(), "nested deeper than 16") {
+		t.Errorf("nesting 100 deep: %v", err)
+	}
+}
+
+func TestResultJSONIsBounded(t *testing.T) {
+	path := claimingZip(t, map[string]uint64{FileName: MaxResultJSONBytes + 1})
+	data, _ := os.ReadFile(path)
+	z, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var limit *LimitError
+	if _, err := ReadFrom(zipOutputs{z, path}); !errors.As(err, &limit) || limit.Limit != MaxResultJSONBytes {
+		t.Errorf("a result.json claiming %d bytes: %v", MaxResultJSONBytes+1, err)
+	}
+	dir := t.TempDir()
+	f, _ := os.Create(filepath.Join(dir, FileName))
+	f.Truncate(MaxResultJSONBytes + 1)
+	f.Close()
+	if _, _, err := Read(dir); !errors.As(err, &limit) || !strings.Contains(err.Error(), FileName) {
+		t.Errorf("a result.json of %d bytes: %v", MaxResultJSONBytes+1, err)
+	}
+	if _, err := Decode(make([]byte, MaxResultJSONBytes+1), "big.json"); !errors.As(err, &limit) {
+		t.Errorf("Decode of %d bytes: %v", MaxResultJSONBytes+1, err)
+	}
+}
+
+func TestCountsAreBounded(t *testing.T) {
+	for name, c := range map[string]struct {
+		change func(*Result)
+		want   string
+	}{
+		"metrics": {func(r *Result) {
+			for i := range MaxMetrics + 1 {
+				r.Metrics = append(r.Metrics, Metric{Name: fmt.Sprint("m", i), Unit: "count", Values: []float64{1}})
+			}
+		}, "metrics: 1001, over the limit of 1000"},
+		"values": {func(r *Result) {
+			r.Metrics = []Metric{{Name: "m", Unit: "count", Values: make([]float64, MaxRuns+1)}}
+		}, "metrics[0].values: 1001, over the limit of 1000"},
+		"files":  {func(r *Result) { r.Files = make([]File, MaxFiles+1) }, "files: 1001, over the limit of 1000"},
+		"sweeps": {func(r *Result) { r.Sweeps = make([]Sweep, MaxSweeps+1) }, "sweeps: 101, over the limit of 100"},
+		"points": {func(r *Result) {
+			r.Sweeps = []Sweep{{Points: make([]SweepPoint, MaxSweepPoints+1)}}
+		}, "sweeps[0].points: 1001, over the limit of 1000"},
+		"runs": {func(r *Result) { r.Timing.Runs = make([]Run, MaxRuns+1) }, "timing.runs: 1001, over the limit of 1000"},
+		"counters": {func(r *Result) {
+			r.Timing.Runs[1].Counters = map[string]int64{}
+			for i := range MaxCounters + 1 {
+				r.Timing.Runs[1].Counters[fmt.Sprint("e", i)] = 1
+			}
+		}, "timing.runs[1].counters: 65, over the limit of 64"},
+	} {
+		r := example()
+		c.change(r)
+		if err := r.Validate(); err == nil || err.Error() != c.want {
+			t.Errorf("%s: %v, want only %q", name, err, c.want)
+		}
+	}
+	// Many problems: the first maxReported, and how many more.
+	r := example()
+	for i := range 50 {
+		r.Metrics = append(r.Metrics, Metric{Name: fmt.Sprint("m", i), Unit: "count", Values: []float64{-1}})
+	}
+	err := r.Validate()
+	if err == nil || strings.Count(err.Error(), "negative value") != maxReported || !strings.HasSuffix(err.Error(), "; and 30 more problems") {
+		t.Errorf("50 problems: %v", err)
 	}
 }

@@ -6,11 +6,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
+	"syscall"
+	"unicode"
 
 	"havlak-lab/internal/atomicfile"
 )
@@ -28,6 +32,9 @@ const (
 	// MaxResultBytes bounds a result: its zip, and the sum of what its
 	// zip's entries claim.
 	MaxResultBytes = 512 << 20
+	// MaxResultJSONBytes bounds result.json, which the readers decode
+	// whole: a full-size result's is a few KiB.
+	MaxResultJSONBytes = 4 << 20
 )
 
 // A LimitError is a file or a result over a limit.
@@ -50,23 +57,79 @@ type Outputs interface {
 
 type dirOutputs string
 
-func (d dirOutputs) ReadFile(name string) ([]byte, error) {
-	return ReadFileLimited(d.Path(name), MaxFileBytes)
+func (d dirOutputs) ReadFile(name string) ([]byte, error) { return d.readLimited(name, MaxFileBytes) }
+
+func (d dirOutputs) readLimited(name string, limit int64) ([]byte, error) {
+	return ReadFileLimited(d.Path(name), limit)
 }
 func (d dirOutputs) Path(name string) string { return filepath.Join(string(d), name) }
 
+// ErrNotRegular is the error of a reader asked to read what is not a
+// regular file: a named pipe would block it, a device (a symlink to
+// /dev/zero) would feed it without end, a directory or socket has no
+// bytes of a result.
+var ErrNotRegular = errors.New("not a regular file")
+
+// checkRegular refuses info of path unless it is a regular file, saying
+// what it is.
+func checkRegular(path string, info fs.FileInfo) error {
+	mode := info.Mode()
+	if mode.IsRegular() {
+		return nil
+	}
+	what := "a " + mode.Type().String()
+	switch {
+	case mode&fs.ModeNamedPipe != 0:
+		what = "a named pipe"
+	case mode&fs.ModeSocket != 0:
+		what = "a socket"
+	case mode&fs.ModeCharDevice != 0:
+		what = "a character device"
+	case mode&fs.ModeDevice != 0:
+		what = "a block device"
+	case mode.IsDir():
+		what = "a directory"
+	}
+	return fmt.Errorf("%s: %s: %w", path, what, ErrNotRegular)
+}
+
+// OpenRegular opens the file at path for reading, refusing anything but a
+// regular file (ErrNotRegular), a symlink's target included, before it
+// reads a byte or waits for a writer.
+func OpenRegular(path string) (*os.File, fs.FileInfo, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := checkRegular(path, info); err != nil {
+		return nil, nil, err
+	}
+	// O_NONBLOCK: a named pipe put in the file's place since the Stat
+	// opens at once instead of waiting for a writer, and is refused
+	// below; a regular file ignores the flag.
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	if info, err = f.Stat(); err == nil {
+		err = checkRegular(path, info)
+	}
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return f, info, nil
+}
+
 // ReadFileLimited reads the file at path, refusing one over limit bytes,
-// or one that grows past it while read.
+// or one that grows past it while read, and anything but a regular file
+// (OpenRegular).
 func ReadFileLimited(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
+	f, info, err := OpenRegular(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
 	if info.Size() > limit {
 		return nil, &LimitError{path, info.Size(), limit}
 	}
@@ -85,12 +148,14 @@ type zipOutputs struct {
 	path string
 }
 
-func (z zipOutputs) ReadFile(name string) ([]byte, error) {
+func (z zipOutputs) ReadFile(name string) ([]byte, error) { return z.readLimited(name, MaxFileBytes) }
+
+func (z zipOutputs) readLimited(name string, limit int64) ([]byte, error) {
 	// archive/zip refuses an entry that inflates past the size its header
 	// claims, so checking the claim bounds the read.
 	for _, f := range z.r.File {
-		if f.Name == name && f.UncompressedSize64 > MaxFileBytes {
-			return nil, &LimitError{z.Path(name), int64(min(f.UncompressedSize64, 1<<62)), MaxFileBytes}
+		if f.Name == name && f.UncompressedSize64 > uint64(limit) {
+			return nil, &LimitError{z.Path(name), int64(min(f.UncompressedSize64, 1<<62)), limit}
 		}
 	}
 	data, err := fs.ReadFile(z.r, name)
@@ -125,14 +190,49 @@ func Open(path string) (Outputs, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	var claimed uint64
+	names := map[string]bool{}
 	for _, f := range z.File {
 		claimed += min(f.UncompressedSize64, 1<<62)
 		if claimed > MaxResultBytes {
 			return nil, fmt.Errorf("%s: its entries claim more than %d bytes together (%s: %d bytes): not read",
 				path, MaxResultBytes, f.Name, f.UncompressedSize64)
 		}
+		if names[f.Name] {
+			return nil, fmt.Errorf("%s: %s: two entries of that name", path, f.Name)
+		}
+		names[f.Name] = true
+	}
+	for _, f := range z.File {
+		if err := checkEntry(f); err != nil {
+			return nil, fmt.Errorf("%s:%s: %w", path, f.Name, err)
+		}
 	}
 	return zipOutputs{z, path}, nil
+}
+
+// checkEntry reads the zip entry f to its end and checks it against the
+// CRC-32 its header records: archive/zip checks an entry only when it is
+// read to its end, and not at all when the header's CRC is 0, so an entry
+// nobody reads (a profile the report only links to) would go unchecked
+// into a baseline. The claims checked before bound the reading: archive/zip
+// refuses an entry that inflates past its claimed size.
+func checkEntry(f *zip.File) error {
+	if f.FileInfo().IsDir() {
+		return nil
+	}
+	rc, err := f.Open()
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	sum := crc32.NewIEEE()
+	if _, err := io.Copy(sum, rc); err != nil {
+		return err
+	}
+	if got := sum.Sum32(); got != f.CRC32 {
+		return fmt.Errorf("CRC-32 %08x, its header says %08x: %w", got, f.CRC32, zip.ErrChecksum)
+	}
+	return nil
 }
 
 // Read reads and validates the result at path (see Open), and returns it
@@ -146,9 +246,19 @@ func Read(path string) (*Result, Outputs, error) {
 	return r, out, err
 }
 
-// ReadFrom reads and validates the result.json of out.
+// A limitedReader reads a file of a result under a limit of its own.
+type limitedReader interface {
+	readLimited(name string, limit int64) ([]byte, error)
+}
+
+// ReadFrom reads and validates the result.json of out, refusing one over
+// MaxResultJSONBytes before reading it when out is Open's.
 func ReadFrom(out Outputs) (*Result, error) {
-	data, err := out.ReadFile(FileName)
+	read := out.ReadFile
+	if l, ok := out.(limitedReader); ok {
+		read = func(name string) ([]byte, error) { return l.readLimited(name, MaxResultJSONBytes) }
+	}
+	data, err := read(FileName)
 	if errors.Is(err, fs.ErrNotExist) {
 		if _, legacy := out.ReadFile("xtime.json"); legacy == nil {
 			return nil, fmt.Errorf("%s: missing: this is a result of the format before schema version %d "+
@@ -163,8 +273,13 @@ func ReadFrom(out Outputs) (*Result, error) {
 }
 
 // Decode parses and validates result.json's data; name says where it came
-// from in errors.
+// from in errors. It refuses data over MaxResultJSONBytes, an object that
+// gives a key twice (encoding/json would keep the last silently) and
+// nesting deeper than maxJSONDepth.
 func Decode(data []byte, name string) (*Result, error) {
+	if len(data) > MaxResultJSONBytes {
+		return nil, &LimitError{name, int64(len(data)), MaxResultJSONBytes}
+	}
 	var version struct {
 		SchemaVersion *int `json:"schema_version"`
 	}
@@ -177,6 +292,9 @@ func Decode(data []byte, name string) (*Result, error) {
 	case *version.SchemaVersion < OldestSchemaVersion || *version.SchemaVersion > SchemaVersion:
 		return nil, fmt.Errorf("%s: schema version %d; this lab reads versions %d to %d", name, *version.SchemaVersion, OldestSchemaVersion, SchemaVersion)
 	}
+	if err := checkKeys(data); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
 	var r Result
 	if err := json.Unmarshal(data, &r); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, jsonError(data, err))
@@ -184,7 +302,80 @@ func Decode(data []byte, name string) (*Result, error) {
 	if err := r.Validate(); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
+	r.metricAt = make(map[string]int, len(r.Metrics))
+	for i, m := range r.Metrics {
+		r.metricAt[m.Name] = i
+	}
 	return &r, nil
+}
+
+// maxJSONDepth bounds the nesting of result.json's objects and arrays:
+// its deepest value, a sweep point's argument, is at depth 4.
+const maxJSONDepth = 16
+
+// checkKeys refuses JSON data holding an object that gives a key twice,
+// at any depth, naming the key and its line, or nesting deeper than
+// maxJSONDepth. Keys are compared as encoding/json matches them with a
+// struct's fields: without regard to case ("Cores" repeats "cores").
+// Syntax errors are left to encoding/json's own reading.
+func checkKeys(data []byte) error {
+	type level struct {
+		object, wantKey bool
+		keys            map[string]bool
+	}
+	var stack []level
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	line := func() int { return 1 + bytes.Count(data[:dec.InputOffset()], []byte("\n")) }
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil
+		}
+		if n := len(stack); n > 0 && stack[n-1].object {
+			top := &stack[n-1]
+			if top.wantKey {
+				if key, ok := tok.(string); ok {
+					folded := foldKey(key)
+					if top.keys[folded] {
+						return fmt.Errorf("line %d: key %q given twice in one object", line(), key)
+					}
+					top.keys[folded] = true
+					top.wantKey = false
+					continue
+				}
+			} else {
+				top.wantKey = true // this token is, or opens, the key's value
+			}
+		}
+		switch tok {
+		case json.Delim('{'), json.Delim('['):
+			if len(stack) == maxJSONDepth {
+				return fmt.Errorf("line %d: nested deeper than %d", line(), maxJSONDepth)
+			}
+			object := tok == json.Delim('{')
+			l := level{object: object, wantKey: object}
+			if object {
+				l.keys = map[string]bool{}
+			}
+			stack = append(stack, l)
+		case json.Delim('}'), json.Delim(']'):
+			stack = stack[:len(stack)-1]
+		}
+	}
+}
+
+// foldKey maps every letter of key to the smallest of the letters
+// unicode.SimpleFold makes it equal to, so that two keys equal without
+// regard to case, as encoding/json compares them, fold alike.
+func foldKey(key string) string {
+	return strings.Map(func(r rune) rune {
+		least := r
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			least = min(least, f)
+		}
+		return least
+	}, key)
 }
 
 // jsonError adds the line to a JSON syntax error.

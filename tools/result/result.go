@@ -117,13 +117,20 @@
 //
 // Fields may be added to version 1 (readers ignore what they do not know);
 // a change of meaning or a removal is a new version.
+//
+// A result is untrusted input. Its readers refuse anything but regular
+// files, a zip entry whose CRC-32 is wrong, a result.json over
+// MaxResultJSONBytes or giving a key twice in one object, and lists or
+// counts past their limits (MaxMetrics, MaxRuns, ..., a machine's cores),
+// each error naming the file, entry, line or field at fault.
 package result
 
 import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
+	"maps"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -167,6 +174,9 @@ type Result struct {
 	Files         []File      `json:"files"`
 	// Sweeps: how counted figures grow with the workload (complexity.go).
 	Sweeps []Sweep `json:"sweeps,omitempty"`
+
+	// metricAt indexes Metrics by name, as Decode found them (Metric).
+	metricAt map[string]int
 }
 
 // A Metric is one low-noise figure of a benchmark: a count that, unlike
@@ -193,8 +203,15 @@ type Metric struct {
 	Cost string `json:"cost,omitempty"`
 }
 
-// Metric returns the metric called name, or nil.
+// Metric returns the metric called name, or nil. A result from Decode
+// finds it by an index, so that a loop over another result's metrics is
+// not quadratic; the index is only trusted where it still names the
+// metric, and a name it lacks (or a result made otherwise) is looked for
+// in the MaxMetrics metrics one by one.
 func (r *Result) Metric(name string) *Metric {
+	if i, ok := r.metricAt[name]; ok && i < len(r.Metrics) && r.Metrics[i].Name == name {
+		return &r.Metrics[i]
+	}
 	for i := range r.Metrics {
 		if r.Metrics[i].Name == name {
 			return &r.Metrics[i]
@@ -339,8 +356,97 @@ func (r *Result) FilesWith(role string) []File {
 	return files
 }
 
-// Validate reports everything wrong with r, or nil.
+// Limits on how many of each thing a result holds. A result is untrusted
+// input, and its readers go over these lists, pair them with a baseline's
+// and write a line of the report for each: a small result.json of
+// 200,000 metrics cost the report 442 MB and quadratic time (issue 37).
+// Each limit is far above what the lab's benchmarks write.
+const (
+	// MaxMetrics bounds a result's metrics: the runner writes a few
+	// dozen at most.
+	MaxMetrics = 1000
+	// MaxSweeps bounds a result's sweeps (one per counted figure swept)
+	// and MaxSweepPoints a sweep's sizes (a handful each).
+	MaxSweeps      = 100
+	MaxSweepPoints = 1000
+	// MaxRuns bounds the repetitions asked for, the timed runs, a
+	// server's rounds and a metric's values (one per run of its source):
+	// a benchmark is repeated a few dozen times at most.
+	MaxRuns = 1000
+	// MaxFiles bounds a result's files: a full-size result has about 20.
+	MaxFiles = 1000
+	// MaxCounters bounds the perf events counted in one run: xtime
+	// counts four.
+	MaxCounters = 64
+)
+
+// Bounds on the counts of a result's environment and load: past them a
+// figure is a broken probe or a forged result ("-2 cores", issue 37).
+const (
+	// maxCores: Linux's NR_CPUS is at most 8192 on x86-64 and arm64;
+	// 65536 leaves room.
+	maxCores = 1 << 16
+	// maxMemoryBytes: 1 PiB; the largest single machines have tens of
+	// TiB.
+	maxMemoryBytes = 1 << 50
+	// maxSeconds: a week, for one run, one round of load, its warm-up
+	// or its profile; a benchmark takes seconds.
+	maxSeconds = 7 * 24 * 3600
+	// maxConnections bounds a load's connections and its targets (a few
+	// to hundreds).
+	maxConnections = 1 << 20
+	// maxRate: requests per second of a load; a billion is more than any
+	// one server answers.
+	maxRate = 1e9
+	// maxReported bounds the problems Validate lists one by one.
+	maxReported = 20
+)
+
+// checkCount refuses a count outside [0, limit], naming its field; a NaN
+// is outside.
+func checkCount[T int | int64 | float64](bad func(string, ...any), field string, v, limit T) {
+	if !(v >= 0 && v <= limit) {
+		bad("%s: %v, want 0 to %v", field, v, limit)
+	}
+}
+
+// tooMany refuses the lists of r that are longer than their limit, before
+// anything reads them one by one.
+func (r *Result) tooMany() error {
+	var over []string
+	check := func(field string, n, limit int) {
+		if n > limit {
+			over = append(over, fmt.Sprintf("%s: %d, over the limit of %d", field, n, limit))
+		}
+	}
+	check("metrics", len(r.Metrics), MaxMetrics)
+	check("sweeps", len(r.Sweeps), MaxSweeps)
+	check("files", len(r.Files), MaxFiles)
+	check("timing.runs", len(r.Timing.runs()), MaxRuns)
+	if r.Server != nil {
+		check("server.rounds", len(r.Server.Rounds), MaxRuns)
+	}
+	for i, m := range r.Metrics {
+		check(fmt.Sprintf("metrics[%d].values", i), len(m.Values), MaxRuns)
+	}
+	for i, sw := range r.Sweeps {
+		check(fmt.Sprintf("sweeps[%d].points", i), len(sw.Points), MaxSweepPoints)
+	}
+	for i, run := range r.Timing.runs() {
+		check(fmt.Sprintf("timing.runs[%d].counters", i), len(run.Counters), MaxCounters)
+	}
+	if len(over) == 0 {
+		return nil
+	}
+	return errors.New(strings.Join(over[:min(len(over), maxReported)], "; "))
+}
+
+// Validate reports everything wrong with r, or nil: the first problems
+// one by one (maxReported), and how many more.
 func (r *Result) Validate() error {
+	if err := r.tooMany(); err != nil {
+		return err
+	}
 	var problems []string
 	bad := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
 	if r.SchemaVersion < OldestSchemaVersion || r.SchemaVersion > SchemaVersion {
@@ -377,6 +483,13 @@ func (r *Result) Validate() error {
 	if b.Stage < 0 {
 		bad("benchmark.stage is %d, negative", b.Stage)
 	}
+	checkCount(bad, "benchmark.repetitions", b.Repetitions, MaxRuns)
+	m := r.Environment.Machine
+	checkCount(bad, "environment.machine.cores", m.Cores, maxCores)
+	checkCount(bad, "environment.machine.memory_bytes", m.MemoryBytes, maxMemoryBytes)
+	if cpu := r.Environment.Setup.PinnedCPU; cpu != nil {
+		checkCount(bad, "environment.setup.pinned_cpu", *cpu, maxCores-1)
+	}
 	if b.Workload.Name != WorkloadStandard && b.Workload.Name != WorkloadQuick {
 		bad("benchmark.workload.name %q: want %q or %q", b.Workload.Name, WorkloadStandard, WorkloadQuick)
 	}
@@ -391,8 +504,17 @@ func (r *Result) Validate() error {
 			bad("timing.runs is empty")
 		}
 		for i, run := range r.Timing.runs() {
-			if run.UserSeconds < 0 || run.SysSeconds < 0 || run.RealSeconds < 0 || run.MaxRSSKiB < 0 {
-				bad("timing.runs[%d] has a negative figure", i)
+			field := fmt.Sprintf("timing.runs[%d].", i)
+			checkCount(bad, field+"user_seconds", run.UserSeconds, maxSeconds)
+			checkCount(bad, field+"sys_seconds", run.SysSeconds, maxSeconds)
+			checkCount(bad, field+"real_seconds", run.RealSeconds, maxSeconds)
+			checkCount(bad, field+"max_rss_kib", run.MaxRSSKiB, maxMemoryBytes>>10)
+			for _, event := range slices.Sorted(maps.Keys(run.Counters)) {
+				checkCount(bad, fmt.Sprintf("%scounters[%q]", field, event), run.Counters[event], math.MaxInt64)
+			}
+			if sc := run.Syscalls; sc != nil {
+				checkCount(bad, field+"syscalls.read", sc.Read, math.MaxInt64)
+				checkCount(bad, field+"syscalls.write", sc.Write, math.MaxInt64)
 			}
 			if err := checkTime(run.Start); err != nil && run.Start != "" {
 				bad("timing.runs[%d].start: %v", i, err)
@@ -438,8 +560,11 @@ func (r *Result) Validate() error {
 			bad("files[%d] (%s): role %q, want one of %s", i, f.Name, f.Role, strings.Join(roles, ", "))
 		}
 	}
-	if len(problems) == 0 {
+	switch n := len(problems); {
+	case n == 0:
 		return nil
+	case n > maxReported:
+		problems = append(problems[:maxReported], fmt.Sprintf("and %d more problems", n-maxReported))
 	}
 	return errors.New(strings.Join(problems, "; "))
 }
@@ -529,9 +654,10 @@ type XTimeRecord struct {
 	Machine Machine `json:"machine"`
 }
 
-// ReadXTime reads what `xtime -json` wrote to path.
+// ReadXTime reads what `xtime -json` wrote to path, a regular file of at
+// most MaxFileBytes.
 func ReadXTime(path string) (*XTimeRecord, error) {
-	data, err := os.ReadFile(path)
+	data, err := ReadFileLimited(path, MaxFileBytes)
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,8 @@ package result
 
 import (
 	"archive/zip"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -289,5 +291,33 @@ func TestMetricsValidate(t *testing.T) {
 	r.Metrics = []Metric{{Name: "instructions", Values: []float64{1, 2}, Gated: true, Threshold: 0.01}, {Name: "cycles", Unavailable: "no PMU"}}
 	if err := r.Validate(); err != nil {
 		t.Errorf("valid metrics: %v", err)
+	}
+}
+
+func TestMetricLookup(t *testing.T) {
+	r := example()
+	for i := range MaxMetrics {
+		r.Metrics = append(r.Metrics, Metric{Name: fmt.Sprint("m", i), Unit: "count", Values: []float64{float64(i)}})
+	}
+	data, _ := json.Marshal(r)
+	decoded, err := Decode(data, "r.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range []*Result{r, decoded} {
+		for i := range MaxMetrics {
+			if m := r.Metric(fmt.Sprint("m", i)); m == nil || m.Values[0] != float64(i) {
+				t.Fatalf("Metric(m%d) = %+v", i, m)
+			}
+		}
+		if m := r.Metric("none"); m != nil {
+			t.Errorf("Metric(none) = %+v", m)
+		}
+	}
+	// Changed after Decode: the index never names a metric wrongly.
+	decoded.Metrics[0].Name = "renamed"
+	decoded.Metrics = append(decoded.Metrics, Metric{Name: "added"})
+	if decoded.Metric("m0") != nil || decoded.Metric("renamed") != &decoded.Metrics[0] || decoded.Metric("added") == nil {
+		t.Error("Metric after a change of the metrics")
 	}
 }

@@ -2,6 +2,8 @@ package result
 
 import (
 	"fmt"
+	"maps"
+	"math"
 	"slices"
 	"sort"
 )
@@ -33,6 +35,10 @@ type Load struct {
 	TraceSeconds    float64 `json:"trace_seconds"`
 }
 
+// maxErrorMessages bounds a round's distinct error messages (the load
+// generator keeps as many).
+const maxErrorMessages = 10
+
 // LoadRound is one measured round of load, without profilers attached.
 type LoadRound struct {
 	Start      string  `json:"start"` // RFC 3339
@@ -43,7 +49,8 @@ type LoadRound struct {
 	// Latency of every request of the round, exact (not estimated).
 	Latency     Latency        `json:"latency_seconds"`
 	StatusCodes map[string]int `json:"status_codes"`
-	// ErrorMessages are the round's distinct errors, at most 10.
+	// ErrorMessages are the round's distinct errors, at most
+	// maxErrorMessages.
 	ErrorMessages []string `json:"error_messages,omitempty"`
 }
 
@@ -116,20 +123,41 @@ func (s *Server) problems() []string {
 		return []string{fmt.Sprintf("server is missing (kind %q)", KindServer)}
 	}
 	var p []string
+	bad := func(format string, args ...any) { p = append(p, fmt.Sprintf(format, args...)) }
 	if len(s.Rounds) == 0 {
-		p = append(p, "server.rounds is empty")
+		bad("server.rounds is empty")
 	}
-	if s.Load.Connections < 1 {
-		p = append(p, fmt.Sprintf("server.load.connections is %d", s.Load.Connections))
+	if s.Load.Connections < 1 || s.Load.Connections > maxConnections {
+		bad("server.load.connections: %d, want 1 to %d", s.Load.Connections, maxConnections)
 	}
+	checkCount(bad, "server.load.rate", s.Load.Rate, maxRate)
+	checkCount(bad, "server.load.targets", s.Load.Targets, maxConnections)
+	checkCount(bad, "server.load.warmup_seconds", s.Load.WarmupSeconds, maxSeconds)
+	checkCount(bad, "server.load.duration_seconds", s.Load.DurationSeconds, maxSeconds)
+	checkCount(bad, "server.load.profile_seconds", s.Load.ProfileSeconds, maxSeconds)
+	checkCount(bad, "server.load.trace_seconds", s.Load.TraceSeconds, maxSeconds)
+	checkCount(bad, "server.profile_rates.block_profile_rate", s.Rates.BlockProfileRate, math.MaxInt)
+	checkCount(bad, "server.profile_rates.mutex_profile_fraction", s.Rates.MutexProfileFraction, math.MaxInt)
 	for i, r := range s.Rounds {
+		field := fmt.Sprintf("server.rounds[%d].", i)
 		l := r.Latency
-		if r.Requests < 0 || r.Errors < 0 || r.Errors > r.Requests || r.Throughput < 0 || r.Seconds < 0 ||
-			slices.ContainsFunc([]float64{l.Mean, l.P50, l.P90, l.P99, l.Max}, func(x float64) bool { return x < 0 }) {
-			p = append(p, fmt.Sprintf("server.rounds[%d] has a negative figure or more errors than requests", i))
-		}
+		checkCount(bad, field+"seconds", r.Seconds, maxSeconds)
+		checkCount(bad, field+"requests", r.Requests, math.MaxInt64)
+		checkCount(bad, field+"errors", r.Errors, r.Requests)
+		checkCount(bad, field+"throughput", r.Throughput, maxRate)
+		checkCount(bad, field+"latency_seconds.mean", l.Mean, maxSeconds)
+		checkCount(bad, field+"latency_seconds.p50", l.P50, maxSeconds)
+		checkCount(bad, field+"latency_seconds.p90", l.P90, maxSeconds)
+		checkCount(bad, field+"latency_seconds.p99", l.P99, maxSeconds)
+		checkCount(bad, field+"latency_seconds.max", l.Max, maxSeconds)
 		if !(l.P50 <= l.P90 && l.P90 <= l.P99 && l.P99 <= l.Max) {
-			p = append(p, fmt.Sprintf("server.rounds[%d]: latency percentiles out of order", i))
+			bad("server.rounds[%d]: latency percentiles out of order", i)
+		}
+		for _, code := range slices.Sorted(maps.Keys(r.StatusCodes)) {
+			checkCount(bad, fmt.Sprintf("%sstatus_codes[%q]", field, code), r.StatusCodes[code], math.MaxInt)
+		}
+		if n := len(r.ErrorMessages); n > maxErrorMessages {
+			bad("%serror_messages: %d, over the limit of %d", field, n, maxErrorMessages)
 		}
 	}
 	return p

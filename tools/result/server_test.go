@@ -64,12 +64,18 @@ func TestServerValidate(t *testing.T) {
 		change func(*Result)
 		want   string
 	}{
-		"no server":     {func(r *Result) { r.Server = nil }, "server is missing"},
-		"no rounds":     {func(r *Result) { r.Server.Rounds = nil }, "server.rounds is empty"},
-		"connections":   {func(r *Result) { r.Server.Load.Connections = 0 }, "connections is 0"},
-		"order":         {func(r *Result) { r.Server.Rounds[1].Latency.P90 = 1 }, "rounds[1]: latency percentiles out of order"},
-		"errors":        {func(r *Result) { r.Server.Rounds[0].Errors = 101 }, "rounds[0] has a negative figure"},
-		"negative time": {func(r *Result) { r.Server.Rounds[2].Latency.Mean = -1 }, "rounds[2] has a negative figure"},
+		"no server":       {func(r *Result) { r.Server = nil }, "server is missing"},
+		"no rounds":       {func(r *Result) { r.Server.Rounds = nil }, "server.rounds is empty"},
+		"connections":     {func(r *Result) { r.Server.Load.Connections = 0 }, "server.load.connections: 0, want 1 to 1048576"},
+		"order":           {func(r *Result) { r.Server.Rounds[1].Latency.P90 = 1 }, "rounds[1]: latency percentiles out of order"},
+		"errors":          {func(r *Result) { r.Server.Rounds[0].Errors = 101 }, "server.rounds[0].errors: 101, want 0 to 100"},
+		"negative time":   {func(r *Result) { r.Server.Rounds[2].Latency.Mean = -1 }, "server.rounds[2].latency_seconds.mean: -1"},
+		"negative rate":   {func(r *Result) { r.Server.Load.Rate = -5 }, "server.load.rate: -5, want 0 to 1e+09"},
+		"targets":         {func(r *Result) { r.Server.Load.Targets = -1 }, "server.load.targets: -1"},
+		"a year's warmup": {func(r *Result) { r.Server.Load.WarmupSeconds = 365 * 86400 }, "server.load.warmup_seconds: 3.1536e+07, want 0 to 604800"},
+		"block rate":      {func(r *Result) { r.Server.Rates.BlockProfileRate = -1 }, "server.profile_rates.block_profile_rate: -1"},
+		"status count":    {func(r *Result) { r.Server.Rounds[0].StatusCodes = map[string]int{"200": -3} }, `server.rounds[0].status_codes["200"]: -3`},
+		"error messages":  {func(r *Result) { r.Server.Rounds[0].ErrorMessages = make([]string, 11) }, "server.rounds[0].error_messages: 11, over the limit of 10"},
 	} {
 		r := serverExample()
 		if err := r.Validate(); err != nil {

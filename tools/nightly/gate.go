@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 
+	"havlak-lab/internal/atomicfile"
 	"havlak-lab/internal/cli"
 	"havlak-lab/internal/gitwork"
 	"havlak-lab/internal/markdown"
@@ -479,7 +480,7 @@ func (n *night) promote(found []result.Found) error {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return err
 		}
-		if err := result.WriteFile(filepath.Join(dir, result.ZipName), data); err != nil {
+		if err := atomicfile.WriteFile(filepath.Join(dir, result.ZipName), data, 0o644); err != nil {
 			return fmt.Errorf("%w; the baseline stays", err)
 		}
 	}

@@ -58,6 +58,7 @@ import (
 	"havlak-lab/internal/cli"
 	"havlak-lab/internal/labcache"
 	"havlak-lab/tools/alert"
+	"havlak-lab/tools/result"
 	"havlak-lab/tools/summary"
 )
 

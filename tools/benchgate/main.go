@@ -61,9 +61,10 @@ func main() {
 	// Its lines carry names, reasons and paths from results and commits:
 	// never a terminal's escape sequence (cli.Terminal).
 	stderr := cli.Terminal(os.Stderr)
-	regressed, err := run(os.Args[1:], cli.Terminal(os.Stdout), stderr)
-	if err == nil && regressed {
-		err = cli.ExitError{Status: 1}
+	sum, err := run(os.Args[1:], cli.Terminal(os.Stdout), stderr)
+	if err == nil && sum.Status() != verdict.StatusOK {
+		// The comparison's status, as summary.json says it.
+		err = cli.ExitError{Status: sum.Status()}
 	}
 	os.Exit(cli.Report(stderr, "benchgate", err))
 }
@@ -142,7 +143,7 @@ func samples(in input, bench string) (map[key][]float64, []key, error) {
 	return values, order, nil
 }
 
-func run(args []string, stdout, stderr io.Writer) (regressed bool, err error) {
+func run(args []string, stdout, stderr io.Writer) (*summary.Summary, error) {
 	fs := flag.NewFlagSet("benchgate", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	threshold := fs.Float64("threshold", verdict.Lab.Timing, "the worsening, as a `fraction`, past which a significant change of time fails (if it is past the noise too)")
@@ -152,16 +153,16 @@ func run(args []string, stdout, stderr io.Writer) (regressed bool, err error) {
 	allowEnvChange := fs.Bool("allow-env-change", false, "compare results of different machines or toolchains")
 	summaryFile := fs.String("summary", "", "also write the comparison to `FILE` (summary.json: tools/summary)")
 	if help, err := cli.ParseFlags(fs, args); help || err != nil {
-		return false, err
+		return nil, err
 	}
 	if fs.NArg() != 2 {
-		return false, cli.Usagef("want two files, OLD and NEW")
+		return nil, cli.Usagef("want two files, OLD and NEW")
 	}
 	if (*oldBench == "") != (*newBench == "") {
-		return false, cli.Usagef("-old-bench and -new-bench go together")
+		return nil, cli.Usagef("-old-bench and -new-bench go together")
 	}
 	if *threshold <= 0 {
-		return false, cli.Usagef("-threshold=%v: must be positive", *threshold)
+		return nil, cli.Usagef("-threshold=%v: must be positive", *threshold)
 	}
 	policy := verdict.Lab
 	policy.Timing = *threshold
@@ -171,11 +172,11 @@ func run(args []string, stdout, stderr io.Writer) (regressed bool, err error) {
 
 	oldInput, err := readInput(cli.UserPath(fs.Arg(0)))
 	if err != nil {
-		return false, err
+		return nil, err
 	}
 	newInput, err := readInput(cli.UserPath(fs.Arg(1)))
 	if err != nil {
-		return false, err
+		return nil, err
 	}
 	if oldInput.env != nil && newInput.env != nil {
 		if diffs := result.Differences(*oldInput.env, *newInput.env); len(diffs) > 0 {
@@ -184,28 +185,24 @@ func run(args []string, stdout, stderr io.Writer) (regressed bool, err error) {
 			}
 			if !*allowEnvChange {
 				fmt.Fprintln(stderr, "benchgate: the results ran in different environments: not compared (-allow-env-change compares them)")
-				if *summaryFile != "" {
-					var changes []string
-					for _, d := range diffs {
-						changes = append(changes, d.String())
-					}
-					if err := summary.Write(*summaryFile, &summary.Summary{Tool: "benchgate", Baseline: oldInput.name, Benchmarks: []summary.Benchmark{{
-						Name: newInput.benchmark, Study: newInput.study, Outcome: verdict.NotComparable, EnvironmentChanges: changes,
-					}}}); err != nil {
-						return false, err
-					}
+				var changes []string
+				for _, d := range diffs {
+					changes = append(changes, d.String())
 				}
-				return false, cli.ExitError{Status: verdict.StatusNotComparable}
+				sum := &summary.Summary{Tool: "benchgate", Baseline: oldInput.name, Benchmarks: []summary.Benchmark{{
+					Name: newInput.benchmark, Study: newInput.study, Outcome: verdict.NotComparable, EnvironmentChanges: changes,
+				}}}
+				return sum, writeSummary(*summaryFile, sum)
 			}
 		}
 	}
 	old, _, err := samples(oldInput, strings.TrimPrefix(*oldBench, "Benchmark"))
 	if err != nil {
-		return false, err
+		return nil, err
 	}
 	cur, order, err := samples(newInput, strings.TrimPrefix(*newBench, "Benchmark"))
 	if err != nil {
-		return false, err
+		return nil, err
 	}
 
 	w := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
@@ -253,15 +250,18 @@ func run(args []string, stdout, stderr io.Writer) (regressed bool, err error) {
 		fmt.Fprintf(w, "%s\t\t\t\t\t\tgone\t\n", g)
 	}
 	if err := w.Flush(); err != nil {
-		return false, err
+		return nil, err
 	}
 	for _, r := range worse {
 		fmt.Fprintf(stderr, "benchgate: regressed: %s\n", r)
 	}
-	if *summaryFile != "" {
-		if err := summary.Write(*summaryFile, sum); err != nil {
-			return false, err
-		}
+	return sum, writeSummary(*summaryFile, sum)
+}
+
+// writeSummary writes sum to file, unless file is "".
+func writeSummary(file string, sum *summary.Summary) error {
+	if file == "" {
+		return nil
 	}
-	return len(worse) > 0, nil
+	return summary.Write(file, sum)
 }

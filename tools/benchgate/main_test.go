@@ -38,8 +38,11 @@ func benchFile(t *testing.T, name string, results map[string][2]float64) string 
 func gate(t *testing.T, args ...string) (bool, string, string, error) {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
-	regressed, err := run(args, &stdout, &stderr)
-	return regressed, stdout.String(), stderr.String(), err
+	sum, err := run(args, &stdout, &stderr)
+	if err == nil && sum.Status() == verdict.StatusNotComparable {
+		err = cli.ExitError{Status: sum.Status()} // as main says it
+	}
+	return sum != nil && sum.Status() == verdict.StatusRegressed, stdout.String(), stderr.String(), err
 }
 
 func TestGate(t *testing.T) {

@@ -70,8 +70,8 @@ func checkAlerts(t *testing.T, dsn string) {
 
 	ingest(t, d, night{commit: "c1", started: day0, real: []float64{1, 1.1}, instrs: []float64{100, 101}, origin: nightly}.write(t, filepath.Join(t.TempDir(), "r")))
 	seen, nights, err := d.Seen(ctx)
-	if err != nil || len(nights) != 1 || !nights[0].Equal(day0.Truncate(24*time.Hour)) || len(seen) != 5 {
-		t.Fatalf("Seen: %+v, nights %v, %v; want 5 series (hw_instructions has no values), one night", seen, nights, err)
+	if err != nil || len(nights) != 1 || !nights[0].Equal(day0.Truncate(24*time.Hour)) || len(seen) != 6 {
+		t.Fatalf("Seen: %+v, nights %v, %v; want 6 series (hw_instructions has no values), one night", seen, nights, err)
 	}
 	for _, s := range seen {
 		if !s.Last.Equal(day0) || s.Benchmark != "havlak6" {

@@ -129,7 +129,7 @@ func checkIngestAndSeries(t *testing.T, dsn string) {
 	for _, s := range all {
 		names = append(names, s.Metric)
 	}
-	if strings.Join(names, ",") != "max_rss_kib,own_instructions,real_seconds,sys_seconds,user_seconds" {
+	if strings.Join(names, ",") != "cpu_seconds,max_rss_kib,own_instructions,real_seconds,sys_seconds,user_seconds" {
 		t.Errorf("havlak6's series %v", names)
 	}
 	if none, err := d.Series(ctx, Query{Benchmark: "havlak6", EnvKey: "0000000000000000"}); err != nil || len(none) != 0 {

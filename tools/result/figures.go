@@ -88,8 +88,9 @@ func MetricFigures(metrics []Metric) []Figure {
 //   - its metrics, as they are (name, unit, source, gated, threshold,
 //     exact);
 //   - kind "program": the successful timed runs' real_seconds,
-//     user_seconds, sys_seconds (unit s) and max_rss_kib (KiB), source
-//     "xtime", and each perf counter (unit "count", source "perf_event_open");
+//     user_seconds, sys_seconds, cpu_seconds (user + sys; unit s) and
+//     max_rss_kib (KiB), source "xtime", and each perf counter (unit
+//     "count", source "perf_event_open");
 //   - kind "server": each measured round's throughput (requests/s) and
 //     latency_mean, latency_p50, latency_p90, latency_p99, latency_max (s),
 //     source the load generator;
@@ -102,7 +103,11 @@ func MetricFigures(metrics []Metric) []Figure {
 func Figures(r *Result, out Outputs) ([]Figure, error) {
 	figs := MetricFigures(r.Metrics)
 	series := func(name, unit, source string, class Class, values []float64) {
-		figs = append(figs, Figure{Name: name, Unit: unit, Source: source, Better: BetterOf(unit), Class: class, Values: values})
+		cost := CostTime
+		if class == ClassMemory {
+			cost = CostMemory
+		}
+		figs = append(figs, Figure{Name: name, Unit: unit, Source: source, Better: BetterOf(unit), Class: class, Cost: cost, Values: values})
 	}
 	if runs := r.Timing.Successful(); len(runs) > 0 {
 		column := func(f func(Run) float64) []float64 {
@@ -115,6 +120,9 @@ func Figures(r *Result, out Outputs) ([]Figure, error) {
 		series("real_seconds", "s", "xtime", ClassTiming, column(func(r Run) float64 { return r.RealSeconds }))
 		series("user_seconds", "s", "xtime", ClassTiming, column(func(r Run) float64 { return r.UserSeconds }))
 		series("sys_seconds", "s", "xtime", ClassTiming, column(func(r Run) float64 { return r.SysSeconds }))
+		// CPU time beside real time: when real time worsens and CPU time
+		// does not, the machine was not the program's alone.
+		series("cpu_seconds", "s", "xtime", ClassTiming, column(func(r Run) float64 { return r.UserSeconds + r.SysSeconds }))
 		series("max_rss_kib", "KiB", "xtime", ClassMemory, column(func(r Run) float64 { return float64(r.MaxRSSKiB) }))
 		// An event counted in every run, or it is no series of runs.
 		counted := map[string]int{}

@@ -2,6 +2,7 @@ package verdict
 
 import (
 	"fmt"
+	"slices"
 
 	"havlak-lab/tools/result"
 )
@@ -14,12 +15,25 @@ type Policy struct {
 	// Count, Timing and Memory are the thresholds of a figure of each
 	// class that declares none.
 	Count, Timing, Memory float64
+	// GatedTimings are the timings and memory figures (tools/result's
+	// Figures) that the gate judges: what the program is measured for.
+	// Their producers (xtime, the load generator) measure every program
+	// alike and declare nothing; the others are shown.
+	GatedTimings []string
 }
 
 // Lab is the policy the lab's gates judge by (docs/regressions.md,
 // docs/noise.md): a command changes a threshold of it only where its user
-// said so (the report's -threshold, say).
-var Lab = Policy{Count: CountThreshold, Timing: TimingThreshold, Memory: MemoryThreshold}
+// said so (the report's -threshold, say). CPU time is shown beside real
+// time, not gated: when real time worsens and CPU time does not, the
+// runner was not alone.
+var Lab = Policy{Count: CountThreshold, Timing: TimingThreshold, Memory: MemoryThreshold,
+	GatedTimings: []string{"real_seconds", "max_rss_kib", "throughput", "latency_p99"}}
+
+// gates tells whether the policy gates figure f whatever it declares.
+func (p Policy) gates(f result.Figure) bool {
+	return (f.Class == result.ClassTiming || f.Class == result.ClassMemory) && slices.Contains(p.GatedTimings, f.Name)
+}
 
 // Rule is the rule of a figure of class that its base declares gated with
 // threshold (0: the policy's for the class).
@@ -94,11 +108,13 @@ func (p Policy) Compare(base, change Side) []Verdict {
 		if n != nil {
 			declared = n
 		}
-		rule, loosened := p.pair(o.Class, o.Better, o.Gated, o.Threshold, declared)
+		rule, loosened := p.pair(o.Class, o.Better, o.Gated || p.gates(o), o.Threshold, declared)
 		switch {
 		case n == nil:
-			if o.Gated {
-				judged = append(judged, MissingFigure(o.Name, o.Unit, o.Values, rule, "the baseline has it, this result does not").WithCost(o.Cost))
+			if rule.Gated {
+				v := MissingFigure(o.Name, o.Unit, o.Values, rule, "the baseline has it, this result does not").WithCost(o.Cost)
+				v.Class = o.Class
+				judged = append(judged, v)
 			}
 		case len(n.Values) == 0:
 			if rule.Gated {
@@ -106,11 +122,13 @@ func (p Policy) Compare(base, change Side) []Verdict {
 				if n.Unavailable != "" {
 					why += ": " + n.Unavailable
 				}
-				judged = append(judged, MissingFigure(o.Name, o.Unit, o.Values, rule, why).WithCost(o.Cost))
+				v := MissingFigure(o.Name, o.Unit, o.Values, rule, why).WithCost(o.Cost)
+				v.Class = o.Class
+				judged = append(judged, v)
 			}
 		default:
 			v := Judge(o.Name, o.Unit, o.Values, n.Values, rule).WithCost(n.Cost)
-			v.Loosened = loosened
+			v.Class, v.Loosened = o.Class, loosened
 			judged = append(judged, v)
 		}
 	}
@@ -132,7 +150,8 @@ func (p Policy) pair(class result.Class, better string, gated bool, threshold fl
 		return rule, ""
 	}
 	var loosened string
-	asked := p.Rule(class, change.Threshold, change.Gated, better)
+	changeGated := change.Gated || gated && p.gates(*change)
+	asked := p.Rule(class, change.Threshold, changeGated, better)
 	switch {
 	case asked.Threshold < rule.Threshold:
 		rule.Threshold = asked.Threshold // a change may tighten its gate
@@ -141,9 +160,9 @@ func (p Policy) pair(class result.Class, better string, gated bool, threshold fl
 			100*asked.Threshold, 100*rule.Threshold)
 	}
 	switch {
-	case change.Gated && !gated:
+	case changeGated && !gated:
 		rule.Gated = true
-	case gated && !change.Gated:
+	case gated && !changeGated:
 		loosened = join(loosened, "the change no longer gates it: the base's gate applies")
 	}
 	return rule, loosened

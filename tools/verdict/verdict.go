@@ -24,6 +24,8 @@ import (
 	"strings"
 
 	"golang.org/x/perf/benchmath"
+
+	"havlak-lab/tools/result"
 )
 
 // The exit statuses of the commands that judge (report, benchgate): other
@@ -200,6 +202,8 @@ type Verdict struct {
 	// Cost is the kind of cost the figure stands for ("locality", ...),
 	// when its producer declared one (WithCost).
 	Cost string `json:"cost,omitempty"`
+	// Class is the figure's class (tools/result), "" for a growth.
+	Class result.Class `json:"class,omitempty"`
 	// Loosened says how the change's own declaration of the figure tried
 	// to loosen its gate (a larger threshold, no gate), which the base's
 	// declaration overrode (Policy.Compare).

@@ -31,11 +31,12 @@ func Summary(r *model.Report) *summary.Summary {
 	}
 	for _, row := range r.Servers {
 		b := benchmark(row.Benchmark.Name, row.Study, row.Language, row.Workload.Name)
-		var throughput []float64
-		for _, round := range row.Server.Rounds {
-			throughput = append(throughput, round.Throughput)
+		// Its throughput first: what the tables show of a server.
+		for _, f := range row.Figures {
+			if f.Name == "throughput" && len(f.Values) > 0 {
+				b.Values = []summary.Value{{Figure: f.Name, Unit: f.Unit, Sample: verdict.NewSample(f.Values)}}
+			}
 		}
-		b.Values = []summary.Value{{Figure: "throughput", Unit: "req/s", Sample: verdict.NewSample(throughput)}}
 		if c := row.Compared; c != nil {
 			judged(&b, c.Figures(), c.EnvironmentChanges, len(c.Figures()) > 0, c.Note)
 		}

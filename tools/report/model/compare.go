@@ -25,13 +25,16 @@ const (
 
 // A Comparison is a benchmark against its baseline.
 type Comparison struct {
-	// Real, CPU and MaxRSS are the timings judged (verdict.TimingRule);
-	// Made tells that they were: both sides had enough runs.
+	// Judged are its figures judged against the baseline's by the lab's
+	// one comparison (verdict.Policy.Compare), timings and counts alike,
+	// then the growth of its swept figures.
+	Judged []verdict.Verdict
+	// Real, CPU and MaxRSS are the timings among them (real_seconds,
+	// cpu_seconds, max_rss_kib), for the tables; Made tells that they
+	// were judged: both sides had enough runs.
 	Real, CPU, MaxRSS verdict.Verdict
 	Made              bool
-	// Metrics are the low-noise figures both results have, judged
-	// (verdict.CountRule at the larger of their thresholds), then the
-	// growth of their swept figures (verdict.Policy.Compare).
+	// Metrics are the others: the low-noise figures and their growth.
 	Metrics []verdict.Verdict
 	// Regressed: a gated figure regressed.
 	Regressed bool
@@ -53,21 +56,27 @@ func (c *Comparison) accepts(figure string) bool {
 	return slices.ContainsFunc(c.Accepted, func(a Acceptance) bool { return a.Figure == figure })
 }
 
-// Figures are every figure judged, timings first.
-func (c *Comparison) Figures() []verdict.Verdict {
-	var all []verdict.Verdict
-	if c.Made {
-		all = append(all, c.Real, c.CPU, c.MaxRSS)
-	}
-	return append(all, c.Metrics...)
+// Figures are every figure judged.
+func (c *Comparison) Figures() []verdict.Verdict { return c.Judged }
+
+// isTiming tells whether a verdict is of a timing or memory figure: judged
+// by the U test over runs, shown in the tables' own columns.
+func isTiming(v verdict.Verdict) bool {
+	return v.Class == result.ClassTiming || v.Class == result.ClassMemory
 }
 
-// compareMetrics judges the low-noise figures and sweeps of a result
-// against its baseline's by the lab's one comparison.
-func compareMetrics(policy verdict.Policy, oldMetrics, newMetrics []result.Metric, oldSweeps, newSweeps []result.Sweep) []verdict.Verdict {
-	return policy.Compare(
-		verdict.Side{Figures: result.MetricFigures(oldMetrics), Sweeps: oldSweeps},
-		verdict.Side{Figures: result.MetricFigures(newMetrics), Sweeps: newSweeps})
+// figure is the verdict on figure name among judged, or a verdict of no
+// figure ("") when there is none.
+func figure(judged []verdict.Verdict, name string) verdict.Verdict {
+	if i := slices.IndexFunc(judged, func(v verdict.Verdict) bool { return v.Figure == name }); i >= 0 {
+		return judged[i]
+	}
+	return verdict.Verdict{}
+}
+
+// side is a result as one side of the comparison.
+func side(figures []result.Figure, sweeps []result.Sweep, id *result.Identity) verdict.Side {
+	return verdict.Side{Figures: figures, Sweeps: sweeps, Identity: id}
 }
 
 // A Gate is the regression gate's settings.
@@ -185,31 +194,25 @@ func compareRows(rows []*Row, baseline []*Result, gate Gate) (regressed, moved [
 				continue
 			}
 		}
-		policy := gate.policy()
-		metrics := compareMetrics(policy, base.Metrics, row.Metrics, base.Sweeps, row.Sweeps)
-		c := &Comparison{Metrics: metrics, Baseline: base.Result, EnvironmentChanges: diffs}
-		var notes []string
-		timing := func(gated bool) verdict.Rule {
-			return policy.Rule(result.ClassTiming, 0, gated, result.LowerIsBetter)
+		judged := gate.policy().Compare(side(base.Figures, base.Sweeps, base.Identity), side(row.Figures, row.Sweeps, row.Identity))
+		c := &Comparison{Judged: judged, Baseline: base.Result, EnvironmentChanges: diffs,
+			Real: figure(judged, "real_seconds"), CPU: figure(judged, "cpu_seconds"), MaxRSS: figure(judged, "max_rss_kib")}
+		for _, v := range judged {
+			if !isTiming(v) {
+				c.Metrics = append(c.Metrics, v)
+			}
 		}
-		c.Real = verdict.Judge("real_seconds", "s", base.Real.Values, row.Real.Values, timing(true)).WithCost(result.CostTime)
-		c.CPU = verdict.Judge("cpu_seconds", "s", base.CPUTime.Values, row.CPUTime.Values, timing(false)).WithCost(result.CostTime)
-		c.MaxRSS = verdict.Judge("max_rss", "MiB", base.MaxRSS.Values, row.MaxRSS.Values,
-			policy.Rule(result.ClassMemory, 0, true, result.LowerIsBetter)).WithCost(result.CostMemory)
-		if c.Real.Outcome == verdict.NotComparable {
+		var notes []string
+		switch {
+		case c.Real.Figure == "":
+			notes = append(notes, "no timings to compare")
+		case c.Real.Outcome == verdict.NotComparable || c.Real.Outcome == verdict.Missing:
 			notes = append(notes, "timings of "+c.Real.Reason)
-		} else {
+		default:
 			c.Made = true
 		}
 		if base.Identity != nil && row.Identity != nil && *base.Identity == *row.Identity {
-			// The program and its run are the baseline's: nothing to judge.
 			c.SameIdentity = true
-			for _, v := range []*verdict.Verdict{&c.Real, &c.CPU, &c.MaxRSS} {
-				*v = verdict.SameIdentity(*v)
-			}
-			for i := range c.Metrics {
-				c.Metrics[i] = verdict.SameIdentity(c.Metrics[i])
-			}
 			notes = append(notes, "the same binary and run as the baseline: its changes are the noise floor")
 		}
 		for _, a := range gate.Accepted {
@@ -240,11 +243,13 @@ func environmentChanges(old, new result.Environment) []string {
 }
 
 // A ServerComparison is a server benchmark against its baseline: its
-// throughput and p99 latency over the rounds, by the timing rule.
+// figures judged by the lab's one comparison, among them its throughput
+// and p99 latency over the rounds (timings) and its counted figures per
+// request.
 type ServerComparison struct {
+	Judged          []verdict.Verdict
 	Throughput, P99 verdict.Verdict
-	// Metrics are the counted figures per request both results have,
-	// judged as a program's low-noise figures are.
+	// Metrics are the counted figures per request.
 	Metrics            []verdict.Verdict
 	Regressed          bool
 	EnvironmentChanges []string
@@ -252,12 +257,7 @@ type ServerComparison struct {
 }
 
 // Figures are the figures judged.
-func (c *ServerComparison) Figures() []verdict.Verdict {
-	if c.Throughput.Figure == "" {
-		return nil
-	}
-	return append([]verdict.Verdict{c.Throughput, c.P99}, c.Metrics...)
-}
+func (c *ServerComparison) Figures() []verdict.Verdict { return c.Judged }
 
 // compareServers judges each server row against its namesake.
 func compareServers(rows, baseline []*ServerRow, gate Gate) {
@@ -265,15 +265,6 @@ func compareServers(rows, baseline []*ServerRow, gate Gate) {
 	for _, row := range baseline {
 		old[row.Name] = row
 	}
-	rounds := func(row *ServerRow, figure func(result.LoadRound) float64) []float64 {
-		var values []float64
-		for _, r := range row.Server.Rounds {
-			values = append(values, figure(r))
-		}
-		return values
-	}
-	throughput := func(r result.LoadRound) float64 { return r.Throughput }
-	p99 := func(r result.LoadRound) float64 { return r.Latency.P99 }
 	for _, row := range rows {
 		base := old[row.Name]
 		if base == nil {
@@ -286,13 +277,14 @@ func compareServers(rows, baseline []*ServerRow, gate Gate) {
 			c.Note = "not compared: another environment than the baseline's: " + strings.Join(c.EnvironmentChanges, ", ")
 			continue
 		}
-		policy := gate.policy()
-		c.Throughput = verdict.Judge("throughput", "req/s", rounds(base, throughput), rounds(row, throughput),
-			policy.Rule(result.ClassTiming, 0, true, result.HigherIsBetter)).WithCost(result.CostTime)
-		c.P99 = verdict.Judge("p99_latency", "s", rounds(base, p99), rounds(row, p99),
-			policy.Rule(result.ClassTiming, 0, true, result.LowerIsBetter)).WithCost(result.CostTime)
-		c.Metrics = compareMetrics(policy, base.Metrics, row.Metrics, nil, nil)
-		c.Regressed = slices.ContainsFunc(c.Figures(), verdict.Verdict.Fails)
+		c.Judged = gate.policy().Compare(side(base.Figures, nil, nil), side(row.Figures, nil, nil))
+		c.Throughput, c.P99 = figure(c.Judged, "throughput"), figure(c.Judged, "latency_p99")
+		for _, v := range c.Judged {
+			if !isTiming(v) {
+				c.Metrics = append(c.Metrics, v)
+			}
+		}
+		c.Regressed = slices.ContainsFunc(c.Judged, verdict.Verdict.Fails)
 	}
 }
 

@@ -26,6 +26,9 @@ type Result struct {
 	Metrics  []result.Metric
 	// Sweeps: how its counted figures grow with the workload.
 	Sweeps []result.Sweep
+	// Figures are all its figures, as tools/result declares them: what
+	// the comparison with the baseline judges.
+	Figures []result.Figure
 
 	CPU  *profile.Profile // nil when missing or unreadable
 	Heap *profile.Profile
@@ -60,6 +63,10 @@ func readResult(f result.Found) *Result {
 	}
 	if len(r.Runs) == 0 {
 		r.Problems = append(r.Problems, f.Outputs.Path(result.FileName)+": no successful run")
+	}
+	var err error
+	if r.Figures, err = result.Figures(res, f.Outputs); err != nil {
+		r.Problems = append(r.Problems, err.Error())
 	}
 	for _, p := range res.FilesWith(result.RoleProfile) {
 		switch p.Profile {

@@ -19,6 +19,9 @@ type ServerRow struct {
 	Source      string
 	Server      *result.Server
 	Median      result.LoadRound
+	// Figures are all its figures, as tools/result declares them: what
+	// the comparison with the baseline judges.
+	Figures []result.Figure
 	// Speed-up: the throughput over the declared reference's; 0 without one.
 	SpeedUp float64
 
@@ -53,6 +56,10 @@ func readServer(f result.Found) *ServerRow {
 		Benchmark: res.Benchmark, Environment: res.Environment, Source: f.Path,
 		Server: res.Server, Median: res.Server.Median(), Graphs: map[string][]byte{},
 		Metrics: res.Metrics,
+	}
+	var err error
+	if row.Figures, err = result.Figures(res, f.Outputs); err != nil {
+		row.Problems = append(row.Problems, err.Error())
 	}
 	for _, p := range res.FilesWith(result.RoleProfile) {
 		read := func() *profile.Profile {

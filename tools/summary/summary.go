@@ -14,7 +14,7 @@ import (
 	"os"
 
 	"havlak-lab/internal/atomicfile"
-	"havlak-lab/tools/report/profilediff"
+	"havlak-lab/tools/profilediff"
 	"havlak-lab/tools/verdict"
 )
 

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"havlak-lab/tools/report/profilediff"
+	"havlak-lab/tools/profilediff"
 	"havlak-lab/tools/verdict"
 )
 

@@ -11,7 +11,7 @@ import (
 	"havlak-lab/internal/gitwork"
 	"havlak-lab/internal/markdown"
 	"havlak-lab/tools/perf/cachegrind"
-	"havlak-lab/tools/report/profilediff"
+	"havlak-lab/tools/profilediff"
 	"havlak-lab/tools/result"
 	"havlak-lab/tools/summary"
 	"havlak-lab/tools/verdict"

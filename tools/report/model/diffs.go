@@ -6,7 +6,7 @@ import (
 
 	"github.com/google/pprof/profile"
 
-	"havlak-lab/tools/report/profilediff"
+	"havlak-lab/tools/profilediff"
 )
 
 // A RegressionDiff is one profile of a regressed benchmark against its

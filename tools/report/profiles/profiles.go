@@ -12,7 +12,7 @@ import (
 
 	"github.com/google/pprof/profile"
 
-	"havlak-lab/tools/report/profilediff"
+	"havlak-lab/tools/profilediff"
 )
 
 // sampleIndex picks the value to weigh a profile's samples by: CPU time

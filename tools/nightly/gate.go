@@ -18,9 +18,9 @@ import (
 	"havlak-lab/internal/markdown"
 	"havlak-lab/tools/alert"
 	"havlak-lab/tools/history"
-	"havlak-lab/tools/perfcheck/check"
 	"havlak-lab/tools/result"
 	"havlak-lab/tools/summary"
+	verdictlib "havlak-lab/tools/verdict"
 )
 
 // A night is the gate step of one nightly job.
@@ -140,7 +140,7 @@ func (n *night) gate() error {
 			args = append(args, "--retire", name)
 		}
 		for _, a := range accepted {
-			args = append(args, "--accept", a.Benchmark+":"+a.Figure+":"+a.Reason)
+			args = append(args, "--accept", a.String())
 		}
 	} else {
 		fmt.Fprintf(n.stdout, "No baseline yet (%s): nothing to compare with.\n", cli.Field(n.baseline))
@@ -299,7 +299,7 @@ func trustedOrigins(found []result.Found) error {
 // tools/perfcheck/check): what the perf check of their change let pass,
 // the night does not call a regression. Commits it cannot read accept
 // nothing.
-func (n *night) acceptances(before, found []result.Found) []check.Acceptance {
+func (n *night) acceptances(before, found []result.Found) []verdictlib.Acceptance {
 	commitOf := func(all []result.Found) string {
 		for _, f := range all {
 			if f.Err == nil && f.Result.Environment.Source.Commit != "" {
@@ -317,7 +317,7 @@ func (n *night) acceptances(before, found []result.Found) []check.Acceptance {
 		fmt.Fprintf(n.stdout, "Accepted regressions: none read (%v)\n", err)
 		return nil
 	}
-	accepted, err := check.ParseAcceptances(messages)
+	accepted, err := verdictlib.ParseTrailers(messages)
 	if err != nil {
 		fmt.Fprintf(n.stdout, "Accepted regressions: none read (a trailer of %s..%s: %v)\n", gitwork.Short(from), gitwork.Short(to), err)
 		return nil

@@ -25,7 +25,6 @@ import (
 	"havlak-lab/tools/bisect/answer"
 	"havlak-lab/tools/changepoint"
 	"havlak-lab/tools/history"
-	"havlak-lab/tools/perfcheck/check"
 	"havlak-lab/tools/result"
 	"havlak-lab/tools/trends"
 	verdictlib "havlak-lab/tools/verdict"
@@ -81,7 +80,7 @@ func (h *historyConfig) openOrCreate(ctx context.Context) (*history.DB, error) {
 // for the worse in the series that have tonight's point, as findings
 // (tools/alert). accepted are the regressions commits since the baseline
 // declare intended.
-func (n *night) historyStep(ctx context.Context, db *history.DB, found []result.Found, trendsFile string, accepted []check.Acceptance) ([]alert.Finding, error) {
+func (n *night) historyStep(ctx context.Context, db *history.DB, found []result.Found, trendsFile string, accepted []verdictlib.Acceptance) ([]alert.Finding, error) {
 	// What was recorded is searched, even when some result was refused.
 	_, recordErr := n.record(ctx, db, found)
 	findings, err := n.detect(ctx, db, found, trendsFile, accepted)
@@ -196,7 +195,7 @@ func (n *night) reportDir() string { return filepath.Join(n.artifacts, result.Ni
 // (alert.ResetAt) is searched from the accepted level on; a change of a
 // benchmark's figure that a commit since the baseline accepts is found
 // accepted.
-func (n *night) detect(ctx context.Context, db *history.DB, found []result.Found, trendsFile string, accepted []check.Acceptance) ([]alert.Finding, error) {
+func (n *night) detect(ctx context.Context, db *history.DB, found []result.Found, trendsFile string, accepted []verdictlib.Acceptance) ([]alert.Finding, error) {
 	alerts, err := db.Alerts(ctx)
 	if err != nil {
 		return nil, err
@@ -309,7 +308,7 @@ func alertSeries(s history.Series) alert.Series {
 
 // changeFinding is a change point for the worse of s as an alert's
 // finding; known says it was found without tonight's point too.
-func changeFinding(s history.Series, cp changepoint.ChangePoint, known bool, accepted []check.Acceptance) alert.Finding {
+func changeFinding(s history.Series, cp changepoint.ChangePoint, known bool, accepted []verdictlib.Acceptance) alert.Finding {
 	f := alert.Finding{Kind: alert.ChangePoint, Series: alertSeries(s), Known: known,
 		Range: alert.Range{From: cp.Before.ID, To: cp.After.ID, FromTime: cp.Before.Time, ToTime: cp.After.Time},
 		Size:  cp.Change, Before: cp.MeanBefore, After: cp.MeanAfter,

@@ -150,7 +150,7 @@ func (c *checker) check(baseCommit string) (*summary.Summary, check.Plan, error)
 	if err != nil {
 		return nil, check.Plan{}, err
 	}
-	accepted, err := check.ParseAcceptances(messages)
+	accepted, err := verdict.ParseTrailers(messages)
 	if err != nil {
 		return nil, check.Plan{}, cli.UsageError{Err: fmt.Errorf("a commit's trailer: %w", err)}
 	}

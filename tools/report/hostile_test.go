@@ -289,8 +289,15 @@ func TestHostileTextIsShownEscaped(t *testing.T) {
 		})
 	}
 	out := t.TempDir()
+	// An acceptance names a figure by a word (verdict.ParseAcceptance):
+	// the hostile figure cannot be accepted, the plain one can, with a
+	// hostile reason.
+	if stderr, status, _ := runReport(t, "--from", tonight, "--baseline", baseline, "--out", t.TempDir(),
+		"--accept", "havlak6cc:"+figure+":intended"); status != 2 || !strings.Contains(stderr, "want letters, digits and _") {
+		t.Errorf("an acceptance of a hostile figure's name: exit status %d, want 2 refusing it:\n%s", status, stderr)
+	}
 	stderr, status, _ := runReport(t, "--from", tonight, "--baseline", baseline, "--out", out,
-		"--accept", "havlak6cc:"+figure+":intended "+hostileText)
+		"--accept", "havlak6cc:instructions:intended "+hostileText)
 	if status != 1 || !strings.Contains(stderr, `havlak6cc regressed`) {
 		t.Fatalf("twice the instructions: exit status %d\n%s", status, stderr)
 	}

@@ -105,17 +105,11 @@ func run(args []string, stderr io.Writer) error {
 	allowEnvChange := fs.Bool("allow-env-change", false, "compare with a baseline from another machine or toolchain")
 	trendsFile := fs.String("trends", "", "chart the history in `FILE` (JSON: benchmarks' series over commits, with change points)")
 	var retire summary.Retire
-	var accepted []model.Acceptance
+	var accepted []verdict.Acceptance
 	fs.Func("accept", "a regression the commits since the baseline declare intended, `BENCHMARK:FIGURE:REASON` (a Perf-Accepted: trailer; repeat for more)", func(v string) error {
-		parts := strings.SplitN(v, ":", 3)
-		if len(parts) != 3 || parts[1] == "" || strings.TrimSpace(parts[2]) == "" {
-			return fmt.Errorf("%q: want BENCHMARK:FIGURE:REASON", v)
-		}
-		if err := result.CheckName(parts[0]); err != nil {
-			return err
-		}
-		accepted = append(accepted, model.Acceptance{Benchmark: parts[0], Figure: parts[1], Reason: strings.TrimSpace(parts[2])})
-		return nil
+		a, err := verdict.ParseAcceptance(v)
+		accepted = append(accepted, a)
+		return err
 	})
 	fs.Var(&retire, "retire", "the baseline's benchmark `NAME` is gone on purpose: not missing (repeat for more)")
 	if help, err := cli.ParseFlags(fs, args); help || err != nil {

@@ -62,7 +62,7 @@ type Benchmark struct {
 	Retired bool `json:"retired,omitempty"`
 	// Accepted are regressions the change declares intended (a
 	// Perf-Accepted: trailer): they do not fail, and say why.
-	Accepted []Acceptance `json:"accepted,omitempty"`
+	Accepted []verdict.Acceptance `json:"accepted,omitempty"`
 	// Figures are its figures judged against the baseline's.
 	Figures []verdict.Verdict `json:"figures,omitempty"`
 	// Values are tonight's figures, judged or not (a benchmark without a
@@ -75,12 +75,6 @@ type Benchmark struct {
 	AllowedEnvironmentChange bool     `json:"allowed_environment_change,omitempty"`
 	// Note qualifies the comparison, or says why none was made.
 	Note string `json:"note,omitempty"`
-}
-
-// An Acceptance is an intended regression of one figure, with its reason.
-type Acceptance struct {
-	Figure string `json:"figure"`
-	Reason string `json:"reason"`
 }
 
 // Accepts tells whether a regression of figure is accepted.

@@ -124,43 +124,13 @@ func NewPlan(base, change []Target) Plan {
 	return p
 }
 
-// An Acceptance is a regression the change declares intended, in a commit
-// message's trailer: "Perf-Accepted: BENCHMARK FIGURE: REASON".
-type Acceptance struct {
-	Benchmark string
-	summary.Acceptance
-}
-
-var trailer = regexp.MustCompile(`(?m)^Perf-Accepted:[ \t]*(\S+)[ \t]+([A-Za-z0-9_]+):[ \t]*(\S.*?)[ \t]*$`)
-
-// ParseAcceptances reads the Perf-Accepted trailers of commit messages. A
-// trailer that names no benchmark, figure or reason is an error, with the
-// line.
-func ParseAcceptances(messages string) ([]Acceptance, error) {
-	var all []Acceptance
-	for _, line := range strings.Split(messages, "\n") {
-		if !strings.HasPrefix(line, "Perf-Accepted:") {
-			continue
-		}
-		m := trailer.FindStringSubmatch(line)
-		if m == nil {
-			return nil, fmt.Errorf("%q: want \"Perf-Accepted: BENCHMARK FIGURE: REASON\"", line)
-		}
-		if err := result.CheckName(m[1]); err != nil {
-			return nil, fmt.Errorf("%q: %v", line, err)
-		}
-		all = append(all, Acceptance{Benchmark: m[1], Acceptance: summary.Acceptance{Figure: m[2], Reason: m[3]}})
-	}
-	return all, nil
-}
-
 // Compare judges the change's result against the base's by the lab's one
 // comparison (verdict.Policy.Compare): its counted figures, the base
 // deciding which are gated and at what threshold, and their growth; a
 // gated figure or sweep the change lacks is missing.
 // Timings are left out: on a shared runner they are noise. Accepted
 // regressions of this benchmark are recorded and do not fail.
-func Compare(base, change *result.Result, accepted []Acceptance) summary.Benchmark {
+func Compare(base, change *result.Result, accepted []verdict.Acceptance) summary.Benchmark {
 	b := summary.Benchmark{Name: change.Benchmark.Name, Study: change.Benchmark.Study,
 		Language: change.Benchmark.Language, Workload: change.Benchmark.Workload.Name}
 	b.Figures = verdict.Lab.Compare(
@@ -172,8 +142,8 @@ func Compare(base, change *result.Result, accepted []Acceptance) summary.Benchma
 		}
 	}
 	for _, a := range accepted {
-		if a.Benchmark == b.Name && !slices.ContainsFunc(b.Accepted, func(x summary.Acceptance) bool { return x.Figure == a.Figure }) {
-			b.Accepted = append(b.Accepted, a.Acceptance)
+		if a.Benchmark == b.Name && !b.Accepts(a.Figure) {
+			b.Accepted = append(b.Accepted, a)
 		}
 	}
 	b.Outcome = verdict.Worst(b.Figures)

@@ -55,19 +55,6 @@ func TestPlan(t *testing.T) {
 	}
 }
 
-func TestParseAcceptances(t *testing.T) {
-	got, err := ParseAcceptances("havlak6: one pass less\n\nPerf-Accepted: havlak6 own_instructions: trades 3% instructions for 40% less memory\nSigned-off-by: x\n")
-	if err != nil || len(got) != 1 || got[0].Benchmark != "havlak6" || got[0].Figure != "own_instructions" ||
-		got[0].Reason != "trades 3% instructions for 40% less memory" {
-		t.Errorf("got %+v, %v", got, err)
-	}
-	for _, bad := range []string{"Perf-Accepted: havlak6", "Perf-Accepted: havlak6 own_instructions:", "Perf-Accepted: ../x instructions: why"} {
-		if _, err := ParseAcceptances(bad); err == nil {
-			t.Errorf("%q: accepted", bad)
-		}
-	}
-}
-
 func counted(name string, values ...float64) *result.Result {
 	return &result.Result{Benchmark: result.Benchmark{Name: name, Study: "s", Language: "C++"},
 		Metrics: []result.Metric{{Name: "instructions", Unit: "instructions", Values: values, Gated: true, Threshold: verdict.CountThreshold}}}
@@ -84,7 +71,7 @@ func TestCompare(t *testing.T) {
 	if b := Compare(base, counted("havlak6cc", 1.0001e9, 1e9), nil); b.Fails() || b.Outcome != verdict.Unchanged {
 		t.Errorf("0.01%% more: %+v", b)
 	}
-	accepted := []Acceptance{{Benchmark: "havlak6cc", Acceptance: summary.Acceptance{Figure: "instructions", Reason: "on purpose"}}}
+	accepted := []verdict.Acceptance{{Benchmark: "havlak6cc", Figure: "instructions", Reason: "on purpose"}}
 	if b := Compare(base, counted("havlak6cc", 1.03e9), accepted); b.Fails() || len(b.Accepted) != 1 {
 		t.Errorf("accepted: %+v", b)
 	}

@@ -23,9 +23,7 @@ func Summary(r *model.Report) *summary.Summary {
 		}
 		if c := row.Compared; c != nil {
 			judged(&b, c.Figures(), c.EnvironmentChanges, c.Baseline != nil, c.Note)
-			for _, a := range c.Accepted {
-				b.Accepted = append(b.Accepted, summary.Acceptance{Figure: a.Figure, Reason: a.Reason})
-			}
+			b.Accepted = append(b.Accepted, c.Accepted...)
 		}
 		s.Benchmarks = append(s.Benchmarks, b)
 	}

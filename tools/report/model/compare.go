@@ -44,7 +44,7 @@ type Comparison struct {
 	// SameIdentity: the baseline measured the same binary and run.
 	SameIdentity bool
 	// Accepted are the regressions of its figures that the gate accepts.
-	Accepted []Acceptance
+	Accepted []verdict.Acceptance
 	// Note explains a comparison that could not be made, or qualifies one.
 	Note string
 	// Baseline is the result compared with, for its profiles.
@@ -53,7 +53,7 @@ type Comparison struct {
 
 // accepts tells whether a regression of figure is accepted.
 func (c *Comparison) accepts(figure string) bool {
-	return slices.ContainsFunc(c.Accepted, func(a Acceptance) bool { return a.Figure == figure })
+	return slices.ContainsFunc(c.Accepted, func(a verdict.Acceptance) bool { return a.Figure == figure })
 }
 
 // Figures are every figure judged.
@@ -89,7 +89,7 @@ type Gate struct {
 	// Accepted are regressions declared intended by the commits between
 	// the baseline and the results (Perf-Accepted: trailers): benchmark,
 	// figure and reason. They do not fail.
-	Accepted []Acceptance
+	Accepted []verdict.Acceptance
 }
 
 // policy is the lab's policy with the gate's thresholds of timings and
@@ -103,11 +103,6 @@ func (g Gate) policy() verdict.Policy {
 		p.Memory = g.RSSThreshold
 	}
 	return p
-}
-
-// An Acceptance is an intended regression of one benchmark's figure.
-type Acceptance struct {
-	Benchmark, Figure, Reason string
 }
 
 // Compare judges the report against the baseline: each program and each

@@ -1,4 +1,4 @@
-package main
+package perfrun
 
 import (
 	"errors"
@@ -116,8 +116,8 @@ func (p *program) runMode(userArgs []string) error {
 
 // testMode is `bazel test NAME_test`: timed runs, profiled runs, checks,
 // views and result.json.
-func (p *program) testMode() error {
-	env, err := p.startTest()
+func (p *program) testMode(out string) error {
+	env, err := p.startTest(out)
 	if err != nil {
 		return err
 	}

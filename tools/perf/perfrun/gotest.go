@@ -1,4 +1,4 @@
-package main
+package perfrun
 
 import (
 	"fmt"
@@ -13,8 +13,8 @@ import (
 )
 
 // goTestMode runs a go_test binary's benchmarks.
-func (b *bench) goTestMode() error {
-	env, err := b.startTest()
+func (b *bench) goTestMode(out string) error {
+	env, err := b.startTest(out)
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package main
+package perfrun
 
 // A server benchmark (kind "server", rule server_benchmark): the program
 // is an HTTP server (serverprocess.go), measured under a load that
@@ -107,8 +107,8 @@ func (b *bench) serverRunMode(userArgs []string) error {
 // serverTestMode is `bazel test NAME_test`: warm-up, the measured rounds,
 // a profiled round, the server stopped and checked; everything in the
 // outputs, result.json last.
-func (b *bench) serverTestMode() error {
-	env, err := b.startTest()
+func (b *bench) serverTestMode(out string) error {
+	env, err := b.startTest(out)
 	if err != nil {
 		return err
 	}

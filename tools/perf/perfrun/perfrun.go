@@ -37,6 +37,7 @@ import (
 	"fmt"
 
 	"havlak-lab/tools/perf/perfspec"
+	"havlak-lab/tools/result"
 )
 
 // A Benchmark is a benchmark's spec prepared to run.
@@ -70,8 +71,8 @@ func (b *Benchmark) Run(args []string) error {
 
 // Test is `bazel test NAME_test`: it measures the benchmark, checks its
 // outputs, and writes everything into the directory out, result.json
-// (package havlak-lab/tools/result) last.
-func (b *Benchmark) Test(out string) error {
+// (package havlak-lab/tools/result) last; it returns that result.
+func (b *Benchmark) Test(out string) (*result.Result, error) {
 	switch spec := b.b.Spec; {
 	case spec.Program != nil:
 		return b.b.program().testMode(out)
@@ -80,5 +81,5 @@ func (b *Benchmark) Test(out string) error {
 	case spec.GoTest != nil:
 		return b.b.goTestMode(out)
 	}
-	return fmt.Errorf("%s: a benchmark of kind %q has no test", b.b.Benchmark.Name, b.b.Benchmark.Kind)
+	return nil, fmt.Errorf("%s: a benchmark of kind %q has no test", b.b.Benchmark.Name, b.b.Benchmark.Kind)
 }

@@ -88,7 +88,8 @@ func run(args []string) error {
 		if out == "" {
 			return errors.New("TEST_UNDECLARED_OUTPUTS_DIR: not run by bazel test")
 		}
-		return b.Test(out)
+		_, err := b.Test(out) // the result is in out, result.json
+		return err
 	}
 	return cli.Usagef("mode %q with %d arguments for a benchmark of kind %q\n%s", mode, len(args), spec.Benchmark.Kind, usage)
 }

@@ -32,7 +32,7 @@ func syscallsOf(t *testing.T, n int, args ...string) []result.Syscalls {
 func TestSyscallsAreExact(t *testing.T) {
 	// The helper is a Go program: its runtime's rereading of the cgroup's
 	// CPU limit is left out, as the perf runner does
-	// (tools/perf/runner/syscalls.go).
+	// (tools/perf/perfrun/syscalls.go).
 	t.Setenv("GODEBUG", "updatemaxprocs=0")
 	base := syscallsOf(t, 3, "write", "100")
 	for i, c := range base {

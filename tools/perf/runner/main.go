@@ -17,23 +17,23 @@
 //		against the spec's expect, converts the profiles to pprof's proto
 //		format and renders pprof's views of them; everything lands in
 //		$TEST_UNDECLARED_OUTPUTS_DIR, described last by result.json
-//		(package havlak-lab/tools/result; program.go).
+//		(package havlak-lab/tools/result).
 //	runner run|test SPEC of a server_benchmark (kind "server")
-//		runs the server on free 127.0.0.1 ports (serverprocess.go) and
-//		loads it over HTTP (package havlak-lab/tools/perf/loadgen): run
-//		shows a live run and its latency summary; test measures rounds of
-//		load, fetches the profiles and a trace over HTTP under load, stops
-//		the server and checks its clean exit (server.go).
+//		runs the server on free 127.0.0.1 ports and loads it over HTTP
+//		(package havlak-lab/tools/perf/loadgen): run shows a live run and
+//		its latency summary; test measures rounds of load, fetches the
+//		profiles and a trace over HTTP under load, stops the server and
+//		checks its clean exit.
 //	runner gotest SPEC
 //		(bazel test NAME_test of a go_benchmark) runs a go_test binary's
 //		benchmarks with -test.benchmem and CPU and heap profiles, keeps
 //		their lines in Go benchmark format (bench.txt) and pprof's views,
-//		and writes result.json (gotest.go).
+//		and writes result.json.
 //
 // The timed runs, bazel run's and the test's, are pinned to one CPU with
 // taskset (the spec's pin_cpu: the last CPU the runner may use by default)
 // and, with the spec's disable_aslr, run under setarch -R; result.json's
-// environment.setup records it (pin.go).
+// environment.setup records it.
 //
 // The spec's paths are relative to the working directory, the runfiles
 // root, where pprof -list also looks for the program's sources. In the
@@ -43,12 +43,17 @@
 // Exit status: a failing run's own (128+N when signal N killed it); 1 when
 // an output does not match the spec's expect or a profile cannot be read
 // or rendered; 2 for a usage error.
+//
+// The work is package havlak-lab/tools/perf/perfrun's; this command reads
+// the spec, picks the mode and reports the error.
 package main
 
 import (
+	"errors"
 	"os"
 
 	"havlak-lab/internal/cli"
+	"havlak-lab/tools/perf/perfrun"
 	"havlak-lab/tools/perf/perfspec"
 )
 
@@ -69,22 +74,22 @@ func run(args []string) error {
 	if err != nil {
 		return err
 	}
-	b, err := newBench(spec)
+	b, err := perfrun.New(spec)
 	if err != nil {
 		return err
 	}
 	// The spec has the section of its kind, and only that one (Read).
 	switch {
-	case mode == "run" && spec.Program != nil:
-		return b.program().runMode(args)
-	case mode == "test" && spec.Program != nil && len(args) == 0:
-		return b.program().testMode()
-	case mode == "gotest" && spec.GoTest != nil && len(args) == 0:
-		return b.goTestMode()
-	case mode == "run" && spec.Server != nil:
-		return b.serverRunMode(args)
-	case mode == "test" && spec.Server != nil && len(args) == 0:
-		return b.serverTestMode()
+	case mode == "run" && (spec.Program != nil || spec.Server != nil):
+		return b.Run(args)
+	case len(args) == 0 && (mode == "test" && (spec.Program != nil || spec.Server != nil) ||
+		mode == "gotest" && spec.GoTest != nil):
+		out := os.Getenv("TEST_UNDECLARED_OUTPUTS_DIR")
+		if out == "" {
+			return errors.New("TEST_UNDECLARED_OUTPUTS_DIR: not run by bazel test")
+		}
+		_, err := b.Test(out) // the result is in out, result.json
+		return err
 	}
 	return cli.Usagef("mode %q with %d arguments for a benchmark of kind %q\n%s", mode, len(args), spec.Benchmark.Kind, usage)
 }

@@ -1,4 +1,4 @@
-package main
+package perfrun
 
 import (
 	"errors"
@@ -116,10 +116,10 @@ func (p *program) runMode(userArgs []string) error {
 
 // testMode is `bazel test NAME_test`: timed runs, profiled runs, checks,
 // views and result.json.
-func (p *program) testMode() error {
-	env, err := p.startTest()
+func (p *program) testMode(out string) (*result.Result, error) {
+	env, err := p.startTest(out)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	p.args = withOutputs(p.Args, p.out)
 	name, reps := p.Benchmark.Name, p.Benchmark.Repetitions
@@ -135,11 +135,11 @@ func (p *program) testMode() error {
 	cmd, setup := p.timed([]string{"-n", fmt.Sprint(reps), "-json", xtimeJSON, "-bench", name, "-benchout", benchTxt}, figures)
 	env.Setup = setup // pinned, and ASLR off if asked (pin.go)
 	if err := p.runTo(cmd, "output.txt"); err != nil {
-		return err
+		return nil, err
 	}
 	lines, err := os.ReadFile(benchTxt)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	os.Stdout.Write(lines)
 
@@ -149,33 +149,33 @@ func (p *program) testMode() error {
 	if p.Wants("cpu") {
 		fmt.Fprintf(os.Stderr, "perf: %s: a CPU-profiled run\n", name)
 		if err := p.profileCPU(p.runfiles, nil); err != nil {
-			return err
+			return nil, err
 		}
 		if perRun = p.matches("cpu.output.txt"); perRun == 0 {
 			if err := p.checkOutput("cpu.output.txt", 1); err != nil {
-				return err
+				return nil, err
 			}
 		}
 	} else if p.expectRE != nil {
 		if perRun = p.matches("output.txt") / reps; perRun == 0 {
 			if err := p.checkOutput("output.txt", reps); err != nil {
-				return err
+				return nil, err
 			}
 		}
 	}
 	if err := p.checkOutput("output.txt", perRun*reps); err != nil {
-		return err
+		return nil, err
 	}
 	if p.Wants("heap") {
 		fmt.Fprintf(os.Stderr, "perf: %s: a heap-profiled run\n", name)
 		if err := p.profileHeap(p.runfiles, nil); err != nil {
-			return err
+			return nil, err
 		}
 		// A -memprofile run of a Havlak stage stops after one pass, so it
 		// prints fewer lines.
 		if p.matches("heap.output.txt") == 0 {
 			if err := p.checkOutput("heap.output.txt", 1); err != nil {
-				return err
+				return nil, err
 			}
 		}
 	}
@@ -183,20 +183,20 @@ func (p *program) testMode() error {
 		fmt.Fprintf(os.Stderr, "perf: %s: a traced run\n", name)
 		cmd := exec.Command(p.binary, append([]string{"-trace", filepath.Join(p.out, "trace.out")}, p.args...)...)
 		if err := p.runTo(cmd, "trace.output.txt"); err != nil {
-			return err
+			return nil, err
 		}
 		if err := p.checkOutput("trace.output.txt", perRun); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	if err := p.render(); err != nil {
-		return err
+		return nil, err
 	}
 
 	// The low-noise figures.
 	rec, err := result.ReadXTime(xtimeJSON)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	metrics := syscallMetrics(rec.Runs)
 	if p.Profiler == "go" {
@@ -207,7 +207,7 @@ func (p *program) testMode() error {
 	if p.Counted != nil {
 		counted, err := p.countedRuns()
 		if err != nil {
-			return err
+			return nil, err
 		}
 		metrics = append(counted, metrics...)
 	}
@@ -216,7 +216,7 @@ func (p *program) testMode() error {
 	if p.Sweep != nil {
 		sweep, err := p.sweep()
 		if err != nil {
-			return err
+			return nil, err
 		}
 		sweeps = append(sweeps, *sweep)
 	}

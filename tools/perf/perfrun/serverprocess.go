@@ -1,4 +1,4 @@
-package main
+package perfrun
 
 // The server of a server benchmark, started and stopped by the runner.
 //

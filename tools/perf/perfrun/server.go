@@ -1,4 +1,4 @@
-package main
+package perfrun
 
 // A server benchmark (kind "server", rule server_benchmark): the program
 // is an HTTP server (serverprocess.go), measured under a load that
@@ -107,21 +107,21 @@ func (b *bench) serverRunMode(userArgs []string) error {
 // serverTestMode is `bazel test NAME_test`: warm-up, the measured rounds,
 // a profiled round, the server stopped and checked; everything in the
 // outputs, result.json last.
-func (b *bench) serverTestMode() error {
-	env, err := b.startTest()
+func (b *bench) serverTestMode(out string) (*result.Result, error) {
+	env, err := b.startTest(out)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	targets, err := b.readTargets()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	warmup, duration, profile, trace := b.Server.Durations()
 	name, reps := b.Benchmark.Name, b.Benchmark.Repetitions
 
 	s, err := b.startServer(withOutputs(b.Args, b.out), b.outPath("server.output.txt"), nil)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	l := b.loader(s.addr, targets)
 	fmt.Fprintf(os.Stderr, "perf: %s on %s: warm-up %v, %d round(s) of %v with %d connections, then a profiled round\n",
@@ -162,12 +162,12 @@ func (b *bench) serverTestMode() error {
 	rec.Exit = exit
 	fmt.Fprintf(os.Stderr, "perf: %s stopped on %s: exit status %d\n", name, exit.Signal, exit.ExitStatus)
 	if perr != nil {
-		return perr
+		return nil, perr
 	}
 	if !exit.Clean {
 		data, _ := os.ReadFile(b.outPath("server.output.txt"))
 		os.Stderr.Write(data)
-		return fmt.Errorf("%s did not shut down cleanly: %s, exit status %d", name, exit.Signal, exit.ExitStatus)
+		return nil, fmt.Errorf("%s did not shut down cleanly: %s, exit status %d", name, exit.Signal, exit.ExitStatus)
 	}
 	var errors int64
 	for _, r := range append(rec.Rounds, profiled.LoadRound) {
@@ -177,7 +177,7 @@ func (b *bench) serverTestMode() error {
 		}
 	}
 	if errors > 0 {
-		return cli.ExitError{Status: 1}
+		return nil, cli.ExitError{Status: 1}
 	}
 
 	var hist strings.Builder
@@ -190,17 +190,17 @@ func (b *bench) serverTestMode() error {
 		"latency.hist.json": string(histJSON) + "\n",
 	} {
 		if err := os.WriteFile(b.outPath(file), []byte(data), 0o666); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	if err := b.renderServer(); err != nil {
-		return err
+		return nil, err
 	}
 	// Counted after the load, so that nothing runs beside it.
 	start := time.Now()
 	instructions, err := b.instructionsPerRequest(targets) // serverinstructions.go
 	if err != nil {
-		return err
+		return nil, err
 	}
 	fmt.Fprintf(os.Stderr, "perf: %s: own instructions per request %v%s, counted in %.1f s\n",
 		name, instructions.Values, instructions.Unavailable, time.Since(start).Seconds())

@@ -1,4 +1,4 @@
-package main
+package perfrun
 
 import (
 	"fmt"
@@ -17,25 +17,25 @@ import (
 // r is what the mode measured (the environment, the timing of a
 // program's runs, the Go benchmark lines of a go_test, a server's load),
 // to which it adds the benchmark, its identity (perfspec: the sums of its
-// binary and declared run) and the files.
-func (b *bench) writeResult(r *result.Result) error {
+// binary and declared run) and the files; it returns r.
+func (b *bench) writeResult(r *result.Result) (*result.Result, error) {
 	files, err := b.files(r.GoBench)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	identity, err := b.Identity(b.runfiles)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	r.SchemaVersion = result.SchemaVersion
 	r.Identity = &identity
 	r.Benchmark = b.Benchmark
 	r.Files = files
 	if err := result.Write(b.out, r); err != nil {
-		return err
+		return nil, err
 	}
 	fmt.Fprintf(os.Stderr, "perf: %s: %s lists %d files\n", b.Benchmark.Name, result.FileName, len(files))
-	return nil
+	return r, nil
 }
 
 // profileNames are the profiles a file's name can start with.

@@ -1,4 +1,4 @@
-package main
+package perfrun
 
 // A server's counted figures per request: what the server process spent
 // over each measured round, read just before and just after it, divided

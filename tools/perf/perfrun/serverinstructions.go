@@ -1,4 +1,4 @@
-package main
+package perfrun
 
 // A server's own instructions per request: the server run under
 // Cachegrind (the collector off, cachegrind.GoEnv) twice, sent its

@@ -1,4 +1,4 @@
-package main
+package perfrun
 
 import (
 	"fmt"
@@ -13,10 +13,10 @@ import (
 )
 
 // goTestMode runs a go_test binary's benchmarks.
-func (b *bench) goTestMode() error {
-	env, err := b.startTest()
+func (b *bench) goTestMode(out string) (*result.Result, error) {
+	env, err := b.startTest(out)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	g := b.GoTest
 	args := []string{
@@ -32,18 +32,18 @@ func (b *bench) goTestMode() error {
 	}
 	f, err := os.Create(filepath.Join(b.out, "bench.txt"))
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer f.Close()
 	if err := execute(exec.Command(b.binary, args...), nil, io.MultiWriter(os.Stdout, f)); err != nil {
-		return err
+		return nil, err
 	}
 	if err := f.Close(); err != nil {
-		return err
+		return nil, err
 	}
 	if b.matchesRE("bench.txt", regexp.MustCompile(`^Benchmark`)) == 0 {
 		fmt.Fprintf(os.Stderr, "go_bench: no benchmark matched -test.bench=%s\n", g.Bench)
-		return cli.ExitError{Status: 1}
+		return nil, cli.ExitError{Status: 1}
 	}
 	for _, view := range []struct{ file, profile string }{
 		{"cpu.top.txt", "cpu.pprof"},
@@ -52,7 +52,7 @@ func (b *bench) goTestMode() error {
 		{"heap.alloc_objects.txt", "heap.pprof"},
 	} {
 		if err := b.view(view.file, view.profile); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	return b.writeResult(&result.Result{Environment: env, GoBench: "bench.txt"})

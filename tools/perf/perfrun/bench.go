@@ -1,4 +1,4 @@
-package main
+package perfrun
 
 import (
 	"bufio"
@@ -59,13 +59,10 @@ func withOutputs(args []string, dir string) []string {
 	return out
 }
 
-// startTest starts a test: its outputs go to the test's undeclared
-// outputs directory; it returns the environment of the measurement.
-func (b *bench) startTest() (result.Environment, error) {
-	b.out = os.Getenv("TEST_UNDECLARED_OUTPUTS_DIR")
-	if b.out == "" {
-		return result.Environment{}, errors.New("TEST_UNDECLARED_OUTPUTS_DIR: not run by bazel test")
-	}
+// startTest starts a test whose outputs go to the directory out (Test);
+// it returns the environment of the measurement.
+func (b *bench) startTest(out string) (result.Environment, error) {
+	b.out = out
 	status, err := result.ParseStatus(b.path(b.Status))
 	if err != nil {
 		return result.Environment{}, fmt.Errorf("the build's status: %w", err)

@@ -21,7 +21,11 @@
 //   - missing: the baseline has a benchmark or a gated figure that tonight
 //     lacks;
 //   - stale: a series, a benchmark or a whole environment key got no point
-//     for a number of the history's nights (FindStale).
+//     for a number of the history's nights (FindStale);
+//   - environment_change: tonight's results ran in another environment
+//     than the baseline's (another machine, toolchain, ...,
+//     result.DifferencesFor): its evidence says what changed and which
+//     benchmarks restart their timing baselines tonight.
 //
 // # States
 //
@@ -36,7 +40,11 @@
 //
 // A missing result fails the night whatever its alert's state: what a gate
 // cannot see fails it (docs/security.md); leaving the suite is the gate's
-// --retire. A stale series never fails a night: it is listed.
+// --retire. A stale series never fails a night: it is listed. An
+// environment change never fails a night either, and no night fixes it:
+// it stays open until someone acknowledges, ignores or fixes it, since
+// the night after it compares with a baseline in the new environment and
+// has nothing to say about it.
 package alert
 
 import (
@@ -60,10 +68,12 @@ const (
 	ChangePoint Kind = "change_point"
 	Missing     Kind = "missing"
 	Stale       Kind = "stale"
+	// EnvironmentChange: a finding for triage, never failing a night.
+	EnvironmentChange Kind = "environment_change"
 )
 
 // Kinds are every kind, in the order tables list them.
-var Kinds = []Kind{Regression, ChangePoint, Missing, Stale}
+var Kinds = []Kind{Regression, ChangePoint, Missing, Stale, EnvironmentChange}
 
 // ParseKind reads a kind, naming the valid ones when s is none.
 func ParseKind(s string) (Kind, error) {
@@ -253,7 +263,9 @@ func (a Alert) HoldsBaseline() bool {
 //   - a change point matches an alert of the series, fixed ones too, whose
 //     range overlaps its own: the history's search finds an old change
 //     again every night, and with more points may move it by a commit;
-//   - a missing or stale finding matches an open alert of its kind.
+//   - a missing, stale or environment change finding matches an open
+//     alert of its kind (of an environment change: the same new
+//     environment, against a baseline that stayed).
 func (a Alert) Matches(f Finding) bool {
 	if !a.Series.same(f.Series) {
 		return false
@@ -313,7 +325,8 @@ func Transition(a Alert, c Change) (Alert, error) {
 		return a, fmt.Errorf("%s: %w: say why it is %s", where, ErrReason, c.State)
 	case c.State == Accepted && !a.Kind.level():
 		return a, fmt.Errorf("%s: %w: only a change of level (regression, change point) is accepted; "+
-			"a missing benchmark leaves the suite with the gate's --retire, a stale series is ignored", where, ErrState)
+			"a missing benchmark leaves the suite with the gate's --retire, a stale series is ignored, "+
+			"an environment change is acknowledged", where, ErrState)
 	}
 	a.Changes = append(slices.Clone(a.Changes), c)
 	return a, nil
@@ -343,9 +356,10 @@ type Night struct {
 // Reconcile applies a night's findings to the alerts there are: a finding
 // that matches an alert updates it (found again tonight; a trailer's
 // acceptance accepts it); one that matches none opens one, new or, with a
-// trailer, accepted; an open alert (not accepted) that tonight did not find
-// is fixed when cleared says why: tonight looked at what it is about and
-// found it well ("" when it did not, or cleared is nil). It returns every
+// trailer, accepted; an open alert (not accepted, nor an environment
+// change, which people close) that tonight did not find is fixed when
+// cleared says why: tonight looked at what it is about and found it well
+// ("" when it did not, or cleared is nil). It returns every
 // alert it changed or opened (those it opened have ID 0), in the order of
 // findings, then of the alerts fixed.
 func Reconcile(alerts []Alert, findings []Finding, night Night, cleared func(Alert) string) []Alert {
@@ -387,7 +401,7 @@ func Reconcile(alerts []Alert, findings []Finding, night Night, cleared func(Ale
 		touch(i)
 	}
 	for i, a := range alerts {
-		if a.LastFound.Equal(night.Time) || !a.State().Open() || a.State() == Accepted || cleared == nil {
+		if a.LastFound.Equal(night.Time) || !a.State().Open() || a.State() == Accepted || a.Kind == EnvironmentChange || cleared == nil {
 			continue
 		}
 		if why := cleared(a); why != "" {
@@ -425,9 +439,12 @@ func join[T ~string](values []T) string {
 
 // ChangeText is the finding's size for people: "+3.10% (169,025,503 →
 // 174,265,294 instructions)"; for a stale or missing finding, when the
-// series was last seen.
+// series was last seen; for an environment change, that it is one (its
+// evidence says what changed).
 func (f Finding) ChangeText() string {
 	switch f.Kind {
+	case EnvironmentChange:
+		return "another environment than the baseline's"
 	case Stale, Missing:
 		if f.LastPoint.IsZero() {
 			return "not seen tonight"

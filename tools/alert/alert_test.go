@@ -173,3 +173,52 @@ func TestStale(t *testing.T) {
 		t.Errorf("stale after 0 nights found something")
 	}
 }
+
+// An environment change is a finding for triage: it neither fails the
+// night nor holds the baseline, no night fixes it (the nights after it
+// compare in the new environment and do not see it), found again against a
+// baseline that stayed it is the same alert, and people close it.
+func TestEnvironmentChange(t *testing.T) {
+	moved := Finding{Kind: EnvironmentChange, Series: Series{EnvKey: "e2"},
+		Evidence: `toolchains.go: "go1.27.4" → "go1.28"; their timings restart: havlak6 (quick)`,
+		Range:    Range{From: "c0", To: "c1", FromTime: night0, ToTime: night0.AddDate(0, 0, 1)}}
+	got := Reconcile(nil, []Finding{moved}, nightN(1), nil)
+	if len(got) != 1 || got[0].State() != New || Fails(got) || HoldsBaseline(got) {
+		t.Fatalf("night 1: %+v, want one new alert that neither fails the night nor holds the baseline", got)
+	}
+	if text := got[0].ChangeText(); text != "another environment than the baseline's" {
+		t.Errorf("ChangeText = %q", text)
+	}
+	a := got[0]
+	a.ID = 5
+	// Not found again, whatever cleared says: it stays open.
+	everythingWell := func(Alert) string { return "all well" }
+	if got := Reconcile([]Alert{a}, nil, nightN(2), everythingWell); len(got) != 0 {
+		t.Errorf("night 2 changed the environment change: %+v, want it left open", got)
+	}
+	// Found again (the baseline stayed): the same alert.
+	got = Reconcile([]Alert{a}, []Finding{moved}, nightN(2), everythingWell)
+	if len(got) != 1 || got[0].ID != 5 || got[0].State() != New || !got[0].LastFound.Equal(nightN(2).Time) {
+		t.Fatalf("night 2, found again: %+v, want alert 5 found again, new", got)
+	}
+	a = got[0]
+	if _, err := Transition(a, Change{State: Accepted, By: "ann", At: nightN(2).Time, Note: "new agent"}); !errors.Is(err, ErrState) ||
+		!strings.Contains(err.Error(), "an environment change is acknowledged") {
+		t.Errorf("accepting an environment change: %v, want it refused", err)
+	}
+	a, err := Transition(a, Change{State: Acknowledged, By: "ann", At: nightN(2).Time, Note: "the perf agent moved to Go 1.28"})
+	if err != nil || a.Fails() || a.HoldsBaseline() {
+		t.Fatalf("acknowledged: %v, %+v", err, a)
+	}
+	a, err = Transition(a, Change{State: Fixed, By: "ann", At: nightN(3).Time, Note: "timings restarted"})
+	if err != nil || a.State().Open() {
+		t.Fatalf("fixed by hand: %v, %+v", err, a)
+	}
+	// Another change to the same environment later is a new alert.
+	if got := Reconcile([]Alert{a}, []Finding{moved}, nightN(9), nil); len(got) != 1 || got[0].ID != 0 || got[0].State() != New {
+		t.Errorf("a later change: %+v, want a new alert", got)
+	}
+	if k, err := ParseKind("environment_change"); err != nil || k != EnvironmentChange {
+		t.Errorf("ParseKind(environment_change) = %v, %v", k, err)
+	}
+}

@@ -51,6 +51,7 @@ func (n *night) alertStep(ctx context.Context, db *history.DB, changes []alert.F
 	for _, name := range j.missingGoNames {
 		g.findings = append(g.findings, g.missing(name, "", "", "the baseline has its Go benchmark, tonight has no result of it"))
 	}
+	g.findings = append(g.findings, g.environmentChanges()...)
 	seen, nights, err := db.Seen(ctx)
 	if err != nil {
 		return nil, err
@@ -78,6 +79,20 @@ type gateFindings struct {
 	ran  map[[2]string]bool
 	// seen are the history's series and their newest points.
 	seen []alert.Seen
+	// moved are the environment changes the gates saw, in the order first
+	// seen.
+	moved []*environmentChange
+}
+
+// An environmentChange is one change of environment since the baseline:
+// tonight's environment key, what differs, and the benchmarks that ran in
+// it, those not compared (their timings restart tonight) apart from those
+// compared across it as allowed.
+type environmentChange struct {
+	envKey          string
+	changes         []string
+	moved, allowed  []string
+	tonight, before *result.Result
 }
 
 // fromSummary adds the findings of one summary: the report's (test "")
@@ -95,6 +110,9 @@ func (g *gateFindings) fromSummary(s *summary.Summary, test string) {
 			if r, ok := resultOfTest(g.found, test); ok {
 				name, workload = r.Benchmark.Name, r.Benchmark.Workload.Name
 			}
+		}
+		if len(b.EnvironmentChanges) > 0 {
+			g.environmentChanged(b, name, workload, test)
 		}
 		if b.Outcome == verdictlib.Missing && !b.Retired {
 			g.findings = append(g.findings, g.missing(name, workload, "", b.Note))
@@ -136,6 +154,57 @@ func (g *gateFindings) fromSummary(s *summary.Summary, test string) {
 			}
 		}
 	}
+}
+
+// environmentChanged notes a benchmark that ran in another environment
+// than its baseline's, with the others of the same change.
+func (g *gateFindings) environmentChanged(b summary.Benchmark, name, workload, test string) {
+	now, _ := g.result(g.found, name, workload, test)
+	envKey := ""
+	if now != nil {
+		envKey = result.EnvironmentKey(now.Environment)
+	}
+	i := slices.IndexFunc(g.moved, func(c *environmentChange) bool {
+		return c.envKey == envKey && slices.Equal(c.changes, b.EnvironmentChanges)
+	})
+	if i < 0 {
+		base, _ := g.result(g.before, name, workload, test)
+		g.moved = append(g.moved, &environmentChange{envKey: envKey, changes: b.EnvironmentChanges, tonight: now, before: base})
+		i = len(g.moved) - 1
+	}
+	c := g.moved[i]
+	label := name
+	if workload != "" {
+		label += " (" + workload + ")"
+	}
+	list := &c.moved
+	if !b.EnvironmentChanged() {
+		list = &c.allowed
+	}
+	if !slices.Contains(*list, label) {
+		*list = append(*list, label)
+	}
+}
+
+// environmentChanges are the findings of the environment changes: one
+// each, about tonight's environment key, its evidence what changed and
+// which benchmarks restart their timings. It is for triage: it fails no
+// night, and the night after compares with a baseline in the new
+// environment.
+func (g *gateFindings) environmentChanges() []alert.Finding {
+	var findings []alert.Finding
+	for _, c := range g.moved {
+		evidence := strings.Join(c.changes, "; ")
+		if len(c.moved) > 0 {
+			evidence += "; not compared with the baseline, their timings restart tonight: " + strings.Join(c.moved, ", ")
+		}
+		if len(c.allowed) > 0 {
+			evidence += "; compared across it, as allowed: " + strings.Join(c.allowed, ", ")
+		}
+		findings = append(findings, alert.Finding{Kind: alert.EnvironmentChange, Series: alert.Series{EnvKey: c.envKey},
+			Evidence: evidence, Range: rangeOf(c.before, c.tonight)})
+	}
+	return findings
 }
 
 // missing is the finding of a benchmark (or, with figure, a figure of it)

@@ -197,7 +197,7 @@ func TestAlertMissingAndStale(t *testing.T) {
 	expect(t, "night 3, havlak6 retired", status, log, 0, "**Fixed tonight**: #1 missing havlak6 (quick);",
 		"**#2 stale** havlak6 (quick)", "This night becomes the baseline")
 	status, log = a.night(4, nightSpec{drop: "havlak6_quick_test", newGoSDK: "go1.99"})
-	expect(t, "night 4, another Go SDK", status, log, 0, "**#3 stale** environment ", "last seen 2026-11-04")
+	expect(t, "night 4, another Go SDK", status, log, 0, "**#3 environment change** environment ", "**#4 stale** environment ", "last seen 2026-11-04")
 	var got []string
 	for _, al := range a.alerts() {
 		got = append(got, fmt.Sprintf("%d %s %s %s %s %s", al.ID, al.Kind, al.State(), al.Series, al.LastPoint.Format("2006-01-02"), al.Current().Note))
@@ -206,8 +206,47 @@ func TestAlertMissingAndStale(t *testing.T) {
 		"1 missing fixed havlak6 (quick) 2026-11-01 the benchmark was retired (--retire) on the night of 2026-11-04 (dddddddddddd)",
 		"2 stale new havlak6 (quick) 2026-11-01 ",
 	}
-	if len(got) != 3 || got[0] != want[0] || got[1] != want[1] || !strings.HasPrefix(got[2], "3 stale new environment ") {
-		t.Errorf("alerts:\n%s\nwant\n%s\n3 stale new environment ...", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	if len(got) != 4 || got[0] != want[0] || got[1] != want[1] || !strings.HasPrefix(got[2], "3 environment_change new environment ") ||
+		!strings.HasPrefix(got[3], "4 stale new environment ") {
+		t.Errorf("alerts:\n%s\nwant\n%s\n3 environment_change new environment ...\n4 stale new environment ...", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// A night whose every result ran with another Go SDK raises one
+// environment change alert, naming the change and every benchmark whose
+// timings restart; it fails no night, and the nights after, compared in
+// the new environment, leave it open for triage.
+func TestAlertEnvironmentChange(t *testing.T) {
+	a := newAlertNights(t)
+	status, log := a.night(0, nightSpec{})
+	expect(t, "night 0", status, log, 0, "This night becomes the baseline")
+	status, log = a.night(1, nightSpec{newGoSDK: "go1.99"})
+	change := `toolchains.go: "go1.27.4" → "go1.99"`
+	expect(t, "night 1, another Go SDK", status, log, 0, "**New alerts** (1;",
+		"**#1 environment change** environment ", ": another environment than the baseline's, commits `aaaaaaaaaaaa..bbbbbbbbbbbb`",
+		"\n  "+change+"; not compared with the baseline, their timings restart tonight: ",
+		"**Environment changed** since the baseline", "The change is an alert for triage", "This night becomes the baseline")
+	t.Logf("night 1's annotation, another Go SDK:\n%s", annotation(log))
+	all := a.alerts()
+	if len(all) != 1 || all[0].Kind != alert.EnvironmentChange || all[0].State() != alert.New || all[0].Benchmark != "" || all[0].EnvKey == "" {
+		t.Fatalf("after night 1: %+v, want one new environment change of the new environment key", all)
+	}
+	for _, name := range []string{"explodepath (standard)", "havlak1 (quick)", "havlak1cc (quick)", "havlak6 (quick)",
+		"havlak6cc (quick)", "havlak7 (quick)", "wc_w (quick)", "wordcount3 (quick)"} {
+		if !strings.Contains(all[0].Evidence, name) {
+			t.Errorf("the alert's evidence does not name %s: %s", name, all[0].Evidence)
+		}
+	}
+	if !strings.HasPrefix(all[0].Evidence, change+"; ") || strings.Count(all[0].Evidence, change) != 1 {
+		t.Errorf("the alert's evidence %q does not say once what changed", all[0].Evidence)
+	}
+	status, log = a.night(2, nightSpec{newGoSDK: "go1.99"})
+	expect(t, "night 2, in the new environment", status, log, 0, "This night becomes the baseline")
+	if strings.Contains(log, "**New alerts**") || strings.Contains(log, "**Environment changed**") {
+		t.Errorf("night 2 compared in the new environment, yet says:\n%s", annotation(log))
+	}
+	if all := a.alerts(); len(all) != 1 || all[0].State() != alert.New {
+		t.Errorf("after night 2: %+v, want the environment change still new", all)
 	}
 }
 

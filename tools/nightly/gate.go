@@ -430,8 +430,11 @@ func (n *night) summary(found []result.Found, v verdict, j judged, tonight []ale
 		n.writeAlerts(&s, tonight, n.history.name)
 	}
 	if v.environmentChanged {
-		s.WriteString("\n\n**Environment changed** since the baseline (machine or toolchains; the log names the fields): " +
-			"those benchmarks were not compared, and a good night becomes the new baseline.")
+		s.WriteString("\n\n**Environment changed** since the baseline (machine or toolchains, named above): " +
+			"those benchmarks were not compared, their timings restart tonight, and a good night becomes the new baseline.")
+		if v.alerts {
+			s.WriteString(" The change is an alert for triage (environment change): it does not fail the night, and stays open until someone closes it.")
+		}
 	}
 	if v.failed {
 		s.WriteString("\n\n**A gate could not run**: see the log.")

@@ -74,6 +74,12 @@ type Toolchains struct {
 	Go    string `json:"go"`    // "go1.27.4"
 	GCC   string `json:"gcc"`   // gcc --version's first line
 	Bazel string `json:"bazel"` // as tools/bazel found it
+	// Libc is ldd --version's first line ("ldd (Debian GLIBC 2.36-9+deb12u4)
+	// 2.36"), Valgrind valgrind --version's ("valgrind-3.19.0"): what an
+	// exact count depends on beside the binary. "" when not found, and in
+	// results from before they were recorded.
+	Libc     string `json:"libc,omitempty"`
+	Valgrind string `json:"valgrind,omitempty"`
 }
 
 // Source is the code that was measured.
@@ -165,8 +171,11 @@ func readSysfs(path string) (string, error) {
 }
 
 // GCCVersion is the first line of `gcc --version`, or "".
-func GCCVersion() string {
-	out, err := exec.Command("gcc", "--version").Output()
+func GCCVersion() string { return versionLine("gcc") }
+
+// versionLine is the first line of `command --version`, or "".
+func versionLine(command string) string {
+	out, err := exec.Command(command, "--version").Output()
 	if err != nil {
 		return ""
 	}
@@ -176,15 +185,18 @@ func GCCVersion() string {
 
 // Capture describes the environment of a measurement starting now: this
 // machine, the Go SDK this program was built with (the lab builds all its
-// Go code with one SDK), gcc, and what Bazel's build status says (see
-// ParseStatus). build says how the benchmark was built and selected.
+// Go code with one SDK), gcc, libc and Valgrind, and what Bazel's build
+// status says (see ParseStatus). build says how the benchmark was built
+// and selected.
 func Capture(status Status, build Build) Environment {
 	return Environment{
 		Machine: CaptureMachine(),
 		Toolchains: Toolchains{
-			Go:    runtime.Version(),
-			GCC:   GCCVersion(),
-			Bazel: status.BazelVersion,
+			Go:       runtime.Version(),
+			GCC:      GCCVersion(),
+			Bazel:    status.BazelVersion,
+			Libc:     versionLine("ldd"),
+			Valgrind: versionLine("valgrind"),
 		},
 		Source:  Source{Commit: status.Commit, Dirty: status.Dirty},
 		Build:   build,
@@ -242,8 +254,10 @@ func (d Difference) String() string { return fmt.Sprintf("%s: %q → %q", d.Fiel
 // Differences lists the fields of the environments that make timings
 // incomparable: the machine (with its CPUs' governor, turbo and SMT state,
 // compared only when both environments recorded it: results from before
-// those fields were added have neither value nor note), the toolchains,
-// the compilation mode. The commit, the time and the config are what a
+// those fields were added have neither value nor note), the toolchains
+// that build (Go, gcc, Bazel; the machine stands for its libc and
+// Valgrind, as it did before they were recorded, so keys stay), the
+// compilation mode. The commit, the time and the config are what a
 // comparison is about, and not among them.
 func Differences(old, new Environment) []Difference {
 	var diffs []Difference
@@ -254,6 +268,93 @@ func Differences(old, new Environment) []Difference {
 		}
 	}
 	return diffs
+}
+
+// DifferencesFor lists the fields of the environments that make figures of
+// one kind incomparable: for an exact count (Figure.Exact: Cachegrind's
+// instructions and simulated cache misses, system calls, counted
+// allocations) those of CountDifferences, which can change a count; for
+// every other figure (timings, memory, sampled and perf counters) those
+// of Differences.
+func DifferencesFor(old, new Environment, exact bool) []Difference {
+	if exact {
+		return CountDifferences(old, new)
+	}
+	return Differences(old, new)
+}
+
+// CountDifferences lists the fields of the environments that can change
+// an exact count, which depends on the binary, what built it, the system
+// libraries it runs with and the tool that counts, and not on how fast
+// the machine runs it. Field by field:
+//
+//   - machine.os and machine.arch: in; another system or instruction set is
+//     another binary.
+//   - machine.kernel: in by its series (major.minor: "6.1" of
+//     "6.1.0-18-amd64"), out by its patch level: a new series adds system
+//     calls that libc and the Go runtime probe for and fall back from
+//     (clone3, ...), which moves system-call counts; a patch does not.
+//   - machine.hostname: out when both environments record libc and
+//     Valgrind, which are what another machine changes for a count; in
+//     when either does not (results from before they were recorded): then
+//     the machine stands for its system libraries, as for timings.
+//   - machine.cpu_model, cores, memory_bytes and cpu_state: out. Counted
+//     runs are pinned to one CPU (environment.setup), Cachegrind simulates
+//     a fixed cache geometry, and nothing counted waits on the clock. One
+//     caveat: glibc's ifuncs and Go's internal/cpu choose code by the CPU's
+//     extensions (CPUID, which Valgrind passes through in part), which the
+//     model name does not record; a machine without an extension its
+//     predecessor had can move a count, which then shows as a change of
+//     the count beside the environment change that explains it.
+//   - toolchains.go, gcc and bazel: in; they build the binary (Bazel's
+//     version brings its rules' default flags).
+//   - toolchains.libc: in when both record it (ld.so and libc run inside
+//     every count of a C++ program).
+//   - toolchains.valgrind: in when both record it; Valgrind's version
+//     decides how Cachegrind counts (and its preloaded code runs as the
+//     program).
+//   - build.compilation_mode: in; another mode is another binary.
+//   - setup (pinned CPU, ASLR), source, started, config, origin: out, as
+//     for timings: what a comparison is about, or how the runs were made.
+func CountDifferences(old, new Environment) []Difference {
+	var diffs []Difference
+	add := func(name, o, n string) {
+		if o != n {
+			diffs = append(diffs, Difference{name, o, n})
+		}
+	}
+	om, nm, ot, nt := old.Machine, new.Machine, old.Toolchains, new.Toolchains
+	if ot.Libc == "" || nt.Libc == "" || ot.Valgrind == "" || nt.Valgrind == "" {
+		add("machine.hostname", om.Hostname, nm.Hostname)
+	}
+	add("machine.os", om.OS, nm.OS)
+	add("machine.arch", om.Arch, nm.Arch)
+	if kernelSeries(om.Kernel) != kernelSeries(nm.Kernel) {
+		add("machine.kernel", om.Kernel, nm.Kernel)
+	}
+	add("toolchains.go", ot.Go, nt.Go)
+	add("toolchains.gcc", ot.GCC, nt.GCC)
+	add("toolchains.bazel", ot.Bazel, nt.Bazel)
+	if ot.Libc != "" && nt.Libc != "" {
+		add("toolchains.libc", ot.Libc, nt.Libc)
+	}
+	if ot.Valgrind != "" && nt.Valgrind != "" {
+		add("toolchains.valgrind", ot.Valgrind, nt.Valgrind)
+	}
+	add("build.compilation_mode", old.Build.CompilationMode, new.Build.CompilationMode)
+	return diffs
+}
+
+// kernelSeries is a kernel release's major.minor ("6.1" of
+// "6.1.0-18-amd64"), or the whole release when it does not start with one.
+func kernelSeries(release string) string {
+	major, rest, ok := strings.Cut(release, ".")
+	minor := strings.TrimLeft(rest, "0123456789")
+	minor = rest[:len(rest)-len(minor)]
+	if !ok || major == "" || minor == "" || strings.Trim(major, "0123456789") != "" {
+		return release
+	}
+	return major + "." + minor
 }
 
 // EnvironmentKey names the class of environments whose timings compare:

@@ -39,7 +39,9 @@
 //	                 and smt (smt/control), read from sysfs; each "" when
 //	                 sysfs does not say, with governor_note, turbo_note,
 //	                 smt_note saying why (the lab's VMs have no cpufreq)
-//	  toolchains     go (the SDK that built the Go code), gcc, bazel
+//	  toolchains     go (the SDK that built the Go code), gcc, bazel, and
+//	                 libc and valgrind (their --version's first line;
+//	                 absent when not found, and in older results)
 //	  source         commit (git, "" when unknown) and dirty (uncommitted changes)
 //	  build          compilation_mode ("opt", "fastbuild", "dbg") and config:
 //	                 "perf" (the full-size test, --config=perf), "quick" (its

@@ -38,6 +38,28 @@ func (s *Summary) WriteMarkdown(w io.Writer) {
 			fmt.Fprintf(w, "- %s\n", markdown.Escape(u))
 		}
 	}
+	if groups := s.EnvironmentGroups(); len(groups) > 0 {
+		fmt.Fprintln(w, "\n**Environment changed** since the baseline (what differs: the benchmarks that ran in it):")
+		fmt.Fprintln(w)
+		for _, g := range groups {
+			var moved, allowed []string
+			for _, b := range g.Benchmarks {
+				if b.EnvironmentChanged() {
+					moved = append(moved, markdown.Escape(b.Name))
+				} else {
+					allowed = append(allowed, markdown.Escape(b.Name))
+				}
+			}
+			var parts []string
+			if len(moved) > 0 {
+				parts = append(parts, "not compared, their timings restart here: "+strings.Join(moved, ", "))
+			}
+			if len(allowed) > 0 {
+				parts = append(parts, "compared across it, as allowed: "+strings.Join(allowed, ", "))
+			}
+			fmt.Fprintf(w, "- %s: %s\n", markdown.Escape(strings.Join(g.Changes, "; ")), strings.Join(parts, "; "))
+		}
+	}
 	if len(s.ProfileDiffs) > 0 {
 		fmt.Fprintln(w, "\n**What changed in the profiles** (pprof -diff_base against the baseline):")
 		fmt.Fprintln(w)

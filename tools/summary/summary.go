@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 
 	"havlak-lab/internal/atomicfile"
 	"havlak-lab/tools/profilediff"
@@ -146,6 +147,33 @@ func (s *Summary) EnvironmentChanged() []Benchmark {
 		}
 	}
 	return moved
+}
+
+// An EnvironmentGroup is one change of environment since the baseline
+// (what differs, as Benchmark.EnvironmentChanges names it) and the
+// benchmarks that ran in it.
+type EnvironmentGroup struct {
+	Changes    []string
+	Benchmarks []Benchmark
+}
+
+// EnvironmentGroups groups the benchmarks whose environment differs from
+// their baseline's, compared or not, by what differs, in the order of
+// their first benchmark.
+func (s *Summary) EnvironmentGroups() []EnvironmentGroup {
+	var groups []EnvironmentGroup
+	for _, b := range s.Benchmarks {
+		if len(b.EnvironmentChanges) == 0 {
+			continue
+		}
+		i := slices.IndexFunc(groups, func(g EnvironmentGroup) bool { return slices.Equal(g.Changes, b.EnvironmentChanges) })
+		if i < 0 {
+			groups = append(groups, EnvironmentGroup{Changes: b.EnvironmentChanges})
+			i = len(groups) - 1
+		}
+		groups[i].Benchmarks = append(groups[i].Benchmarks, b)
+	}
+	return groups
 }
 
 // Status is the exit status of the command that made the comparison

@@ -122,3 +122,30 @@ func TestMarkdown(t *testing.T) {
 		t.Errorf("no profile diff line:\n%s", md)
 	}
 }
+
+// The benchmarks that ran in another environment are grouped by what
+// changed, and the Markdown names each change with them.
+func TestEnvironmentGroups(t *testing.T) {
+	s := sample()
+	goSDK := []string{`toolchains.go: "go1.27.4" → "go1.28"`}
+	s.Benchmarks = append(s.Benchmarks,
+		Benchmark{Name: "havlak8", Outcome: verdict.NotComparable, EnvironmentChanges: goSDK},
+		Benchmark{Name: "wc2", Outcome: verdict.Unchanged, EnvironmentChanges: []string{"machine.cpu_model: a → b"}, AllowedEnvironmentChange: true},
+		Benchmark{Name: "havlak1", Outcome: verdict.NotComparable, EnvironmentChanges: goSDK})
+	groups := s.EnvironmentGroups()
+	if len(groups) != 2 || len(groups[0].Benchmarks) != 2 || groups[0].Benchmarks[1].Name != "wc2" ||
+		len(groups[1].Benchmarks) != 2 || groups[1].Benchmarks[0].Name != "havlak8" || groups[1].Benchmarks[1].Name != "havlak1" {
+		t.Fatalf("groups: %+v, want wc1 and wc2, then havlak8 and havlak1", groups)
+	}
+	var b strings.Builder
+	s.WriteMarkdown(&b)
+	for _, want := range []string{
+		"**Environment changed** since the baseline",
+		"- machine.cpu_model: a → b: not compared, their timings restart here: wc1; compared across it, as allowed: wc2\n",
+		`- toolchains.go: "go1.27.4" → "go1.28": not compared, their timings restart here: havlak8, havlak1` + "\n",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("the Markdown does not say %q:\n%s", want, b.String())
+		}
+	}
+}

@@ -183,6 +183,62 @@ func TestSameIdentityIsNoise(t *testing.T) {
 	}
 }
 
+// Exact counts of one identity on one counting environment must be equal:
+// the same binary and run with 3x the instructions and 5x the time is an
+// inconsistent measurement that fails, naming both results, not noise.
+func TestSameIdentityDifferentCountsFail(t *testing.T) {
+	baseline, tonight := night(t, "havlak6cc"), night(t, "havlak6cc")
+	for dir, factor := range map[string]float64{baseline: 1, tonight: 3} {
+		editResult(t, filepath.Join(dir, "havlak6cc"), func(doc map[string]any) {
+			doc["schema_version"] = 2
+			doc["identity"] = map[string]any{"binary_sha256": strings.Repeat("a", 64), "run_sha256": strings.Repeat("b", 64)}
+			doc["metrics"] = []any{map[string]any{"name": "instructions", "unit": "instructions", "source": "test",
+				"values": []float64{1e9 * factor}, "gated": true, "threshold": 0.01, "exact": true}}
+		})
+	}
+	sum, stderr, status := reportSummary(t, "--from", tonight, "--baseline", baseline)
+	b := benchmarkOf(sum, "havlak6cc")
+	if status != 1 || !b.Fails() || b.Outcome != verdict.Inconsistent {
+		t.Errorf("3x the exact count of the same binary and run: exit status %d, %+v, want an inconsistent measurement\n%s", status, b, stderr)
+	}
+	if !strings.Contains(stderr, "instructions INCONSISTENT: inconsistent measurement: "+filepath.Join(baseline, "havlak6cc")) ||
+		!strings.Contains(stderr, filepath.Join(tonight, "havlak6cc")+" measured the same binary and run") {
+		t.Errorf("stderr does not name both results:\n%s", stderr)
+	}
+}
+
+// Another machine stops the timings' comparison, not the exact counts':
+// a night whose every result claims another CPU still fails on 3x the
+// instructions, and a night of another Go SDK compares neither.
+func TestEnvironmentChangeKeepsExactCounts(t *testing.T) {
+	baseline, tonight := night(t, "havlak6cc"), night(t, "havlak6cc")
+	for dir, factor := range map[string]float64{baseline: 1, tonight: 3} {
+		editResult(t, filepath.Join(dir, "havlak6cc"), func(doc map[string]any) {
+			doc["metrics"] = []any{map[string]any{"name": "instructions", "unit": "instructions", "source": "test",
+				"values": []float64{1e9 * factor}, "gated": true, "threshold": 0.01, "exact": true}}
+			env := doc["environment"].(map[string]any)
+			env["toolchains"].(map[string]any)["libc"] = "ldd (Debian GLIBC 2.36-9+deb12u9) 2.36"
+			env["toolchains"].(map[string]any)["valgrind"] = "valgrind-3.19.0"
+			if factor != 1 {
+				machine := env["machine"].(map[string]any)
+				machine["hostname"], machine["cpu_model"], machine["cores"] = "elsewhere", "Another CPU", 64
+			}
+		})
+	}
+	sum, stderr, status := reportSummary(t, "--from", tonight, "--baseline", baseline)
+	b := benchmarkOf(sum, "havlak6cc")
+	if status != 1 || !b.Fails() || len(b.EnvironmentChanges) == 0 {
+		t.Errorf("3x the exact instructions on another machine: exit status %d, %+v, want a regression and the change named\n%s", status, b, stderr)
+	}
+	editResult(t, filepath.Join(tonight, "havlak6cc"), func(doc map[string]any) {
+		doc["environment"].(map[string]any)["toolchains"].(map[string]any)["go"] = "go1.99"
+		doc["environment"].(map[string]any)["toolchains"].(map[string]any)["gcc"] = "gcc 99"
+	})
+	if _, stderr, status := reportSummary(t, "--from", tonight, "--baseline", baseline); status != verdict.StatusNotComparable {
+		t.Errorf("3x the instructions of another compiler: exit status %d, want %d (not comparable)\n%s", status, verdict.StatusNotComparable, stderr)
+	}
+}
+
 // What the report reads is never what it writes: it replaces --out whole,
 // so an --out that is, holds or is inside --from, --night or --baseline is
 // refused before anything is written, and the directory keeps every file.

@@ -233,8 +233,8 @@ func run(args []string, stderr io.Writer) error {
 		}
 	}
 	if len(moved) > 0 && !*allowEnvChange {
-		fmt.Fprintf(stderr, "report: %d benchmarks ran in another environment than their baseline's: not compared "+
-			"(a new baseline is needed, or --allow-env-change)\n", len(moved))
+		fmt.Fprintf(stderr, "report: %d benchmarks ran in another environment than their baseline's: only the figures it cannot change "+
+			"(exact counts, where the toolchains are the same) were compared (a new baseline is needed for the others, or --allow-env-change)\n", len(moved))
 	}
 	// The exit status is the summary's, as the nightly job reads it.
 	if status := written.Status(); status != verdict.StatusOK {

@@ -83,7 +83,7 @@ func (b Benchmark) order() int {
 }
 
 // Label is the benchmark's verdict in a few words, for tables:
-// "**REGRESSED**", "**MISSING**", "regressed, accepted", "improved",
+// "**REGRESSED**", "**MISSING**", "**INCONSISTENT**", "regressed, accepted", "improved",
 // "unchanged", "not compared", "retired".
 func (b Benchmark) Label() string {
 	switch {
@@ -91,6 +91,8 @@ func (b Benchmark) Label() string {
 		return "retired"
 	case b.Outcome == verdict.Missing:
 		return "**MISSING**"
+	case b.Outcome == verdict.Inconsistent:
+		return "**INCONSISTENT**"
 	case b.Fails():
 		return "**REGRESSED**"
 	case b.Outcome == verdict.Regressed:
@@ -109,6 +111,10 @@ func (b Benchmark) Label() string {
 func (b Benchmark) figuresText() string {
 	var parts []string
 	for _, f := range b.Figures {
+		if f.Outcome == verdict.Inconsistent {
+			parts = append(parts, markdown.Escape(f.Figure)+" INCONSISTENT: "+markdown.Escape(f.Reason))
+			continue
+		}
 		if !f.Rule.Gated || f.Outcome == verdict.NotComparable {
 			continue
 		}

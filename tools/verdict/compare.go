@@ -3,6 +3,7 @@ package verdict
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"havlak-lab/tools/result"
 )
@@ -15,6 +16,10 @@ type Policy struct {
 	// Count, Timing and Memory are the thresholds of a figure of each
 	// class that declares none.
 	Count, Timing, Memory float64
+	// AllowEnvironmentChange compares figures whose environments differ
+	// in what can change them (result.DifferencesFor): a person's choice
+	// (the report's --allow-env-change), never the gate's.
+	AllowEnvironmentChange bool
 	// GatedTimings are the timings and memory figures (tools/result's
 	// Figures) that the gate judges: what the program is measured for.
 	// Their producers (xtime, the load generator) measure every program
@@ -69,12 +74,28 @@ func ShiftRule(higherIsBetter bool) Rule {
 }
 
 // A Side is one side of a comparison of one benchmark: the figures and
-// sweeps to compare, and the identity of what was measured (nil when
-// unknown).
+// sweeps to compare, and what was measured where: the identity of the
+// binary and its run, the environment, and the result's source, for
+// messages (each "" or nil when unknown).
 type Side struct {
-	Figures  []result.Figure
-	Sweeps   []result.Sweep
-	Identity *result.Identity
+	Figures     []result.Figure
+	Sweeps      []result.Sweep
+	Identity    *result.Identity
+	Environment *result.Environment
+	Source      string
+}
+
+// environmentChange names what differs between the sides' environments
+// that can change a figure exact or not (result.DifferencesFor), or "".
+func environmentChange(base, change Side, exact bool) string {
+	if base.Environment == nil || change.Environment == nil {
+		return ""
+	}
+	var names []string
+	for _, d := range result.DifferencesFor(*base.Environment, *change.Environment, exact) {
+		names = append(names, d.String())
+	}
+	return strings.Join(names, ", ")
 }
 
 // Compare is the lab's one pairing of a benchmark's figures at its base
@@ -89,56 +110,100 @@ type Side struct {
 // base that the change lacks is missing. Figures only the change has are
 // not judged: they have no baseline.
 //
+// A figure is compared only between environments that cannot change it:
+// an exact count survives another machine (result.DifferencesFor), a
+// timing does not; otherwise it is not comparable, saying what changed,
+// unless the policy allows it.
+//
 // When both sides measured the same binary and run (their identity), no
 // change of theirs can be a regression: every verdict is the noise floor
-// (SameIdentity).
+// (SameIdentity). An exact count that differs all the same is an
+// inconsistent measurement, which fails: a broken measurement or a forged
+// result.
 func (p Policy) Compare(base, change Side) []Verdict {
 	byName := make(map[[2]string]*result.Figure, len(change.Figures))
 	for i := range change.Figures {
 		f := &change.Figures[i]
 		byName[[2]string{f.Name, f.Unit}] = f
 	}
+	sameIdentity := base.Identity != nil && change.Identity != nil && *base.Identity == *change.Identity
 	var judged []Verdict
 	for _, o := range base.Figures {
 		if len(o.Values) == 0 {
 			continue
 		}
 		n := byName[[2]string{o.Name, o.Unit}]
-		var declared *result.Figure
-		if n != nil {
-			declared = n
-		}
-		rule, loosened := p.pair(o.Class, o.Better, o.Gated || p.gates(o), o.Threshold, declared)
+		var v Verdict
+		rule, loosened := p.pair(o.Class, o.Better, o.Gated || p.gates(o), o.Threshold, n)
 		switch {
+		case n == nil && !rule.Gated, n != nil && len(n.Values) == 0 && !rule.Gated:
+			continue
 		case n == nil:
-			if rule.Gated {
-				v := MissingFigure(o.Name, o.Unit, o.Values, rule, "the baseline has it, this result does not").WithCost(o.Cost)
-				v.Class = o.Class
-				judged = append(judged, v)
-			}
+			v = MissingFigure(o.Name, o.Unit, o.Values, rule, "the baseline has it, this result does not")
 		case len(n.Values) == 0:
-			if rule.Gated {
-				why := "the baseline has it, this result has no values"
-				if n.Unavailable != "" {
-					why += ": " + n.Unavailable
-				}
-				v := MissingFigure(o.Name, o.Unit, o.Values, rule, why).WithCost(o.Cost)
-				v.Class = o.Class
-				judged = append(judged, v)
+			why := "the baseline has it, this result has no values"
+			if n.Unavailable != "" {
+				why += ": " + n.Unavailable
 			}
+			v = MissingFigure(o.Name, o.Unit, o.Values, rule, why)
 		default:
-			v := Judge(o.Name, o.Unit, o.Values, n.Values, rule).WithCost(n.Cost)
-			v.Class, v.Loosened = o.Class, loosened
-			judged = append(judged, v)
+			v = Judge(o.Name, o.Unit, o.Values, n.Values, rule)
+			v.Loosened = loosened
+			if moved := environmentChange(base, change, o.Exact && n.Exact); moved != "" && !p.AllowEnvironmentChange {
+				v = notComparable(v, "another environment than the baseline's: "+moved)
+			} else if sameIdentity {
+				v = p.sameIdentity(v, o.Exact && n.Exact, base.Source, change.Source)
+			}
 		}
+		v.Class, v.Cost = o.Class, o.Cost
+		if n != nil && n.Cost != "" {
+			v.Cost = n.Cost
+		}
+		judged = append(judged, v)
 	}
-	judged = append(judged, p.compareSweeps(base.Sweeps, change.Sweeps)...)
-	if base.Identity != nil && change.Identity != nil && *base.Identity == *change.Identity {
-		for i := range judged {
-			judged[i] = SameIdentity(judged[i])
+	exact := map[string]bool{}
+	for _, f := range base.Figures {
+		exact[f.Name] = f.Exact
+	}
+	for _, v := range p.compareSweeps(base.Sweeps, change.Sweeps) {
+		if v.Outcome != Missing {
+			figure := strings.TrimSuffix(v.Figure, GrowthSuffix)
+			if moved := environmentChange(base, change, exact[figure]); moved != "" && !p.AllowEnvironmentChange {
+				v = notComparable(v, "another environment than the baseline's: "+moved)
+			} else if sameIdentity {
+				v = SameIdentity(v)
+			}
 		}
+		judged = append(judged, v)
 	}
 	return judged
+}
+
+// notComparable is v left unjudged, saying why.
+func notComparable(v Verdict, why string) Verdict {
+	v.Outcome, v.Reason, v.P, v.Warning = NotComparable, why, 0, ""
+	return v
+}
+
+// sameIdentity is the verdict on a figure of two measurements of the same
+// binary and run: the noise floor, or, for an exact count that differs,
+// an inconsistent measurement naming both.
+func (p Policy) sameIdentity(v Verdict, exact bool, base, change string) Verdict {
+	if exact && (v.Old.Min != v.New.Min || v.Old.Max != v.New.Max) {
+		v.Outcome = Inconsistent
+		v.Reason = fmt.Sprintf("inconsistent measurement: %s and %s measured the same binary and run, and this exact count differs "+
+			"(%s → %s %s): a broken measurement or a forged result", cmpOr(base, "the baseline"), cmpOr(change, "this result"),
+			Number(v.Old.Median), Number(v.New.Median), v.Unit)
+		return v
+	}
+	return SameIdentity(v)
+}
+
+func cmpOr(s, otherwise string) string {
+	if s == "" {
+		return otherwise
+	}
+	return s
 }
 
 // pair is the rule of a figure that the base declares (gated, threshold)

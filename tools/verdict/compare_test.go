@@ -102,3 +102,68 @@ func TestPolicyRuleByClass(t *testing.T) {
 		t.Errorf("a rate's rule: %+v, want higher is better", r)
 	}
 }
+
+// An exact count survives another machine; a timing and a count that is
+// not exact do not, and another toolchain stops all of them.
+func TestCompareAcrossEnvironments(t *testing.T) {
+	real := func(v float64) result.Figure {
+		return result.Figure{Name: "real_seconds", Unit: "s", Class: result.ClassTiming, Values: []float64{v, v, v, v, v}}
+	}
+	exact := func(v float64) result.Figure {
+		f := instructions(true, 0.01, v)
+		f.Exact = true
+		return f
+	}
+	here := result.Environment{Machine: result.Machine{Hostname: "a", CPUModel: "one", Cores: 2},
+		Toolchains: result.Toolchains{Go: "go1.27.4", Libc: "glibc 2.36", Valgrind: "valgrind-3.19.0"}}
+	there := here
+	there.Machine = result.Machine{Hostname: "b", CPUModel: "another", Cores: 64}
+	side := func(env result.Environment, figs ...result.Figure) Side {
+		return Side{Figures: figs, Environment: &env}
+	}
+
+	v := Lab.Compare(side(here, exact(1000), real(1)), side(there, exact(1050), real(1)))
+	if len(v) != 2 || v[0].Outcome != Regressed || !v[0].Fails() {
+		t.Errorf("5%% more exact instructions on another machine: %v, want a failing regression", v)
+	}
+	if len(v) == 2 && (v[1].Outcome != NotComparable || !strings.Contains(v[1].Reason, "another environment") || v[1].Fails()) {
+		t.Errorf("real time on another machine: %v, want not comparable", v[1])
+	}
+	inexact := instructions(true, 0.01, 1000)
+	if v := Lab.Compare(side(here, inexact), side(there, instructions(true, 0.01, 1050))); v[0].Outcome != NotComparable {
+		t.Errorf("a count that is not exact on another machine: %v, want not comparable", v)
+	}
+	sdk := here
+	sdk.Toolchains.Go = "go1.99"
+	if v := Lab.Compare(side(here, exact(1000)), side(sdk, exact(1050))); v[0].Outcome != NotComparable || !strings.Contains(v[0].Reason, "toolchains.go") {
+		t.Errorf("exact instructions of another Go SDK: %v, want not comparable naming it", v)
+	}
+	allow := Lab
+	allow.AllowEnvironmentChange = true
+	if v := allow.Compare(side(here, exact(1000), real(1)), side(there, exact(1050), real(20))); v[0].Outcome != Regressed || v[1].Outcome != Regressed {
+		t.Errorf("allowed: %v, want both judged", v)
+	}
+}
+
+// Exact counts of one identity must be equal: a difference is an
+// inconsistent measurement that fails, naming both results.
+func TestCompareSameIdentityDifferentCounts(t *testing.T) {
+	id := &result.Identity{BinarySHA256: "b", RunSHA256: "r"}
+	exact := func(v float64) []result.Figure {
+		f := instructions(true, 0.01, v)
+		f.Exact = true
+		return []result.Figure{f}
+	}
+	base := Side{Figures: exact(1000), Identity: id, Source: "base/havlak6cc/outputs.zip"}
+	v := Lab.Compare(base, Side{Figures: exact(3000), Identity: id, Source: "night/havlak6cc/outputs.zip"})
+	if len(v) != 1 || v[0].Outcome != Inconsistent || !v[0].Fails() ||
+		!strings.Contains(v[0].Reason, "base/havlak6cc/outputs.zip and night/havlak6cc/outputs.zip") {
+		t.Errorf("3x the exact count of the same identity: %v, want an inconsistent measurement naming both", v)
+	}
+	if v := Lab.Compare(base, Side{Figures: exact(1000), Identity: id}); v[0].Outcome != Unchanged {
+		t.Errorf("the same count of the same identity: %v, want unchanged", v)
+	}
+	if v := Lab.Compare(base, Side{Figures: exact(3000), Identity: id}); Worst(v) != Inconsistent {
+		t.Errorf("Worst: %v, want inconsistent", Worst(v))
+	}
+}

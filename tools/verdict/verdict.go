@@ -44,8 +44,12 @@ type Outcome string
 const (
 	// Missing: the baseline has the figure (or the benchmark) and this
 	// side does not, or cannot be read. What a gate cannot see fails it.
-	Missing   Outcome = "missing"
-	Regressed Outcome = "regressed" // worse beyond the rule
+	Missing Outcome = "missing"
+	// Inconsistent: two measurements of the same binary and run (the same
+	// identity) gave different exact counts: a broken measurement or a
+	// forged result. It fails, gated or not.
+	Inconsistent Outcome = "inconsistent"
+	Regressed    Outcome = "regressed" // worse beyond the rule
 	// NotComparable: the figure could not be judged (no values, too few
 	// runs, another environment); Verdict.Reason says why.
 	NotComparable Outcome = "not_comparable"
@@ -56,22 +60,24 @@ const (
 // rank orders outcomes from the worst, for Worst.
 func (o Outcome) rank() int {
 	switch o {
-	case Missing:
+	case Inconsistent:
 		return 0
-	case Regressed:
+	case Missing:
 		return 1
-	case NotComparable:
+	case Regressed:
 		return 2
-	case Improved:
+	case NotComparable:
 		return 3
-	case Unchanged:
+	case Improved:
 		return 4
+	case Unchanged:
+		return 5
 	}
-	return 5
+	return 6
 }
 
 // Valid reports whether o is one of the outcomes.
-func (o Outcome) Valid() bool { return o.rank() < 5 }
+func (o Outcome) Valid() bool { return o.rank() < 6 }
 
 // Alpha is the significance level of the U test: 5 runs against 5 can
 // reach it (the smallest p is 0.008).
@@ -211,9 +217,9 @@ type Verdict struct {
 }
 
 // Fails reports whether the verdict fails a comparison: a gated figure
-// that regressed or is missing.
+// that regressed or is missing, or an inconsistent measurement.
 func (v Verdict) Fails() bool {
-	return (v.Outcome == Regressed || v.Outcome == Missing) && v.Rule.Gated
+	return (v.Outcome == Regressed || v.Outcome == Missing) && v.Rule.Gated || v.Outcome == Inconsistent
 }
 
 // SameIdentity is the verdict on a figure of two measurements of the same
@@ -381,13 +387,15 @@ func (v Verdict) Label() string {
 		return "not comparable"
 	case Missing:
 		return "MISSING"
+	case Inconsistent:
+		return "INCONSISTENT"
 	}
 	return "~"
 }
 
 // Evidence says what the verdict rests on, in words.
 func (v Verdict) Evidence() string {
-	if v.Outcome == NotComparable || v.Outcome == Missing {
+	if v.Outcome == NotComparable || v.Outcome == Missing || v.Outcome == Inconsistent {
 		return v.Reason
 	}
 	if v.Growth != nil {
@@ -420,6 +428,8 @@ func (v Verdict) String() string {
 		return fmt.Sprintf("%s not comparable: %s", v.Figure, v.Reason)
 	case Missing:
 		return fmt.Sprintf("%s MISSING: %s", v.Figure, v.Reason)
+	case Inconsistent:
+		return fmt.Sprintf("%s INCONSISTENT: %s", v.Figure, v.Reason)
 	}
 	return fmt.Sprintf("%s %s (%s%s: %s)", v.Figure, v.ChangeText(2), v.Label(), v.CostNote(), v.Evidence())
 }

@@ -115,8 +115,8 @@ func figures(b summary.Benchmark) string {
 			continue
 		}
 		switch f.Outcome {
-		case verdict.Missing:
-			parts = append(parts, markdown.Escape(f.Figure+" MISSING: "+f.Reason))
+		case verdict.Missing, verdict.Inconsistent:
+			parts = append(parts, markdown.Escape(f.String()))
 		case verdict.NotComparable:
 			parts = append(parts, markdown.Escape(f.Figure+" not comparable: "+f.Reason))
 		default:

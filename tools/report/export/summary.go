@@ -22,7 +22,7 @@ func Summary(r *model.Report) *summary.Summary {
 			}
 		}
 		if c := row.Compared; c != nil {
-			judged(&b, c.Figures(), c.EnvironmentChanges, c.Baseline != nil, c.Note)
+			judged(&b, c.Figures(), c.EnvironmentChanges, c.AllowedEnvironmentChange, c.Note)
 			b.Accepted = append(b.Accepted, c.Accepted...)
 		}
 		s.Benchmarks = append(s.Benchmarks, b)
@@ -36,7 +36,7 @@ func Summary(r *model.Report) *summary.Summary {
 			}
 		}
 		if c := row.Compared; c != nil {
-			judged(&b, c.Figures(), c.EnvironmentChanges, len(c.Figures()) > 0, c.Note)
+			judged(&b, c.Figures(), c.EnvironmentChanges, c.AllowedEnvironmentChange, c.Note)
 		}
 		s.Benchmarks = append(s.Benchmarks, b)
 	}
@@ -56,11 +56,12 @@ func benchmark(name, study, language, workload string) summary.Benchmark {
 }
 
 // judged adds a comparison to b: its figures, and the environment's
-// changes, which were compared anyway when compared is set.
-func judged(b *summary.Benchmark, figures []verdict.Verdict, changes []string, compared bool, note string) {
+// changes, which were allowed to change every figure when allowed is set
+// (otherwise only the figures they cannot change were compared).
+func judged(b *summary.Benchmark, figures []verdict.Verdict, changes []string, allowed bool, note string) {
 	b.Figures = figures
 	b.Outcome = verdict.Worst(figures)
 	b.EnvironmentChanges = changes
-	b.AllowedEnvironmentChange = len(changes) > 0 && compared
+	b.AllowedEnvironmentChange = len(changes) > 0 && allowed
 	b.Note = note
 }

@@ -39,8 +39,10 @@ type Comparison struct {
 	// Regressed: a gated figure regressed.
 	Regressed bool
 	// EnvironmentChanges name what differs from the baseline's
-	// environment.
-	EnvironmentChanges []string
+	// environment: the figures it can change were not compared, unless
+	// AllowedEnvironmentChange (the gate's AllowEnvChange).
+	EnvironmentChanges       []string
+	AllowedEnvironmentChange bool
 	// SameIdentity: the baseline measured the same binary and run.
 	SameIdentity bool
 	// Accepted are the regressions of its figures that the gate accepts.
@@ -75,8 +77,8 @@ func figure(judged []verdict.Verdict, name string) verdict.Verdict {
 }
 
 // side is a result as one side of the comparison.
-func side(figures []result.Figure, sweeps []result.Sweep, id *result.Identity) verdict.Side {
-	return verdict.Side{Figures: figures, Sweeps: sweeps, Identity: id}
+func side(r *Result) verdict.Side {
+	return verdict.Side{Figures: r.Figures, Sweeps: r.Sweeps, Identity: r.Identity, Environment: &r.Environment, Source: r.Source}
 }
 
 // A Gate is the regression gate's settings.
@@ -96,6 +98,7 @@ type Gate struct {
 // memory, where it sets them.
 func (g Gate) policy() verdict.Policy {
 	p := verdict.Lab
+	p.AllowEnvironmentChange = g.AllowEnvChange
 	if g.Threshold > 0 {
 		p.Timing = g.Threshold
 	}
@@ -183,14 +186,9 @@ func compareRows(rows []*Row, baseline []*Result, gate Gate) (regressed, moved [
 		diffs := environmentChanges(base.Environment, row.Environment)
 		if len(diffs) > 0 {
 			moved = append(moved, row)
-			if !gate.AllowEnvChange {
-				row.Compared = &Comparison{EnvironmentChanges: diffs,
-					Note: "not compared: another environment than the baseline's: " + strings.Join(diffs, ", ")}
-				continue
-			}
 		}
-		judged := gate.policy().Compare(side(base.Figures, base.Sweeps, base.Identity), side(row.Figures, row.Sweeps, row.Identity))
-		c := &Comparison{Judged: judged, Baseline: base.Result, EnvironmentChanges: diffs,
+		judged := gate.policy().Compare(side(base.Result), side(row.Result))
+		c := &Comparison{Judged: judged, Baseline: base.Result, EnvironmentChanges: diffs, AllowedEnvironmentChange: gate.AllowEnvChange,
 			Real: figure(judged, "real_seconds"), CPU: figure(judged, "cpu_seconds"), MaxRSS: figure(judged, "max_rss_kib")}
 		for _, v := range judged {
 			if !isTiming(v) {
@@ -201,6 +199,8 @@ func compareRows(rows []*Row, baseline []*Result, gate Gate) (regressed, moved [
 		switch {
 		case c.Real.Figure == "":
 			notes = append(notes, "no timings to compare")
+		case len(diffs) > 0 && !gate.AllowEnvChange && c.Real.Outcome == verdict.NotComparable:
+			// The environment's note below says why.
 		case c.Real.Outcome == verdict.NotComparable || c.Real.Outcome == verdict.Missing:
 			notes = append(notes, "timings of "+c.Real.Reason)
 		default:
@@ -216,8 +216,12 @@ func compareRows(rows []*Row, baseline []*Result, gate Gate) (regressed, moved [
 			}
 		}
 		c.Regressed = slices.ContainsFunc(c.Figures(), func(v verdict.Verdict) bool { return v.Fails() && !c.accepts(v.Figure) })
-		if len(diffs) > 0 {
+		switch {
+		case len(diffs) > 0 && gate.AllowEnvChange:
 			notes = append(notes, "environment changed: "+strings.Join(diffs, ", "))
+		case len(diffs) > 0:
+			notes = append(notes, "another environment than the baseline's ("+strings.Join(diffs, ", ")+
+				"): only the figures it cannot change were compared")
 		}
 		c.Note = strings.Join(notes, "; ")
 		row.Compared = c
@@ -245,10 +249,11 @@ type ServerComparison struct {
 	Judged          []verdict.Verdict
 	Throughput, P99 verdict.Verdict
 	// Metrics are the counted figures per request.
-	Metrics            []verdict.Verdict
-	Regressed          bool
-	EnvironmentChanges []string
-	Note               string
+	Metrics                  []verdict.Verdict
+	Regressed                bool
+	EnvironmentChanges       []string
+	AllowedEnvironmentChange bool
+	Note                     string
 }
 
 // Figures are the figures judged.
@@ -266,13 +271,15 @@ func compareServers(rows, baseline []*ServerRow, gate Gate) {
 			row.Compared = &ServerComparison{Note: "not in the baseline"}
 			continue
 		}
-		c := &ServerComparison{EnvironmentChanges: environmentChanges(base.Environment, row.Environment)}
+		c := &ServerComparison{EnvironmentChanges: environmentChanges(base.Environment, row.Environment), AllowedEnvironmentChange: gate.AllowEnvChange}
 		row.Compared = c
 		if len(c.EnvironmentChanges) > 0 && !gate.AllowEnvChange {
-			c.Note = "not compared: another environment than the baseline's: " + strings.Join(c.EnvironmentChanges, ", ")
-			continue
+			c.Note = "another environment than the baseline's (" + strings.Join(c.EnvironmentChanges, ", ") +
+				"): only the figures it cannot change were compared"
 		}
-		c.Judged = gate.policy().Compare(side(base.Figures, nil, nil), side(row.Figures, nil, nil))
+		c.Judged = gate.policy().Compare(
+			verdict.Side{Figures: base.Figures, Environment: &base.Environment, Source: base.Source},
+			verdict.Side{Figures: row.Figures, Environment: &row.Environment, Source: row.Source})
 		c.Throughput, c.P99 = figure(c.Judged, "throughput"), figure(c.Judged, "latency_p99")
 		for _, v := range c.Judged {
 			if !isTiming(v) {

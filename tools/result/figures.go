@@ -88,9 +88,9 @@ func MetricFigures(metrics []Metric) []Figure {
 //   - its metrics, as they are (name, unit, source, gated, threshold,
 //     exact);
 //   - kind "program": the successful timed runs' real_seconds,
-//     user_seconds, sys_seconds, cpu_seconds (user + sys; unit s) and
-//     max_rss_kib (KiB), source "xtime", and each perf counter (unit
-//     "count", source "perf_event_open");
+//     user_seconds, sys_seconds, cpu_seconds (user + sys; unit s),
+//     max_rss_kib (KiB) and minor_faults (faults), source "xtime", and
+//     each perf counter (unit "count", source "perf_event_open");
 //   - kind "server": each measured round's throughput (requests/s) and
 //     latency_mean, latency_p50, latency_p90, latency_p99, latency_max (s),
 //     source the load generator;
@@ -124,6 +124,12 @@ func Figures(r *Result, out Outputs) ([]Figure, error) {
 		// does not, the machine was not the program's alone.
 		series("cpu_seconds", "s", "xtime", ClassTiming, column(func(r Run) float64 { return r.UserSeconds + r.SysSeconds }))
 		series("max_rss_kib", "KiB", "xtime", ClassMemory, column(func(r Run) float64 { return float64(r.MaxRSSKiB) }))
+		// Pages touched for the first time: memory a run maps and uses, in
+		// pages. Recorded in every run, or it is no series of runs.
+		if !slices.ContainsFunc(runs, func(r Run) bool { return r.MinorFaults == nil }) {
+			figs = append(figs, Figure{Name: "minor_faults", Unit: "faults", Source: "xtime", Better: LowerIsBetter,
+				Class: ClassCount, Cost: CostMemory, Values: column(func(r Run) float64 { return float64(*r.MinorFaults) })})
+		}
 		// An event counted in every run, or it is no series of runs.
 		counted := map[string]int{}
 		for _, run := range runs {

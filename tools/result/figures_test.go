@@ -34,3 +34,31 @@ func TestReadGoBench(t *testing.T) {
 		}
 	}
 }
+
+// A program's minor faults are a figure when every run recorded them.
+func TestMinorFaultsFigure(t *testing.T) {
+	faults := func(n int64) *int64 { return &n }
+	r := &Result{Benchmark: Benchmark{Kind: KindProgram}, Timing: &Timing{Runs: []Run{
+		{Usage: Usage{RealSeconds: 1}, MinorFaults: faults(5000)},
+		{Usage: Usage{RealSeconds: 1}, MinorFaults: faults(5002)},
+	}}}
+	figure := func() *Figure {
+		figs, err := Figures(r, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range figs {
+			if figs[i].Name == "minor_faults" {
+				return &figs[i]
+			}
+		}
+		return nil
+	}
+	if f := figure(); f == nil || f.Unit != "faults" || f.Class != ClassCount || f.Cost != CostMemory || len(f.Values) != 2 || f.Values[1] != 5002 {
+		t.Errorf("minor_faults: %+v", f)
+	}
+	r.Timing.Runs[1].MinorFaults = nil
+	if f := figure(); f != nil {
+		t.Errorf("a run without minor faults: %+v, want no figure", f)
+	}
+}

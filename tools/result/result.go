@@ -285,6 +285,11 @@ type Run struct {
 	// not read; SyscallsUnavailable says why they could not be.
 	Syscalls            *Syscalls `json:"syscalls,omitempty"`
 	SyscallsUnavailable string    `json:"syscalls_unavailable,omitempty"`
+	// MinorFaults are the run's page faults served without I/O
+	// (getrusage's ru_minflt, of the command and its waited-for
+	// children): mostly the pages it touched for the first time. Nil in
+	// results from before xtime recorded them.
+	MinorFaults *int64 `json:"minor_faults,omitempty"`
 }
 
 // Usage is what a run cost.
@@ -511,6 +516,9 @@ func (r *Result) Validate() error {
 			checkCount(bad, field+"sys_seconds", run.SysSeconds, maxSeconds)
 			checkCount(bad, field+"real_seconds", run.RealSeconds, maxSeconds)
 			checkCount(bad, field+"max_rss_kib", run.MaxRSSKiB, maxMemoryBytes>>10)
+			if run.MinorFaults != nil {
+				checkCount(bad, field+"minor_faults", *run.MinorFaults, math.MaxInt64)
+			}
 			for _, event := range slices.Sorted(maps.Keys(run.Counters)) {
 				checkCount(bad, fmt.Sprintf("%scounters[%q]", field, event), run.Counters[event], math.MaxInt64)
 			}

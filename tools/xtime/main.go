@@ -308,6 +308,8 @@ type runResult struct {
 	usage  usage
 	status syscall.WaitStatus
 	counts counts // when counting
+	// minorFaults are the page faults served without I/O (ru_minflt).
+	minorFaults int64
 	// syscalls are the run's system calls, or nil and why not.
 	syscalls            *result.Syscalls
 	syscallsUnavailable string
@@ -405,6 +407,7 @@ func runOnce(argv []string, c *counter, stdin io.Reader, stdout, stderr io.Write
 					real:   w.end.Sub(start),
 					maxRSS: ru.Maxrss,
 				},
+				minorFaults:         ru.Minflt,
 				status:              cmd.ProcessState.Sys().(syscall.WaitStatus),
 				counts:              cs,
 				syscalls:            w.syscalls,

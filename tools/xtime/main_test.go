@@ -279,6 +279,20 @@ func TestMaxRSS(t *testing.T) {
 	}
 }
 
+// The pages a run touches for the first time are its minor faults, in
+// the JSON report: 5,000 pages written are at least 5,000 faults.
+func TestMinorFaults(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "r.json")
+	if status, _, _ := xtime(t, "", "-json", path, testBinary(t), "touch-pages", "5000"); status != 0 {
+		t.Fatalf("status %d, want 0", status)
+	}
+	r := readReport(t, path)
+	if len(r.Runs) != 1 || r.Runs[0].MinorFaults == nil || *r.Runs[0].MinorFaults < 5000 {
+		t.Errorf("runs %+v: want one run of at least 5000 minor faults", r.Runs)
+	}
+}
+
 func TestExitStatus(t *testing.T) {
 	t.Parallel()
 	status, _, stderr := xtime(t, "", testBinary(t), "exit", "5")

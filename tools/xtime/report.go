@@ -164,6 +164,7 @@ func jsonReport(argv []string, m result.Machine, evs []event, runs []runResult, 
 		}
 		run.CountersUnavailable = res.counts.unavailable
 		run.Syscalls, run.SyscallsUnavailable = res.syscalls, res.syscallsUnavailable
+		run.MinorFaults = &res.minorFaults
 		r.Runs = append(r.Runs, run)
 	}
 	if withSummary {

@@ -98,6 +98,9 @@ func TestCompareTheBaseDecidesTheGate(t *testing.T) {
 		if !b.Fails() || b.Outcome != verdict.Regressed || b.Figures[0].Rule.Threshold != verdict.CountThreshold {
 			t.Errorf("%s, 5%% more: %+v, want a failing regression at the base's threshold", name, b)
 		}
+		if name != "as the base declares" && !strings.Contains(figures(b), "the base's") {
+			t.Errorf("%s: the comment does not say the gate was loosened: %s", name, figures(b))
+		}
 	}
 }
 

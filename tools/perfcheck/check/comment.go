@@ -120,8 +120,12 @@ func figures(b summary.Benchmark) string {
 		case verdict.NotComparable:
 			parts = append(parts, markdown.Escape(f.Figure+" not comparable: "+f.Reason))
 		default:
-			parts = append(parts, fmt.Sprintf("%s %s (%s → %s, noise %.4f%%%s)", markdown.Escape(f.Figure), f.ChangeText(2),
-				verdict.Number(f.Old.Median), verdict.Number(f.New.Median), 100*f.Noise, markdown.Escape(f.CostNote())))
+			text := fmt.Sprintf("%s %s (%s → %s, noise %.4f%%%s)", markdown.Escape(f.Figure), f.ChangeText(2),
+				verdict.Number(f.Old.Median), verdict.Number(f.New.Median), 100*f.Noise, markdown.Escape(f.CostNote()))
+			if f.Loosened != "" {
+				text += " **" + markdown.Escape(f.Loosened) + "**"
+			}
+			parts = append(parts, text)
 		}
 	}
 	for _, a := range b.Accepted {

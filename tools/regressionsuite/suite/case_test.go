@@ -30,6 +30,29 @@ func TestThePatches(t *testing.T) {
 	}
 }
 
+// Two cases of one cell are refused; a loosening makes a cell of its own.
+func TestLoadCasesCells(t *testing.T) {
+	const header = "Kind: extra-work\nLanguage: C++\nSize: 5%\nBenchmark: havlak7cc\nFigure: instructions\nWhat: more\n"
+	const diff = "\ndiff --git a/x b/x\n"
+	write := func(dir, name, text string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dir := t.TempDir()
+	write(dir, "a.patch", header+diff)
+	write(dir, "b.patch", header+"Loosens: threshold\n"+diff)
+	write(dir, "c.patch", header+"Loosens: gated\n"+diff)
+	cases, err := LoadCases(dir)
+	if err != nil || len(cases) != 3 || cases[1].Loosens != "threshold" || cases[1].Cell() != "extra-work C++ 5% loosening threshold" {
+		t.Fatalf("three cells: %+v, %v", cases, err)
+	}
+	write(dir, "d.patch", header+"Loosens: gated\n"+diff)
+	if _, err := LoadCases(dir); err == nil || !strings.Contains(err.Error(), "c.patch and "+filepath.Join(dir, "d.patch")+" both inject extra-work C++ 5% loosening gated") {
+		t.Errorf("two cases in one cell: %v", err)
+	}
+}
+
 // Every patch applies to the sources as they are: a stage changed since
 // its patch was made fails here, in the default tests, not after an hour
 // of the full suite.

@@ -78,8 +78,40 @@ func KindNamed(name string) (Kind, bool) {
 	return Kind{}, false
 }
 
+// A Loosening is a change of the gate that a benchmark's own result
+// declares for the figure meant to catch a case, made by the case's patch
+// beside its regression: the base's declaration judges the change all the
+// same (verdict.Policy.Compare), so the case is caught, and the verdict
+// says what the change tried (verdict.Verdict.Loosened).
+type Loosening struct {
+	// Name is the patch header's Loosens value.
+	Name string
+	// Row is how the matrix names it, after the kind.
+	Row string
+}
+
+// Loosenings are the loosenings a case can make, in the matrix's order.
+// Neither is declared per benchmark in its BUILD file (perf_benchmark has
+// no threshold, and a C++ program's instructions are always gated), so
+// the patches edit what sets them in every result: the runner's
+// countThreshold, cachegrind.Metrics's gate of a C++ count.
+var Loosenings = []Loosening{
+	{Name: "threshold", Row: "its own threshold raised to 100%"},
+	{Name: "gated", Row: "its own `gated` dropped"},
+}
+
+// LooseningNamed returns the declared loosening called name.
+func LooseningNamed(name string) (Loosening, bool) {
+	for _, l := range Loosenings {
+		if l.Name == name {
+			return l, true
+		}
+	}
+	return Loosening{}, false
+}
+
 // A Case is one patch: one kind of regression, in one benchmark, at one
-// size.
+// size, and maybe a loosening of the benchmark's own gate.
 type Case struct {
 	// Name is the patch file's name without .patch.
 	Name string
@@ -93,10 +125,26 @@ type Case struct {
 	Figure string
 	// What the patch does, in words.
 	What string
+	// Loosens is the Loosening's name the patch makes, or "": the case
+	// is then expected caught by Figure, its verdict saying so.
+	Loosens string
 }
 
-// The header's keys, each required once, before the first blank line.
-var headerKeys = []string{"Kind", "Language", "Size", "Benchmark", "Figure", "What"}
+// Cell is the case's place in the matrix: no two cases share one.
+func (c Case) Cell() string {
+	cell := c.Kind + " " + c.Language + " " + c.Size
+	if c.Loosens != "" {
+		cell += " loosening " + c.Loosens
+	}
+	return cell
+}
+
+// The header's keys, each required once, before the first blank line;
+// optionalKeys may be given once too.
+var (
+	headerKeys   = []string{"Kind", "Language", "Size", "Benchmark", "Figure", "What"}
+	optionalKeys = []string{"Loosens"}
+)
 
 var figureName = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
 
@@ -157,8 +205,13 @@ func ParseCase(path string, data []byte) (Case, error) {
 			c.Figure = value
 		case "What":
 			c.What = value
+		case "Loosens":
+			if _, ok := LooseningNamed(value); !ok {
+				return c, fmt.Errorf("%s:%d: loosens %q: not one of the suite's loosenings (%s)", path, line, value, looseningNames())
+			}
+			c.Loosens = value
 		default:
-			return c, fmt.Errorf("%s:%d: unknown key %q: want %s", path, line, key, strings.Join(headerKeys, ", "))
+			return c, fmt.Errorf("%s:%d: unknown key %q: want %s", path, line, key, strings.Join(append(headerKeys, optionalKeys...), ", "))
 		}
 	}
 	for _, key := range headerKeys {
@@ -177,7 +230,7 @@ func ParseCase(path string, data []byte) (Case, error) {
 
 // LoadCases reads every *.patch file of dir, sorted by name, and checks
 // that no two inject the same kind into the same language at the same
-// size.
+// size, loosening the same or nothing.
 func LoadCases(dir string) ([]Case, error) {
 	paths, err := filepath.Glob(filepath.Join(dir, "*.patch"))
 	if err != nil {
@@ -198,7 +251,7 @@ func LoadCases(dir string) ([]Case, error) {
 		if err != nil {
 			return nil, err
 		}
-		cell := c.Kind + " " + c.Language + " " + c.Size
+		cell := c.Cell()
 		if other, ok := cells[cell]; ok {
 			return nil, fmt.Errorf("%s and %s both inject %s", other, path, cell)
 		}
@@ -214,6 +267,18 @@ func kindNames() string {
 		names = append(names, k.Name)
 	}
 	return strings.Join(names, ", ")
+}
+
+func looseningNames() string {
+	return strings.Join(looseningNamesList(), ", ")
+}
+
+func looseningNamesList() []string {
+	var names []string
+	for _, l := range Loosenings {
+		names = append(names, l.Name)
+	}
+	return names
 }
 
 func contains(list []string, s string) bool {

@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -27,6 +28,66 @@ func TestThePatches(t *testing.T) {
 				}
 			}
 		}
+	}
+	for _, l := range Loosenings {
+		if !slices.ContainsFunc(cases, func(c Case) bool { return c.Loosens == l.Name }) {
+			t.Errorf("no patch loosens its own gate by %q (%s)", l.Name, l.Row)
+		}
+	}
+}
+
+// A case that loosens its benchmark's gate changes the declaration as well
+// as the code: what it loosens is among the files it changes, beside the
+// regression of a case that loosens nothing, in the same cell.
+func TestTheLooseningPatches(t *testing.T) {
+	cases, err := LoadCases(patchesDir(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Where each loosening is declared: the runner's countThreshold
+	// (perf_benchmark declares no threshold), cachegrind.Metrics's gate
+	// of a C++ count (always gated, whatever the benchmark says).
+	declaredIn := map[string]string{"threshold": "tools/perf/perfrun/metrics.go", "gated": "tools/perf/cachegrind/cachegrind.go"}
+	for _, c := range cases {
+		if c.Loosens == "" {
+			continue
+		}
+		data, err := os.ReadFile(c.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files := patchedFiles(string(data))
+		if want := declaredIn[c.Loosens]; !slices.Contains(files, want) {
+			t.Errorf("%s loosens %s but does not change %s: it changes %s", c.Path, c.Loosens, want, strings.Join(files, ", "))
+		}
+		if !slices.ContainsFunc(cases, func(o Case) bool {
+			return o.Loosens == "" && o.Kind == c.Kind && o.Language == c.Language && o.Size == c.Size && o.Benchmark == c.Benchmark && o.Figure == c.Figure
+		}) {
+			t.Errorf("%s: no case injects %s alone, to compare it with", c.Path, c.Cell())
+		}
+	}
+}
+
+// Two cases of one cell are refused; a loosening makes a cell of its own.
+func TestLoadCasesCells(t *testing.T) {
+	const header = "Kind: extra-work\nLanguage: C++\nSize: 5%\nBenchmark: havlak7cc\nFigure: instructions\nWhat: more\n"
+	const diff = "\ndiff --git a/x b/x\n"
+	write := func(dir, name, text string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dir := t.TempDir()
+	write(dir, "a.patch", header+diff)
+	write(dir, "b.patch", header+"Loosens: threshold\n"+diff)
+	write(dir, "c.patch", header+"Loosens: gated\n"+diff)
+	cases, err := LoadCases(dir)
+	if err != nil || len(cases) != 3 || cases[1].Loosens != "threshold" || cases[1].Cell() != "extra-work C++ 5% loosening threshold" {
+		t.Fatalf("three cells: %+v, %v", cases, err)
+	}
+	write(dir, "d.patch", header+"Loosens: gated\n"+diff)
+	if _, err := LoadCases(dir); err == nil || !strings.Contains(err.Error(), "c.patch and "+filepath.Join(dir, "d.patch")+" both inject extra-work C++ 5% loosening gated") {
+		t.Errorf("two cases in one cell: %v", err)
 	}
 }
 

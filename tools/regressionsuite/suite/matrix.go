@@ -46,6 +46,42 @@ func (o Outcome) Target() *verdict.Verdict {
 	return nil
 }
 
+// GateHeld tells whether a case that loosens its benchmark's own gate
+// (Case.Loosens) was judged by the base's gate all the same, as the perf
+// check, the report and the nightly gate judge (verdict.Policy.Compare):
+// caught by the figure meant to catch it, whose verdict, read back from
+// the perf check's summary (summary.json, tools/summary), says what the
+// change tried (verdict.Verdict.Loosened). nil for a case that loosens
+// nothing or did not run.
+func (o Outcome) GateHeld() error {
+	if o.Case.Loosens == "" || o.Benchmark == nil {
+		return nil
+	}
+	data, err := summary.Marshal(&summary.Summary{Tool: "perfcheck", Benchmarks: []summary.Benchmark{*o.Benchmark}})
+	if err != nil {
+		return fmt.Errorf("the perf check's summary: %w", err)
+	}
+	s, err := summary.Parse(data)
+	if err != nil {
+		return fmt.Errorf("the perf check's summary: %w", err)
+	}
+	var target *verdict.Verdict
+	for i, f := range s.Benchmarks[0].Figures {
+		if f.Figure == o.Case.Figure {
+			target = &s.Benchmarks[0].Figures[i]
+		}
+	}
+	switch {
+	case target == nil:
+		return fmt.Errorf("the perf check's summary has no verdict on %s", o.Case.Figure)
+	case !target.Fails():
+		return fmt.Errorf("the change loosened its own gate and got through: %s", target)
+	case target.Loosened == "":
+		return fmt.Errorf("%s fails, but its verdict does not say that the change loosened its gate", o.Case.Figure)
+	}
+	return nil
+}
+
 // FalseAlarms is unchanged code measured again and again: each rerun of a
 // benchmark judged against its first run by the same rule.
 type FalseAlarms struct {
@@ -71,7 +107,8 @@ type Matrix struct {
 }
 
 // WriteMarkdown writes the detection matrix: every kind × language ×
-// size, caught by which figure, missed, or absent and why; then the false
+// size, caught by which figure, missed, or absent and why, each followed
+// by its cases that also loosen the benchmark's own gate; then the false
 // alarms of the unchanged reruns.
 func (m *Matrix) WriteMarkdown(w io.Writer) {
 	fmt.Fprintf(w, "Run of %s UTC on `%s` (the checkout measured), %s in all.\n\n", m.Started.UTC().Format("2006-01-02 15:04"), m.Checkout, m.Took.Round(time.Second))
@@ -85,14 +122,20 @@ func (m *Matrix) WriteMarkdown(w io.Writer) {
 				continue
 			}
 			for _, size := range Sizes {
-				o, ok := m.find(k.Name, lang, size)
-				if !ok {
-					continue // not run this time (a -cases filter)
-				}
-				cell, note := o.cells(k)
-				fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", k.Name, lang, size, markdown.Escape(o.Case.Benchmark), cell)
-				if note != "" && !contains(notes, note) {
-					notes = append(notes, note)
+				for _, loosens := range append([]string{""}, looseningNamesList()...) {
+					o, ok := m.find(k.Name, lang, size, loosens)
+					if !ok {
+						continue // not run this time (a -cases filter), or no such case
+					}
+					kind := k.Name
+					if l, ok := LooseningNamed(loosens); ok {
+						kind += " + " + l.Row
+					}
+					cell, note := o.cells(k)
+					fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", kind, lang, size, markdown.Escape(o.Case.Benchmark), cell)
+					if note != "" && !contains(notes, note) {
+						notes = append(notes, note)
+					}
 				}
 			}
 		}
@@ -137,20 +180,26 @@ func (o Outcome) cells(k Kind) (string, string) {
 	switch caught := o.Caught(); {
 	case o.Err != "":
 		return "not run: " + markdown.Escape(o.Err) + " | " + target, ""
+	case o.GateHeld() != nil:
+		return "**GOT THROUGH**: " + markdown.Escape(o.GateHeld().Error()) + " | " + target, ""
 	case len(caught) > 0:
 		var by []string
 		for _, f := range caught {
 			by = append(by, fmt.Sprintf("`%s` %s", f.Figure, f.ChangeText(2)))
 		}
-		return "**caught** by " + strings.Join(by, ", ") + " | " + target, ""
+		cell := "**caught** by " + strings.Join(by, ", ")
+		if t := o.Target(); o.Case.Loosens != "" && t != nil {
+			cell += "; the base's gate applied, the perf check's summary says: " + markdown.Escape(t.Loosened)
+		}
+		return cell + " | " + target, ""
 	default:
 		return "missed | " + target, k.Name + ": " + k.Limit + "."
 	}
 }
 
-func (m *Matrix) find(kind, language, size string) (Outcome, bool) {
+func (m *Matrix) find(kind, language, size, loosens string) (Outcome, bool) {
 	for _, o := range m.Outcomes {
-		if o.Case.Kind == kind && o.Case.Language == language && o.Case.Size == size {
+		if o.Case.Kind == kind && o.Case.Language == language && o.Case.Size == size && o.Case.Loosens == loosens {
 			return o, true
 		}
 	}
@@ -170,19 +219,30 @@ func (o Outcome) Summary() string {
 	if t := o.Target(); t != nil {
 		target = o.Case.Figure + " " + t.ChangeText(2)
 	}
+	if err := o.GateHeld(); err != nil {
+		return "GOT THROUGH: " + err.Error() + " (" + target + ")"
+	}
 	if len(by) == 0 {
 		return "missed (" + target + ")"
+	}
+	if t := o.Target(); o.Case.Loosens != "" && t != nil {
+		target += "; " + t.Loosened
 	}
 	return "caught by " + strings.Join(by, ", ") + " (" + target + ")"
 }
 
 // Failure is an error when the suite itself failed: a case that could not
-// be run, reruns that could not be measured, or a false alarm.
+// be run, a case that loosened its own gate and was not held to the
+// base's (Outcome.GateHeld), reruns that could not be measured, or a
+// false alarm.
 func (m *Matrix) Failure() error {
 	var problems []string
 	for _, o := range m.Outcomes {
 		if o.Err != "" {
 			problems = append(problems, o.Case.Name+": "+o.Err)
+		}
+		if err := o.GateHeld(); err != nil {
+			problems = append(problems, o.Case.Name+": "+err.Error())
 		}
 	}
 	for _, r := range m.Reruns {

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"havlak-lab/tools/result"
 	"havlak-lab/tools/summary"
 	"havlak-lab/tools/verdict"
 )
@@ -12,8 +13,11 @@ import (
 func TestParseCaseRefuses(t *testing.T) {
 	const diff = "\ndiff --git a/x b/x\n"
 	good := "Kind: extra-work\nLanguage: Go\nSize: 2%\nBenchmark: havlak7\nFigure: own_instructions\nWhat: more\n"
-	if c, err := ParseCase("p/extra.patch", []byte(good+diff)); err != nil || c.Name != "extra" || c.Figure != "own_instructions" {
+	if c, err := ParseCase("p/extra.patch", []byte(good+diff)); err != nil || c.Name != "extra" || c.Figure != "own_instructions" || c.Loosens != "" {
 		t.Fatalf("a good header: %+v, %v", c, err)
+	}
+	if c, err := ParseCase("p/extra.patch", []byte(good+"Loosens: threshold\n"+diff)); err != nil || c.Loosens != "threshold" {
+		t.Fatalf("a good header that loosens: %+v, %v", c, err)
 	}
 	for _, tc := range []struct{ text, want string }{
 		{strings.Replace(good, "extra-work", "slowness", 1) + diff, "p/x.patch:1: kind \"slowness\": not one of"},
@@ -23,7 +27,9 @@ func TestParseCaseRefuses(t *testing.T) {
 		{strings.Replace(good, "own_instructions", "Own Instructions", 1) + diff, "p/x.patch:5: figure"},
 		{strings.Replace(good, "What: more\n", "", 1) + diff, "the header has no What"},
 		{good + "Kind: extra-work\n" + diff, "p/x.patch:7: Kind given twice"},
-		{good + "Reviewer: me\n" + diff, "p/x.patch:7: unknown key \"Reviewer\""},
+		{good + "Reviewer: me\n" + diff, "p/x.patch:7: unknown key \"Reviewer\": want Kind, Language, Size, Benchmark, Figure, What, Loosens"},
+		{good + "Loosens: everything\n" + diff, "p/x.patch:7: loosens \"everything\": not one of the suite's loosenings (threshold, gated)"},
+		{good + "Loosens: gated\nLoosens: gated\n" + diff, "p/x.patch:8: Loosens given twice"},
 		{good, "no diff after the header"},
 		{strings.Replace(strings.Replace(good, "extra-work", "contention", 1), "Go", "C++", 1) + diff, "declares contention absent in C++"},
 	} {
@@ -91,5 +97,80 @@ func TestReplaceBetweenMarkers(t *testing.T) {
 		if _, err := ReplaceBetweenMarkers([]byte(bad), nil); err == nil {
 			t.Errorf("%q: no error", bad)
 		}
+	}
+}
+
+// A case that loosens its benchmark's own gate is caught by the base's
+// gate, in a row of its own that says what the change tried; one whose
+// gate did not hold (a comparison the change's declaration decided) fails
+// the suite.
+func TestMatrixLoosened(t *testing.T) {
+	instructions := func(value float64, gated bool, threshold float64) []result.Figure {
+		return result.MetricFigures([]result.Metric{{Name: "instructions", Unit: "instructions", Source: "cachegrind",
+			Values: []float64{value}, Gated: gated, Threshold: threshold, Exact: true}})
+	}
+	judge := func(changeGated bool, changeThreshold float64) *summary.Benchmark {
+		figures := verdict.Lab.Compare(verdict.Side{Figures: instructions(100e6, true, 0.01)},
+			verdict.Side{Figures: instructions(105e6, changeGated, changeThreshold)})
+		return &summary.Benchmark{Name: "havlak7cc", Outcome: verdict.Worst(figures), Figures: figures}
+	}
+	// What a comparison would make of it if the change's declaration
+	// decided: 5% under a threshold of 100%.
+	through := verdict.Judge("instructions", "instructions", []float64{100e6}, []float64{105e6}, verdict.CountRule(1, true))
+	plain := Case{Name: "extra-work-cc-5", Kind: "extra-work", Language: "C++", Size: "5%", Benchmark: "havlak7cc", Figure: "instructions"}
+	threshold, gated := plain, plain
+	threshold.Name, threshold.Loosens = "extra-work-cc-5-threshold-100", "threshold"
+	gated.Name, gated.Loosens = "extra-work-cc-5-ungated", "gated"
+	m := &Matrix{Checkout: "0123456789ab", Started: time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC),
+		Outcomes: []Outcome{
+			{Case: gated, Benchmark: judge(false, 0.01)},
+			{Case: threshold, Benchmark: judge(true, 1)},
+			{Case: plain, Benchmark: judge(true, 0.01)},
+		}}
+	for _, o := range m.Outcomes {
+		if err := o.GateHeld(); err != nil {
+			t.Errorf("%s: %v", o.Case.Name, err)
+		}
+	}
+	var b strings.Builder
+	m.WriteMarkdown(&b)
+	got := b.String()
+	rows := []string{
+		"| extra-work | C++ | 5% | havlak7cc | **caught** by `instructions` +5.00% | `instructions` +5.00% |",
+		"| extra-work + its own threshold raised to 100% | C++ | 5% | havlak7cc | **caught** by `instructions` +5.00%; the base's gate applied, the perf check's summary says: the change declares a threshold of 100.0%, the base 1.0%: the base's applies | `instructions` +5.00% |",
+		"| extra-work + its own `gated` dropped | C++ | 5% | havlak7cc | **caught** by `instructions` +5.00%; the base's gate applied, the perf check's summary says: the change no longer gates it: the base's gate applies | `instructions` +5.00% |",
+	}
+	last := -1
+	for _, row := range rows {
+		i := strings.Index(got, row)
+		if i < 0 {
+			t.Errorf("the matrix lacks %q:\n%s", row, got)
+		} else if i < last {
+			t.Errorf("%q is out of order:\n%s", row, got)
+		}
+		last = i
+	}
+	if err := m.Failure(); err != nil {
+		t.Errorf("Failure: %v", err)
+	}
+	if s := m.Outcomes[1].Summary(); !strings.Contains(s, "caught by instructions +5.00%") || !strings.Contains(s, "the base's applies") {
+		t.Errorf("Summary: %s", s)
+	}
+
+	m.Outcomes[1].Benchmark = &summary.Benchmark{Name: "havlak7cc", Outcome: through.Outcome, Figures: []verdict.Verdict{through}}
+	b.Reset()
+	m.WriteMarkdown(&b)
+	if want := "| extra-work + its own threshold raised to 100% | C++ | 5% | havlak7cc | **GOT THROUGH**: the change loosened its own gate and got through: instructions +5.00%"; !strings.Contains(b.String(), want) {
+		t.Errorf("the matrix lacks %q:\n%s", want, b.String())
+	}
+	if err := m.Failure(); err == nil || !strings.Contains(err.Error(), "extra-work-cc-5-threshold-100: the change loosened its own gate and got through") {
+		t.Errorf("Failure: %v", err)
+	}
+	// Caught, but the verdict does not say the gate was loosened.
+	silent := judge(true, 1)
+	silent.Figures[0].Loosened = ""
+	m.Outcomes[1].Benchmark = silent
+	if err := m.Outcomes[1].GateHeld(); err == nil || !strings.Contains(err.Error(), "does not say that the change loosened its gate") {
+		t.Errorf("GateHeld: %v", err)
 	}
 }

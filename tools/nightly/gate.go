@@ -332,37 +332,39 @@ func (n *night) acceptances(before, found []result.Found) []verdictlib.Acceptanc
 // benchgate compares) of the baseline's results, before, that tonight has
 // no result of, unless retired: the report names the programs and servers.
 func (n *night) missingGoBenchmarks(before, found []result.Found) (missing, names []string) {
-	tonight := map[string]bool{}
+	tonight, goBefore := map[string]bool{}, map[string]string{}
 	for _, f := range found {
 		if f.Err == nil {
 			tonight[f.Result.Benchmark.Name] = true
 		}
 	}
 	for _, b := range before {
-		if b.Err != nil || b.Result.Benchmark.Kind != result.KindGoTest {
-			continue
+		if b.Err == nil && b.Result.Benchmark.Kind == result.KindGoTest {
+			goBefore[b.Result.Benchmark.Name] = b.Path
 		}
-		name := b.Result.Benchmark.Name
-		if !tonight[name] && !slices.Contains(n.retire, name) {
-			missing = append(missing, fmt.Sprintf("%s: MISSING: the baseline has its Go benchmark (%s), tonight has no result of it", name, b.Path))
-			names = append(names, name)
+	}
+	// The report has checked --retire against the whole baseline.
+	for _, g := range verdictlib.GoneBenchmarks(goBefore, tonight, n.retire, "tonight has no result of it") {
+		if !g.Retired {
+			missing = append(missing, fmt.Sprintf("%s: MISSING: the baseline has its Go benchmark (%s), tonight has no result of it", g.Name, goBefore[g.Name]))
+			names = append(names, g.Name)
 		}
 	}
 	return missing, names
 }
 
 // judge runs a command that compares and writes its summary to file, and
-// adds what the summary says to v. The exit status must agree with the
-// summary (tools/verdict's statuses): a command that wrote none, or one
-// that disagrees with its exit status, failed.
+// adds what the summary says to v: the summary, not the exit status, says
+// what the comparison found. A command that wrote none, or that ended
+// with a status no comparison ends with (bad usage, a crash), failed.
 func (n *night) judge(what, file string, v *verdict, command string, args ...string) *summary.Summary {
 	status := n.run(what, command, args...)
 	s, err := summary.Read(file)
 	switch {
 	case err != nil:
 		fmt.Fprintf(n.stderr, "nightly: %s wrote no summary (exit status %d): %v\n", what, status, err)
-	case status != s.Status():
-		fmt.Fprintf(n.stderr, "nightly: %s failed: exit status %d, while its summary %s says %d\n", what, status, file, s.Status())
+	case !verdictlib.Compared(status):
+		fmt.Fprintf(n.stderr, "nightly: %s failed: exit status %d\n", what, status)
 	default:
 		v.regressed = v.regressed || len(s.Regressed()) > 0
 		v.unreadable = v.unreadable || len(s.Unreadable) > 0

@@ -37,6 +37,13 @@ const (
 	StatusNotComparable = 3 // results of different environments were not compared
 )
 
+// Compared tells whether a command's exit status is one a comparison
+// ends with (OK, regressed, not comparable), rather than a failure to
+// compare at all.
+func Compared(status int) bool {
+	return status == StatusOK || status == StatusRegressed || status == StatusNotComparable
+}
+
 // An Outcome is what a comparison found.
 type Outcome string
 

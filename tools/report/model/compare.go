@@ -7,7 +7,6 @@ package model
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 
@@ -125,13 +124,8 @@ func Compare(r *Report, baseline *Set, gate Gate, retire []string) (regressed, m
 }
 
 // A Missing is a benchmark of the baseline that the report has no result
-// of.
-type Missing struct {
-	Name string
-	// Why says what was looked for; Retired, that it left on purpose.
-	Why     string
-	Retired bool
-}
+// of, by the lab's one rule (verdict.GoneBenchmarks).
+type Missing = verdict.Gone
 
 func missing(r *Report, baseline *Set, retire []string) ([]Missing, error) {
 	tonight, before := map[string]bool{}, map[string]string{}
@@ -147,27 +141,14 @@ func missing(r *Report, baseline *Set, retire []string) ([]Missing, error) {
 	for _, b := range baseline.Servers {
 		before[b.Name] = b.Source
 	}
-	for _, name := range retire {
-		switch {
-		case before[name] == "":
-			return nil, fmt.Errorf("--retire %s: the baseline has no such benchmark", name)
-		case tonight[name]:
-			return nil, fmt.Errorf("--retire %s: it is still measured", name)
-		}
+	if err := verdict.CheckRetire(before, tonight, retire); err != nil {
+		return nil, err
 	}
-	var gone []Missing
-	for _, name := range slices.Sorted(maps.Keys(before)) {
-		if tonight[name] {
-			continue
-		}
-		m := Missing{Name: name, Retired: slices.Contains(retire, name),
-			Why: fmt.Sprintf("the baseline has it (%s), this report has no result of it", before[name])}
-		if len(r.Unreadable) > 0 {
-			m.Why += fmt.Sprintf("; %d results could not be read", len(r.Unreadable))
-		}
-		gone = append(gone, m)
+	what := "this report has no result of it"
+	if len(r.Unreadable) > 0 {
+		what += fmt.Sprintf("; %d results could not be read", len(r.Unreadable))
 	}
-	return gone, nil
+	return verdict.GoneBenchmarks(before, tonight, retire, what), nil
 }
 
 // compareRows fills in each program row's comparison with the baseline

@@ -44,6 +44,9 @@
 // `bazel run //tools/nightly` gives them. Paths are relative to where bazel
 // run was typed. Exit status: 1 for a regression or a failed step, 2 for
 // bad usage.
+//
+// The work is package havlak-lab/tools/nightly/night's; this command reads
+// the flags, picks the subcommand and reports the error.
 package main
 
 import (
@@ -51,14 +54,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
-	"path/filepath"
-	"strings"
 
 	"havlak-lab/internal/cli"
-	"havlak-lab/internal/labcache"
 	"havlak-lab/tools/alert"
-	"havlak-lab/tools/result"
+	"havlak-lab/tools/nightly/night"
 	"havlak-lab/tools/summary"
 )
 
@@ -88,121 +87,39 @@ func run(args []string, stdout, stderr io.Writer) error {
 		if fs.NArg() != 3 {
 			return cli.Usagef("collect wants EVENTS and DEST\n%s", usage)
 		}
-		dirs, err := collect(cli.UserPath(fs.Arg(1)), cli.UserPath(fs.Arg(2)))
+		dirs, err := night.Collect(fs.Arg(1), fs.Arg(2))
 		for _, dir := range dirs {
 			fmt.Fprintln(stdout, cli.Field(dir))
 		}
 		return err
 	case "gate":
-		return runGate(fs.Args()[1:], *report, *benchgate, *bisect, stdout, stderr)
+		return runGate(fs.Args()[1:], night.GateOptions{Report: *report, Benchgate: *benchgate, Bisect: *bisect,
+			Annotate: night.BuildkiteAnnotator(stdout, stderr), Stdout: stdout, Stderr: stderr})
 	case "":
 		return cli.Usagef("no subcommand\n%s", usage)
 	}
 	return cli.Usagef("unknown subcommand %q\n%s", fs.Arg(0), usage)
 }
 
-func runGate(args []string, report, benchgate, bisect string, stdout, stderr io.Writer) error {
+// runGate reads gate's flags and argument into o, which has the commands
+// and the writers, and runs the gate.
+func runGate(args []string, o night.GateOptions) error {
 	fs := flag.NewFlagSet("nightly gate", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	baseline := fs.String("baseline", "", "the last good night's artifacts, `DIR` (default $HAVLAK_LAB_BASELINE, else the lab's cache's nightly-baseline)")
-	testsFailed := fs.Bool("tests-failed", false, "the night's tests failed: never make it the baseline")
-	historyDir := fs.String("history-dir", "", "where the history keeps its nights (`DIR`/nights) and, by default, its SQLite database (default $HAVLAK_LAB_HISTORY_DIR, else the lab's cache's history)")
-	dsn := fs.String("history", os.Getenv("HAVLAK_LAB_HISTORY"), "the history database's `DSN` (default: sqlite:DIR/history.sqlite of --history-dir)")
-	otava := fs.String("otava", "", "Apache Otava's `command` (tools/ci/tools.sh otava); without it the night does not enter the history")
-	staleNights := fs.Int("stale-after", alert.DefaultStaleNights, "a series of the history with no point for this many of its `nights` is a stale alert")
+	fs.SetOutput(o.Stderr)
+	fs.StringVar(&o.Baseline, "baseline", "", "the last good night's artifacts, `DIR` (default $HAVLAK_LAB_BASELINE, else the lab's cache's nightly-baseline)")
+	fs.BoolVar(&o.TestsFailed, "tests-failed", false, "the night's tests failed: never make it the baseline")
+	fs.StringVar(&o.HistoryDir, "history-dir", "", "where the history keeps its nights (`DIR`/nights) and, by default, its SQLite database (default $HAVLAK_LAB_HISTORY_DIR, else the lab's cache's history)")
+	fs.StringVar(&o.History, "history", os.Getenv("HAVLAK_LAB_HISTORY"), "the history database's `DSN` (default: sqlite:DIR/history.sqlite of --history-dir)")
+	fs.StringVar(&o.Otava, "otava", "", "Apache Otava's `command` (tools/ci/tools.sh otava); without it the night does not enter the history")
+	fs.IntVar(&o.StaleAfter, "stale-after", alert.DefaultStaleNights, "a series of the history with no point for this many of its `nights` is a stale alert")
 	var retire summary.Retire
 	fs.Var(&retire, "retire", "the baseline's benchmark `NAME` left the suite on purpose: not missing, and not in the next baseline (repeat for more)")
 	if help, err := cli.ParseFlags(fs, args); help || err != nil {
 		return err
 	}
-	switch {
-	case fs.NArg() != 1:
+	if fs.NArg() != 1 {
 		return cli.Usagef("gate wants one ARTIFACTS directory\n%s", usage)
-	case report == "" || benchgate == "":
-		return cli.Usagef("gate needs --report and --benchgate (bazel run //tools/nightly gives them)")
-	case !isDir(cli.UserPath(fs.Arg(0))):
-		return cli.Usagef("%s: not a directory", cli.UserPath(fs.Arg(0)))
-	case *staleNights < 1:
-		return cli.Usagef("--stale-after %d: want a number of nights, at least 1", *staleNights)
 	}
-	if *baseline == "" {
-		var err error
-		if *baseline, err = stateDir("HAVLAK_LAB_BASELINE", "nightly-baseline"); err != nil {
-			return err
-		}
-	}
-	if *otava != "" && *historyDir == "" {
-		var err error
-		if *historyDir, err = stateDir("HAVLAK_LAB_HISTORY_DIR", "history"); err != nil {
-			return err
-		}
-	}
-	// The gate reads the night and writes the baseline and the history:
-	// none may be, hold or be inside another, or promoting the night would
-	// copy it over itself and delete what it judged.
-	artifacts := cli.UserPath(fs.Arg(0))
-	if err := result.Apart("the night", artifacts, "--baseline", cli.UserPath(*baseline)); err != nil {
-		return cli.Usagef("%v: refused", err)
-	}
-	if *otava != "" {
-		if err := result.Apart("the night", artifacts, "--history-dir", cli.UserPath(*historyDir)); err != nil {
-			return cli.Usagef("%v: refused", err)
-		}
-	}
-	n := &night{
-		artifacts:   absolute(artifacts),
-		baseline:    absolute(cli.UserPath(*baseline)),
-		report:      absolute(report),
-		benchgate:   absolute(benchgate),
-		testsFailed: *testsFailed,
-		retire:      retire,
-		staleNights: *staleNights,
-		checkout:    cli.UserPath("."),
-		stdout:      stdout,
-		stderr:      stderr,
-	}
-	if *otava != "" {
-		n.history = &historyConfig{dir: absolute(cli.UserPath(*historyDir)), dsn: *dsn, otava: absolute(*otava),
-			bisect: absolute(bisect), checkout: cli.UserPath(".")}
-		switch {
-		case n.history.dsn == "":
-			n.history.dsn = "sqlite:" + filepath.Join(n.history.dir, "history.sqlite")
-		case !strings.Contains(n.history.dsn, "://"):
-			// An SQLite file, named from where bazel run was typed.
-			n.history.dsn = "sqlite:" + absolute(cli.UserPath(strings.TrimPrefix(n.history.dsn, "sqlite:")))
-		}
-	} else {
-		fmt.Fprintln(stdout, "No --otava: the night does not enter the history, and no change points are searched.")
-	}
-	if os.Getenv("BUILDKITE") != "" {
-		if agent, err := exec.LookPath("buildkite-agent"); err == nil {
-			n.annotate = func(style, markdown string) error {
-				cmd := exec.Command(agent, "annotate", "--style", style, "--context", "nightly-perf")
-				cmd.Stdin, cmd.Stdout, cmd.Stderr = strings.NewReader(markdown+"\n"), stdout, stderr
-				return cmd.Run()
-			}
-		}
-	}
-	return n.gate()
-}
-
-// stateDir is where the perf agent keeps one kind of state between
-// nights: $VARIABLE, else sub in the lab's cache directory.
-func stateDir(variable, sub string) (string, error) {
-	if dir := os.Getenv(variable); dir != "" {
-		return dir, nil
-	}
-	return labcache.Dir(sub)
-}
-
-// absolute makes a path absolute, so that it survives a change of
-// directory; a bare command name stays as it is.
-func absolute(path string) string {
-	if path == "" || !strings.Contains(path, "/") {
-		return path
-	}
-	if abs, err := filepath.Abs(path); err == nil {
-		return abs
-	}
-	return path
+	o.Artifacts, o.Retire = fs.Arg(0), retire
+	return night.Gate(o)
 }

@@ -1,4 +1,4 @@
-package main
+package night
 
 // The night's findings as alerts (tools/alert) in the results history:
 // what the gates and the history's search found becomes findings, the

@@ -1,4 +1,4 @@
-package main
+package night
 
 import (
 	"bufio"
@@ -111,13 +111,16 @@ func checkTestOutputs(label, zip string) error {
 	return nil
 }
 
-// collect copies every test's outputs.zip named in the build event file to
-// dest/<test name>/outputs.zip, a real directory that Buildkite's
+// Collect copies every test's outputs.zip named in the build event file
+// events to dest/<test name>/outputs.zip, a real directory that Buildkite's
 // artifact_paths can upload (bazel-testlogs is a symlink out of the
-// checkout, and its contents change with the next build). It returns the
-// directories it made, sorted; dest must then be a night (result.Night). <test name> is the target's name; two tests
-// of one name in different packages are an error.
-func collect(events, dest string) ([]string, error) {
+// checkout, and its contents change with the next build): `nightly
+// collect`. It returns the directories it made, sorted, also with an
+// error when dest is then not a night (result.Night). <test name> is the
+// target's name; two tests of one name in different packages are an
+// error. Both paths are as a user types them (cli.UserPath).
+func Collect(events, dest string) ([]string, error) {
+	events, dest = cli.UserPath(events), cli.UserPath(dest)
 	zips, err := testOutputs(events)
 	if err != nil {
 		return nil, err

@@ -1,4 +1,4 @@
-package main
+package night
 
 import (
 	"bytes"
@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"havlak-lab/internal/cli"
 	"havlak-lab/tools/result"
 )
 
@@ -18,10 +17,10 @@ func needFixtures(t *testing.T) {
 	t.Helper()
 	switch dir := os.Getenv("TEST_SRCDIR"); {
 	case *fixtures == "":
-		if _, err := os.Stat("../report/testdata/results"); err != nil {
-			t.Skip("needs -fixtures (bazel test //tools/nightly:nightly_test)")
+		if _, err := os.Stat("../../report/testdata/results"); err != nil {
+			t.Skip("needs -fixtures (bazel test //tools/nightly/night:night_test)")
 		}
-		*fixtures = "../report/testdata/results"
+		*fixtures = "../../report/testdata/results"
 	case dir != "" && !filepath.IsAbs(*fixtures):
 		// A runfiles path, as needCommands makes it absolute.
 		*fixtures = filepath.Join(dir, os.Getenv("TEST_WORKSPACE"), *fixtures)
@@ -92,11 +91,9 @@ func TestGateRefusesWhatIsNotANight(t *testing.T) {
 				}
 			}
 			nightBefore, baselineBefore := snapshot(t, night), snapshot(t, baseline)
-			var out bytes.Buffer
 			// The commands are never run: the night is refused first.
-			err := run([]string{"--report", "false", "--benchgate", "false", "gate", "--baseline", baseline, night}, &out, &out)
-			status := cli.Report(&out, "nightly", err)
-			log := strings.ReplaceAll(out.String(), night+"/", "")
+			status, log := gateNight(t, baseline, night, func(o *GateOptions) { o.Report, o.Benchgate = "false", "false" })
+			log = strings.ReplaceAll(log, night+"/", "")
 			if status != c.status || !strings.Contains(log, c.says) {
 				t.Errorf("exit status %d, want %d saying %q:\n%s", status, c.status, c.says, log)
 			}

@@ -1,4 +1,4 @@
-package main
+package night
 
 import (
 	"archive/zip"
@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -18,6 +19,7 @@ import (
 	"unicode"
 
 	"havlak-lab/internal/cli"
+	"havlak-lab/tools/alert"
 	"havlak-lab/tools/result"
 )
 
@@ -195,14 +197,20 @@ func makeNight(t *testing.T, spec nightSpec) string {
 	return dir
 }
 
-// gateNight runs nightly gate on artifacts; it returns the exit status and
-// everything printed.
-func gateNight(t *testing.T, baseline, artifacts string, extra ...string) (int, string) {
+// gateNight gates artifacts against baseline with the report and
+// benchgate, as nightly gate does, after each of with (if not nil) edits
+// the options; it returns the exit status and everything printed.
+func gateNight(t *testing.T, baseline, artifacts string, with ...func(o *GateOptions)) (int, string) {
 	t.Helper()
 	var out bytes.Buffer
-	args := append([]string{"--report", *reportCmd, "--benchgate", *benchgateCmd, "gate", "--baseline", baseline}, extra...)
-	err := run(append(args, artifacts), &out, &out)
-	status := cli.Report(&out, "nightly", err)
+	o := GateOptions{Artifacts: artifacts, Baseline: baseline, Report: *reportCmd, Benchgate: *benchgateCmd,
+		StaleAfter: alert.DefaultStaleNights, Stdout: &out, Stderr: &out}
+	for _, edit := range with {
+		if edit != nil {
+			edit(&o)
+		}
+	}
+	status := cli.Report(&out, "nightly", Gate(o))
 	return status, out.String()
 }
 
@@ -226,7 +234,7 @@ func snapshot(t *testing.T, dir string) string {
 func needCommands(t *testing.T) {
 	t.Helper()
 	if *reportCmd == "" || *benchgateCmd == "" || *fixtures == "" {
-		t.Skip("needs -report, -benchgate and -fixtures (bazel test //tools/nightly:nightly_test)")
+		t.Skip("needs -report, -benchgate and -fixtures (bazel test //tools/nightly/night:night_test)")
 	}
 	// Bazel gives runfiles paths, relative to the workspace's runfiles
 	// directory; go_test runs in the package's.
@@ -256,7 +264,7 @@ func TestGate(t *testing.T) {
 	for _, c := range []struct {
 		name        string
 		spec        nightSpec
-		extra       []string
+		with        func(o *GateOptions)
 		status      int
 		says        []string
 		newBaseline bool
@@ -266,7 +274,7 @@ func TestGate(t *testing.T) {
 			[]string{"report: havlak6 regressed", "**Regressions**"}, false},
 		{"a Go benchmark allocating twice", nightSpec{allocs: 2}, nil, 1,
 			[]string{"benchgate: regressed: Split/path=a-2 allocs/op"}, false},
-		{"tests failed", nightSpec{allocs: 0}, []string{"--tests-failed"}, 0, []string{"the baseline stays"}, false},
+		{"tests failed", nightSpec{allocs: 0}, func(o *GateOptions) { o.TestsFailed = true }, 0, []string{"the baseline stays"}, false},
 		// Good nights, but not the schedule's: refused, whatever else they are.
 		{"a fork's pull request", nightSpec{allocs: 1, origin: &result.Origin{CI: "buildkite", BuildSource: "webhook",
 			Branch: "patch-1", PullRequest: "17", PullRequestRepository: "git://github.com/a-fork/havlak-lab.git",
@@ -289,10 +297,10 @@ func TestGate(t *testing.T) {
 			[]string{`toolchains.go: "go1.27.4" → "go1.99"`, "**Environment changed**"}, true},
 		// Leaving the suite on purpose is said, and the baseline goes on
 		// without it.
-		{"havlak6 retired", nightSpec{allocs: 1, newGoSDK: "go1.99", drop: "havlak6_quick_test"}, []string{"--retire", "havlak6"}, 0,
+		{"havlak6 retired", nightSpec{allocs: 1, newGoSDK: "go1.99", drop: "havlak6_quick_test"}, func(o *GateOptions) { o.Retire = []string{"havlak6"} }, 0,
 			[]string{"| havlak6 |  |  | retired |", "This night becomes the baseline"}, true},
 	} {
-		status, log := gateNight(t, baseline, makeNight(t, c.spec), c.extra...)
+		status, log := gateNight(t, baseline, makeNight(t, c.spec), c.with)
 		if status != c.status {
 			t.Errorf("%s: exit status %d, want %d:\n%s", c.name, status, c.status, log)
 		}
@@ -359,12 +367,12 @@ func TestCollect(t *testing.T) {
 		event("//benchmarks:havlak6_test", "file://"+retry),
 	}, "\n")+"\n"), 0o644)
 	dest := filepath.Join(dir, "artifacts")
-	var out bytes.Buffer
-	if err := run([]string{"collect", events, dest}, &out, &out); err != nil {
-		t.Fatalf("collect: %v\n%s", err, out.String())
+	dirs, err := Collect(events, dest)
+	if err != nil {
+		t.Fatalf("collect: %v", err)
 	}
-	if got, want := out.String(), filepath.Join(dest, "havlak6_test")+"\n"+filepath.Join(dest, "other_test")+"\n"; got != want {
-		t.Errorf("collect printed %q, want %q", got, want)
+	if want := []string{filepath.Join(dest, "havlak6_test"), filepath.Join(dest, "other_test")}; !slices.Equal(dirs, want) {
+		t.Errorf("collect made %q, want %q", dirs, want)
 	}
 	if data, _ := os.ReadFile(filepath.Join(dest, "havlak6_test", "outputs.zip")); string(data) != "last attempt" {
 		t.Errorf("havlak6_test: %q, want the last attempt's outputs", data)
@@ -382,12 +390,12 @@ func TestCollect(t *testing.T) {
 		"a zip up and out":           {event("//a:t", "file://"+dir+"/testlogs/../../x/outputs.zip") + "\n", "not an outputs.zip under Bazel's testlogs"},
 	} {
 		os.WriteFile(events, []byte(c.events), 0o644)
-		err := run([]string{"collect", events, t.TempDir()}, io.Discard, io.Discard)
+		_, err := Collect(events, t.TempDir())
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want an error saying %q", name, err, c.want)
 		}
 	}
-	if err := run([]string{"collect", filepath.Join(dir, "missing.json"), dest}, io.Discard, io.Discard); cli.Status(err) != 2 {
+	if _, err := Collect(filepath.Join(dir, "missing.json"), dest); cli.Status(err) != 2 {
 		t.Errorf("a missing event file: %v, want a usage error", err)
 	}
 	// What is not a regular file is refused before it is read: /dev/zero
@@ -400,14 +408,14 @@ func TestCollect(t *testing.T) {
 		"/dev/zero": "build event file /dev/zero: a character device: not a regular file",
 		fifo:        "build event file " + fifo + ": a named pipe: not a regular file",
 	} {
-		if err := run([]string{"collect", path, dest}, io.Discard, io.Discard); cli.Status(err) != 2 || !strings.Contains(err.Error(), want) {
+		if _, err := Collect(path, dest); cli.Status(err) != 2 || !strings.Contains(err.Error(), want) {
 			t.Errorf("collect %s: %v, want a usage error saying %q", path, err, want)
 		}
 	}
 	long := strings.Repeat(" ", maxEventBytes) + event("//a:t", "file://"+first)
 	os.WriteFile(events, []byte(event("//b:u", "file://"+other)+"\n"+long+"\n"), 0o644)
 	want := fmt.Sprintf("%s:2: a line over %d bytes", events, maxEventBytes)
-	if err := run([]string{"collect", events, t.TempDir()}, io.Discard, io.Discard); cli.Status(err) != 2 || !strings.Contains(err.Error(), want) {
+	if _, err := Collect(events, t.TempDir()); cli.Status(err) != 2 || !strings.Contains(err.Error(), want) {
 		t.Errorf("a line over the limit: %v, want a usage error saying %q", err, want)
 	}
 }
@@ -423,11 +431,9 @@ func TestGateNeedsTheSummary(t *testing.T) {
 		t.Fatal(err)
 	}
 	baseline := filepath.Join(t.TempDir(), "baseline")
-	var out bytes.Buffer
-	err = run([]string{"--report", silent, "--benchgate", *benchgateCmd, "gate", "--baseline", baseline,
-		makeNight(t, nightSpec{allocs: 1})}, &out, &out)
-	if status := cli.Report(&out, "nightly", err); status != 1 || !strings.Contains(out.String(), "the report wrote no summary (exit status 0)") {
-		t.Errorf("exit status %d, want 1 and the report named:\n%s", status, out.String())
+	status, log := gateNight(t, baseline, makeNight(t, nightSpec{allocs: 1}), func(o *GateOptions) { o.Report = silent })
+	if status != 1 || !strings.Contains(log, "the report wrote no summary (exit status 0)") {
+		t.Errorf("exit status %d, want 1 and the report named:\n%s", status, log)
 	}
 	if isDir(baseline) {
 		t.Errorf("a night without a verdict became the baseline")

@@ -1,4 +1,4 @@
-package main
+package night
 
 import (
 	"context"
@@ -71,7 +71,7 @@ func historyNight(t *testing.T, rng *rand.Rand, commit string, day time.Time, le
 func TestHistoryFindsCreep(t *testing.T) {
 	needCommands(t)
 	t.Setenv("BUILDKITE", "")
-	otava := otavatest.Command(t, filepath.Join("..", "ci", "tools.sh"))
+	otava := otavatest.Command(t, filepath.Join("..", "..", "ci", "tools.sh"))
 	const flat, creep = 10, 8
 	checkout, commits := gitHistory(t, flat+creep)
 	t.Chdir(checkout)
@@ -88,7 +88,7 @@ func TestHistoryFindsCreep(t *testing.T) {
 			level *= 1.007
 		}
 		night := historyNight(t, rng, commits[i], day.AddDate(0, 0, i), level, scheduledMain)
-		status, log := gateNight(t, baseline, night, "--otava", otava, "--history-dir", historyDir, "--history", dsn)
+		status, log := gateNight(t, baseline, night, func(o *GateOptions) { o.Otava, o.HistoryDir, o.History = otava, historyDir, dsn })
 		if !strings.Contains(log, "havlak6: added") {
 			t.Fatalf("night %d: the result did not enter the history:\n%s", i, log)
 		}
@@ -148,12 +148,12 @@ func TestHistoryFindsCreep(t *testing.T) {
 func TestSharedHistoryRefusesUntrusted(t *testing.T) {
 	needCommands(t)
 	t.Setenv("BUILDKITE", "")
-	otava := otavatest.Command(t, filepath.Join("..", "ci", "tools.sh"))
+	otava := otavatest.Command(t, filepath.Join("..", "..", "ci", "tools.sh"))
 	historyDir := t.TempDir()
 	pr := result.Origin{CI: "buildkite", BuildSource: "webhook", Branch: "patch-1", PullRequest: "7",
 		Repository: scheduledMain.Repository, PullRequestRepository: "git@github.com:mallory/havlak-lab.git"}
 	night := historyNight(t, rand.New(rand.NewPCG(3, 4)), "0123456789abcdef", time.Now(), 169e6, pr)
-	_, log := gateNight(t, filepath.Join(t.TempDir(), "baseline"), night, "--otava", otava, "--history-dir", historyDir)
+	_, log := gateNight(t, filepath.Join(t.TempDir(), "baseline"), night, func(o *GateOptions) { o.Otava, o.HistoryDir = otava, historyDir })
 	if !strings.Contains(log, "havlak6: not recorded: a buildkite build of pull request #7 from the fork") {
 		t.Errorf("the log does not say the pull request's result was not recorded:\n%s", log)
 	}

@@ -1,4 +1,4 @@
-package main
+package night
 
 import (
 	"bytes"
@@ -22,7 +22,7 @@ func TestExportsAreArtifacts(t *testing.T) {
 	if err := os.WriteFile(stale, []byte("BenchmarkOld 1 1 ns/op\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	dir := "../report/testdata/results"
+	dir := "../../report/testdata/results"
 	if *fixtures != "" {
 		dir = *fixtures
 		if srcdir := os.Getenv("TEST_SRCDIR"); srcdir != "" && !filepath.IsAbs(dir) {

@@ -1,4 +1,4 @@
-package main
+package night
 
 import (
 	"context"
@@ -21,7 +21,7 @@ type alertNights struct {
 	baseline, historyDir, dsn string
 	otava                     string
 	day0                      time.Time
-	extra                     []string
+	staleAfter                int // when not 0, the gate's StaleAfter
 }
 
 func newAlertNights(t *testing.T) *alertNights {
@@ -29,20 +29,26 @@ func newAlertNights(t *testing.T) *alertNights {
 	t.Setenv("BUILDKITE", "")
 	historyDir := t.TempDir()
 	return &alertNights{t: t, baseline: filepath.Join(t.TempDir(), "baseline"), historyDir: historyDir,
-		dsn: "sqlite:" + filepath.Join(historyDir, "history.sqlite"), otava: otavatest.Command(t, filepath.Join("..", "ci", "tools.sh")),
+		dsn: "sqlite:" + filepath.Join(historyDir, "history.sqlite"), otava: otavatest.Command(t, filepath.Join("..", "..", "ci", "tools.sh")),
 		day0: time.Date(2026, 11, 1, 2, 0, 0, 0, time.UTC)}
 }
 
-// night runs night i of spec; it returns the exit status and the log.
-func (a *alertNights) night(i int, spec nightSpec, extra ...string) (int, string) {
+// night runs night i of spec, with the history, after with edits the
+// gate's options; it returns the exit status and the log.
+func (a *alertNights) night(i int, spec nightSpec, with ...func(o *GateOptions)) (int, string) {
 	a.t.Helper()
 	spec.allocs = 1
 	spec.started = a.day0.AddDate(0, 0, i)
 	if spec.commit == "" {
 		spec.commit = strings.Repeat(string(rune('a'+i)), 12)
 	}
-	args := append([]string{"--otava", a.otava, "--history-dir", a.historyDir, "--history", a.dsn}, a.extra...)
-	return gateNight(a.t, a.baseline, makeNight(a.t, spec), append(args, extra...)...)
+	history := func(o *GateOptions) {
+		o.Otava, o.HistoryDir, o.History = a.otava, a.historyDir, a.dsn
+		if a.staleAfter != 0 {
+			o.StaleAfter = a.staleAfter
+		}
+	}
+	return gateNight(a.t, a.baseline, makeNight(a.t, spec), append([]func(*GateOptions){history}, with...)...)
 }
 
 // alerts are the history's alerts.
@@ -183,7 +189,7 @@ func TestAlertAcceptedResetsTheSeries(t *testing.T) {
 // new Go SDK).
 func TestAlertMissingAndStale(t *testing.T) {
 	a := newAlertNights(t)
-	a.extra = []string{"--stale-after", "1"}
+	a.staleAfter = 1
 	status, log := a.night(0, nightSpec{})
 	expect(t, "night 0", status, log, 0)
 	status, log = a.night(1, nightSpec{drop: "havlak6_quick_test"})
@@ -193,7 +199,7 @@ func TestAlertMissingAndStale(t *testing.T) {
 	a.change(1, alert.Change{State: alert.Acknowledged, By: "ann", At: a.day0.AddDate(0, 0, 1), Note: "the agent lost its disk"})
 	status, log = a.night(2, nightSpec{drop: "havlak6_quick_test"})
 	expect(t, "night 2, havlak6 still missing, acknowledged", status, log, 1, "#1 acknowledged missing havlak6 (quick)")
-	status, log = a.night(3, nightSpec{drop: "havlak6_quick_test"}, "--retire", "havlak6")
+	status, log = a.night(3, nightSpec{drop: "havlak6_quick_test"}, func(o *GateOptions) { o.Retire = []string{"havlak6"} })
 	expect(t, "night 3, havlak6 retired", status, log, 0, "**Fixed tonight**: #1 missing havlak6 (quick);",
 		"**#2 stale** havlak6 (quick)", "This night becomes the baseline")
 	status, log = a.night(4, nightSpec{drop: "havlak6_quick_test", newGoSDK: "go1.99"})

@@ -1,4 +1,4 @@
-package main
+package night
 
 // The night in the results history (tools/history): the night's results
 // are archived and ingested, change points are searched over each

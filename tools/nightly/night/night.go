@@ -1,0 +1,178 @@
+// Package night is the nightly perf job's Go half (docs/nightly.md), the
+// work of the command tools/nightly: Collect gathers a night's results
+// from Bazel's build event file, Gate judges the night against the last
+// good one, enters it into the results history and promotes it.
+//
+// Paths in the arguments and options are as a user types them: under
+// `bazel run`, relative to where it was typed (cli.UserPath), else to the
+// working directory. Commands (the report, benchgate, bisect, Otava) are a
+// name looked up in PATH or a path relative to the working directory.
+package night
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"havlak-lab/internal/cli"
+	"havlak-lab/internal/labcache"
+	"havlak-lab/tools/result"
+)
+
+// GateOptions are what Gate runs on: `nightly gate`'s flags and argument,
+// and the commands given before the subcommand.
+type GateOptions struct {
+	// Artifacts is the night: one directory per test, each with its
+	// outputs.zip (result.Night).
+	Artifacts string
+	// Baseline is the last good night's artifacts; "" is
+	// $HAVLAK_LAB_BASELINE, else nightly-baseline in the lab's cache
+	// directory (internal/labcache).
+	Baseline string
+	// TestsFailed: the night's tests failed, so it never becomes the
+	// baseline.
+	TestsFailed bool
+	// Retire names the baseline's benchmarks that left the suite on
+	// purpose (the report's --retire).
+	Retire []string
+	// Report and Benchgate are the report's and benchgate's commands
+	// (//tools/report, //tools/benchgate); both are needed.
+	Report, Benchgate string
+	// Bisect is the bisect command (//tools/bisect), run on each new
+	// regression of the history.
+	Bisect string
+	// Otava is Apache Otava's command (tools/ci/tools.sh otava); "" keeps
+	// the night out of the history, and no change points are searched.
+	Otava string
+	// HistoryDir is where the history keeps its nights (HistoryDir/nights)
+	// and, by default, its SQLite database; "" is $HAVLAK_LAB_HISTORY_DIR,
+	// else history in the lab's cache directory.
+	HistoryDir string
+	// History is the history database's DSN; "" is
+	// sqlite:HistoryDir/history.sqlite, and one without "://" an SQLite
+	// file's path.
+	History string
+	// StaleAfter is how many of the history's nights a series may go
+	// without a point before its alert says it is stale: at least 1
+	// (alert.DefaultStaleNights is the command's default).
+	StaleAfter int
+	// Annotate posts the summary (BuildkiteAnnotator), or is nil.
+	Annotate func(style, markdown string) error
+	// Stdout and Stderr receive the night's log, written through
+	// cli.Terminal: names and reasons from results and commits, and the
+	// output of the report, benchgate and bisect, never carry a
+	// terminal's escape sequence.
+	Stdout, Stderr io.Writer
+}
+
+// Gate runs the report on the night against the baseline, benchgate on
+// every Go benchmark that has a baseline, and, with Otava, the history's
+// steps; it prints the summary, posts it with Annotate, and makes a good
+// night the next baseline: `nightly gate`. Bad options are a
+// cli.UsageError, refused before anything is written; a regression or a
+// failed step is an error too.
+func Gate(o GateOptions) error {
+	stdout, stderr := cli.Terminal(o.Stdout), cli.Terminal(o.Stderr)
+	switch {
+	case o.Report == "" || o.Benchgate == "":
+		return cli.Usagef("gate needs --report and --benchgate (bazel run //tools/nightly gives them)")
+	case !isDir(cli.UserPath(o.Artifacts)):
+		return cli.Usagef("%s: not a directory", cli.UserPath(o.Artifacts))
+	case o.StaleAfter < 1:
+		return cli.Usagef("--stale-after %d: want a number of nights, at least 1", o.StaleAfter)
+	}
+	if o.Baseline == "" {
+		var err error
+		if o.Baseline, err = stateDir("HAVLAK_LAB_BASELINE", "nightly-baseline"); err != nil {
+			return err
+		}
+	}
+	if o.Otava != "" && o.HistoryDir == "" {
+		var err error
+		if o.HistoryDir, err = stateDir("HAVLAK_LAB_HISTORY_DIR", "history"); err != nil {
+			return err
+		}
+	}
+	// The gate reads the night and writes the baseline and the history:
+	// none may be, hold or be inside another, or promoting the night would
+	// copy it over itself and delete what it judged.
+	artifacts := cli.UserPath(o.Artifacts)
+	if err := result.Apart("the night", artifacts, "--baseline", cli.UserPath(o.Baseline)); err != nil {
+		return cli.Usagef("%v: refused", err)
+	}
+	if o.Otava != "" {
+		if err := result.Apart("the night", artifacts, "--history-dir", cli.UserPath(o.HistoryDir)); err != nil {
+			return cli.Usagef("%v: refused", err)
+		}
+	}
+	n := &night{
+		artifacts:   absolute(artifacts),
+		baseline:    absolute(cli.UserPath(o.Baseline)),
+		report:      absolute(o.Report),
+		benchgate:   absolute(o.Benchgate),
+		testsFailed: o.TestsFailed,
+		retire:      o.Retire,
+		staleNights: o.StaleAfter,
+		checkout:    cli.UserPath("."),
+		stdout:      stdout,
+		stderr:      stderr,
+		annotate:    o.Annotate,
+	}
+	if o.Otava != "" {
+		n.history = &historyConfig{dir: absolute(cli.UserPath(o.HistoryDir)), dsn: o.History, otava: absolute(o.Otava),
+			bisect: absolute(o.Bisect), checkout: cli.UserPath(".")}
+		switch {
+		case n.history.dsn == "":
+			n.history.dsn = "sqlite:" + filepath.Join(n.history.dir, "history.sqlite")
+		case !strings.Contains(n.history.dsn, "://"):
+			// An SQLite file, named from where bazel run was typed.
+			n.history.dsn = "sqlite:" + absolute(cli.UserPath(strings.TrimPrefix(n.history.dsn, "sqlite:")))
+		}
+	} else {
+		fmt.Fprintln(stdout, "No --otava: the night does not enter the history, and no change points are searched.")
+	}
+	return n.gate()
+}
+
+// BuildkiteAnnotator returns what posts the summary as the Buildkite
+// annotation of context nightly-perf when a Buildkite agent runs the job
+// ($BUILDKITE, buildkite-agent in PATH), else nil; the agent's output goes
+// to stdout and stderr.
+func BuildkiteAnnotator(stdout, stderr io.Writer) func(style, markdown string) error {
+	if os.Getenv("BUILDKITE") == "" {
+		return nil
+	}
+	agent, err := exec.LookPath("buildkite-agent")
+	if err != nil {
+		return nil
+	}
+	return func(style, markdown string) error {
+		cmd := exec.Command(agent, "annotate", "--style", style, "--context", "nightly-perf")
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = strings.NewReader(markdown+"\n"), stdout, stderr
+		return cmd.Run()
+	}
+}
+
+// stateDir is where the perf agent keeps one kind of state between
+// nights: $VARIABLE, else sub in the lab's cache directory.
+func stateDir(variable, sub string) (string, error) {
+	if dir := os.Getenv(variable); dir != "" {
+		return dir, nil
+	}
+	return labcache.Dir(sub)
+}
+
+// absolute makes a path absolute, so that it survives a change of
+// directory; a bare command name stays as it is.
+func absolute(path string) string {
+	if path == "" || !strings.Contains(path, "/") {
+		return path
+	}
+	if abs, err := filepath.Abs(path); err == nil {
+		return abs
+	}
+	return path
+}

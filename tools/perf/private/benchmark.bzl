@@ -51,8 +51,6 @@ def _spec(b, target, config, repetitions, expect, args, counted = True, sweep = 
         exact_allocations = b.exact_allocations,
         steady_cache_misses = b.steady_cache_misses,
         tags = b.tags,
-        # //tools/bisect's test reads a benchmark's declaration from it.
-        visibility = ["//tools/bisect:__pkg__"],
     )
     return ":" + target + "_spec"
 

@@ -1,12 +1,9 @@
 package perfspec
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"maps"
-	"os"
 	"path"
 	"path/filepath"
 	"slices"
@@ -69,17 +66,9 @@ var configs = []string{result.ConfigRun, result.ConfigPerf, result.ConfigQuick}
 
 // ReadManifest reads and checks the manifest at path.
 func ReadManifest(path string) (*Manifest, error) {
-	f, err := os.Open(path)
+	data, err := readFile(path, maxManifestSize, "a manifest")
 	if err != nil {
 		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxManifestSize+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > maxManifestSize {
-		return nil, fmt.Errorf("%s: larger than %d bytes: not a manifest", path, maxManifestSize)
 	}
 	m, err := DecodeManifest(path, data)
 	if err != nil {
@@ -105,14 +94,9 @@ func DecodeManifest(name string, data []byte) (*Manifest, error) {
 	if version.SchemaVersion != ManifestSchemaVersion {
 		return nil, fmt.Errorf("%s: schema_version %d: want %d", name, version.SchemaVersion, ManifestSchemaVersion)
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
 	var m Manifest
-	if err := dec.Decode(&m); err != nil {
-		if field, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
-			return nil, fmt.Errorf("%s: unknown field %s: not in the manifest's format (package perfspec)", name, field)
-		}
-		return nil, fmt.Errorf("%s: %w", name, err)
+	if err := decodeStrict(name, data, &m, "the manifest's format"); err != nil {
+		return nil, err
 	}
 	if err := m.Check(); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)

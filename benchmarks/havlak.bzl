@@ -1,17 +1,14 @@
 """havlak_benchmark: perf_benchmark for a stage of the Havlak benchmark."""
 
-load("//tools/perf:defs.bzl", "benchmark_info", "perf_benchmark", "sweep_point", "workload_sweep")
+load("//tools/perf:defs.bzl", "perf_benchmark", "sweep_point", "workload_sweep")
 load(
     ":stages.bzl",
     "HAVLAK_HEAP_PROFILE_ENV",
     "HAVLAK_QUICK_ARGS",
     "HAVLAK_QUICK_SWEEP_TREES",
-    "HAVLAK_QUICK_WORKLOAD",
-    "HAVLAK_STUDY",
     "HAVLAK_SWEEP_ARGS",
     "HAVLAK_SWEEP_LOOPS_PER_TREE",
     "HAVLAK_SWEEP_TREES",
-    "HAVLAK_WORKLOAD",
 )
 
 def _loop_count(loops):
@@ -45,17 +42,10 @@ def havlak_benchmark(stage, **kwargs):
     perf_benchmark(
         name = stage.name,
         binary = stage.package,
-        info = benchmark_info(
-            study = HAVLAK_STUDY,
-            stage = stage.stage,
-            language = stage.language,
-            counterpart = stage.counterpart,
-            reference = stage.reference,
-            workload = HAVLAK_WORKLOAD,
-            quick_workload = HAVLAK_QUICK_WORKLOAD,
-        ),
+        # What the stage is, as stages.bzl declares it.
+        info = stage.info,
         args = stage.args,
-        kind = "cc" if stage.language == "C++" else "go",
+        kind = "cc" if stage.info.language == "C++" else "go",
         memprofile_flag = stage.heap == "flag",
         heap_profile_env = HAVLAK_HEAP_PROFILE_ENV if stage.heap == "env" else None,
         heap_args = ["-iterations=0"] if stage.heap == "gperftools" else [],
@@ -65,7 +55,7 @@ def havlak_benchmark(stage, **kwargs):
         exact_allocations = stage.exact_allocations,
         # Every Go stage's own D1 misses move by 0.2% at most
         # (docs/noise.md).
-        steady_cache_misses = stage.language == "Go",
+        steady_cache_misses = stage.info.language == "Go",
         srcs = [stage.package + ":srcs"],
         sweep = _sweep(HAVLAK_SWEEP_TREES, stage),
         quick_sweep = _sweep(HAVLAK_QUICK_SWEEP_TREES, stage),

@@ -3,8 +3,12 @@
 benchmarks/BUILD.bazel makes a benchmark of each, go/crosscheck's
 differential test runs each program, cc/BUILD.bazel makes a parity test of
 each Go/C++ pair, and //benchmarks:stages_readme_test checks that the
-README names each. Adding a stage is adding a line here (and its package).
+README names each. Adding a stage is adding a line here (and its package). What each stage
+is, for results and reports, is declared here once: its benchmark_info,
+which havlak.bzl hands whole to perf_benchmark.
 """
+
+load("//tools/perf:defs.bzl", "benchmark_info")
 
 HAVLAK_STUDY = "Havlak loop finding"
 
@@ -81,16 +85,23 @@ def _stage(name, package, language, stage, heap, counterpart = None, reference =
         havlak7's 74 (docs/noise.md).
 
     Returns:
-      the stage's struct.
+      the stage's struct: name, package, info (its benchmark_info: study,
+      stage, language, counterpart, reference, workloads), heap, args, fast,
+      program (whether it is its package's program) and exact_allocations.
     """
     return struct(
         name = name,
         package = package,
-        language = language,
-        stage = stage,
+        info = benchmark_info(
+            study = HAVLAK_STUDY,
+            stage = stage,
+            language = language,
+            counterpart = counterpart,
+            reference = reference or _REFERENCE[language],
+            workload = HAVLAK_WORKLOAD,
+            quick_workload = HAVLAK_QUICK_WORKLOAD,
+        ),
         heap = heap,
-        counterpart = counterpart,
-        reference = reference or _REFERENCE[language],
         args = args,
         fast = fast,
         program = not args,

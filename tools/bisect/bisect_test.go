@@ -17,8 +17,8 @@ import (
 )
 
 var (
-	goFlag   = flag.String("go", "", "the go command (default: go on PATH)")
-	specFlag = flag.String("spec", "", "havlak6's quick test spec, perf_spec's JSON (bazel-bin/benchmarks/havlak6_quick_test_spec.json)")
+	goFlag       = flag.String("go", "", "the go command (default: go on PATH)")
+	manifestFlag = flag.String("manifest", "", "the benchmarks' manifest, which names havlak6's quick test spec (bazel-bin/benchmarks/manifest.json)")
 )
 
 // runfile resolves a $(rootpath) argument: go_test runs in its package's
@@ -42,6 +42,7 @@ func TestRefusesBadInput(t *testing.T) {
 		"one commit":     {[]string{"HEAD", "--benchmark", "havlak6"}, "want GOOD and BAD"},
 		"no benchmark":   {[]string{"HEAD~1", "HEAD"}, "--benchmark"},
 		"go without pkg": {[]string{"A", "B", "--benchmark", "x", "--build=go", "--spec", "s.json"}, "--go-package"},
+		"no manifest":    {[]string{"A", "B", "--benchmark", "x", "--build=go", "--go-package", "./x", "--manifest", "/nonexistent/manifest.json"}, "tools/bazel build //benchmarks:manifest"},
 		"unknown build":  {[]string{"A", "B", "--benchmark", "x", "--build=make"}, `--build "make"`},
 	} {
 		err := run(c.args)
@@ -55,10 +56,11 @@ func TestRefusesBadInput(t *testing.T) {
 // havlak6 in which one commit of ten adds a pass over the graph before
 // every loop-finding pass; the others change comments and unrelated
 // files. The benchmark is the lab's own declaration of havlak6 (its quick
-// test's spec), the build the go command's, the counts Cachegrind's.
+// test's spec, as the manifest lists it), the build the go command's, the
+// counts Cachegrind's.
 func TestNamesTheCommitOfTheExtraPass(t *testing.T) {
-	if *specFlag == "" {
-		t.Fatal("-spec: havlak6's quick test spec is needed (bazel test passes it)")
+	if *manifestFlag == "" {
+		t.Fatal("-manifest: the benchmarks' manifest is needed (bazel test passes it)")
 	}
 	goCmd := runfile(*goFlag)
 	if goCmd == "" {
@@ -190,7 +192,7 @@ func TestNamesTheCommitOfTheExtraPass(t *testing.T) {
 	t.Setenv("GOCACHE", filepath.Join(t.TempDir(), "gocache"))
 	t.Setenv("GOFLAGS", "")
 	t.Setenv("GOTOOLCHAIN", "local")
-	err := run([]string{good, bad, "--benchmark", "havlak6", "--build=go", "--spec", runfile(*specFlag),
+	err := run([]string{good, bad, "--benchmark", "havlak6", "--build=go", "--manifest", runfile(*manifestFlag),
 		"--go-package", "./go/havlak6", "--repo", repo, "--cache", t.TempDir(), "--json", jsonOut})
 	if err != nil {
 		t.Fatal(err)
@@ -239,7 +241,7 @@ func TestNamesTheCommitOfTheExtraPass(t *testing.T) {
 
 	// Between GOOD and a commit of comments, the counts differ by noise
 	// only: the gate's rule says so, and bisect names no commit.
-	err = run([]string{good, commentsOnly, "--benchmark", "havlak6", "--build=go", "--spec", runfile(*specFlag),
+	err = run([]string{good, commentsOnly, "--benchmark", "havlak6", "--build=go", "--manifest", runfile(*manifestFlag),
 		"--go-package", "./go/havlak6", "--repo", repo, "--cache", t.TempDir()})
 	if !errors.Is(err, verdict.ErrNothingToBisect) || !strings.Contains(err.Error(), "within the gate's rule") {
 		t.Errorf("bisecting a change of comments: %v, want nothing to bisect", err)

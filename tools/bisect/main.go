@@ -23,16 +23,24 @@
 //
 //   - bazel (the default): each commit is built with the worktree's own
 //     tools/bazel (the user's user.bazelrc copied in, so its disk or remote
-//     cache serves every commit), target --target (default
-//     //benchmarks:NAME_quick_test, whose runfiles hold its spec, its
-//     program and its data); the spec is read from the runfiles of that
-//     commit's build, and the program runs in them. Go and C++ benchmarks.
+//     cache serves every commit), target --target (default: the
+//     benchmark's quick test, as the benchmarks' manifest lists it, whose
+//     runfiles hold its spec, its program and its data); the spec is read
+//     from the runfiles of that commit's build, and the program runs in
+//     them. Go and C++ benchmarks.
 //   - go: each commit's Go main package --go-package (e.g. ./go/havlak6)
 //     is built with the go command ($GO, else the workspace's Go SDK under
 //     bazel run, else go on PATH) and runs in the worktree's root; the
-//     spec is --spec, a spec JSON built from the current checkout
-//     (bazel-bin/benchmarks/NAME_quick_test_spec.json). Cheaper, no nested
-//     Bazel; for Go benchmarks whose program is one main package.
+//     spec is the benchmark's quick test's, as the current checkout's
+//     manifest lists it, or --spec FILE. Cheaper, no nested Bazel; for Go
+//     benchmarks whose program is one main package.
+//
+// The benchmarks' manifest (//benchmarks:manifest, package
+// havlak-lab/tools/perf/perfspec) is --manifest, by default the
+// checkout's bazel-bin/benchmarks/manifest.json: `tools/bazel build
+// //benchmarks:manifest` writes it and the specs it names. Without it the
+// bazel builder falls back to the quick test's conventional label,
+// //benchmarks:NAME_quick_test.
 //
 // The metric is the one the gate judges (own_instructions for a Go
 // program, instructions for C and C++), or --metric. GOOD and BAD must
@@ -48,11 +56,16 @@
 package main
 
 import (
+	"errors"
 	"flag"
+	"io/fs"
 	"os"
+	"path/filepath"
 
 	"havlak-lab/internal/cli"
 	"havlak-lab/internal/labcache"
+	"havlak-lab/tools/perf/perfspec"
+	"havlak-lab/tools/result"
 )
 
 func main() {
@@ -65,7 +78,7 @@ func main() {
 // too.
 var terminal = cli.Terminal(os.Stderr)
 
-const usage = "usage: bisect GOOD BAD --benchmark NAME [--metric M] [--repetitions N] [--json FILE] [--build bazel|go] [--target LABEL] [--spec FILE --go-package PKG] [--repo DIR]"
+const usage = "usage: bisect GOOD BAD --benchmark NAME [--metric M] [--repetitions N] [--json FILE] [--build bazel|go] [--target LABEL] [--go-package PKG [--spec FILE]] [--manifest FILE] [--repo DIR]"
 
 func run(args []string) error {
 	fs := flag.NewFlagSet("bisect", flag.ContinueOnError)
@@ -75,8 +88,9 @@ func run(args []string) error {
 	fs.IntVar(&o.repetitions, "repetitions", 0, "runs under Cachegrind per commit (default: the spec's counted repetitions, at least 3)")
 	fs.StringVar(&o.jsonOut, "json", "", "also write the answer and the measurements as JSON to `file`")
 	fs.StringVar(&o.builder, "build", "bazel", "how each commit is built: bazel (tools/bazel in the worktree) or go (the go command)")
-	fs.StringVar(&o.target, "target", "", "bazel: the benchmark's test `label` whose runfiles hold its spec (default //benchmarks:NAME_quick_test)")
-	fs.StringVar(&o.specFile, "spec", "", "go: the benchmark's spec `file` (perf_spec's JSON)")
+	fs.StringVar(&o.target, "target", "", "bazel: the benchmark's test `label` whose runfiles hold its spec (default: its quick test, from the manifest)")
+	fs.StringVar(&o.specFile, "spec", "", "go: the benchmark's spec `file` (perf_spec's JSON; default: its quick test's, from the manifest)")
+	fs.StringVar(&o.manifest, "manifest", "", "the benchmarks' manifest `file` (default: bazel-bin/"+defaultManifest+" in the repository)")
 	fs.StringVar(&o.goPackage, "go-package", "", "go: the benchmark's main `package`, relative to the repository's root (./go/havlak6)")
 	fs.StringVar(&o.repo, "repo", "", "the git repository (default: the workspace bazel run started in, else the current directory)")
 	fs.StringVar(&o.cache, "cache", "", "where the worktree goes (default: bisect in the lab's cache directory, internal/labcache)")
@@ -110,6 +124,14 @@ func run(args []string) error {
 	if o.specFile != "" {
 		o.specFile = cli.UserPath(o.specFile)
 	}
+	if o.manifest == "" {
+		o.manifest = filepath.Join(o.repo, "bazel-bin", filepath.FromSlash(defaultManifest))
+	} else {
+		o.manifest = cli.UserPath(o.manifest)
+	}
+	if err := o.fromManifest(); err != nil {
+		return err
+	}
 	if o.jsonOut != "" {
 		o.jsonOut = cli.UserPath(o.jsonOut)
 	}
@@ -133,6 +155,7 @@ type options struct {
 	builder             string
 	target              string
 	specFile, goPackage string
+	manifest            string
 	repo, cache         string
 	goCommand           string // "" for gosdk.Command()
 }
@@ -147,12 +170,9 @@ func (o *options) check() error {
 		if o.specFile != "" || o.goPackage != "" {
 			return cli.Usagef("--spec and --go-package are for --build=go")
 		}
-		if o.target == "" {
-			o.target = "//benchmarks:" + o.benchmark + "_quick_test"
-		}
 	case o.builder == "go":
-		if o.specFile == "" || o.goPackage == "" {
-			return cli.Usagef("--build=go needs --spec FILE and --go-package PKG")
+		if o.goPackage == "" {
+			return cli.Usagef("--build=go needs --go-package PKG")
 		}
 		if o.target != "" {
 			return cli.Usagef("--target is for --build=bazel")
@@ -160,5 +180,46 @@ func (o *options) check() error {
 	default:
 		return cli.Usagef("--build %q: want bazel or go", o.builder)
 	}
+	return nil
+}
+
+// defaultManifest is the benchmarks' manifest (//benchmarks:manifest)
+// under bazel-bin.
+const defaultManifest = "benchmarks/manifest.json"
+
+// fromManifest takes what the flags leave out from the benchmarks'
+// manifest: the label of the benchmark's quick test (bazel), its spec
+// (go).
+func (o *options) fromManifest() error {
+	if o.builder == "bazel" && o.target != "" || o.builder == "go" && o.specFile != "" {
+		return nil
+	}
+	m, err := perfspec.ReadManifest(o.manifest)
+	if errors.Is(err, fs.ErrNotExist) && o.builder == "bazel" {
+		// A checkout that never built it: the quick test as
+		// perf_benchmark names it.
+		o.target = "//benchmarks:" + o.benchmark + "_quick_test"
+		return nil
+	}
+	if err != nil {
+		return cli.Usagef("the benchmarks' manifest: %v (tools/bazel build //benchmarks:manifest writes it; or --manifest FILE, --spec FILE)", err)
+	}
+	b, err := m.Benchmark(o.benchmark)
+	if err != nil {
+		return cli.UsageError{Err: err}
+	}
+	quick, err := b.Target(result.ConfigQuick)
+	if err != nil {
+		return cli.UsageError{Err: err}
+	}
+	if o.builder == "bazel" {
+		o.target = quick.Label
+		return nil
+	}
+	root, err := m.Root()
+	if err != nil {
+		return cli.UsageError{Err: err}
+	}
+	o.specFile = filepath.Join(root, filepath.FromSlash(quick.Spec))
 	return nil
 }

@@ -23,15 +23,23 @@ language, counterpart, reference, workloads) is declared once, by
 //tools/perf/runner runs it. `workload_sweep` and `sweep_point` declare the
 sizes at which a test also counts the program, to see how its cost grows
 (perf_benchmark's sweep and quick_sweep).
+
+Each benchmark's declaration is one target, `name + "_info"`, carrying a
+BenchmarkInfo; `benchmark_manifest`, last in a BUILD file, lists the
+package's benchmarks in one JSON file (package //tools/perf/perfspec, type
+Manifest): the tools that look for benchmarks read it.
 """
 
 load("//tools/perf/private:benchmark.bzl", _perf_benchmark = "perf_benchmark")
 load("//tools/perf/private:go_benchmark.bzl", _go_benchmark = "go_benchmark")
-load("//tools/perf/private:info.bzl", _benchmark_info = "benchmark_info")
+load("//tools/perf/private:info.bzl", _BenchmarkInfo = "BenchmarkInfo", _benchmark_info = "benchmark_info")
+load("//tools/perf/private:manifest.bzl", _benchmark_manifest = "benchmark_manifest")
 load("//tools/perf/private:server_benchmark.bzl", _server_benchmark = "server_benchmark")
 load("//tools/perf/private:sweep.bzl", _sweep_point = "sweep_point", _workload_sweep = "workload_sweep")
 
+BenchmarkInfo = _BenchmarkInfo
 benchmark_info = _benchmark_info
+benchmark_manifest = _benchmark_manifest
 go_benchmark = _go_benchmark
 perf_benchmark = _perf_benchmark
 server_benchmark = _server_benchmark

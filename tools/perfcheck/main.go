@@ -49,8 +49,12 @@ func main() {
 	os.Exit(cli.Report(stderr, "perfcheck", run(os.Args[1:], stderr)))
 }
 
-// The benchmarks' package, whose quick tests the check builds and runs.
-const pkg = "benchmarks"
+// The benchmarks' package, which the check builds, and its manifest
+// (//benchmarks:manifest), which lists the quick tests it runs.
+const (
+	pkg      = "benchmarks"
+	manifest = pkg + "/manifest.json"
+)
 
 func run(args []string, log io.Writer) error {
 	fs := flag.NewFlagSet("perfcheck", flag.ContinueOnError)
@@ -139,7 +143,7 @@ func (c *checker) check(baseCommit string) (*summary.Summary, check.Plan, error)
 		if err := c.bazel(side.dir, "build", "//"+pkg+":all"); err != nil {
 			return nil, check.Plan{}, fmt.Errorf("building %s: %w", side.name, err)
 		}
-		if targets[i], err = check.Targets(side.dir, pkg); err != nil {
+		if targets[i], err = check.Targets(side.dir, manifest); err != nil {
 			return nil, check.Plan{}, err
 		}
 	}
@@ -164,7 +168,7 @@ func (c *checker) check(baseCommit string) (*summary.Summary, check.Plan, error)
 	}
 	var tests []string
 	for _, t := range plan.Changed {
-		tests = append(tests, "//"+pkg+":"+t.Test)
+		tests = append(tests, t.Test)
 	}
 	var results [2]map[string]check.Measured
 	for i, side := range sides {
@@ -173,7 +177,11 @@ func (c *checker) check(baseCommit string) (*summary.Summary, check.Plan, error)
 		c.bazel(side.dir, append([]string{"test", "--nocache_test_results", "--test_output=errors"}, tests...)...)
 		results[i] = map[string]check.Measured{}
 		for _, t := range plan.Changed {
-			zip := filepath.Join(side.dir, "bazel-testlogs", pkg, t.Test, "test.outputs", result.ZipName)
+			dir, err := t.TestDir()
+			if err != nil {
+				return nil, check.Plan{}, err
+			}
+			zip := filepath.Join(side.dir, "bazel-testlogs", dir, "test.outputs", result.ZipName)
 			r, out, err := result.Read(zip)
 			if err != nil {
 				s.Unreadable = append(s.Unreadable, fmt.Sprintf("%s, %s: %v", t.Benchmark, side.name, err))

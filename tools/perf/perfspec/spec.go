@@ -121,24 +121,48 @@ const (
 
 // Read reads and checks the spec at path.
 func Read(path string) (*Spec, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
 	// A spec is a few kilobytes; a larger file is not one.
-	data, err := io.ReadAll(io.LimitReader(f, maxSize+1))
+	data, err := readFile(path, maxSize, "a spec")
 	if err != nil {
 		return nil, err
-	}
-	if len(data) > maxSize {
-		return nil, fmt.Errorf("%s: larger than %d bytes: not a spec", path, maxSize)
 	}
 	return Decode(path, data)
 }
 
 // maxSize bounds the size of a spec file.
 const maxSize = 1 << 20
+
+// readFile reads the file at path, refusing one larger than max bytes: not
+// what (a spec, a manifest).
+func readFile(path string, max int, what string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, int64(max)+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > max {
+		return nil, fmt.Errorf("%s: larger than %d bytes: not %s", path, max, what)
+	}
+	return data, nil
+}
+
+// decodeStrict decodes data, read from the file name, into v, refusing a
+// field that format (the spec's format, the manifest's) does not have.
+func decodeStrict(name string, data []byte, v any, format string) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		if field, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+			return fmt.Errorf("%s: unknown field %s: not in %s (package perfspec)", name, field, format)
+		}
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	return nil
+}
 
 // SchemaVersion is the version of the spec's format that perf_spec
 // writes: 2, the kinds' sections.
@@ -164,14 +188,9 @@ func Decode(name string, data []byte) (*Spec, error) {
 	default:
 		return nil, fmt.Errorf("%s: schema_version %d: want %d, or none (the flat format of version 1)", name, version.SchemaVersion, SchemaVersion)
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
 	var s Spec
-	if err := dec.Decode(&s); err != nil {
-		if field, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
-			return nil, fmt.Errorf("%s: unknown field %s: not in the spec's format (package perfspec)", name, field)
-		}
-		return nil, fmt.Errorf("%s: %w", name, err)
+	if err := decodeStrict(name, data, &s, "the spec's format"); err != nil {
+		return nil, err
 	}
 	if err := s.Check(); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)

@@ -1,6 +1,6 @@
 """Implementation of perf_benchmark; load it from //tools/perf:defs.bzl."""
 
-load(":info.bzl", "benchmark_json")
+load(":info.bzl", "declare_benchmark")
 load(":spec.bzl", "perf_spec")
 load(":sweep.bzl", "sweep_json")
 load(":tags.bzl", "PERF_TAGS", "QUICK_TAGS")
@@ -27,7 +27,9 @@ def _spec(b, target, config, repetitions, expect, args, counted = True, sweep = 
     """The perf_spec of b's target, in config; returns its label."""
     perf_spec(
         name = target + "_spec",
-        benchmark = benchmark_json(b.info, b.name, b.language, config, repetitions),
+        info = b.info,
+        target = target,
+        repetitions = repetitions,
         kind = "program",
         config = config,
         binary = b.binary,
@@ -49,8 +51,6 @@ def _spec(b, target, config, repetitions, expect, args, counted = True, sweep = 
         exact_allocations = b.exact_allocations,
         steady_cache_misses = b.steady_cache_misses,
         tags = b.tags,
-        # //tools/bisect's test reads a benchmark's declaration from it.
-        visibility = ["//tools/bisect:__pkg__"],
     )
     return ":" + target + "_spec"
 
@@ -100,6 +100,8 @@ def perf_benchmark(
       exercises the harness.
     * `name + "_spec"`, `name + "_test_spec"`, `name + "_quick_test_spec"`:
       what the runner (//tools/perf/runner) is told about each (perf_spec).
+    * `name + "_info"`: the benchmark's BenchmarkInfo, which the specs
+      record and benchmark_manifest lists.
 
     Args:
       name: the benchmark's name, also its name in Go benchmark format.
@@ -169,8 +171,12 @@ def perf_benchmark(
     b = struct(
         name = name,
         binary = binary,
-        info = info,
-        language = {"go": "Go", "cc": "C++"}[kind],
+        info = declare_benchmark(
+            info,
+            name,
+            {"go": "Go", "cc": "C++"}[kind],
+            tags = tags,
+        ),
         data = data + srcs,
         kind = kind,
         profiles = profiles,

@@ -1,6 +1,6 @@
 """Implementation of go_benchmark; load it from //tools/perf:defs.bzl."""
 
-load(":info.bzl", "benchmark_json")
+load(":info.bzl", "declare_benchmark")
 load(":spec.bzl", "perf_spec")
 load(":tags.bzl", "PERF_TAGS", "QUICK_TAGS")
 
@@ -24,9 +24,10 @@ def go_benchmark(
     the profiles, pprof's views of them and result.json (//tools/result,
     kind "go_test") in its outputs.zip; compare two such files with
     `bazel run //tools:benchgate -- OLD NEW`. Creates `name + "_quick_test"`
-    too, in the default test set, with -test.benchtime=quick_benchtime, and
-    the runner's specs of both (`name + "_test_spec"`,
-    `name + "_quick_test_spec"`).
+    too, in the default test set, with -test.benchtime=quick_benchtime, the
+    runner's specs of both (`name + "_test_spec"`,
+    `name + "_quick_test_spec"`) and the benchmark's BenchmarkInfo
+    (`name + "_info"`).
 
     Args:
       name: the benchmarks' name in results.
@@ -41,6 +42,7 @@ def go_benchmark(
       tags: added to the tags of both tests.
       **kwargs: passed to both sh_tests.
     """
+    info_target = declare_benchmark(info, name, "Go", tags = tags)
     for suffix, config, time, test_tags in [
         ("_test", "perf", benchtime, PERF_TAGS),
         ("_quick_test", "quick", quick_benchtime, QUICK_TAGS),
@@ -48,7 +50,9 @@ def go_benchmark(
         spec = name + suffix + "_spec"
         perf_spec(
             name = spec,
-            benchmark = benchmark_json(info, name, "Go", config, count),
+            info = info_target,
+            target = name + suffix,
+            repetitions = count,
             kind = "go_test",
             config = config,
             binary = test,

@@ -1,6 +1,25 @@
-"""benchmark_info: what a benchmark is, declared once and handed whole to
-perf_benchmark, go_benchmark and server_benchmark, which pass it on to
-every spec they make (benchmark_json); load it from //tools/perf:defs.bzl."""
+"""benchmark_info: what a benchmark is, declared once; BenchmarkInfo, the
+provider that carries it.
+
+perf_benchmark, go_benchmark and server_benchmark turn the benchmark_info
+they are handed into one target, `name + "_info"` (benchmark_declaration),
+whose BenchmarkInfo every spec of the benchmark reads (perf_spec's `info`)
+and benchmark_manifest collects. Load them from //tools/perf:defs.bzl."""
+
+BenchmarkInfo = provider(
+    doc = "What a benchmark is, for results, reports and the tools that " +
+          "find benchmarks (the manifest); never guessed from its name.",
+    fields = {
+        "counterpart": "The name of the same stage in another language, or \"\".",
+        "language": "The program's language in reports (\"Go\", \"C++\").",
+        "name": "The benchmark's name, also its name in Go benchmark format.",
+        "quick_workload": "The quick test's workload, described for people.",
+        "reference": "The benchmark the study's speed-ups are measured against, or \"\".",
+        "stage": "Its place in its study, 1, 2, ...; 0 for none.",
+        "study": "The title of the case study it belongs to.",
+        "workload": "The full-size workload, described for people.",
+    },
+)
 
 def benchmark_info(
         study,
@@ -28,7 +47,8 @@ def benchmark_info(
       quick_workload: the quick test's workload, described.
 
     Returns:
-      the declaration, a struct with these fields ("" for None).
+      the declaration, a struct with these fields ("" for None), which the
+      benchmark's rule makes a BenchmarkInfo of (declare_benchmark).
     """
     if type(study) != "string" or not study:
         fail("benchmark_info: study must be a title, not {}".format(repr(study)))
@@ -44,33 +64,60 @@ def benchmark_info(
         quick_workload = quick_workload,
     )
 
-def benchmark_json(info, name, language, config, repetitions):
-    """The benchmark of one spec, as perf_spec's `benchmark` takes it.
+def _benchmark_declaration_impl(ctx):
+    a = ctx.attr
+    return [BenchmarkInfo(
+        name = a.benchmark,
+        study = a.study,
+        stage = a.stage,
+        language = a.language,
+        counterpart = a.counterpart,
+        reference = a.reference,
+        workload = a.workload,
+        quick_workload = a.quick_workload,
+    )]
+
+benchmark_declaration = rule(
+    implementation = _benchmark_declaration_impl,
+    doc = "A benchmark's declaration as a BenchmarkInfo: what its specs " +
+          "record and the manifest lists. declare_benchmark makes one of a " +
+          "benchmark_info.",
+    attrs = {
+        "benchmark": attr.string(mandatory = True, doc = "The benchmark's name."),
+        "counterpart": attr.string(doc = "The same stage in another language, or \"\"."),
+        "language": attr.string(mandatory = True, doc = "The program's language in reports."),
+        "quick_workload": attr.string(doc = "The quick test's workload, described."),
+        "reference": attr.string(doc = "The benchmark the speed-ups are measured against, or \"\"."),
+        "stage": attr.int(doc = "Its place in its study; 0 for none."),
+        "study": attr.string(mandatory = True, doc = "The case study's title."),
+        "workload": attr.string(doc = "The full-size workload, described."),
+    },
+)
+
+def declare_benchmark(info, name, language, **kwargs):
+    """The benchmark's declaration target, `name + "_info"`, of its benchmark_info.
 
     Args:
       info: the benchmark's benchmark_info.
       name: the benchmark's name.
       language: the language when info has none.
-      config: the spec's config: "quick" for the quick workload, "perf" or
-        "run" for the standard one.
-      repetitions: the timed runs, rounds or counts of the spec's target.
+      **kwargs: passed to the target (tags, testonly, visibility).
 
     Returns:
-      the result.Benchmark object but its kind, as JSON.
+      the target's label, for perf_spec's `info`.
     """
     if type(info) != "struct" or not hasattr(info, "quick_workload"):
         fail("benchmark {}: info must be a benchmark_info(...), not {}".format(name, repr(info)))
-    quick = config == "quick"
-    return json.encode(struct(
-        name = name,
+    benchmark_declaration(
+        name = name + "_info",
+        benchmark = name,
         study = info.study,
         stage = info.stage,
         language = info.language or language,
         counterpart = info.counterpart,
         reference = info.reference,
-        workload = struct(
-            name = "quick" if quick else "standard",
-            description = info.quick_workload if quick else info.workload,
-        ),
-        repetitions = repetitions,
-    ))
+        workload = info.workload,
+        quick_workload = info.quick_workload,
+        **kwargs
+    )
+    return ":" + name + "_info"

@@ -1,6 +1,6 @@
 """Implementation of server_benchmark; load it from //tools/perf:defs.bzl."""
 
-load(":info.bzl", "benchmark_json")
+load(":info.bzl", "declare_benchmark")
 load(":spec.bzl", "perf_spec")
 load(":tags.bzl", "PERF_TAGS", "QUICK_TAGS")
 
@@ -59,7 +59,8 @@ def server_benchmark(
       (//tools/result, kind "server") land in its outputs.zip.
     * `name + "_quick_test"`: the same with the quick_ durations and
       `quick_repetitions`, in the default test set.
-    * the runner's specs of the three (`name + "_spec"`, ...).
+    * the runner's specs of the three (`name + "_spec"`, ...) and the
+      benchmark's BenchmarkInfo (`name + "_info"`).
 
     Args:
       name: the benchmark's name.
@@ -95,6 +96,7 @@ def server_benchmark(
         "@platforms//cpu:x86_64",
         "@platforms//os:linux",
     ]
+    info_target = declare_benchmark(info, name, "Go", tags = tags)
     for suffix, config, times, reps in [
         ("", "run", (warmup, duration, profile, trace), 1),
         ("_test", "perf", (warmup, duration, profile, trace), repetitions),
@@ -103,7 +105,9 @@ def server_benchmark(
         spec = name + suffix + "_spec"
         perf_spec(
             name = spec,
-            benchmark = benchmark_json(info, name, "Go", config, reps),
+            info = info_target,
+            target = name + suffix,
+            repetitions = reps,
             kind = "server",
             config = config,
             binary = binary,

@@ -1,6 +1,7 @@
 """perf_spec: what the runner (//tools/perf/runner) needs to know about one
-benchmark target, written at analysis time as JSON; build_status: Bazel's
-stable workspace status as a file tests can read.
+benchmark target, written at analysis time as JSON, and PerfSpecInfo, its
+provider; build_status: Bazel's stable workspace status as a file tests can
+read.
 
 The spec is one JSON object (package //tools/perf/perfspec, type Spec): a
 common part and the section of the benchmark's kind, only that one.
@@ -9,9 +10,9 @@ common part and the section of the benchmark's kind, only that one.
     benchmark   the result.Benchmark object result.json records: name,
                 kind ("program", "go_test" or "server"), study, stage,
                 language, counterpart, reference, workload {name,
-                description}, repetitions; all but name, kind, workload's
+                description}, repetitions; all but kind, workload's
                 name and repetitions come from the benchmark's
-                benchmark_info (info.bzl)
+                BenchmarkInfo (info.bzl), the target `info`
     build       {compilation_mode, config}: "perf", "quick" or "run"
     status      runfiles path of Bazel's stable-status.txt (build_status)
     binary      runfiles path of the program, the server or the go_test
@@ -46,6 +47,20 @@ common part and the section of the benchmark's kind, only that one.
 perf_spec's attributes are grouped the same way; an attribute of another
 kind than the spec's is refused at analysis time.
 """
+
+load(":info.bzl", "BenchmarkInfo")
+
+PerfSpecInfo = provider(
+    doc = "One spec of a benchmark, for benchmark_manifest: which target " +
+          "it is of and where its file is.",
+    fields = {
+        "benchmark": "The benchmark's BenchmarkInfo.",
+        "config": "\"perf\", \"quick\" or \"run\": which of the benchmark's targets.",
+        "kind": "\"program\", \"go_test\" or \"server\".",
+        "spec": "The spec's File.",
+        "target": "The Label of the test or binary that runs the spec.",
+    },
+)
 
 def _runfiles_path(f):
     # A file's path from the runfiles root of this workspace, as
@@ -177,11 +192,28 @@ def _server(ctx):
         mutex_profile_fraction = a.mutex_profile_fraction,
     )
 
+def _benchmark(ctx):
+    """The result.Benchmark object of the spec, from its BenchmarkInfo."""
+    info = ctx.attr.info[BenchmarkInfo]
+    quick = ctx.attr.config == "quick"
+    return struct(
+        name = info.name,
+        kind = ctx.attr.kind,
+        study = info.study,
+        stage = info.stage,
+        language = info.language,
+        counterpart = info.counterpart,
+        reference = info.reference,
+        workload = struct(
+            name = "quick" if quick else "standard",
+            description = info.quick_workload if quick else info.workload,
+        ),
+        repetitions = ctx.attr.repetitions,
+    )
+
 def _perf_spec_impl(ctx):
     _check_kind(ctx)
     kind = ctx.attr.kind
-    benchmark = json.decode(ctx.attr.benchmark)
-    benchmark["kind"] = kind
     sections = {
         "go_test": _go_test,
         "program": _program,
@@ -189,7 +221,7 @@ def _perf_spec_impl(ctx):
     }
     spec = struct(
         schema_version = 2,
-        benchmark = benchmark,
+        benchmark = _benchmark(ctx),
         build = struct(
             compilation_mode = ctx.var["COMPILATION_MODE"],
             config = ctx.attr.config,
@@ -207,23 +239,34 @@ def _perf_spec_impl(ctx):
     tools = [ctx.attr._xtime] if kind == "program" else []
     for t in [ctx.attr.binary, ctx.attr._pprof] + tools + ctx.attr.data:
         runfiles = runfiles.merge(t[DefaultInfo].default_runfiles)
-    return [DefaultInfo(
-        files = depset([out]),
-        runfiles = runfiles,
-    )]
+    return [
+        DefaultInfo(
+            files = depset([out]),
+            runfiles = runfiles,
+        ),
+        PerfSpecInfo(
+            benchmark = ctx.attr.info[BenchmarkInfo],
+            config = ctx.attr.config,
+            kind = kind,
+            spec = out,
+            target = ctx.label.relative(":" + ctx.attr.target),
+        ),
+    ]
 
 _COMMON_ATTRS = {
-    "benchmark": attr.string(
-        mandatory = True,
-        doc = "The benchmark as result.json records it, but its kind, as JSON: its name, " +
-              "workload and repetitions, and the rest from its benchmark_info (info.bzl's spec_benchmark).",
-    ),
     "binary": attr.label(mandatory = True, executable = True, cfg = "target", doc = "The program, the server or the go_test."),
     "config": attr.string(mandatory = True, values = ["perf", "quick", "run"], doc = "Which target the spec is of."),
     "data": attr.label_list(allow_files = True, doc = "Files the arguments name, the sources for pprof -list."),
     "expect": attr.string(doc = "The regular expression of a correct run's lines, or of a server's answers; \"\" checks nothing."),
+    "info": attr.label(
+        mandatory = True,
+        providers = [BenchmarkInfo],
+        doc = "The benchmark's declaration (info.bzl's declare_benchmark): what the spec's benchmark records.",
+    ),
     "kind": attr.string(mandatory = True, values = ["program", "go_test", "server"], doc = "The benchmark's kind: the section the spec has."),
     "program_args": attr.string_list(doc = "The program's or server's arguments; $(rootpath) works for `binary` and `data`."),
+    "repetitions": attr.int(mandatory = True, doc = "The timed runs, rounds or counts of the spec's target."),
+    "target": attr.string(mandatory = True, doc = "The name, in this package, of the test or binary that runs the spec."),
     "_pprof": attr.label(default = Label("//tools:pprof"), executable = True, cfg = "target"),
     "_status": attr.label(default = Label("//tools/perf/private:build_status"), allow_single_file = True),
     "_xtime": attr.label(default = Label("//tools/xtime"), executable = True, cfg = "target"),

@@ -3,8 +3,8 @@ another kind's attributes, and a good spec writes the section of its kind
 alone."""
 
 load("@bazel_skylib//lib:unittest.bzl", "analysistest", "asserts")
-load(":info.bzl", "benchmark_info", "benchmark_json")
-load(":spec.bzl", "perf_spec")
+load(":info.bzl", "benchmark_info", "declare_benchmark")
+load(":spec.bzl", "PerfSpecInfo", "perf_spec")
 
 def _mixed_kinds_test_impl(ctx):
     env = analysistest.begin(ctx)
@@ -28,6 +28,12 @@ def _one_section_test_impl(ctx):
     asserts.true(env, "program" in spec, "a program section")
     for other in ["go_test", "server"]:
         asserts.false(env, other in spec, "a {} section in a program's spec".format(other))
+
+    # What the manifest lists of it.
+    info = analysistest.target_under_test(env)[PerfSpecInfo]
+    asserts.equals(env, "quick", info.config)
+    asserts.equals(env, "A test study", info.benchmark.study)
+    asserts.equals(env, ctx.attr.target_under_test.label.relative(":spec_test"), info.target)
     return analysistest.end(env)
 
 _one_section_test = analysistest.make(_one_section_test_impl)
@@ -41,9 +47,12 @@ def perf_spec_test_suite(name, binary, targets):
       targets: a file for a server's load_targets.
     """
     common = dict(
-        benchmark = benchmark_json(benchmark_info(study = "A test study"), "spec_test", "Go", "quick", 1),
+        info = declare_benchmark(benchmark_info(study = "A test study"), name, "Go", testonly = True),
         binary = binary,
         config = "quick",
+        repetitions = 1,
+        # The specs are analysed, never run: no test runs them.
+        target = name,
         testonly = True,
     )
 

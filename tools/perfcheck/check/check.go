@@ -10,7 +10,9 @@
 package check
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -24,45 +26,67 @@ import (
 	"havlak-lab/tools/verdict"
 )
 
-// QuickSuffix names the quick test of a benchmark: what the check builds,
-// identifies and runs.
+// QuickSuffix ends the name of a benchmark's quick test, as the perf rules
+// name it (//benchmarks:havlak6_quick_test).
 const QuickSuffix = "_quick_test"
 
 // A Target is one benchmark's quick test in a built workspace.
 type Target struct {
-	// Test is the test's name in the package (havlak6_quick_test).
+	// Test is the test's label (//benchmarks:havlak6_quick_test).
 	Test      string
 	Benchmark string
 	Identity  result.Identity
 }
 
-// Targets identifies the quick tests of package pkg in a built workspace:
-// their specs (bazel-bin/PKG/NAME_quick_test_spec.json) and the files
-// their runfiles hold.
-func Targets(workspace, pkg string) ([]Target, error) {
-	specs, err := filepath.Glob(filepath.Join(workspace, "bazel-bin", pkg, "*"+QuickSuffix+"_spec.json"))
+// TestDir is the test's directory under bazel-testlogs and bazel-bin
+// (benchmarks/havlak6_quick_test).
+func (t Target) TestDir() (string, error) {
+	pkg, name, ok := strings.Cut(strings.TrimPrefix(t.Test, "//"), ":")
+	if !ok || !strings.HasPrefix(t.Test, "//") {
+		return "", fmt.Errorf("the quick test of %s: %q is not a label of this workspace", t.Benchmark, t.Test)
+	}
+	return filepath.Join(filepath.FromSlash(pkg), name), nil
+}
+
+// Targets identifies the quick tests of the benchmarks a built
+// workspace's manifest lists (perfspec.Manifest, at manifest under
+// bazel-bin: benchmarks/manifest.json): their specs, and the files their
+// runfiles hold. A benchmark with no quick test is not among them.
+func Targets(workspace, manifest string) ([]Target, error) {
+	m, err := perfspec.ReadManifest(filepath.Join(workspace, "bazel-bin", manifest))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%s: no manifest of the benchmarks, bazel-bin/%s: was it built?", workspace, manifest)
+	}
 	if err != nil {
 		return nil, err
 	}
-	if len(specs) == 0 {
-		return nil, fmt.Errorf("%s: no quick tests' specs under bazel-bin/%s: was //%s:all built?", workspace, pkg, pkg)
+	root, err := m.Root()
+	if err != nil {
+		return nil, err
 	}
 	var targets []Target
-	for _, path := range specs {
-		test := strings.TrimSuffix(filepath.Base(path), "_spec.json")
-		spec, err := perfspec.Read(path)
+	for _, b := range m.Benchmarks {
+		quick, ok := b.Targets[result.ConfigQuick]
+		if !ok {
+			continue
+		}
+		spec, err := m.ReadSpec(quick)
 		if err != nil {
 			return nil, err
 		}
-		runfiles, err := runfilesRoot(workspace, filepath.Join(filepath.Dir(path), test+".runfiles"))
+		t := Target{Test: quick.Label, Benchmark: b.Name}
+		dir, err := t.TestDir()
 		if err != nil {
 			return nil, err
 		}
-		id, err := spec.Identity(runfiles)
+		runfiles, err := runfilesRoot(workspace, filepath.Join(root, dir+".runfiles"))
 		if err != nil {
 			return nil, err
 		}
-		targets = append(targets, Target{Test: test, Benchmark: spec.Benchmark.Name, Identity: id})
+		if t.Identity, err = spec.Identity(runfiles); err != nil {
+			return nil, err
+		}
+		targets = append(targets, t)
 	}
 	sort.Slice(targets, func(i, j int) bool { return targets[i].Benchmark < targets[j].Benchmark })
 	return targets, nil

@@ -14,15 +14,18 @@ import (
 	"havlak-lab/tools/verdict"
 )
 
-// workspace writes a built workspace as Targets reads it: a quick test's
-// spec and runfiles per benchmark, with the binary's bytes given.
+// workspace writes a built workspace as Targets reads it: the manifest of
+// its benchmarks, and a quick test's spec and runfiles per benchmark, with
+// the binary's bytes given.
 func workspace(t *testing.T, binaries map[string]string) string {
 	t.Helper()
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "WORKSPACE"), []byte("workspace(name = \"lab\")\n"), 0o644)
+	bin := filepath.Join(dir, "bazel-bin")
+	manifest := perfspec.Manifest{SchemaVersion: perfspec.ManifestSchemaVersion, Path: testManifest}
 	for name, binary := range binaries {
 		test := name + QuickSuffix
-		root := filepath.Join(dir, "bazel-bin", "benchmarks", test+".runfiles", "lab")
+		root := filepath.Join(bin, "benchmarks", test+".runfiles", "lab")
 		os.MkdirAll(filepath.Join(root, "bin"), 0o755)
 		os.WriteFile(filepath.Join(root, "bin", name), []byte(binary), 0o755)
 		spec := perfspec.Spec{SchemaVersion: perfspec.SchemaVersion, Common: perfspec.Common{
@@ -31,26 +34,48 @@ func workspace(t *testing.T, binaries map[string]string) string {
 			Status: "STABLE_GIT_COMMIT " + binary, Binary: "bin/" + name, PProf: "bin/pprof",
 		}, Program: &perfspec.Program{Profiler: "go", XTime: "bin/xtime", Heap: perfspec.HeapFlag, Profiles: []string{"cpu"}}}
 		data, _ := json.Marshal(spec)
-		os.WriteFile(filepath.Join(dir, "bazel-bin", "benchmarks", test+"_spec.json"), data, 0o644)
+		specPath := "benchmarks/" + test + "_spec.json"
+		os.WriteFile(filepath.Join(bin, specPath), data, 0o644)
+		manifest.Benchmarks = append(manifest.Benchmarks, perfspec.ManifestBenchmark{
+			Name: name, Kind: result.KindProgram, Study: "s", Language: "Go",
+			Targets: map[string]perfspec.ManifestTarget{
+				result.ConfigQuick: {Label: "//benchmarks:" + test, Spec: specPath},
+			},
+		})
 	}
+	// A benchmark with no quick test is not the check's.
+	manifest.Benchmarks = append(manifest.Benchmarks, perfspec.ManifestBenchmark{
+		Name: "full_size_only", Kind: result.KindProgram, Study: "s", Language: "Go",
+		Targets: map[string]perfspec.ManifestTarget{
+			result.ConfigPerf: {Label: "//benchmarks:full_size_only_test", Spec: "benchmarks/full_size_only_test_spec.json"},
+		},
+	})
+	data, _ := json.Marshal(manifest)
+	os.WriteFile(filepath.Join(bin, testManifest), data, 0o644)
 	return dir
 }
 
+// testManifest is where workspace writes the manifest, under bazel-bin.
+const testManifest = "benchmarks/manifest.json"
+
 func TestPlan(t *testing.T) {
-	base, err := Targets(workspace(t, map[string]string{"a": "same", "b": "old", "gone": "x"}), "benchmarks")
+	base, err := Targets(workspace(t, map[string]string{"a": "same", "b": "old", "gone": "x"}), testManifest)
 	if err != nil {
 		t.Fatal(err)
 	}
-	change, err := Targets(workspace(t, map[string]string{"a": "same", "b": "new", "fresh": "y"}), "benchmarks")
+	change, err := Targets(workspace(t, map[string]string{"a": "same", "b": "new", "fresh": "y"}), testManifest)
 	if err != nil {
 		t.Fatal(err)
 	}
 	p := NewPlan(base, change)
-	if len(p.Changed) != 1 || p.Changed[0].Benchmark != "b" || p.Changed[0].Test != "b_quick_test" ||
+	if len(p.Changed) != 1 || p.Changed[0].Benchmark != "b" || p.Changed[0].Test != "//benchmarks:b_quick_test" ||
 		fmt.Sprint(p.Unchanged, p.Added, p.Removed) != "[a] [fresh] [gone]" {
 		t.Errorf("plan %+v", p)
 	}
-	if _, err := Targets(t.TempDir(), "benchmarks"); err == nil || !strings.Contains(err.Error(), "was //benchmarks:all built?") {
+	if dir, err := p.Changed[0].TestDir(); err != nil || dir != filepath.Join("benchmarks", "b_quick_test") {
+		t.Errorf("TestDir() = %q, %v", dir, err)
+	}
+	if _, err := Targets(t.TempDir(), testManifest); err == nil || !strings.Contains(err.Error(), "no manifest of the benchmarks, bazel-bin/benchmarks/manifest.json: was it built?") {
 		t.Errorf("an unbuilt workspace: %v", err)
 	}
 }

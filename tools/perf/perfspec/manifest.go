@@ -1,0 +1,207 @@
+package perfspec
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"havlak-lab/tools/result"
+)
+
+// A Manifest lists the benchmarks of a package, as benchmark_manifest
+// (tools/perf/private/manifest.bzl) writes it: each benchmark's
+// declaration, the labels of its targets and the paths of their specs. It
+// is how the tools find benchmarks (//tools/perfcheck, //tools/bisect),
+// never by their targets' names or by globbing bazel-bin.
+type Manifest struct {
+	// SchemaVersion is the manifest's format, ManifestSchemaVersion.
+	SchemaVersion int `json:"schema_version"`
+	// Path is the manifest's own path, relative to the directory its
+	// specs' paths are relative to (Root).
+	Path       string              `json:"path"`
+	Benchmarks []ManifestBenchmark `json:"benchmarks"`
+
+	// file is where ReadManifest read it.
+	file string
+}
+
+// ManifestSchemaVersion is the version of the manifest's format that
+// benchmark_manifest writes.
+const ManifestSchemaVersion = 1
+
+// A ManifestBenchmark is one benchmark of a manifest: its declaration (the
+// BenchmarkInfo of tools/perf/private/info.bzl), its kind, and its targets
+// by build config (result.ConfigRun, ConfigPerf, ConfigQuick), those it
+// has.
+type ManifestBenchmark struct {
+	Name          string                    `json:"name"`
+	Kind          string                    `json:"kind"`
+	Study         string                    `json:"study"`
+	Stage         int                       `json:"stage"`
+	Language      string                    `json:"language"`
+	Counterpart   string                    `json:"counterpart"`
+	Reference     string                    `json:"reference"`
+	Workload      string                    `json:"workload"`
+	QuickWorkload string                    `json:"quick_workload"`
+	Targets       map[string]ManifestTarget `json:"targets"`
+}
+
+// A ManifestTarget is one target of a benchmark: the binary or test that
+// runs a spec.
+type ManifestTarget struct {
+	// Label is the target's label (//benchmarks:havlak6_quick_test).
+	Label string `json:"label"`
+	// Spec is its spec's path (benchmarks/havlak6_quick_test_spec.json),
+	// relative to bazel-bin and to the workspace's directory in the
+	// target's runfiles alike.
+	Spec string `json:"spec"`
+}
+
+// configs are the build configs a benchmark's targets are keyed by.
+var configs = []string{result.ConfigRun, result.ConfigPerf, result.ConfigQuick}
+
+// ReadManifest reads and checks the manifest at path.
+func ReadManifest(path string) (*Manifest, error) {
+	data, err := readFile(path, maxManifestSize, "a manifest")
+	if err != nil {
+		return nil, err
+	}
+	m, err := DecodeManifest(path, data)
+	if err != nil {
+		return nil, err
+	}
+	m.file = path
+	return m, nil
+}
+
+// maxManifestSize bounds the size of a manifest file.
+const maxManifestSize = 16 << 20
+
+// DecodeManifest decodes and checks the manifest data, read from the file
+// name: one JSON object of schema_version ManifestSchemaVersion with no
+// field the format does not have. Its errors name the file and the field.
+func DecodeManifest(name string, data []byte) (*Manifest, error) {
+	var version struct {
+		SchemaVersion int `json:"schema_version"`
+	}
+	if err := json.Unmarshal(data, &version); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if version.SchemaVersion != ManifestSchemaVersion {
+		return nil, fmt.Errorf("%s: schema_version %d: want %d", name, version.SchemaVersion, ManifestSchemaVersion)
+	}
+	var m Manifest
+	if err := decodeStrict(name, data, &m, "the manifest's format"); err != nil {
+		return nil, err
+	}
+	if err := m.Check(); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return &m, nil
+}
+
+// Check tells what is wrong with the manifest, if anything.
+func (m *Manifest) Check() error {
+	if err := checkPath("path", m.Path); err != nil {
+		return err
+	}
+	if len(m.Benchmarks) == 0 {
+		return fmt.Errorf("benchmarks: none")
+	}
+	seen := map[string]bool{}
+	for i, b := range m.Benchmarks {
+		where := fmt.Sprintf("benchmarks[%d]", i)
+		switch {
+		case b.Name == "":
+			return fmt.Errorf("%s.name: empty", where)
+		case seen[b.Name]:
+			return fmt.Errorf("%s: the benchmark %q a second time", where, b.Name)
+		case !slices.Contains(Kinds, b.Kind):
+			return fmt.Errorf("%s (%s).kind %q: want one of %q", where, b.Name, b.Kind, Kinds)
+		case b.Study == "":
+			return fmt.Errorf("%s (%s).study: empty", where, b.Name)
+		case len(b.Targets) == 0:
+			return fmt.Errorf("%s (%s).targets: none", where, b.Name)
+		}
+		seen[b.Name] = true
+		for _, config := range slices.Sorted(maps.Keys(b.Targets)) {
+			t := b.Targets[config]
+			where := fmt.Sprintf("%s (%s).targets.%s", where, b.Name, config)
+			if !slices.Contains(configs, config) {
+				return fmt.Errorf("%s: want a build config of %q", where, configs)
+			}
+			if !strings.HasPrefix(t.Label, "//") && !strings.HasPrefix(t.Label, "@") {
+				return fmt.Errorf("%s.label %q: want a label", where, t.Label)
+			}
+			if err := checkPath(where+".spec", t.Spec); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// checkPath refuses a path that is not a clean relative one.
+func checkPath(field, p string) error {
+	if p == "" || path.IsAbs(p) || path.Clean(p) != p || p == ".." || strings.HasPrefix(p, "../") {
+		return fmt.Errorf("%s %q: want a clean relative path", field, p)
+	}
+	return nil
+}
+
+// Benchmark is the benchmark of that name.
+func (m *Manifest) Benchmark(name string) (*ManifestBenchmark, error) {
+	var names []string
+	for i := range m.Benchmarks {
+		if m.Benchmarks[i].Name == name {
+			return &m.Benchmarks[i], nil
+		}
+		names = append(names, m.Benchmarks[i].Name)
+	}
+	return nil, fmt.Errorf("%s: no benchmark %q; it lists %s", m.name(), name, strings.Join(names, ", "))
+}
+
+// Target is the benchmark's target of the build config (result.ConfigQuick:
+// its quick test).
+func (b *ManifestBenchmark) Target(config string) (ManifestTarget, error) {
+	t, ok := b.Targets[config]
+	if !ok {
+		return ManifestTarget{}, fmt.Errorf("the benchmark %s has no %s target", b.Name, config)
+	}
+	return t, nil
+}
+
+// Root is the directory the paths of a manifest that ReadManifest read are
+// relative to: bazel-bin, or the workspace's directory in a runfiles tree.
+func (m *Manifest) Root() (string, error) {
+	file, err := filepath.Abs(m.file)
+	if err != nil {
+		return "", err
+	}
+	dir, ok := strings.CutSuffix(filepath.ToSlash(file), "/"+m.Path)
+	if m.file == "" || !ok {
+		return "", fmt.Errorf("%s: not read from a file at its path %s", m.name(), m.Path)
+	}
+	return filepath.FromSlash(dir), nil
+}
+
+// ReadSpec reads the spec of one of the manifest's targets, from beside
+// the manifest (Root).
+func (m *Manifest) ReadSpec(t ManifestTarget) (*Spec, error) {
+	root, err := m.Root()
+	if err != nil {
+		return nil, err
+	}
+	return Read(filepath.Join(root, filepath.FromSlash(t.Spec)))
+}
+
+func (m *Manifest) name() string {
+	if m.file != "" {
+		return m.file
+	}
+	return "the manifest"
+}

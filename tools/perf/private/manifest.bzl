@@ -1,0 +1,129 @@
+"""benchmark_manifest: one JSON file listing a package's benchmarks, for the
+tools that find them (//tools/perfcheck, //tools/bisect); load it from
+//tools/perf:defs.bzl.
+
+The manifest is one JSON object (package //tools/perf/perfspec, type
+Manifest):
+
+    schema_version  1 (perfspec.ManifestSchemaVersion)
+    path        the manifest's own path, as its specs' paths are given
+    benchmarks  one object per benchmark, by name: its BenchmarkInfo
+                (name, study, stage, language, counterpart, reference,
+                workload, quick_workload), its kind ("program", "go_test"
+                or "server") and its targets: {"run", "perf", "quick"},
+                each present when the benchmark has it, {label, spec}: the
+                label of the binary or test, and the path of its spec
+
+Paths are relative to bazel-bin and, identically, to the workspace's
+directory in a runfiles tree (File.short_path). Building the manifest
+builds the specs it names; its runfiles hold them (and nothing they run).
+"""
+
+load(":spec.bzl", "PerfSpecInfo")
+
+def _manifest_impl(ctx):
+    benchmarks = {}
+    for target in ctx.attr.specs:
+        s = target[PerfSpecInfo]
+        info = s.benchmark
+        b = benchmarks.get(info.name)
+        if b == None:
+            b = struct(info = info, kind = s.kind, targets = {})
+            benchmarks[info.name] = b
+        elif b.info != info or b.kind != s.kind:
+            fail("benchmark_manifest {}: two declarations of the benchmark {}: {} and {}".format(
+                ctx.label,
+                info.name,
+                b.info,
+                info,
+            ))
+        if s.config in b.targets:
+            fail("benchmark_manifest {}: the benchmark {} has two {} specs: {} and {}".format(
+                ctx.label,
+                info.name,
+                s.config,
+                b.targets[s.config].label,
+                s.target,
+            ))
+        b.targets[s.config] = struct(label = str(s.target), spec = s.spec.short_path)
+    if not benchmarks:
+        fail("benchmark_manifest {}: no benchmark's spec given".format(ctx.label))
+
+    out = ctx.actions.declare_file(ctx.label.name + ".json")
+    manifest = struct(
+        schema_version = 1,
+        path = out.short_path,
+        benchmarks = [
+            struct(
+                name = name,
+                kind = benchmarks[name].kind,
+                study = benchmarks[name].info.study,
+                stage = benchmarks[name].info.stage,
+                language = benchmarks[name].info.language,
+                counterpart = benchmarks[name].info.counterpart,
+                reference = benchmarks[name].info.reference,
+                workload = benchmarks[name].info.workload,
+                quick_workload = benchmarks[name].info.quick_workload,
+                targets = benchmarks[name].targets,
+            )
+            for name in sorted(benchmarks)
+        ],
+    )
+    content = ctx.actions.declare_file(ctx.label.name + ".content.json")
+    ctx.actions.write(content, json.encode_indent(manifest) + "\n")
+
+    # The manifest is its content, once the specs it names are built: a
+    # tool that reads it finds them in bazel-bin.
+    specs = [t[PerfSpecInfo].spec for t in ctx.attr.specs]
+    ctx.actions.run_shell(
+        inputs = [content] + specs,
+        outputs = [out],
+        command = "cp \"$1\" \"$2\"",
+        arguments = [content.path, out.path],
+        mnemonic = "BenchmarkManifest",
+        progress_message = "Writing the benchmarks' manifest %s" % out.short_path,
+    )
+    return [DefaultInfo(
+        files = depset([out]),
+        runfiles = ctx.runfiles(files = [out] + specs),
+    )]
+
+_benchmark_manifest = rule(
+    implementation = _manifest_impl,
+    doc = "The manifest of the benchmarks whose specs it is given.",
+    attrs = {
+        "specs": attr.label_list(
+            mandatory = True,
+            providers = [PerfSpecInfo],
+            doc = "The specs (perf_spec targets) of the benchmarks, every target of each.",
+        ),
+    },
+)
+
+def benchmark_manifest(name, specs = None, **kwargs):
+    """The manifest of a package's benchmarks, `name + ".json"`.
+
+    Call it after the benchmarks it lists: by default, the last thing in the
+    BUILD file.
+
+    Args:
+      name: the manifest's name.
+      specs: the perf_spec targets of the benchmarks; None for every one
+        declared in the package so far (perf_benchmark, go_benchmark and
+        server_benchmark make them), so that a benchmark added to the
+        package is listed with no change here.
+      **kwargs: passed to the rule (visibility, tags). It is testonly: a
+        go_benchmark's specs are (they depend on its go_test).
+    """
+    if specs == None:
+        specs = sorted([
+            ":" + rule_name
+            for rule_name, rule in native.existing_rules().items()
+            if rule["kind"] == "perf_spec"
+        ])
+    _benchmark_manifest(
+        name = name,
+        specs = specs,
+        testonly = True,
+        **kwargs
+    )

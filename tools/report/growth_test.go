@@ -114,7 +114,7 @@ func TestGrowthInBrowser(t *testing.T) {
 		t.Fatalf("report: %v\n%s", err, stderr)
 	}
 	d := startBrowser(t)
-	d.call("POST", "/url", map[string]string{"url": "file://" + filepath.Join(out, "index.html")})
+	d.Call("POST", "/url", map[string]string{"url": "file://" + filepath.Join(out, "index.html")})
 	var charts []struct {
 		Benchmark, Order, Caption string
 		Points, Painted           int
@@ -122,7 +122,7 @@ func TestGrowthInBrowser(t *testing.T) {
 		// the points' sizes.
 		FitAtPoints []float64
 	}
-	d.script(&charts, `return Array.from(document.querySelectorAll("figure.growth")).map(figure => {
+	d.Script(&charts, `return Array.from(document.querySelectorAll("figure.growth")).map(figure => {
 			const u = window.growthCharts[figure.id];
 			const canvas = figure.querySelector("canvas");
 			const pixels = canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height).data;
@@ -156,5 +156,5 @@ func TestGrowthInBrowser(t *testing.T) {
 	if c := charts[0]; c.Order == "O(N)" {
 		t.Errorf("havlak6 with a quadratic pass fitted as %s", c.Order)
 	}
-	d.screenshot("/element/"+d.element("details.growth")+"/screenshot", "growth.png")
+	d.Screenshot("/element/"+d.Element("details.growth")+"/screenshot", "growth.png")
 }

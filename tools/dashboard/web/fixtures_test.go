@@ -1,0 +1,146 @@
+package web
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"havlak-lab/tools/alert"
+	"havlak-lab/tools/history"
+	"havlak-lab/tools/result"
+)
+
+// hostile is a name no page may take for markup.
+const hostile = `<img src=x onerror=alert(1)>`
+
+// nights is how many nights the test history holds; the last one is
+// slower: havlak6's real time rises by half, its instructions by 5%.
+const nights = 6
+
+func commitOf(night int) string { return fmt.Sprintf("c%c%038x", 'a'+night, 0xc0ffee00+night) }
+
+func nightTime(night int) time.Time {
+	return time.Date(2026, 11, 1, 2, 0, 0, 0, time.UTC).Add(time.Duration(night) * 24 * time.Hour)
+}
+
+// program is one night's result of a program benchmark, as the runner
+// writes it (tools/result); identity is the binary's sha256, "" for none.
+func program(name string, stage, night int, real, instructions float64, identity string, extra ...result.Metric) *result.Result {
+	r := &result.Result{
+		SchemaVersion: result.SchemaVersion,
+		Benchmark: result.Benchmark{Name: name, Kind: result.KindProgram, Study: "Havlak loop finding", Stage: stage, Language: "Go",
+			Workload: result.Workload{Name: result.WorkloadQuick, Description: "the quick one"}, Repetitions: 5},
+		Environment: result.Environment{
+			Machine: result.Machine{Hostname: "perf-1", OS: "linux", Arch: "amd64", Kernel: "6.1", CPUModel: "EPYC", Cores: 2,
+				MemoryBytes: 1 << 34, CPUState: result.CPUState{GovernorNote: "no cpufreq", TurboNote: "none", SMT: "notsupported"}},
+			Toolchains: result.Toolchains{Go: "go1.27.4", GCC: "gcc 12.2.0", Bazel: "4.2.3"},
+			Source:     result.Source{Commit: commitOf(night)},
+			Build:      result.Build{CompilationMode: "opt", Config: result.ConfigPerf},
+			Started:    nightTime(night).Format(time.RFC3339),
+		},
+		Timing: &result.Timing{Command: name},
+		Metrics: append([]result.Metric{{Name: "own_instructions", Unit: "instructions", Source: "cachegrind", Exact: true,
+			Values: []float64{instructions}, Gated: true, Threshold: 0.01}}, extra...),
+	}
+	if identity != "" {
+		r.Identity = &result.Identity{BinarySHA256: identity, RunSHA256: strings.Repeat("ab", 32)}
+	}
+	for i := range 5 {
+		v := real * (1 + 0.01*float64(i-2))
+		r.Timing.Runs = append(r.Timing.Runs, result.Run{Start: nightTime(night).Add(time.Duration(i) * time.Second).Format(time.RFC3339),
+			Usage: result.Usage{RealSeconds: v, UserSeconds: v * 0.9, SysSeconds: 0.01, MaxRSSKiB: 1000}})
+	}
+	return r
+}
+
+// testHistory makes an SQLite history of nights nights: havlak6 (with a
+// figure named hostile), which slows down on the last night; havlak6cc,
+// whose binary is the same on the last two nights; a benchmark named
+// hostile, whose name is forged in the database (tools/result refuses
+// such a name, the dashboard must not trust the history for it); and
+// alerts, one of them acknowledged with a hostile note.
+func testHistory(t *testing.T) (*history.DB, string) {
+	t.Helper()
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "history.sqlite")
+	db, err := history.Create(ctx, path, history.Personal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	ingest := func(r *result.Result) {
+		t.Helper()
+		dir := t.TempDir()
+		if err := result.Write(dir, r); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.Ingest(ctx, dir); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for n := range nights {
+		real, instructions := 1.0+0.002*float64(n%2), 1.69e8
+		if n == nights-1 {
+			real, instructions = 1.5, 1.69e8*1.05
+		}
+		ingest(program("havlak6", 6, n, real, instructions, fmt.Sprintf("%064x", n),
+			result.Metric{Name: hostile, Unit: "count", Source: "test", Values: []float64{7}}))
+		binary := fmt.Sprintf("%064x", 100+n)
+		if n >= nights-2 {
+			binary = fmt.Sprintf("%064x", 100+nights-2)
+		}
+		ingest(program("havlak6cc", 6, n, 0.8, 2.3e8, binary))
+		if n < 3 {
+			ingest(program("forged", 1, n, 2, 3e8, ""))
+		}
+	}
+	// The forged name, written into the database behind the history's back.
+	raw, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	if _, err := raw.Exec(`UPDATE results SET benchmark = ? WHERE benchmark = 'forged'`, hostile); err != nil {
+		t.Fatal(err)
+	}
+
+	last := alert.Night{Time: nightTime(nights - 1), Commit: commitOf(nights - 1), By: "nightly"}
+	series := alert.Series{Benchmark: "havlak6", Figure: "real_seconds", Unit: "s", Workload: result.WorkloadQuick,
+		EnvKey: result.EnvironmentKey(program("havlak6", 6, 0, 1, 1, "").Environment)}
+	findings := []alert.Finding{
+		{Kind: alert.Regression, Series: series, Size: 0.5, Before: 1, After: 1.5, Evidence: "1 → 1.5 s",
+			Range: alert.Range{From: commitOf(nights - 2), To: commitOf(nights - 1), FromTime: nightTime(nights - 2), ToTime: nightTime(nights - 1)}},
+		{Kind: alert.Stale, Series: alert.Series{Benchmark: hostile, Workload: result.WorkloadQuick, EnvKey: series.EnvKey},
+			LastPoint: nightTime(2)},
+	}
+	recorded, err := db.RecordAlerts(ctx, last, findings, func(alert.Alert) string { return "" })
+	if err != nil || len(recorded) != 2 {
+		t.Fatalf("recording alerts: %v (%d recorded)", err, len(recorded))
+	}
+	for _, a := range recorded {
+		if a.Kind == alert.Stale {
+			if _, err := db.ChangeAlert(ctx, a.ID, alert.Change{State: alert.Acknowledged, By: "ann", At: last.Time,
+				Note: `<script>alert(2)</script> known`}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	return db, path
+}
+
+// serve serves the dashboard over db for the test.
+func serve(t *testing.T, db *history.DB) *httptest.Server {
+	t.Helper()
+	s, err := New(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(s)
+	t.Cleanup(srv.Close)
+	return srv
+}

@@ -1,0 +1,201 @@
+// Package web is the lab's dashboard: a web app over the results history
+// (tools/history), a handler per page, the same history and the same one
+// comparison (tools/verdict) behind every page as behind the commands.
+//
+// Its pages are html/template files under templates/ and its CSS and
+// JavaScript files under static/, all embedded: Go fills the templates and
+// never writes markup. Every string from a result or the history (names,
+// figures, notes) reaches a page through html/template, which escapes it
+// for where it lands (text, attribute, URL), or as JSON that the page's
+// script puts in as text. The pages run no inline script: the Content
+// Security Policy allows only the dashboard's own files.
+//
+// Pages (each addressed by its URL, so that a link to it is shareable):
+//
+//	/series?benchmark=B&figure=F&unit=U&workload=W&env=KEY   a series chart
+//	/api/series?...                                          its points, JSON
+//	/compare?a=COMMIT&b=COMMIT[&changed=1][&sort=COLUMN]     two commits
+//	/alerts[?state=S]                                        the alerts
+//
+// Reading is open to whoever can reach the server. Writes (triage of an
+// alert) are the next step of issue 34: they will be routes of their own,
+// behind sign-in and CSRF checks, registered apart from the reading ones
+// (routes).
+package web
+
+import (
+	"bytes"
+	"embed"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"log"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"havlak-lab/internal/gitwork"
+	"havlak-lab/tools/history"
+	"havlak-lab/tools/report/uplot"
+)
+
+//go:embed templates static
+var files embed.FS
+
+// A Server serves the dashboard's pages over one history.
+type Server struct {
+	db    *history.DB
+	pages map[string]*template.Template
+	mux   *http.ServeMux
+	// Log receives what went wrong on the server's side; nil is the
+	// standard logger.
+	Log *log.Logger
+}
+
+// New returns the dashboard over db, which it reads and never closes.
+func New(db *history.DB) (*Server, error) {
+	s := &Server{db: db, pages: map[string]*template.Template{}, mux: http.NewServeMux()}
+	funcs := template.FuncMap{"short": gitwork.Short, "day": day, "dict": dict}
+	for _, page := range []string{"series", "compare", "alerts", "error"} {
+		t, err := template.New("layout.html").Funcs(funcs).ParseFS(files, "templates/layout.html", "templates/"+page+".html")
+		if err != nil {
+			return nil, err
+		}
+		s.pages[page] = t
+	}
+	s.routes()
+	return s, nil
+}
+
+// routes registers every page. Reading only: the triage actions of the
+// next step (POST /alerts/{id}/{action}) go here too, each wrapped in a
+// handler that checks the session and the CSRF token before it calls the
+// history, and none of the GET handlers below ever writes.
+func (s *Server) routes() {
+	s.mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/series", http.StatusFound)
+	})
+	s.mux.HandleFunc("GET /series", s.series)
+	s.mux.HandleFunc("GET /api/series", s.seriesPoints)
+	s.mux.HandleFunc("GET /compare", s.compare)
+	s.mux.HandleFunc("GET /alerts", s.alerts)
+	static, err := fs.Sub(files, "static")
+	if err != nil {
+		panic(err) // static is embedded above
+	}
+	s.mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static)))
+	s.mux.HandleFunc("GET /uplot/uPlot.iife.min.js", asset("text/javascript; charset=utf-8", uplot.Script))
+	s.mux.HandleFunc("GET /uplot/uPlot.min.css", asset("text/css; charset=utf-8", uplot.Style))
+	s.mux.HandleFunc("GET /uplot/LICENSE", asset("text/plain; charset=utf-8", uplot.License))
+}
+
+// contentSecurity lets the pages run and style with the dashboard's own
+// files only: no inline script, no other origin, no frame around them.
+const contentSecurity = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
+	"object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+
+// ServeHTTP serves the dashboard.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h.Set("Content-Security-Policy", contentSecurity)
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "same-origin")
+	s.mux.ServeHTTP(w, r)
+}
+
+func asset(contentType, body string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", contentType)
+		w.Write([]byte(body))
+	}
+}
+
+// render fills page's template with data and sends it with status.
+func (s *Server) render(w http.ResponseWriter, status int, page string, data any) {
+	var b bytes.Buffer
+	if err := s.pages[page].Execute(&b, data); err != nil {
+		s.logf("page %s: %v", page, err)
+		http.Error(w, "the page could not be made; the server's log says why", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(status)
+	w.Write(b.Bytes())
+}
+
+// An errorPage says what was wrong with a request, or that the history
+// failed.
+type errorPage struct {
+	Nav     string
+	Status  int
+	Message string
+}
+
+// fail answers with an error page: status and message for the user's own
+// mistakes (4xx), which name what they asked for; a server error is logged
+// and its page says only that.
+func (s *Server) fail(w http.ResponseWriter, nav string, status int, message string) {
+	if status >= 500 {
+		s.logf("%s", message)
+		message = "the history could not be read; the server's log says why"
+	}
+	s.render(w, status, "error", errorPage{Nav: nav, Status: status, Message: message})
+}
+
+func (s *Server) logf(format string, args ...any) {
+	if s.Log != nil {
+		s.Log.Printf(format, args...)
+		return
+	}
+	log.Printf(format, args...)
+}
+
+// link is path with its query: every link between pages is made here, and
+// html/template escapes it again where it lands.
+func link(path string, query url.Values) string {
+	if len(query) == 0 {
+		return path
+	}
+	return path + "?" + query.Encode()
+}
+
+// query is a url.Values of pairs, leaving out those whose value is "".
+func query(pairs ...string) url.Values {
+	q := url.Values{}
+	for i := 0; i+1 < len(pairs); i += 2 {
+		if pairs[i+1] != "" {
+			q.Set(pairs[i], pairs[i+1])
+		}
+	}
+	return q
+}
+
+func day(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format("2006-01-02")
+}
+
+// param is a request's query parameter, trimmed.
+func param(r *http.Request, name string) string {
+	return strings.TrimSpace(r.URL.Query().Get(name))
+}
+
+// dict makes a map of its key and value pairs, for a template that takes
+// more than one value.
+func dict(pairs ...any) (map[string]any, error) {
+	if len(pairs)%2 != 0 {
+		return nil, fmt.Errorf("dict of %d values: want key and value pairs", len(pairs))
+	}
+	m := make(map[string]any, len(pairs)/2)
+	for i := 0; i < len(pairs); i += 2 {
+		key, ok := pairs[i].(string)
+		if !ok {
+			return nil, fmt.Errorf("dict: key %v is not a string", pairs[i])
+		}
+		m[key] = pairs[i+1]
+	}
+	return m, nil
+}

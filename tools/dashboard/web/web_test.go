@@ -1,0 +1,265 @@
+package web
+
+import (
+	"encoding/json"
+	"html"
+	"io"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+
+	"havlak-lab/tools/result"
+	"havlak-lab/tools/verdict"
+)
+
+// get fetches path from srv without following a redirect.
+func get(t *testing.T, srvURL, path string) (*http.Response, string) {
+	t.Helper()
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := client.Get(srvURL + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp, string(body)
+}
+
+var envKey = result.EnvironmentKey(program("havlak6", 6, 0, 1, 1, "").Environment)
+
+func seriesQuery(benchmark, figure, unit string) string {
+	return url.Values{"benchmark": {benchmark}, "figure": {figure}, "unit": {unit}, "workload": {result.WorkloadQuick}, "env": {envKey}}.Encode()
+}
+
+// An incomplete choice is completed, and the address then names it: real
+// time, the quick workload, the one environment.
+func TestSeriesCompletesTheChoice(t *testing.T) {
+	db, _ := testHistory(t)
+	srv := serve(t, db)
+	resp, _ := get(t, srv.URL, "/series?benchmark=havlak6")
+	if resp.StatusCode != http.StatusFound {
+		t.Fatalf("status %s, want a redirect", resp.Status)
+	}
+	if got, want := resp.Header.Get("Location"), "/series?"+seriesQuery("havlak6", "real_seconds", "s"); got != want {
+		t.Errorf("redirected to %s, want %s", got, want)
+	}
+	resp, body := get(t, srv.URL, "/series?"+seriesQuery("havlak6", "real_seconds", "s"))
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("status %s:\n%s", resp.Status, body)
+	}
+	for _, want := range []string{`data-points="/api/series?benchmark=havlak6&amp;env=` + envKey, `<option value="havlak6cc">`,
+		`<option value="own_instructions">`, "perf-1, EPYC × 2, go1.27.4, opt"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the page lacks %s", want)
+		}
+	}
+	if resp, _ := get(t, srv.URL, "/series?benchmark=nosuch"); resp.StatusCode != http.StatusNotFound {
+		t.Errorf("a benchmark the history lacks: status %s, want 404", resp.Status)
+	}
+	if resp, _ := get(t, srv.URL, "/"); resp.StatusCode != http.StatusFound || resp.Header.Get("Location") != "/series" {
+		t.Errorf("/: %s to %q, want a redirect to /series", resp.Status, resp.Header.Get("Location"))
+	}
+}
+
+// The points are every night's, in time order, each the median, smallest
+// and largest of its runs as the comparison summarises runs.
+func TestSeriesPoints(t *testing.T) {
+	db, _ := testHistory(t)
+	srv := serve(t, db)
+	resp, body := get(t, srv.URL, "/api/series?"+seriesQuery("havlak6", "real_seconds", "s"))
+	if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "application/json" {
+		t.Fatalf("%s %s:\n%s", resp.Status, resp.Header.Get("Content-Type"), body)
+	}
+	var got seriesJSON
+	if err := json.Unmarshal([]byte(body), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Benchmark != "havlak6" || got.EnvKey != envKey || len(got.Points) != nights {
+		t.Fatalf("%s %s with %d points, want havlak6 %s with %d", got.Benchmark, got.EnvKey, len(got.Points), envKey, nights)
+	}
+	for n, p := range got.Points {
+		real := 1.0 + 0.002*float64(n%2)
+		if n == nights-1 {
+			real = 1.5
+		}
+		want := verdict.NewSample([]float64{real * 0.98, real * 0.99, real, real * 1.01, real * 1.02})
+		if p.Commit != commitOf(n) || !p.Time.Equal(nightTime(n)) || p.Runs != 5 ||
+			p.Median != want.Median || p.Min != want.Min || p.Max != want.Max {
+			t.Errorf("point %d: %+v, want commit %s at %s, %+v", n, p, commitOf(n), nightTime(n), want)
+		}
+	}
+	for _, q := range []string{"benchmark=havlak6", seriesQuery("havlak6", "real_seconds", "KiB")} {
+		if resp, _ := get(t, srv.URL, "/api/series?"+q); resp.StatusCode/100 != 4 {
+			t.Errorf("/api/series?%s: status %s, want a 4xx", q, resp.Status)
+		}
+	}
+}
+
+// rows returns the compare table's rows: each row's cells' text.
+func rows(t *testing.T, body string) [][]string {
+	t.Helper()
+	var all [][]string
+	row := regexp.MustCompile(`(?s)<tr class="[^"]*" data-changed="[a-z]+">(.*?)</tr>`)
+	cell := regexp.MustCompile(`(?s)<td[^>]*>(.*?)</td>`)
+	tag := regexp.MustCompile(`<[^>]+>`)
+	for _, m := range row.FindAllStringSubmatch(body, -1) {
+		var cells []string
+		for _, c := range cell.FindAllStringSubmatch(m[1], -1) {
+			cells = append(cells, html.UnescapeString(strings.TrimSpace(tag.ReplaceAllString(c[1], ""))))
+		}
+		all = append(all, cells)
+	}
+	return all
+}
+
+// The compare page: every figure of both nights, judged by the one
+// comparison; the filter, the sorting, and results of the same binary.
+func TestCompare(t *testing.T) {
+	db, _ := testHistory(t)
+	srv := serve(t, db)
+	a, b := commitOf(0)[:12], commitOf(nights-1)
+	resp, body := get(t, srv.URL, "/compare?a="+a+"&b="+b)
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("status %s:\n%s", resp.Status, body)
+	}
+	all := rows(t, body)
+	var real, instructions []string
+	for _, r := range all {
+		switch {
+		case r[0] == "havlak6" && r[2] == "real_seconds":
+			real = r
+		case r[0] == "havlak6" && r[2] == "own_instructions":
+			instructions = r
+		}
+	}
+	if len(real) < 8 || real[6] != "+50.00%" || real[7] != "REGRESSED" {
+		t.Errorf("havlak6 real_seconds: %q, want +50.00%% REGRESSED", real)
+	}
+	if len(instructions) < 8 || instructions[6] != "+5.00%" || instructions[7] != "REGRESSED" {
+		t.Errorf("havlak6 own_instructions: %q, want +5.00%% REGRESSED", instructions)
+	}
+	// The forged name is in the results' columns only: their result.json,
+	// which the comparison reads, names the benchmark "forged", which the
+	// last night lacks.
+	if !strings.Contains(body, "<td class=\"benchmark\">forged</td>") || !strings.Contains(body, "only at A") {
+		t.Errorf("the benchmark only night 0 has is not listed as only at A")
+	}
+
+	resp, changedBody := get(t, srv.URL, "/compare?a="+a+"&b="+b+"&changed=1")
+	changed := rows(t, changedBody)
+	if resp.StatusCode != http.StatusOK || len(changed) == 0 || len(changed) >= len(all) {
+		t.Errorf("only changed: %d rows of %d", len(changed), len(all))
+	}
+	for _, r := range changed {
+		if len(r) > 7 && r[7] == "~" {
+			t.Errorf("only changed lists an unchanged row: %q", r)
+		}
+	}
+
+	_, sorted := get(t, srv.URL, "/compare?a="+a+"&b="+b+"&sort=-change")
+	if top := rows(t, sorted)[0]; top[0] != "havlak6" || top[6] != "+50.00%" {
+		t.Errorf("sorted by change, descending: the first row is %q, want one of havlak6's +50.00%%", top)
+	}
+
+	// The last two nights measured havlak6cc's same binary and run.
+	_, same := get(t, srv.URL, "/compare?a="+commitOf(nights-2)+"&b="+b)
+	n := 0
+	for _, r := range rows(t, same) {
+		if r[0] == "havlak6cc" {
+			n++
+			if !strings.Contains(r[7], "not re-measured") {
+				t.Errorf("havlak6cc of the same identity: %q, want it marked not re-measured", r)
+			}
+		} else if strings.Contains(r[7], "not re-measured") {
+			t.Errorf("%s: marked not re-measured, its binary changed", r[0])
+		}
+	}
+	if n == 0 {
+		t.Error("no row of havlak6cc")
+	}
+
+	for path, want := range map[string]int{
+		"/compare?a=" + a + "&b=0123abcd":                   http.StatusNotFound,
+		"/compare?a=" + a + "&b=" + url.QueryEscape("x'--"): http.StatusBadRequest,
+		"/compare?a=c&b=" + b:                               http.StatusBadRequest, // a prefix of every commit
+		"/compare?a=" + a + "&b=" + b + "&sort=x":           http.StatusBadRequest,
+	} {
+		if resp, body := get(t, srv.URL, path); resp.StatusCode != want || !strings.Contains(body, `class="error"`) {
+			t.Errorf("%s: status %s, want %d with the error said", path, resp.Status, want)
+		}
+	}
+}
+
+// The alerts: the open ones by default, newest first; by state.
+func TestAlerts(t *testing.T) {
+	db, _ := testHistory(t)
+	srv := serve(t, db)
+	ids := func(body string) []string {
+		var got []string
+		for _, m := range regexp.MustCompile(`<td class="num">(\d+)</td><td class="state">([a-z]+)</td>`).FindAllStringSubmatch(body, -1) {
+			got = append(got, m[1]+" "+m[2])
+		}
+		return got
+	}
+	for query, want := range map[string]string{"": "2 acknowledged,1 new", "?state=all": "2 acknowledged,1 new",
+		"?state=acknowledged": "2 acknowledged", "?state=fixed": ""} {
+		resp, body := get(t, srv.URL, "/alerts"+query)
+		if got := strings.Join(ids(body), ","); resp.StatusCode != http.StatusOK || got != want {
+			t.Errorf("/alerts%s: %s, alerts %q, want %q", query, resp.Status, got, want)
+		}
+	}
+	_, body := get(t, srv.URL, "/alerts")
+	for _, want := range []string{"+50.00% (1 → 1.5 s)", "ce0000000000..cf0000000000", "last seen 2026-11-03", "(ann)",
+		`<a href="/series?benchmark=havlak6&amp;env=` + envKey + `&amp;figure=real_seconds&amp;unit=s&amp;workload=quick">real_seconds</a>`} {
+		if !strings.Contains(html.UnescapeString(body), html.UnescapeString(want)) {
+			t.Errorf("the alerts page lacks %s", want)
+		}
+	}
+	if resp, _ := get(t, srv.URL, "/alerts?state=closed"); resp.StatusCode != http.StatusBadRequest {
+		t.Errorf("state=closed: status %s, want 400", resp.Status)
+	}
+}
+
+// Every string from the history lands as text: the forged benchmark name
+// and the hostile figure name on the series page, the hostile name and
+// note on the alerts page, the figure on the compare page, and as JSON;
+// and no page may run an inline script.
+func TestHostileNamesAreText(t *testing.T) {
+	db, _ := testHistory(t)
+	srv := serve(t, db)
+	pages := []string{
+		"/series?" + seriesQuery(hostile, "real_seconds", "s"),
+		"/series?" + seriesQuery("havlak6", hostile, "count"),
+		"/alerts",
+		"/compare?a=" + commitOf(0) + "&b=" + commitOf(nights-1),
+	}
+	for _, path := range pages {
+		resp, body := get(t, srv.URL, path)
+		if resp.StatusCode != http.StatusOK {
+			t.Errorf("%s: status %s", path, resp.Status)
+			continue
+		}
+		if strings.Contains(body, "<img") || strings.Contains(body, "<script>alert") {
+			t.Errorf("%s: the page carries the hostile markup", path)
+		}
+		if !strings.Contains(body, "&lt;img src=x onerror=alert(1)&gt;") {
+			t.Errorf("%s: the hostile name is not shown as text", path)
+		}
+		if csp := resp.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "script-src 'self'") {
+			t.Errorf("%s: Content-Security-Policy %q", path, csp)
+		}
+	}
+	_, body := get(t, srv.URL, "/alerts")
+	if !strings.Contains(body, "&lt;script&gt;alert(2)&lt;/script&gt; known") {
+		t.Error("the alert's note is not shown as text")
+	}
+	_, body = get(t, srv.URL, "/api/series?"+seriesQuery(hostile, "real_seconds", "s"))
+	if strings.Contains(body, "<img") || !strings.Contains(body, `\u003cimg src=x onerror=alert(1)\u003e`) {
+		t.Errorf("the JSON carries the name unescaped: %s", body)
+	}
+}

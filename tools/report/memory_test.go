@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 
 	"havlak-lab/tools/result"
@@ -125,4 +126,38 @@ func TestWriteBigNight(t *testing.T) {
 	if _, err := result.OpenNight(*bigNight); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// The report's loader keeps what it renders of each result, never the
+// result's files: a night of eight results of 60 MiB (three files of 20
+// MiB) leaves no more than a few MiB in use once loaded, and its problems
+// are none (every result valid).
+func TestLoadingKeepsNoFiles(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes 480 MiB")
+	}
+	dir := t.TempDir()
+	const n, mib = 8, 20
+	for i := range n {
+		writeBigResult(t, dir, fmt.Sprintf("big%d_test", i+1), fmt.Sprintf("big%d", i+1), mib)
+	}
+	var before runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	set, err := load("", []string{dir}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	if len(set.Results) != n || len(set.Problems) > 0 {
+		t.Fatalf("%d results, problems %q: want %d, none", len(set.Results), set.Problems, n)
+	}
+	// Generous: one result's files are 60 MiB, the night's 480 MiB.
+	const bound = 32 << 20
+	if grown := int64(after.HeapInuse) - int64(before.HeapInuse); grown > bound {
+		t.Errorf("the loaded night holds %d MiB of heap: over %d MiB, the results' files are kept", grown>>20, bound>>20)
+	}
+	runtime.KeepAlive(set)
 }

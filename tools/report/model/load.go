@@ -41,9 +41,9 @@ type LeftOut struct {
 func (s *Set) Empty() bool { return len(s.Results) == 0 && len(s.Servers) == 0 }
 
 // Load collects the results of one workload under the roots (see
-// result.Walk), read one at a time: workload, or when it is "", the standard workload when
-// there are results of it (program results with successful runs, or
-// server results), else the quick one. Timings of the two do not compare,
+// result.Walk), read one at a time: workload, or when it is "", the
+// standard workload when there are results of it (program results with
+// successful runs, or server results), else the quick one. Timings of the two do not compare,
 // so one report never mixes them. Of several results for one benchmark
 // (testlogs of several configurations, say), the newest is kept. The
 // others are listed as left out, and results that cannot be read as

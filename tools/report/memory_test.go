@@ -28,9 +28,10 @@ var (
 // renamed name with three large files of mib MiB each, stored (a
 // compressed zip of random bytes is no smaller): its two call graphs
 // (cpu.svg and heap.svg, which the report copies) and a data file it
-// lists (big.bin, which only the readers' checks read). The result is
-// valid: within every limit of tools/result when mib is at most 127 (three
-// files of 127 MiB are 381 MiB).
+// lists (big.bin, which only the readers' checks read), from a scheduled
+// build of main (result.Origin.Trusted), as the nightly job's. It is
+// valid, within every limit of tools/result, when mib is at most 127
+// (three files of 127 MiB are 381 MiB).
 func writeBigResult(t testing.TB, dir, test, name string, mib int) {
 	t.Helper()
 	in, err := zip.OpenReader(filepath.Join(fixtures, "havlak6_quick_test", "outputs.zip"))
@@ -83,6 +84,10 @@ func writeBigResult(t testing.TB, dir, test, name string, mib int) {
 				t.Fatal(err)
 			}
 			doc["benchmark"].(map[string]any)["name"] = name
+			// A scheduled build of main: what the nightly job promotes
+			// and a shared history takes.
+			doc["environment"].(map[string]any)["origin"] = map[string]any{
+				"ci": "buildkite", "build_source": "schedule", "branch": result.TrustedBranch}
 			doc["files"] = append(doc["files"].([]any), map[string]any{"name": "big.bin", "role": "data"})
 			data, err := json.MarshalIndent(doc, "", "  ")
 			if err != nil {

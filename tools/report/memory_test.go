@@ -134,15 +134,12 @@ func TestWriteBigNight(t *testing.T) {
 }
 
 // The report's loader keeps what it renders of each result, never the
-// result's files: a night of eight results of 60 MiB (three files of 20
+// result's files: a night of eight results of 21 MiB (three files of 7
 // MiB) leaves no more than a few MiB in use once loaded, and its problems
 // are none (every result valid).
 func TestLoadingKeepsNoFiles(t *testing.T) {
-	if testing.Short() {
-		t.Skip("writes 480 MiB")
-	}
 	dir := t.TempDir()
-	const n, mib = 8, 20
+	const n, mib = 8, 7
 	for i := range n {
 		writeBigResult(t, dir, fmt.Sprintf("big%d_test", i+1), fmt.Sprintf("big%d", i+1), mib)
 	}
@@ -159,7 +156,7 @@ func TestLoadingKeepsNoFiles(t *testing.T) {
 	if len(set.Results) != n || len(set.Problems) > 0 {
 		t.Fatalf("%d results, problems %q: want %d, none", len(set.Results), set.Problems, n)
 	}
-	// Generous: one result's files are 60 MiB, the night's 480 MiB.
+	// Generous: one result's graphs are 14 MiB, the night's 112 MiB.
 	const bound = 32 << 20
 	if grown := int64(after.HeapInuse) - int64(before.HeapInuse); grown > bound {
 		t.Errorf("the loaded night holds %d MiB of heap: over %d MiB, the results' files are kept", grown>>20, bound>>20)

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 	"time"
 
@@ -36,6 +37,7 @@ func (d *DB) Ingest(ctx context.Context, path string) (Ingested, error) {
 	if err != nil {
 		return Ingested{}, err
 	}
+	defer out.Close()
 	source, err := filepath.Abs(path)
 	if err != nil {
 		return Ingested{}, err
@@ -55,9 +57,10 @@ func (d *DB) IngestOutputs(ctx context.Context, out result.Outputs, source strin
 	if err != nil {
 		return Ingested{}, err
 	}
-	// A half-written result lists files that never arrived.
+	// A half-written result lists files that never arrived. Each is read
+	// through, a piece at a time: a result's files are never held.
 	for _, f := range r.Files {
-		if _, err := out.ReadFile(f.Name); err != nil {
+		if err := readThrough(out, f.Name); err != nil {
 			return Ingested{}, fmt.Errorf("%s: listed in %s but unreadable: %w", out.Path(f.Name), result.FileName, err)
 		}
 	}
@@ -132,4 +135,15 @@ func (d *DB) IngestOutputs(ctx context.Context, out result.Outputs, source strin
 		return Ingested{}, fmt.Errorf("%s: storing in %s: %w", out.Path(result.FileName), d.name, busy(err))
 	}
 	return in, nil
+}
+
+// readThrough reads the file name of out to its end, keeping none of it.
+func readThrough(out result.Outputs, name string) error {
+	rc, err := out.OpenFile(name)
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	_, err = io.Copy(io.Discard, rc)
+	return err
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 
 	"havlak-lab/tools/result"
@@ -94,4 +95,11 @@ func (g goneOutputs) ReadFile(name string) ([]byte, error) {
 	return nil, &fs.PathError{Op: "read", Path: g.Path(name), Err: fmt.Errorf("the result's files are no longer where they were ingested from: %w", g.err)}
 }
 
+func (g goneOutputs) OpenFile(name string) (io.ReadCloser, error) {
+	_, err := g.ReadFile(name)
+	return nil, err
+}
+
 func (g goneOutputs) Path(name string) string { return g.source + ":" + name }
+
+func (g goneOutputs) Close() error { return nil }

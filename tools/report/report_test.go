@@ -169,6 +169,9 @@ func TestReport(t *testing.T) {
 			if err := xml.Unmarshal([]byte(svg), new(struct{})); err != nil {
 				t.Errorf("%s/%s is not well-formed: %v", name, file, err)
 			}
+			if file != "flame.svg" && svg != readFile(t, filepath.Join(dir, file)) {
+				t.Errorf("%s/%s is not the result's, copied", name, file)
+			}
 		}
 		if !strings.Contains(md, "### "+name+" (") {
 			t.Errorf("report.md has no section for %s", name)

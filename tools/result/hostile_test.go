@@ -46,6 +46,26 @@ func claimingZip(t *testing.T, entries map[string]uint64) string {
 	return path
 }
 
+// unchecked opens the zip at path as Open does, without Open's checks of
+// its entries: what Open would refuse, to try the readers' own bounds.
+func unchecked(t *testing.T, path string) zipOutputs {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	info, err := f.Stat()
+	if err != nil {
+		t.Fatal(err)
+	}
+	z, err := zip.NewReader(f, info.Size())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return zipOutputs{f, z, path}
+}
+
 func TestReadsAreBounded(t *testing.T) {
 	// One entry of 2 GiB claimed: refused before it is read.
 	path := claimingZip(t, map[string]uint64{FileName: 100, "cpu.svg": 2 << 30})
@@ -58,16 +78,14 @@ func TestReadsAreBounded(t *testing.T) {
 	if _, err := Open(path); !errors.Is(err, io.ErrUnexpectedEOF) || !strings.Contains(err.Error(), "outputs.zip:big.svg") {
 		t.Errorf("an entry shorter than it claims: %v", err)
 	}
-	// What Open takes, ReadFile bounds all the same.
-	data, _ := os.ReadFile(path)
-	z, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := zipOutputs{z, path}
+	// What Open takes, ReadFile and OpenFile bound all the same.
+	out := unchecked(t, path)
 	var limit *LimitError
 	if _, err := out.ReadFile("big.svg"); !errors.As(err, &limit) || !strings.Contains(err.Error(), "outputs.zip:big.svg") {
 		t.Errorf("an entry over %d bytes: %v", MaxFileBytes, err)
+	}
+	if _, err := out.OpenFile("big.svg"); !errors.As(err, &limit) || !strings.Contains(err.Error(), "outputs.zip:big.svg") {
+		t.Errorf("an entry over %d bytes, opened: %v", MaxFileBytes, err)
 	}
 	// A file of a result directory over the limit: refused by its size.
 	dir := t.TempDir()
@@ -77,6 +95,9 @@ func TestReadsAreBounded(t *testing.T) {
 	f.Close()
 	if _, err := dirOutputs(dir).ReadFile("big.svg"); !errors.As(err, &limit) {
 		t.Errorf("a file over %d bytes: %v", MaxFileBytes, err)
+	}
+	if _, err := dirOutputs(dir).OpenFile("big.svg"); !errors.As(err, &limit) {
+		t.Errorf("a file over %d bytes, opened: %v", MaxFileBytes, err)
 	}
 	// A zip over the result's limit is not read at all.
 	f, _ = os.Create(filepath.Join(dir, ZipName))
@@ -324,13 +345,8 @@ func TestDuplicateKeysAreRefused(t *testing.T) {
 
 func TestResultJSONIsBounded(t *testing.T) {
 	path := claimingZip(t, map[string]uint64{FileName: MaxResultJSONBytes + 1})
-	data, _ := os.ReadFile(path)
-	z, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var limit *LimitError
-	if _, err := ReadFrom(zipOutputs{z, path}); !errors.As(err, &limit) || limit.Limit != MaxResultJSONBytes {
+	if _, err := ReadFrom(unchecked(t, path)); !errors.As(err, &limit) || limit.Limit != MaxResultJSONBytes {
 		t.Errorf("a result.json claiming %d bytes: %v", MaxResultJSONBytes+1, err)
 	}
 	dir := t.TempDir()

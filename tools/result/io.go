@@ -47,17 +47,63 @@ func (e *LimitError) Error() string {
 	return fmt.Sprintf("%s: %d bytes, over the limit of %d", e.Path, e.Size, e.Limit)
 }
 
-// Outputs are the files of one result, in a directory or a zip.
+// Outputs are the files of one result, in a directory or a zip. A zip's
+// are read from the zip's file when asked for, never held in memory: a
+// reader keeps of a result only what it takes from it.
 type Outputs interface {
 	// ReadFile reads the file name of the result.
 	ReadFile(name string) ([]byte, error)
+	// OpenFile opens the file name of the result for reading, for a
+	// reader that copies or checks it without holding it whole. Reading
+	// it past MaxFileBytes is an error.
+	OpenFile(name string) (io.ReadCloser, error)
 	// Path names a file for people: dir/name, or outputs.zip:name.
 	Path(name string) string
+	// Close closes the zip's file the outputs read from (nothing for a
+	// directory's); reading them afterwards is an error. Outputs nobody
+	// closes hold their file open until they are garbage.
+	Close() error
 }
 
 type dirOutputs string
 
 func (d dirOutputs) ReadFile(name string) ([]byte, error) { return d.readLimited(name, MaxFileBytes) }
+
+func (d dirOutputs) OpenFile(name string) (io.ReadCloser, error) {
+	f, info, err := OpenRegular(d.Path(name))
+	if err != nil {
+		return nil, err
+	}
+	if info.Size() > MaxFileBytes {
+		f.Close()
+		return nil, &LimitError{d.Path(name), info.Size(), MaxFileBytes}
+	}
+	return &limitedFile{f, d.Path(name), MaxFileBytes}, nil
+}
+
+func (d dirOutputs) Close() error { return nil }
+
+// A limitedFile is a file of a result that refuses to be read past its
+// limit: one that grows while it is read.
+type limitedFile struct {
+	io.ReadCloser
+	path string
+	left int64
+}
+
+func (l *limitedFile) Read(p []byte) (int, error) {
+	if l.left < 0 {
+		return 0, &LimitError{l.path, MaxFileBytes + 1, MaxFileBytes}
+	}
+	if int64(len(p)) > l.left+1 {
+		p = p[:l.left+1]
+	}
+	n, err := l.ReadCloser.Read(p)
+	if l.left -= int64(n); l.left < 0 {
+		return n, &LimitError{l.path, MaxFileBytes + 1, MaxFileBytes}
+	}
+	return n, err
+}
 
 func (d dirOutputs) readLimited(name string, limit int64) ([]byte, error) {
 	return ReadFileLimited(d.Path(name), limit)
@@ -143,7 +189,10 @@ func ReadFileLimited(path string, limit int64) ([]byte, error) {
 	return data, nil
 }
 
+// zipOutputs reads the entries of a zip from its file, each when asked
+// for: the zip is never in memory whole.
 type zipOutputs struct {
+	file *os.File
 	r    *zip.Reader
 	path string
 }
@@ -151,14 +200,30 @@ type zipOutputs struct {
 func (z zipOutputs) ReadFile(name string) ([]byte, error) { return z.readLimited(name, MaxFileBytes) }
 
 func (z zipOutputs) readLimited(name string, limit int64) ([]byte, error) {
-	// archive/zip refuses an entry that inflates past the size its header
-	// claims, so checking the claim bounds the read.
+	rc, err := z.open(name, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	data, err := io.ReadAll(rc)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", z.Path(name), err)
+	}
+	return data, nil
+}
+
+func (z zipOutputs) OpenFile(name string) (io.ReadCloser, error) { return z.open(name, MaxFileBytes) }
+
+// open opens the entry name, refusing one whose header claims more than
+// limit bytes: archive/zip refuses an entry that inflates past the size
+// its header claims, so checking the claim bounds the read.
+func (z zipOutputs) open(name string, limit int64) (io.ReadCloser, error) {
 	for _, f := range z.r.File {
 		if f.Name == name && f.UncompressedSize64 > uint64(limit) {
 			return nil, &LimitError{z.Path(name), int64(min(f.UncompressedSize64, 1<<62)), limit}
 		}
 	}
-	data, err := fs.ReadFile(z.r, name)
+	f, err := z.r.Open(name)
 	var pathErr *fs.PathError
 	if errors.As(err, &pathErr) {
 		err = pathErr.Err
@@ -166,13 +231,17 @@ func (z zipOutputs) readLimited(name string, limit int64) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", z.Path(name), err)
 	}
-	return data, nil
+	return f, nil
 }
 
 func (z zipOutputs) Path(name string) string { return z.path + ":" + name }
 
+func (z zipOutputs) Close() error { return z.file.Close() }
+
 // Open opens the result at path: a directory holding result.json, or an
-// outputs.zip.
+// outputs.zip. A zip's file stays open, read from when its entries are
+// (Outputs.Close closes it); Open reads every entry once, to check it, and
+// keeps none of it.
 func Open(path string) (Outputs, error) {
 	info, err := os.Stat(path)
 	if err != nil {
@@ -181,11 +250,25 @@ func Open(path string) (Outputs, error) {
 	if info.IsDir() {
 		return dirOutputs(path), nil
 	}
-	data, err := ReadFileLimited(path, MaxResultBytes)
+	f, info, err := OpenRegular(path)
 	if err != nil {
 		return nil, err
 	}
-	z, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	out, err := openZip(f, info.Size(), path)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return out, nil
+}
+
+// openZip reads the directory of the zip f of size bytes at path and
+// checks its entries.
+func openZip(f *os.File, size int64, path string) (Outputs, error) {
+	if size > MaxResultBytes {
+		return nil, &LimitError{path, size, MaxResultBytes}
+	}
+	z, err := zip.NewReader(f, size)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -207,7 +290,7 @@ func Open(path string) (Outputs, error) {
 			return nil, fmt.Errorf("%s:%s: %w", path, f.Name, err)
 		}
 	}
-	return zipOutputs{z, path}, nil
+	return zipOutputs{f, z, path}, nil
 }
 
 // checkEntry reads the zip entry f to its end and checks it against the
@@ -467,7 +550,7 @@ func Walk(root string, fn func(Found) error) error {
 		}
 		r, out, err := Read(path)
 		if err != nil && out != nil && !looksLikeResult(out) {
-			return nil
+			return out.Close()
 		}
 		if err := fn(Found{Path: path, Result: r, Outputs: out, Err: err}); err != nil {
 			return err
@@ -483,7 +566,11 @@ func Walk(root string, fn func(Found) error) error {
 // result's xtime.json or benchmark.json.
 func looksLikeResult(out Outputs) bool {
 	for _, name := range []string{FileName, "xtime.json", "benchmark.json"} {
-		if _, err := out.ReadFile(name); err == nil || !errors.Is(err, fs.ErrNotExist) {
+		rc, err := out.OpenFile(name)
+		if err == nil {
+			rc.Close()
+		}
+		if err == nil || !errors.Is(err, fs.ErrNotExist) {
 			return true
 		}
 	}

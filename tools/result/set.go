@@ -198,6 +198,7 @@ func (n *Night) Walk(fn func(Found) error) error {
 		}
 		r, out, err := Read(path)
 		if err != nil && out != nil && !looksLikeResult(out) {
+			out.Close()
 			continue
 		}
 		if err := fn(Found{Path: path, Result: r, Outputs: out, Err: err}); err != nil {

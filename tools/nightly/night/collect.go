@@ -7,12 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
-	"havlak-lab/internal/atomicfile"
 	"havlak-lab/internal/cli"
 	"havlak-lab/tools/result"
 )
@@ -133,16 +131,9 @@ func Collect(events, dest string) ([]string, error) {
 			return nil, fmt.Errorf("two tests named %s: %s and %s", name, label, other)
 		}
 		labelOf[name] = label
-		data, err := result.ReadFileLimited(path, result.MaxResultBytes)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", label, err)
-		}
 		dir := filepath.Join(dest, name)
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return nil, err
-		}
-		if err := atomicfile.WriteFile(filepath.Join(dir, result.ZipName), data, 0o644); err != nil {
-			return nil, err
+		if err := copyFile(path, filepath.Join(dir, result.ZipName)); err != nil {
+			return nil, fmt.Errorf("%s: %w", label, err)
 		}
 		dirs = append(dirs, dir)
 	}

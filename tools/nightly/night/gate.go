@@ -12,7 +12,6 @@ import (
 	"slices"
 	"strings"
 
-	"havlak-lab/internal/atomicfile"
 	"havlak-lab/internal/cli"
 	"havlak-lab/internal/gitwork"
 	"havlak-lab/internal/markdown"
@@ -477,15 +476,7 @@ func (n *night) promote(found []result.Found) error {
 		return err
 	}
 	for _, f := range take {
-		data, err := result.ReadFileLimited(f.Path, result.MaxResultBytes)
-		if err != nil {
-			return fmt.Errorf("%w; the baseline stays", err)
-		}
-		dir := filepath.Join(fresh, result.Test(f))
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return err
-		}
-		if err := atomicfile.WriteFile(filepath.Join(dir, result.ZipName), data, 0o644); err != nil {
+		if err := copyFile(f.Path, filepath.Join(fresh, result.Test(f), result.ZipName)); err != nil {
 			return fmt.Errorf("%w; the baseline stays", err)
 		}
 	}

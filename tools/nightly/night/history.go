@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -443,15 +444,35 @@ func commitsBetween(checkout, good, bad string) (int, error) {
 	return strconv.Atoi(strings.TrimSpace(string(out)))
 }
 
+// copyFile copies the file at from to to, which appears whole or not at
+// all, a piece at a time: a result's zip (up to result.MaxResultBytes) is
+// never held in memory. It refuses what is not a regular file
+// (result.OpenRegular) and a file over result.MaxResultBytes.
 func copyFile(from, to string) error {
-	data, err := result.ReadFileLimited(from, result.MaxResultBytes)
+	in, info, err := result.OpenRegular(from)
 	if err != nil {
 		return err
+	}
+	defer in.Close()
+	if info.Size() > result.MaxResultBytes {
+		return &result.LimitError{Path: from, Size: info.Size(), Limit: result.MaxResultBytes}
 	}
 	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
 		return err
 	}
-	return atomicfile.WriteFile(to, data, 0o644)
+	out, err := atomicfile.Create(to)
+	if err != nil {
+		return err
+	}
+	defer out.Abort()
+	n, err := io.Copy(out, io.LimitReader(in, result.MaxResultBytes+1))
+	if err != nil {
+		return fmt.Errorf("copy %s to %s: %w", from, to, err)
+	}
+	if n > result.MaxResultBytes {
+		return &result.LimitError{Path: from, Size: n, Limit: result.MaxResultBytes}
+	}
+	return out.Commit()
 }
 
 func fileExists(path string) bool {

@@ -7,11 +7,10 @@ package export
 
 import (
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
-
-	"github.com/google/pprof/profile"
 
 	"havlak-lab/tools/report/markdown"
 	"havlak-lab/tools/report/model"
@@ -20,8 +19,10 @@ import (
 	"havlak-lab/tools/summary"
 )
 
-// Files renders the report: its files' contents by their paths in the
-// report's directory, and the summary that summary.json holds.
+// Files renders the report's documents: their contents by their paths in
+// the report's directory (the regressions' diff graphs among them), and
+// the summary that summary.json holds. The stages' flame graphs and
+// pprof's graphs are Write's, drawn and copied one at a time.
 func Files(r *model.Report) (map[string][]byte, *summary.Summary, error) {
 	var md, table, index, diffs strings.Builder
 	markdown.WriteReport(&md, r)
@@ -49,25 +50,68 @@ func Files(r *model.Report) (map[string][]byte, *summary.Summary, error) {
 			files[filepath.FromSlash(d.Graph)] = d.SVG
 		}
 	}
-	for _, row := range r.Rows {
-		addStage(files, row.Name, row.CPU, row.Name+": CPU time", row.Graphs)
-	}
-	for _, row := range r.Servers {
-		addStage(files, row.Name, row.CPU, row.Name+": CPU time under load", row.Graphs)
-	}
 	return files, s, nil
 }
 
-// addStage adds a stage's files under stages/NAME/: the flame graph of its
-// CPU profile, when it has one, titled title, and pprof's graphs.
-func addStage(files map[string][]byte, name string, cpu *profile.Profile, title string, graphs map[string][]byte) {
-	dir := filepath.Join("stages", name)
-	if cpu != nil {
-		files[filepath.Join(dir, "flame.svg")] = profiles.FlameGraph(cpu, title)
+// writeStages writes each stage's files under dir/stages/NAME/: the flame
+// graph of its CPU profile, when it has one, and pprof's graphs, copied
+// from the result's outputs. One stage at a time, one file at a time: the
+// results' profiles and graphs are never in memory together.
+func writeStages(r *model.Report, dir string) error {
+	for _, row := range r.Rows {
+		if err := writeStage(dir, row.Name, &row.Files, row.Name+": CPU time"); err != nil {
+			return err
+		}
 	}
-	for file, data := range graphs {
-		files[filepath.Join(dir, file)] = data
+	for _, row := range r.Servers {
+		if err := writeStage(dir, row.Name, &row.Files, row.Name+": CPU time under load"); err != nil {
+			return err
+		}
 	}
+	return nil
+}
+
+// writeStage writes a stage's files, the flame graph titled title.
+func writeStage(dir, name string, files *model.Files, title string) error {
+	dir = filepath.Join(dir, "stages", name)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	if files.CPUTop != nil {
+		cpu, err := files.Profile("cpu")
+		if err != nil {
+			return err
+		}
+		if cpu != nil {
+			if err := os.WriteFile(filepath.Join(dir, "flame.svg"), profiles.FlameGraph(cpu, title), 0o644); err != nil {
+				return err
+			}
+		}
+	}
+	for _, graph := range files.Graphs {
+		if err := copyGraph(files, graph, filepath.Join(dir, graph)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// copyGraph copies the graph name of files to path.
+func copyGraph(files *model.Files, name, path string) error {
+	in, err := files.OpenGraph(name)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
 }
 
 // Write writes the report into a new directory beside outDir, then puts
@@ -95,6 +139,9 @@ func Write(r *model.Report, outDir string) (*summary.Summary, error) {
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			return nil, err
 		}
+	}
+	if err := writeStages(r, tmp); err != nil {
+		return nil, err
 	}
 	if err := os.Chmod(tmp, 0o755); err != nil {
 		return nil, err

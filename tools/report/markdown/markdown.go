@@ -9,8 +9,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/google/pprof/profile"
-
 	md "havlak-lab/internal/markdown"
 	"havlak-lab/tools/report/model"
 	"havlak-lab/tools/report/profiles"
@@ -124,11 +122,11 @@ func WriteReport(w io.Writer, r *model.Report) {
 	}
 	for _, row := range r.Rows {
 		fmt.Fprintf(w, "\n### %s (%s)\n\n", md.Escape(row.Name), md.Escape(row.Language))
-		if row.CPU == nil {
+		if row.CPUTop == nil {
 			fmt.Fprintln(w, "No CPU profile.")
 			continue
 		}
-		writeTopFunctions(w, row.CPU)
+		writeTopFunctions(w, row.CPUTop)
 	}
 
 	writeServerProfiles(w, r)
@@ -195,10 +193,10 @@ func writeMetrics(w io.Writer, r *model.Report) {
 	}
 }
 
-// writeTopFunctions writes a Markdown table of the profile's five top
+// writeTopFunctions writes a Markdown table of a CPU profile's top
 // functions by flat and by cumulative time, side by side.
-func writeTopFunctions(w io.Writer, p *profile.Profile) {
-	flat, cum := profiles.TopFunctions(p, 5)
+func writeTopFunctions(w io.Writer, top *profiles.Top) {
+	flat, cum := top.Flat, top.Cum
 	fmt.Fprintln(w, "| flat | function | cum | function |")
 	fmt.Fprintln(w, "|---:|---|---:|---|")
 	for i := 0; i < max(len(flat), len(cum)); i++ {
@@ -255,12 +253,12 @@ func writeServerProfiles(w io.Writer, r *model.Report) {
 			rates := row.Server.Rates
 			fmt.Fprintf(w, "- mutex contention (fraction 1/%d): %s\n", rates.MutexProfileFraction, row.MutexContention.Text())
 			fmt.Fprintf(w, "- blocking (rate %d ns): %s\n", rates.BlockProfileRate, row.BlockContention.Text())
-			if row.CPU == nil {
+			if row.CPUTop == nil {
 				fmt.Fprintln(w, "\nNo CPU profile.")
 				continue
 			}
 			fmt.Fprintln(w)
-			writeTopFunctions(w, row.CPU)
+			writeTopFunctions(w, row.CPUTop)
 		}
 	}
 }

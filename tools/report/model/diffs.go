@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"path"
 
-	"github.com/google/pprof/profile"
-
 	"havlak-lab/tools/profilediff"
 )
 
@@ -29,23 +27,32 @@ func (r *Report) DiffRegressions(rows []*Row) {
 			continue
 		}
 		base := row.Compared.Baseline
-		for _, kind := range []struct {
-			name      string
-			base, new *profile.Profile
-		}{{"cpu", base.CPU, row.CPU}, {"heap", base.Heap, row.Heap}} {
-			if kind.base == nil || kind.new == nil {
+		for _, kind := range []string{"cpu", "heap"} {
+			// Read again, one regression at a time: the report keeps no
+			// profile.
+			before, err := base.Profile(kind)
+			if err != nil {
+				r.Problems = append(r.Problems, fmt.Sprintf("%s: the %s profile diff: the baseline's profile: %v", row.Name, kind, err))
 				continue
 			}
-			d, err := profilediff.Compute(kind.name, kind.base, kind.new)
+			tonight, err := row.Profile(kind)
 			if err != nil {
-				r.Problems = append(r.Problems, fmt.Sprintf("%s: the %s profile diff: %v", row.Name, kind.name, err))
+				r.Problems = append(r.Problems, fmt.Sprintf("%s: the %s profile diff: %v", row.Name, kind, err))
+				continue
+			}
+			if before == nil || tonight == nil {
+				continue
+			}
+			d, err := profilediff.Compute(kind, before, tonight)
+			if err != nil {
+				r.Problems = append(r.Problems, fmt.Sprintf("%s: the %s profile diff: %v", row.Name, kind, err))
 				continue
 			}
 			rd := RegressionDiff{Benchmark: row.Name, Diff: d}
-			if rd.SVG, err = profilediff.SVG(kind.name, kind.base, kind.new); err != nil {
-				r.Problems = append(r.Problems, fmt.Sprintf("%s: the %s profile diff's graph: %v", row.Name, kind.name, err))
+			if rd.SVG, err = profilediff.SVG(kind, before, tonight); err != nil {
+				r.Problems = append(r.Problems, fmt.Sprintf("%s: the %s profile diff's graph: %v", row.Name, kind, err))
 			} else {
-				rd.Graph = path.Join("stages", row.Name, kind.name+".diff.svg")
+				rd.Graph = path.Join("stages", row.Name, kind+".diff.svg")
 			}
 			r.ProfileDiffs = append(r.ProfileDiffs, rd)
 		}

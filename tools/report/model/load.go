@@ -41,21 +41,19 @@ type LeftOut struct {
 func (s *Set) Empty() bool { return len(s.Results) == 0 && len(s.Servers) == 0 }
 
 // Load collects the results of one workload under the roots (see
-// result.FindAll): workload, or when it is "", the standard workload when
-// there are results of it (program results with successful runs, or
-// server results), else the quick one. Timings of the two do not compare,
+// result.Walk), read one at a time: workload, or when it is "", the
+// standard workload when there are results of it (program results with
+// successful runs, or server results), else the quick one. Timings of the two do not compare,
 // so one report never mixes them. Of several results for one benchmark
 // (testlogs of several configurations, say), the newest is kept. The
 // others are listed as left out, and results that cannot be read as
 // problems.
 func Load(workload string, roots ...string) (*Set, error) {
-	found, err := result.FindAll(roots...)
-	if err != nil {
-		return nil, err
-	}
+	roots = slices.Clone(roots)
+	sort.Strings(roots)
 	return load(workload, func(fn func(result.Found) error) error {
-		for _, f := range found {
-			if err := fn(f); err != nil {
+		for _, root := range roots {
+			if err := result.Walk(root, fn); err != nil {
 				return err
 			}
 		}
@@ -102,10 +100,10 @@ func load(workload string, walk func(func(result.Found) error) error) (*Set, err
 	set := &Set{Workload: workload, Problems: problems, Unreadable: slices.Clone(problems)}
 	set.Results = newest(set, results, func(r *Result) (result.Benchmark, string, string) {
 		return r.Benchmark, r.Source, r.Started()
-	})
+	}, func(r *Result) { r.Close() })
 	set.Servers = newest(set, servers, func(r *ServerRow) (result.Benchmark, string, string) {
 		return r.Benchmark, r.Source, r.Median.Start
-	})
+	}, func(r *ServerRow) { r.Close() })
 	order(set.Results)
 	orderServers(set.Servers)
 	for _, row := range set.Servers {
@@ -119,14 +117,15 @@ func load(workload string, walk func(func(result.Found) error) error) (*Set, err
 
 // newest keeps, of the results of the set's workload, the one that started
 // last of each benchmark, in the order first found, and lists the others
-// in the set as left out.
-func newest[R any](set *Set, results []*R, describe func(*R) (b result.Benchmark, source, started string)) []*R {
+// in the set as left out, dropping each (drop closes its outputs).
+func newest[R any](set *Set, results []*R, describe func(*R) (b result.Benchmark, source, started string), drop func(*R)) []*R {
 	kept := map[string]*R{}
 	var order []*R
 	for _, r := range results {
 		b, source, started := describe(r)
 		if b.Workload.Name != set.Workload {
 			set.LeftOut = append(set.LeftOut, LeftOut{Name: b.Name, Source: source, Workload: b.Workload.Name})
+			drop(r)
 			continue
 		}
 		other, ok := kept[b.Name]
@@ -139,7 +138,10 @@ func newest[R any](set *Set, results []*R, describe func(*R) (b result.Benchmark
 		older := LeftOut{Name: b.Name, Source: source, Workload: b.Workload.Name, Older: true}
 		if started > otherStarted {
 			older.Source = otherSource
+			drop(other)
 			*other = *r // in place: order holds other
+		} else {
+			drop(r)
 		}
 		set.LeftOut = append(set.LeftOut, older)
 	}

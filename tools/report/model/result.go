@@ -5,17 +5,14 @@
 package model
 
 import (
-	"fmt"
 	"sort"
-
-	"github.com/google/pprof/profile"
 
 	"havlak-lab/tools/result"
 )
 
 // A Result is one benchmark's result as the report shows it: its
-// declaration, environment and successful runs (tools/result), with its
-// profiles parsed and its call graphs read.
+// declaration, environment and successful runs (tools/result), with the
+// top functions of its CPU profile.
 type Result struct {
 	result.Benchmark
 	Environment result.Environment
@@ -30,11 +27,9 @@ type Result struct {
 	// the comparison with the baseline judges.
 	Figures []result.Figure
 
-	CPU  *profile.Profile // nil when missing or unreadable
-	Heap *profile.Profile
-	// Graphs holds pprof's rendered call graphs by file name (cpu.svg,
-	// heap.svg), to be copied next to the report.
-	Graphs map[string][]byte
+	// Files are its CPU profile's top functions, and its profiles and
+	// call graphs, read when drawn.
+	Files
 
 	// Problems lists what could not be read; the report shows what it can.
 	Problems []string
@@ -48,7 +43,9 @@ func (r *Result) Started() string {
 	return r.Runs[0].Start
 }
 
-// readResult reads the profiles and graphs a result lists.
+// readResult reads what the report shows of a result: its figures, its
+// CPU profile's top functions, and which of its profiles and graphs can
+// be read.
 func readResult(f result.Found) *Result {
 	res := f.Result
 	r := &Result{
@@ -59,7 +56,6 @@ func readResult(f result.Found) *Result {
 		Runs:        res.Timing.Successful(),
 		Metrics:     res.Metrics,
 		Sweeps:      res.Sweeps,
-		Graphs:      map[string][]byte{},
 	}
 	if len(r.Runs) == 0 {
 		r.Problems = append(r.Problems, f.Outputs.Path(result.FileName)+": no successful run")
@@ -68,35 +64,10 @@ func readResult(f result.Found) *Result {
 	if r.Figures, err = result.Figures(res, f.Outputs); err != nil {
 		r.Problems = append(r.Problems, err.Error())
 	}
-	for _, p := range res.FilesWith(result.RoleProfile) {
-		switch p.Profile {
-		case "cpu":
-			r.CPU = r.readProfile(f.Outputs, p.Name)
-		case "heap":
-			r.Heap = r.readProfile(f.Outputs, p.Name)
-		}
-	}
-	for _, g := range res.FilesWith(result.RoleGraph) {
-		if data, err := f.Outputs.ReadFile(g.Name); err == nil {
-			r.Graphs[g.Name] = data
-		} else {
-			r.Problems = append(r.Problems, err.Error())
-		}
-	}
+	var problems []string
+	r.Files, problems = readFiles(f, []string{"cpu", "heap"}, nil)
+	r.Problems = append(r.Problems, problems...)
 	return r
-}
-
-func (r *Result) readProfile(out result.Outputs, name string) *profile.Profile {
-	data, err := out.ReadFile(name)
-	if err == nil {
-		var p *profile.Profile
-		if p, err = profile.ParseData(data); err == nil {
-			return p
-		}
-		err = fmt.Errorf("%s: %w", out.Path(name), err)
-	}
-	r.Problems = append(r.Problems, err.Error())
-	return nil
 }
 
 // order sorts results as the report shows them, from their declarations

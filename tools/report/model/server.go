@@ -25,9 +25,10 @@ type ServerRow struct {
 	// Speed-up: the throughput over the declared reference's; 0 without one.
 	SpeedUp float64
 
-	CPU, Mutex, Block *profile.Profile // nil when missing or unreadable
-	Graphs            map[string][]byte
-	Problems          []string
+	// Files are its CPU profile's top functions, and its profiles and
+	// call graphs, read when drawn.
+	Files
+	Problems []string
 
 	// MutexContention and BlockContention summarise the mutex and block
 	// profiles: their top 3 sites.
@@ -54,41 +55,22 @@ func readServer(f result.Found) *ServerRow {
 	res := f.Result
 	row := &ServerRow{
 		Benchmark: res.Benchmark, Environment: res.Environment, Source: f.Path,
-		Server: res.Server, Median: res.Server.Median(), Graphs: map[string][]byte{},
-		Metrics: res.Metrics,
+		Server: res.Server, Median: res.Server.Median(), Metrics: res.Metrics,
 	}
 	var err error
 	if row.Figures, err = result.Figures(res, f.Outputs); err != nil {
 		row.Problems = append(row.Problems, err.Error())
 	}
-	for _, p := range res.FilesWith(result.RoleProfile) {
-		read := func() *profile.Profile {
-			data, err := f.Outputs.ReadFile(p.Name)
-			if err == nil {
-				var prof *profile.Profile
-				if prof, err = profile.ParseData(data); err == nil {
-					return prof
-				}
-			}
-			row.Problems = append(row.Problems, fmt.Sprintf("%s: %v", f.Outputs.Path(p.Name), err))
-			return nil
-		}
-		switch p.Profile {
-		case "cpu":
-			row.CPU = read()
+	var problems []string
+	row.Files, problems = readFiles(f, []string{"cpu", "mutex", "block"}, func(kind string, p *profile.Profile) {
+		switch kind {
 		case "mutex":
-			row.Mutex = read()
+			row.MutexContention = profiles.Contended(p, 3)
 		case "block":
-			row.Block = read()
+			row.BlockContention = profiles.Contended(p, 3)
 		}
-	}
-	for _, g := range res.FilesWith(result.RoleGraph) {
-		if data, err := f.Outputs.ReadFile(g.Name); err == nil {
-			row.Graphs[g.Name] = data
-		}
-	}
-	row.MutexContention = profiles.Contended(row.Mutex, 3)
-	row.BlockContention = profiles.Contended(row.Block, 3)
+	})
+	row.Problems = append(row.Problems, problems...)
 	return row
 }
 

@@ -37,6 +37,18 @@ type FuncStat struct {
 	Fraction float64
 }
 
+// A Top is a profile's n functions with the most flat and the most
+// cumulative weight (TopFunctions): what a table of it shows.
+type Top struct {
+	Flat, Cum []FuncStat
+}
+
+// TopOf is TopFunctions as a Top.
+func TopOf(p *profile.Profile, n int) Top {
+	flat, cum := TopFunctions(p, n)
+	return Top{flat, cum}
+}
+
 // TopFunctions returns the n functions with the most flat (leaf) and the
 // most cumulative (on the stack) weight.
 func TopFunctions(p *profile.Profile, n int) (flat, cum []FuncStat) {

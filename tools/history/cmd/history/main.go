@@ -197,6 +197,9 @@ func (in *ingester) add(path string) error {
 				d, err = in.db.IngestOutputs(in.ctx, f.Outputs, source)
 			}
 		}
+		if f.Outputs != nil {
+			f.Outputs.Close() // one result at a time: none is held open
+		}
 		in.report(f.Path, d, err)
 		return in.ctx.Err()
 	})

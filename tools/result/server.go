@@ -143,7 +143,9 @@ func (s *Server) problems() []string {
 		l := r.Latency
 		checkCount(bad, field+"seconds", r.Seconds, maxSeconds)
 		checkCount(bad, field+"requests", r.Requests, math.MaxInt64)
-		checkCount(bad, field+"errors", r.Errors, r.Requests)
+		// At most every request failed; a negative request count is
+		// refused above, and its errors are not judged against it.
+		checkCount(bad, field+"errors", r.Errors, max(r.Requests, 0))
 		checkCount(bad, field+"throughput", r.Throughput, maxRate)
 		checkCount(bad, field+"latency_seconds.mean", l.Mean, maxSeconds)
 		checkCount(bad, field+"latency_seconds.p50", l.P50, maxSeconds)

@@ -189,7 +189,11 @@ func compareRows(rows []*Row, baseline []*Result, gate Gate) (regressed, moved [
 		}
 		if base.Identity != nil && row.Identity != nil && *base.Identity == *row.Identity {
 			c.SameIdentity = true
-			notes = append(notes, "the same binary and run as the baseline: its changes are the noise floor")
+			if slices.ContainsFunc(judged, func(v verdict.Verdict) bool { return v.Outcome == verdict.Inconsistent }) {
+				notes = append(notes, "the same binary and run as the baseline, yet an exact count differs: an inconsistent measurement")
+			} else {
+				notes = append(notes, "the same binary and run as the baseline: its changes are the noise floor")
+			}
 		}
 		for _, a := range gate.Accepted {
 			if a.Benchmark == row.Name && slices.ContainsFunc(c.Figures(), func(v verdict.Verdict) bool { return v.Figure == a.Figure && v.Fails() }) {
@@ -323,6 +327,8 @@ func (row *Row) CompareText() string {
 		switch {
 		case m.Outcome == verdict.Missing:
 			parts = append(parts, m.Figure+" MISSING")
+		case m.Outcome == verdict.Inconsistent:
+			parts = append(parts, m.Figure+" INCONSISTENT")
 		case m.Rule.Gated && m.Fails():
 			parts = append(parts, fmt.Sprintf("%s %s (%s%s)", m.Figure, m.ChangeText(2), m.Label(), m.CostNote()))
 		case m.Rule.Gated:
@@ -333,7 +339,10 @@ func (row *Row) CompareText() string {
 		parts = append(parts, "accepted "+a.Figure+": "+a.Reason)
 	}
 	text := strings.Join(parts, ", ")
-	if c.Regressed {
+	switch {
+	case slices.ContainsFunc(c.Judged, func(v verdict.Verdict) bool { return v.Outcome == verdict.Inconsistent }):
+		text = "INCONSISTENT: " + text
+	case c.Regressed:
 		text = "REGRESSED: " + text
 	}
 	if c.Note != "" {

@@ -22,12 +22,10 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"havlak-lab/internal/cli"
-	"havlak-lab/internal/labcache"
 	"havlak-lab/tools/dashboard/web"
 	"havlak-lab/tools/history"
 )
@@ -91,20 +89,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 }
 
-// nightlyHistory is the DSN of the history the nightly job keeps by
-// default (tools/nightly/night: --history, --history-dir).
+// nightlyHistory is the DSN of the lab's local history, which the
+// nightly job keeps by default (history.LocalDSN).
 func nightlyHistory() (string, error) {
-	if dsn := os.Getenv("HAVLAK_LAB_HISTORY"); dsn != "" {
+	if dsn := os.Getenv(history.DSNEnv); dsn != "" {
 		return userDSN(dsn), nil
 	}
-	dir := os.Getenv("HAVLAK_LAB_HISTORY_DIR")
-	if dir == "" {
-		var err error
-		if dir, err = labcache.Dir("history"); err != nil {
-			return "", err
-		}
+	dir, err := history.LocalDir()
+	if err != nil {
+		return "", err
 	}
-	return "sqlite:" + filepath.Join(cli.UserPath(dir), "history.sqlite"), nil
+	return history.DirDSN(cli.UserPath(dir)), nil
 }
 
 // userDSN resolves an SQLite file's path as the user typed it (bazel run

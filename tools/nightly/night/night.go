@@ -19,6 +19,7 @@ import (
 
 	"havlak-lab/internal/cli"
 	"havlak-lab/internal/labcache"
+	"havlak-lab/tools/history"
 	"havlak-lab/tools/result"
 )
 
@@ -92,7 +93,7 @@ func Gate(o GateOptions) error {
 	}
 	if o.Otava != "" && o.HistoryDir == "" {
 		var err error
-		if o.HistoryDir, err = stateDir("HAVLAK_LAB_HISTORY_DIR", "history"); err != nil {
+		if o.HistoryDir, err = history.LocalDir(); err != nil {
 			return err
 		}
 	}
@@ -126,7 +127,7 @@ func Gate(o GateOptions) error {
 			bisect: absolute(o.Bisect), checkout: cli.UserPath(".")}
 		switch {
 		case n.history.dsn == "":
-			n.history.dsn = "sqlite:" + filepath.Join(n.history.dir, "history.sqlite")
+			n.history.dsn = history.DirDSN(n.history.dir)
 		case !strings.Contains(n.history.dsn, "://"):
 			// An SQLite file, named from where bazel run was typed.
 			n.history.dsn = "sqlite:" + absolute(cli.UserPath(strings.TrimPrefix(n.history.dsn, "sqlite:")))

@@ -1,6 +1,7 @@
 package verdict
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -126,7 +127,7 @@ func (p Policy) Compare(base, change Side) []Verdict {
 		f := &change.Figures[i]
 		byName[[2]string{f.Name, f.Unit}] = f
 	}
-	sameIdentity := base.Identity != nil && change.Identity != nil && *base.Identity == *change.Identity
+	same := base.Identity != nil && change.Identity != nil && *base.Identity == *change.Identity
 	var judged []Verdict
 	for _, o := range base.Figures {
 		if len(o.Values) == 0 {
@@ -151,8 +152,8 @@ func (p Policy) Compare(base, change Side) []Verdict {
 			v.Loosened = loosened
 			if moved := environmentChange(base, change, o.Exact && n.Exact); moved != "" && !p.AllowEnvironmentChange {
 				v = notComparable(v, "another environment than the baseline's: "+moved)
-			} else if sameIdentity {
-				v = p.sameIdentity(v, o.Exact && n.Exact, base.Source, change.Source)
+			} else if same {
+				v = sameIdentity(v, o.Exact && n.Exact, base.Source, change.Source)
 			}
 		}
 		v.Class, v.Cost = o.Class, o.Cost
@@ -170,7 +171,7 @@ func (p Policy) Compare(base, change Side) []Verdict {
 			figure := strings.TrimSuffix(v.Figure, GrowthSuffix)
 			if moved := environmentChange(base, change, exact[figure]); moved != "" && !p.AllowEnvironmentChange {
 				v = notComparable(v, "another environment than the baseline's: "+moved)
-			} else if sameIdentity {
+			} else if same {
 				v = SameIdentity(v)
 			}
 		}
@@ -188,22 +189,15 @@ func notComparable(v Verdict, why string) Verdict {
 // sameIdentity is the verdict on a figure of two measurements of the same
 // binary and run: the noise floor, or, for an exact count that differs,
 // an inconsistent measurement naming both.
-func (p Policy) sameIdentity(v Verdict, exact bool, base, change string) Verdict {
+func sameIdentity(v Verdict, exact bool, base, change string) Verdict {
 	if exact && (v.Old.Min != v.New.Min || v.Old.Max != v.New.Max) {
 		v.Outcome = Inconsistent
 		v.Reason = fmt.Sprintf("inconsistent measurement: %s and %s measured the same binary and run, and this exact count differs "+
-			"(%s → %s %s): a broken measurement or a forged result", cmpOr(base, "the baseline"), cmpOr(change, "this result"),
+			"(%s → %s %s): a broken measurement or a forged result", cmp.Or(base, "the baseline"), cmp.Or(change, "this result"),
 			Number(v.Old.Median), Number(v.New.Median), v.Unit)
 		return v
 	}
 	return SameIdentity(v)
-}
-
-func cmpOr(s, otherwise string) string {
-	if s == "" {
-		return otherwise
-	}
-	return s
 }
 
 // pair is the rule of a figure that the base declares (gated, threshold)

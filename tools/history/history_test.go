@@ -24,6 +24,7 @@ func checkEngine(t *testing.T, newDSN func(t *testing.T) string) {
 	t.Run("trust", func(t *testing.T) { checkTrust(t, newDSN(t), newDSN(t)) })
 	t.Run("go test and server figures", func(t *testing.T) { checkOtherKinds(t, newDSN(t)) })
 	t.Run("alerts", func(t *testing.T) { checkAlerts(t, newDSN(t)) })
+	t.Run("concurrent triage", func(t *testing.T) { checkConcurrentTriage(t, newDSN(t)) })
 	t.Run("a database from before alerts", func(t *testing.T) { checkMigration(t, newDSN(t)) })
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -99,8 +100,8 @@ func checkMigration(t *testing.T, dsn string) {
 	}
 	defer old.Close()
 	var version string
-	if err := old.db.QueryRowContext(ctx, old.q(selectMeta), "schema_version").Scan(&version); err != nil || version != schemaVersion {
-		t.Errorf("schema version %q (%v), want %s", version, err, schemaVersion)
+	if err := old.db.QueryRowContext(ctx, old.q(selectMeta), "schema_version").Scan(&version); err != nil || version != strconv.Itoa(schemaVersion) {
+		t.Errorf("schema version %q (%v), want %d", version, err, schemaVersion)
 	}
 	if n, err := old.Count(ctx); n != 1 || err != nil {
 		t.Errorf("the migrated database has %d results (%v), want its 1", n, err)

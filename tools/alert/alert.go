@@ -283,6 +283,7 @@ func (a Alert) Matches(f Finding) bool {
 var (
 	ErrState  = errors.New("not allowed in its state")
 	ErrReason = errors.New("needs a reason")
+	ErrIssue  = errors.New("not an issue's link")
 )
 
 // transitions lists the states each state may move to.
@@ -313,7 +314,7 @@ func Transition(a Alert, c Change) (Alert, error) {
 	if c.Issue != "" {
 		u, err := url.Parse(c.Issue)
 		if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-			return a, fmt.Errorf("%s: issue %q: want the issue's http(s) link", where, c.Issue)
+			return a, fmt.Errorf("%s: %w: issue %q: want the issue's http(s) link", where, ErrIssue, c.Issue)
 		}
 	}
 	switch {

@@ -2,6 +2,7 @@ package alert
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -220,5 +221,44 @@ func TestEnvironmentChange(t *testing.T) {
 	}
 	if k, err := ParseKind("environment_change"); err != nil || k != EnvironmentChange {
 		t.Errorf("ParseKind(environment_change) = %v, %v", k, err)
+	}
+}
+
+// An Ask's words are checked for its action, whoever asks (the command's
+// flags, the dashboard's form), and the actions offered are the moves the
+// state allows.
+func TestAsk(t *testing.T) {
+	at := time.Date(2026, 11, 21, 2, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		ask  Ask
+		says string
+	}{
+		{Ask{Action: Ack}, "ack needs a note or an issue link"},
+		{Ask{Action: Ack, Reason: "r"}, "ack takes a note, not a reason"},
+		{Ask{Action: Ignore}, "ignore needs a reason: why it is ignored"},
+		{Ask{Action: Accept, Reason: "r", Note: "n"}, "accept takes a reason, not a note"},
+		{Ask{Action: Fix, Issue: "https://example.com/1"}, "fix: an issue link goes with ack"},
+		{Ask{Action: "close"}, `action "close": want one of ack, accept, ignore, fix, reopen`},
+		{Ask{Action: Fix, Note: strings.Repeat("x", MaxText+1)}, "at most 4096 bytes"},
+	} {
+		if _, err := c.ask.Change(Form, "ann", at); !errors.Is(err, ErrAsk) || !strings.Contains(err.Error(), c.says) {
+			t.Errorf("%+v: %v, want ErrAsk saying %q", c.ask, err, c.says)
+		}
+	}
+	c, err := Ask{Action: Ignore, Reason: "a neighbour"}.Change(Flags, "ann", at)
+	if err != nil || c != (Change{State: Ignored, By: "ann", At: at, Note: "a neighbour"}) {
+		t.Errorf("ignore: %+v, %v", c, err)
+	}
+	a := Alert{Finding: Finding{Kind: Regression}}
+	if got := a.Actions(); !slices.Equal(got, []Action{Ack, Accept, Ignore, Fix}) {
+		t.Errorf("a new regression's actions: %v", got)
+	}
+	a.Kind = Stale
+	if got := a.Actions(); slices.Contains(got, Accept) {
+		t.Errorf("a stale alert may be accepted: %v", got)
+	}
+	a.Changes = []Change{{State: Fixed}}
+	if got := a.Actions(); !slices.Equal(got, []Action{Reopen}) {
+		t.Errorf("a fixed alert's actions: %v", got)
 	}
 }

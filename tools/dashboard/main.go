@@ -2,7 +2,10 @@
 // docs/dashboard.md): a web app over the results history, with a page
 // per series, a comparison of two commits and the alerts.
 //
-//	dashboard [--history DSN] [--listen ADDR]
+//	dashboard [--history DSN] [--listen ADDR] [--tls-cert FILE --tls-key FILE]
+//	          [--read-requires-sign-in] [--session-ttl D]
+//	          [--trust-proxy-header NAME --trusted-proxy CIDR ...]
+//	dashboard users [--history DSN] add NAME | list | remove NAME
 //
 // --history is the history's DSN (an SQLite file, PATH or sqlite:PATH, or
 // postgres://...); by default the one the nightly job writes:
@@ -10,6 +13,10 @@
 // else in the lab's cache directory's history (internal/labcache). It
 // listens on 127.0.0.1 on a free port unless --listen says otherwise,
 // prints its URL, and serves until interrupted.
+//
+// Writes (triage) need a signed-in user (docs/dashboard.md): `dashboard
+// users add NAME` makes a user and prints their token, once; the history
+// keeps its hash.
 package main
 
 import (
@@ -20,6 +27,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/netip"
 	"os"
 	"os/signal"
 	"strings"
@@ -37,31 +45,81 @@ func main() {
 	cli.Exit(err)
 }
 
+// historyFlag is --history, which both the server and users take.
+func historyFlag(fs *flag.FlagSet) *string {
+	return fs.String("history", "", "the history's `DSN`: an SQLite file (PATH or sqlite:PATH) or postgres://... (default: the nightly job's, $HAVLAK_LAB_HISTORY, else history.sqlite in $HAVLAK_LAB_HISTORY_DIR or the lab's cache's history)")
+}
+
+// openHistory opens the history of --history, or the nightly job's.
+func openHistory(ctx context.Context, dsn string) (*history.DB, error) {
+	if dsn == "" {
+		var err error
+		if dsn, err = nightlyHistory(); err != nil {
+			return nil, err
+		}
+	} else {
+		dsn = userDSN(dsn)
+	}
+	return history.Open(ctx, dsn)
+}
+
+// cidrs is a repeatable flag of address prefixes (CIDR, or one address).
+type cidrs []netip.Prefix
+
+func (c *cidrs) String() string { return fmt.Sprint(*c) }
+
+func (c *cidrs) Set(s string) error {
+	p, err := netip.ParsePrefix(s)
+	if err != nil {
+		addr, aerr := netip.ParseAddr(s)
+		if aerr != nil {
+			return fmt.Errorf("%q: want an address or CIDR (10.0.0.0/8): %v", s, err)
+		}
+		p = netip.PrefixFrom(addr, addr.BitLen())
+	}
+	*c = append(*c, p.Masked())
+	return nil
+}
+
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && args[0] == "users" {
+		return runUsers(ctx, args[1:], stdout, stderr)
+	}
 	fs := flag.NewFlagSet("dashboard", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	dsn := fs.String("history", "", "the history's `DSN`: an SQLite file (PATH or sqlite:PATH) or postgres://... (default: the nightly job's, $HAVLAK_LAB_HISTORY, else history.sqlite in $HAVLAK_LAB_HISTORY_DIR or the lab's cache's history)")
+	dsn := historyFlag(fs)
 	listen := fs.String("listen", "127.0.0.1:0", "the `ADDRESS` to listen on (port 0: a free one)")
+	cert := fs.String("tls-cert", "", "serve HTTPS with this certificate (PEM `FILE`; with --tls-key)")
+	key := fs.String("tls-key", "", "the certificate's private key (PEM `FILE`)")
+	var opts web.Options
+	fs.BoolVar(&opts.ReadRequiresSignIn, "read-requires-sign-in", false, "every page needs a signed-in user, not only the writes")
+	fs.DurationVar(&opts.SessionTTL, "session-ttl", 12*time.Hour, "how long a sign-in lasts")
+	fs.StringVar(&opts.ProxyHeader, "trust-proxy-header", "", "the request header (`NAME`) in which an authenticating reverse proxy names its user, believed only from --trusted-proxy")
+	var proxies cidrs
+	fs.Var(&proxies, "trusted-proxy", "the address or `CIDR` of the authenticating proxy (repeatable)")
 	if help, err := cli.ParseFlags(fs, args); help || err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return cli.Usagef("no arguments, only flags: %q", fs.Args())
+	opts.TrustedProxies = proxies
+	switch {
+	case fs.NArg() > 0:
+		return cli.Usagef("no arguments, only flags (or: dashboard users ...): %q", fs.Args())
+	case (*cert == "") != (*key == ""):
+		return cli.Usagef("--tls-cert and --tls-key go together")
+	case (opts.ProxyHeader == "") != (len(proxies) == 0):
+		return cli.Usagef("--trust-proxy-header and --trusted-proxy go together: the header is believed only from the proxy")
+	case opts.SessionTTL <= 0:
+		return cli.Usagef("--session-ttl %s: want a positive duration", opts.SessionTTL)
 	}
-	if *dsn == "" {
-		var err error
-		if *dsn, err = nightlyHistory(); err != nil {
-			return err
-		}
-	} else {
-		*dsn = userDSN(*dsn)
+	if opts.ProxyHeader != "" {
+		opts.ProxyHeader = http.CanonicalHeaderKey(opts.ProxyHeader)
 	}
-	db, err := history.Open(ctx, *dsn)
+	db, err := openHistory(ctx, *dsn)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	site, err := web.New(db)
+	site, err := web.New(db, opts)
 	if err != nil {
 		return err
 	}
@@ -70,9 +128,21 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return cli.Usagef("--listen %s: %v", *listen, err)
 	}
 	srv := &http.Server{Handler: site, ReadHeaderTimeout: 10 * time.Second}
-	fmt.Fprintf(stdout, "dashboard of %s: http://%s/\n", db.Name(), l.Addr())
+	scheme := "http"
+	if *cert != "" {
+		scheme = "https"
+	} else if addr, ok := l.Addr().(*net.TCPAddr); ok && !addr.IP.IsLoopback() && len(proxies) == 0 {
+		fmt.Fprintf(stderr, "dashboard: serving plain HTTP on %s, beyond this machine: sign-in tokens and session cookies cross the network in the clear (--tls-cert, --tls-key)\n", l.Addr())
+	}
+	fmt.Fprintf(stdout, "dashboard of %s: %s://%s/\n", db.Name(), scheme, l.Addr())
 	done := make(chan error, 1)
-	go func() { done <- srv.Serve(l) }()
+	go func() {
+		if *cert != "" {
+			done <- srv.ServeTLS(l, cli.UserPath(*cert), cli.UserPath(*key))
+			return
+		}
+		done <- srv.Serve(l)
+	}()
 	select {
 	case err := <-done:
 		return err

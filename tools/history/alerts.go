@@ -42,14 +42,35 @@ func (d *DB) Alert(ctx context.Context, id int64) (alert.Alert, error) {
 	return alert.Alert{}, fmt.Errorf("%s: alert %d: %w (history alerts %s list --all lists them)", d.name, id, ErrNoAlert, d.name)
 }
 
+// ErrAlertChanged is the error of a change asked for on an alert that
+// changed since the asker saw it (ChangeAlertSeen).
+var ErrAlertChanged = errors.New("changed since it was shown")
+
 // ChangeAlert moves alert id into c's state (alert.Transition's rules) and
-// returns it as it is now.
+// returns it as it is now. Two changes of one alert at once are one after
+// the other: the second is judged on the state the first left.
 func (d *DB) ChangeAlert(ctx context.Context, id int64, c alert.Change) (alert.Alert, error) {
+	return d.ChangeAlertSeen(ctx, id, -1, c)
+}
+
+// ChangeAlertSeen is ChangeAlert for a person who saw the alert with seen
+// changes of state (len(Changes)): when it has more now, someone changed
+// it meanwhile, and it refuses with ErrAlertChanged, saying how it is now,
+// rather than move it on what the person did not see. A negative seen
+// asks for no such check.
+func (d *DB) ChangeAlertSeen(ctx context.Context, id int64, seen int, c alert.Change) (alert.Alert, error) {
 	if err := d.checkIntegrity(ctx); err != nil {
 		return alert.Alert{}, err
 	}
 	var changed alert.Alert
 	err := d.inTx(ctx, func(tx *sql.Tx) error {
+		if d.postgres {
+			// One writer of alerts at a time, as SQLite's write lock
+			// makes it: the second reads what the first wrote.
+			if _, err := tx.ExecContext(ctx, lockAlerts); err != nil {
+				return err
+			}
+		}
 		all, err := d.alerts(ctx, tx)
 		if err != nil {
 			return err
@@ -57,6 +78,11 @@ func (d *DB) ChangeAlert(ctx context.Context, id int64, c alert.Change) (alert.A
 		for _, a := range all {
 			if a.ID != id {
 				continue
+			}
+			if seen >= 0 && len(a.Changes) != seen {
+				now := a.Current()
+				return fmt.Errorf("alert %d: %w: it is %s now (by %s, %s)", id, ErrAlertChanged, now.State, now.By,
+					now.At.UTC().Format("2006-01-02 15:04:05Z"))
 			}
 			if changed, err = alert.Transition(a, c); err != nil {
 				return err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -99,8 +100,8 @@ func checkMigration(t *testing.T, dsn string) {
 	}
 	defer old.Close()
 	var version string
-	if err := old.db.QueryRowContext(ctx, old.q(selectMeta), "schema_version").Scan(&version); err != nil || version != schemaVersion {
-		t.Errorf("schema version %q (%v), want %s", version, err, schemaVersion)
+	if err := old.db.QueryRowContext(ctx, old.q(selectMeta), "schema_version").Scan(&version); err != nil || version != strconv.Itoa(schemaVersion) {
+		t.Errorf("schema version %q (%v), want %d", version, err, schemaVersion)
 	}
 	if n, err := old.Count(ctx); n != 1 || err != nil {
 		t.Errorf("the migrated database has %d results (%v), want its 1", n, err)
@@ -111,5 +112,72 @@ func checkMigration(t *testing.T, dsn string) {
 	}
 	if _, err := Create(ctx, dsn, Shared); err != nil {
 		t.Errorf("Create on the migrated database: %v", err)
+	}
+}
+
+// Two people triaging one alert at once, each through a connection of
+// their own: the changes are one after the other, each judged on what the
+// other left, and the record has every change that was made, in order,
+// and nothing of one that was refused.
+func checkConcurrentTriage(t *testing.T, dsn string) {
+	ctx := context.Background()
+	d := create(t, dsn, Shared)
+	night1, f := regressionOn(1)
+	if _, err := d.RecordAlerts(ctx, night1, []alert.Finding{f}, nil); err != nil {
+		t.Fatal(err)
+	}
+	other, err := Open(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	at := night1.Time.Add(time.Hour)
+	race := func(seen int, a, b alert.Change) (errs [2]error) {
+		done := make(chan struct{})
+		go func() {
+			_, errs[1] = other.ChangeAlertSeen(ctx, 1, seen, b)
+			close(done)
+		}()
+		_, errs[0] = d.ChangeAlertSeen(ctx, 1, seen, a)
+		<-done
+		return errs
+	}
+	// Accepting and ignoring at once: ignored then accepted is allowed,
+	// accepted then ignored is not.
+	accept := alert.Change{State: alert.Accepted, By: "ann", At: at, Note: "intended"}
+	ignore := alert.Change{State: alert.Ignored, By: "bob", At: at, Note: "noise"}
+	errs := race(-1, accept, ignore)
+	got, err := d.Alert(ctx, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	switch {
+	case errs[0] == nil && errs[1] == nil:
+		if len(got.Changes) != 3 || got.Changes[1].By != "bob" || got.State() != alert.Accepted {
+			t.Errorf("both changes made: %+v, want new, ignored by bob, accepted by ann", got.Changes)
+		}
+	case errs[0] == nil && errors.Is(errs[1], alert.ErrState):
+		if len(got.Changes) != 2 || got.State() != alert.Accepted || got.Changes[1].By != "ann" {
+			t.Errorf("ignoring refused: %+v, want new, accepted by ann", got.Changes)
+		}
+	default:
+		t.Fatalf("accept and ignore at once: %v; %v", errs[0], errs[1])
+	}
+	// Each saw the alert as it is now and asks for another state: one is
+	// made, the other refused, the record has the one.
+	seen := len(got.Changes)
+	reopen := alert.Change{State: alert.New, By: "ann", At: at.Add(time.Minute), Note: "not intended after all"}
+	reopen2 := alert.Change{State: alert.New, By: "bob", At: at.Add(time.Minute), Note: "me too"}
+	errs = race(seen, reopen, reopen2)
+	if (errs[0] == nil) == (errs[1] == nil) {
+		t.Fatalf("two changes of what each saw: %v; %v, want one made and one refused", errs[0], errs[1])
+	}
+	for _, err := range errs {
+		if err != nil && (!errors.Is(err, ErrAlertChanged) || !strings.Contains(err.Error(), "it is new now")) {
+			t.Errorf("the refused change: %v, want ErrAlertChanged saying it is new now", err)
+		}
+	}
+	if got, err = d.Alert(ctx, 1); err != nil || len(got.Changes) != seen+1 || got.State() != alert.New {
+		t.Errorf("after the race: %+v, %v; want one more change, new", got.Changes, err)
 	}
 }

@@ -36,6 +36,13 @@
 // transaction; Seen gives its staleness search the series' newest points.
 // A database of schema version 1 gets the alerts' tables when opened.
 //
+// # Users
+//
+// The dashboard's users and their sessions (users.go): who may change an
+// alert from the browser. A user's token and a session's id are kept as
+// their SHA-256, never themselves. A database of schema version 2 or older
+// gets these tables when opened.
+//
 // # Trust
 //
 // A database is shared (the default) or personal (Create with Personal).
@@ -52,6 +59,7 @@ import (
 	"net/url"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -164,12 +172,12 @@ func Create(ctx context.Context, dsn string, access Access) (*DB, error) {
 		return nil, err
 	}
 	err = d.inTx(ctx, func(tx *sql.Tx) error {
-		for _, stmt := range slices.Concat(schema, alertSchema) {
+		for _, stmt := range slices.Concat(schema, alertSchema, userSchema) {
 			if _, err := tx.ExecContext(ctx, stmt); err != nil {
 				return err
 			}
 		}
-		for _, kv := range [][2]string{{"schema_version", schemaVersion}, {"access", string(access)}} {
+		for _, kv := range [][2]string{{"schema_version", strconv.Itoa(schemaVersion)}, {"access", string(access)}} {
 			if _, err := tx.ExecContext(ctx, d.q(insertMeta), kv[0], kv[1]); err != nil {
 				return err
 			}
@@ -190,9 +198,10 @@ func Create(ctx context.Context, dsn string, access Access) (*DB, error) {
 	return d, nil
 }
 
-// Open opens the database Create made at dsn. A database of schema
-// version 1, from before alerts were kept, gets their tables: it is
-// migrated to version 2, nothing else changes.
+// Open opens the database Create made at dsn. A database of an older
+// schema version gets the tables of the later ones (migrations): version 1,
+// from before alerts were kept, gets theirs, and version 2 the dashboard's
+// users'; nothing else changes.
 func Open(ctx context.Context, dsn string) (*DB, error) {
 	e, err := parseDSN(dsn)
 	if err != nil {
@@ -226,29 +235,34 @@ func (d *DB) readMeta(ctx context.Context) error {
 		return busy(err)
 	case err != nil:
 		return fmt.Errorf("not a results database (history init makes one): %w", err)
-	case version == schemaVersionBeforeAlerts:
-		if err := d.migrate(ctx); err != nil {
-			return fmt.Errorf("adding the alerts' tables to schema version %s: %w", version, busy(err))
+	}
+	switch v, err := strconv.Atoi(version); {
+	case err == nil && v >= 1 && v < schemaVersion:
+		if err := d.migrate(ctx, v); err != nil {
+			return fmt.Errorf("migrating schema version %d to %d: %w", v, schemaVersion, busy(err))
 		}
-	case version != schemaVersion:
-		return fmt.Errorf("schema version %s; this history reads version %s", version, schemaVersion)
+	case err != nil || v != schemaVersion:
+		return fmt.Errorf("schema version %s; this history reads version %d", version, schemaVersion)
 	}
 	d.access = Access(access)
 	return nil
 }
 
-// migrate adds the alerts' tables to a database of schema version 1.
-func (d *DB) migrate(ctx context.Context) error {
+// migrate adds to a database of an older schema version the tables of
+// every later version, in one transaction.
+func (d *DB) migrate(ctx context.Context, version int) error {
 	if err := d.checkIntegrity(ctx); err != nil {
 		return err
 	}
 	return d.inTx(ctx, func(tx *sql.Tx) error {
-		for _, stmt := range alertSchema {
-			if _, err := tx.ExecContext(ctx, stmt); err != nil {
-				return err
+		for v := version + 1; v <= schemaVersion; v++ {
+			for _, stmt := range migrations[v] {
+				if _, err := tx.ExecContext(ctx, stmt); err != nil {
+					return err
+				}
 			}
 		}
-		_, err := tx.ExecContext(ctx, d.q(updateSchemaVersion), schemaVersion)
+		_, err := tx.ExecContext(ctx, d.q(updateSchemaVersion), strconv.Itoa(schemaVersion))
 		return err
 	})
 }

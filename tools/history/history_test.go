@@ -24,7 +24,10 @@ func checkEngine(t *testing.T, newDSN func(t *testing.T) string) {
 	t.Run("trust", func(t *testing.T) { checkTrust(t, newDSN(t), newDSN(t)) })
 	t.Run("go test and server figures", func(t *testing.T) { checkOtherKinds(t, newDSN(t)) })
 	t.Run("alerts", func(t *testing.T) { checkAlerts(t, newDSN(t)) })
+	t.Run("concurrent triage", func(t *testing.T) { checkConcurrentTriage(t, newDSN(t)) })
 	t.Run("a database from before alerts", func(t *testing.T) { checkMigration(t, newDSN(t)) })
+	t.Run("users and sessions", func(t *testing.T) { checkUsers(t, newDSN(t)) })
+	t.Run("a database from before users", func(t *testing.T) { checkMigrationToUsers(t, newDSN(t)) })
 }
 
 func TestSQLite(t *testing.T) {

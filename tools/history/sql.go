@@ -13,12 +13,16 @@ import (
 // PostgreSQL's $1, $2, ....
 
 // schemaVersion is the version of the tables below; Open refuses another,
-// but for version 1 (the tables before alerts), which it migrates by adding
-// alertSchema's.
-const schemaVersion = "2"
+// but for an older one, which it migrates by adding the tables each later
+// version added (migrations).
+const schemaVersion = 3
 
-// schemaVersionBeforeAlerts is the version Open migrates.
-const schemaVersionBeforeAlerts = "1"
+// migrations are the tables each version added to the one before, by
+// version: 2 the alerts', 3 the dashboard's users and sessions.
+var migrations = map[int][]string{
+	2: alertSchema,
+	3: userSchema,
+}
 
 // schema creates the tables. Time is Unix nanoseconds (UTC), which both
 // engines order as integers.
@@ -147,6 +151,24 @@ var alertSchema = []string{
 	)`,
 }
 
+// userSchema creates the tables of the dashboard's sign-in, version 3
+// (users.go): a user and the SHA-256 of their token, never the token; a
+// session and the SHA-256 of its id, never the id, with when it expires.
+var userSchema = []string{
+	`CREATE TABLE IF NOT EXISTS users (
+		name         TEXT PRIMARY KEY,
+		token_sha256 TEXT NOT NULL UNIQUE,
+		created_by   TEXT NOT NULL,
+		created_ns   BIGINT NOT NULL
+	)`,
+	`CREATE TABLE IF NOT EXISTS sessions (
+		id_sha256  TEXT PRIMARY KEY,
+		user_name  TEXT NOT NULL REFERENCES users (name),
+		created_ns BIGINT NOT NULL,
+		expires_ns BIGINT NOT NULL
+	)`,
+}
+
 const (
 	insertMeta = `INSERT INTO history_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING`
 	selectMeta = `SELECT value FROM history_meta WHERE key = ?`
@@ -207,6 +229,15 @@ const (
 	// PostgreSQL: one writer of alerts at a time, so that two never take
 	// the same next id (SQLite's write lock already does that).
 	lockAlerts = `LOCK TABLE alerts IN SHARE ROW EXCLUSIVE MODE`
+
+	insertUser        = `INSERT INTO users (name, token_sha256, created_by, created_ns) VALUES (?, ?, ?, ?)`
+	selectUsers       = `SELECT name, token_sha256, created_by, created_ns FROM users ORDER BY name`
+	deleteUser        = `DELETE FROM users WHERE name = ?`
+	deleteUserSession = `DELETE FROM sessions WHERE user_name = ?`
+	insertSession     = `INSERT INTO sessions (id_sha256, user_name, created_ns, expires_ns) VALUES (?, ?, ?, ?)`
+	selectSession     = `SELECT user_name, created_ns, expires_ns FROM sessions WHERE id_sha256 = ?`
+	deleteSession     = `DELETE FROM sessions WHERE id_sha256 = ?`
+	deleteExpired     = `DELETE FROM sessions WHERE expires_ns <= ?`
 
 	// selectSeen returns, per series, the time of its newest point (a
 	// figure with values); selectNights, the days (UTC) with results.

@@ -3,6 +3,7 @@ package web
 import (
 	"net/http"
 	"slices"
+	"strconv"
 
 	"havlak-lab/tools/alert"
 )
@@ -14,6 +15,22 @@ type alertRow struct {
 	// and RangeText; the current state's note or issue).
 	Change, Commits, Note string
 	Series                string // the series page of its figure, if it has one
+	Page                  string // its own page
+}
+
+// alertRowOf is a's row in the list, and the head of its page.
+func alertRowOf(a alert.Alert) alertRow {
+	r := alertRow{Alert: a, Change: a.ChangeText(), Commits: a.RangeText(), Page: "/alerts/" + strconv.FormatInt(a.ID, 10)}
+	c := a.Current()
+	r.Note = c.Note
+	if c.Issue != "" {
+		r.Note = c.Issue + " " + c.Note
+	}
+	if a.Benchmark != "" && a.Figure != "" && a.EnvKey != "" {
+		r.Series = link("/series", query("benchmark", a.Benchmark, "figure", a.Figure, "unit", a.Unit,
+			"workload", a.Workload, "env", a.EnvKey))
+	}
+	return r
 }
 
 type alertsPage struct {
@@ -25,8 +42,8 @@ type alertsPage struct {
 }
 
 // alerts serves the list of alerts, newest first: the open ones, every
-// one (state=all), or those of one state. Read-only; the triage actions
-// are the next step (routes).
+// one (state=all), or those of one state; each links to its page, where
+// it is triaged (triage.go).
 func (s *Server) alerts(w http.ResponseWriter, r *http.Request) {
 	p := alertsPage{Nav: "alerts", State: param(r, "state")}
 	var want alert.State
@@ -54,17 +71,7 @@ func (s *Server) alerts(w http.ResponseWriter, r *http.Request) {
 		if want != "" && a.State() != want || p.State == "" && !a.State().Open() {
 			continue
 		}
-		row := alertRow{Alert: a, Change: a.ChangeText(), Commits: a.RangeText()}
-		c := a.Current()
-		row.Note = c.Note
-		if c.Issue != "" {
-			row.Note = c.Issue + " " + c.Note
-		}
-		if a.Benchmark != "" && a.Figure != "" && a.EnvKey != "" {
-			row.Series = link("/series", query("benchmark", a.Benchmark, "figure", a.Figure, "unit", a.Unit,
-				"workload", a.Workload, "env", a.EnvKey))
-		}
-		p.Alerts = append(p.Alerts, row)
+		p.Alerts = append(p.Alerts, alertRowOf(a))
 	}
 	s.render(w, http.StatusOK, "alerts", p)
 }

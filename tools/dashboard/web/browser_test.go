@@ -1,12 +1,16 @@
 package web
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
 
 	"havlak-lab/internal/webdrivertest"
+	"havlak-lab/tools/alert"
 )
 
 // waitFor polls the page's JavaScript expression until it is true.
@@ -106,4 +110,81 @@ func TestDashboardInBrowser(t *testing.T) {
 		}
 	}
 	d.Screenshot("/screenshot", "alerts.png")
+}
+
+// fetchStatus posts from the page with a script, as another page's script
+// or a forged form would, and returns the response's status.
+func fetchStatus(t *testing.T, d *webdrivertest.Driver, path, csrf string) int {
+	t.Helper()
+	var status int
+	value := d.Call("POST", "/execute/async", map[string]any{"args": []any{path, csrf}, "script": `
+		const [path, csrf, done] = arguments;
+		const headers = {"Content-Type": "application/x-www-form-urlencoded"};
+		if (csrf) headers["X-CSRF-Token"] = csrf;
+		fetch(path, {method: "POST", headers: headers, body: "note=from+a+script"}).then(r => done(r.status), e => done(-1));`})
+	if err := json.Unmarshal(value, &status); err != nil {
+		t.Fatal(err)
+	}
+	return status
+}
+
+// Triage in a real browser: nobody signed in is refused (401) and sees no
+// form; signed in through the form, a write with a wrong CSRF token is
+// refused (403); an acknowledgement with a hostile note changes the state,
+// survives a reload, shows the note as text, and is in the history as
+// history alerts reads it.
+func TestTriageInBrowser(t *testing.T) {
+	db, _ := testHistory(t)
+	token := addUser(t, db, "ann")
+	srv := serve(t, db)
+	d := webdrivertest.Start(t, 1400)
+	ctx := context.Background()
+
+	d.Open(srv.URL + "/alerts/1")
+	var forms int
+	d.Script(&forms, `return document.querySelectorAll("form.action").length`)
+	if forms != 0 {
+		t.Errorf("nobody signed in sees %d triage forms", forms)
+	}
+	if status := fetchStatus(t, d, "/alerts/1/fix", ""); status != http.StatusUnauthorized {
+		t.Errorf("a write from the page, nobody signed in: %d, want 401", status)
+	}
+
+	d.Click("#signin-link")
+	waitFor(t, d, "the sign-in form", `document.getElementById("token")`)
+	d.Call("POST", "/element/"+d.Element("#token")+"/value", map[string]string{"text": token})
+	d.Click("#signin button")
+	waitFor(t, d, "alert 1's page, signed in", `location.pathname == "/alerts/1" && document.getElementById("signed-in")`)
+	if status := fetchStatus(t, d, "/alerts/1/fix", "not-the-token"); status != http.StatusForbidden {
+		t.Errorf("a write with a wrong CSRF token: %d, want 403", status)
+	}
+	if a, err := db.Alert(ctx, 1); err != nil || a.State() != alert.New || len(a.Changes) != 1 {
+		t.Fatalf("refused writes changed alert 1: %+v, %v", a.Changes, err)
+	}
+
+	note := `<script>alert(1)</script>`
+	d.Call("POST", "/element/"+d.Element(`#action-ack input[name="note"]`)+"/value", map[string]string{"text": note})
+	d.Click("#action-ack button")
+	waitFor(t, d, "the acknowledged state", `document.getElementById("alert-state").textContent == "acknowledged"`)
+	d.Open(srv.URL + "/alerts/1")
+	var page struct {
+		State, Why, By string
+		Scripts        int
+	}
+	d.Script(&page, `const last = document.querySelector("#alert-changes tbody tr:last-child");
+		return {state: document.getElementById("alert-state").textContent, why: last.querySelector(".why").textContent,
+			by: last.querySelector(".by").textContent, scripts: document.querySelectorAll("main script").length};`)
+	if page.State != "acknowledged" || page.Why != note || page.By != "ann" || page.Scripts != 0 {
+		t.Errorf("after a reload: %+v; want acknowledged by ann, the note as text", page)
+	}
+	d.Screenshot("/screenshot", "alert.png")
+
+	// As history alerts lists it: the open alerts, with the note and who.
+	all, err := db.Alerts(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := all[0].Current(); all[0].ID != 1 || all[0].State() != alert.Acknowledged || c.By != "ann" || c.Note != note {
+		t.Errorf("alert 1 in the history: %s by %s, %q", all[0].State(), c.By, c.Note)
+	}
 }

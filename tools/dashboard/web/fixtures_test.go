@@ -136,7 +136,7 @@ func testHistory(t *testing.T) (*history.DB, string) {
 // serve serves the dashboard over db for the test.
 func serve(t *testing.T, db *history.DB) *httptest.Server {
 	t.Helper()
-	s, err := New(db)
+	s, err := New(db, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

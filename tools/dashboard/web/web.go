@@ -16,16 +16,24 @@
 //	/api/series?...                                          its points, JSON
 //	/compare?a=COMMIT&b=COMMIT[&changed=1][&sort=COLUMN]     two commits
 //	/alerts[?state=S]                                        the alerts
+//	/alerts/{id}                                             one alert, its record
+//	/signin                                                  sign-in (auth.go)
 //
-// Reading is open to whoever can reach the server. Writes (triage of an
-// alert) are the next step of issue 34: they will be routes of their own,
-// behind sign-in and CSRF checks, registered apart from the reading ones
-// (routes).
+// Writes, each a POST behind sign-in and its CSRF token (auth.go), and
+// registered apart from the reading routes:
+//
+//	/alerts/{id}/{action}   ack, accept, ignore, fix, reopen (tools/alert)
+//	/signin, /signout
+//
+// Reading is open to whoever can reach the server, unless
+// Options.ReadRequiresSignIn.
 package web
 
 import (
 	"bytes"
+	"crypto/rand"
 	"embed"
+	"encoding/json"
 	"fmt"
 	"html/template"
 	"io/fs"
@@ -45,19 +53,29 @@ var files embed.FS
 
 // A Server serves the dashboard's pages over one history.
 type Server struct {
-	db    *history.DB
-	pages map[string]*template.Template
-	mux   *http.ServeMux
+	db   *history.DB
+	opts Options
+	// origins refuses writes from other sites' pages; proxyKey keys the
+	// CSRF tokens of the users a trusted proxy names.
+	origins  *http.CrossOriginProtection
+	proxyKey []byte
+	pages    map[string]*template.Template
+	mux      *http.ServeMux
 	// Log receives what went wrong on the server's side; nil is the
 	// standard logger.
 	Log *log.Logger
 }
 
-// New returns the dashboard over db, which it reads and never closes.
-func New(db *history.DB) (*Server, error) {
-	s := &Server{db: db, pages: map[string]*template.Template{}, mux: http.NewServeMux()}
-	funcs := template.FuncMap{"short": gitwork.Short, "day": day, "dict": dict}
-	for _, page := range []string{"series", "compare", "alerts", "error"} {
+// New returns the dashboard over db, which it reads and never closes;
+// opts say whom it trusts (auth.go).
+func New(db *history.DB, opts Options) (*Server, error) {
+	s := &Server{db: db, opts: opts, origins: http.NewCrossOriginProtection(), proxyKey: make([]byte, 32),
+		pages: map[string]*template.Template{}, mux: http.NewServeMux()}
+	if _, err := rand.Read(s.proxyKey); err != nil {
+		return nil, err
+	}
+	funcs := template.FuncMap{"short": gitwork.Short, "day": day, "dict": dict, "minute": minute}
+	for _, page := range []string{"series", "compare", "alerts", "alert", "signin", "error"} {
 		t, err := template.New("layout.html").Funcs(funcs).ParseFS(files, "templates/layout.html", "templates/"+page+".html")
 		if err != nil {
 			return nil, err
@@ -68,10 +86,9 @@ func New(db *history.DB) (*Server, error) {
 	return s, nil
 }
 
-// routes registers every page. Reading only: the triage actions of the
-// next step (POST /alerts/{id}/{action}) go here too, each wrapped in a
-// handler that checks the session and the CSRF token before it calls the
-// history, and none of the GET handlers below ever writes.
+// routes registers every page. None of the GET handlers ever writes; the
+// writes, below them, are each wrapped in write, which checks the session
+// and the CSRF token before the handler runs.
 func (s *Server) routes() {
 	s.mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/series", http.StatusFound)
@@ -80,6 +97,8 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("GET /api/series", s.seriesPoints)
 	s.mux.HandleFunc("GET /compare", s.compare)
 	s.mux.HandleFunc("GET /alerts", s.alerts)
+	s.mux.HandleFunc("GET /alerts/{id}", s.alert)
+	s.mux.HandleFunc("GET /signin", func(w http.ResponseWriter, r *http.Request) { s.signinPage(w, r, http.StatusOK, "") })
 	static, err := fs.Sub(files, "static")
 	if err != nil {
 		panic(err) // static is embedded above
@@ -88,6 +107,11 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("GET /uplot/uPlot.iife.min.js", asset("text/javascript; charset=utf-8", uplot.Script))
 	s.mux.HandleFunc("GET /uplot/uPlot.min.css", asset("text/css; charset=utf-8", uplot.Style))
 	s.mux.HandleFunc("GET /uplot/LICENSE", asset("text/plain; charset=utf-8", uplot.License))
+
+	// Writes.
+	s.mux.HandleFunc("POST /signin", s.signin)
+	s.mux.HandleFunc("POST /signout", s.write(s.signout))
+	s.mux.HandleFunc("POST /alerts/{id}/{action}", s.write(s.triage))
 }
 
 // contentSecurity lets the pages run and style with the dashboard's own
@@ -101,7 +125,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Set("Content-Security-Policy", contentSecurity)
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "same-origin")
-	s.mux.ServeHTTP(w, r)
+	s.withViewer(s.mux).ServeHTTP(w, r)
 }
 
 func asset(contentType, body string) http.HandlerFunc {
@@ -169,6 +193,21 @@ func query(pairs ...string) url.Values {
 		}
 	}
 	return q
+}
+
+// writeJSON sends v as JSON with status.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(v)
+}
+
+// minute is t to the minute, UTC.
+func minute(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format("2006-01-02 15:04Z")
 }
 
 func day(t time.Time) string {

@@ -201,7 +201,7 @@ func TestAlerts(t *testing.T) {
 	srv := serve(t, db)
 	ids := func(body string) []string {
 		var got []string
-		for _, m := range regexp.MustCompile(`<td class="num">(\d+)</td><td class="state">([a-z]+)</td>`).FindAllStringSubmatch(body, -1) {
+		for _, m := range regexp.MustCompile(`<td class="num"><a href="/alerts/\d+">(\d+)</a></td><td class="state">([a-z]+)</td>`).FindAllStringSubmatch(body, -1) {
 			got = append(got, m[1]+" "+m[2])
 		}
 		return got

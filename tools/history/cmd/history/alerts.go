@@ -29,15 +29,6 @@ const alertsUsage = `usage:
 list shows the open alerts (all but fixed; --all: those too), newest first.
 States: new, acknowledged, accepted, ignored, fixed (docs/triage.md).`
 
-// alertActions are the changes of state, by subcommand.
-var alertActions = map[string]alert.State{
-	"ack":    alert.Acknowledged,
-	"accept": alert.Accepted,
-	"ignore": alert.Ignored,
-	"fix":    alert.Fixed,
-	"reopen": alert.New,
-}
-
 // runAlerts is `history alerts`: it lists the alerts of the history and
 // changes their states (tools/alert decides what is allowed). Bad usage
 // exits 2; an unknown alert or a change its state refuses, 1.
@@ -65,7 +56,8 @@ func runAlerts(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		action = pos[1]
 	}
 	var id int64
-	switch _, change := alertActions[action]; {
+	_, aerr := alert.ParseAction(action)
+	switch change := aerr == nil; {
 	case action == "list":
 		if len(pos) > 2 {
 			return cli.Usagef("alerts list takes no argument but the DSN (%q)\n%s", pos[2], alertsUsage)
@@ -141,27 +133,15 @@ func listFilter(state, kind, benchmark string, all bool) (func(alert.Alert) bool
 	}, nil
 }
 
-// changeOf is the change of state an action asks for, its flags checked:
-// each action takes its own and needs what its state needs.
+// changeOf is the change of state an action asks for, its flags checked
+// by tools/alert (Ask.Change), by --by or the user running the command.
 func changeOf(action, note, issue, reason, by string) (alert.Change, error) {
-	to, ok := alertActions[action]
-	if !ok {
+	act, err := alert.ParseAction(action)
+	if err != nil {
 		if note != "" || issue != "" || reason != "" || by != "" {
-			return alert.Change{}, cli.Usagef("alerts %s: --note, --issue, --reason and --by change a state (ack, accept, ignore, fix, reopen)", action)
+			return alert.Change{}, cli.Usagef("alerts %s: --note, --issue, --reason and --by change a state (%s)", action, strings.Join(actionNames(), ", "))
 		}
 		return alert.Change{}, nil
-	}
-	switch {
-	case (to == alert.Accepted || to == alert.Ignored) && reason == "":
-		return alert.Change{}, cli.Usagef("alerts %s needs --reason TEXT: why it is %s", action, to)
-	case to != alert.Accepted && to != alert.Ignored && reason != "":
-		return alert.Change{}, cli.Usagef("alerts %s takes --note, not --reason", action)
-	case to == alert.Acknowledged && note == "" && issue == "":
-		return alert.Change{}, cli.Usagef("alerts ack needs --note TEXT or --issue URL: what is known, or where it is tracked")
-	case to != alert.Acknowledged && issue != "":
-		return alert.Change{}, cli.Usagef("alerts %s: --issue goes with ack", action)
-	case (to == alert.Accepted || to == alert.Ignored) && note != "":
-		return alert.Change{}, cli.Usagef("alerts %s takes --reason, not --note", action)
 	}
 	if by == "" {
 		by = os.Getenv("USER")
@@ -172,11 +152,11 @@ func changeOf(action, note, issue, reason, by string) (alert.Change, error) {
 			return alert.Change{}, cli.Usagef("alerts %s: who are you? --by NAME", action)
 		}
 	}
-	text := note
-	if reason != "" {
-		text = reason
+	c, err := alert.Ask{Action: act, Note: note, Issue: issue, Reason: reason}.Change(alert.Flags, by, time.Now().UTC())
+	if err != nil {
+		return alert.Change{}, cli.Usagef("alerts %v", err)
 	}
-	return alert.Change{State: to, By: by, At: time.Now().UTC(), Note: text, Issue: issue}, nil
+	return c, nil
 }
 
 // printAlerts is list's table: an alert a row, newest first.
@@ -245,5 +225,9 @@ func stateNames() []string {
 }
 
 func actionNames() []string {
-	return []string{"ack", "accept", "ignore", "fix", "reopen"}
+	var names []string
+	for _, a := range alert.Actions {
+		names = append(names, string(a))
+	}
+	return names
 }

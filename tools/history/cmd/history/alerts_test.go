@@ -51,7 +51,7 @@ func TestAlerts(t *testing.T) {
 		{[]string{"alerts", dsn, "close", "1"}, 2, `unknown action "close": want list, show, ack, accept, ignore, fix, reopen`},
 		{[]string{"alerts", dsn, "--state", "open"}, 2, `--state: state "open": want one of new, acknowledged, accepted, ignored, fixed`},
 		{[]string{"alerts", dsn, "ignore", "1"}, 2, "alerts ignore needs --reason TEXT"},
-		{[]string{"alerts", dsn, "ack", "1", "--reason", "r"}, 2, "alerts ack takes --note, not --reason"},
+		{[]string{"alerts", dsn, "ack", "1", "--reason", "r"}, 2, "alerts ack takes --note TEXT, not --reason TEXT"},
 		{[]string{"alerts", dsn, "ack", "7", "--note", "n"}, 1, "alert 7: no such alert"},
 		{[]string{"alerts", dsn, "accept", "2", "--reason", "gone"}, 1, "only a change of level (regression, change point) is accepted"},
 		{[]string{"alerts", dsn, "reopen", "1"}, 1, "alert 1 (regression havlak6 own_instructions (standard), new): not allowed in its state"},

@@ -26,11 +26,14 @@ const CommentLimit = 65536 - 512
 
 // WriteComment writes the comment of a check: its verdict; a table of the
 // measured benchmarks, regressions, missing ones and improvements first,
-// those unchanged within noise collapsed; the ones not measured, collapsed;
-// what changed in the regressions' profiles. Past limit characters the
-// collapsed lists, then the table, are cut, saying how many rows are left
-// out (summary.json has them all).
-func WriteComment(w io.Writer, s *summary.Summary, plan Plan, limit int) {
+// those unchanged within noise collapsed, each row saying what happened to
+// each of its gated figures (summary.Benchmark.FiguresMarkdown, with the
+// evidence) and its name linking to the dashboard's compare page of pair
+// when it has one; the ones not measured, collapsed; what changed in the
+// regressions' profiles. Past limit characters the collapsed lists, then
+// the table, are cut, saying how many rows are left out (summary.json has
+// them all).
+func WriteComment(w io.Writer, s *summary.Summary, plan Plan, pair summary.Pair, limit int) {
 	var head strings.Builder
 	failing := s.Regressed()
 	switch {
@@ -50,7 +53,7 @@ func WriteComment(w io.Writer, s *summary.Summary, plan Plan, limit int) {
 
 	var first, quiet []string // table rows
 	for _, b := range s.Benchmarks {
-		row := fmt.Sprintf("| %s | %s | %s |", markdown.Escape(b.Name), b.Label(), figures(b))
+		row := fmt.Sprintf("| %s | %s | %s |", pair.Link(b.Name), b.Label(), b.FiguresMarkdown(true))
 		if b.Fails() || b.Outcome == verdict.Missing || b.Outcome == verdict.Improved || b.Outcome == verdict.Regressed {
 			first = append(first, row)
 		} else {
@@ -66,7 +69,7 @@ func WriteComment(w io.Writer, s *summary.Summary, plan Plan, limit int) {
 	}
 
 	budget := limit - head.Len() - tail.Len() - 600
-	const header = "\n| benchmark | verdict | counted figures, base → change |\n|---|---|---|\n"
+	const header = "\n| benchmark | verdict | counted figures, each with its verdict |\n|---|---|---|\n"
 	table := cut(first, budget-len(header))
 	budget -= len(header) + len(table)
 	quietTable := cut(quiet, budget-len(header)-100)
@@ -104,37 +107,6 @@ func cut(lines []string, budget int) string {
 		b.WriteString(line + "\n")
 	}
 	return b.String()
-}
-
-// figures is the gated figures' change with their evidence, and the
-// acceptances.
-func figures(b summary.Benchmark) string {
-	var parts []string
-	for _, f := range b.Figures {
-		if !f.Rule.Gated {
-			continue
-		}
-		switch f.Outcome {
-		case verdict.Missing, verdict.Inconsistent:
-			parts = append(parts, markdown.Escape(f.String()))
-		case verdict.NotComparable:
-			parts = append(parts, markdown.Escape(f.Figure+" not comparable: "+f.Reason))
-		default:
-			text := fmt.Sprintf("%s %s (%s → %s, noise %.4f%%%s)", markdown.Escape(f.Figure), f.ChangeText(2),
-				verdict.Number(f.Old.Median), verdict.Number(f.New.Median), 100*f.Noise, markdown.Escape(f.CostNote()))
-			if f.Loosened != "" {
-				text += " **" + markdown.Escape(f.Loosened) + "**"
-			}
-			parts = append(parts, text)
-		}
-	}
-	for _, a := range b.Accepted {
-		parts = append(parts, markdown.Escape("accepted "+a.Figure+": "+a.Reason))
-	}
-	if b.Note != "" {
-		parts = append(parts, markdown.Escape(b.Note))
-	}
-	return strings.Join(parts, "; ")
 }
 
 // A Measured is a result and its files, as result.Read gives them.

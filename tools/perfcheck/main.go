@@ -12,8 +12,10 @@
 // whose identity did not change is listed as "unchanged: same binary and
 // run, not measured". The others' quick tests run on both sides, in this
 // job, and their gated counted figures are judged by tools/verdict: the
-// regressions get pprof's diff of their CPU profiles. A commit of the
-// change may accept a regression it intends, with a trailer:
+// regressions get pprof's diff of the figures that failed, Cachegrind's
+// events of each function (a cache regression's misses, a Go program's
+// own figures without the runtime), else of their CPU profiles. A commit
+// of the change may accept a regression it intends, with a trailer:
 //
 //	Perf-Accepted: havlak6 own_instructions: trades 3% instructions for 40% less memory
 //
@@ -211,7 +213,7 @@ func (c *checker) check(baseCommit string) (*summary.Summary, check.Plan, error)
 		b := check.Compare(base.Result, change.Result, accepted)
 		s.Benchmarks = append(s.Benchmarks, b)
 		if b.Fails() {
-			diffs, err := check.ProfileDiffs(b.Name, base, change)
+			diffs, err := check.ProfileDiffs(b, base, change)
 			if err != nil {
 				s.Problems = append(s.Problems, err.Error())
 			}

@@ -2,8 +2,10 @@ package check
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/google/pprof/profile"
@@ -115,27 +117,79 @@ type Measured struct {
 	Outputs result.Outputs
 }
 
-// ProfileDiffs is pprof's diff of what a benchmark ran at the change
-// against the base: the instructions of each function under Cachegrind
-// when both counted them (exact: the figure the check judges), else their
-// CPU profiles.
-func ProfileDiffs(benchmark string, base, change Measured) ([]summary.ProfileDiff, error) {
-	var profiles [2]*profile.Profile
-	kind := "cachegrind"
+// ProfileDiffs is pprof's diff of what a failing benchmark ran at the
+// change against the base, following the figures that failed: when both
+// sides counted under Cachegrind, a diff per failing figure Cachegrind
+// counts, of that figure's events in each function
+// (cachegrind.Counts.FigureProfile: a cache regression on its misses, not
+// on instructions; a Go program's own figures without the runtime's
+// functions, as the figures leave them out), or, when none of its failing
+// figures is Cachegrind's, of its gated instructions; else their CPU
+// profiles. What cannot be diffed is the error, beside the diffs that
+// could.
+func ProfileDiffs(b summary.Benchmark, base, change Measured) ([]summary.ProfileDiff, error) {
+	var counts [2]cachegrind.Counts
+	counted := true
 	for i, m := range []Measured{base, change} {
-		out := m.Outputs
-		if data, err := out.ReadFile(countedFile); err == nil && kind == "cachegrind" {
-			counts, err := cachegrind.Parse(bytes.NewReader(data), out.Path(countedFile))
-			if err != nil {
-				return nil, err
+		data, err := m.Outputs.ReadFile(countedFile)
+		if err != nil {
+			counted = false
+			break
+		}
+		if counts[i], err = cachegrind.Parse(bytes.NewReader(data), m.Outputs.Path(countedFile)); err != nil {
+			return nil, err
+		}
+	}
+	if !counted {
+		d, err := cpuDiff(b.Name, base, change)
+		if err != nil {
+			return nil, err
+		}
+		return []summary.ProfileDiff{{Benchmark: b.Name, Diff: d}}, nil
+	}
+	// A Go program's result counts its own instructions
+	// (cachegrind.Metrics); its cache figures are its own too.
+	goProgram := change.Metric(cachegrind.MetricOwnInstructions) != nil
+	var figures []string
+	for _, v := range b.Figures {
+		if v.Fails() && !b.Accepts(v.Figure) && cachegrind.Explains(v.Figure) && !slices.Contains(figures, v.Figure) {
+			figures = append(figures, v.Figure)
+		}
+	}
+	if len(figures) == 0 {
+		figures = []string{cachegrind.GatedMetric(goProgram)}
+	}
+	var diffs []summary.ProfileDiff
+	var errs []error
+	for _, figure := range figures {
+		var profiles [2]*profile.Profile
+		var err error
+		for i := range counts {
+			if profiles[i], err = counts[i].FigureProfile(figure, goProgram); err != nil {
+				break
 			}
-			profiles[i] = counts.Profile()
+		}
+		var d *profilediff.Diff
+		if err == nil {
+			d, err = profilediff.Compute("cachegrind", profiles[0], profiles[1])
+		}
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: the cachegrind diff of %s: %w", b.Name, figure, err))
 			continue
 		}
-		kind = "cpu"
+		diffs = append(diffs, summary.ProfileDiff{Benchmark: b.Name, Diff: d})
+	}
+	return diffs, errors.Join(errs...)
+}
+
+// cpuDiff is the diff of the two sides' CPU profiles.
+func cpuDiff(benchmark string, base, change Measured) (*profilediff.Diff, error) {
+	var profiles [2]*profile.Profile
+	for i, m := range []Measured{base, change} {
+		out := m.Outputs
 		name := m.Find(result.RoleProfile, "cpu")
 		if name == "" {
-			return nil, fmt.Errorf("%s: no Cachegrind output and no CPU profile to diff", out.Path(result.FileName))
+			return nil, fmt.Errorf("%s: no Cachegrind output on both sides and no CPU profile to diff", out.Path(result.FileName))
 		}
 		data, err := out.ReadFile(name)
 		if err != nil {
@@ -145,16 +199,14 @@ func ProfileDiffs(benchmark string, base, change Measured) ([]summary.ProfileDif
 			return nil, fmt.Errorf("%s: %w", out.Path(name), err)
 		}
 	}
-	if kind == "cpu" && profiles[0].SampleType[0].Type == "instructions" {
-		return nil, fmt.Errorf("%s: Cachegrind counted the base, not the change: nothing to diff", benchmark)
-	}
-	d, err := profilediff.Compute(kind, profiles[0], profiles[1])
+	d, err := profilediff.Compute("cpu", profiles[0], profiles[1])
 	if err != nil {
-		return nil, fmt.Errorf("%s: the %s diff: %w", benchmark, kind, err)
+		return nil, fmt.Errorf("%s: the cpu diff: %w", benchmark, err)
 	}
-	return []summary.ProfileDiff{{Benchmark: benchmark, Diff: d}}, nil
+	return d, nil
 }
 
 // countedFile is the first run under Cachegrind of a result that counts
-// its instructions (the runner's name for it).
+// its instructions (the runner's name for it), the one that also
+// simulates the caches.
 const countedFile = "cachegrind.1.out"

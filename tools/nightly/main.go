@@ -2,7 +2,7 @@
 // (tools/ci/nightly.sh, docs/nightly.md):
 //
 //	nightly collect EVENTS DEST
-//	nightly gate [--baseline DIR] [--tests-failed] [--otava CMD [--history-dir DIR] [--history DSN] [--stale-after NIGHTS]] ARTIFACTS
+//	nightly gate [--baseline DIR] [--tests-failed] [--dashboard URL] [--otava CMD [--history-dir DIR] [--history DSN] [--stale-after NIGHTS]] ARTIFACTS
 //
 // collect copies the outputs.zip of every test named in a build event JSON
 // file (--build_event_json_file) to DEST/<test name>/outputs.zip and prints
@@ -15,7 +15,9 @@
 // artifacts, which must be neither ARTIFACTS, nor inside it, nor hold it; then benchgate on every Go
 // benchmark (go_benchmark) that has a baseline. It prints a Markdown
 // summary (the report's table and the verdict) and posts it as a Buildkite
-// annotation when run by an agent. It also writes the night's results in
+// annotation when run by an agent; its rows link to the dashboard's compare
+// page of the baseline's commit and tonight's when --dashboard (by default
+// $HAVLAK_LAB_DASHBOARD) names the dashboard. It also writes the night's results in
 // the formats of tools/exports (benchstat's, Bencher's,
 // github-action-benchmark's, OpenMetrics) into ARTIFACTS/exports/. A night without regressions, failures,
 // or failed tests (--tests-failed) becomes the baseline, replacing it whole;
@@ -65,7 +67,7 @@ func main() {
 	os.Exit(cli.Report(os.Stderr, "nightly", run(os.Args[1:], os.Stdout, os.Stderr)))
 }
 
-const usage = "usage: nightly [--report CMD --benchgate CMD --bisect CMD] collect EVENTS DEST | gate [--baseline DIR] [--tests-failed] [--otava CMD [--history-dir DIR] [--history DSN] [--stale-after NIGHTS]] ARTIFACTS"
+const usage = "usage: nightly [--report CMD --benchgate CMD --bisect CMD] collect EVENTS DEST | gate [--baseline DIR] [--tests-failed] [--dashboard URL] [--otava CMD [--history-dir DIR] [--history DSN] [--stale-after NIGHTS]] ARTIFACTS"
 
 func run(args []string, stdout, stderr io.Writer) error {
 	// The night's log shows names, reasons and paths from results and
@@ -111,6 +113,7 @@ func runGate(args []string, o night.GateOptions) error {
 	fs.StringVar(&o.HistoryDir, "history-dir", "", "where the history keeps its nights (`DIR`/nights) and, by default, its SQLite database (default $HAVLAK_LAB_HISTORY_DIR, else the lab's cache's history)")
 	fs.StringVar(&o.History, "history", os.Getenv("HAVLAK_LAB_HISTORY"), "the history database's `DSN` (default: sqlite:DIR/history.sqlite of --history-dir)")
 	fs.StringVar(&o.Otava, "otava", "", "Apache Otava's `command` (tools/ci/tools.sh otava); without it the night does not enter the history")
+	fs.StringVar(&o.Dashboard, "dashboard", os.Getenv(summary.DashboardEnv), "the dashboard's `URL` (//tools/dashboard): the summary's rows link to its compare page of the baseline and tonight (default $"+summary.DashboardEnv+"; none: no links)")
 	fs.IntVar(&o.StaleAfter, "stale-after", alert.DefaultStaleNights, "a series of the history with no point for this many of its `nights` is a stale alert")
 	var retire summary.Retire
 	fs.Var(&retire, "retire", "the baseline's benchmark `NAME` left the suite on purpose: not missing, and not in the next baseline (repeat for more)")

@@ -1,7 +1,7 @@
 // Command perfcheck tells, before a change lands, what it does to the
 // benchmarks: exactly those it can affect, measured against its base.
 //
-//	tools/bazel run //tools/perfcheck -- [--base REV] [--out DIR] [--repo DIR]
+//	tools/bazel run //tools/perfcheck -- [--base REV] [--out DIR] [--repo DIR] [--dashboard URL]
 //
 // It builds //benchmarks:all at the change (the checkout bazel run was
 // typed in, uncommitted changes included) and at the base (REV, by default
@@ -12,13 +12,18 @@
 // whose identity did not change is listed as "unchanged: same binary and
 // run, not measured". The others' quick tests run on both sides, in this
 // job, and their gated counted figures are judged by tools/verdict: the
-// regressions get pprof's diff of their CPU profiles. A commit of the
-// change may accept a regression it intends, with a trailer:
+// regressions get pprof's diff of the figures that failed, Cachegrind's
+// events of each function (a cache regression's misses, a Go program's
+// own figures without the runtime), else of their CPU profiles. A commit
+// of the change may accept a regression it intends, with a trailer:
 //
 //	Perf-Accepted: havlak6 own_instructions: trades 3% instructions for 40% less memory
 //
 // It writes DIR/summary.json (tools/summary) and DIR/pr-comment.md (the
-// comment for the pull request, under GitHub's 65,536 characters), and
+// comment for the pull request, under GitHub's 65,536 characters, each
+// figure with its own verdict, each row linking to the dashboard's compare
+// page of the base and HEAD when --dashboard or $HAVLAK_LAB_DASHBOARD
+// names the dashboard), and
 // exits with tools/verdict's statuses: 1 when a gated figure regressed and
 // was not accepted, or a benchmark went missing; 2 for bad usage.
 package main
@@ -62,11 +67,16 @@ func run(args []string, log io.Writer) error {
 	base := fs.String("base", "", "the `revision` to compare with (default: the merge base of HEAD with main)")
 	out := fs.String("out", "", "write summary.json and pr-comment.md into `DIR` (default: perf-check/ in the checkout)")
 	repoFlag := fs.String("repo", "", "the checkout of the change (default: where bazel run was typed)")
+	dashboard := fs.String("dashboard", os.Getenv(summary.DashboardEnv), "the dashboard's `URL` (//tools/dashboard): the comment's rows link to its compare page of the base and the change (default $"+summary.DashboardEnv+"; none: no links)")
 	if help, err := cli.ParseFlags(fs, args); help || err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return cli.Usagef("unexpected argument %q", fs.Arg(0))
+	}
+	dashboardURL, err := summary.ParseDashboard(*dashboard)
+	if err != nil {
+		return cli.Usagef("--dashboard: %v", err)
 	}
 	workspace := cli.WorkspaceRoot()
 	if *repoFlag != "" {
@@ -92,12 +102,16 @@ func run(args []string, log io.Writer) error {
 	if *out != "" {
 		outDir = cli.UserPath(*out)
 	}
+	head, err := repo.Commit("HEAD", "HEAD")
+	if err != nil {
+		return err
+	}
 	c := &checker{repo: repo, change: top, log: log}
 	s, plan, err := c.check(baseCommit)
 	if err != nil {
 		return err
 	}
-	if err := write(outDir, s, plan); err != nil {
+	if err := write(outDir, s, plan, summary.Pair{Dashboard: dashboardURL, Base: baseCommit, Change: head}); err != nil {
 		return err
 	}
 	fmt.Fprintf(log, "perfcheck: wrote %s and %s\n", filepath.Join(outDir, summary.FileName), filepath.Join(outDir, check.CommentFile))
@@ -199,7 +213,7 @@ func (c *checker) check(baseCommit string) (*summary.Summary, check.Plan, error)
 		b := check.Compare(base.Result, change.Result, accepted)
 		s.Benchmarks = append(s.Benchmarks, b)
 		if b.Fails() {
-			diffs, err := check.ProfileDiffs(b.Name, base, change)
+			diffs, err := check.ProfileDiffs(b, base, change)
 			if err != nil {
 				s.Problems = append(s.Problems, err.Error())
 			}
@@ -227,8 +241,9 @@ func noUploads(args []string) []string {
 	return args
 }
 
-// write writes the summary and the comment into dir.
-func write(dir string, s *summary.Summary, plan check.Plan) error {
+// write writes the summary and the comment, whose rows link to pair's
+// compare page, into dir.
+func write(dir string, s *summary.Summary, plan check.Plan, pair summary.Pair) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -236,6 +251,6 @@ func write(dir string, s *summary.Summary, plan check.Plan) error {
 		return err
 	}
 	var comment strings.Builder
-	check.WriteComment(&comment, s, plan, check.CommentLimit)
+	check.WriteComment(&comment, s, plan, pair, check.CommentLimit)
 	return atomicfile.WriteFile(filepath.Join(dir, check.CommentFile), []byte(comment.String()), 0o644)
 }

@@ -21,7 +21,7 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("Parse took a summary that does not check: %v", err)
 		}
 		var md strings.Builder
-		s.WriteMarkdown(&md)
+		s.WriteMarkdown(&md, Pair{})
 		for _, b := range s.Benchmarks {
 			if strings.Contains(b.Name, "<") && strings.Contains(md.String(), "| "+b.Name+" |") {
 				t.Fatalf("a name with a tag went into the Markdown raw: %q", b.Name)

@@ -17,8 +17,10 @@ const diffSummaryFunctions = 3
 
 // WriteMarkdown writes the comparison for an annotation: a table with the
 // regressions first, then what could not be compared, the improvements
-// and the rest; then a line per profile diff.
-func (s *Summary) WriteMarkdown(w io.Writer) {
+// and the rest, each row saying what happened to each of its figures
+// (FiguresMarkdown) and its name linking to the dashboard's compare page
+// of pair, when it has one; then a line per profile diff.
+func (s *Summary) WriteMarkdown(w io.Writer, pair Pair) {
 	if len(s.Benchmarks) == 0 {
 		fmt.Fprintln(w, "No benchmarks.")
 	}
@@ -29,7 +31,7 @@ func (s *Summary) WriteMarkdown(w io.Writer) {
 		fmt.Fprintln(w, "|---|---|---:|---|---|")
 	}
 	for _, b := range rows {
-		fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", markdown.Escape(b.Name), markdown.Escape(b.Language), b.valuesText(), b.Label(), b.figuresText())
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", pair.Link(b.Name), markdown.Escape(b.Language), b.valuesText(), b.Label(), b.FiguresMarkdown(false))
 	}
 	if len(s.Unreadable) > 0 {
 		fmt.Fprintln(w, "\n**Unreadable results** (each fails the comparison):")
@@ -105,39 +107,6 @@ func (b Benchmark) Label() string {
 		return "improved"
 	}
 	return "unchanged"
-}
-
-// figuresText is the gated figures' changes, and the note.
-func (b Benchmark) figuresText() string {
-	var parts []string
-	for _, f := range b.Figures {
-		if f.Outcome == verdict.Inconsistent {
-			parts = append(parts, markdown.Escape(f.Figure)+" INCONSISTENT: "+markdown.Escape(f.Reason))
-			continue
-		}
-		if !f.Rule.Gated || f.Outcome == verdict.NotComparable {
-			continue
-		}
-		if f.Outcome == verdict.Missing {
-			parts = append(parts, markdown.Escape(f.Figure)+" MISSING: "+markdown.Escape(f.Reason))
-			continue
-		}
-		text := markdown.Escape(f.Figure) + " " + f.ChangeText(2)
-		switch {
-		case f.Outcome == verdict.Regressed && b.Accepts(f.Figure):
-			text += " (accepted)"
-		case f.Outcome != verdict.Unchanged:
-			text += " (" + f.Label() + markdown.Escape(f.CostNote()) + ")"
-		}
-		parts = append(parts, text)
-	}
-	for _, a := range b.Accepted {
-		parts = append(parts, "accepted "+markdown.Escape(a.Figure)+": "+markdown.Escape(a.Reason))
-	}
-	if b.Note != "" {
-		parts = append(parts, markdown.Escape(b.Note))
-	}
-	return strings.Join(parts, "; ")
 }
 
 // valuesText is the first of the figures measured (real time, for a

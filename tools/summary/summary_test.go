@@ -106,10 +106,10 @@ func TestMarkdown(t *testing.T) {
 	s := sample()
 	s.Benchmarks[0].Name = "a|b <img src=x>"
 	var b strings.Builder
-	s.WriteMarkdown(&b)
+	s.WriteMarkdown(&b, Pair{})
 	md := b.String()
 	lines := strings.Split(md, "\n")
-	if !strings.HasPrefix(lines[2], "| havlak6 | Go | 1.5 (1.5–1.5) s real_seconds | **REGRESSED** | own_instructions +3.00% (REGRESSED); alloc_objects from 0 to 5 (REGRESSED) |") {
+	if !strings.HasPrefix(lines[2], "| havlak6 | Go | 1.5 (1.5–1.5) s real_seconds | **REGRESSED** | **REGRESSED** own_instructions +3.00%<br>**REGRESSED** alloc_objects from 0 to 5 |") {
 		t.Errorf("the regression is not first:\n%s", md)
 	}
 	if !strings.Contains(lines[3], "| wc1 |  |  | not compared: another environment |") {
@@ -138,7 +138,7 @@ func TestEnvironmentGroups(t *testing.T) {
 		t.Fatalf("groups: %+v, want wc1 and wc2, then havlak8 and havlak1", groups)
 	}
 	var b strings.Builder
-	s.WriteMarkdown(&b)
+	s.WriteMarkdown(&b, Pair{})
 	for _, want := range []string{
 		"**Environment changed** since the baseline",
 		"- machine.cpu_model: a → b: not compared, their timings restart here: wc1; compared across it, as allowed: wc2\n",

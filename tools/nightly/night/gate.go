@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -46,6 +47,9 @@ type night struct {
 	// staleNights is how many of the history's nights a series may go
 	// without a point before its alert says it is stale.
 	staleNights int
+	// dashboard is the dashboard's address, or nil: the summary's rows
+	// link to its compare page of the baseline and tonight.
+	dashboard *url.URL
 }
 
 // verdict is what the gates found.
@@ -191,7 +195,8 @@ func (n *night) gate() error {
 	if db != nil {
 		tonight, v.alerts = n.enterAlerts(ctx, db, changes, found, before, j, &v)
 	}
-	text := n.summary(found, v, j, tonight)
+	pair := summary.Pair{Dashboard: n.dashboard, Base: commitOf(before), Change: commitOf(found)}
+	text := n.summary(found, v, j, tonight, pair)
 	if n.annotate != nil {
 		style := "success"
 		switch {
@@ -299,14 +304,6 @@ func trustedOrigins(found []result.Found) error {
 // the night does not call a regression. Commits it cannot read accept
 // nothing.
 func (n *night) acceptances(before, found []result.Found) []verdictlib.Acceptance {
-	commitOf := func(all []result.Found) string {
-		for _, f := range all {
-			if f.Err == nil && f.Result.Environment.Source.Commit != "" {
-				return f.Result.Environment.Source.Commit
-			}
-		}
-		return ""
-	}
 	from, to := commitOf(before), commitOf(found)
 	if from == "" || to == "" || from == to || n.checkout == "" {
 		return nil
@@ -325,6 +322,17 @@ func (n *night) acceptances(before, found []result.Found) []verdictlib.Acceptanc
 		fmt.Fprintf(n.stdout, "Accepted by a commit since the baseline: %s %s: %s\n", cli.Field(a.Benchmark), cli.Field(a.Figure), cli.Field(a.Reason))
 	}
 	return accepted
+}
+
+// commitOf is the commit the first readable result of all was built at,
+// or "".
+func commitOf(all []result.Found) string {
+	for _, f := range all {
+		if f.Err == nil && f.Result.Environment.Source.Commit != "" {
+			return f.Result.Environment.Source.Commit
+		}
+	}
+	return ""
 }
 
 // missingGoBenchmarks names the Go benchmarks (go_test results, which
@@ -392,8 +400,9 @@ func (n *night) run(what, command string, args ...string) int {
 }
 
 // summary is the night's Markdown summary: the commit and machine, the
-// report's table, and what the gates found.
-func (n *night) summary(found []result.Found, v verdict, j judged, tonight []alert.Alert) string {
+// report's table, and what the gates found; the tables' rows link to the
+// dashboard's compare page of pair.
+func (n *night) summary(found []result.Found, v verdict, j judged, tonight []alert.Alert, pair summary.Pair) string {
 	commit, host := "unknown", "unknown"
 	for _, f := range found {
 		if f.Err == nil {
@@ -411,14 +420,14 @@ func (n *night) summary(found []result.Found, v verdict, j judged, tonight []ale
 	var s strings.Builder
 	fmt.Fprintf(&s, "**Nightly benchmarks** (commit %s, %s)\n\n", markdown.Escape(commit), markdown.Escape(host))
 	if j.report != nil {
-		j.report.WriteMarkdown(&s)
+		j.report.WriteMarkdown(&s, pair)
 	} else {
 		s.WriteString("(no report: see the log)\n")
 	}
 	for _, g := range j.benchgate {
 		if len(g.summary.Regressed()) > 0 || len(g.summary.EnvironmentChanged()) > 0 {
 			fmt.Fprintf(&s, "\n**Go benchmarks of %s**\n\n", markdown.Escape(g.test))
-			g.summary.WriteMarkdown(&s)
+			g.summary.WriteMarkdown(&s, pair)
 		}
 	}
 	for _, m := range j.missingGo {

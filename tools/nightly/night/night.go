@@ -21,6 +21,7 @@ import (
 	"havlak-lab/internal/labcache"
 	"havlak-lab/tools/history"
 	"havlak-lab/tools/result"
+	"havlak-lab/tools/summary"
 )
 
 // GateOptions are what Gate runs on: `nightly gate`'s flags and argument,
@@ -60,6 +61,10 @@ type GateOptions struct {
 	// without a point before its alert says it is stale: at least 1
 	// (alert.DefaultStaleNights is the command's default).
 	StaleAfter int
+	// Dashboard is the dashboard's address (tools/dashboard,
+	// summary.ParseDashboard), "" for none: the summary's rows then link to
+	// its compare page of the baseline's commit and tonight's.
+	Dashboard string
 	// Annotate posts the summary (BuildkiteAnnotator), or is nil.
 	Annotate func(style, markdown string) error
 	// Stdout and Stderr receive the night's log, written through
@@ -84,6 +89,10 @@ func Gate(o GateOptions) error {
 		return cli.Usagef("%s: not a directory", cli.UserPath(o.Artifacts))
 	case o.StaleAfter < 1:
 		return cli.Usagef("--stale-after %d: want a number of nights, at least 1", o.StaleAfter)
+	}
+	dashboard, err := summary.ParseDashboard(o.Dashboard)
+	if err != nil {
+		return cli.Usagef("--dashboard: %v", err)
 	}
 	if o.Baseline == "" {
 		var err error
@@ -121,6 +130,7 @@ func Gate(o GateOptions) error {
 		stdout:      stdout,
 		stderr:      stderr,
 		annotate:    o.Annotate,
+		dashboard:   dashboard,
 	}
 	if o.Otava != "" {
 		n.history = &historyConfig{dir: absolute(cli.UserPath(o.HistoryDir)), dsn: o.History, otava: absolute(o.Otava),

@@ -269,7 +269,13 @@ func TestGate(t *testing.T) {
 		says        []string
 		newBaseline bool
 	}{
-		{"unchanged", nightSpec{allocs: 1}, nil, 0, []string{"| havlak6 | Go |", "| unchanged | real_seconds +0.00%", "Baseline: " + baseline}, false},
+		{"unchanged", nightSpec{allocs: 1}, nil, 0, []string{"| havlak6 | Go |", "| unchanged | <details><summary>2 unchanged</summary>real_seconds +0.00%", "Baseline: " + baseline}, false},
+		// With a dashboard, each row links to its compare page of the
+		// baseline's commit and tonight's.
+		{"unchanged, with a dashboard", nightSpec{allocs: 1}, func(o *GateOptions) { o.Dashboard = "http://127.0.0.1:8080/lab" }, 0,
+			[]string{"| [havlak6](http://127.0.0.1:8080/lab/compare?a=495bf23dbc25b34ae073750428d0e4a16e63690a&b=495bf23dbc25b34ae073750428d0e4a16e63690a) | Go |"}, false},
+		{"a dashboard that is no web address", nightSpec{allocs: 1}, func(o *GateOptions) { o.Dashboard = "ftp://lab/" }, 2,
+			[]string{"--dashboard: the dashboard's address \"ftp://lab/\": want http"}, false},
 		{"havlak6 three times slower", nightSpec{allocs: 1, slow: "havlak6"}, nil, 1,
 			[]string{"report: havlak6 regressed", "**Regressions**"}, false},
 		{"a Go benchmark allocating twice", nightSpec{allocs: 2}, nil, 1,

@@ -58,6 +58,9 @@ type Counts struct {
 	// Functions are the instructions of each function, by Cachegrind's
 	// name for it (the function itself, not its callees).
 	Functions map[string]uint64
+	// FunctionEvents are the events of each function when the run
+	// simulated the caches (Cache is not nil), or nil.
+	FunctionEvents map[string]Events
 	// Cache is the cache simulation's events, when the run simulated the
 	// caches (Run.CacheSim), or nil (cachesim.go).
 	Cache *Cache
@@ -203,6 +206,7 @@ func Parse(r io.Reader, path string) (Counts, error) {
 			}
 			if len(columns) > 1 {
 				c.Cache = &Cache{}
+				c.FunctionEvents = map[string]Events{}
 			}
 		case strings.HasPrefix(text, "fn="):
 			fn = strings.TrimPrefix(text, "fn=")
@@ -227,6 +231,11 @@ func Parse(r io.Reader, path string) (Counts, error) {
 			}
 			sum.add(n)
 			c.Functions[fn] += n[Ir]
+			if c.FunctionEvents != nil {
+				e := c.FunctionEvents[fn]
+				e.add(n)
+				c.FunctionEvents[fn] = e
+			}
 			if !inRuntime {
 				c.Own += n[Ir]
 				if c.Cache != nil {
@@ -254,9 +263,15 @@ func Parse(r io.Reader, path string) (Counts, error) {
 // without --dump-instr attributes instructions to the function that ran
 // them), so that pprof's tools, -diff_base among them, read them.
 func (c Counts) Profile() *profile.Profile {
-	p := &profile.Profile{SampleType: []*profile.ValueType{{Type: "instructions", Unit: "instructions"}}}
-	names := make([]string, 0, len(c.Functions))
-	for name := range c.Functions {
+	return functionProfile("instructions", "instructions", c.Functions)
+}
+
+// functionProfile is a profile of one sample type with a sample per
+// function of weights.
+func functionProfile(sampleType, unit string, weights map[string]uint64) *profile.Profile {
+	p := &profile.Profile{SampleType: []*profile.ValueType{{Type: sampleType, Unit: unit}}}
+	names := make([]string, 0, len(weights))
+	for name := range weights {
 		names = append(names, name)
 	}
 	sort.Strings(names)
@@ -265,7 +280,7 @@ func (c Counts) Profile() *profile.Profile {
 		l := &profile.Location{ID: uint64(i + 1), Line: []profile.Line{{Function: f}}}
 		p.Function = append(p.Function, f)
 		p.Location = append(p.Location, l)
-		p.Sample = append(p.Sample, &profile.Sample{Location: []*profile.Location{l}, Value: []int64{int64(min(c.Functions[name], 1<<62))}})
+		p.Sample = append(p.Sample, &profile.Sample{Location: []*profile.Location{l}, Value: []int64{int64(min(weights[name], 1<<62))}})
 	}
 	return p
 }

@@ -11,8 +11,12 @@ package cachegrind
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/google/pprof/profile"
 
 	"havlak-lab/tools/result"
 )
@@ -204,4 +208,66 @@ func CacheMetrics(counts []Counts, goProgram, steadyD1 bool, source string, thre
 		figure(MetricLLWriteMisses, "misses", result.CostLocality, false, func(e Events) uint64 { return e[DLmw] }),
 		figure(MetricI1Misses, "misses", result.CostLocality, false, func(e Events) uint64 { return e[I1mr] }),
 	}
+}
+
+// A figureEvents is how a figure of Metrics and CacheMetrics is made of a
+// function's events.
+type figureEvents struct {
+	unit  string
+	value func(Events) uint64
+}
+
+// figures are the figures Metrics and CacheMetrics record, by name, as
+// functions of the events.
+var figures = map[string]figureEvents{
+	MetricInstructions:    {"instructions", func(e Events) uint64 { return e[Ir] }},
+	MetricOwnInstructions: {"instructions", func(e Events) uint64 { return e[Ir] }},
+	MetricD1Misses:        {"misses", Events.D1Misses},
+	MetricLLMisses:        {"misses", Events.LLMisses},
+	MetricEstimatedCycles: {"cycles", Events.EstimatedCycles},
+	MetricD1ReadMisses:    {"misses", func(e Events) uint64 { return e[D1mr] }},
+	MetricD1WriteMisses:   {"misses", func(e Events) uint64 { return e[D1mw] }},
+	MetricLLReadMisses:    {"misses", func(e Events) uint64 { return e[DLmr] }},
+	MetricLLWriteMisses:   {"misses", func(e Events) uint64 { return e[DLmw] }},
+	MetricI1Misses:        {"misses", func(e Events) uint64 { return e[I1mr] }},
+}
+
+// Explains tells whether FigureProfile can break figure down by function:
+// it is one of the figures Metrics and CacheMetrics record.
+func Explains(figure string) bool {
+	_, ok := figures[figure]
+	return ok
+}
+
+// FigureProfile is figure (a name of Metrics' or CacheMetrics'), of
+// the events of each function, as a pprof profile of one sample type
+// named after the figure: what its diff against another run's says is
+// where the figure moved. It counts the functions the figure counts:
+// all of them for a C or C++ program and for a Go program's instructions,
+// and leaves out the Go runtime's, as Counts.Own does, for a Go program's
+// own instructions and cache figures (goProgram). A cache figure needs a
+// run that simulated the caches.
+func (c Counts) FigureProfile(figure string, goProgram bool) (*profile.Profile, error) {
+	f, ok := figures[figure]
+	if !ok {
+		return nil, fmt.Errorf("figure %q: Cachegrind's figures are %s", figure, strings.Join(slices.Sorted(maps.Keys(figures)), ", "))
+	}
+	own := figure == MetricOwnInstructions || goProgram && figure != MetricInstructions
+	weights := map[string]uint64{}
+	switch {
+	case figure == MetricInstructions || figure == MetricOwnInstructions:
+		for fn, n := range c.Functions {
+			weights[fn] = n
+		}
+	case c.FunctionEvents == nil:
+		return nil, fmt.Errorf("figure %s: the run did not simulate the caches (--cache-sim=yes)", figure)
+	default:
+		for fn, e := range c.FunctionEvents {
+			weights[fn] = f.value(e)
+		}
+	}
+	if own {
+		maps.DeleteFunc(weights, func(fn string, _ uint64) bool { return goRuntime(fn) })
+	}
+	return functionProfile(figure, f.unit, weights), nil
 }

@@ -182,3 +182,60 @@ func TestLocalityIsCaught(t *testing.T) {
 	}
 	t.Logf("caught: %v", v)
 }
+
+// A figure's profile weighs each function by the figure's events: D1
+// misses are D1mr+D1mw, LL misses ILmr+DLmr+DLmw; a Go program's cache
+// figures and own instructions leave out the runtime's functions, as the
+// figures do, and its total instructions keep them.
+func TestFigureProfile(t *testing.T) {
+	c, err := ReadFile(writeCachegrind(t, simulated))
+	if err != nil {
+		t.Fatal(err)
+	}
+	weights := func(figure string, goProgram bool) map[string]int64 {
+		t.Helper()
+		p, err := c.FigureProfile(figure, goProgram)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := p.CheckValid(); err != nil || len(p.SampleType) != 1 || p.SampleType[0].Type != figure {
+			t.Fatalf("%s: %v, sample types %v", figure, err, p.SampleType)
+		}
+		w := map[string]int64{}
+		for _, s := range p.Sample {
+			w[s.Location[0].Line[0].Function.Name] = s.Value[0]
+		}
+		return w
+	}
+	for _, x := range []struct {
+		figure    string
+		goProgram bool
+		want      string
+	}{
+		{MetricD1Misses, false, "map[main.findLoops:50 runtime.mallocgc:11]"},
+		{MetricD1Misses, true, "map[main.findLoops:50]"},
+		{MetricLLMisses, false, "map[main.findLoops:7 runtime.mallocgc:12]"},
+		{MetricD1ReadMisses, false, "map[main.findLoops:40 runtime.mallocgc:5]"},
+		{MetricI1Misses, true, "map[main.findLoops:2]"},
+		{MetricEstimatedCycles, true, fmt.Sprintf("map[main.findLoops:%d]", 2048+5*45+35*7)},
+		{MetricOwnInstructions, true, "map[main.findLoops:1500]"},
+		{MetricInstructions, true, "map[main.findLoops:1500 runtime.mallocgc:300]"},
+	} {
+		if got := fmt.Sprint(weights(x.figure, x.goProgram)); got != x.want {
+			t.Errorf("%s (Go: %v): %s, want %s", x.figure, x.goProgram, got, x.want)
+		}
+	}
+	if _, err := c.FigureProfile("alloc_bytes", false); err == nil || !strings.Contains(err.Error(), "d1_misses") {
+		t.Errorf("a figure Cachegrind does not count: %v", err)
+	}
+	instructionsOnly, err := Parse(strings.NewReader("events: Ir\nfn=f\n1 5\nsummary: 5\n"), "x.out")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := instructionsOnly.FigureProfile(MetricD1Misses, false); err == nil || !strings.Contains(err.Error(), "did not simulate the caches") {
+		t.Errorf("D1 misses of a run without the cache simulation: %v", err)
+	}
+	if p, err := instructionsOnly.FigureProfile(MetricInstructions, false); err != nil || len(p.Sample) != 1 || p.Sample[0].Value[0] != 5 {
+		t.Errorf("instructions of a run without the cache simulation: %v, %v", p, err)
+	}
+}

@@ -123,8 +123,8 @@ func TestCompareTheBaseDecidesTheGate(t *testing.T) {
 		if !b.Fails() || b.Outcome != verdict.Regressed || b.Figures[0].Rule.Threshold != verdict.CountThreshold {
 			t.Errorf("%s, 5%% more: %+v, want a failing regression at the base's threshold", name, b)
 		}
-		if name != "as the base declares" && !strings.Contains(figures(b), "the base's") {
-			t.Errorf("%s: the comment does not say the gate was loosened: %s", name, figures(b))
+		if name != "as the base declares" && !strings.Contains(b.FiguresMarkdown(true), "the base's") {
+			t.Errorf("%s: the comment does not say the gate was loosened: %s", name, b.FiguresMarkdown(true))
 		}
 	}
 }
@@ -136,9 +136,9 @@ func TestComment(t *testing.T) {
 	s.Benchmarks = append(s.Benchmarks, Compare(counted("slow", 100), counted("slow", 110), nil))
 	plan := Plan{Changed: []Target{{Benchmark: "quiet"}, {Benchmark: "slow"}}, Unchanged: []string{"a", "b"}}
 	var b strings.Builder
-	WriteComment(&b, s, plan, CommentLimit)
+	WriteComment(&b, s, plan, summary.Pair{}, CommentLimit)
 	text := b.String()
-	slow, quiet := strings.Index(text, "| slow | **REGRESSED** | instructions +10.00% (100 → 110"), strings.Index(text, "| quiet |")
+	slow, quiet := strings.Index(text, "| slow | **REGRESSED** | **REGRESSED** instructions +10.00% (100 → 110"), strings.Index(text, "| quiet |")
 	if !strings.HasPrefix(text, "### :x: Perf check: 1 of 2") || slow < 0 || quiet < slow ||
 		!strings.Contains(text, "<details><summary>2 not measured: same binary and run at the base</summary>") {
 		t.Errorf("comment:\n%s", text)
@@ -154,8 +154,52 @@ func TestComment(t *testing.T) {
 		big.Unchanged = append(big.Unchanged, name+"_other")
 	}
 	b.Reset()
-	WriteComment(&b, many, big, CommentLimit)
+	WriteComment(&b, many, big, summary.Pair{}, CommentLimit)
 	if n := len([]rune(b.String())); n > 65536 || !strings.Contains(b.String(), "more (summary.json has them all)") {
 		t.Errorf("a comment of %d characters for 3000 benchmarks", n)
+	}
+}
+
+// cacheCounted is a C++ stage's counted figures, as the runner records
+// them: its instructions (work) and D1 misses (locality), gated, and
+// seven figures more.
+func cacheCounted(instructions, d1 float64) *result.Result {
+	r := counted("havlak7cc", instructions, instructions)
+	metric := func(name, cost string, v float64) result.Metric {
+		return result.Metric{Name: name, Unit: "n", Cost: cost, Values: []float64{v, v}, Gated: true, Threshold: verdict.CountThreshold, Exact: true}
+	}
+	r.Metrics[0].Cost = result.CostWork
+	r.Metrics = append(r.Metrics, metric("d1_misses", result.CostLocality, d1), metric("ll_misses", result.CostLocality, 2e4),
+		metric("estimated_cycles", result.CostWorkAndLocality, 1.5e8), metric("alloc_bytes", "", 4432675), metric("alloc_objects", "", 163),
+		metric("read_syscalls", "", 12), metric("write_syscalls", "", 3), metric("counted_alloc_bytes", "", 10))
+	return r
+}
+
+// The comment says which figure failed: havlak7cc's D1 misses, 15.93%
+// more, fail; its instructions, 0.80% more, pass; the seven figures that
+// did not move fold away; the row links to the dashboard's compare page
+// of the base and the change.
+func TestCommentEachFigure(t *testing.T) {
+	base, change := strings.Repeat("ab", 20), strings.Repeat("cd", 20)
+	s := &summary.Summary{Tool: "perfcheck", Baseline: base, Benchmarks: []summary.Benchmark{
+		Compare(cacheCounted(114_109_000, 1_000_000), cacheCounted(115_021_872, 1_159_300), nil)}}
+	dashboard, err := summary.ParseDashboard("https://perf.lab.example/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	WriteComment(&b, s, Plan{Changed: []Target{{Benchmark: "havlak7cc"}}}, summary.Pair{Dashboard: dashboard, Base: base, Change: change}, CommentLimit)
+	want := "| [havlak7cc](https://perf.lab.example/compare?a=" + base + "&b=" + change + ") | **REGRESSED** | " +
+		"**REGRESSED** d1_misses +15.93% (1,000,000 → 1,159,300, noise 0.0000%, cost: locality)<br>" +
+		"instructions +0.80% (114,109,000 → 115,021,872, noise 0.0000%) passed " +
+		"<details><summary>7 unchanged</summary>ll_misses +0.00%, estimated_cycles +0.00%, alloc_bytes +0.00%, alloc_objects +0.00%, " +
+		"read_syscalls +0.00%, write_syscalls +0.00%, counted_alloc_bytes +0.00%</details> |\n"
+	if !strings.Contains(b.String(), want) {
+		t.Errorf("comment:\n%s\nwant the row\n%s", b.String(), want)
+	}
+	b.Reset()
+	WriteComment(&b, s, Plan{Changed: []Target{{Benchmark: "havlak7cc"}}}, summary.Pair{Base: base, Change: change}, CommentLimit)
+	if !strings.Contains(b.String(), "| havlak7cc | **REGRESSED** | **REGRESSED** d1_misses") || strings.Contains(b.String(), "compare?") {
+		t.Errorf("without a dashboard, a link:\n%s", b.String())
 	}
 }

@@ -2,8 +2,10 @@ package check
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/google/pprof/profile"
@@ -26,11 +28,14 @@ const CommentLimit = 65536 - 512
 
 // WriteComment writes the comment of a check: its verdict; a table of the
 // measured benchmarks, regressions, missing ones and improvements first,
-// those unchanged within noise collapsed; the ones not measured, collapsed;
-// what changed in the regressions' profiles. Past limit characters the
-// collapsed lists, then the table, are cut, saying how many rows are left
-// out (summary.json has them all).
-func WriteComment(w io.Writer, s *summary.Summary, plan Plan, limit int) {
+// those unchanged within noise collapsed, each row saying what happened to
+// each of its gated figures (summary.Benchmark.FiguresMarkdown, with the
+// evidence) and its name linking to the dashboard's compare page of pair
+// when it has one; the ones not measured, collapsed; what changed in the
+// regressions' profiles. Past limit characters the collapsed lists, then
+// the table, are cut, saying how many rows are left out (summary.json has
+// them all).
+func WriteComment(w io.Writer, s *summary.Summary, plan Plan, pair summary.Pair, limit int) {
 	var head strings.Builder
 	failing := s.Regressed()
 	switch {
@@ -50,7 +55,7 @@ func WriteComment(w io.Writer, s *summary.Summary, plan Plan, limit int) {
 
 	var first, quiet []string // table rows
 	for _, b := range s.Benchmarks {
-		row := fmt.Sprintf("| %s | %s | %s |", markdown.Escape(b.Name), b.Label(), figures(b))
+		row := fmt.Sprintf("| %s | %s | %s |", pair.Link(b.Name), b.Label(), b.FiguresMarkdown(true))
 		if b.Fails() || b.Outcome == verdict.Missing || b.Outcome == verdict.Improved || b.Outcome == verdict.Regressed {
 			first = append(first, row)
 		} else {
@@ -66,7 +71,7 @@ func WriteComment(w io.Writer, s *summary.Summary, plan Plan, limit int) {
 	}
 
 	budget := limit - head.Len() - tail.Len() - 600
-	const header = "\n| benchmark | verdict | counted figures, base → change |\n|---|---|---|\n"
+	const header = "\n| benchmark | verdict | counted figures, each with its verdict |\n|---|---|---|\n"
 	table := cut(first, budget-len(header))
 	budget -= len(header) + len(table)
 	quietTable := cut(quiet, budget-len(header)-100)
@@ -106,64 +111,85 @@ func cut(lines []string, budget int) string {
 	return b.String()
 }
 
-// figures is the gated figures' change with their evidence, and the
-// acceptances.
-func figures(b summary.Benchmark) string {
-	var parts []string
-	for _, f := range b.Figures {
-		if !f.Rule.Gated {
-			continue
-		}
-		switch f.Outcome {
-		case verdict.Missing, verdict.Inconsistent:
-			parts = append(parts, markdown.Escape(f.String()))
-		case verdict.NotComparable:
-			parts = append(parts, markdown.Escape(f.Figure+" not comparable: "+f.Reason))
-		default:
-			text := fmt.Sprintf("%s %s (%s → %s, noise %.4f%%%s)", markdown.Escape(f.Figure), f.ChangeText(2),
-				verdict.Number(f.Old.Median), verdict.Number(f.New.Median), 100*f.Noise, markdown.Escape(f.CostNote()))
-			if f.Loosened != "" {
-				text += " **" + markdown.Escape(f.Loosened) + "**"
-			}
-			parts = append(parts, text)
-		}
-	}
-	for _, a := range b.Accepted {
-		parts = append(parts, markdown.Escape("accepted "+a.Figure+": "+a.Reason))
-	}
-	if b.Note != "" {
-		parts = append(parts, markdown.Escape(b.Note))
-	}
-	return strings.Join(parts, "; ")
-}
-
 // A Measured is a result and its files, as result.Read gives them.
 type Measured struct {
 	*result.Result
 	Outputs result.Outputs
 }
 
-// ProfileDiffs is pprof's diff of what a benchmark ran at the change
-// against the base: the instructions of each function under Cachegrind
-// when both counted them (exact: the figure the check judges), else their
-// CPU profiles.
-func ProfileDiffs(benchmark string, base, change Measured) ([]summary.ProfileDiff, error) {
-	var profiles [2]*profile.Profile
-	kind := "cachegrind"
+// ProfileDiffs is pprof's diff of what a failing benchmark ran at the
+// change against the base, following the figures that failed: when both
+// sides counted under Cachegrind, a diff per failing figure Cachegrind
+// counts, of that figure's events in each function
+// (cachegrind.Counts.FigureProfile: a cache regression on its misses, not
+// on instructions; a Go program's own figures without the runtime's
+// functions, as the figures leave them out), or, when none of its failing
+// figures is Cachegrind's, of its gated instructions; else their CPU
+// profiles. What cannot be diffed is the error, beside the diffs that
+// could.
+func ProfileDiffs(b summary.Benchmark, base, change Measured) ([]summary.ProfileDiff, error) {
+	var counts [2]cachegrind.Counts
+	counted := true
 	for i, m := range []Measured{base, change} {
-		out := m.Outputs
-		if data, err := out.ReadFile(countedFile); err == nil && kind == "cachegrind" {
-			counts, err := cachegrind.Parse(bytes.NewReader(data), out.Path(countedFile))
-			if err != nil {
-				return nil, err
+		data, err := m.Outputs.ReadFile(countedFile)
+		if err != nil {
+			counted = false
+			break
+		}
+		if counts[i], err = cachegrind.Parse(bytes.NewReader(data), m.Outputs.Path(countedFile)); err != nil {
+			return nil, err
+		}
+	}
+	if !counted {
+		d, err := cpuDiff(b.Name, base, change)
+		if err != nil {
+			return nil, err
+		}
+		return []summary.ProfileDiff{{Benchmark: b.Name, Diff: d}}, nil
+	}
+	// A Go program's result counts its own instructions
+	// (cachegrind.Metrics); its cache figures are its own too.
+	goProgram := change.Metric(cachegrind.MetricOwnInstructions) != nil
+	var figures []string
+	for _, v := range b.Figures {
+		if v.Fails() && !b.Accepts(v.Figure) && cachegrind.Explains(v.Figure) && !slices.Contains(figures, v.Figure) {
+			figures = append(figures, v.Figure)
+		}
+	}
+	if len(figures) == 0 {
+		figures = []string{cachegrind.GatedMetric(goProgram)}
+	}
+	var diffs []summary.ProfileDiff
+	var errs []error
+	for _, figure := range figures {
+		var profiles [2]*profile.Profile
+		var err error
+		for i := range counts {
+			if profiles[i], err = counts[i].FigureProfile(figure, goProgram); err != nil {
+				break
 			}
-			profiles[i] = counts.Profile()
+		}
+		var d *profilediff.Diff
+		if err == nil {
+			d, err = profilediff.Compute("cachegrind", profiles[0], profiles[1])
+		}
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: the cachegrind diff of %s: %w", b.Name, figure, err))
 			continue
 		}
-		kind = "cpu"
+		diffs = append(diffs, summary.ProfileDiff{Benchmark: b.Name, Diff: d})
+	}
+	return diffs, errors.Join(errs...)
+}
+
+// cpuDiff is the diff of the two sides' CPU profiles.
+func cpuDiff(benchmark string, base, change Measured) (*profilediff.Diff, error) {
+	var profiles [2]*profile.Profile
+	for i, m := range []Measured{base, change} {
+		out := m.Outputs
 		name := m.Find(result.RoleProfile, "cpu")
 		if name == "" {
-			return nil, fmt.Errorf("%s: no Cachegrind output and no CPU profile to diff", out.Path(result.FileName))
+			return nil, fmt.Errorf("%s: no Cachegrind output on both sides and no CPU profile to diff", out.Path(result.FileName))
 		}
 		data, err := out.ReadFile(name)
 		if err != nil {
@@ -173,16 +199,14 @@ func ProfileDiffs(benchmark string, base, change Measured) ([]summary.ProfileDif
 			return nil, fmt.Errorf("%s: %w", out.Path(name), err)
 		}
 	}
-	if kind == "cpu" && profiles[0].SampleType[0].Type == "instructions" {
-		return nil, fmt.Errorf("%s: Cachegrind counted the base, not the change: nothing to diff", benchmark)
-	}
-	d, err := profilediff.Compute(kind, profiles[0], profiles[1])
+	d, err := profilediff.Compute("cpu", profiles[0], profiles[1])
 	if err != nil {
-		return nil, fmt.Errorf("%s: the %s diff: %w", benchmark, kind, err)
+		return nil, fmt.Errorf("%s: the cpu diff: %w", benchmark, err)
 	}
-	return []summary.ProfileDiff{{Benchmark: benchmark, Diff: d}}, nil
+	return d, nil
 }
 
 // countedFile is the first run under Cachegrind of a result that counts
-// its instructions (the runner's name for it).
+// its instructions (the runner's name for it), the one that also
+// simulates the caches.
 const countedFile = "cachegrind.1.out"

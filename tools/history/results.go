@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
+	"time"
 
 	"havlak-lab/tools/result"
 )
@@ -17,6 +19,32 @@ type ResultQuery struct {
 	EnvKey    string
 	// Commit is a commit or a prefix of one: letters and digits.
 	Commit string
+	// From and Until select the results that started in [From, Until)
+	// (the results' started time, as ingested); a zero time leaves that
+	// end open. A night is the day it ran: Night gives its bounds.
+	From, Until time.Time
+}
+
+// Night is q selecting the results that started on day's date (UTC): a
+// night of the nightly job, asked for by its date rather than its commit.
+func (q ResultQuery) Night(day time.Time) ResultQuery {
+	y, m, d := day.UTC().Date()
+	q.From = time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+	q.Until = q.From.AddDate(0, 0, 1)
+	return q
+}
+
+// startedBounds are q's From and Until as the results' started_ns
+// compares them: an open end is the smallest or largest time there is.
+func (q ResultQuery) startedBounds() (int64, int64) {
+	from, until := int64(math.MinInt64), int64(math.MaxInt64)
+	if !q.From.IsZero() {
+		from = q.From.UnixNano()
+	}
+	if !q.Until.IsZero() {
+		until = q.Until.UnixNano()
+	}
+	return from, until
 }
 
 // A Stored is one result as the history keeps it.
@@ -47,8 +75,9 @@ func (d *DB) Results(ctx context.Context, q ResultQuery, limit int) ([]Stored, e
 			return nil, fmt.Errorf("commit %q: want letters and digits", q.Commit)
 		}
 	}
+	from, until := q.startedBounds()
 	rows, err := d.db.QueryContext(ctx, d.q(selectResults), q.Benchmark, q.Benchmark, q.Workload, q.Workload,
-		q.EnvKey, q.EnvKey, q.Commit, q.Commit, limit+1)
+		q.EnvKey, q.EnvKey, q.Commit, q.Commit, from, until, limit+1)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", d.name, busy(err))
 	}

@@ -36,6 +36,33 @@ func checkResults(t *testing.T, dsn string) {
 	if strings.Join(commits, " ") != "aa11 aa33" || got[0].Result.Benchmark.Name != "havlak6" {
 		t.Errorf("havlak6 at aa...: %v", commits)
 	}
+	// A night by its date: the results that started that day (UTC),
+	// whatever their commit.
+	nightOf := func(q ResultQuery) string {
+		t.Helper()
+		got, err := d.Results(ctx, q, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, s := range got {
+			names = append(names, s.Result.Benchmark.Name+"@"+s.Result.Environment.Source.Commit)
+		}
+		return strings.Join(names, " ")
+	}
+	second := day0.Add(24 * time.Hour)
+	if got := nightOf(ResultQuery{}.Night(second.Add(20 * time.Hour))); got != "havlak6@bb22" {
+		t.Errorf("the night of %s: %q, want havlak6@bb22", second.Format(time.DateOnly), got)
+	}
+	if got := nightOf(ResultQuery{Benchmark: "havlak7"}.Night(day0)); got != "havlak7@aa11" {
+		t.Errorf("havlak7 on the night of %s: %q, want havlak7@aa11", day0.Format(time.DateOnly), got)
+	}
+	if got := nightOf(ResultQuery{}.Night(day0.AddDate(0, 0, -1))); got != "" {
+		t.Errorf("the night before the first: %q, want none", got)
+	}
+	if got := nightOf(ResultQuery{Benchmark: "havlak6", From: second}); got != "havlak6@bb22 havlak6@aa33" {
+		t.Errorf("havlak6 from %s on: %q", second, got)
+	}
 	if _, err := d.Results(ctx, ResultQuery{}, 3); !errors.Is(err, ErrTooMany) {
 		t.Errorf("4 results with a limit of 3: %v", err)
 	}

@@ -204,10 +204,12 @@ const (
 		ORDER BY fl.sha256, fl.name`
 	// selectResults returns the stored result.json and source of the
 	// results a ResultQuery selects, oldest first, at most ? of them. A
-	// commit matches by its prefix (the query's is letters and digits).
+	// commit matches by its prefix (the query's is letters and digits);
+	// the started times by [from, until).
 	selectResults = `SELECT sha256, source_uri, result_json FROM results
 		WHERE (? = '' OR benchmark = ?) AND (? = '' OR workload = ?) AND (? = '' OR env_key = ?)
 		  AND (? = '' OR source_commit LIKE ? || '%')
+		  AND started_ns >= ? AND started_ns < ?
 		ORDER BY started_ns, sha256 LIMIT ?`
 	selectEnvironment = `SELECT hostname, cpu_model, cores, go_version, compilation_mode
 		FROM environments WHERE env_key = ?`

@@ -8,8 +8,10 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"time"
 
 	"havlak-lab/internal/gitwork"
+	"havlak-lab/tools/alert"
 	"havlak-lab/tools/history"
 	"havlak-lab/tools/result"
 	"havlak-lab/tools/verdict"
@@ -23,27 +25,42 @@ const maxResultsPerCommit = 2000
 // newest of each when the commit was measured more than once.
 type side struct {
 	Commit  string // as the results have it
+	Night   string // the date asked for, when a night was: 2026-11-20
 	Results map[benchKey]history.Stored
+}
+
+// nightOf reads a side's parameter as a night, its date (2026-11-20: the
+// night whose results started that day, UTC), if it is one.
+func nightOf(asked string) (time.Time, bool) {
+	if len(asked) != len(time.DateOnly) {
+		return time.Time{}, false
+	}
+	day, err := time.Parse(time.DateOnly, asked)
+	return day, err == nil
 }
 
 type benchKey struct{ Benchmark, Workload string }
 
 // loadSide reads the results of the commit (a commit's name or a prefix of
-// one) from the history; a prefix of two commits' names is refused,
-// naming them.
+// one) or of the night (its date) from the history; a prefix of two
+// commits' names, or a night of two commits (a personal history's runs
+// by hand), is refused, naming them.
 func (s *Server) loadSide(ctx context.Context, name, commit string) (side, int, error) {
-	// The history refuses any other name too; this is the page's own
-	// check of its parameter, to answer 400 rather than fail.
-	if commit == "" || strings.ContainsFunc(commit, func(c rune) bool {
+	q := history.ResultQuery{Commit: commit}
+	sd := side{Results: map[benchKey]history.Stored{}}
+	if day, ok := nightOf(commit); ok {
+		q, sd.Night = history.ResultQuery{}.Night(day), commit
+	} else if commit == "" || strings.ContainsFunc(commit, func(c rune) bool {
 		return !(c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z')
 	}) {
-		return side{}, http.StatusBadRequest, fmt.Errorf("%s=%q: want a commit (its name or a prefix of it: letters and digits)", name, commit)
+		// The history refuses any other name too; this is the page's own
+		// check of its parameter, to answer 400 rather than fail.
+		return side{}, http.StatusBadRequest, fmt.Errorf("%s=%q: want a commit (its name or a prefix of it: letters and digits) or a night (its date, 2026-11-20)", name, commit)
 	}
-	stored, err := s.db.Results(ctx, history.ResultQuery{Commit: commit}, maxResultsPerCommit)
+	stored, err := s.db.Results(ctx, q, maxResultsPerCommit)
 	if err != nil {
 		return side{}, http.StatusInternalServerError, err
 	}
-	sd := side{Results: map[benchKey]history.Stored{}}
 	var commits []string
 	for _, st := range stored {
 		c := st.Result.Environment.Source.Commit
@@ -53,12 +70,16 @@ func (s *Server) loadSide(ctx context.Context, name, commit string) (side, int, 
 		// Oldest first: the newest of a benchmark stays.
 		sd.Results[benchKey{st.Result.Benchmark.Name, st.Result.Benchmark.Workload.Name}] = st
 	}
-	switch len(commits) {
-	case 0:
+	switch {
+	case len(commits) == 0 && sd.Night != "":
+		return side{}, http.StatusNotFound, fmt.Errorf("%s=%s: the history has no result that started that day (UTC)", name, commit)
+	case len(commits) == 0:
 		return side{}, http.StatusNotFound, fmt.Errorf("%s=%s: the history has no result of such a commit", name, commit)
-	case 1:
+	case len(commits) == 1:
 		sd.Commit = commits[0]
 		return sd, 0, nil
+	case sd.Night != "":
+		return side{}, http.StatusBadRequest, fmt.Errorf("%s=%s: that day's results are of more than one commit (%s): give the commit", name, commit, strings.Join(commits, ", "))
 	}
 	return side{}, http.StatusBadRequest, fmt.Errorf("%s=%s names more than one commit (%s): give more of it", name, commit, strings.Join(commits, ", "))
 }
@@ -66,8 +87,14 @@ func (s *Server) loadSide(ctx context.Context, name, commit string) (side, int, 
 // A row is one figure of one benchmark at both commits, with the one
 // comparison's verdict on it; or a benchmark only one commit has.
 type row struct {
-	Benchmark, Workload, Study string
-	Figure, Unit               string
+	Benchmark, Workload, Study, Language string
+	Figure, Unit                         string
+	// Cost is the kind of cost the figure stands for (result.Costs), as
+	// its producer declared it; Class how it is judged; Exact whether
+	// both sides' figures are exact counts (result.Figure.Exact).
+	Cost  string
+	Class result.Class
+	Exact bool
 	// Old and New are the medians at A and B; Change the relative change.
 	Old, New, Change string
 	change           float64
@@ -81,6 +108,11 @@ type row struct {
 	NotRemeasured bool
 	Changed       bool
 	Series        string // the series page of the figure at B
+	// Profiles is, for a regression, where its profile diff is or why
+	// there is none (profilesOf).
+	Profiles *profileDiff
+	// a and b are the two results, nil for a side without one.
+	a, b *history.Stored
 }
 
 // rowsOf compares the two sides, benchmark by benchmark, with the lab's
@@ -106,27 +138,35 @@ func rowsOf(a, b side) []row {
 		old, inA := a.Results[k]
 		now, inB := b.Results[k]
 		base := row{Benchmark: k.Benchmark, Workload: k.Workload}
+		if inA {
+			base.a = &old
+		}
+		if inB {
+			base.b = &now
+		}
 		switch {
 		case !inB:
-			base.Study, base.Label, base.Changed = old.Result.Benchmark.Study, "only at A", true
+			base.Study, base.Language, base.Label, base.Changed = old.Result.Benchmark.Study, old.Result.Benchmark.Language, "only at A", true
 			base.Note = "B has no result of it"
 			rows = append(rows, base)
 			continue
 		case !inA:
-			base.Study, base.Label, base.Changed = now.Result.Benchmark.Study, "only at B", true
+			base.Study, base.Language, base.Label, base.Changed = now.Result.Benchmark.Study, now.Result.Benchmark.Language, "only at B", true
 			base.Note = "A has no result of it"
 			rows = append(rows, base)
 			continue
 		}
-		base.Study = now.Result.Benchmark.Study
+		base.Study, base.Language = now.Result.Benchmark.Study, now.Result.Benchmark.Language
 		oldSide, err := sideOf(old)
 		if err == nil {
 			var newSide verdict.Side
 			if newSide, err = sideOf(now); err == nil {
 				same := oldSide.Identity != nil && newSide.Identity != nil && *oldSide.Identity == *newSide.Identity
+				exact := exactFigures(oldSide, newSide)
 				for _, v := range verdict.Lab.Compare(oldSide, newSide) {
 					r := base
 					r.Figure, r.Unit, r.Outcome, r.verdict = v.Figure, v.Unit, v.Outcome, v
+					r.Cost, r.Class, r.Exact = v.Cost, v.Class, exact[[2]string{v.Figure, v.Unit}]
 					r.Old, r.New = verdict.Number(v.Old.Median), verdict.Number(v.New.Median)
 					if v.Outcome != verdict.Missing && v.Outcome != verdict.NotComparable {
 						r.Change, r.change = v.ChangeText(2), float64(v.Change)
@@ -145,6 +185,21 @@ func rowsOf(a, b side) []row {
 		rows = append(rows, base)
 	}
 	return rows
+}
+
+// exactFigures are the figures that are exact counts at both sides: the
+// producer declared them so (result.Metric.Exact), never guessed here.
+func exactFigures(a, b verdict.Side) map[[2]string]bool {
+	atA := map[[2]string]bool{}
+	for _, f := range a.Figures {
+		atA[[2]string{f.Name, f.Unit}] = f.Exact
+	}
+	exact := map[[2]string]bool{}
+	for _, f := range b.Figures {
+		k := [2]string{f.Name, f.Unit}
+		exact[k] = f.Exact && atA[k]
+	}
+	return exact
 }
 
 // sideOf is a stored result as one side of the comparison: its figures
@@ -187,23 +242,83 @@ type column struct {
 	Name, Title, Link, Arrow string
 }
 
+// filters narrow the compare table's rows, each from the URL: the kind
+// of cost a figure stands for (cost=locality), the study and the
+// language of its benchmark, and exact counts only (exact=1).
+type filters struct {
+	OnlyChanged     bool
+	Cost            string
+	Study, Language string
+	Exact           bool
+}
+
+func filtersOf(r *http.Request) (filters, error) {
+	f := filters{OnlyChanged: param(r, "changed") == "1", Cost: param(r, "cost"), Study: param(r, "study"),
+		Language: param(r, "language"), Exact: param(r, "exact") == "1"}
+	if f.Cost != "" && !slices.Contains(result.Costs, f.Cost) {
+		return f, fmt.Errorf("cost=%s: want one of %s", f.Cost, strings.Join(result.Costs, ", "))
+	}
+	return f, nil
+}
+
+// keeps tells whether the table shows r. A row of a benchmark only one
+// side has, or unreadable, has no figure: no cost and not exact.
+func (f filters) keeps(r row) bool {
+	return (r.Changed || !f.OnlyChanged) && (f.Cost == "" || r.Cost == f.Cost) && (f.Study == "" || r.Study == f.Study) &&
+		(f.Language == "" || r.Language == f.Language) && (!f.Exact || r.Exact)
+}
+
+// choices are a filter's options: "" (any) and every value the rows
+// have, the chosen one selected, and the chosen one even when no row has
+// it (a link from elsewhere), so that the page says what it filters by.
+func choices(rows []row, chosen string, field func(row) string) []option {
+	values := []string{}
+	for _, r := range rows {
+		if v := field(r); v != "" && !slices.Contains(values, v) {
+			values = append(values, v)
+		}
+	}
+	if chosen != "" && !slices.Contains(values, chosen) {
+		values = append(values, chosen)
+	}
+	slices.Sort(values)
+	opts := []option{{Value: "", Label: "any", Selected: chosen == ""}}
+	for _, v := range values {
+		opts = append(opts, option{Value: v, Label: v, Selected: v == chosen})
+	}
+	return opts
+}
+
 type comparePage struct {
 	Nav              string
 	A, B             string // as asked
 	CommitA, CommitB string // as the results have them
-	OnlyChanged      bool
-	Sort             string
-	Columns          []column
-	Rows             []row
-	Total, Changed   int
-	Message          string
+	NightA, NightB   string // the dates asked for, when nights were
+	filters
+	Sort                   string
+	Costs, Studies, Langs  []option
+	Columns                []column
+	Rows                   []row
+	Total, Changed, Hidden int
+	Message                string
 }
 
-// compare serves the comparison of two commits: every benchmark and
-// figure of either, judged by the lab's one comparison, in a table sorted
-// by the column the URL names, all rows or only the changed ones.
+// compare serves the comparison of two commits or nights: every
+// benchmark and figure of either, judged by the lab's one comparison, in
+// a table sorted by the column the URL names, narrowed by the filters the
+// URL names.
 func (s *Server) compare(w http.ResponseWriter, r *http.Request) {
-	p := comparePage{Nav: "compare", A: param(r, "a"), B: param(r, "b"), OnlyChanged: param(r, "changed") == "1", Sort: param(r, "sort")}
+	f, ferr := filtersOf(r)
+	p := comparePage{Nav: "compare", A: param(r, "a"), B: param(r, "b"), filters: f, Sort: param(r, "sort")}
+	p.Costs = []option{{Value: "", Label: "any", Selected: f.Cost == ""}}
+	for _, c := range result.Costs {
+		p.Costs = append(p.Costs, option{Value: c, Label: c, Selected: c == f.Cost})
+	}
+	if ferr != nil {
+		p.Message = ferr.Error()
+		s.render(w, http.StatusBadRequest, "compare", p)
+		return
+	}
 	if p.A == "" && p.B == "" {
 		s.render(w, http.StatusOK, "compare", p)
 		return
@@ -219,7 +334,7 @@ func (s *Server) compare(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		var b side
 		if b, status, err = s.loadSide(r.Context(), "b", p.B); err == nil {
-			p.CommitA, p.CommitB = a.Commit, b.Commit
+			p.CommitA, p.CommitB, p.NightA, p.NightB = a.Commit, b.Commit, a.Night, b.Night
 			all := rowsOf(a, b)
 			if ok {
 				slices.SortStableFunc(all, order)
@@ -231,11 +346,16 @@ func (s *Server) compare(w http.ResponseWriter, r *http.Request) {
 				if row.Changed {
 					p.Changed++
 				}
-				if row.Changed || !p.OnlyChanged {
+				if p.keeps(row) {
 					p.Rows = append(p.Rows, row)
 				}
 			}
-			p.Total = len(all)
+			p.Total, p.Hidden = len(all), len(all)-len(p.Rows)
+			p.Studies = choices(all, f.Study, func(r row) string { return r.Study })
+			p.Langs = choices(all, f.Language, func(r row) string { return r.Language })
+			if err = s.profilesOf(r.Context(), p.Rows, b.Commit); err != nil {
+				status = http.StatusInternalServerError
+			}
 		}
 	}
 	if err != nil {
@@ -264,9 +384,12 @@ func (s *Server) compare(w http.ResponseWriter, r *http.Request) {
 
 // query is the page's URL parameters, sorted by sort.
 func (p comparePage) query(sort string) url.Values {
-	q := query("a", p.A, "b", p.B, "sort", sort)
+	q := query("a", p.A, "b", p.B, "sort", sort, "cost", p.Cost, "study", p.Study, "language", p.Language)
 	if p.OnlyChanged {
 		q.Set("changed", "1")
+	}
+	if p.Exact {
+		q.Set("exact", "1")
 	}
 	return q
 }
@@ -274,3 +397,73 @@ func (p comparePage) query(sort string) url.Values {
 // ShortA and ShortB are the commits as people quote them.
 func (p comparePage) ShortA() string { return gitwork.Short(p.CommitA) }
 func (p comparePage) ShortB() string { return gitwork.Short(p.CommitB) }
+
+// A profileDiff is where a regression's profile diff is: the pages of the
+// alerts of B's night that keep one (their paths in the night's archive),
+// or why there is none.
+type profileDiff struct {
+	Alerts []profileAlert
+	Why    string
+}
+
+type profileAlert struct {
+	ID    int64
+	Page  string
+	Diffs []string
+}
+
+// profilesOf fills in each regression's profile diff. The history keeps
+// the profile diffs the nightly job made (pprof -diff_base, the night
+// against its baseline) with the alerts they explain (alert.Finding's
+// ProfileDiffs): a regression of B's night that an alert of that night
+// names has its diffs one click away, on the alert's page. Any other pair
+// has none, and the row says so, with the profiles each side's result
+// keeps.
+func (s *Server) profilesOf(ctx context.Context, rows []row, commitB string) error {
+	var alerts []alert.Alert
+	read := false
+	for i := range rows {
+		r := &rows[i]
+		if r.Figure == "" || r.Outcome != verdict.Regressed {
+			continue
+		}
+		if !read {
+			var err error
+			if alerts, err = s.db.Alerts(ctx); err != nil {
+				return err
+			}
+			read = true
+		}
+		d := &profileDiff{}
+		for _, a := range alerts {
+			if a.Benchmark == r.Benchmark && a.Workload == r.Workload && len(a.ProfileDiffs) > 0 &&
+				(a.Range.To == commitB || a.LastFoundCommit == commitB) {
+				d.Alerts = append(d.Alerts, profileAlert{ID: a.ID, Page: alertRowOf(a).Page, Diffs: a.ProfileDiffs})
+			}
+		}
+		if len(d.Alerts) == 0 {
+			d.Why = "no profile diff of this pair in the history: the nightly job diffs a regressed benchmark's profiles " +
+				"against its baseline's and keeps them with the night's alert, and no alert of B's night has them" +
+				"; " + keptProfiles("A", r.a) + "; " + keptProfiles("B", r.b)
+		}
+		r.Profiles = d
+	}
+	return nil
+}
+
+// keptProfiles says which profiles a side's result keeps.
+func keptProfiles(name string, st *history.Stored) string {
+	if st == nil {
+		return name + " has no result"
+	}
+	var profiles []string
+	for _, f := range st.Result.Files {
+		if f.Role == result.RoleProfile {
+			profiles = append(profiles, f.Name)
+		}
+	}
+	if len(profiles) == 0 {
+		return name + "'s result keeps no profile"
+	}
+	return name + "'s result keeps " + strings.Join(profiles, ", ") + " (in " + st.Source + ")"
+}

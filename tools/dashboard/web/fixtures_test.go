@@ -45,7 +45,7 @@ func program(name string, stage, night int, real, instructions float64, identity
 		},
 		Timing: &result.Timing{Command: name},
 		Metrics: append([]result.Metric{{Name: "own_instructions", Unit: "instructions", Source: "cachegrind", Exact: true,
-			Values: []float64{instructions}, Gated: true, Threshold: 0.01}}, extra...),
+			Cost: result.CostWork, Values: []float64{instructions}, Gated: true, Threshold: 0.01}}, extra...),
 	}
 	if identity != "" {
 		r.Identity = &result.Identity{BinarySHA256: identity, RunSHA256: strings.Repeat("ab", 32)}
@@ -94,9 +94,13 @@ func testHistory(t *testing.T) (*history.DB, string) {
 		if n >= nights-2 {
 			binary = fmt.Sprintf("%064x", 100+nights-2)
 		}
-		ingest(program("havlak6cc", 6, n, 0.8, 2.3e8, binary))
+		cc := program("havlak6cc", 6, n, 0.8, 2.3e8, binary)
+		cc.Benchmark.Language = "C++"
+		ingest(cc)
 		if n < 3 {
-			ingest(program("forged", 1, n, 2, 3e8, ""))
+			forged := program("forged", 1, n, 2, 3e8, "")
+			forged.Benchmark.Study = "Word count"
+			ingest(forged)
 		}
 	}
 	// The forged name, written into the database behind the history's back.
@@ -114,6 +118,7 @@ func testHistory(t *testing.T) (*history.DB, string) {
 		EnvKey: result.EnvironmentKey(program("havlak6", 6, 0, 1, 1, "").Environment)}
 	findings := []alert.Finding{
 		{Kind: alert.Regression, Series: series, Size: 0.5, Before: 1, After: 1.5, Evidence: "1 → 1.5 s",
+			Report: archivedReport, ProfileDiffs: []string{archivedDiff},
 			Range: alert.Range{From: commitOf(nights - 2), To: commitOf(nights - 1), FromTime: nightTime(nights - 2), ToTime: nightTime(nights - 1)}},
 		{Kind: alert.Stale, Series: alert.Series{Benchmark: hostile, Workload: result.WorkloadQuick, EnvKey: series.EnvKey},
 			LastPoint: nightTime(2)},
@@ -132,6 +137,13 @@ func testHistory(t *testing.T) (*history.DB, string) {
 	}
 	return db, path
 }
+
+// The last night's report and havlak6's profile diff in the night's
+// archive, as the nightly job records them with its alerts.
+const (
+	archivedReport = "/var/lab/history/nights/20261106T020000Z-cf0000000000/report/index.html"
+	archivedDiff   = "/var/lab/history/nights/20261106T020000Z-cf0000000000/report/stages/havlak6/cpu-diff.svg"
+)
 
 // serve serves the dashboard over db for the test.
 func serve(t *testing.T, db *history.DB) *httptest.Server {

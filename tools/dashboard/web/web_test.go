@@ -1,7 +1,9 @@
 package web
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"html"
 	"io"
 	"net/http"
@@ -9,6 +11,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"havlak-lab/tools/result"
 	"havlak-lab/tools/verdict"
@@ -104,7 +107,7 @@ func TestSeriesPoints(t *testing.T) {
 func rows(t *testing.T, body string) [][]string {
 	t.Helper()
 	var all [][]string
-	row := regexp.MustCompile(`(?s)<tr class="[^"]*" data-changed="[a-z]+">(.*?)</tr>`)
+	row := regexp.MustCompile(`(?s)<tr class="[^"]*" data-changed="[a-z]+"[^>]*>(.*?)</tr>`)
 	cell := regexp.MustCompile(`(?s)<td[^>]*>(.*?)</td>`)
 	tag := regexp.MustCompile(`<[^>]+>`)
 	for _, m := range row.FindAllStringSubmatch(body, -1) {
@@ -261,5 +264,148 @@ func TestHostileNamesAreText(t *testing.T) {
 	_, body = get(t, srv.URL, "/api/series?"+seriesQuery(hostile, "real_seconds", "s"))
 	if strings.Contains(body, "<img") || !strings.Contains(body, `\u003cimg src=x onerror=alert(1)\u003e`) {
 		t.Errorf("the JSON carries the name unescaped: %s", body)
+	}
+}
+
+// compareRows fetches a compare page and returns its status, its rows'
+// cells and the rows' data attributes (cost, exact).
+func compareRows(t *testing.T, srvURL, query string) (int, [][]string, []string, string) {
+	t.Helper()
+	resp, body := get(t, srvURL, "/compare?"+query)
+	var attrs []string
+	for _, m := range regexp.MustCompile(`<tr class="[^"]*" data-changed="[a-z]+" data-cost="([^"]*)" data-exact="([a-z]+)">`).FindAllStringSubmatch(body, -1) {
+		attrs = append(attrs, m[1]+" "+m[2])
+	}
+	return resp.StatusCode, rows(t, body), attrs, body
+}
+
+// Each filter of the compare page narrows its rows to what it names, and
+// stays in the page's links; a cost that is none is refused.
+func TestCompareFilters(t *testing.T) {
+	db, _ := testHistory(t)
+	srv := serve(t, db)
+	pair := "a=" + commitOf(0) + "&b=" + commitOf(nights-1)
+	_, all, _, _ := compareRows(t, srv.URL, pair)
+	figures := func(rows [][]string) string {
+		var got []string
+		for _, r := range rows {
+			got = append(got, r[0]+" "+r[2])
+		}
+		return strings.Join(got, ", ")
+	}
+	for _, c := range []struct {
+		filter string
+		keep   func(r []string) bool
+	}{
+		{"cost=time", func(r []string) bool {
+			return len(r) > 2 && (strings.HasSuffix(r[2], "_seconds") && r[2] != "" && r[0] != hostile)
+		}},
+		{"cost=work", func(r []string) bool { return len(r) > 2 && r[2] == "own_instructions" }},
+		{"exact=1", func(r []string) bool { return len(r) > 2 && r[2] == "own_instructions" }},
+		{"study=" + url.QueryEscape("Word count"), func(r []string) bool { return r[0] == "forged" }},
+		{"language=" + url.QueryEscape("C++"), func(r []string) bool { return r[0] == "havlak6cc" }},
+		{"language=Go&exact=1", func(r []string) bool { return len(r) > 2 && r[2] == "own_instructions" && r[0] == "havlak6" }},
+	} {
+		status, got, attrs, body := compareRows(t, srv.URL, pair+"&"+c.filter)
+		var want [][]string
+		for _, r := range all {
+			if c.keep(r) {
+				want = append(want, r)
+			}
+		}
+		if status != http.StatusOK || len(want) == 0 || figures(got) != figures(want) {
+			t.Errorf("%s: %d, rows %s; want %s", c.filter, status, figures(got), figures(want))
+		}
+		for _, a := range attrs {
+			if c.filter == "cost=time" && a != "time false" || c.filter == "exact=1" && !strings.HasSuffix(a, " true") {
+				t.Errorf("%s: a row of cost and exactness %q", c.filter, a)
+			}
+		}
+		// The sorting links keep the filter; the form shows it chosen.
+		filter, _ := url.ParseQuery(c.filter)
+		links := regexp.MustCompile(`<th><a href="/compare\?([^"]*)">`).FindAllStringSubmatch(body, -1)
+		if len(links) != 4 {
+			t.Errorf("%s: %d sorting links, want 4", c.filter, len(links))
+		}
+		for _, m := range links {
+			q, _ := url.ParseQuery(html.UnescapeString(m[1]))
+			for k := range filter {
+				if q.Get(k) != filter.Get(k) {
+					t.Errorf("%s: the column's link %s loses %s", c.filter, m[1], k)
+				}
+			}
+		}
+		if !strings.Contains(body, fmt.Sprintf("%d of %d rows", len(want), len(all))) {
+			t.Errorf("%s: the count does not say %d of %d rows", c.filter, len(want), len(all))
+		}
+	}
+	if status, _, _, body := compareRows(t, srv.URL, pair+"&cost=speed"); status != http.StatusBadRequest || !strings.Contains(body, "want one of work, locality") {
+		t.Errorf("cost=speed: status %d, want 400 naming the kinds", status)
+	}
+	if _, _, _, body := compareRows(t, srv.URL, pair+"&cost=locality"); !strings.Contains(body, `<option value="locality" selected>`) {
+		t.Error("cost=locality: the menu does not show it chosen")
+	}
+}
+
+// A night is its date: the results that started that day (UTC); the page
+// is the comparison of its commit's results. A day of none is 404; a day
+// of two commits is refused, naming them. Each regression's profile diff
+// is one click away when an alert of B's night keeps it, and otherwise
+// the row says why there is none.
+func TestCompareNights(t *testing.T) {
+	db, _ := testHistory(t)
+	srv := serve(t, db)
+	byCommit := "a=" + commitOf(0) + "&b=" + commitOf(nights-1)
+	byNight := "a=" + nightTime(0).Format(time.DateOnly) + "&b=" + nightTime(nights-1).Format(time.DateOnly)
+	status, commits, _, _ := compareRows(t, srv.URL, byCommit)
+	status2, days, _, body := compareRows(t, srv.URL, byNight)
+	if status != http.StatusOK || status2 != http.StatusOK || len(days) == 0 || fmt.Sprint(days) != fmt.Sprint(commits) {
+		t.Fatalf("%s: %d, %d rows; want the %d rows of %s", byNight, status2, len(days), len(commits), byCommit)
+	}
+	for _, want := range []string{"(the night of 2026-11-01)", "(the night of 2026-11-06)", commitOf(0), commitOf(nights - 1)} {
+		if !strings.Contains(body, want) {
+			t.Errorf("%s: the page lacks %s", byNight, want)
+		}
+	}
+	// havlak6's regressions: the alert of the last night keeps the diff.
+	if !regexp.MustCompile(`<a class="profile-diff" href="/alerts/\d+">profile diff \(alert \d+\)</a> <code>` + regexp.QuoteMeta(archivedDiff) + `</code>`).MatchString(body) {
+		t.Errorf("%s: havlak6's regression does not link its profile diff", byNight)
+	}
+
+	// Another night, on another day, and a second commit's result that
+	// same day.
+	ctx := context.Background()
+	ingest := func(r *result.Result) {
+		t.Helper()
+		dir := t.TempDir()
+		if err := result.Write(dir, r); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.Ingest(ctx, dir); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ingest(program("havlak6", 6, nights, 1.6, 1.69e8*1.05, fmt.Sprintf("%064x", nights)))
+	late := program("havlak6cc", 6, nights, 0.8, 2.3e8, "")
+	late.Environment.Source.Commit = strings.Repeat("d", 40)
+	late.Environment.Started = nightTime(nights).Add(18 * time.Hour).Format(time.RFC3339)
+	ingest(late)
+
+	day := nightTime(nights).Format(time.DateOnly)
+	if status, _, _, body := compareRows(t, srv.URL, "a="+day+"&b="+commitOf(0)); status != http.StatusBadRequest ||
+		!strings.Contains(body, "more than one commit ("+commitOf(nights)+", "+strings.Repeat("d", 40)+")") {
+		t.Errorf("a=%s, a day of two commits: status %d, want 400 naming both", day, status)
+	}
+	if status, _, _, body := compareRows(t, srv.URL, "a=2026-10-01&b="+commitOf(0)); status != http.StatusNotFound ||
+		!strings.Contains(body, "no result that started that day") {
+		t.Errorf("a night the history lacks: status %d, want 404", status)
+	}
+	if status, _, _, _ := compareRows(t, srv.URL, "a=2026-13-01&b="+commitOf(0)); status != http.StatusBadRequest {
+		t.Errorf("a=2026-13-01: status %d, want 400", status)
+	}
+	// No alert of that night: the regression says why it has no diff.
+	_, _, _, body = compareRows(t, srv.URL, "a="+commitOf(0)+"&b="+commitOf(nights)+"&language=Go")
+	if strings.Contains(body, `class="profile-diff"`) || !strings.Contains(body, "no alert of B&#39;s night has them; A&#39;s result keeps no profile") {
+		t.Errorf("a regression without a recorded diff does not say why")
 	}
 }

@@ -1,7 +1,11 @@
-// The compare page: "only changed" reloads the page with its filter, so
-// that the address names what is shown.
+// The compare page: a filter (only changed, cost, study, language, exact
+// counts only) reloads the page with it, so that the address names what
+// is shown.
 (function () {
   "use strict";
-  var box = document.getElementById("only-changed");
-  if (box) box.addEventListener("change", function () { box.form.submit(); });
+  var form = document.getElementById("compare-form");
+  if (!form) return;
+  Array.prototype.forEach.call(form.querySelectorAll(".filter"), function (control) {
+    control.addEventListener("change", function () { form.submit(); });
+  });
 })();

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -57,12 +58,12 @@ func TestDashboardInBrowser(t *testing.T) {
 	if !strings.Contains(chart.URL, "figure=real_seconds") || !strings.Contains(chart.URL, "env="+envKey) {
 		t.Errorf("the address %s does not name the series shown", chart.URL)
 	}
-	if chart.Points != nights || chart.Count != fmt.Sprintf("%d points.", nights) || chart.Painted < 2000 {
+	if chart.Points != nights || chart.Count != fmt.Sprintf("%d points, 1 alert.", nights) || chart.Painted < 2000 {
 		t.Errorf("the chart has %d points (%q), %d pixels painted; want %d points drawn", chart.Points, chart.Count, chart.Painted, nights)
 	}
 	var at webdrivertest.MouseStep
 	d.Script(&at, fmt.Sprintf(`const u = window.seriesChart, box = u.over.getBoundingClientRect();
-		return {x: box.left + u.valToPos(u.data[0][%d], "x") - 2, y: box.top + u.valToPos(u.data[1][%[1]d], "y")};`, nights-1))
+		return {x: box.left + u.valToPos(u.data[0][%d], "x") - 2, y: box.top + u.valToPos(u.data[1][%[1]d], u.series[1].scale)};`, nights-1))
 	at.Do = "move"
 	d.Mouse(at)
 	var tip string
@@ -73,6 +74,55 @@ func TestDashboardInBrowser(t *testing.T) {
 		}
 	}
 	d.Screenshot("/screenshot", "series.png")
+
+	// The alerts of the series, drawn: as many markers as the page's own
+	// data (/api/series) has alerts, each listed with its state.
+	var marks struct {
+		Drawn, Listed, InData int
+		States                string
+	}
+	value := d.Call("POST", "/execute/async", map[string]any{"args": []any{}, "script": `
+		const done = arguments[0], fig = document.getElementById("series-chart");
+		fetch(fig.dataset.points).then(r => r.json()).then(data => done({drawn: window.seriesMarkers.length,
+			listed: document.querySelectorAll("#markers li").length, inData: data.markers.length,
+			states: window.seriesMarkers.map(m => m.alert.state + " " + m.alert.kind).join(",")}));`})
+	if err := json.Unmarshal(value, &marks); err != nil {
+		t.Fatal(err)
+	}
+	if marks.InData != 1 || marks.Drawn != marks.InData || marks.Listed != marks.InData || marks.States != "new regression" {
+		t.Errorf("alerts: %+v; want the 1 of the page's data drawn and listed (new regression)", marks)
+	}
+
+	// A click on the last point opens its night: the compare page of its
+	// commit against the night before.
+	at.Do = "down"
+	d.Mouse(at, webdrivertest.MouseStep{Do: "up", X: at.X, Y: at.Y})
+	waitFor(t, d, "the night's panel", `!document.getElementById("night").hidden`)
+	var compare string
+	d.Script(&compare, `return document.querySelector("#night a.compare").getAttribute("href")`)
+	if want := "/compare?a=" + commitOf(nights-2) + "&b=" + commitOf(nights-1); compare != want {
+		t.Errorf("the last night's compare link is %q, want %q", compare, want)
+	}
+
+	// Two series overlaid, in two units: two median lines (and their
+	// bands) in uPlot, a second value axis.
+	d.Open(srv.URL + "/series?" + seriesQuery("havlak6", "real_seconds", "s") + "&s=" +
+		url.QueryEscape(strings.Join([]string{"havlak6cc", "own_instructions", "instructions", "quick", envKey}, "|")))
+	waitFor(t, d, "the overlaid chart", "window.seriesChart")
+	var overlay struct {
+		Series  int
+		Medians []string
+		Axes    int
+		Count   string
+	}
+	d.Script(&overlay, `const u = window.seriesChart;
+		return {series: u.series.length, medians: u.series.filter(s => / median$/.test(s.label || "")).map(s => s.label),
+			axes: u.axes.length, count: document.querySelector("#series-chart .count").textContent};`)
+	if overlay.Series != 1+2*3 || len(overlay.Medians) != 2 || overlay.Axes != 3 ||
+		!strings.HasPrefix(overlay.Count, fmt.Sprintf("%d points in 2 series", 2*nights)) {
+		t.Errorf("two series overlaid: %+v; want 7 uPlot series (x, and median, min, max of each), 2 medians, 3 axes", overlay)
+	}
+	d.Screenshot("/screenshot", "overlay.png")
 
 	// The compare page: "only changed" reloads it with fewer rows.
 	d.Open(srv.URL + "/compare?a=" + commitOf(0) + "&b=" + commitOf(nights-1))
@@ -88,6 +138,23 @@ func TestDashboardInBrowser(t *testing.T) {
 		t.Errorf("only changed: %d rows of %d", changed, all)
 	}
 	d.Screenshot("/screenshot", "compare.png")
+
+	// The cost filter: the rows become those of the figures of time.
+	costs := func() string {
+		var got string
+		d.Script(&got, `return Array.from(document.querySelectorAll("#compare tbody tr"), tr => tr.dataset.cost).join(",")`)
+		return got
+	}
+	before := costs()
+	d.Call("POST", "/execute/sync", map[string]any{"args": []any{}, "script": `
+		const select = document.querySelector("select[name=cost]");
+		select.value = "time";
+		select.dispatchEvent(new Event("change"));`})
+	waitFor(t, d, "the page filtered by cost", `location.search.includes("cost=time")`)
+	after := costs()
+	if after == before || after == "" || strings.Trim(strings.ReplaceAll(after, "time", ""), ",") != "" {
+		t.Errorf("cost=time: the rows' costs went from %q to %q; want only time's rows", before, after)
+	}
 
 	// Hostile names, on the series page of the forged benchmark and of the
 	// hostile figure, and on the alerts page.

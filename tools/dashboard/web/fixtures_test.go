@@ -118,7 +118,7 @@ func testHistory(t *testing.T) (*history.DB, string) {
 		EnvKey: result.EnvironmentKey(program("havlak6", 6, 0, 1, 1, "").Environment)}
 	findings := []alert.Finding{
 		{Kind: alert.Regression, Series: series, Size: 0.5, Before: 1, After: 1.5, Evidence: "1 → 1.5 s",
-			Report: archivedReport, ProfileDiffs: []string{archivedDiff},
+			Report: nightReport, ProfileDiffs: []string{archivedDiff},
 			Range: alert.Range{From: commitOf(nights - 2), To: commitOf(nights - 1), FromTime: nightTime(nights - 2), ToTime: nightTime(nights - 1)}},
 		{Kind: alert.Stale, Series: alert.Series{Benchmark: hostile, Workload: result.WorkloadQuick, EnvKey: series.EnvKey},
 			LastPoint: nightTime(2)},
@@ -141,8 +141,8 @@ func testHistory(t *testing.T) (*history.DB, string) {
 // The last night's report and havlak6's profile diff in the night's
 // archive, as the nightly job records them with its alerts.
 const (
-	archivedReport = "/var/lab/history/nights/20261106T020000Z-cf0000000000/report/index.html"
-	archivedDiff   = "/var/lab/history/nights/20261106T020000Z-cf0000000000/report/stages/havlak6/cpu-diff.svg"
+	nightReport  = "/var/lab/history/nights/20261106T020000Z-cf0000000000/report/index.html"
+	archivedDiff = "/var/lab/history/nights/20261106T020000Z-cf0000000000/report/stages/havlak6/cpu-diff.svg"
 )
 
 // serve serves the dashboard over db for the test.

@@ -2,13 +2,18 @@ package web
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
+	"net/url"
+	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"havlak-lab/internal/gitwork"
 	"havlak-lab/tools/alert"
 	"havlak-lab/tools/history"
+	"havlak-lab/tools/result"
 	"havlak-lab/tools/verdict"
 )
 
@@ -23,8 +28,35 @@ func choiceOf(r *http.Request) choice {
 		Workload: param(r, "workload"), Env: param(r, "env")}
 }
 
-func (c choice) query() map[string][]string {
+func (c choice) query() url.Values {
 	return query("benchmark", c.Benchmark, "figure", c.Figure, "unit", c.Unit, "workload", c.Workload, "env", c.Env)
+}
+
+// param is c as the series page's repeatable s parameter names a series
+// overlaid on the chart: benchmark|figure|unit|workload|env.
+func (c choice) param() string {
+	return strings.Join([]string{c.Benchmark, c.Figure, c.Unit, c.Workload, c.Env}, "|")
+}
+
+// choiceOfParam reads an s parameter: every part of one series.
+func choiceOfParam(s string) (choice, error) {
+	parts := strings.Split(s, "|")
+	if len(parts) != 5 || slices.Contains(parts, "") {
+		return choice{}, fmt.Errorf("s=%s: want benchmark|figure|unit|workload|env, every part of one series", s)
+	}
+	return choice{Benchmark: parts[0], Figure: parts[1], Unit: parts[2], Workload: parts[3], Env: parts[4]}, nil
+}
+
+// String names the series for people: "havlak6 real_seconds (s, quick)".
+func (c choice) String() string {
+	return fmt.Sprintf("%s %s (%s, %s)", c.Benchmark, c.Figure, c.Unit, c.Workload)
+}
+
+// exists tells whether the history has the series c names.
+func (c choice) exists(seen []alert.Seen) bool {
+	return slices.ContainsFunc(seen, func(s alert.Seen) bool {
+		return s.Benchmark == c.Benchmark && s.Figure == c.Figure && s.Unit == c.Unit && s.Workload == c.Workload && s.EnvKey == c.Env
+	})
 }
 
 // An option is one value of a picker, and whether it is the chosen one.
@@ -132,6 +164,78 @@ type seriesPage struct {
 	// Points is the URL of the points' JSON, which the page's script
 	// fetches.
 	Points string
+	// Kept are the series the URL keeps on the chart (its s parameters),
+	// which the pickers' form carries on; Keep is the chosen series as an
+	// s parameter, "" when it is kept already. Overlays are the series
+	// kept but the chosen one, each drawn with it.
+	Kept     []string
+	Keep     string
+	Overlays []overlay
+	// Message says what was wrong with an s parameter.
+	Message string
+}
+
+// An overlay is a series drawn on the chart with the chosen one.
+type overlay struct {
+	Choice choice
+	Param  string // its s parameter
+	Points string // its points' JSON
+	Remove string // the page without it
+}
+
+// maxOverlays bounds the series one chart draws; maxUnits the units it
+// has axes for: the chosen series' on the left, another on the right.
+const (
+	maxOverlays = 8
+	maxUnits    = 2
+)
+
+// overlaysOf reads the s parameters: the series kept on the chart, each
+// once, and those of them drawn with the chosen one (c): all but c. A
+// series the history lacks, a third unit or too many series is the
+// user's mistake, said with status.
+func overlaysOf(r *http.Request, c choice, seen []alert.Seen) ([]string, []overlay, int, error) {
+	var kept []choice
+	var params []string
+	for _, s := range r.URL.Query()["s"] {
+		o, err := choiceOfParam(strings.TrimSpace(s))
+		if err != nil {
+			return nil, nil, http.StatusBadRequest, err
+		}
+		if !o.exists(seen) {
+			return nil, nil, http.StatusNotFound, fmt.Errorf("s=%s: the history has no such series", s)
+		}
+		if slices.Contains(params, o.param()) {
+			continue
+		}
+		params = append(params, o.param())
+		if o != c {
+			kept = append(kept, o)
+		}
+	}
+	if len(kept)+1 > maxOverlays {
+		return nil, nil, http.StatusBadRequest, fmt.Errorf("%d series: one chart draws at most %d", len(kept)+1, maxOverlays)
+	}
+	units := []string{c.Unit}
+	for _, o := range kept {
+		if !slices.Contains(units, o.Unit) {
+			units = append(units, o.Unit)
+		}
+	}
+	if len(units) > maxUnits {
+		return nil, nil, http.StatusBadRequest, fmt.Errorf("series in %d units (%s): one chart has an axis for at most %d", len(units), strings.Join(units, ", "), maxUnits)
+	}
+	var out []overlay
+	for _, o := range kept {
+		q := c.query()
+		for _, other := range params {
+			if other != o.param() {
+				q.Add("s", other)
+			}
+		}
+		out = append(out, overlay{Choice: o, Param: o.param(), Points: link("/api/series", o.query()), Remove: link("/series", q)})
+	}
+	return params, out, 0, nil
 }
 
 // series serves the series page: the pickers, filled from the history,
@@ -149,13 +253,32 @@ func (s *Server) series(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	asked := choiceOf(r)
+	asks := r.URL.Query()["s"]
+	if asked == (choice{}) && len(asks) > 0 {
+		// Only overlays: the first is the chosen series.
+		first, err := choiceOfParam(asks[0])
+		if err != nil {
+			s.fail(w, "series", http.StatusBadRequest, err.Error())
+			return
+		}
+		asked = first
+	}
 	c, p, unknown := resolve(asked, seen)
 	if unknown != "" {
 		s.render(w, http.StatusNotFound, "series", seriesPage{Nav: "series", Choice: c, Pickers: p})
 		return
 	}
-	if c != asked {
-		http.Redirect(w, r, link("/series", c.query()), http.StatusFound)
+	if c != asked || param(r, "benchmark") == "" {
+		q := c.query()
+		for _, k := range asks {
+			q.Add("s", k)
+		}
+		http.Redirect(w, r, link("/series", q), http.StatusFound)
+		return
+	}
+	kept, overlays, status, err := overlaysOf(r, c, seen)
+	if err != nil {
+		s.render(w, status, "series", seriesPage{Nav: "series", Choice: c, Pickers: p, Message: err.Error()})
 		return
 	}
 	var env history.Environment
@@ -171,8 +294,12 @@ func (s *Server) series(w http.ResponseWriter, r *http.Request) {
 			env = e
 		}
 	}
-	s.render(w, http.StatusOK, "series", seriesPage{Nav: "series", Choice: c, Pickers: p, Environment: env.String(),
-		Points: link("/api/series", c.query())})
+	page := seriesPage{Nav: "series", Choice: c, Pickers: p, Environment: env.String(),
+		Points: link("/api/series", c.query()), Kept: kept, Keep: c.param(), Overlays: overlays}
+	if slices.Contains(kept, page.Keep) {
+		page.Keep = ""
+	}
+	s.render(w, http.StatusOK, "series", page)
 }
 
 // A point is one result of a series as the chart draws it: the median of
@@ -186,18 +313,46 @@ type point struct {
 	Min    float64   `json:"min"`
 	Max    float64   `json:"max"`
 	Runs   int       `json:"runs"`
+	// Compare is the compare page of the point's commit against the
+	// series' point before it ("" for the first); Report is where the
+	// night's report is kept, when the result was ingested from the
+	// nightly job's archive (NIGHT/report/index.html beside
+	// NIGHT/TEST/outputs.zip): a path on the machine that keeps the
+	// archive, "" otherwise.
+	Compare string `json:"compare,omitempty"`
+	Report  string `json:"report,omitempty"`
+}
+
+// A marker is an alert of the series as the chart draws it: the range of
+// commits the change came in, with its state. The history keeps the
+// change points the nightly job finds only as the alerts they open
+// (kinds change_point and regression): these are what the chart marks.
+type marker struct {
+	ID       int64     `json:"id"`
+	Kind     string    `json:"kind"`
+	State    string    `json:"state"`
+	From     string    `json:"from"`
+	To       string    `json:"to"`
+	FromTime time.Time `json:"from_time"`
+	ToTime   time.Time `json:"to_time"`
+	Change   string    `json:"change"`
+	Page     string    `json:"page"`
 }
 
 // seriesJSON is what /api/series answers.
 type seriesJSON struct {
-	Benchmark string  `json:"benchmark"`
-	Figure    string  `json:"figure"`
-	Unit      string  `json:"unit"`
-	Workload  string  `json:"workload"`
-	EnvKey    string  `json:"env_key"`
-	Better    string  `json:"better"`
-	Gated     bool    `json:"gated"`
-	Points    []point `json:"points"`
+	Benchmark string `json:"benchmark"`
+	Figure    string `json:"figure"`
+	Unit      string `json:"unit"`
+	Workload  string `json:"workload"`
+	EnvKey    string `json:"env_key"`
+	Better    string `json:"better"`
+	Gated     bool   `json:"gated"`
+	// Name names the series on the chart; Series is its page.
+	Name    string   `json:"name"`
+	Series  string   `json:"series"`
+	Points  []point  `json:"points"`
+	Markers []marker `json:"markers"`
 }
 
 // seriesPoints answers the points of one series, every part of it named:
@@ -221,13 +376,47 @@ func (s *Server) seriesPoints(w http.ResponseWriter, r *http.Request) {
 	}
 	se := all[i]
 	out := seriesJSON{Benchmark: se.Benchmark, Figure: se.Metric, Unit: se.Unit, Workload: se.Workload, EnvKey: se.EnvKey,
-		Better: se.Better, Gated: se.Gated, Points: make([]point, 0, len(se.Points))}
-	for _, p := range se.Points {
+		Better: se.Better, Gated: se.Gated, Name: c.String(), Series: link("/series", c.query()),
+		Points: make([]point, 0, len(se.Points)), Markers: []marker{}}
+	for i, p := range se.Points {
 		sample := verdict.NewSample(p.Values)
-		out.Points = append(out.Points, point{Commit: p.Commit, Dirty: p.Dirty, Time: p.Started, Median: sample.Median,
-			Min: sample.Min, Max: sample.Max, Runs: sample.Runs})
+		pt := point{Commit: p.Commit, Dirty: p.Dirty, Time: p.Started, Median: sample.Median,
+			Min: sample.Min, Max: sample.Max, Runs: sample.Runs, Report: archivedReport(p.Source)}
+		if i > 0 {
+			pt.Compare = link("/compare", query("a", se.Points[i-1].Commit, "b", p.Commit))
+		}
+		out.Points = append(out.Points, pt)
+	}
+	alerts, err := s.db.Alerts(r.Context())
+	if err != nil {
+		s.logf("%v", err)
+		http.Error(w, "the history could not be read; the server's log says why", http.StatusInternalServerError)
+		return
+	}
+	for _, a := range alerts {
+		if (a.Kind == alert.Regression || a.Kind == alert.ChangePoint) && a.Benchmark == c.Benchmark && a.Figure == c.Figure &&
+			a.Unit == c.Unit && a.Workload == c.Workload && a.EnvKey == c.Env && !a.Range.ToTime.IsZero() {
+			out.Markers = append(out.Markers, marker{ID: a.ID, Kind: string(a.Kind), State: string(a.State()), From: a.Range.From,
+				To: a.Range.To, FromTime: a.Range.FromTime, ToTime: a.Range.ToTime, Change: a.ChangeText(), Page: alertRowOf(a).Page})
+		}
 	}
 	w.Header().Set("Content-Type", "application/json")
 	// encoding/json escapes <, > and & in strings as well.
 	json.NewEncoder(w).Encode(out)
+}
+
+// archivedReport is the report of the night whose archive holds source,
+// as the nightly job lays its archive out (tools/nightly/night):
+// DIR/nights/NIGHT/TEST/outputs.zip, and the night's report in
+// DIR/nights/NIGHT/report/index.html; "" for a result ingested from
+// anywhere else.
+func archivedReport(source string) string {
+	if !filepath.IsAbs(source) || filepath.Base(source) != result.ZipName {
+		return ""
+	}
+	night := filepath.Dir(filepath.Dir(source))
+	if filepath.Base(filepath.Dir(night)) != "nights" {
+		return ""
+	}
+	return filepath.Join(night, result.NightReport, "index.html")
 }

@@ -409,3 +409,55 @@ func TestCompareNights(t *testing.T) {
 		t.Errorf("a regression without a recorded diff does not say why")
 	}
 }
+
+// Overlays: each s parameter names a whole series the history has; a
+// third unit is refused; /api/series gives each point its night (the
+// compare page against the night before) and the series' alerts.
+func TestSeriesOverlaysAndMarkers(t *testing.T) {
+	db, _ := testHistory(t)
+	srv := serve(t, db)
+	s := func(benchmark, figure, unit string) string {
+		return "&s=" + url.QueryEscape(strings.Join([]string{benchmark, figure, unit, result.WorkloadQuick, envKey}, "|"))
+	}
+	base := "/series?" + seriesQuery("havlak6", "real_seconds", "s")
+	resp, body := get(t, srv.URL, base+s("havlak6cc", "real_seconds", "s")+s("havlak6cc", "own_instructions", "instructions"))
+	if resp.StatusCode != http.StatusOK || strings.Count(body, `<li data-points="/api/series?`) != 2 {
+		t.Errorf("two overlays: %s, %d listed", resp.Status, strings.Count(body, `<li data-points="/api/series?`))
+	}
+	if resp, _ := get(t, srv.URL, "/series?"+strings.TrimPrefix(s("havlak6cc", "real_seconds", "s"), "&")); resp.StatusCode != http.StatusFound ||
+		!strings.Contains(resp.Header.Get("Location"), "benchmark=havlak6cc") {
+		t.Errorf("only an s: %s to %s, want a redirect to it as the chosen series", resp.Status, resp.Header.Get("Location"))
+	}
+	for q, want := range map[string]int{
+		s("nosuch", "real_seconds", "s"): http.StatusNotFound,
+		"&s=havlak6cc|real_seconds":      http.StatusBadRequest,
+		s("havlak6", "own_instructions", "instructions") + s("havlak6", hostile, "count"): http.StatusBadRequest, // a third unit
+	} {
+		if resp, body := get(t, srv.URL, base+q); resp.StatusCode != want || !strings.Contains(body, `class="error"`) {
+			t.Errorf("%s: %s, want %d with the error said", q, resp.Status, want)
+		}
+	}
+
+	_, body = get(t, srv.URL, "/api/series?"+seriesQuery("havlak6", "real_seconds", "s"))
+	var got seriesJSON
+	if err := json.Unmarshal([]byte(body), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Markers) != 1 || got.Markers[0].Kind != "regression" || got.Markers[0].State != "new" ||
+		got.Markers[0].To != commitOf(nights-1) || got.Markers[0].Page != "/alerts/1" {
+		t.Errorf("markers %+v, want the new regression of the last night", got.Markers)
+	}
+	if got.Points[0].Compare != "" || got.Points[1].Compare != "/compare?a="+commitOf(0)+"&b="+commitOf(1) {
+		t.Errorf("the nights' compare links: %q, %q", got.Points[0].Compare, got.Points[1].Compare)
+	}
+	if got.Points[0].Report != "" {
+		t.Errorf("a result not from the nightly archive has a report: %q", got.Points[0].Report)
+	}
+	if r := archivedReport("/h/nights/20261106T020000Z-cf0000000000/havlak6_test/outputs.zip"); r != "/h/nights/20261106T020000Z-cf0000000000/report/index.html" {
+		t.Errorf("the report of an archived result: %q", r)
+	}
+	_, body = get(t, srv.URL, "/api/series?"+seriesQuery("havlak6cc", "real_seconds", "s"))
+	if !strings.Contains(body, `"markers":[]`) {
+		t.Errorf("a series without alerts: %s", body)
+	}
+}

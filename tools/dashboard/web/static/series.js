@@ -1,7 +1,10 @@
 // The series page: the pickers reload the page on a change, and the chart
-// draws the points that /api/series gives (the URL is the figure's
-// data-points). Every string of the history goes in as text, never as
-// markup.
+// draws the points that /api/series gives: the chosen series (the URL is
+// the figure's data-points) and those kept on the chart (each overlay's
+// data-points), on one time axis, a second value axis for a second unit.
+// Each series' alerts of a change (regression, change point) are drawn
+// as their commit range, coloured by state; a click on a point opens its
+// night. Every string of the history goes in as text, never as markup.
 (function () {
   "use strict";
   var form = document.getElementById("pick");
@@ -21,65 +24,189 @@
   if (!figure) return;
   var tip = figure.querySelector(".tooltip");
   var number = new Intl.NumberFormat("en", {maximumFractionDigits: 4});
+  var colours = ["#00add8", "#ce3262", "#5dc9e2", "#fdb515", "#555", "#1b7f2a", "#8e44ad", "#e67e22"];
+  var stateColours = {"new": "#b00020", acknowledged: "#e67e22", accepted: "#1b7f2a", ignored: "#888", fixed: "#2c7be5"};
   function when(seconds) { return new Date(seconds * 1000).toISOString().slice(0, 16).replace("T", " ") + " UTC"; }
-  function line(text, className) {
-    var div = document.createElement("div");
-    div.textContent = text;
-    if (className) div.className = className;
-    return div;
+  function element(tag, text, className) {
+    var e = document.createElement(tag);
+    if (text != null) e.textContent = text;
+    if (className) e.className = className;
+    return e;
   }
+  function line(text, className) { return element("div", text, className); }
+  function anchor(text, href) {
+    var a = element("a", text);
+    a.href = href;
+    return a;
+  }
+  function rgba(hex, alpha) {
+    var n = parseInt(hex.slice(1), 16);
+    return "rgba(" + (n >> 16) + ", " + ((n >> 8) & 255) + ", " + (n & 255) + ", " + alpha + ")";
+  }
+  function seconds(time) { return Date.parse(time) / 1000; }
 
-  function draw(series) {
-    var points = series.points;
-    var xs = points.map(function (p) { return Date.parse(p.time) / 1000; });
-    var median = points.map(function (p) { return p.median; });
-    var lo = points.map(function (p) { return p.min; });
-    var hi = points.map(function (p) { return p.max; });
-    var unit = " " + series.unit;
-    var stroke = "#00add8", spread = "rgba(0, 173, 216, 0.35)";
+  function draw(all) {
+    var several = all.length > 1;
+    var units = [];
+    all.forEach(function (s) { if (units.indexOf(s.unit) < 0) units.push(s.unit); });
+    // One table per series, joined on the union of their times: a series
+    // without a point at a time has null there.
+    var data = uPlot.join(all.map(function (s) {
+      return [s.points.map(function (p) { return seconds(p.time); }),
+        s.points.map(function (p) { return p.median; }),
+        s.points.map(function (p) { return p.min; }),
+        s.points.map(function (p) { return p.max; })];
+    }));
+    var xs = data[0];
+    // at[k][i] is series k's point at xs[i], or undefined.
+    var at = all.map(function (s) {
+      var byTime = {};
+      s.points.forEach(function (p) { byTime[seconds(p.time)] = p; });
+      return xs.map(function (x) { return byTime[x]; });
+    });
+    var series = [{}], bands = [];
+    all.forEach(function (s, k) {
+      var colour = colours[k % colours.length], scale = s.unit, name = several ? s.name + " " : "";
+      series.push({label: name + "median", scale: scale, stroke: colour, width: 2, spanGaps: true,
+        points: {show: true, size: 6, fill: colour}});
+      series.push({label: name + "min", scale: scale, stroke: rgba(colour, 0.35), width: 1, spanGaps: true, points: {show: false}});
+      series.push({label: name + "max", scale: scale, stroke: rgba(colour, 0.35), width: 1, spanGaps: true, points: {show: false}});
+      bands.push({series: [3 * k + 3, 3 * k + 2], fill: rgba(colour, 0.15)});
+    });
+    var scales = {x: {time: true}};
+    var axes = [{}];
+    units.forEach(function (unit, i) {
+      scales[unit] = {};
+      axes.push({scale: unit, side: i === 0 ? 3 : 1, size: 80, label: several ? unit : undefined,
+        grid: {show: i === 0},
+        values: function (u, splits) { return splits.map(function (v) { return number.format(v); }); }});
+    });
+    // The alerts' ranges, drawn under the points: a band from the commit
+    // before the change to the one that brought it, a line at the latter.
+    var markers = [];
+    all.forEach(function (s, k) {
+      s.markers.forEach(function (m) { markers.push({series: k, name: s.name, unit: s.unit, alert: m}); });
+    });
+    function drawMarkers(u) {
+      var ctx = u.ctx;
+      ctx.save();
+      markers.forEach(function (m) {
+        var colour = stateColours[m.alert.state] || "#b00020";
+        var to = u.valToPos(seconds(m.alert.to_time), "x", true);
+        var from = m.alert.from_time && seconds(m.alert.from_time) > 0 ? u.valToPos(seconds(m.alert.from_time), "x", true) : to;
+        ctx.fillStyle = rgba(colour, 0.12);
+        ctx.fillRect(Math.min(from, to), u.bbox.top, Math.abs(to - from), u.bbox.height);
+        ctx.strokeStyle = colour;
+        ctx.lineWidth = 2 * devicePixelRatio;
+        ctx.setLineDash([6 * devicePixelRatio, 4 * devicePixelRatio]);
+        ctx.beginPath();
+        ctx.moveTo(to, u.bbox.top);
+        ctx.lineTo(to, u.bbox.top + u.bbox.height);
+        ctx.stroke();
+      });
+      ctx.restore();
+    }
+    // The point the cursor is on: the first series with one at its time.
+    function pointAt(i) {
+      for (var k = 0; k < all.length; k++) if (at[k][i]) return {series: k, point: at[k][i]};
+      return null;
+    }
     var opts = {
       width: Math.max(400, figure.clientWidth),
       height: 360,
       legend: {show: false},
       cursor: {drag: {x: true, y: false}},
-      scales: {x: {time: true}},
-      series: [
-        {},
-        {label: "median", stroke: stroke, width: 2, points: {show: true, size: 6, fill: stroke}},
-        {label: "min", stroke: spread, width: 1, points: {show: false}},
-        {label: "max", stroke: spread, width: 1, points: {show: false}},
-      ],
-      bands: [{series: [3, 2], fill: "rgba(0, 173, 216, 0.15)"}],
-      axes: [{}, {size: 80, values: function (u, splits) { return splits.map(function (v) { return number.format(v); }); }}],
-      hooks: {setCursor: [function (u) {
-        var i = u.cursor.idx;
-        if (i == null || u.cursor.left < 0) {
-          tip.hidden = true;
-          return;
-        }
-        var p = points[i];
-        tip.replaceChildren(
-          line(p.commit + (p.dirty ? " (dirty)" : ""), "commit"),
-          line(when(xs[i])),
-          line("median " + number.format(p.median) + unit),
-          line("min–max " + number.format(p.min) + "–" + number.format(p.max) + unit + " (" + p.runs + " runs)"));
-        tip.hidden = false;
-        var x = u.valToPos(xs[i], "x"), y = u.valToPos(p.median, "y");
-        var left = x < u.over.clientWidth / 2 ? x + 12 : x - 12 - tip.offsetWidth;
-        tip.style.left = (u.over.offsetLeft + left) + "px";
-        tip.style.top = (u.over.offsetTop + Math.max(0, y - tip.offsetHeight / 2)) + "px";
-      }]},
+      scales: scales,
+      series: series,
+      bands: bands,
+      axes: axes,
+      hooks: {
+        drawClear: [drawMarkers],
+        setCursor: [function (u) {
+          var i = u.cursor.idx;
+          if (i == null || u.cursor.left < 0 || !pointAt(i)) {
+            tip.hidden = true;
+            return;
+          }
+          var lines = [];
+          all.forEach(function (s, k) {
+            var p = at[k][i];
+            if (!p) return;
+            var unit = " " + s.unit;
+            if (several) lines.push(line(s.name, "name"));
+            lines.push(line(p.commit + (p.dirty ? " (dirty)" : ""), "commit"),
+              line("median " + number.format(p.median) + unit),
+              line("min–max " + number.format(p.min) + "–" + number.format(p.max) + unit + " (" + p.runs + " runs)"));
+          });
+          lines.splice(several ? 0 : 1, 0, line(when(xs[i])));
+          tip.replaceChildren.apply(tip, lines);
+          tip.hidden = false;
+          var first = pointAt(i);
+          var x = u.valToPos(xs[i], "x"), y = u.valToPos(first.point.median, all[first.series].unit);
+          var left = x < u.over.clientWidth / 2 ? x + 12 : x - 12 - tip.offsetWidth;
+          tip.style.left = (u.over.offsetLeft + left) + "px";
+          tip.style.top = (u.over.offsetTop + Math.max(0, y - tip.offsetHeight / 2)) + "px";
+        }],
+      },
     };
-    // The uPlot instance, for the browser test.
-    window.seriesChart = new uPlot(opts, [xs, median, lo, hi], figure.querySelector(".chart"));
-    figure.querySelector(".count").textContent = points.length + (points.length === 1 ? " point." : " points.");
+    // The uPlot instance and the alerts it marks, for the browser test.
+    window.seriesChart = new uPlot(opts, data, figure.querySelector(".chart"));
+    window.seriesMarkers = markers;
+
+    // A click on a point opens its night: the compare page of its commit
+    // against the series' night before it, and where the night's report
+    // is kept.
+    var night = document.getElementById("night");
+    window.seriesChart.over.addEventListener("click", function () {
+      var u = window.seriesChart, i = u.cursor.idx;
+      if (i == null || !pointAt(i) || u.select.width > 0) return;
+      var lines = [element("h2", "The night of " + when(xs[i]))];
+      all.forEach(function (s, k) {
+        var p = at[k][i];
+        if (!p) return;
+        var div = line(null, "night-series");
+        div.appendChild(element("span", s.name + " at ", null));
+        div.appendChild(element("code", p.commit, "commit"));
+        if (p.compare) {
+          div.appendChild(document.createTextNode(": "));
+          div.appendChild(anchor("compare with the night before", p.compare)).className = "compare";
+        } else {
+          div.appendChild(document.createTextNode(": the series' first night"));
+        }
+        if (p.report) {
+          div.appendChild(document.createTextNode("; its report in the archive: "));
+          div.appendChild(element("code", p.report, "report"));
+        } else {
+          div.appendChild(document.createTextNode("; not ingested from the nightly job's archive: no report kept with it"));
+        }
+        lines.push(div);
+      });
+      night.replaceChildren.apply(night, lines);
+      night.hidden = false;
+    });
+
+    var list = document.getElementById("markers");
+    markers.forEach(function (m) {
+      var li = element("li", null, "marker " + m.alert.state);
+      li.appendChild(anchor("alert " + m.alert.id, m.alert.page));
+      li.appendChild(document.createTextNode(" " + m.alert.state + ", " + m.alert.kind + " " + m.alert.change + " of " + m.name +
+        ", commits " + m.alert.from.slice(0, 12) + ".." + m.alert.to.slice(0, 12)));
+      list.appendChild(li);
+    });
+    var count = all.reduce(function (n, s) { return n + s.points.length; }, 0);
+    figure.querySelector(".count").textContent = count + (count === 1 ? " point" : " points") +
+      (several ? " in " + all.length + " series" : "") + ", " + markers.length + (markers.length === 1 ? " alert." : " alerts.");
   }
 
-  fetch(figure.dataset.points, {headers: {Accept: "application/json"}})
-    .then(function (resp) {
+  function points(url) {
+    return fetch(url, {headers: {Accept: "application/json"}}).then(function (resp) {
       if (!resp.ok) throw new Error(resp.status + " " + resp.statusText);
       return resp.json();
-    })
+    });
+  }
+  var urls = [figure.dataset.points];
+  Array.prototype.forEach.call(document.querySelectorAll("#overlays li[data-points]"), function (li) { urls.push(li.dataset.points); });
+  Promise.all(urls.map(points))
     .then(draw)
     .catch(function (err) {
       figure.querySelector(".count").textContent = "The points could not be read: " + err.message;

@@ -12,6 +12,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"time"
 
 	"havlak-lab/internal/cli"
 	"havlak-lab/internal/gitwork"
@@ -195,7 +196,7 @@ func (n *night) gate() error {
 	if db != nil {
 		tonight, v.alerts = n.enterAlerts(ctx, db, changes, found, before, j, &v)
 	}
-	pair := summary.Pair{Dashboard: n.dashboard, Base: commitOf(before), Change: commitOf(found)}
+	pair := comparePair(n.dashboard, before, found)
 	text := n.summary(found, v, j, tonight, pair)
 	if n.annotate != nil {
 		style := "success"
@@ -326,6 +327,39 @@ func (n *night) acceptances(before, found []result.Found) []verdictlib.Acceptanc
 
 // commitOf is the commit the first readable result of all was built at,
 // or "".
+// comparePair is the dashboard's compare page of the baseline's results
+// and tonight's: by their commits, or, when both nights measured the same
+// commit (no commit since the baseline), by their nights' dates, which
+// the compare page takes too (a commit names its newest results only, so
+// that a=C&b=C would compare tonight with itself).
+func comparePair(dashboard *url.URL, before, found []result.Found) summary.Pair {
+	pair := summary.Pair{Dashboard: dashboard, Base: commitOf(before), Change: commitOf(found)}
+	if pair.Base != "" && pair.Base == pair.Change {
+		if a, b := dayOf(before), dayOf(found); a != "" && b != "" && a != b {
+			pair.Base, pair.Change = a, b
+		}
+	}
+	return pair
+}
+
+// dayOf is the UTC date the night's first result started, 2026-11-20:
+// the night as the dashboard's compare page names it.
+func dayOf(all []result.Found) string {
+	var first time.Time
+	for _, f := range all {
+		if f.Err != nil {
+			continue
+		}
+		if t, err := time.Parse(time.RFC3339, f.Result.Environment.Started); err == nil && (first.IsZero() || t.Before(first)) {
+			first = t
+		}
+	}
+	if first.IsZero() {
+		return ""
+	}
+	return first.UTC().Format(time.DateOnly)
+}
+
 func commitOf(all []result.Found) string {
 	for _, f := range all {
 		if f.Err == nil && f.Result.Environment.Source.Commit != "" {

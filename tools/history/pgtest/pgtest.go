@@ -39,6 +39,10 @@ type Server struct {
 	Port int
 	// DB is a connection to its "postgres" database, as the superuser.
 	DB *sql.DB
+
+	base, data, version string
+	server              *exec.Cmd
+	exited              chan error
 }
 
 // DSN is the DSN of database on the server, as the superuser.
@@ -56,38 +60,59 @@ func (p *Server) CreateDatabase(tb testing.TB, name string) string {
 }
 
 // Start initializes a cluster in a temporary directory and starts
-// its server; t's cleanup stops it and removes the directory. initdb and
-// the server refuse to run as root: then they run as nobody, in a
-// directory nobody owns.
+// its server (Launch); t's cleanup stops it and removes the directory.
 func Start(t testing.TB) *Server {
 	t.Helper()
+	p, err := Launch()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := p.Stop(); err != nil {
+			t.Error(err)
+		}
+	})
+	t.Logf("%s", p)
+	return p
+}
+
+// Launch initializes a cluster in a new directory under /tmp and starts
+// its server, for a caller that outlives one test (a TestMain); Stop stops
+// it and removes the directory. initdb and the server refuse to run as
+// root: then they run as nobody, in a directory nobody owns.
+func Launch() (p *Server, err error) {
 	for _, prog := range []string{"initdb", "postgres"} {
 		if _, err := os.Stat(filepath.Join(pgBin, prog)); err != nil {
-			t.Fatalf("no PostgreSQL server: %v. Debian's PostgreSQL 15 is needed: `tools/bazel test` installs it "+
+			return nil, fmt.Errorf("no PostgreSQL server: %v. Debian's PostgreSQL 15 is needed: `tools/bazel test` installs it "+
 				"(package postgresql-15), or apt-get install postgresql-15; HAVLAK_LAB_POSTGRES_BIN names another bin directory", err)
 		}
 	}
+	// Not the test's own temporary directory: it may sit under root's
+	// home, which nobody cannot enter.
+	base, err := os.MkdirTemp("/tmp", "havlak-lab-postgres-")
+	if err != nil {
+		return nil, err
+	}
+	p = &Server{base: base}
+	defer func() {
+		if err != nil {
+			p.Stop()
+		}
+	}()
 	var cred *syscall.Credential
-	base := t.TempDir()
 	if os.Geteuid() == 0 {
 		nobody, err := user.Lookup("nobody")
 		if err != nil {
-			t.Fatalf("running as root, the server needs an unprivileged user: %v", err)
+			return nil, fmt.Errorf("running as root, the server needs an unprivileged user: %v", err)
 		}
 		uid, _ := strconv.Atoi(nobody.Uid)
 		gid, _ := strconv.Atoi(nobody.Gid)
 		cred = &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}
-		// The test's own temporary directory may sit under root's home,
-		// which nobody cannot enter.
-		if base, err = os.MkdirTemp("/tmp", "havlak-lab-postgres-"); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { os.RemoveAll(base) })
 		if err := os.Chown(base, uid, gid); err != nil {
-			t.Fatal(err)
+			return nil, err
 		}
 	}
-	data := filepath.Join(base, "data")
+	p.data = filepath.Join(base, "data")
 	command := func(name string, args ...string) *exec.Cmd {
 		cmd := exec.Command(filepath.Join(pgBin, name), args...)
 		cmd.Dir = base
@@ -96,43 +121,31 @@ func Start(t testing.TB) *Server {
 		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred, Pdeathsig: syscall.SIGKILL}
 		return cmd
 	}
-	initdb := command("initdb", "--pgdata", data, "--username", "postgres", "--auth", "trust",
+	initdb := command("initdb", "--pgdata", p.data, "--username", "postgres", "--auth", "trust",
 		"--encoding", "UTF8", "--locale", "C", "--no-sync")
 	if out, err := initdb.CombinedOutput(); err != nil {
-		t.Fatalf("initdb: %v\n%s", err, out)
+		return nil, fmt.Errorf("initdb: %v\n%s", err, out)
 	}
-	port := freePort(t)
+	if p.Port, err = freePort(); err != nil {
+		return nil, err
+	}
 	logPath := filepath.Join(base, "postgres.log")
 	logFile, err := os.Create(logPath)
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	defer logFile.Close()
-	server := command("postgres", "-D", data, "-p", strconv.Itoa(port),
+	server := command("postgres", "-D", p.data, "-p", strconv.Itoa(p.Port),
 		"-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "fsync=off")
 	server.Stdout, server.Stderr = logFile, logFile
 	if err := server.Start(); err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
-	exited := make(chan error, 1)
-	go func() { exited <- server.Wait() }()
-	t.Cleanup(func() {
-		// SIGINT: PostgreSQL's fast shutdown.
-		server.Process.Signal(syscall.SIGINT)
-		select {
-		case <-exited:
-		case <-time.After(30 * time.Second):
-			server.Process.Kill()
-			<-exited
-			t.Errorf("the PostgreSQL server did not stop on SIGINT in 30 s; killed")
-		}
-	})
-	p := &Server{Port: port}
-	p.DB, err = sql.Open("pgx", p.DSN("postgres"))
-	if err != nil {
-		t.Fatal(err)
+	p.server, p.exited = server, make(chan error, 1)
+	go func() { p.exited <- server.Wait() }()
+	if p.DB, err = sql.Open("pgx", p.DSN("postgres")); err != nil {
+		return nil, err
 	}
-	t.Cleanup(func() { p.DB.Close() })
 	deadline := time.Now().Add(60 * time.Second)
 	for {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
@@ -142,32 +155,55 @@ func Start(t testing.TB) *Server {
 			break
 		}
 		select {
-		case werr := <-exited:
-			exited <- werr
+		case werr := <-p.exited:
+			p.exited <- werr
 			log, _ := os.ReadFile(logPath)
-			t.Fatalf("the PostgreSQL server exited: %v\n%s", werr, log)
+			return nil, fmt.Errorf("the PostgreSQL server exited: %v\n%s", werr, log)
 		default:
 		}
 		if time.Now().After(deadline) {
 			log, _ := os.ReadFile(logPath)
-			t.Fatalf("the PostgreSQL server is not ready after 60 s: %v\n%s", err, log)
+			return nil, fmt.Errorf("the PostgreSQL server is not ready after 60 s: %v\n%s", err, log)
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	var version string
-	if err := p.DB.QueryRow("SHOW server_version").Scan(&version); err == nil {
-		t.Logf("PostgreSQL %s on 127.0.0.1:%d, data in %s", strings.Fields(version)[0], port, data)
+	if err := p.DB.QueryRow("SHOW server_version").Scan(&p.version); err == nil {
+		p.version = strings.Fields(p.version)[0]
 	}
-	return p
+	return p, nil
+}
+
+func (p *Server) String() string {
+	return fmt.Sprintf("PostgreSQL %s on 127.0.0.1:%d, data in %s", p.version, p.Port, p.data)
+}
+
+// Stop stops the server and removes its directory.
+func (p *Server) Stop() error {
+	var err error
+	if p.DB != nil {
+		p.DB.Close()
+	}
+	if p.server != nil {
+		// SIGINT: PostgreSQL's fast shutdown.
+		p.server.Process.Signal(syscall.SIGINT)
+		select {
+		case <-p.exited:
+		case <-time.After(30 * time.Second):
+			p.server.Process.Kill()
+			<-p.exited
+			err = fmt.Errorf("the PostgreSQL server did not stop on SIGINT in 30 s; killed")
+		}
+	}
+	os.RemoveAll(p.base)
+	return err
 }
 
 // freePort is a TCP port on 127.0.0.1 that nothing listened on a moment ago.
-func freePort(t testing.TB) int {
-	t.Helper()
+func freePort() (int, error) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		t.Fatal(err)
+		return 0, err
 	}
 	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
+	return l.Addr().(*net.TCPAddr).Port, nil
 }

@@ -172,7 +172,7 @@ func Create(ctx context.Context, dsn string, access Access) (*DB, error) {
 		return nil, err
 	}
 	err = d.inTx(ctx, func(tx *sql.Tx) error {
-		for _, stmt := range slices.Concat(schema, alertSchema, userSchema) {
+		for _, stmt := range slices.Concat(schema, alertSchema, userSchema, indexSchema) {
 			if _, err := tx.ExecContext(ctx, stmt); err != nil {
 				return err
 			}
@@ -200,8 +200,9 @@ func Create(ctx context.Context, dsn string, access Access) (*DB, error) {
 
 // Open opens the database Create made at dsn. A database of an older
 // schema version gets the tables of the later ones (migrations): version 1,
-// from before alerts were kept, gets theirs, and version 2 the dashboard's
-// users'; nothing else changes.
+// from before alerts were kept, gets theirs, version 2 the dashboard's
+// users', and version 3 the indexes of the dashboard's reads; nothing else
+// changes.
 func Open(ctx context.Context, dsn string) (*DB, error) {
 	e, err := parseDSN(dsn)
 	if err != nil {

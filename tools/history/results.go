@@ -47,8 +47,21 @@ func (d *DB) Results(ctx context.Context, q ResultQuery, limit int) ([]Stored, e
 			return nil, fmt.Errorf("commit %q: want letters and digits", q.Commit)
 		}
 	}
-	rows, err := d.db.QueryContext(ctx, d.q(selectResults), q.Benchmark, q.Benchmark, q.Workload, q.Workload,
-		q.EnvKey, q.EnvKey, q.Commit, q.Commit, limit+1)
+	cond, args := where("benchmark", q.Benchmark, "workload", q.Workload, "env_key", q.EnvKey)
+	if q.Commit != "" {
+		commit := whereCommit
+		args = append(args, q.Commit)
+		if len(q.Commit) >= commitKey {
+			commit += " AND " + whereCommitKey
+			args = append(args, q.Commit[:commitKey])
+		}
+		if cond == "" {
+			cond = " WHERE " + commit
+		} else {
+			cond += " AND " + commit
+		}
+	}
+	rows, err := d.db.QueryContext(ctx, d.q(selectResults+cond+orderResults), append(args, limit+1)...)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", d.name, busy(err))
 	}

@@ -190,18 +190,22 @@ type point struct {
 
 // seriesJSON is what /api/series answers.
 type seriesJSON struct {
-	Benchmark string  `json:"benchmark"`
-	Figure    string  `json:"figure"`
-	Unit      string  `json:"unit"`
-	Workload  string  `json:"workload"`
-	EnvKey    string  `json:"env_key"`
-	Better    string  `json:"better"`
-	Gated     bool    `json:"gated"`
-	Points    []point `json:"points"`
+	Benchmark string `json:"benchmark"`
+	Figure    string `json:"figure"`
+	Unit      string `json:"unit"`
+	Workload  string `json:"workload"`
+	EnvKey    string `json:"env_key"`
+	Better    string `json:"better"`
+	Gated     bool   `json:"gated"`
+	// Total is how many points the series has; Points holds them all, or
+	// fewer (downsample) when they are more than the chart draws.
+	Total  int     `json:"total"`
+	Points []point `json:"points"`
 }
 
 // seriesPoints answers the points of one series, every part of it named:
-// one environment key, never a mix.
+// one environment key, never a mix; of a series longer than the chart is
+// wide (width, in pixels), those it draws (downsample).
 func (s *Server) seriesPoints(w http.ResponseWriter, r *http.Request) {
 	c := choiceOf(r)
 	if c.Benchmark == "" || c.Figure == "" || c.Unit == "" || c.Workload == "" || c.Env == "" {
@@ -221,12 +225,13 @@ func (s *Server) seriesPoints(w http.ResponseWriter, r *http.Request) {
 	}
 	se := all[i]
 	out := seriesJSON{Benchmark: se.Benchmark, Figure: se.Metric, Unit: se.Unit, Workload: se.Workload, EnvKey: se.EnvKey,
-		Better: se.Better, Gated: se.Gated, Points: make([]point, 0, len(se.Points))}
+		Better: se.Better, Gated: se.Gated, Total: len(se.Points), Points: make([]point, 0, len(se.Points))}
 	for _, p := range se.Points {
 		sample := verdict.NewSample(p.Values)
 		out.Points = append(out.Points, point{Commit: p.Commit, Dirty: p.Dirty, Time: p.Started, Median: sample.Median,
 			Min: sample.Min, Max: sample.Max, Runs: sample.Runs})
 	}
+	out.Points = downsample(out.Points, pointsFor(param(r, "width")))
 	w.Header().Set("Content-Type", "application/json")
 	// encoding/json escapes <, > and & in strings as well.
 	json.NewEncoder(w).Encode(out)

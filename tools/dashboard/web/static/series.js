@@ -72,10 +72,14 @@
     };
     // The uPlot instance, for the browser test.
     window.seriesChart = new uPlot(opts, [xs, median, lo, hi], figure.querySelector(".chart"));
-    figure.querySelector(".count").textContent = points.length + (points.length === 1 ? " point." : " points.");
+    figure.querySelector(".count").textContent = points.length < series.total
+      ? points.length + " points of " + series.total + ": the chart is narrower than the series, so of each stretch of time " +
+        "only its lowest and highest medians are drawn (a spike stays)."
+      : points.length + (points.length === 1 ? " point." : " points.");
   }
 
-  fetch(figure.dataset.points, {headers: {Accept: "application/json"}})
+  // The server sends at most two points a pixel of the chart's width.
+  fetch(figure.dataset.points + "&width=" + Math.max(400, figure.clientWidth), {headers: {Accept: "application/json"}})
     .then(function (resp) {
       if (!resp.ok) throw new Error(resp.status + " " + resp.statusText);
       return resp.json();

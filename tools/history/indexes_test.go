@@ -6,6 +6,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"havlak-lab/tools/alert"
 )
 
 // indexes lists the indexes of version 4 that d has.
@@ -31,9 +34,9 @@ func indexes(t *testing.T, d *DB) []string {
 	return names
 }
 
-// A database of schema version 3 (no indexes of the dashboard's reads),
-// and one of version 1, open with the indexes, their results and series
-// as they were.
+// A database of schema version 3 (no indexes of the dashboard's reads, no
+// table of series), and one of version 1, open with the indexes, the
+// series filled from their figures, their results and series as they were.
 func checkMigrationToIndexes(t *testing.T, dsn string) {
 	ctx := context.Background()
 	want := []string{"results_by_benchmark", "results_by_commit", "results_by_series"}
@@ -43,7 +46,7 @@ func checkMigrationToIndexes(t *testing.T, dsn string) {
 	}
 	ingest(t, d, night{commit: "c0ffee12", started: day0, real: []float64{1, 2}, instrs: []float64{3}, origin: nightly}.write(t, filepath.Join(t.TempDir(), "r")))
 	for _, version := range []string{"3", "1"} {
-		stmts := []string{"DROP INDEX results_by_series", "DROP INDEX results_by_commit"}
+		stmts := []string{"DROP INDEX results_by_series", "DROP INDEX results_by_commit", "DROP TABLE series"}
 		if version == "1" {
 			stmts = append(stmts, "DROP TABLE sessions", "DROP TABLE users", "DROP TABLE alert_changes", "DROP TABLE alerts")
 		}
@@ -64,6 +67,11 @@ func checkMigrationToIndexes(t *testing.T, dsn string) {
 		if series, err := d.Series(ctx, Query{Benchmark: "havlak6", Metric: "real_seconds"}); err != nil || len(series) != 1 || len(series[0].Points) != 1 {
 			t.Errorf("version %s migrated: series %+v, %v", version, series, err)
 		}
+		if seen, _, err := d.Seen(ctx); err != nil || !slices.ContainsFunc(seen, func(s alert.Seen) bool {
+			return s.Benchmark == "havlak6" && s.Figure == "real_seconds" && s.Last.Equal(day0)
+		}) {
+			t.Errorf("version %s migrated: the series seen lack havlak6's real time at %s: %+v, %v", version, day0, seen, err)
+		}
 		// A commit by its prefix, long and short, in either case.
 		for _, prefix := range []string{"c0ffee12", "c0ffee1", "C0FFEE1", "c0f"} {
 			want := 1
@@ -73,6 +81,19 @@ func checkMigrationToIndexes(t *testing.T, dsn string) {
 			if got, err := d.Results(ctx, ResultQuery{Commit: prefix}, 10); len(got) != want || err != nil {
 				t.Errorf("version %s migrated: commit %s: %d results, %v; want %d", version, prefix, len(got), err, want)
 			}
+		}
+	}
+	// A series' newest point stays the newest when an older result comes
+	// in after it, and moves with a newer one.
+	for _, c := range []struct {
+		started, last time.Time
+	}{{day0.Add(-24 * time.Hour), day0}, {day0.Add(24 * time.Hour), day0.Add(24 * time.Hour)}} {
+		ingest(t, d, night{commit: "c0ffee34", started: c.started, real: []float64{1}, instrs: []float64{3}, origin: nightly}.write(t, filepath.Join(t.TempDir(), "r")))
+		seen, _, err := d.Seen(ctx)
+		if err != nil || !slices.ContainsFunc(seen, func(s alert.Seen) bool {
+			return s.Benchmark == "havlak6" && s.Figure == "real_seconds" && s.Last.Equal(c.last)
+		}) {
+			t.Errorf("after a result of %s: the series seen lack havlak6's real time at %s: %+v, %v", c.started, c.last, seen, err)
 		}
 	}
 	d.Close()

@@ -1,6 +1,7 @@
 package history
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -19,11 +20,12 @@ const schemaVersion = 4
 
 // migrations are the tables each version added to the one before, by
 // version: 2 the alerts', 3 the dashboard's users and sessions, 4 the
-// indexes of the dashboard's reads.
+// indexes and the table of series of the dashboard's reads (filled from
+// the figures already there).
 var migrations = map[int][]string{
 	2: alertSchema,
 	3: userSchema,
-	4: indexSchema,
+	4: slices.Concat(indexSchema, []string{fillSeries}),
 }
 
 // schema creates the tables. Time is Unix nanoseconds (UTC), which both
@@ -171,18 +173,40 @@ var userSchema = []string{
 	)`,
 }
 
-// indexSchema creates the indexes of version 4, which make the
-// dashboard's reads of a long history (a year of nightly results of a
+// indexSchema creates the indexes and the table of version 4, which make
+// the dashboard's reads of a long history (a year of nightly results of a
 // suite: docs/dashboard.md, "Speed") look up what they read instead of
 // scanning every result or figure:
 //   - a series' results, in time order (selectSeries, selectSeriesFiles);
 //   - a commit's results by the first 7 characters of its name, in lower
 //     case (selectResults with a commit of 7 or more; shorter prefixes
-//     still scan).
+//     still scan);
+//   - the series themselves, each with the time of its newest point
+//     (Seen: the series page's menus, the nightly job's staleness), which
+//     ingest keeps (upsertSeries) and would otherwise take an aggregate of
+//     every figure.
 var indexSchema = []string{
 	`CREATE INDEX IF NOT EXISTS results_by_series ON results (benchmark, workload, env_key, started_ns)`,
 	`CREATE INDEX IF NOT EXISTS results_by_commit ON results (lower(substr(source_commit, 1, 7)))`,
+	`CREATE TABLE IF NOT EXISTS series (
+		benchmark TEXT NOT NULL,
+		workload  TEXT NOT NULL,
+		name      TEXT NOT NULL,
+		unit      TEXT NOT NULL,
+		env_key   TEXT NOT NULL,
+		last_ns   BIGINT NOT NULL,
+		PRIMARY KEY (benchmark, workload, name, unit, env_key)
+	)`,
 }
+
+// fillSeries fills the table of series from the figures of a history
+// older than version 4: a series per figure with values, as ingest adds
+// them.
+const fillSeries = `INSERT INTO series (benchmark, workload, name, unit, env_key, last_ns)
+	SELECT r.benchmark, r.workload, f.name, f.unit, r.env_key, MAX(r.started_ns)
+	FROM results r JOIN figures f ON f.sha256 = r.sha256
+	WHERE EXISTS (SELECT 1 FROM figure_values v WHERE v.sha256 = f.sha256 AND v.name = f.name AND v.unit = f.unit)
+	GROUP BY r.benchmark, r.workload, f.name, f.unit, r.env_key`
 
 // commitKey is the length of the commit prefix results_by_commit keeps.
 const commitKey = 7
@@ -202,6 +226,12 @@ const (
 	insertFigure = `INSERT INTO figures (sha256, name, unit, source, gated, threshold, better, unavailable)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`
 	insertValue = `INSERT INTO figure_values (sha256, name, unit, run, value) VALUES (?, ?, ?, ?, ?)`
+	// upsertSeries notes a point of a series at started_ns (a figure with
+	// values), keeping the newest time.
+	upsertSeries = `INSERT INTO series (benchmark, workload, name, unit, env_key, last_ns) VALUES (?, ?, ?, ?, ?, ?)
+		` + seriesConflict
+	seriesConflict = `ON CONFLICT (benchmark, workload, name, unit, env_key)
+		DO UPDATE SET last_ns = excluded.last_ns WHERE excluded.last_ns > series.last_ns`
 
 	// selectSeries returns one row per value of the figures that match a
 	// Query, in series order, then time order; where (below) adds the
@@ -262,13 +292,10 @@ const (
 	deleteSession     = `DELETE FROM sessions WHERE id_sha256 = ?`
 	deleteExpired     = `DELETE FROM sessions WHERE expires_ns <= ?`
 
-	// selectSeen returns, per series, the time of its newest point (a
-	// figure with values); selectNights, the days (UTC) with results.
-	selectSeen = `SELECT r.benchmark, r.workload, f.name, f.unit, r.env_key, MAX(r.started_ns)
-		FROM results r JOIN figures f ON f.sha256 = r.sha256
-		WHERE EXISTS (SELECT 1 FROM figure_values v WHERE v.sha256 = f.sha256 AND v.name = f.name AND v.unit = f.unit)
-		GROUP BY r.benchmark, r.workload, f.name, f.unit, r.env_key
-		ORDER BY r.benchmark, r.workload, f.name, f.unit, r.env_key`
+	// selectSeen returns every series with the time of its newest point
+	// (a figure with values); selectNights, the days (UTC) with results.
+	selectSeen = `SELECT benchmark, workload, name, unit, env_key, last_ns FROM series
+		ORDER BY benchmark, workload, name, unit, env_key`
 	selectNights = `SELECT DISTINCT started_ns / 86400000000000 FROM results ORDER BY 1`
 )
 

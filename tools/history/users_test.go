@@ -104,7 +104,7 @@ func checkMigrationToUsers(t *testing.T, dsn string) {
 	if _, err := d.RecordAlerts(ctx, night1, []alert.Finding{f}, nil); err != nil {
 		t.Fatal(err)
 	}
-	for _, stmt := range []string{"DROP TABLE sessions", "DROP TABLE users", "UPDATE history_meta SET value = '2' WHERE key = 'schema_version'"} {
+	for _, stmt := range []string{"DROP TABLE series", "DROP TABLE sessions", "DROP TABLE users", "UPDATE history_meta SET value = '2' WHERE key = 'schema_version'"} {
 		if _, err := d.db.ExecContext(ctx, stmt); err != nil {
 			t.Fatal(err)
 		}

@@ -19,16 +19,20 @@ import (
 var tables = []struct {
 	name    string
 	columns []string
-	// conflict: the key whose rows already there are left (ON CONFLICT).
+	// conflict: what to do with a row whose key is already there.
 	conflict string
 }{
 	{"environments", []string{"env_key", "hostname", "os", "arch", "kernel", "cpu_model", "cores", "memory_bytes",
-		"cpu_governor", "cpu_turbo", "cpu_smt", "go_version", "gcc_version", "bazel_version", "compilation_mode"}, "env_key"},
+		"cpu_governor", "cpu_turbo", "cpu_smt", "go_version", "gcc_version", "bazel_version", "compilation_mode"},
+		"ON CONFLICT (env_key) DO NOTHING"},
 	{"results", []string{"sha256", "benchmark", "kind", "study", "stage", "language", "workload", "source_commit", "dirty",
-		"started_ns", "config", "compilation_mode", "env_key", "origin", "trusted", "source_uri", "ingested_ns", "result_json"}, "sha256"},
+		"started_ns", "config", "compilation_mode", "env_key", "origin", "trusted", "source_uri", "ingested_ns", "result_json"},
+		"ON CONFLICT (sha256) DO NOTHING"},
 	{"files", []string{"sha256", "name", "role", "profile"}, ""},
 	{"figures", []string{"sha256", "name", "unit", "source", "gated", "threshold", "better", "unavailable"}, ""},
 	{"figure_values", []string{"sha256", "name", "unit", "run", "value"}, ""},
+	{"series", []string{"benchmark", "workload", "name", "unit", "env_key", "last_ns"},
+		"ON CONFLICT (benchmark, workload, name, unit, env_key) DO UPDATE SET last_ns = excluded.last_ns WHERE excluded.last_ns > series.last_ns"},
 }
 
 // A bulk writer gathers rows per table and writes them many to a
@@ -86,7 +90,7 @@ func (b *bulk) flush(table int) error {
 		args = append(args, row...)
 	}
 	if t.conflict != "" {
-		fmt.Fprintf(&q, " ON CONFLICT (%s) DO NOTHING", t.conflict)
+		q.WriteString(" " + t.conflict)
 	}
 	if _, err := b.tx.ExecContext(b.ctx, q.String(), args...); err != nil {
 		return fmt.Errorf("bulk insert into %s: %w", t.name, err)
@@ -97,7 +101,7 @@ func (b *bulk) flush(table int) error {
 
 // result adds the rows ingest makes of one result (history's
 // IngestOutputs): its environment, its row, its files, its figures and
-// their values.
+// their values, and its series' newest points.
 func (b *bulk) result(r *result.Result, out memOutputs, source string) error {
 	doc := out[result.FileName]
 	sum := sha256.Sum256(doc)
@@ -141,6 +145,13 @@ func (b *bulk) result(r *result.Result, out memOutputs, source string) error {
 	for _, f := range figures {
 		for run, v := range f.Values {
 			if err := b.add(4, key, f.Name, f.Unit, run, v); err != nil {
+				return err
+			}
+		}
+	}
+	for _, f := range figures {
+		if len(f.Values) > 0 {
+			if err := b.add(5, bm.Name, bm.Workload.Name, f.Name, f.Unit, envKey, started.UnixNano()); err != nil {
 				return err
 			}
 		}

@@ -32,7 +32,7 @@ import (
 
 // Version is the generator's: a cached history (Cached) made by another
 // version is made again.
-const Version = 1
+const Version = 2
 
 // A Spec is the shape of a generated history: every benchmark has a result
 // every night on both workloads (quick and standard) in both environments

@@ -43,6 +43,13 @@
 // their SHA-256, never themselves. A database of schema version 2 or older
 // gets these tables when opened.
 //
+// # Reading a long history
+//
+// The dashboard's reads (a series, a commit's results, the list of series
+// with their newest points: Seen) look up what they read through the
+// indexes and the table of series of schema version 4, which ingest keeps;
+// an older database gets them when opened.
+//
 // # Trust
 //
 // A database is shared (the default) or personal (Create with Personal).

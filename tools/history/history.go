@@ -43,6 +43,13 @@
 // their SHA-256, never themselves. A database of schema version 2 or older
 // gets these tables when opened.
 //
+// # Reading a long history
+//
+// The dashboard's reads (a series, a commit's results, the list of series
+// with their newest points: Seen) look up what they read through the
+// indexes and the table of series of schema version 4, which ingest keeps;
+// an older database gets them when opened.
+//
 // # Trust
 //
 // A database is shared (the default) or personal (Create with Personal).
@@ -172,7 +179,7 @@ func Create(ctx context.Context, dsn string, access Access) (*DB, error) {
 		return nil, err
 	}
 	err = d.inTx(ctx, func(tx *sql.Tx) error {
-		for _, stmt := range slices.Concat(schema, alertSchema, userSchema) {
+		for _, stmt := range slices.Concat(schema, alertSchema, userSchema, indexSchema) {
 			if _, err := tx.ExecContext(ctx, stmt); err != nil {
 				return err
 			}
@@ -200,8 +207,9 @@ func Create(ctx context.Context, dsn string, access Access) (*DB, error) {
 
 // Open opens the database Create made at dsn. A database of an older
 // schema version gets the tables of the later ones (migrations): version 1,
-// from before alerts were kept, gets theirs, and version 2 the dashboard's
-// users'; nothing else changes.
+// from before alerts were kept, gets theirs, version 2 the dashboard's
+// users', and version 3 the indexes of the dashboard's reads; nothing else
+// changes.
 func Open(ctx context.Context, dsn string) (*DB, error) {
 	e, err := parseDSN(dsn)
 	if err != nil {

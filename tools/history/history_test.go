@@ -28,6 +28,7 @@ func checkEngine(t *testing.T, newDSN func(t *testing.T) string) {
 	t.Run("a database from before alerts", func(t *testing.T) { checkMigration(t, newDSN(t)) })
 	t.Run("users and sessions", func(t *testing.T) { checkUsers(t, newDSN(t)) })
 	t.Run("a database from before users", func(t *testing.T) { checkMigrationToUsers(t, newDSN(t)) })
+	t.Run("a database from before the indexes", func(t *testing.T) { checkMigrationToIndexes(t, newDSN(t)) })
 }
 
 func TestSQLite(t *testing.T) {

@@ -128,6 +128,12 @@ func (d *DB) IngestOutputs(ctx context.Context, out result.Outputs, source strin
 					return err
 				}
 			}
+			if len(f.Values) > 0 {
+				if _, err := tx.ExecContext(ctx, d.q(upsertSeries), b.Name, b.Workload.Name, f.Name, f.Unit, key,
+					started.UnixNano()); err != nil {
+					return err
+				}
+			}
 		}
 		return nil
 	})

@@ -1,170 +1,20 @@
 package history
 
 import (
-	"context"
-	"database/sql"
 	"fmt"
-	"net"
-	"os"
-	"os/exec"
-	"os/user"
-	"path/filepath"
-	"strconv"
-	"strings"
-	"syscall"
 	"testing"
-	"time"
+
+	"havlak-lab/tools/history/pgtest"
 )
-
-// pgBin is where Debian's PostgreSQL 15 (package postgresql-15, which
-// tools/bazel installs for tests) keeps its server programs.
-var pgBin = envOr("HAVLAK_LAB_POSTGRES_BIN", "/usr/lib/postgresql/15/bin")
-
-func envOr(key, fallback string) string {
-	if v := os.Getenv(key); v != "" {
-		return v
-	}
-	return fallback
-}
 
 // TestPostgreSQL runs the SQLite checks against a real PostgreSQL server,
 // started for the test in a temporary directory on a free 127.0.0.1 port
-// (no Unix socket) and stopped at its end.
+// (no Unix socket) and stopped at its end (pgtest).
 func TestPostgreSQL(t *testing.T) {
-	admin := startPostgres(t)
+	admin := pgtest.Start(t)
 	n := 0
 	checkEngine(t, func(t *testing.T) string {
 		n++
-		name := fmt.Sprintf("history_%d", n)
-		if _, err := admin.db.Exec("CREATE DATABASE " + name); err != nil {
-			t.Fatal(err)
-		}
-		return admin.dsn(name)
+		return admin.CreateDatabase(t, fmt.Sprintf("history_%d", n))
 	})
-}
-
-type postgres struct {
-	port int
-	db   *sql.DB // to the "postgres" database
-}
-
-func (p postgres) dsn(database string) string {
-	return fmt.Sprintf("postgres://postgres@127.0.0.1:%d/%s?sslmode=disable", p.port, database)
-}
-
-// startPostgres initializes a cluster in a temporary directory and starts
-// its server; t's cleanup stops it and removes the directory. initdb and
-// the server refuse to run as root: then they run as nobody, in a
-// directory nobody owns.
-func startPostgres(t *testing.T) postgres {
-	t.Helper()
-	for _, prog := range []string{"initdb", "postgres"} {
-		if _, err := os.Stat(filepath.Join(pgBin, prog)); err != nil {
-			t.Fatalf("no PostgreSQL server: %v. Debian's PostgreSQL 15 is needed: `tools/bazel test` installs it "+
-				"(package postgresql-15), or apt-get install postgresql-15; HAVLAK_LAB_POSTGRES_BIN names another bin directory", err)
-		}
-	}
-	var cred *syscall.Credential
-	base := t.TempDir()
-	if os.Geteuid() == 0 {
-		nobody, err := user.Lookup("nobody")
-		if err != nil {
-			t.Fatalf("running as root, the server needs an unprivileged user: %v", err)
-		}
-		uid, _ := strconv.Atoi(nobody.Uid)
-		gid, _ := strconv.Atoi(nobody.Gid)
-		cred = &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}
-		// The test's own temporary directory may sit under root's home,
-		// which nobody cannot enter.
-		if base, err = os.MkdirTemp("/tmp", "havlak-lab-postgres-"); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { os.RemoveAll(base) })
-		if err := os.Chown(base, uid, gid); err != nil {
-			t.Fatal(err)
-		}
-	}
-	data := filepath.Join(base, "data")
-	command := func(name string, args ...string) *exec.Cmd {
-		cmd := exec.Command(filepath.Join(pgBin, name), args...)
-		cmd.Dir = base
-		cmd.Env = append(os.Environ(), "LC_ALL=C", "HOME="+base)
-		// The server must not outlive the test, even when it is killed.
-		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred, Pdeathsig: syscall.SIGKILL}
-		return cmd
-	}
-	initdb := command("initdb", "--pgdata", data, "--username", "postgres", "--auth", "trust",
-		"--encoding", "UTF8", "--locale", "C", "--no-sync")
-	if out, err := initdb.CombinedOutput(); err != nil {
-		t.Fatalf("initdb: %v\n%s", err, out)
-	}
-	port := freePort(t)
-	logPath := filepath.Join(base, "postgres.log")
-	logFile, err := os.Create(logPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer logFile.Close()
-	server := command("postgres", "-D", data, "-p", strconv.Itoa(port),
-		"-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "fsync=off")
-	server.Stdout, server.Stderr = logFile, logFile
-	if err := server.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- server.Wait() }()
-	t.Cleanup(func() {
-		// SIGINT: PostgreSQL's fast shutdown.
-		server.Process.Signal(syscall.SIGINT)
-		select {
-		case <-exited:
-		case <-time.After(30 * time.Second):
-			server.Process.Kill()
-			<-exited
-			t.Errorf("the PostgreSQL server did not stop on SIGINT in 30 s; killed")
-		}
-	})
-	p := postgres{port: port}
-	p.db, err = sql.Open("pgx", p.dsn("postgres"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { p.db.Close() })
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		err = p.db.PingContext(ctx)
-		cancel()
-		if err == nil {
-			break
-		}
-		select {
-		case werr := <-exited:
-			exited <- werr
-			log, _ := os.ReadFile(logPath)
-			t.Fatalf("the PostgreSQL server exited: %v\n%s", werr, log)
-		default:
-		}
-		if time.Now().After(deadline) {
-			log, _ := os.ReadFile(logPath)
-			t.Fatalf("the PostgreSQL server is not ready after 60 s: %v\n%s", err, log)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	var version string
-	if err := p.db.QueryRow("SHOW server_version").Scan(&version); err == nil {
-		t.Logf("PostgreSQL %s on 127.0.0.1:%d, data in %s", strings.Fields(version)[0], port, data)
-	}
-	return p
-}
-
-// freePort is a TCP port on 127.0.0.1 that nothing listened on a moment ago.
-func freePort(t *testing.T) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
 }

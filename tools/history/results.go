@@ -75,9 +75,26 @@ func (d *DB) Results(ctx context.Context, q ResultQuery, limit int) ([]Stored, e
 			return nil, fmt.Errorf("commit %q: want letters and digits", q.Commit)
 		}
 	}
-	from, until := q.startedBounds()
-	rows, err := d.db.QueryContext(ctx, d.q(selectResults), q.Benchmark, q.Benchmark, q.Workload, q.Workload,
-		q.EnvKey, q.EnvKey, q.Commit, q.Commit, from, until, limit+1)
+	cond, args := where("benchmark", q.Benchmark, "workload", q.Workload, "env_key", q.EnvKey)
+	and := func(c string, values ...any) {
+		if cond == "" {
+			cond = " WHERE " + c
+		} else {
+			cond += " AND " + c
+		}
+		args = append(args, values...)
+	}
+	if q.Commit != "" {
+		and(whereCommit, q.Commit)
+		if len(q.Commit) >= commitKey {
+			and(whereCommitKey, q.Commit[:commitKey])
+		}
+	}
+	if !q.From.IsZero() || !q.Until.IsZero() {
+		from, until := q.startedBounds()
+		and(whereStarted, from, until)
+	}
+	rows, err := d.db.QueryContext(ctx, d.q(selectResults+cond+orderResults), append(args, limit+1)...)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", d.name, busy(err))
 	}

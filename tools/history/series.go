@@ -72,8 +72,8 @@ func (p Point) Profiles() []result.File {
 // metric, unit and environment key. A figure without values (measured
 // nowhere: its reason is in the result) makes no point.
 func (d *DB) Series(ctx context.Context, q Query) ([]Series, error) {
-	rows, err := d.db.QueryContext(ctx, d.q(selectSeries), q.Benchmark, q.Benchmark, q.Metric, q.Metric,
-		q.Workload, q.Workload, q.EnvKey, q.EnvKey)
+	cond, args := where("r.benchmark", q.Benchmark, "f.name", q.Metric, "r.workload", q.Workload, "r.env_key", q.EnvKey)
+	rows, err := d.db.QueryContext(ctx, d.q(selectSeries+cond+orderSeries), args...)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", d.name, err)
 	}
@@ -112,7 +112,7 @@ func (d *DB) Series(ctx context.Context, q Query) ([]Series, error) {
 	if len(all) == 0 {
 		return nil, nil
 	}
-	files, err := d.files(ctx, q.Benchmark)
+	files, err := d.files(ctx, q)
 	if err != nil {
 		return nil, err
 	}
@@ -129,10 +129,11 @@ func sameSeries(a, b Series) bool {
 		a.Unit == b.Unit && a.EnvKey == b.EnvKey
 }
 
-// files returns the files of the results of benchmark ("": all) by the
-// result's sha256.
-func (d *DB) files(ctx context.Context, benchmark string) (map[string][]result.File, error) {
-	rows, err := d.db.QueryContext(ctx, d.q(selectFiles), benchmark, benchmark)
+// files returns the files of the results q selects (its metric aside) by
+// the result's sha256.
+func (d *DB) files(ctx context.Context, q Query) (map[string][]result.File, error) {
+	cond, args := where("r.benchmark", q.Benchmark, "r.workload", q.Workload, "r.env_key", q.EnvKey)
+	rows, err := d.db.QueryContext(ctx, d.q(selectSeriesFiles+cond+orderSeriesFiles), args...)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", d.name, err)
 	}

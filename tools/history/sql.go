@@ -1,6 +1,7 @@
 package history
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -15,13 +16,16 @@ import (
 // schemaVersion is the version of the tables below; Open refuses another,
 // but for an older one, which it migrates by adding the tables each later
 // version added (migrations).
-const schemaVersion = 3
+const schemaVersion = 4
 
 // migrations are the tables each version added to the one before, by
-// version: 2 the alerts', 3 the dashboard's users and sessions.
+// version: 2 the alerts', 3 the dashboard's users and sessions, 4 the
+// indexes and the table of series of the dashboard's reads (filled from
+// the figures already there).
 var migrations = map[int][]string{
 	2: alertSchema,
 	3: userSchema,
+	4: slices.Concat(indexSchema, []string{fillSeries}),
 }
 
 // schema creates the tables. Time is Unix nanoseconds (UTC), which both
@@ -169,6 +173,44 @@ var userSchema = []string{
 	)`,
 }
 
+// indexSchema creates the indexes and the table of version 4, which make
+// the dashboard's reads of a long history (a year of nightly results of a
+// suite: docs/dashboard.md, "Speed") look up what they read instead of
+// scanning every result or figure:
+//   - a series' results, in time order (selectSeries, selectSeriesFiles);
+//   - a commit's results by the first 7 characters of its name, in lower
+//     case (selectResults with a commit of 7 or more; shorter prefixes
+//     still scan);
+//   - the series themselves, each with the time of its newest point
+//     (Seen: the series page's menus, the nightly job's staleness), which
+//     ingest keeps (upsertSeries) and would otherwise take an aggregate of
+//     every figure.
+var indexSchema = []string{
+	`CREATE INDEX IF NOT EXISTS results_by_series ON results (benchmark, workload, env_key, started_ns)`,
+	`CREATE INDEX IF NOT EXISTS results_by_commit ON results (lower(substr(source_commit, 1, 7)))`,
+	`CREATE TABLE IF NOT EXISTS series (
+		benchmark TEXT NOT NULL,
+		workload  TEXT NOT NULL,
+		name      TEXT NOT NULL,
+		unit      TEXT NOT NULL,
+		env_key   TEXT NOT NULL,
+		last_ns   BIGINT NOT NULL,
+		PRIMARY KEY (benchmark, workload, name, unit, env_key)
+	)`,
+}
+
+// fillSeries fills the table of series from the figures of a history
+// older than version 4: a series per figure with values, as ingest adds
+// them.
+const fillSeries = `INSERT INTO series (benchmark, workload, name, unit, env_key, last_ns)
+	SELECT r.benchmark, r.workload, f.name, f.unit, r.env_key, MAX(r.started_ns)
+	FROM results r JOIN figures f ON f.sha256 = r.sha256
+	WHERE EXISTS (SELECT 1 FROM figure_values v WHERE v.sha256 = f.sha256 AND v.name = f.name AND v.unit = f.unit)
+	GROUP BY r.benchmark, r.workload, f.name, f.unit, r.env_key`
+
+// commitKey is the length of the commit prefix results_by_commit keeps.
+const commitKey = 7
+
 const (
 	insertMeta = `INSERT INTO history_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING`
 	selectMeta = `SELECT value FROM history_meta WHERE key = ?`
@@ -184,33 +226,45 @@ const (
 	insertFigure = `INSERT INTO figures (sha256, name, unit, source, gated, threshold, better, unavailable)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`
 	insertValue = `INSERT INTO figure_values (sha256, name, unit, run, value) VALUES (?, ?, ?, ?, ?)`
+	// upsertSeries notes a point of a series at started_ns (a figure with
+	// values), keeping the newest time.
+	upsertSeries = `INSERT INTO series (benchmark, workload, name, unit, env_key, last_ns) VALUES (?, ?, ?, ?, ?, ?)
+		` + seriesConflict
+	seriesConflict = `ON CONFLICT (benchmark, workload, name, unit, env_key)
+		DO UPDATE SET last_ns = excluded.last_ns WHERE excluded.last_ns > series.last_ns`
 
 	// selectSeries returns one row per value of the figures that match a
-	// Query, in series order, then time order. The WHERE clause's
-	// conditions are each off when their argument is "".
+	// Query, in series order, then time order; where (below) adds the
+	// conditions of the Query's fields that are given, each on its own so
+	// that the indexes serve them (a condition "? = '' OR column = ?"
+	// would scan every figure).
 	selectSeries = `SELECT r.benchmark, r.workload, f.name, f.unit, r.env_key, f.source, f.gated, f.threshold,
 		f.better, r.sha256, r.source_commit, r.dirty, r.started_ns, r.source_uri, v.run, v.value
 		FROM results r
 		JOIN figures f ON f.sha256 = r.sha256
-		JOIN figure_values v ON v.sha256 = f.sha256 AND v.name = f.name AND v.unit = f.unit
-		WHERE (? = '' OR r.benchmark = ?) AND (? = '' OR f.name = ?)
-		  AND (? = '' OR r.workload = ?) AND (? = '' OR r.env_key = ?)
-		ORDER BY r.benchmark, r.workload, f.name, f.unit, r.env_key, r.started_ns, r.sha256, v.run`
-	// selectFiles returns the files of the results of a benchmark ("":
-	// all).
-	selectFiles = `SELECT fl.sha256, fl.name, fl.role, fl.profile
-		FROM files fl JOIN results r ON r.sha256 = fl.sha256
-		WHERE (? = '' OR r.benchmark = ?)
-		ORDER BY fl.sha256, fl.name`
+		JOIN figure_values v ON v.sha256 = f.sha256 AND v.name = f.name AND v.unit = f.unit`
+	orderSeries = ` ORDER BY r.benchmark, r.workload, f.name, f.unit, r.env_key, r.started_ns, r.sha256, v.run`
+	// selectSeriesFiles returns the files of the results a Query selects
+	// (its figure aside), by where.
+	selectSeriesFiles = `SELECT fl.sha256, fl.name, fl.role, fl.profile
+		FROM files fl JOIN results r ON r.sha256 = fl.sha256`
+	orderSeriesFiles = ` ORDER BY fl.sha256, fl.name`
 	// selectResults returns the stored result.json and source of the
-	// results a ResultQuery selects, oldest first, at most ? of them. A
-	// commit matches by its prefix (the query's is letters and digits);
-	// the started times by [from, until).
-	selectResults = `SELECT sha256, source_uri, result_json FROM results
-		WHERE (? = '' OR benchmark = ?) AND (? = '' OR workload = ?) AND (? = '' OR env_key = ?)
-		  AND (? = '' OR source_commit LIKE ? || '%')
-		  AND started_ns >= ? AND started_ns < ?
-		ORDER BY started_ns, sha256 LIMIT ?`
+	// results a ResultQuery selects (where: its benchmark, workload,
+	// environment, commit and started times), oldest first, at most ? of them. A commit
+	// matches by its prefix (the query's is letters and digits):
+	// whereCommit.
+	selectResults = `SELECT sha256, source_uri, result_json FROM results`
+	orderResults  = ` ORDER BY started_ns, sha256 LIMIT ?`
+	// whereCommit is the condition of a commit's prefix, LIKE as before
+	// version 4; with whereCommitKey too when the prefix is long enough:
+	// the lookup results_by_commit serves, which ignores case as SQLite's
+	// LIKE does, so that it never leaves out what LIKE takes.
+	whereCommit    = `source_commit LIKE ? || '%'`
+	whereCommitKey = `lower(substr(source_commit, 1, 7)) = lower(?)`
+	// whereStarted is the condition of the started times [from, until):
+	// a night's results (ResultQuery.Night).
+	whereStarted      = `started_ns >= ? AND started_ns < ?`
 	selectEnvironment = `SELECT hostname, cpu_model, cores, go_version, compilation_mode
 		FROM environments WHERE env_key = ?`
 	countResults = `SELECT COUNT(*) FROM results`
@@ -241,15 +295,30 @@ const (
 	deleteSession     = `DELETE FROM sessions WHERE id_sha256 = ?`
 	deleteExpired     = `DELETE FROM sessions WHERE expires_ns <= ?`
 
-	// selectSeen returns, per series, the time of its newest point (a
-	// figure with values); selectNights, the days (UTC) with results.
-	selectSeen = `SELECT r.benchmark, r.workload, f.name, f.unit, r.env_key, MAX(r.started_ns)
-		FROM results r JOIN figures f ON f.sha256 = r.sha256
-		WHERE EXISTS (SELECT 1 FROM figure_values v WHERE v.sha256 = f.sha256 AND v.name = f.name AND v.unit = f.unit)
-		GROUP BY r.benchmark, r.workload, f.name, f.unit, r.env_key
-		ORDER BY r.benchmark, r.workload, f.name, f.unit, r.env_key`
+	// selectSeen returns every series with the time of its newest point
+	// (a figure with values); selectNights, the days (UTC) with results.
+	selectSeen = `SELECT benchmark, workload, name, unit, env_key, last_ns FROM series
+		ORDER BY benchmark, workload, name, unit, env_key`
 	selectNights = `SELECT DISTINCT started_ns / 86400000000000 FROM results ORDER BY 1`
 )
+
+// where is a WHERE clause of the conditions (column = ?) whose value is
+// not "", given as column and value pairs, and the values; "" when none
+// is given.
+func where(pairs ...string) (string, []any) {
+	var conds []string
+	var args []any
+	for i := 0; i+1 < len(pairs); i += 2 {
+		if pairs[i+1] != "" {
+			conds = append(conds, pairs[i]+" = ?")
+			args = append(args, pairs[i+1])
+		}
+	}
+	if len(conds) == 0 {
+		return "", nil
+	}
+	return " WHERE " + strings.Join(conds, " AND "), args
+}
 
 // rebind turns the ? placeholders of query into PostgreSQL's $1, $2, ...
 // (none of the statements above has a ? inside a string).

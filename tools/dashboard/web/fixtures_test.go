@@ -109,8 +109,10 @@ func testHistory(t *testing.T) (*history.DB, string) {
 		t.Fatal(err)
 	}
 	defer raw.Close()
-	if _, err := raw.Exec(`UPDATE results SET benchmark = ? WHERE benchmark = 'forged'`, hostile); err != nil {
-		t.Fatal(err)
+	for _, table := range []string{"results", "series"} {
+		if _, err := raw.Exec(`UPDATE `+table+` SET benchmark = ? WHERE benchmark = 'forged'`, hostile); err != nil {
+			t.Fatal(err)
+		}
 	}
 
 	last := alert.Night{Time: nightTime(nights - 1), Commit: commitOf(nights - 1), By: "nightly"}

@@ -349,14 +349,18 @@ type seriesJSON struct {
 	Better    string `json:"better"`
 	Gated     bool   `json:"gated"`
 	// Name names the series on the chart; Series is its page.
-	Name    string   `json:"name"`
-	Series  string   `json:"series"`
+	Name   string `json:"name"`
+	Series string `json:"series"`
+	// Total is how many points the series has; Points holds them all, or
+	// fewer (downsample) when they are more than the chart draws.
+	Total   int      `json:"total"`
 	Points  []point  `json:"points"`
 	Markers []marker `json:"markers"`
 }
 
 // seriesPoints answers the points of one series, every part of it named:
-// one environment key, never a mix.
+// one environment key, never a mix; of a series longer than the chart is
+// wide (width, in pixels), those it draws (downsample).
 func (s *Server) seriesPoints(w http.ResponseWriter, r *http.Request) {
 	c := choiceOf(r)
 	if c.Benchmark == "" || c.Figure == "" || c.Unit == "" || c.Workload == "" || c.Env == "" {
@@ -377,7 +381,7 @@ func (s *Server) seriesPoints(w http.ResponseWriter, r *http.Request) {
 	se := all[i]
 	out := seriesJSON{Benchmark: se.Benchmark, Figure: se.Metric, Unit: se.Unit, Workload: se.Workload, EnvKey: se.EnvKey,
 		Better: se.Better, Gated: se.Gated, Name: c.String(), Series: link("/series", c.query()),
-		Points: make([]point, 0, len(se.Points)), Markers: []marker{}}
+		Total: len(se.Points), Points: make([]point, 0, len(se.Points)), Markers: []marker{}}
 	for i, p := range se.Points {
 		sample := verdict.NewSample(p.Values)
 		pt := point{Commit: p.Commit, Dirty: p.Dirty, Time: p.Started, Median: sample.Median,
@@ -400,6 +404,7 @@ func (s *Server) seriesPoints(w http.ResponseWriter, r *http.Request) {
 				To: a.Range.To, FromTime: a.Range.FromTime, ToTime: a.Range.ToTime, Change: a.ChangeText(), Page: alertRowOf(a).Page})
 		}
 	}
+	out.Points = downsample(out.Points, pointsFor(param(r, "width")))
 	w.Header().Set("Content-Type", "application/json")
 	// encoding/json escapes <, > and & in strings as well.
 	json.NewEncoder(w).Encode(out)

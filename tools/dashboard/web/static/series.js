@@ -194,11 +194,17 @@
       list.appendChild(li);
     });
     var count = all.reduce(function (n, s) { return n + s.points.length; }, 0);
+    var total = all.reduce(function (n, s) { return n + s.total; }, 0);
     figure.querySelector(".count").textContent = count + (count === 1 ? " point" : " points") +
-      (several ? " in " + all.length + " series" : "") + ", " + markers.length + (markers.length === 1 ? " alert." : " alerts.");
+      (count < total ? " of " + total : "") +
+      (several ? " in " + all.length + " series" : "") + ", " + markers.length + (markers.length === 1 ? " alert." : " alerts.") +
+      (count < total ? " The chart is narrower than the series: of each stretch of time only its lowest and highest medians " +
+        "are drawn (a spike stays)." : "");
   }
 
+  // The server sends at most two points a pixel of the chart's width.
   function points(url) {
+    url += "&width=" + Math.max(400, figure.clientWidth);
     return fetch(url, {headers: {Accept: "application/json"}}).then(function (resp) {
       if (!resp.ok) throw new Error(resp.status + " " + resp.statusText);
       return resp.json();

@@ -1,0 +1,136 @@
+package history
+
+import (
+	"context"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"havlak-lab/tools/alert"
+)
+
+// indexes lists the indexes of version 4 that d has.
+func indexes(t *testing.T, d *DB) []string {
+	t.Helper()
+	list := `SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'results_by_%' ORDER BY name`
+	if d.postgres {
+		list = `SELECT indexname FROM pg_indexes WHERE indexname LIKE 'results_by_%' ORDER BY indexname`
+	}
+	rows, err := d.db.QueryContext(context.Background(), list)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var names []string
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, name)
+	}
+	return names
+}
+
+// A database of schema version 3 (no indexes of the dashboard's reads, no
+// table of series), and one of version 1, open with the indexes, the
+// series filled from their figures, their results and series as they were.
+func checkMigrationToIndexes(t *testing.T, dsn string) {
+	ctx := context.Background()
+	want := []string{"results_by_benchmark", "results_by_commit", "results_by_series"}
+	d := create(t, dsn, Shared)
+	if got := indexes(t, d); !slices.Equal(got, want) {
+		t.Errorf("a new database's indexes: %v, want %v", got, want)
+	}
+	ingest(t, d, night{commit: "c0ffee12", started: day0, real: []float64{1, 2}, instrs: []float64{3}, origin: nightly}.write(t, filepath.Join(t.TempDir(), "r")))
+	for _, version := range []string{"3", "1"} {
+		stmts := []string{"DROP INDEX results_by_series", "DROP INDEX results_by_commit", "DROP TABLE series"}
+		if version == "1" {
+			stmts = append(stmts, "DROP TABLE sessions", "DROP TABLE users", "DROP TABLE alert_changes", "DROP TABLE alerts")
+		}
+		stmts = append(stmts, "UPDATE history_meta SET value = '"+version+"' WHERE key = 'schema_version'")
+		for _, stmt := range stmts {
+			if _, err := d.db.ExecContext(ctx, stmt); err != nil {
+				t.Fatal(err)
+			}
+		}
+		d.Close()
+		var err error
+		if d, err = Open(ctx, dsn); err != nil {
+			t.Fatalf("opening a version %s database: %v", version, err)
+		}
+		if got := indexes(t, d); !slices.Equal(got, want) {
+			t.Errorf("version %s migrated: indexes %v, want %v", version, got, want)
+		}
+		if series, err := d.Series(ctx, Query{Benchmark: "havlak6", Metric: "real_seconds"}); err != nil || len(series) != 1 || len(series[0].Points) != 1 {
+			t.Errorf("version %s migrated: series %+v, %v", version, series, err)
+		}
+		if seen, _, err := d.Seen(ctx); err != nil || !slices.ContainsFunc(seen, func(s alert.Seen) bool {
+			return s.Benchmark == "havlak6" && s.Figure == "real_seconds" && s.Last.Equal(day0)
+		}) {
+			t.Errorf("version %s migrated: the series seen lack havlak6's real time at %s: %+v, %v", version, day0, seen, err)
+		}
+		// A commit by its prefix, long and short, in either case.
+		for _, prefix := range []string{"c0ffee12", "c0ffee1", "C0FFEE1", "c0f"} {
+			want := 1
+			if d.postgres && strings.ToLower(prefix) != prefix {
+				want = 0 // PostgreSQL's LIKE minds case, as before version 4
+			}
+			if got, err := d.Results(ctx, ResultQuery{Commit: prefix}, 10); len(got) != want || err != nil {
+				t.Errorf("version %s migrated: commit %s: %d results, %v; want %d", version, prefix, len(got), err, want)
+			}
+		}
+	}
+	// A series' newest point stays the newest when an older result comes
+	// in after it, and moves with a newer one.
+	for _, c := range []struct {
+		started, last time.Time
+	}{{day0.Add(-24 * time.Hour), day0}, {day0.Add(24 * time.Hour), day0.Add(24 * time.Hour)}} {
+		ingest(t, d, night{commit: "c0ffee34", started: c.started, real: []float64{1}, instrs: []float64{3}, origin: nightly}.write(t, filepath.Join(t.TempDir(), "r")))
+		seen, _, err := d.Seen(ctx)
+		if err != nil || !slices.ContainsFunc(seen, func(s alert.Seen) bool {
+			return s.Benchmark == "havlak6" && s.Figure == "real_seconds" && s.Last.Equal(c.last)
+		}) {
+			t.Errorf("after a result of %s: the series seen lack havlak6's real time at %s: %+v, %v", c.started, c.last, seen, err)
+		}
+	}
+	d.Close()
+}
+
+// On SQLite, a series and a commit's results are read through the
+// indexes, not by a scan of every figure or result.
+func TestQueryPlans(t *testing.T) {
+	ctx := context.Background()
+	d := create(t, "sqlite:"+filepath.Join(t.TempDir(), "history.db"), Personal)
+	defer d.Close()
+	plan := func(query string, args ...any) string {
+		rows, err := d.db.QueryContext(ctx, "EXPLAIN QUERY PLAN "+query, args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		var lines []string
+		for rows.Next() {
+			var id, parent, unused int
+			var detail string
+			if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+				t.Fatal(err)
+			}
+			lines = append(lines, detail)
+		}
+		return strings.Join(lines, "; ")
+	}
+	cond, args := where("r.benchmark", "b", "f.name", "m", "r.workload", "quick", "r.env_key", "k")
+	if p := plan(selectSeries+cond+orderSeries, args...); !strings.Contains(p, "USING INDEX results_by_series") {
+		t.Errorf("the series' plan: %s", p)
+	}
+	cond, args = where("r.benchmark", "b", "r.workload", "quick", "r.env_key", "k")
+	if p := plan(selectSeriesFiles+cond+orderSeriesFiles, args...); !strings.Contains(p, "USING INDEX results_by_series") {
+		t.Errorf("the series' files' plan: %s", p)
+	}
+	if p := plan(selectResults+" WHERE "+whereCommit+" AND "+whereCommitKey+orderResults, "c0ffee1", "c0ffee1", 10); !strings.Contains(p, "USING INDEX results_by_commit") {
+		t.Errorf("a commit's results' plan: %s", p)
+	}
+}

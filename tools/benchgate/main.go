@@ -218,7 +218,7 @@ func run(args []string, stdout, stderr io.Writer) (*summary.Summary, error) {
 			sum.Benchmarks = append(sum.Benchmarks, summary.Benchmark{Name: k.name, Study: newInput.study})
 		}
 		b := &sum.Benchmarks[i]
-		b.Values = append(b.Values, summary.Value{Figure: k.unit, Unit: k.unit, Sample: verdict.NewSample(cur[k])})
+		b.Values = append(b.Values, summary.Value{Figure: k.unit, Unit: k.unit, Sample: result.NewSample(cur[k])})
 		o, ok := old[k]
 		if !ok {
 			fmt.Fprintf(w, "%s\t%s\t\t\t\t\tnew\t\n", k.name, k.unit)

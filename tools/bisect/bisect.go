@@ -26,7 +26,7 @@ import (
 const minRepetitions = 3
 
 // describe is a measurement's median and range.
-func describe(values []float64) string { return verdict.NewSample(values).String() }
+func describe(values []float64) string { return verdict.SampleText(result.NewSample(values)) }
 
 // git runs git commands in one directory.
 type git = gitwork.Repo
@@ -156,7 +156,7 @@ func bisect(o *options, log io.Writer) error {
 					return err
 				}
 				step.Values = append(step.Values, more.Values...)
-				_, step.Median, _ = result.MinMedianMax(step.Values)
+				step.Median = result.NewSample(step.Values).Median
 				if bad, clear = boundary.Bad(step.Values); !clear {
 					step.Note = "its runs straddle the threshold: judged by their median"
 				}

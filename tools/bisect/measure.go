@@ -168,8 +168,8 @@ func (m *measurer) measure(commit, what string) (answer.Measurement, error) {
 		v, _ := c.Metric(m.metric)
 		meas.Values = append(meas.Values, float64(v))
 	}
-	_, meas.Median, _ = result.MinMedianMax(meas.Values)
-	fmt.Fprintf(m.log, "bisect: %s %s: %s %s (spread %.4f%%)\n", gitwork.Short(commit), meas.Subject, m.metric, describe(meas.Values), 100*result.Spread(meas.Values))
+	meas.Median = result.NewSample(meas.Values).Median
+	fmt.Fprintf(m.log, "bisect: %s %s: %s %s (spread %.4f%%)\n", gitwork.Short(commit), meas.Subject, m.metric, describe(meas.Values), 100*result.NewSample(meas.Values).Spread())
 	return meas, nil
 }
 

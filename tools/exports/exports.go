@@ -189,6 +189,7 @@ func (set Set) oneRun(format string) error {
 
 // summary is a figure's median, smallest and largest value.
 func summary(values []float64) (median, lo, hi float64) {
-	lo, median, hi = result.MinMedianMax(values)
+	sample := result.NewSample(values)
+	lo, median, hi = sample.Min, sample.Median, sample.Max
 	return median, lo, hi
 }

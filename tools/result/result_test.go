@@ -258,15 +258,18 @@ func TestCaptureMachine(t *testing.T) {
 	}
 }
 
-func TestMinMedianMaxAndSpread(t *testing.T) {
-	lo, median, hi := MinMedianMax([]float64{4, 1, 3, 2})
-	if lo != 1 || median != 2.5 || hi != 4 {
-		t.Errorf("MinMedianMax = %v, %v, %v; want 1, 2.5, 4", lo, median, hi)
+func TestSample(t *testing.T) {
+	in := []float64{4, 1, 3, 2}
+	if s := NewSample(in); s != (Sample{Min: 1, Median: 2.5, Max: 4, Runs: 4}) || in[0] != 4 {
+		t.Errorf("NewSample = %+v (input now %v); want 1, 2.5, 4 of 4 runs, the input untouched", s, in)
 	}
-	if s := Spread([]float64{99, 100, 101}); s != 0.02 {
+	if s := NewSample([]float64{99, 100, 101}).Spread(); s != 0.02 {
 		t.Errorf("Spread(99, 100, 101) = %v, want 0.02", s)
 	}
-	if s := Spread([]float64{5}); s != 0 {
+	if s := NewSample([]float64{-99, -100, -101}).Spread(); s != 0.02 {
+		t.Errorf("Spread(-99, -100, -101) = %v, want 0.02: noise is positive", s)
+	}
+	if s := NewSample([]float64{5}).Spread(); s != 0 {
 		t.Errorf("Spread of one value = %v, want 0", s)
 	}
 }

@@ -1,29 +1,40 @@
 package result
 
-import "slices"
+import (
+	"math"
+	"slices"
+)
 
-// MinMedianMax returns the smallest, the median and the largest of values
-// (the mean of the middle two for an even number), or zeros for none.
-func MinMedianMax(values []float64) (lo, median, hi float64) {
+// A Sample summarises repeated measurements of one figure: the lab's one
+// summary of runs, and its one measure of their noise (Spread).
+type Sample struct {
+	Median float64 `json:"median"`
+	Min    float64 `json:"min"`
+	Max    float64 `json:"max"`
+	Runs   int     `json:"runs"`
+}
+
+// NewSample summarises values: the median is the mean of the middle two
+// for an even number; the zero Sample for none.
+func NewSample(values []float64) Sample {
 	if len(values) == 0 {
-		return 0, 0, 0
+		return Sample{}
 	}
 	sorted := slices.Clone(values)
 	slices.Sort(sorted)
 	n := len(sorted)
-	median = sorted[n/2]
+	median := sorted[n/2]
 	if n%2 == 0 {
 		median = (sorted[n/2-1] + sorted[n/2]) / 2
 	}
-	return sorted[0], median, sorted[n-1]
+	return Sample{Median: median, Min: sorted[0], Max: sorted[n-1], Runs: n}
 }
 
-// Spread is the noise of repeated measurements: their range over their
-// median, 0.01 for 1%; 0 for fewer than two or a zero median.
-func Spread(values []float64) float64 {
-	lo, median, hi := MinMedianMax(values)
-	if len(values) < 2 || median == 0 {
+// Spread is the sample's noise: its range over its median's magnitude,
+// 0.01 for 1%; 0 for fewer than two runs or a zero median.
+func (s Sample) Spread() float64 {
+	if s.Runs < 2 || s.Median == 0 {
 		return 0
 	}
-	return (hi - lo) / median
+	return (s.Max - s.Min) / math.Abs(s.Median)
 }

@@ -16,6 +16,7 @@ import (
 
 	"havlak-lab/internal/atomicfile"
 	"havlak-lab/tools/profilediff"
+	"havlak-lab/tools/result"
 	"havlak-lab/tools/verdict"
 )
 
@@ -90,9 +91,9 @@ func (b Benchmark) Accepts(figure string) bool {
 
 // A Value is one figure's runs.
 type Value struct {
-	Figure string         `json:"figure"`
-	Unit   string         `json:"unit"`
-	Sample verdict.Sample `json:"sample"`
+	Figure string        `json:"figure"`
+	Unit   string        `json:"unit"`
+	Sample result.Sample `json:"sample"`
 }
 
 // A ProfileDiff is one profile of a regressed benchmark against its

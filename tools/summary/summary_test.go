@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"havlak-lab/tools/profilediff"
+	"havlak-lab/tools/result"
 	"havlak-lab/tools/verdict"
 )
 
@@ -22,7 +23,7 @@ func sample() *Summary {
 			{Name: "havlak6", Language: "Go", Outcome: verdict.Regressed, Figures: []verdict.Verdict{
 				verdict.Judge("own_instructions", "instructions", []float64{100, 100}, []float64{103, 103}, rule),
 				verdict.Judge("alloc_objects", "objects", []float64{0}, []float64{5}, rule)},
-				Values: []Value{{Figure: "real_seconds", Unit: "s", Sample: verdict.NewSample([]float64{1.5})}}},
+				Values: []Value{{Figure: "real_seconds", Unit: "s", Sample: result.NewSample([]float64{1.5})}}},
 			{Name: "wc1", Outcome: verdict.NotComparable, EnvironmentChanges: []string{"machine.cpu_model: a → b"}},
 		},
 		ProfileDiffs: []ProfileDiff{{Benchmark: "havlak6", Diff: &profilediff.Diff{Profile: "cpu", SampleType: "cpu", Unit: "nanoseconds",

@@ -3,6 +3,8 @@ package verdict
 import (
 	"errors"
 	"fmt"
+
+	"havlak-lab/tools/result"
 )
 
 // A Boundary tells the commits of a bisection apart: a commit is bad when
@@ -43,7 +45,7 @@ func NewBoundary(figure, unit string, good, bad []float64, rule Rule) (Boundary,
 			why = fmt.Sprintf("a change of %s is within the gate's rule (%s)", v.ChangeText(4), v.ruleText())
 		}
 		return b, fmt.Errorf("GOOD's %s (%s) and BAD's (%s): %s: %w",
-			figure, v.Old, v.New, why, ErrNothingToBisect)
+			figure, SampleText(v.Old), SampleText(v.New), why, ErrNothingToBisect)
 	}
 	b.Gap = v.New.Min - v.Old.Max
 	if !b.HigherIsBad {
@@ -51,7 +53,7 @@ func NewBoundary(figure, unit string, good, bad []float64, rule Rule) (Boundary,
 	}
 	if b.Gap <= 0 {
 		return b, fmt.Errorf("GOOD's %s (%s) and BAD's (%s) overlap: no threshold between them is clear of their noise (more repetitions, or another figure): %w",
-			figure, v.Old, v.New, ErrNothingToBisect)
+			figure, SampleText(v.Old), SampleText(v.New), ErrNothingToBisect)
 	}
 	return b, nil
 }
@@ -59,7 +61,7 @@ func NewBoundary(figure, unit string, good, bad []float64, rule Rule) (Boundary,
 // Bad tells whether a commit's runs are bad, and whether all of them fall
 // on the same side of the threshold.
 func (b Boundary) Bad(values []float64) (bad, clear bool) {
-	s := NewSample(values)
+	s := result.NewSample(values)
 	bad = s.Median > b.Threshold == b.HigherIsBad
 	clear = s.Min > b.Threshold || s.Max < b.Threshold
 	return bad, clear

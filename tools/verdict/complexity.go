@@ -61,8 +61,8 @@ func JudgeGrowth(old, new result.Sweep, rule Rule) Verdict {
 	}
 	g.AsOld, _ = complexity.FitOrder(g.Old.Order, newN, new.Values())
 	v.Growth = g
-	v.Old = Sample{Median: g.Old.Coefficient, Min: g.Old.Coefficient, Max: g.Old.Coefficient, Runs: len(oldN)}
-	v.New = Sample{Median: g.New.Coefficient, Min: g.New.Coefficient, Max: g.New.Coefficient, Runs: len(newN)}
+	v.Old = result.Sample{Median: g.Old.Coefficient, Min: g.Old.Coefficient, Max: g.Old.Coefficient, Runs: len(oldN)}
+	v.New = result.Sample{Median: g.New.Coefficient, Min: g.New.Coefficient, Max: g.New.Coefficient, Runs: len(newN)}
 	g.OrderChanged = g.New.Order != g.Old.Order && g.AsOld.RMS > OrderMargin*max(g.New.RMS, g.Old.RMS)
 	if g.OrderChanged {
 		v.Outcome = Improved

@@ -149,40 +149,9 @@ func TimingRule(threshold float64, gated bool) Rule {
 // tenfold change is no noise of theirs.
 const GrossTimingFactor = 10
 
-// A Sample summarises one side's runs.
-type Sample struct {
-	Median float64 `json:"median"`
-	Min    float64 `json:"min"`
-	Max    float64 `json:"max"`
-	Runs   int     `json:"runs"`
-}
-
-// NewSample summarises values.
-func NewSample(values []float64) Sample {
-	if len(values) == 0 {
-		return Sample{}
-	}
-	sorted := slices.Clone(values)
-	slices.Sort(sorted)
-	n := len(sorted)
-	median := sorted[n/2]
-	if n%2 == 0 {
-		median = (sorted[n/2-1] + sorted[n/2]) / 2
-	}
-	return Sample{Median: median, Min: sorted[0], Max: sorted[n-1], Runs: n}
-}
-
-// Spread is the sample's noise: its range over its median, 0.01 for 1%;
-// 0 for fewer than two runs or a zero median.
-func (s Sample) Spread() float64 {
-	if s.Runs < 2 || s.Median == 0 {
-		return 0
-	}
-	return (s.Max - s.Min) / math.Abs(s.Median)
-}
-
-// String is the sample's median and range: "1,234, 3 runs 1,230–1,240".
-func (s Sample) String() string {
+// SampleText is a sample's median and range, for people: "1,234, 3 runs
+// 1,230–1,240".
+func SampleText(s result.Sample) string {
 	if s.Runs <= 1 || s.Min == s.Max {
 		return fmt.Sprintf("%s, %d runs", Number(s.Median), s.Runs)
 	}
@@ -191,12 +160,12 @@ func (s Sample) String() string {
 
 // A Verdict is one figure judged against its baseline, with the evidence.
 type Verdict struct {
-	Figure  string  `json:"figure"`
-	Unit    string  `json:"unit"`
-	Outcome Outcome `json:"outcome"`
-	Rule    Rule    `json:"rule"`
-	Old     Sample  `json:"old"`
-	New     Sample  `json:"new"`
+	Figure  string        `json:"figure"`
+	Unit    string        `json:"unit"`
+	Outcome Outcome       `json:"outcome"`
+	Rule    Rule          `json:"rule"`
+	Old     result.Sample `json:"old"`
+	New     result.Sample `json:"new"`
 	// Change is the relative change of the median: +0.02 is 2% more
 	// (worse for a count, better for a throughput). ±Inf from a zero
 	// baseline.
@@ -243,12 +212,12 @@ func SameIdentity(v Verdict) Verdict {
 // MissingFigure is the verdict on a figure the baseline has and this side
 // lacks (why says how).
 func MissingFigure(figure, unit string, old []float64, rule Rule, why string) Verdict {
-	return Verdict{Figure: figure, Unit: unit, Rule: rule, Outcome: Missing, Old: NewSample(old), Reason: why}
+	return Verdict{Figure: figure, Unit: unit, Rule: rule, Outcome: Missing, Old: result.NewSample(old), Reason: why}
 }
 
 // Judge judges a figure's new runs against its baseline's old ones.
 func Judge(figure, unit string, old, new []float64, rule Rule) Verdict {
-	v := Verdict{Figure: figure, Unit: unit, Rule: rule, Old: NewSample(old), New: NewSample(new), Outcome: Unchanged}
+	v := Verdict{Figure: figure, Unit: unit, Rule: rule, Old: result.NewSample(old), New: result.NewSample(new), Outcome: Unchanged}
 	for _, x := range slices.Concat(old, new) {
 		if math.IsNaN(x) || math.IsInf(x, 0) {
 			v.Outcome, v.Reason = NotComparable, fmt.Sprintf("a run's value is %v", x)

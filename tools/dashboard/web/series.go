@@ -14,7 +14,6 @@ import (
 	"havlak-lab/tools/alert"
 	"havlak-lab/tools/history"
 	"havlak-lab/tools/result"
-	"havlak-lab/tools/verdict"
 )
 
 // A choice is one series of the history: what the series page draws. Its
@@ -383,7 +382,7 @@ func (s *Server) seriesPoints(w http.ResponseWriter, r *http.Request) {
 		Better: se.Better, Gated: se.Gated, Name: c.String(), Series: link("/series", c.query()),
 		Total: len(se.Points), Points: make([]point, 0, len(se.Points)), Markers: []marker{}}
 	for i, p := range se.Points {
-		sample := verdict.NewSample(p.Values)
+		sample := result.NewSample(p.Values)
 		pt := point{Commit: p.Commit, Dirty: p.Dirty, Time: p.Started, Median: sample.Median,
 			Min: sample.Min, Max: sample.Max, Runs: sample.Runs, Report: archivedReport(p.Source)}
 		if i > 0 {

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"havlak-lab/tools/result"
-	"havlak-lab/tools/verdict"
 )
 
 // get fetches path from srv without following a redirect.
@@ -90,7 +89,7 @@ func TestSeriesPoints(t *testing.T) {
 		if n == nights-1 {
 			real = 1.5
 		}
-		want := verdict.NewSample([]float64{real * 0.98, real * 0.99, real, real * 1.01, real * 1.02})
+		want := result.NewSample([]float64{real * 0.98, real * 0.99, real, real * 1.01, real * 1.02})
 		if p.Commit != commitOf(n) || !p.Time.Equal(nightTime(n)) || p.Runs != 5 ||
 			p.Median != want.Median || p.Min != want.Min || p.Max != want.Max {
 			t.Errorf("point %d: %+v, want commit %s at %s, %+v", n, p, commitOf(n), nightTime(n), want)

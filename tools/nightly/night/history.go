@@ -350,7 +350,7 @@ func changeSeries(s history.Series) changepoint.Series {
 	}
 	cs := changepoint.Series{Name: fmt.Sprintf("%s %s (%s, %s)", s.Benchmark, s.Metric, s.Workload, s.EnvKey), Direction: dir}
 	for _, p := range s.Points {
-		_, median, _ := result.MinMedianMax(p.Values)
+		median := result.NewSample(p.Values).Median
 		cs.Points = append(cs.Points, changepoint.Point{ID: p.Commit, Time: p.Started, Value: median})
 	}
 	return cs

@@ -233,8 +233,9 @@ func printMetrics(metrics []result.Metric) {
 			fmt.Fprintf(os.Stderr, "perf: %s: unavailable: %s\n", m.Name, m.Unavailable)
 			continue
 		}
-		lo, median, hi := result.MinMedianMax(m.Values)
+		sample := result.NewSample(m.Values)
+		lo, median, hi := sample.Min, sample.Median, sample.Max
 		fmt.Fprintf(os.Stderr, "perf: %s %s %s (%d runs, %s–%s, spread %.3f%%)\n",
-			m.Name, verdict.Number(median), m.Unit, len(m.Values), verdict.Number(lo), verdict.Number(hi), 100*result.Spread(m.Values))
+			m.Name, verdict.Number(median), m.Unit, len(m.Values), verdict.Number(lo), verdict.Number(hi), 100*result.NewSample(m.Values).Spread())
 	}
 }

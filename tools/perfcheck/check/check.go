@@ -162,7 +162,7 @@ func Compare(base, change *result.Result, accepted []verdict.Acceptance) summary
 		verdict.Side{Figures: result.MetricFigures(change.Metrics), Sweeps: change.Sweeps})
 	for _, f := range b.Figures {
 		if n := change.Metric(f.Figure); n != nil && len(n.Values) > 0 {
-			b.Values = append(b.Values, summary.Value{Figure: n.Name, Unit: n.Unit, Sample: verdict.NewSample(n.Values)})
+			b.Values = append(b.Values, summary.Value{Figure: n.Name, Unit: n.Unit, Sample: result.NewSample(n.Values)})
 		}
 	}
 	for _, a := range accepted {

@@ -2,6 +2,7 @@ package export
 
 import (
 	"havlak-lab/tools/report/model"
+	"havlak-lab/tools/result"
 	"havlak-lab/tools/summary"
 	"havlak-lab/tools/verdict"
 )
@@ -13,12 +14,12 @@ func Summary(r *model.Report) *summary.Summary {
 	s := &summary.Summary{Tool: "report", Baseline: r.Baseline, Problems: r.Problems, Unreadable: r.Unreadable}
 	for _, row := range r.Rows {
 		b := benchmark(row.Benchmark.Name, row.Study, row.Language, row.Workload.Name)
-		if len(row.Real.Values) > 0 {
-			b.Values = append(b.Values, summary.Value{Figure: "real_seconds", Unit: "s", Sample: verdict.NewSample(row.Real.Values)})
+		if row.Real.Runs > 0 {
+			b.Values = append(b.Values, summary.Value{Figure: "real_seconds", Unit: "s", Sample: row.Real})
 		}
 		for _, m := range row.Metrics {
 			if len(m.Values) > 0 {
-				b.Values = append(b.Values, summary.Value{Figure: m.Name, Unit: m.Unit, Sample: verdict.NewSample(m.Values)})
+				b.Values = append(b.Values, summary.Value{Figure: m.Name, Unit: m.Unit, Sample: result.NewSample(m.Values)})
 			}
 		}
 		if c := row.Compared; c != nil {
@@ -32,7 +33,7 @@ func Summary(r *model.Report) *summary.Summary {
 		// Its throughput first: what the tables show of a server.
 		for _, f := range row.Figures {
 			if f.Name == "throughput" && len(f.Values) > 0 {
-				b.Values = []summary.Value{{Figure: f.Name, Unit: f.Unit, Sample: verdict.NewSample(f.Values)}}
+				b.Values = []summary.Value{{Figure: f.Name, Unit: f.Unit, Sample: result.NewSample(f.Values)}}
 			}
 		}
 		if c := row.Compared; c != nil {

@@ -238,8 +238,9 @@ func metricRows(benchmark string, metrics []result.Metric) []MetricRow {
 	var rows []MetricRow
 	for _, m := range metrics {
 		mr := MetricRow{Benchmark: benchmark, Metric: m, Unavailable: m.Unavailable, Gate: "shown"}
-		mr.Min, mr.Median, mr.Max = result.MinMedianMax(m.Values)
-		mr.Spread = result.Spread(m.Values)
+		sample := result.NewSample(m.Values)
+		mr.Min, mr.Median, mr.Max = sample.Min, sample.Median, sample.Max
+		mr.Spread = result.NewSample(m.Values).Spread()
 		if m.Gated {
 			mr.Gate = fmt.Sprintf("gated, %.1f%%", 100*m.Threshold)
 		}

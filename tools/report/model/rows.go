@@ -1,33 +1,16 @@
 package model
 
 import (
-	"sort"
-
 	"havlak-lab/tools/result"
 )
-
-// A Stat summarises one measure over a benchmark's runs.
-type Stat struct {
-	Median, Min, Max float64
-	Values           []float64
-}
-
-func newStat(values []float64) Stat {
-	if len(values) == 0 {
-		return Stat{}
-	}
-	sorted := append([]float64(nil), values...)
-	sort.Float64s(sorted)
-	lo, median, hi := result.MinMedianMax(sorted)
-	return Stat{Median: median, Min: lo, Max: hi, Values: sorted}
-}
 
 // A Row is one benchmark in the report's table.
 type Row struct {
 	*Result
-	Real, User, Sys Stat
-	CPUTime         Stat // user + sys, run by run
-	MaxRSS          Stat // MiB
+	// The timed runs' figures, the lab's one summary of runs each.
+	Real, User, Sys result.Sample
+	CPUTime         result.Sample // user + sys, run by run
+	MaxRSS          result.Sample // MiB
 
 	// SpeedUp is the median real time of the benchmark's declared
 	// reference over this one's; 0 without one.
@@ -56,7 +39,7 @@ func Rows(results []*Result) []*Row {
 			sys = append(sys, run.SysSeconds)
 			rss = append(rss, float64(run.MaxRSSKiB)/1024)
 		}
-		row.Real, row.User, row.Sys, row.CPUTime, row.MaxRSS = newStat(real), newStat(user), newStat(sys), newStat(cpu), newStat(rss)
+		row.Real, row.User, row.Sys, row.CPUTime, row.MaxRSS = result.NewSample(real), result.NewSample(user), result.NewSample(sys), result.NewSample(cpu), result.NewSample(rss)
 		rows = append(rows, row)
 		byName[r.Name] = row
 	}

@@ -55,7 +55,8 @@ func trendGroups(series []trends.Series) []trendGroup {
 			c.Changes = []trends.Change{}
 		}
 		for _, p := range s.Points {
-			lo, median, hi := result.MinMedianMax(p.Values)
+			sample := result.NewSample(p.Values)
+			lo, median, hi := sample.Min, sample.Median, sample.Max
 			c.Commits = append(c.Commits, p.Commit)
 			c.Times = append(c.Times, p.Time.UnixMilli())
 			c.Runs = append(c.Runs, len(p.Values))

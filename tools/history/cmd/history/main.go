@@ -280,13 +280,14 @@ func printSeries(ctx context.Context, d *history.DB, q history.Query, w io.Write
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 		fmt.Fprintln(tw, "started\tcommit\truns\tmedian\tmin\tmax\tspread\t")
 		for _, p := range s.Points {
-			lo, median, hi := result.MinMedianMax(p.Values)
+			sample := result.NewSample(p.Values)
+			lo, median, hi := sample.Min, sample.Median, sample.Max
 			commit := gitwork.Short(p.Commit)
 			if p.Dirty {
 				commit += "+dirty"
 			}
 			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%.2f%%\t\n", p.Started.Format("2006-01-02 15:04Z"),
-				cli.Printable(commit), len(p.Values), figure(median), figure(lo), figure(hi), 100*result.Spread(p.Values))
+				cli.Printable(commit), len(p.Values), figure(median), figure(lo), figure(hi), 100*result.NewSample(p.Values).Spread())
 		}
 		if err := tw.Flush(); err != nil {
 			return err

@@ -47,6 +47,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -205,10 +206,29 @@ func run(args []string, stdout, stderr io.Writer) (*summary.Summary, error) {
 		return nil, err
 	}
 
+	// A benchmark line's units are its figures, as tools/result declares
+	// them; the lab's one comparison judges them, the -units flag gating.
+	side := func(values map[key][]float64, order []key, name string) verdict.Side {
+		var figs []result.Figure
+		for _, k := range order {
+			if k.name == name {
+				figs = append(figs, result.Figure{Name: k.unit, Unit: k.unit, Source: "go test", Gated: gated(k.unit),
+					Better: result.LowerIsBetter, Class: result.GoBenchClass(k.unit), Values: values[k]})
+			}
+		}
+		return verdict.Side{Figures: figs}
+	}
+	var oldOrder []key
+	for k := range old {
+		oldOrder = append(oldOrder, k)
+	}
+	slices.SortFunc(oldOrder, func(a, b key) int { return cmp.Compare(a.name+" "+a.unit, b.name+" "+b.unit) })
+
 	w := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(w, "benchmark\tunit\told\tnew\tdelta\tp\tverdict\t")
 	sum := &summary.Summary{Tool: "benchgate", Baseline: oldInput.name}
 	benchmarks := map[string]int{} // name -> index in sum.Benchmarks
+	judged := map[string][]verdict.Verdict{}
 	var worse []string
 	for _, k := range order {
 		i, ok := benchmarks[k.name]
@@ -216,16 +236,17 @@ func run(args []string, stdout, stderr io.Writer) (*summary.Summary, error) {
 			i = len(sum.Benchmarks)
 			benchmarks[k.name] = i
 			sum.Benchmarks = append(sum.Benchmarks, summary.Benchmark{Name: k.name, Study: newInput.study})
+			judged[k.name] = policy.Compare(side(old, oldOrder, k.name), side(cur, order, k.name))
 		}
 		b := &sum.Benchmarks[i]
 		b.Values = append(b.Values, summary.Value{Figure: k.unit, Unit: k.unit, Sample: result.NewSample(cur[k])})
-		o, ok := old[k]
-		if !ok {
+		j := slices.IndexFunc(judged[k.name], func(v verdict.Verdict) bool { return v.Figure == k.unit })
+		if j < 0 {
 			fmt.Fprintf(w, "%s\t%s\t\t\t\t\tnew\t\n", k.name, k.unit)
 			b.Note = "not in the baseline"
 			continue
 		}
-		v := verdict.Judge(k.unit, k.unit, o, cur[k], policy.Rule(result.GoBenchClass(k.unit), 0, gated(k.unit), result.LowerIsBetter))
+		v := judged[k.name][j]
 		b.Figures = append(b.Figures, v)
 		label := v.Label()
 		if why := cmp.Or(v.Reason, v.Warning); why != "" {
@@ -237,7 +258,15 @@ func run(args []string, stdout, stderr io.Writer) (*summary.Summary, error) {
 		fmt.Fprintf(w, "%s\t%s\t%.4g\t%.4g\t%s\t%.3f\t%s\t\n", k.name, k.unit, v.Old.Median, v.New.Median, v.ChangeText(1), v.P, label)
 	}
 	for i := range sum.Benchmarks {
-		sum.Benchmarks[i].Outcome = verdict.Worst(sum.Benchmarks[i].Figures)
+		b := &sum.Benchmarks[i]
+		// A gated unit of the baseline that tonight's lines lack: missing.
+		for _, v := range judged[b.Name] {
+			if v.Outcome == verdict.Missing {
+				b.Figures = append(b.Figures, v)
+				worse = append(worse, fmt.Sprintf("%s %s MISSING", b.Name, v.Figure))
+			}
+		}
+		b.Outcome = verdict.Worst(b.Figures)
 	}
 	var gone []string
 	for k := range old {

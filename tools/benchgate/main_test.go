@@ -189,3 +189,22 @@ func TestSummary(t *testing.T) {
 		t.Errorf("two machines: %+v, %v", s, err)
 	}
 }
+
+// A gated unit of the baseline that tonight's lines lack is missing, and
+// fails: what the gate cannot see.
+func TestGatedUnitGone(t *testing.T) {
+	old := benchFile(t, "old.txt", map[string][2]float64{"Split/path=a": {100, 2}})
+	var b strings.Builder
+	b.WriteString("goos: linux\ngoarch: amd64\npkg: example\n")
+	for i := 0; i < 6; i++ {
+		fmt.Fprintf(&b, "BenchmarkSplit/path=a-2\t1000\t%.1f ns/op\n", 100*(1+float64(i)/100))
+	}
+	now := filepath.Join(t.TempDir(), "new.txt")
+	if err := os.WriteFile(now, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	regressed, _, stderr, err := gate(t, old, now)
+	if err != nil || !regressed || !strings.Contains(stderr, "Split/path=a-2 allocs/op MISSING") {
+		t.Errorf("allocs/op gone: regressed %v, %v, stderr %q; want a failing MISSING", regressed, err, stderr)
+	}
+}

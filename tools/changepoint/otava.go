@@ -264,9 +264,7 @@ func changePoints(s Series, groups []otavaGroup, scale float64) ([]ChangePoint, 
 		// Otava has judged the shift real and large enough (its p-value
 		// and minimum magnitude); whether it is for the worse is the
 		// verdict's to say, as for every comparison of the lab.
-		shift := verdict.Judge(s.Name, "", []float64{cp.MeanBefore}, []float64{cp.MeanAfter},
-			verdict.ShiftRule(s.Direction == HigherIsBetter))
-		cp.Regression = shift.Outcome == verdict.Regressed
+		cp.Regression = verdict.ShiftRegresses(s.Name, cp.MeanBefore, cp.MeanAfter, s.Direction == HigherIsBetter)
 	}
 	return out, nil
 }

@@ -67,11 +67,12 @@ func (p Policy) Rule(class result.Class, threshold float64, gated bool, better s
 	return r
 }
 
-// ShiftRule is the rule of a shift that a change-point search (tools/
-// changepoint, Otava) has already found real and large enough: whether it
-// is for the worse is all that is left to judge.
-func ShiftRule(higherIsBetter bool) Rule {
-	return Rule{HigherIsBetter: higherIsBetter, Gated: true}
+// ShiftRegresses tells whether a shift of a figure's mean, which a
+// change-point search (tools/changepoint, Otava) has already found real
+// and large enough, is for the worse: all that is left to judge.
+func ShiftRegresses(figure string, before, after float64, higherIsBetter bool) bool {
+	rule := Rule{HigherIsBetter: higherIsBetter, Gated: true}
+	return Judge(figure, "", []float64{before}, []float64{after}, rule).Outcome == Regressed
 }
 
 // A Side is one side of a comparison of one benchmark: the figures and

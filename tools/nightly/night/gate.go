@@ -213,7 +213,7 @@ func (n *night) gate() error {
 	fmt.Fprintln(n.stdout, text)
 
 	if v.regressed || v.failed || v.unreadable {
-		return cli.ExitError{Status: 1}
+		return cli.ExitError{Status: verdictlib.StatusRegressed}
 	}
 	if n.testsFailed {
 		fmt.Fprintln(n.stdout, "Tests failed tonight: the baseline stays.")

@@ -7,6 +7,8 @@
 # directory stays).
 #
 # Usage: bazel_ci_test.sh BAZEL_CI_SH
+# with $STEPDIR, tools/ci/stepdir (//tools/ci:bazel_ci_test passes it), or
+# else $GO (default go) to build it from BAZEL_CI_SH's checkout.
 set -euo pipefail
 
 script="$(readlink -f "$1")"
@@ -17,17 +19,28 @@ die() {
   echo "FAIL: $*" >&2
   exit 1
 }
+stepdir="$tmp/stepdir"
+if [[ -n "${STEPDIR:-}" ]]; then
+  cp "$STEPDIR" "$stepdir"
+else
+  (cd "$(dirname "$script")/../.." && "${GO:-go}" build -o "$stepdir" ./tools/ci/stepdir) || die "could not build tools/ci/stepdir"
+fi
 
 checkout="$tmp/checkout"
 mkdir -p "$checkout/tools/ci" "$tmp/bin" "$tmp/run"
 cp "$script" "$checkout/tools/ci/bazel_ci.sh"
 chmod +x "$checkout/tools/ci/bazel_ci.sh"
-# The stand-in for Bazel records its arguments, the rc file named by
+# The stand-in for Bazel runs stepdir for `run //tools/ci/stepdir --`;
+# otherwise it records its arguments, the rc file named by
 # --bazelrc and whether the checkout holds a key file, writes a build event
 # file holding the key where the last --build_event_json_file says, and
 # with KILL_CI kills bazel_ci.sh.
 cat >"$checkout/tools/bazel" <<'FAKE'
 #!/usr/bin/env bash
+if [[ "$1 $2 $3" == "run //tools/ci/stepdir --" ]]; then
+  shift 3
+  exec "$STEPDIR" "$@"
+fi
 printf '%s\n' "$@" >"$SEEN/args"
 rc=""
 [[ "$1" != --bazelrc=* ]] || rc="${1#*=}"
@@ -53,7 +66,7 @@ ci() {
   rm -f "$tmp"/seen/*
   mkdir -p "$tmp/seen"
   env -i PATH="$tmp/bin:/usr/bin:/bin" HOME="$tmp" XDG_RUNTIME_DIR="$tmp/run" SEEN="$tmp/seen" \
-    BUILDKITE=true BUILDBUDDY_API_KEY="$key" "$@" "$checkout/tools/ci/bazel_ci.sh" build //... 2>"$tmp/stderr"
+    STEPDIR="$stepdir" BUILDKITE=true BUILDBUDDY_API_KEY="$key" "$@" "$checkout/tools/ci/bazel_ci.sh" build //... 2>"$tmp/stderr"
 }
 # no_key_in WHAT DIR...: the key is in no file under DIR..., and the
 # checkout has no key file, not even a dangling link.

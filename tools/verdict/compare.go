@@ -128,9 +128,26 @@ func (p Policy) Compare(base, change Side) []Verdict {
 		f := &change.Figures[i]
 		byName[[2]string{f.Name, f.Unit}] = f
 	}
+	// What differs between the sides' environments that can change a
+	// figure, exact or not: found once, not per figure.
+	moved := map[bool]string{false: environmentChange(base, change, false), true: environmentChange(base, change, true)}
 	same := base.Identity != nil && change.Identity != nil && *base.Identity == *change.Identity
+	// settle is a judged verdict again for where it was measured: unjudged
+	// in an environment that can change it, else, of the same identity,
+	// what sameID makes of it.
+	settle := func(v Verdict, exact bool, sameID func(Verdict) Verdict) Verdict {
+		switch {
+		case moved[exact] != "" && !p.AllowEnvironmentChange:
+			return notComparable(v, "another environment than the baseline's: "+moved[exact])
+		case same:
+			return sameID(v)
+		}
+		return v
+	}
+	exact := map[string]bool{}
 	var judged []Verdict
 	for _, o := range base.Figures {
+		exact[o.Name] = o.Exact
 		if len(o.Values) == 0 {
 			continue
 		}
@@ -151,11 +168,8 @@ func (p Policy) Compare(base, change Side) []Verdict {
 		default:
 			v = Judge(o.Name, o.Unit, o.Values, n.Values, rule)
 			v.Loosened = loosened
-			if moved := environmentChange(base, change, o.Exact && n.Exact); moved != "" && !p.AllowEnvironmentChange {
-				v = notComparable(v, "another environment than the baseline's: "+moved)
-			} else if same {
-				v = sameIdentity(v, o.Exact && n.Exact, base.Source, change.Source)
-			}
+			both := o.Exact && n.Exact
+			v = settle(v, both, func(v Verdict) Verdict { return sameIdentity(v, both, base.Source, change.Source) })
 		}
 		v.Class, v.Cost = o.Class, o.Cost
 		if n != nil && n.Cost != "" {
@@ -163,18 +177,9 @@ func (p Policy) Compare(base, change Side) []Verdict {
 		}
 		judged = append(judged, v)
 	}
-	exact := map[string]bool{}
-	for _, f := range base.Figures {
-		exact[f.Name] = f.Exact
-	}
 	for _, v := range p.compareSweeps(base.Sweeps, change.Sweeps) {
 		if v.Outcome != Missing {
-			figure := strings.TrimSuffix(v.Figure, GrowthSuffix)
-			if moved := environmentChange(base, change, exact[figure]); moved != "" && !p.AllowEnvironmentChange {
-				v = notComparable(v, "another environment than the baseline's: "+moved)
-			} else if same {
-				v = SameIdentity(v)
-			}
+			v = settle(v, exact[strings.TrimSuffix(v.Figure, GrowthSuffix)], SameIdentity)
 		}
 		judged = append(judged, v)
 	}

@@ -73,16 +73,7 @@ func testHistory(t *testing.T) (*history.DB, string) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	ingest := func(r *result.Result) {
-		t.Helper()
-		dir := t.TempDir()
-		if err := result.Write(dir, r); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := db.Ingest(ctx, dir); err != nil {
-			t.Fatal(err)
-		}
-	}
+	ingest := func(r *result.Result) { ingestResult(t, db, r) }
 	for n := range nights {
 		real, instructions := 1.0+0.002*float64(n%2), 1.69e8
 		if n == nights-1 {
@@ -157,4 +148,17 @@ func serve(t *testing.T, db *history.DB) *httptest.Server {
 	srv := httptest.NewServer(s)
 	t.Cleanup(srv.Close)
 	return srv
+}
+
+// ingestResult enters r into db as history ingest does: written out, then
+// read back from its directory.
+func ingestResult(t *testing.T, db *history.DB, r *result.Result) {
+	t.Helper()
+	dir := t.TempDir()
+	if err := result.Write(dir, r); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Ingest(context.Background(), dir); err != nil {
+		t.Fatal(err)
+	}
 }

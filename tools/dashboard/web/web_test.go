@@ -1,7 +1,6 @@
 package web
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"html"
@@ -373,17 +372,7 @@ func TestCompareNights(t *testing.T) {
 
 	// Another night, on another day, and a second commit's result that
 	// same day.
-	ctx := context.Background()
-	ingest := func(r *result.Result) {
-		t.Helper()
-		dir := t.TempDir()
-		if err := result.Write(dir, r); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := db.Ingest(ctx, dir); err != nil {
-			t.Fatal(err)
-		}
-	}
+	ingest := func(r *result.Result) { ingestResult(t, db, r) }
 	ingest(program("havlak6", 6, nights, 1.6, 1.69e8*1.05, fmt.Sprintf("%064x", nights)))
 	late := program("havlak6cc", 6, nights, 0.8, 2.3e8, "")
 	late.Environment.Source.Commit = strings.Repeat("d", 40)

@@ -168,8 +168,8 @@ func (p Policy) Compare(base, change Side) []Verdict {
 		default:
 			v = Judge(o.Name, o.Unit, o.Values, n.Values, rule)
 			v.Loosened = loosened
-			both := o.Exact && n.Exact
-			v = settle(v, both, func(v Verdict) Verdict { return sameIdentity(v, both, base.Source, change.Source) })
+			v.Exact = o.Exact && n.Exact
+			v = settle(v, v.Exact, func(v Verdict) Verdict { return sameIdentity(v, v.Exact, base.Source, change.Source) })
 		}
 		v.Class, v.Cost = o.Class, o.Cost
 		if n != nil && n.Cost != "" {

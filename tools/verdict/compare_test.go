@@ -123,7 +123,7 @@ func TestCompareAcrossEnvironments(t *testing.T) {
 	}
 
 	v := Lab.Compare(side(here, exact(1000), real(1)), side(there, exact(1050), real(1)))
-	if len(v) != 2 || v[0].Outcome != Regressed || !v[0].Fails() {
+	if len(v) != 2 || v[0].Outcome != Regressed || !v[0].Fails() || !v[0].Exact || v[1].Exact {
 		t.Errorf("5%% more exact instructions on another machine: %v, want a failing regression", v)
 	}
 	if len(v) == 2 && (v[1].Outcome != NotComparable || !strings.Contains(v[1].Reason, "another environment") || v[1].Fails()) {

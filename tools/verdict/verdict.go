@@ -186,6 +186,9 @@ type Verdict struct {
 	Cost string `json:"cost,omitempty"`
 	// Class is the figure's class (tools/result), "" for a growth.
 	Class result.Class `json:"class,omitempty"`
+	// Exact: both sides declare the figure an exact count
+	// (result.Figure.Exact).
+	Exact bool `json:"exact,omitempty"`
 	// Loosened says how the change's own declaration of the figure tried
 	// to loosen its gate (a larger threshold, no gate), which the base's
 	// declaration overrode (Policy.Compare).

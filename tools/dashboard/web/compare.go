@@ -162,11 +162,10 @@ func rowsOf(a, b side) []row {
 			var newSide verdict.Side
 			if newSide, err = sideOf(now); err == nil {
 				same := oldSide.Identity != nil && newSide.Identity != nil && *oldSide.Identity == *newSide.Identity
-				exact := exactFigures(oldSide, newSide)
 				for _, v := range verdict.Lab.Compare(oldSide, newSide) {
 					r := base
 					r.Figure, r.Unit, r.Outcome, r.verdict = v.Figure, v.Unit, v.Outcome, v
-					r.Cost, r.Class, r.Exact = v.Cost, v.Class, exact[[2]string{v.Figure, v.Unit}]
+					r.Cost, r.Class, r.Exact = v.Cost, v.Class, v.Exact
 					r.Old, r.New = verdict.Number(v.Old.Median), verdict.Number(v.New.Median)
 					if v.Outcome != verdict.Missing && v.Outcome != verdict.NotComparable {
 						r.Change, r.change = v.ChangeText(2), float64(v.Change)
@@ -185,21 +184,6 @@ func rowsOf(a, b side) []row {
 		rows = append(rows, base)
 	}
 	return rows
-}
-
-// exactFigures are the figures that are exact counts at both sides: the
-// producer declared them so (result.Metric.Exact), never guessed here.
-func exactFigures(a, b verdict.Side) map[[2]string]bool {
-	atA := map[[2]string]bool{}
-	for _, f := range a.Figures {
-		atA[[2]string{f.Name, f.Unit}] = f.Exact
-	}
-	exact := map[[2]string]bool{}
-	for _, f := range b.Figures {
-		k := [2]string{f.Name, f.Unit}
-		exact[k] = f.Exact && atA[k]
-	}
-	return exact
 }
 
 // sideOf is a stored result as one side of the comparison: its figures

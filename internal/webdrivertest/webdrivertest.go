@@ -14,13 +14,14 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
+
+	"havlak-lab/internal/localport"
 )
 
 // Debian's chromium and chromium-driver; tools/bazel installs them for tests.
@@ -155,15 +156,6 @@ func (d *Driver) Mouse(steps ...MouseStep) {
 	}}})
 }
 
-func freePort(t testing.TB) int {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
-}
-
 // Start starts chromedriver and a headless Chromium session of a window
 // width CSS pixels wide and 1800 high, both stopped when the test ends.
 func Start(t testing.TB, width int) *Driver {
@@ -176,7 +168,7 @@ func Start(t testing.TB, width int) *Driver {
 			t.Fatalf("%s: %v: Debian's chromium and chromium-driver should have been installed by tools/bazel", tool, err)
 		}
 	}
-	port := freePort(t)
+	port := mustFreePort(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	driver := exec.CommandContext(ctx, Chromedriver, fmt.Sprintf("--port=%d", port))
 	var log bytes.Buffer
@@ -219,4 +211,14 @@ func Start(t testing.TB, width int) *Driver {
 	d.base += "/session/" + s.SessionID
 	t.Cleanup(func() { d.Call("DELETE", "", nil) })
 	return d
+}
+
+// mustFreePort is localport.Free, failing the test when there is none.
+func mustFreePort(t testing.TB) int {
+	t.Helper()
+	port, err := localport.Free()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return port
 }

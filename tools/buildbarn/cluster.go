@@ -17,6 +17,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"havlak-lab/internal/localport"
 )
 
 // clusterOptions are the flags of start and run.
@@ -82,16 +84,6 @@ func clusterEnv(state string, a addresses, t tlsSetup, concurrency int) []string
 	}
 }
 
-// freePort is a TCP port on 127.0.0.1 that nothing listens on now.
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
-}
-
 // allocate picks the listeners: the frontend on port (0: a free one), the
 // rest on free ports, the runner's socket in the state directory unless
 // that path is too long for a unix socket.
@@ -99,7 +91,7 @@ func allocate(state string, port int) (addresses, error) {
 	var a addresses
 	ports := make([]int, 5)
 	for i := range ports {
-		p, err := freePort()
+		p, err := localport.Free()
 		if err != nil {
 			return a, err
 		}

@@ -9,7 +9,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"os/user"
@@ -21,6 +20,7 @@ import (
 	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // database/sql driver "pgx"
+	"havlak-lab/internal/localport"
 )
 
 // pgBin is where Debian's PostgreSQL 15 (package postgresql-15, which
@@ -126,7 +126,7 @@ func Launch() (p *Server, err error) {
 	if out, err := initdb.CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("initdb: %v\n%s", err, out)
 	}
-	if p.Port, err = freePort(); err != nil {
+	if p.Port, err = localport.Free(); err != nil {
 		return nil, err
 	}
 	logPath := filepath.Join(base, "postgres.log")
@@ -196,14 +196,4 @@ func (p *Server) Stop() error {
 	}
 	os.RemoveAll(p.base)
 	return err
-}
-
-// freePort is a TCP port on 127.0.0.1 that nothing listened on a moment ago.
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
 }

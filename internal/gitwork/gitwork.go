@@ -58,7 +58,8 @@ type Worktree struct {
 }
 
 // AddWorktree checks commit out in a worktree named after tool and the
-// repository under cache, first removing what a killed run left there.
+// repository under cache: the one a previous run released, else a new one
+// (first removing what a killed run left there).
 // Another run of tool on the same repository holds it: an error says so.
 func (r Repo) AddWorktree(tool, cache, commit string) (*Worktree, error) {
 	if err := os.MkdirAll(cache, 0o777); err != nil {
@@ -75,12 +76,36 @@ func (r Repo) AddWorktree(tool, cache, commit string) (*Worktree, error) {
 		return nil, fmt.Errorf("another %s of %s is running (it holds %s)", tool, string(r), lock.Name())
 	}
 	w := &Worktree{Dir: dir, repo: r, lock: lock}
+	if w.reuse(commit) == nil {
+		return w, nil
+	}
 	w.remove()
 	if _, err := r.Output("worktree", "add", "--detach", dir, commit); err != nil {
 		lock.Close()
 		return nil, err
 	}
 	return w, nil
+}
+
+// reuse checks commit out in the worktree a previous run kept (Release),
+// whatever that run left in it but for the files git ignores (Bazel's
+// convenience links, user.bazelrc): the path, hence Bazel's output base and
+// server, stay the same from run to run.
+func (w *Worktree) reuse(commit string) error {
+	wt := Repo(w.Dir)
+	common, err := wt.Output("rev-parse", "--path-format=absolute", "--git-common-dir")
+	if err != nil {
+		return err
+	}
+	ours, err := w.repo.Output("rev-parse", "--path-format=absolute", "--git-common-dir")
+	if err != nil || common != ours {
+		return fmt.Errorf("%s is not a worktree of %s", w.Dir, string(w.repo))
+	}
+	if _, err := wt.Output("checkout", "--quiet", "--force", "--detach", commit); err != nil {
+		return err
+	}
+	_, err = wt.Output("clean", "-ffdq")
+	return err
 }
 
 // remove removes the worktree, its build outputs and git's record of it.
@@ -97,19 +122,21 @@ func (w *Worktree) Close() {
 	w.lock.Close()
 }
 
+// Release lets another run have the worktree, which stays for it to reuse.
+func (w *Worktree) Release() {
+	w.lock.Close()
+}
+
 // CopyCheckout copies the files git knows of in the checkout source
 // (tracked and untracked, not ignored; symbolic links as links) into dir,
 // and the user's own Bazel settings, user.bazelrc (their caches serve the
 // copy's builds). A tracked file deleted in the checkout is left out.
 func CopyCheckout(source, dir string) error {
-	list, err := Repo(source).Output("ls-files", "-z", "--cached", "--others", "--exclude-standard")
+	list, err := Repo(source).Files("--cached", "--others", "--exclude-standard")
 	if err != nil {
 		return err
 	}
-	for _, name := range append(strings.Split(strings.TrimRight(list, "\x00"), "\x00"), "user.bazelrc") {
-		if name == "" {
-			continue
-		}
+	for _, name := range append(list, "user.bazelrc") {
 		from := filepath.Join(source, name)
 		info, err := os.Lstat(from)
 		if err != nil || info.IsDir() {
@@ -138,4 +165,48 @@ func CopyCheckout(source, dir string) error {
 		}
 	}
 	return nil
+}
+
+// A Change is a file that differs between a commit and the checkout.
+type Change struct {
+	Path    string // slash-separated, relative to the checkout
+	Deleted bool
+}
+
+// Changes lists the files in which the checkout (its commits, staged and
+// unstaged changes, and untracked files git does not ignore) differs from
+// commit. A renamed file is its old path deleted and its new one added.
+func (r Repo) Changes(commit string) ([]Change, error) {
+	diff, err := r.Output("diff", "--name-status", "--no-renames", "-z", commit, "--")
+	if err != nil {
+		return nil, err
+	}
+	var changes []Change
+	fields := strings.Split(strings.Trim(diff, "\x00"), "\x00")
+	for i := 0; i+1 < len(fields); i += 2 {
+		changes = append(changes, Change{Path: fields[i+1], Deleted: fields[i] == "D"})
+	}
+	untracked, err := r.Files("--others", "--exclude-standard")
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range untracked {
+		changes = append(changes, Change{Path: f})
+	}
+	return changes, nil
+}
+
+// Files lists the checkout's files that git ls-files with args lists.
+func (r Repo) Files(args ...string) ([]string, error) {
+	out, err := r.Output(append([]string{"ls-files", "-z"}, args...)...)
+	if err != nil {
+		return nil, err
+	}
+	var files []string
+	for _, f := range strings.Split(out, "\x00") {
+		if f != "" {
+			files = append(files, f)
+		}
+	}
+	return files, nil
 }

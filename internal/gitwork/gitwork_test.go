@@ -58,7 +58,75 @@ func TestWorktree(t *testing.T) {
 	if err != nil {
 		t.Fatalf("after Close: %v", err)
 	}
-	again.Close()
+	// Released, it stays for the next run, which finds it as it was
+	// committed, but for what git ignores.
+	os.WriteFile(filepath.Join(again.Dir, ".gitignore"), []byte("kept\n"), 0o644)
+	os.WriteFile(filepath.Join(again.Dir, "kept"), []byte("a build's link"), 0o644)
+	os.WriteFile(filepath.Join(again.Dir, "left"), []byte("a killed run's file"), 0o644)
+	again.Release()
+	reused, err := repo.AddWorktree("check", cache, head)
+	if err != nil {
+		t.Fatalf("after Release: %v", err)
+	}
+	if reused.Dir != again.Dir {
+		t.Errorf("reused %s, released %s", reused.Dir, again.Dir)
+	}
+	for name, want := range map[string]bool{"kept": true, "left": false, ".gitignore": false} {
+		if _, err := os.Stat(filepath.Join(reused.Dir, name)); (err == nil) != want {
+			t.Errorf("%s in the reused worktree: %v, want it there: %v", name, err, want)
+		}
+	}
+	reused.Close()
+}
+
+func TestChanges(t *testing.T) {
+	dir := t.TempDir()
+	repo := Repo(dir)
+	git := func(args ...string) {
+		t.Helper()
+		if out, err := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=lab", "-c", "user.email=lab@localhost"}, args...)...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	write := func(name, text string) {
+		os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755)
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	git("init", "-q")
+	write("a.go", "a")
+	write("old name.go", "b")
+	write("gone.go", "c")
+	write(".gitignore", "ignored\n")
+	git("add", "-A")
+	git("commit", "-q", "-m", "base")
+	base, _ := repo.Commit("HEAD", "HEAD")
+	os.MkdirAll(filepath.Join(dir, "dir"), 0o755)
+	git("mv", "old name.go", "dir/new name.go")
+	git("commit", "-q", "-m", "renamed")
+	write("a.go", "changed, not committed")
+	os.Remove(filepath.Join(dir, "gone.go"))
+	write("new/untracked.go", "d")
+	write("ignored", "e")
+	changes, err := repo.Changes(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[Change]bool{}
+	for _, c := range changes {
+		got[c] = true
+	}
+	want := map[Change]bool{{Path: "a.go"}: true, {Path: "old name.go", Deleted: true}: true, {Path: "dir/new name.go"}: true,
+		{Path: "gone.go", Deleted: true}: true, {Path: "new/untracked.go"}: true}
+	if len(got) != len(want) || len(changes) != len(want) {
+		t.Errorf("changes %v, want %v", changes, want)
+	}
+	for c := range want {
+		if !got[c] {
+			t.Errorf("no %+v among %v", c, changes)
+		}
+	}
 }
 
 func TestCopyCheckout(t *testing.T) {

@@ -1,14 +1,22 @@
 // Command perfcheck tells, before a change lands, what it does to the
 // benchmarks: exactly those it can affect, measured against its base.
 //
-//	tools/bazel run //tools/perfcheck -- [--base REV] [--out DIR] [--repo DIR] [--dashboard URL]
+//	tools/bazel run //tools/perfcheck -- [--base REV] [--out DIR] [--repo DIR] [--dashboard URL] [--disk-cache DIR] [--shutdown]
 //
-// It builds //benchmarks:all at the change (the checkout bazel run was
-// typed in, uncommitted changes included) and at the base (REV, by default
-// the merge base of HEAD with main), the base in a worktree of its own
-// under the lab's cache directory (internal/labcache), never in the
-// checkout. It compares each benchmark's identity (tools/perf/perfspec:
-// the sums of its binary and of its declared run) at both: a benchmark
+// First it asks which benchmarks the change can reach at all: the files
+// that differ from the base (REV, by default the merge base of HEAD with
+// main; uncommitted changes included), and a query of the target graph of
+// the workspace's packages, which builds nothing. A benchmark whose quick
+// test depends on none of them is not built ("no benchmark can be
+// affected", in seconds, for a change of docs or tools); a changed BUILD,
+// .bzl or WORKSPACE input makes every benchmark reachable. It builds the
+// reached benchmarks' quick tests at the change (the checkout bazel run was
+// typed in) and at the base, in a worktree of its own under the lab's cache
+// directory (internal/labcache), never in the checkout, kept with its Bazel
+// server for the next check; both sides share one Bazel disk cache
+// (--disk-cache). Bazel's own output goes to a log, not to the terminal. It
+// compares each benchmark's identity (tools/perf/perfspec: the sums of its
+// binary and of its declared run) at both: a benchmark
 // whose identity did not change is listed as "unchanged: same binary and
 // run, not measured". The others' quick tests run on both sides, in this
 // job, and their gated counted figures are judged by tools/verdict: the
@@ -29,18 +37,23 @@
 package main
 
 import (
+	"bytes"
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"havlak-lab/internal/atomicfile"
+	"havlak-lab/internal/bazelquery"
 	"havlak-lab/internal/cli"
 	"havlak-lab/internal/gitwork"
 	"havlak-lab/internal/labcache"
+	"havlak-lab/tools/perf/perfspec"
 	"havlak-lab/tools/perfcheck/check"
 	"havlak-lab/tools/result"
 	"havlak-lab/tools/summary"
@@ -67,6 +80,8 @@ func run(args []string, log io.Writer) error {
 	base := fs.String("base", "", "the `revision` to compare with (default: the merge base of HEAD with main)")
 	out := fs.String("out", "", "write summary.json and pr-comment.md into `DIR` (default: perf-check/ in the checkout)")
 	repoFlag := fs.String("repo", "", "the checkout of the change (default: where bazel run was typed)")
+	diskCache := fs.String("disk-cache", "", "the Bazel disk cache both sides build with, `DIR` (default: disk-cache in the lab's cache directory; \"none\": none)")
+	shutdown := fs.Bool("shutdown", false, "stop the base's Bazel server when done (by default it stays up for the next check, until Bazel's idle timeout)")
 	dashboard := fs.String("dashboard", os.Getenv(summary.DashboardEnv), "the dashboard's `URL` (//tools/dashboard): the comment's rows link to its compare page of the base and the change (default $"+summary.DashboardEnv+"; none: no links)")
 	if help, err := cli.ParseFlags(fs, args); help || err != nil {
 		return err
@@ -106,7 +121,16 @@ func run(args []string, log io.Writer) error {
 	if err != nil {
 		return err
 	}
-	c := &checker{repo: repo, change: top, log: log}
+	c := &checker{repo: repo, change: top, log: log, shutdown: *shutdown}
+	switch *diskCache {
+	case "none":
+	case "":
+		if c.diskCache, err = labcache.Dir("disk-cache"); err != nil {
+			return err
+		}
+	default:
+		c.diskCache = cli.UserPath(*diskCache)
+	}
 	s, plan, err := c.check(baseCommit)
 	if err != nil {
 		return err
@@ -126,12 +150,47 @@ type checker struct {
 	repo   gitwork.Repo
 	change string // the change's checkout
 	log    io.Writer
+	// bazelLog receives Bazel's output, whose progress lines would bury
+	// the check's own; the check prints its end when Bazel fails.
+	bazelLog *os.File
+	// diskCache is the disk cache both sides build with ("": none).
+	diskCache string
+	// shutdown stops the base's Bazel server when the check is done.
+	shutdown bool
 }
 
 func (c *checker) check(baseCommit string) (*summary.Summary, check.Plan, error) {
+	s := &summary.Summary{Tool: "perfcheck", Baseline: baseCommit}
 	cache, err := labcache.Dir("perfcheck")
 	if err != nil {
 		return nil, check.Plan{}, err
+	}
+	if err := os.MkdirAll(cache, 0o755); err != nil {
+		return nil, check.Plan{}, err
+	}
+	if c.bazelLog, err = os.Create(filepath.Join(cache, "bazel.log")); err != nil {
+		return nil, check.Plan{}, err
+	}
+	defer c.bazelLog.Close()
+	fmt.Fprintf(c.log, "perfcheck: Bazel's output goes to %s\n", c.bazelLog.Name())
+	reach, err := c.reach(baseCommit)
+	if err != nil {
+		return nil, check.Plan{}, err
+	}
+	plan := check.Plan{NotReached: reach.NotReached, Everything: reach.Everything}
+	build := []string{"//" + pkg + ":all"}
+	switch {
+	case reach.Everything != "":
+		fmt.Fprintf(c.log, "perfcheck: %s: every benchmark may be affected\n", reach.Everything)
+	case len(reach.Reached) == 0:
+		fmt.Fprintf(c.log, "perfcheck: no benchmark can be affected: no file any of the %d benchmarks' quick tests depends on changed\n", len(reach.NotReached))
+		return s, plan, nil
+	default:
+		build = []string{check.Manifest}
+		for _, name := range slices.Sorted(maps.Keys(reach.Reached)) {
+			build = append(build, reach.Reached[name])
+		}
+		fmt.Fprintf(c.log, "perfcheck: the change can reach %d benchmarks, not the other %d\n", len(reach.Reached), len(reach.NotReached))
 	}
 	fmt.Fprintf(c.log, "perfcheck: the base is %s; building it in a worktree under %s\n", gitwork.Short(baseCommit), cache)
 	wt, err := c.repo.AddWorktree("perf check", cache, baseCommit)
@@ -139,29 +198,39 @@ func (c *checker) check(baseCommit string) (*summary.Summary, check.Plan, error)
 		return nil, check.Plan{}, err
 	}
 	defer func() {
-		// The worktree's Bazel server would linger for hours; its output
-		// base stays for the next check.
-		c.bazel(wt.Dir, "shutdown")
-		wt.Close()
+		if c.shutdown {
+			c.bazel(wt.Dir, "shutdown")
+		}
+		// The worktree, its Bazel server and output base stay for the
+		// next check, which rebuilds only what differs.
+		wt.Release()
 	}()
 	// The user's cache settings serve the base's build too.
+	userRC := filepath.Join(wt.Dir, "user.bazelrc")
 	if data, err := os.ReadFile(filepath.Join(c.change, "user.bazelrc")); err == nil {
-		if err := os.WriteFile(filepath.Join(wt.Dir, "user.bazelrc"), data, 0o644); err != nil {
+		if err := os.WriteFile(userRC, data, 0o644); err != nil {
 			return nil, check.Plan{}, err
 		}
+	} else {
+		os.Remove(userRC)
+	}
+	var only map[string]string // nil: every benchmark
+	if reach.Everything == "" {
+		only = reach.Reached
 	}
 	sides := []struct{ name, dir string }{{"the change", c.change}, {"the base", wt.Dir}}
 	var targets [2][]check.Target
 	for i, side := range sides {
-		fmt.Fprintf(c.log, "perfcheck: [%d/4] building //%s:all at %s\n", i+1, pkg, side.name)
-		if err := c.bazel(side.dir, "build", "//"+pkg+":all"); err != nil {
+		fmt.Fprintf(c.log, "perfcheck: [%d/4] building %s at %s\n", i+1, strings.Join(build, " "), side.name)
+		if err := c.bazel(side.dir, append([]string{"build"}, build...)...); err != nil {
 			return nil, check.Plan{}, fmt.Errorf("building %s: %w", side.name, err)
 		}
-		if targets[i], err = check.Targets(side.dir, manifest); err != nil {
+		if targets[i], err = check.Targets(side.dir, manifest, only); err != nil {
 			return nil, check.Plan{}, err
 		}
 	}
-	plan := check.NewPlan(targets[1], targets[0])
+	changed := check.NewPlan(targets[1], targets[0])
+	plan.Changed, plan.Unchanged, plan.Added, plan.Removed = changed.Changed, changed.Unchanged, changed.Added, changed.Removed
 	fmt.Fprintf(c.log, "perfcheck: %d benchmarks changed, %d unchanged (same binary and run: not measured), %d added, %d removed\n",
 		len(plan.Changed), len(plan.Unchanged), len(plan.Added), len(plan.Removed))
 	messages, err := c.repo.Output("log", "--format=%B", baseCommit+"..HEAD")
@@ -172,7 +241,6 @@ func (c *checker) check(baseCommit string) (*summary.Summary, check.Plan, error)
 	if err != nil {
 		return nil, check.Plan{}, cli.UsageError{Err: fmt.Errorf("a commit's trailer: %w", err)}
 	}
-	s := &summary.Summary{Tool: "perfcheck", Baseline: baseCommit}
 	for _, name := range plan.Removed {
 		s.Benchmarks = append(s.Benchmarks, summary.Benchmark{Name: name, Outcome: verdict.Missing,
 			Note: "the base has it, the change does not"})
@@ -223,22 +291,80 @@ func (c *checker) check(baseCommit string) (*summary.Summary, check.Plan, error)
 	return s, plan, nil
 }
 
-// bazel runs tools/bazel in a checkout, its output going to the log. A
-// build or test never uploads to a remote cache, whatever the checkout's
-// settings: the change's code, or the base's, is not to be trusted with it.
-func (c *checker) bazel(dir string, args ...string) error {
-	cmd := exec.Command(filepath.Join(dir, "tools", "bazel"), noUploads(args)...)
-	cmd.Dir = dir
-	cmd.Stdout, cmd.Stderr = c.log, c.log
-	return cmd.Run()
+// reach asks which benchmarks the change's files can reach: the changes
+// since the base (git), then the target graph of the change's packages
+// (bazel query, which builds nothing) and the quick tests the manifest
+// declares in it.
+func (c *checker) reach(baseCommit string) (check.Reach, error) {
+	changes, err := c.repo.Changes(baseCommit)
+	if err != nil {
+		return check.Reach{}, err
+	}
+	files, err := c.repo.Files("--cached", "--others", "--exclude-standard")
+	if err != nil {
+		return check.Reach{}, err
+	}
+	pkgs := bazelquery.Packages(files)
+	fmt.Fprintf(c.log, "perfcheck: %d files changed since the base; asking Bazel which benchmarks they can reach (a query of %d packages)\n", len(changes), len(pkgs))
+	for _, ch := range changes {
+		if why := check.BazelInput(ch.Path); why != "" {
+			return check.Reach{Everything: ch.Path + " changed: " + why}, nil
+		}
+	}
+	var graph bytes.Buffer
+	if err := c.bazelTo(&graph, c.change, "query", "--output=xml", "--order_output=no", bazelquery.Everything(pkgs)); err != nil {
+		return check.Reach{}, fmt.Errorf("the query of the change's targets: %w", err)
+	}
+	g, err := bazelquery.ReadXML(&graph)
+	if err != nil {
+		return check.Reach{}, err
+	}
+	quick, err := perfspec.DeclaredTargets(g, check.Manifest, result.ConfigQuick)
+	if err != nil {
+		return check.Reach{}, err
+	}
+	return check.FindReach(changes, pkgs, g, quick), nil
 }
 
-// noUploads adds --noremote_upload_local_results to a build or a test.
-func noUploads(args []string) []string {
-	if len(args) > 0 && (args[0] == "build" || args[0] == "test") {
-		return append([]string{args[0], "--noremote_upload_local_results"}, args[1:]...)
+// bazelArgs adds to a build or a test --noremote_upload_local_results,
+// and the disk cache when there is one.
+func bazelArgs(args []string, diskCache string) []string {
+	if len(args) == 0 || (args[0] != "build" && args[0] != "test") {
+		return args
 	}
-	return args
+	flags := []string{args[0], "--noremote_upload_local_results"}
+	if diskCache != "" {
+		flags = append(flags, "--disk_cache="+diskCache)
+	}
+	return append(flags, args[1:]...)
+}
+
+// bazel runs tools/bazel in a checkout, its output going to the Bazel log.
+// A build or test never uploads to a remote cache, whatever the
+// checkout's settings: the change's code, or the base's, is not to be
+// trusted with it; both use the check's disk cache.
+func (c *checker) bazel(dir string, args ...string) error {
+	return c.bazelTo(c.bazelLog, dir, args...)
+}
+
+// bazelTo runs tools/bazel, its standard output going to stdout and its
+// standard error to the Bazel log; when it fails, the log's end is printed.
+func (c *checker) bazelTo(stdout io.Writer, dir string, args ...string) error {
+	args = bazelArgs(args, c.diskCache)
+	start, _ := c.bazelLog.Seek(0, io.SeekCurrent)
+	cmd := exec.Command(filepath.Join(dir, "tools", "bazel"), args...)
+	cmd.Dir = dir
+	cmd.Stdout, cmd.Stderr = stdout, c.bazelLog
+	err := cmd.Run()
+	if err != nil {
+		fmt.Fprintf(c.log, "perfcheck: bazel %s failed; the end of its output (all of it in %s):\n", args[0], c.bazelLog.Name())
+		end, _ := c.bazelLog.Seek(0, io.SeekCurrent)
+		from := max(start, end-4096)
+		tail := make([]byte, end-from)
+		c.bazelLog.ReadAt(tail, from)
+		c.log.Write(tail)
+	}
+	return err
 }
 
 // write writes the summary and the comment, whose rows link to pair's

@@ -6,15 +6,21 @@ import (
 )
 
 // Neither side's build may write a remote cache: a fork's code runs in
-// both, whatever its checkout's settings say.
-func TestNoUploads(t *testing.T) {
+// both, whatever its checkout's settings say. Both build with the check's
+// disk cache, when it has one.
+func TestBazelArgs(t *testing.T) {
 	for _, args := range [][]string{{"build", "//benchmarks:all"}, {"test", "--nocache_test_results", "//benchmarks:a_quick_test"}} {
-		got := noUploads(args)
-		if got[0] != args[0] || !slices.Contains(got, "--noremote_upload_local_results") || !slices.Contains(got, args[len(args)-1]) {
-			t.Errorf("noUploads(%q) = %q", args, got)
+		got := bazelArgs(args, "/cache/disk")
+		if got[0] != args[0] || !slices.Contains(got, "--noremote_upload_local_results") || !slices.Contains(got, "--disk_cache=/cache/disk") || got[len(got)-1] != args[len(args)-1] {
+			t.Errorf("bazelArgs(%q) = %q", args, got)
+		}
+		if got := bazelArgs(args, ""); slices.ContainsFunc(got, func(a string) bool { return a == "--disk_cache=" }) || len(got) != len(args)+1 {
+			t.Errorf("without a disk cache: %q", got)
 		}
 	}
-	if got := noUploads([]string{"shutdown"}); !slices.Equal(got, []string{"shutdown"}) {
-		t.Errorf("shutdown: %q", got)
+	for _, args := range [][]string{{"shutdown"}, {"query", "--output=xml", "//a:*"}} {
+		if got := bazelArgs(args, "/cache/disk"); !slices.Equal(got, args) {
+			t.Errorf("%q: %q", args, got)
+		}
 	}
 }

@@ -51,8 +51,11 @@ func (t Target) TestDir() (string, error) {
 // Targets identifies the quick tests of the benchmarks a built
 // workspace's manifest lists (perfspec.Manifest, at manifest under
 // bazel-bin: benchmarks/manifest.json): their specs, and the files their
-// runfiles hold. A benchmark with no quick test is not among them.
-func Targets(workspace, manifest string) ([]Target, error) {
+// runfiles hold. A benchmark with no quick test is not among them. With
+// only, just the benchmarks it names, whose quick tests it says (a
+// Reach's, which the query found), and which the manifest must agree
+// with.
+func Targets(workspace, manifest string, only map[string]string) ([]Target, error) {
 	m, err := perfspec.ReadManifest(filepath.Join(workspace, "bazel-bin", manifest))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("%s: no manifest of the benchmarks, bazel-bin/%s: was it built?", workspace, manifest)
@@ -67,8 +70,12 @@ func Targets(workspace, manifest string) ([]Target, error) {
 	var targets []Target
 	for _, b := range m.Benchmarks {
 		quick, ok := b.Targets[result.ConfigQuick]
-		if !ok {
+		want, listed := only[b.Name]
+		switch {
+		case !ok || (only != nil && !listed):
 			continue
+		case only != nil && want != quick.Label:
+			return nil, fmt.Errorf("%s: the manifest's quick test of %s is %s, its declaration's %s", workspace, b.Name, quick.Label, want)
 		}
 		spec, err := m.ReadSpec(quick)
 		if err != nil {
@@ -89,6 +96,9 @@ func Targets(workspace, manifest string) ([]Target, error) {
 		targets = append(targets, t)
 	}
 	sort.Slice(targets, func(i, j int) bool { return targets[i].Benchmark < targets[j].Benchmark })
+	if only != nil && len(targets) != len(only) {
+		return nil, fmt.Errorf("%s: the manifest lists %d of the %d benchmarks the query found", workspace, len(targets), len(only))
+	}
 	return targets, nil
 }
 
@@ -118,6 +128,11 @@ type Plan struct {
 	Changed []Target
 	// Unchanged are not: same binary and run at both.
 	Unchanged []string
+	// NotReached are neither built nor measured: no file they depend on
+	// changed (a Reach's).
+	NotReached []string
+	// Everything, when set, says why every benchmark was built (a Reach's).
+	Everything string
 	// Added are new with the change; Removed, gone from it.
 	Added, Removed []string
 }

@@ -59,11 +59,11 @@ func workspace(t *testing.T, binaries map[string]string) string {
 const testManifest = "benchmarks/manifest.json"
 
 func TestPlan(t *testing.T) {
-	base, err := Targets(workspace(t, map[string]string{"a": "same", "b": "old", "gone": "x"}), testManifest)
+	base, err := Targets(workspace(t, map[string]string{"a": "same", "b": "old", "gone": "x"}), testManifest, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	change, err := Targets(workspace(t, map[string]string{"a": "same", "b": "new", "fresh": "y"}), testManifest)
+	change, err := Targets(workspace(t, map[string]string{"a": "same", "b": "new", "fresh": "y"}), testManifest, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +75,20 @@ func TestPlan(t *testing.T) {
 	if dir, err := p.Changed[0].TestDir(); err != nil || dir != filepath.Join("benchmarks", "b_quick_test") {
 		t.Errorf("TestDir() = %q, %v", dir, err)
 	}
-	if _, err := Targets(t.TempDir(), testManifest); err == nil || !strings.Contains(err.Error(), "no manifest of the benchmarks, bazel-bin/benchmarks/manifest.json: was it built?") {
+	// Only the benchmarks a query reached are identified; their other
+	// targets need not be built. The manifest must agree with the query.
+	ws := workspace(t, map[string]string{"a": "x", "b": "y"})
+	os.RemoveAll(filepath.Join(ws, "bazel-bin", "benchmarks", "a_quick_test.runfiles"))
+	if only, err := Targets(ws, testManifest, map[string]string{"b": "//benchmarks:b_quick_test"}); err != nil || len(only) != 1 || only[0].Benchmark != "b" {
+		t.Errorf("only b: %+v, %v", only, err)
+	}
+	if _, err := Targets(ws, testManifest, map[string]string{"b": "//benchmarks:other_test"}); err == nil || !strings.Contains(err.Error(), "its declaration's //benchmarks:other_test") {
+		t.Errorf("a label the manifest does not have: %v", err)
+	}
+	if _, err := Targets(ws, testManifest, map[string]string{"b": "//benchmarks:b_quick_test", "c": "//benchmarks:c_quick_test"}); err == nil || !strings.Contains(err.Error(), "lists 1 of the 2 benchmarks") {
+		t.Errorf("a benchmark the manifest does not have: %v", err)
+	}
+	if _, err := Targets(t.TempDir(), testManifest, nil); err == nil || !strings.Contains(err.Error(), "no manifest of the benchmarks, bazel-bin/benchmarks/manifest.json: was it built?") {
 		t.Errorf("an unbuilt workspace: %v", err)
 	}
 }
@@ -134,13 +147,14 @@ func TestComment(t *testing.T) {
 	s.Benchmarks = append(s.Benchmarks, Compare(counted("quiet"), counted("quiet"), nil))
 	s.Benchmarks[0] = Compare(counted("quiet", 5), counted("quiet", 5), nil)
 	s.Benchmarks = append(s.Benchmarks, Compare(counted("slow", 100), counted("slow", 110), nil))
-	plan := Plan{Changed: []Target{{Benchmark: "quiet"}, {Benchmark: "slow"}}, Unchanged: []string{"a", "b"}}
+	plan := Plan{Changed: []Target{{Benchmark: "quiet"}, {Benchmark: "slow"}}, Unchanged: []string{"a", "b"}, NotReached: []string{"c"}}
 	var b strings.Builder
 	WriteComment(&b, s, plan, summary.Pair{}, CommentLimit)
 	text := b.String()
 	slow, quiet := strings.Index(text, "| slow | **REGRESSED** | **REGRESSED** instructions +10.00% (100 → 110"), strings.Index(text, "| quiet |")
 	if !strings.HasPrefix(text, "### :x: Perf check: 1 of 2") || slow < 0 || quiet < slow ||
-		!strings.Contains(text, "<details><summary>2 not measured: same binary and run at the base</summary>") {
+		!strings.Contains(text, "2 unchanged: same binary and run, not measured; 1 not built: no file they depend on changed.") ||
+		!strings.Contains(text, "<details><summary>3 not measured</summary>") || !strings.Contains(text, "- b: same binary and run at the base\n- c: not built, no file it depends on changed") {
 		t.Errorf("comment:\n%s", text)
 	}
 

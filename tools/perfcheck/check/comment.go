@@ -47,7 +47,14 @@ func WriteComment(w io.Writer, s *summary.Summary, plan Plan, pair summary.Pair,
 		head.WriteString("### :white_check_mark: Perf check: no regression\n\n")
 	}
 	fmt.Fprintf(&head, "Against the base `%s`: %d benchmarks changed and measured (their quick workload, counted figures judged by the gate's rule), "+
-		"%d unchanged: same binary and run, not measured.", gitwork.Short(s.Baseline), len(plan.Changed), len(plan.Unchanged))
+		"%d unchanged: same binary and run, not measured", gitwork.Short(s.Baseline), len(plan.Changed), len(plan.Unchanged))
+	if len(plan.NotReached) > 0 {
+		fmt.Fprintf(&head, "; %d not built: no file they depend on changed", len(plan.NotReached))
+	}
+	head.WriteString(".")
+	if plan.Everything != "" {
+		fmt.Fprintf(&head, " Every benchmark was built: %s.", markdown.Escape(plan.Everything))
+	}
 	if len(plan.Added) > 0 {
 		fmt.Fprintf(&head, " New: %s.", markdown.Escape(strings.Join(plan.Added, ", ")))
 	}
@@ -78,7 +85,10 @@ func WriteComment(w io.Writer, s *summary.Summary, plan Plan, pair summary.Pair,
 	budget -= len(header) + len(quietTable) + 100
 	var notMeasured []string
 	for _, name := range plan.Unchanged {
-		notMeasured = append(notMeasured, "- "+markdown.Escape(name))
+		notMeasured = append(notMeasured, "- "+markdown.Escape(name)+": same binary and run at the base")
+	}
+	for _, name := range plan.NotReached {
+		notMeasured = append(notMeasured, "- "+markdown.Escape(name)+": not built, no file it depends on changed")
 	}
 	unchangedList := cut(notMeasured, budget-100)
 
@@ -90,7 +100,7 @@ func WriteComment(w io.Writer, s *summary.Summary, plan Plan, pair summary.Pair,
 		fmt.Fprintf(w, "\n<details><summary>%d measured, unchanged within the noise</summary>\n%s%s\n</details>\n", len(quiet), header, quietTable)
 	}
 	if unchangedList != "" {
-		fmt.Fprintf(w, "\n<details><summary>%d not measured: same binary and run at the base</summary>\n\n%s\n</details>\n", len(plan.Unchanged), unchangedList)
+		fmt.Fprintf(w, "\n<details><summary>%d not measured</summary>\n\n%s\n</details>\n", len(notMeasured), unchangedList)
 	}
 	if tail.Len() > 0 {
 		fmt.Fprintf(w, "\n**What changed in the profiles** (pprof -diff_base):\n\n%s", tail.String())

@@ -1,0 +1,92 @@
+package check
+
+import (
+	"path"
+	"slices"
+	"strings"
+
+	"havlak-lab/internal/bazelquery"
+	"havlak-lab/internal/gitwork"
+)
+
+// Manifest is the label of the benchmarks' manifest, whose specs the
+// check finds the quick tests through, before it builds anything
+// (perfspec.DeclaredTargets), and after (Targets).
+const Manifest = "//benchmarks:manifest"
+
+// A Reach is which benchmarks a change can affect at all, answered before
+// anything is built, from the changed files and the target graph of the
+// workspace's packages (bazelquery): a benchmark none of whose quick
+// test's dependencies changed cannot have changed. It only sorts out; the
+// identities of the benchmarks it lets through decide what is measured.
+type Reach struct {
+	// Everything says why every benchmark must be built: a changed file
+	// is an input of Bazel itself (BazelInput), whose effect no query of
+	// targets shows. Empty when the query answers.
+	Everything string
+	// Reached are the quick tests of the benchmarks the change can reach,
+	// by benchmark.
+	Reached map[string]string
+	// NotReached are the benchmarks it cannot.
+	NotReached []string
+}
+
+// BazelInput says why a workspace file is an input of Bazel itself, or of
+// the repositories the WORKSPACE takes, rather than a target's: a change
+// to it can change any build. "" when it is not.
+func BazelInput(file string) string {
+	base := path.Base(file)
+	switch {
+	case base == "BUILD" || base == "BUILD.bazel":
+		return "a BUILD file: which targets there are and what they depend on"
+	case strings.HasSuffix(base, ".bzl"):
+		return "Starlark: the rules and macros the BUILD files load"
+	case slices.Contains([]string{"WORKSPACE", "WORKSPACE.bazel", ".bazelrc", ".bazelversion", ".bazelignore"}, file):
+		return "Bazel's configuration"
+	case file == "tools/bazel" || file == "tools/workspace_status.sh":
+		return "how Bazel is started and what it stamps"
+	case file == "go.mod" || file == "go.sum":
+		return "the Go modules the WORKSPACE's repositories come from"
+	case strings.HasPrefix(file, "tools/repositories/"):
+		return "the WORKSPACE's repositories and their patches"
+	}
+	return ""
+}
+
+// FindReach sorts the benchmarks (their quick tests, by benchmark) into
+// those the changes reach and those they do not, over the graph of the
+// change's packages (pkgs, bazelquery.Packages). A changed file that is a
+// source file of the graph reaches what depends on it; one that is not,
+// nothing (Bazel lets no target read an undeclared file); a deleted file
+// that the graph no longer has, every rule of the package that held it (a
+// glob there may have matched it at the base). A changed Bazel input
+// reaches everything.
+func FindReach(changes []gitwork.Change, pkgs []string, g *bazelquery.Graph, quick map[string]string) Reach {
+	for _, c := range changes {
+		if why := BazelInput(c.Path); why != "" {
+			return Reach{Everything: c.Path + " changed: " + why}
+		}
+	}
+	var seeds []string
+	for _, c := range changes {
+		label, pkg, ok := bazelquery.Owner(pkgs, c.Path)
+		switch {
+		case !ok:
+		case g.Sources[label]:
+			seeds = append(seeds, label)
+		case c.Deleted:
+			seeds = append(seeds, g.RulesOf(pkg)...)
+		}
+	}
+	reached := g.Reaching(seeds)
+	r := Reach{Reached: map[string]string{}}
+	for name, test := range quick {
+		if reached[test] {
+			r.Reached[name] = test
+		} else {
+			r.NotReached = append(r.NotReached, name)
+		}
+	}
+	slices.Sort(r.NotReached)
+	return r
+}

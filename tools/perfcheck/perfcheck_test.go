@@ -111,7 +111,7 @@ func TestChecks(t *testing.T) {
 		out := t.TempDir()
 		var log strings.Builder
 		start := time.Now()
-		status := cli.Report(&log, "perfcheck", run([]string{"--repo", repo, "--base", against, "--out", out}, &log))
+		status := cli.Report(&log, "perfcheck", run([]string{"--repo", repo, "--base", against, "--out", out, "--shutdown"}, &log))
 		t.Logf("the check of %s against %s took %s", head[:12], against[:12], time.Since(start).Round(time.Second))
 		s, err := summary.Read(filepath.Join(out, summary.FileName))
 		if err != nil {

@@ -161,6 +161,14 @@ def _go_toolchain_repository_impl(ctx):
         "GODEBUG": "installgoroot=all",
     }
     go = str(ctx.path("bin/go"))
+    if ctx.os.environ.get("GO_REPOSITORY_USE_HOST_CACHE", "") == "1":
+        # With the setting that makes gazelle's go_repository use the host's
+        # Go caches (.bazelrc), the standard library compiles once per
+        # machine, not once per output base: Go's build cache is keyed by
+        # content, safe to share.
+        host = _run(ctx, [go, "env", "GOCACHE"], environment = {"GOENV": "off", "GOTOOLCHAIN": "local"}).stdout.strip()
+        if host.startswith("/"):
+            env["GOCACHE"] = host
     ctx.report_progress("compiling the Go {} standard library".format(ctx.attr.go_version))
     _run(ctx, [go, "install", "std"], environment = env, timeout = 3600)
     goos, _, goarch = platform.partition("-")

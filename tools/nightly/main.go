@@ -3,6 +3,10 @@
 //
 //	nightly collect EVENTS DEST
 //	nightly gate [--baseline DIR] [--tests-failed] [--dashboard URL] [--otava CMD [--history-dir DIR] [--history DSN] [--stale-after NIGHTS]] ARTIFACTS
+//	nightly shardmap --manifest FILE --shards N [--history DSN] [--tolerance F] [--default-seconds S] [--since DAYS] --out MAP
+//	nightly shard MAP K
+//	nightly steps MAP
+//	nightly merge MAP SHARDS DEST
 //
 // collect copies the outputs.zip of every test named in a build event JSON
 // file (--build_event_json_file) to DEST/<test name>/outputs.zip and prints
@@ -42,6 +46,17 @@
 // shows the new alerts first. The summary also carries the report's
 // profile diffs of regressed benchmarks.
 //
+// shardmap writes the shard map (tools/nightly/shard, docs/nightly.md#shards)
+// of the manifest's full-size benchmarks across N perf agents, balanced by
+// their durations in the history, each kept on the shard the map at MAP
+// gave it when that stays within the tolerance; shard prints shard K's
+// test labels, one a line; steps prints the nightly job's Buildkite steps
+// for the map, a job per shard and the merge, as JSON; merge merges the
+// shards' results (SHARDS/shard-K/<test>/outputs.zip, SHARDS/shard-K.json)
+// into one night at DEST, which then fails, naming them with their
+// shards, when a shard failed or never reported or a benchmark has no
+// result.
+//
 // --report, --benchgate and --bisect, before the subcommand, name the commands;
 // `bazel run //tools/nightly` gives them. Paths are relative to where bazel
 // run was typed. Exit status: 1 for a regression or a failed step, 2 for
@@ -52,14 +67,18 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"strconv"
+	"time"
 
 	"havlak-lab/internal/cli"
 	"havlak-lab/tools/alert"
 	"havlak-lab/tools/nightly/night"
+	"havlak-lab/tools/nightly/shard"
 	"havlak-lab/tools/summary"
 )
 
@@ -67,7 +86,8 @@ func main() {
 	os.Exit(cli.Report(os.Stderr, "nightly", run(os.Args[1:], os.Stdout, os.Stderr)))
 }
 
-const usage = "usage: nightly [--report CMD --benchgate CMD --bisect CMD] collect EVENTS DEST | gate [--baseline DIR] [--tests-failed] [--dashboard URL] [--otava CMD [--history-dir DIR] [--history DSN] [--stale-after NIGHTS]] ARTIFACTS"
+const usage = "usage: nightly [--report CMD --benchgate CMD --bisect CMD] collect EVENTS DEST | gate [--baseline DIR] [--tests-failed] [--dashboard URL] [--otava CMD [--history-dir DIR] [--history DSN] [--stale-after NIGHTS]] ARTIFACTS" +
+	" | shardmap --manifest FILE --shards N [--history DSN] [--tolerance F] [--default-seconds S] [--since DAYS] --out MAP | shard MAP K | steps MAP | merge MAP SHARDS DEST"
 
 func run(args []string, stdout, stderr io.Writer) error {
 	// The night's log shows names, reasons and paths from results and
@@ -97,10 +117,56 @@ func run(args []string, stdout, stderr io.Writer) error {
 	case "gate":
 		return runGate(fs.Args()[1:], night.GateOptions{Report: *report, Benchgate: *benchgate, Bisect: *bisect,
 			Annotate: night.BuildkiteAnnotator(stdout, stderr), Stdout: stdout, Stderr: stderr})
+	case "shardmap":
+		return runShardMap(fs.Args()[1:], stdout, stderr)
+	case "shard":
+		if fs.NArg() != 3 {
+			return cli.Usagef("shard wants MAP and K\n%s", usage)
+		}
+		k, err := strconv.Atoi(fs.Arg(2))
+		if err != nil {
+			return cli.Usagef("shard %q: want a shard's number", fs.Arg(2))
+		}
+		return night.ShardTests(fs.Arg(1), k, stdout)
+	case "steps":
+		if fs.NArg() != 2 {
+			return cli.Usagef("steps wants MAP\n%s", usage)
+		}
+		return night.Steps(fs.Arg(1), stdout)
+	case "merge":
+		if fs.NArg() != 4 {
+			return cli.Usagef("merge wants MAP, SHARDS and DEST\n%s", usage)
+		}
+		return night.Merge(fs.Arg(1), fs.Arg(2), fs.Arg(3), stdout)
 	case "":
 		return cli.Usagef("no subcommand\n%s", usage)
 	}
 	return cli.Usagef("unknown subcommand %q\n%s", fs.Arg(0), usage)
+}
+
+// runShardMap reads shardmap's flags and writes the map.
+func runShardMap(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("nightly shardmap", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	o := night.ShardMapOptions{Stdout: stdout}
+	fs.StringVar(&o.Manifest, "manifest", "", "//benchmarks:manifest's `FILE` (bazel-bin/benchmarks/manifest.json)")
+	fs.StringVar(&o.History, "history", os.Getenv("HAVLAK_LAB_HISTORY"), "the results history's `DSN` (default: the lab's local history)")
+	fs.StringVar(&o.Out, "out", "", "the map's `FILE` (benchmarks/shards.json); a map there is the previous one")
+	fs.IntVar(&o.Shards, "shards", 0, "how many perf agents (`N`) share the suite")
+	fs.Float64Var(&o.Tolerance, "tolerance", shard.DefaultTolerance, "how much longer than the best balance the longest shard may be while no benchmark moves (a `fraction`)")
+	fs.Float64Var(&o.DefaultSeconds, "default-seconds", 300, "the duration, in `seconds`, of a benchmark without full-size results in the history")
+	days := fs.Int("since", 30, "read the results of the last `DAYS` days")
+	if help, err := cli.ParseFlags(fs, args); help || err != nil {
+		return err
+	}
+	if fs.NArg() != 0 {
+		return cli.Usagef("shardmap wants flags only\n%s", usage)
+	}
+	if *days < 1 {
+		return cli.Usagef("--since %d: want a number of days, at least 1", *days)
+	}
+	o.Since = time.Now().AddDate(0, 0, -*days)
+	return night.ShardMap(context.Background(), o)
 }
 
 // runGate reads gate's flags and argument into o, which has the commands

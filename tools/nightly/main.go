@@ -4,7 +4,7 @@
 //	nightly collect EVENTS DEST
 //	nightly gate [--baseline DIR] [--tests-failed] [--dashboard URL] [--otava CMD [--history-dir DIR] [--history DSN] [--stale-after NIGHTS]] ARTIFACTS
 //	nightly shardmap --manifest FILE --shards N [--history DSN] [--tolerance F] [--default-seconds S] [--since DAYS] --out MAP
-//	nightly shard MAP K
+//	nightly shard MAP K|all
 //	nightly steps MAP
 //	nightly merge MAP SHARDS DEST
 //
@@ -50,7 +50,7 @@
 // of the manifest's full-size benchmarks across N perf agents, balanced by
 // their durations in the history, each kept on the shard the map at MAP
 // gave it when that stays within the tolerance; shard prints shard K's
-// test labels, one a line; steps prints the nightly job's Buildkite steps
+// test labels, one a line (all: every shard's); steps prints the nightly job's Buildkite steps
 // for the map, a job per shard and the merge, as JSON; merge merges the
 // shards' results (SHARDS/shard-K/<test>/outputs.zip, SHARDS/shard-K.json)
 // into one night at DEST, which then fails, naming them with their
@@ -87,7 +87,7 @@ func main() {
 }
 
 const usage = "usage: nightly [--report CMD --benchgate CMD --bisect CMD] collect EVENTS DEST | gate [--baseline DIR] [--tests-failed] [--dashboard URL] [--otava CMD [--history-dir DIR] [--history DSN] [--stale-after NIGHTS]] ARTIFACTS" +
-	" | shardmap --manifest FILE --shards N [--history DSN] [--tolerance F] [--default-seconds S] [--since DAYS] --out MAP | shard MAP K | steps MAP | merge MAP SHARDS DEST"
+	" | shardmap --manifest FILE --shards N [--history DSN] [--tolerance F] [--default-seconds S] [--since DAYS] --out MAP | shard MAP K|all | steps MAP | merge MAP SHARDS DEST"
 
 func run(args []string, stdout, stderr io.Writer) error {
 	// The night's log shows names, reasons and paths from results and
@@ -124,8 +124,11 @@ func run(args []string, stdout, stderr io.Writer) error {
 			return cli.Usagef("shard wants MAP and K\n%s", usage)
 		}
 		k, err := strconv.Atoi(fs.Arg(2))
-		if err != nil {
-			return cli.Usagef("shard %q: want a shard's number", fs.Arg(2))
+		if fs.Arg(2) == "all" {
+			k, err = -1, nil
+		}
+		if err != nil || k < -1 {
+			return cli.Usagef("shard %q: want a shard's number or all", fs.Arg(2))
 		}
 		return night.ShardTests(fs.Arg(1), k, stdout)
 	case "steps":
@@ -154,7 +157,7 @@ func runShardMap(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&o.Out, "out", "", "the map's `FILE` (benchmarks/shards.json); a map there is the previous one")
 	fs.IntVar(&o.Shards, "shards", 0, "how many perf agents (`N`) share the suite")
 	fs.Float64Var(&o.Tolerance, "tolerance", shard.DefaultTolerance, "how much longer than the best balance the longest shard may be while no benchmark moves (a `fraction`)")
-	fs.Float64Var(&o.DefaultSeconds, "default-seconds", 300, "the duration, in `seconds`, of a benchmark without full-size results in the history")
+	fs.Float64Var(&o.DefaultSeconds, "default-seconds", 60, "the duration, in `seconds`, of a benchmark without full-size results in the history")
 	days := fs.Int("since", 30, "read the results of the last `DAYS` days")
 	if help, err := cli.ParseFlags(fs, args); help || err != nil {
 		return err

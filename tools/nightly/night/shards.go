@@ -199,12 +199,20 @@ func measuredSeconds(r *result.Result, out result.Outputs) float64 {
 }
 
 // ShardTests prints the labels of shard k's tests, one a line: what
-// tools/ci/nightly.sh --shard K gives bazel test. A shard without
-// benchmarks prints nothing.
+// tools/ci/nightly.sh --shard K gives bazel test; k -1 prints every
+// shard's. A shard without benchmarks prints nothing.
 func ShardTests(mapFile string, k int, stdout io.Writer) error {
 	m, err := shard.Read(cli.UserPath(mapFile))
 	if err != nil {
 		return err
+	}
+	if k == -1 {
+		for _, s := range m.Shards {
+			for _, test := range s.Tests() {
+				fmt.Fprintln(stdout, test)
+			}
+		}
+		return nil
 	}
 	s, err := m.Shard(k)
 	if err != nil {

@@ -2,8 +2,10 @@
 # Checks .buildkite/*.yml with Buildkite's own tools: the pipeline schema
 # (check-jsonschema's vendor.buildkite, strict: unknown keys and wrong types
 # fail) and the agent's parser (buildkite-agent pipeline upload --dry-run).
-# Also checks that the nightly job keeps its promises (only on schedule,
-# queue perf, serialised) in the agent's resolved JSON, and which steps
+# Also checks that the nightly job keeps its promises (only on schedule; the
+# steps it generates from benchmarks/shards.json: a step per shard on its
+# own perf agent, serialised, and the merge after all of them) in the
+# agent's resolved JSON, and which steps
 # each kind of build runs: a pull request from a fork only the fork's
 # presubmit and perf check on queue untrusted; this repository's pull
 # requests the presubmit and the perf check; pushes and builds by hand the
@@ -58,11 +60,39 @@ expect() {
   [[ "$got" == "$2" ]] || die "nightly-perf: $1 is $got, want $2"
 }
 expect '.if' '"build.source == \"schedule\""'
-expect '.agents' '{"queue":"perf","arch":"amd64"}'
-expect '.concurrency' '1'
-expect '.concurrency_group | type' '"string"'
+expect '.command' '"tools/ci/nightly_steps.sh"'
 expect '[.retry.automatic[].exit_status] | sort' '[-1,137,143]'
 expect '.timeout_in_minutes | type' '"number"'
+
+# The steps nightly-perf uploads, from the shard map (docs/nightly.md#shards):
+# valid for Buildkite, a step per shard pinned to its own perf agent and
+# serialised there, and the merge after all of them, whatever their outcome.
+nightly_cmd="$(readlink -f "${NIGHTLY:?set by //tools/ci:pipeline_test}")"
+"$nightly_cmd" steps benchmarks/shards.json >"$tmp/steps.json" || die "nightly steps failed"
+"$check_jsonschema" --builtin-schema vendor.buildkite "$tmp/steps.json" ||
+  die "the nightly job's generated steps do not match Buildkite's pipeline schema"
+"${clean_env[@]}" BUILDKITE_BUILD_ID=dry-run BUILDKITE_JOB_ID=dry-run \
+  timeout 60 "$agent" pipeline upload --dry-run --format json "$tmp/steps.json" \
+  >"$tmp/steps-resolved.json" 2>"$tmp/agent.log" || {
+  cat "$tmp/agent.log" >&2
+  die "buildkite-agent cannot parse the nightly job's generated steps"
+}
+shards="$("$nightly_cmd" shard benchmarks/shards.json all | wc -l)"
+((shards > 0)) || die "benchmarks/shards.json has no benchmarks"
+keys="$(jq -c '[.steps[] | select(.key | startswith("nightly-perf-shard-")) | .key]' "$tmp/steps-resolved.json")"
+for shard_step in $(jq -r '.[]' <<<"$keys"); do
+  k="${shard_step#nightly-perf-shard-}"
+  nightly="$(jq -c --arg key "$shard_step" '.steps[] | select(.key == $key)' "$tmp/steps-resolved.json")"
+  expect '.agents' "{\"arch\":\"amd64\",\"perf_shard\":\"$k\",\"queue\":\"perf\"}"
+  expect '.concurrency' '1'
+  expect '.command' "\"tools/ci/nightly.sh --shard $k\""
+  expect '[.retry.automatic[].exit_status] | sort' '[-1,137,143]'
+done
+nightly="$(jq -c '.steps[] | select(.key == "nightly-perf-merge")' "$tmp/steps-resolved.json")"
+[[ -n "$nightly" ]] || die "the nightly job's steps have no merge step"
+expect '.depends_on' "$keys"
+expect '.allow_dependency_failure' 'true'
+expect '.agents.queue' '"perf"'
 
 # routes NAME WANT VAR=VALUE...: the steps a build with these conditional
 # variables runs are WANT (keys, space-separated).

@@ -22,8 +22,8 @@ func Generate(benchmarks []Benchmark, n int, previous *Map, tolerance float64) (
 	if !finite(tolerance) || tolerance < 0 {
 		return nil, fmt.Errorf("tolerance %v: want a fraction, at least 0", tolerance)
 	}
-	if len(benchmarks) == 0 {
-		return nil, fmt.Errorf("no benchmarks to shard")
+	if len(benchmarks) < n {
+		return nil, fmt.Errorf("%d benchmarks on %d shards: a shard would have nothing to run", len(benchmarks), n)
 	}
 	// Longest first; ties by name, so that the same input gives the same map.
 	order := slices.Clone(benchmarks)
@@ -56,7 +56,8 @@ func Generate(benchmarks []Benchmark, n int, previous *Map, tolerance float64) (
 		}
 		kept := greedy(order, n, pinned)
 		rebalance(order, kept, n, bound)
-		if longest(order, kept, n) <= bound {
+		// A shard whose benchmarks all left the suite must not stay empty.
+		if longest(order, kept, n) <= bound && slices.Min(loads(order, kept, n)) > 0 {
 			shardOf = kept
 		}
 	}

@@ -18,6 +18,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -85,7 +86,8 @@ type Move struct {
 func TestName(label string) string { return label[strings.LastIndex(label, ":")+1:] }
 
 // Check tells what is wrong with the map, if anything: a wrong version,
-// no shards, a shard out of place, a benchmark without a name or a test
+// no shards, a shard out of place or without benchmarks (an agent with
+// nothing to run), a benchmark without a name or a test
 // label, a benchmark or a test (by its night's name) in two shards, a
 // duration that is not a number of seconds, a move that is not the
 // benchmark's.
@@ -108,6 +110,9 @@ func (m *Map) Check() error {
 		}
 		if !finite(s.Seconds) || s.Seconds < 0 {
 			return fmt.Errorf("%s.seconds %v: want a duration", where, s.Seconds)
+		}
+		if len(s.Benchmarks) == 0 {
+			return fmt.Errorf("%s: no benchmarks: fewer shards, or more benchmarks", where)
 		}
 		for j, b := range s.Benchmarks {
 			where := fmt.Sprintf("%s.benchmarks[%d]", where, j)
@@ -234,4 +239,34 @@ func (m *Map) Names() []string {
 	}
 	slices.Sort(names)
 	return names
+}
+
+// CheckSuite tells how the map and the suite differ, if they do: suite is
+// the full-size test of each benchmark of the suite, by name
+// (//benchmarks:manifest's perf targets). A benchmark of the suite in no
+// shard would never run at night; one of the map that the suite lacks, or
+// whose test is not the suite's, would fail its shard's job.
+func (m *Map) CheckSuite(suite map[string]string) error {
+	var diffs []string
+	inMap := map[string]bool{}
+	for _, s := range m.Shards {
+		for _, b := range s.Benchmarks {
+			inMap[b.Name] = true
+			switch test, ok := suite[b.Name]; {
+			case !ok:
+				diffs = append(diffs, fmt.Sprintf("%s (shard %d): not in the suite", b.Name, s.Index))
+			case test != b.Test:
+				diffs = append(diffs, fmt.Sprintf("%s (shard %d): its test is %s, the map says %s", b.Name, s.Index, test, b.Test))
+			}
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(suite)) {
+		if !inMap[name] {
+			diffs = append(diffs, fmt.Sprintf("%s (%s): in no shard: it would never run", name, suite[name]))
+		}
+	}
+	if len(diffs) > 0 {
+		return fmt.Errorf("the shard map and the suite differ (regenerate the map: docs/nightly.md#shards):\n  %s", strings.Join(diffs, "\n  "))
+	}
+	return nil
 }

@@ -1,11 +1,15 @@
 package shard
 
 import (
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"havlak-lab/tools/perf/perfspec"
+	"havlak-lab/tools/result"
 )
 
 // suite is a suite like //benchmarks:manifest's: durations from 20 s to
@@ -155,5 +159,77 @@ func TestReadWrite(t *testing.T) {
 	}
 	if _, err := m.Shard(2); err == nil || !strings.Contains(err.Error(), "shards 0 to 1") {
 		t.Errorf("shard 2 of 2: %v", err)
+	}
+}
+
+// A map checked against a suite names each benchmark in no shard, not in
+// the suite, or with another test.
+func TestCheckSuite(t *testing.T) {
+	m, err := Generate(suite(5), 2, nil, DefaultTolerance)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := map[string]string{}
+	for _, b := range suite(5) {
+		tests[b.Name] = b.Test
+	}
+	if err := m.CheckSuite(tests); err != nil {
+		t.Errorf("the map of the suite: %v", err)
+	}
+	delete(tests, "bench01")
+	tests["bench02"] = "//benchmarks:other_test"
+	tests["newbench"] = "//benchmarks:newbench_test"
+	err = m.CheckSuite(tests)
+	for _, want := range []string{
+		"bench01 (shard ", "): not in the suite",
+		"bench02 (shard ", "its test is //benchmarks:other_test, the map says //benchmarks:bench02_test",
+		"newbench (//benchmarks:newbench_test): in no shard: it would never run",
+	} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("the map of another suite: %v, want %q", err, want)
+		}
+	}
+	if _, err := Generate(suite(2), 3, nil, DefaultTolerance); err == nil || !strings.Contains(err.Error(), "a shard would have nothing to run") {
+		t.Errorf("2 benchmarks on 3 shards: %v", err)
+	}
+}
+
+var (
+	manifestFlag = flag.String("manifest", "", "//benchmarks:manifest's file (bazel-bin/benchmarks/manifest.json)")
+	mapFlag      = flag.String("map", "", "the checked-in shard map, benchmarks/shards.json")
+)
+
+// runfile resolves a $(rootpath) argument: go_test runs in its package's
+// directory, not in the runfiles root.
+func runfile(p string) string {
+	if filepath.IsAbs(p) || os.Getenv("TEST_SRCDIR") == "" {
+		return p
+	}
+	return filepath.Join(os.Getenv("TEST_SRCDIR"), os.Getenv("TEST_WORKSPACE"), p)
+}
+
+// The checked-in map holds exactly the suite's full-size tests: a
+// benchmark added without regenerating the map fails here, in the
+// presubmit and in the nightly job's first step, not silently at night.
+func TestCheckedInMap(t *testing.T) {
+	if *manifestFlag == "" || *mapFlag == "" {
+		t.Skip("needs -manifest and -map (bazel test //tools/nightly/shard:shard_test)")
+	}
+	manifest, err := perfspec.ReadManifest(runfile(*manifestFlag))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Read(runfile(*mapFlag))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := map[string]string{}
+	for _, b := range manifest.Benchmarks {
+		if target, err := b.Target(result.ConfigPerf); err == nil {
+			tests[b.Name] = target.Label
+		}
+	}
+	if err := m.CheckSuite(tests); err != nil {
+		t.Errorf("%s: %v", *mapFlag, err)
 	}
 }

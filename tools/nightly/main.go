@@ -4,9 +4,9 @@
 //	nightly collect EVENTS DEST
 //	nightly gate [--baseline DIR] [--tests-failed] [--dashboard URL] [--otava CMD [--history-dir DIR] [--history DSN] [--stale-after NIGHTS]] ARTIFACTS
 //	nightly shardmap --manifest FILE --shards N [--history DSN] [--tolerance F] [--default-seconds S] [--since DAYS] --out MAP
-//	nightly shard MAP K|all
-//	nightly steps MAP
-//	nightly merge MAP SHARDS DEST
+//	nightly shard MAP K
+//	nightly steps [--upload] MAP
+//	nightly merge [gate's flags] MAP SHARDS ARTIFACTS
 //
 // collect copies the outputs.zip of every test named in a build event JSON
 // file (--build_event_json_file) to DEST/<test name>/outputs.zip and prints
@@ -50,12 +50,14 @@
 // of the manifest's full-size benchmarks across N perf agents, balanced by
 // their durations in the history, each kept on the shard the map at MAP
 // gave it when that stays within the tolerance; shard prints shard K's
-// test labels, one a line (all: every shard's); steps prints the nightly job's Buildkite steps
-// for the map, a job per shard and the merge, as JSON; merge merges the
-// shards' results (SHARDS/shard-K/<test>/outputs.zip, SHARDS/shard-K.json)
-// into one night at DEST, which then fails, naming them with their
-// shards, when a shard failed or never reported or a benchmark has no
-// result.
+// test labels, one a line (tools/ci/nightly.sh --shard K tests those);
+// steps prints the nightly job's Buildkite steps for the map, a job per
+// shard and the merge, as JSON, or uploads them with buildkite-agent
+// (--upload); merge merges the shards' nights (SHARDS/shard-K/<test>/
+// outputs.zip and SHARDS/shard-K/bazel-events.json, downloaded from the
+// build first when run by a Buildkite agent) into one night at ARTIFACTS
+// and gates it as gate does: a shard that failed or never reported, and
+// every benchmark without a result, named with its shard, fail the night.
 //
 // --report, --benchgate and --bisect, before the subcommand, name the commands;
 // `bazel run //tools/nightly` gives them. Paths are relative to where bazel
@@ -87,7 +89,7 @@ func main() {
 }
 
 const usage = "usage: nightly [--report CMD --benchgate CMD --bisect CMD] collect EVENTS DEST | gate [--baseline DIR] [--tests-failed] [--dashboard URL] [--otava CMD [--history-dir DIR] [--history DSN] [--stale-after NIGHTS]] ARTIFACTS" +
-	" | shardmap --manifest FILE --shards N [--history DSN] [--tolerance F] [--default-seconds S] [--since DAYS] --out MAP | shard MAP K|all | steps MAP | merge MAP SHARDS DEST"
+	" | shardmap --manifest FILE --shards N [--history DSN] [--tolerance F] [--default-seconds S] [--since DAYS] --out MAP | shard MAP K | steps [--upload] MAP | merge [gate's flags] MAP SHARDS ARTIFACTS"
 
 func run(args []string, stdout, stderr io.Writer) error {
 	// The night's log shows names, reasons and paths from results and
@@ -114,8 +116,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 			fmt.Fprintln(stdout, cli.Field(dir))
 		}
 		return err
-	case "gate":
-		return runGate(fs.Args()[1:], night.GateOptions{Report: *report, Benchgate: *benchgate, Bisect: *bisect,
+	case "gate", "merge":
+		return runGate(fs.Arg(0), fs.Args()[1:], night.GateOptions{Report: *report, Benchgate: *benchgate, Bisect: *bisect,
 			Annotate: night.BuildkiteAnnotator(stdout, stderr), Stdout: stdout, Stderr: stderr})
 	case "shardmap":
 		return runShardMap(fs.Args()[1:], stdout, stderr)
@@ -124,23 +126,16 @@ func run(args []string, stdout, stderr io.Writer) error {
 			return cli.Usagef("shard wants MAP and K\n%s", usage)
 		}
 		k, err := strconv.Atoi(fs.Arg(2))
-		if fs.Arg(2) == "all" {
-			k, err = -1, nil
-		}
-		if err != nil || k < -1 {
-			return cli.Usagef("shard %q: want a shard's number or all", fs.Arg(2))
+		if err != nil || k < 0 {
+			return cli.Usagef("shard %q: want a shard's number", fs.Arg(2))
 		}
 		return night.ShardTests(fs.Arg(1), k, stdout)
 	case "steps":
-		if fs.NArg() != 2 {
-			return cli.Usagef("steps wants MAP\n%s", usage)
+		upload := fs.NArg() == 3 && fs.Arg(1) == "--upload"
+		if fs.NArg() != 2 && !upload {
+			return cli.Usagef("steps wants [--upload] MAP\n%s", usage)
 		}
-		return night.Steps(fs.Arg(1), stdout)
-	case "merge":
-		if fs.NArg() != 4 {
-			return cli.Usagef("merge wants MAP, SHARDS and DEST\n%s", usage)
-		}
-		return night.Merge(fs.Arg(1), fs.Arg(2), fs.Arg(3), stdout)
+		return night.Steps(fs.Arg(fs.NArg()-1), upload, stdout, stderr)
 	case "":
 		return cli.Usagef("no subcommand\n%s", usage)
 	}
@@ -172,10 +167,11 @@ func runShardMap(args []string, stdout, stderr io.Writer) error {
 	return night.ShardMap(context.Background(), o)
 }
 
-// runGate reads gate's flags and argument into o, which has the commands
-// and the writers, and runs the gate.
-func runGate(args []string, o night.GateOptions) error {
-	fs := flag.NewFlagSet("nightly gate", flag.ContinueOnError)
+// runGate reads the flags and arguments of gate, or of merge (the
+// gate's flags, then MAP SHARDS before the night), into o, which has the
+// commands and the writers, and runs it.
+func runGate(sub string, args []string, o night.GateOptions) error {
+	fs := flag.NewFlagSet("nightly "+sub, flag.ContinueOnError)
 	fs.SetOutput(o.Stderr)
 	fs.StringVar(&o.Baseline, "baseline", "", "the last good night's artifacts, `DIR` (default $HAVLAK_LAB_BASELINE, else the lab's cache's nightly-baseline)")
 	fs.BoolVar(&o.TestsFailed, "tests-failed", false, "the night's tests failed: never make it the baseline")
@@ -189,9 +185,17 @@ func runGate(args []string, o night.GateOptions) error {
 	if help, err := cli.ParseFlags(fs, args); help || err != nil {
 		return err
 	}
+	o.Retire = retire
+	if sub == "merge" {
+		if fs.NArg() != 3 {
+			return cli.Usagef("merge wants MAP, SHARDS and ARTIFACTS\n%s", usage)
+		}
+		o.Artifacts = fs.Arg(2)
+		return night.MergeNight(night.MergeOptions{Map: fs.Arg(0), Shards: fs.Arg(1), Gate: o})
+	}
 	if fs.NArg() != 1 {
 		return cli.Usagef("gate wants one ARTIFACTS directory\n%s", usage)
 	}
-	o.Artifacts, o.Retire = fs.Arg(0), retire
+	o.Artifacts = fs.Arg(0)
 	return night.Gate(o)
 }

@@ -1,14 +1,13 @@
 package night
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"maps"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -198,21 +197,12 @@ func measuredSeconds(r *result.Result, out result.Outputs) float64 {
 	return sum
 }
 
-// ShardTests prints the labels of shard k's tests, one a line: what
-// tools/ci/nightly.sh --shard K gives bazel test; k -1 prints every
-// shard's. A shard without benchmarks prints nothing.
+// ShardTests prints the labels of shard k's tests, one a line: the
+// target pattern file tools/ci/nightly.sh --shard K gives bazel test.
 func ShardTests(mapFile string, k int, stdout io.Writer) error {
 	m, err := shard.Read(cli.UserPath(mapFile))
 	if err != nil {
 		return err
-	}
-	if k == -1 {
-		for _, s := range m.Shards {
-			for _, test := range s.Tests() {
-				fmt.Fprintln(stdout, test)
-			}
-		}
-		return nil
 	}
 	s, err := m.Shard(k)
 	if err != nil {
@@ -224,17 +214,9 @@ func ShardTests(mapFile string, k int, stdout io.Writer) error {
 	return nil
 }
 
-// ShardDir is the name of shard k's directory among the shards' results
-// (Merge), and of its status file with ".json".
+// ShardDir is the name of shard k's night among the shards' results
+// (Merge).
 func ShardDir(k int) string { return "shard-" + strconv.Itoa(k) }
-
-// A ShardStatus is what a shard's job says of itself when it ends,
-// SHARDS/shard-K.json beside its results (tools/ci/nightly.sh --shard).
-type ShardStatus struct {
-	Shard int `json:"shard"`
-	// ExitStatus is bazel test's: 0 when every test passed.
-	ExitStatus int `json:"exit_status"`
-}
 
 // A Missing is a benchmark of the map whose result the merged night
 // lacks, with its shard and why.
@@ -255,29 +237,34 @@ type MergeError struct {
 }
 
 func (e *MergeError) Error() string {
-	var s strings.Builder
-	fmt.Fprintf(&s, "the night is incomplete: %d shards failed or never reported, %d benchmarks MISSING", len(e.Failed), len(e.Missing))
-	for _, f := range e.Failed {
-		s.WriteString("\n  " + f)
-	}
-	for _, m := range e.Missing {
-		fmt.Fprintf(&s, "\n  %s MISSING (shard %d, %s): %s", m.Name, m.Shard, m.Test, m.Why)
-	}
-	return s.String()
+	return fmt.Sprintf("the night is incomplete: %d shards failed or never reported, %d benchmarks MISSING\n  %s",
+		len(e.Failed), len(e.Missing), strings.Join(e.Lines(), "\n  "))
 }
 
-// Merge merges the shards' results under shards, SHARDS/shard-K/<test>/
-// outputs.zip and SHARDS/shard-K.json for each shard K of the map, into
-// one night at dest (result.Night), which must not exist or be empty:
-// `nightly merge`. It refuses, before writing anything, a shard's
-// directory that is not a night, a test the map does not give to the
-// shard it came from (named with both shards: a benchmark compared only
-// with its own agent's results), and a shard whose results come from more
-// than one machine. It writes every result there is; then a shard whose
-// status says its tests failed, or that has none, and every benchmark
-// without a result (a shard's directory missing, or lacking some) make a
-// *MergeError, which names them with their shards. It prints each shard's
-// machine and count.
+// Lines are the shards that failed, then the benchmarks MISSING, one a
+// line: what the night's summary lists.
+func (e *MergeError) Lines() []string {
+	lines := slices.Clone(e.Failed)
+	for _, m := range e.Missing {
+		lines = append(lines, fmt.Sprintf("%s MISSING (shard %d, %s): %s", m.Name, m.Shard, m.Test, m.Why))
+	}
+	return lines
+}
+
+// Merge merges the shards' nights under shards, SHARDS/shard-K/<test>/
+// outputs.zip with SHARDS/shard-K/bazel-events.json (what nightly collect
+// leaves for tools/ci/nightly.sh --shard K) for each shard K of the map,
+// into one night at dest (result.Night), which must not exist or be
+// empty: `nightly merge` without the gate. It refuses, before writing
+// anything, a shard's directory that is not a night, a test the map does
+// not give to the shard it came from (named with both shards: a benchmark
+// is compared only with its own agent's results), and a shard whose
+// results come from more than one machine. It writes every result there
+// is; then a shard whose build did not pass (its event file's
+// BuildFinished: tests failed, or Bazel never said how it ended), and
+// every benchmark without a result (a shard's directory missing, or
+// lacking some) make a *MergeError, which names them with their shards.
+// It prints each shard's machine and count.
 func Merge(mapFile, shards, dest string, stdout io.Writer) error {
 	mapFile, shards, dest = cli.UserPath(mapFile), cli.UserPath(shards), cli.UserPath(dest)
 	m, err := shard.Read(mapFile)
@@ -303,16 +290,17 @@ func Merge(mapFile, shards, dest string, stdout io.Writer) error {
 	zips := map[string]string{} // test name: its outputs.zip
 	for _, s := range m.Shards {
 		dir := filepath.Join(shards, ShardDir(s.Index))
-		if st, err := readStatus(filepath.Join(shards, ShardDir(s.Index)+".json"), s.Index); err != nil {
-			merr.Failed = append(merr.Failed, fmt.Sprintf("shard %d never reported how it ended: %v", s.Index, err))
-		} else if st.ExitStatus != 0 {
-			merr.Failed = append(merr.Failed, fmt.Sprintf("shard %d failed: its tests ended with exit status %d", s.Index, st.ExitStatus))
-		}
 		if !isDir(dir) {
+			merr.Failed = append(merr.Failed, fmt.Sprintf("shard %d never reported: no %s", s.Index, dir))
 			for _, b := range s.Benchmarks {
-				merr.Missing = append(merr.Missing, Missing{s.Index, b.Name, b.Test, "the shard never reported: no " + dir})
+				merr.Missing = append(merr.Missing, Missing{s.Index, b.Name, b.Test, "the shard never reported"})
 			}
 			continue
+		}
+		if code, name, err := buildExit(filepath.Join(dir, result.NightEvents)); err != nil {
+			merr.Failed = append(merr.Failed, fmt.Sprintf("shard %d never said how its tests ended: %v", s.Index, err))
+		} else if code != 0 {
+			merr.Failed = append(merr.Failed, fmt.Sprintf("shard %d failed: its tests ended %s (exit status %d)", s.Index, name, code))
 		}
 		n, err := result.OpenNight(dir)
 		if err != nil {
@@ -375,20 +363,65 @@ func Merge(mapFile, shards, dest string, stdout io.Writer) error {
 	return nil
 }
 
-// readStatus reads a shard's status file, which must be shard k's.
-func readStatus(path string, k int) (ShardStatus, error) {
-	var st ShardStatus
-	data, err := result.ReadFileLimited(path, 4096)
-	if err != nil {
-		return st, err
+// MergeOptions are what MergeNight runs on: `nightly merge`'s flags.
+type MergeOptions struct {
+	// Map is the shard map (benchmarks/shards.json).
+	Map string
+	// Shards holds the shards' nights, SHARDS/shard-K; run by a Buildkite
+	// agent, they are first downloaded there from the build's shard
+	// steps (ShardArtifacts, which must then be its name).
+	Shards string
+	// Gate gates the merged night, written into Gate.Artifacts.
+	Gate GateOptions
+}
+
+// MergeNight is `nightly merge`: the shards' nights (downloaded first
+// when a Buildkite agent runs it) merged into one night (Merge), gated
+// once (Gate): one report, one gate, one history ingest. A merge that
+// found a shard failed or missing results still gates what arrived, as a
+// night whose tests failed and that is incomplete: the log and the
+// summary name the shards and their benchmarks, the night fails and never
+// becomes the baseline. A merge refused writes nothing and is not gated.
+func MergeNight(o MergeOptions) error {
+	if err := o.Gate.check(); err != nil {
+		return err
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&st); err != nil {
-		return st, fmt.Errorf("%s: %w", path, err)
+	if err := downloadShards(cli.UserPath(o.Shards), o.Gate.Stdout, o.Gate.Stderr); err != nil {
+		return err
 	}
-	if st.Shard != k {
-		return st, fmt.Errorf("%s: the status of shard %d", path, st.Shard)
+	err := Merge(o.Map, o.Shards, o.Gate.Artifacts, o.Gate.Stdout)
+	var merr *MergeError
+	if err != nil && !errors.As(err, &merr) {
+		return err
 	}
-	return st, nil
+	if merr != nil {
+		fmt.Fprintf(o.Gate.Stderr, "nightly: %s\n", cli.Printable(merr.Error()))
+		o.Gate.TestsFailed, o.Gate.Incomplete = true, merr.Lines()
+	}
+	return Gate(o.Gate)
+}
+
+// downloadShards replaces shards with the shards' results of this build,
+// which their steps uploaded (Steps), when a Buildkite agent runs the
+// merge; elsewhere (by hand, three shards simulated on one machine) they
+// are where the shards' jobs left them. A shard that uploaded nothing
+// leaves nothing to download, which the merge names: a download that
+// fails is reported, not fatal.
+func downloadShards(shards string, stdout, stderr io.Writer) error {
+	if os.Getenv("BUILDKITE") == "" {
+		return nil
+	}
+	if filepath.Base(shards) != ShardArtifacts {
+		return cli.Usagef("%s: run by Buildkite, the shards' results are downloaded into %s, where the shard steps uploaded them from", shards, ShardArtifacts)
+	}
+	if err := os.RemoveAll(shards); err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout, "--- :buildkite: Downloading the shards' results")
+	cmd := exec.Command("buildkite-agent", "artifact", "download", ShardArtifacts+"/*", ".")
+	cmd.Dir, cmd.Stdout, cmd.Stderr = filepath.Dir(shards), stdout, stderr
+	if err := cmd.Run(); err != nil {
+		fmt.Fprintf(stderr, "nightly: downloading the shards' results: %v (the merge names what is missing)\n", err)
+	}
+	return nil
 }

@@ -7,19 +7,22 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"havlak-lab/internal/cli"
 	"havlak-lab/tools/nightly/shard"
 	"havlak-lab/tools/result"
 )
 
-// shardNight splits a night (makeNight) into the shards' results as the
-// shards' jobs leave them, SHARDS/shard-K/<test>/outputs.zip, each shard's
-// results from a machine of its own (perf-K), and SHARDS/shard-K.json;
-// it returns SHARDS and the map, which balances the night's tests across
-// n shards.
-func shardNight(t *testing.T, night string, n int) (string, string) {
+// shardNight splits a night (makeNight) into the shards' nights as the
+// shards' jobs leave them, SHARDS/shard-K/<test>/outputs.zip with
+// SHARDS/shard-K/bazel-events.json, each shard's results from a machine of
+// its own (perf-K); it returns SHARDS and the map, which balances the
+// night's tests across n shards, then moves each benchmark of move to the
+// next shard, as a regenerated map would.
+func shardNight(t *testing.T, night string, n int, move ...string) (string, string) {
 	t.Helper()
 	entries, err := os.ReadDir(night)
 	if err != nil {
@@ -33,6 +36,9 @@ func shardNight(t *testing.T, night string, n int) (string, string) {
 	m, err := shard.Generate(benchmarks, n, nil, shard.DefaultTolerance)
 	if err != nil {
 		t.Fatal(err)
+	}
+	for _, name := range move {
+		moveBenchmark(t, m, name)
 	}
 	mapFile := filepath.Join(t.TempDir(), "shards.json")
 	if err := m.Write(mapFile); err != nil {
@@ -51,10 +57,51 @@ func shardNight(t *testing.T, night string, n int) (string, string) {
 	return shards, mapFile
 }
 
+// moveBenchmark moves the benchmark name of m to the next shard, and lists
+// the move.
+func moveBenchmark(t *testing.T, m *shard.Map, name string) {
+	t.Helper()
+	for from := range m.Shards {
+		i := slices.IndexFunc(m.Shards[from].Benchmarks, func(b shard.Benchmark) bool { return b.Name == name })
+		if i < 0 {
+			continue
+		}
+		b, to := m.Shards[from].Benchmarks[i], (from+1)%len(m.Shards)
+		m.Shards[from].Benchmarks = slices.Delete(m.Shards[from].Benchmarks, i, i+1)
+		m.Shards[to].Benchmarks = append(m.Shards[to].Benchmarks, b)
+		slices.SortFunc(m.Shards[to].Benchmarks, func(a, b shard.Benchmark) int { return strings.Compare(a.Name, b.Name) })
+		m.Moved = append(m.Moved, shard.Move{Name: name, From: from, To: to})
+		return
+	}
+	t.Fatalf("no benchmark %s in the map", name)
+}
+
+// mergeNight merges the shards' nights into a new night and gates it
+// against baseline, as nightly merge does; it returns the exit status,
+// everything printed and the merged night.
+func mergeNight(t *testing.T, baseline, mapFile, shards string) (int, string, string) {
+	t.Helper()
+	var out bytes.Buffer
+	o := gateOptions(baseline, filepath.Join(t.TempDir(), "artifacts"), &out)
+	status := cli.Report(&out, "nightly", MergeNight(MergeOptions{Map: mapFile, Shards: shards, Gate: o}))
+	return status, out.String(), o.Artifacts
+}
+
+// writeStatus writes the build event file of shard k's night, whose
+// BuildFinished event says how its tests ended: Bazel's exit code
+// (0 SUCCESS, 3 TESTS_FAILED); status -1 writes a build that never
+// finished.
 func writeStatus(t *testing.T, shards string, k, status int) {
 	t.Helper()
-	data, _ := json.Marshal(ShardStatus{Shard: k, ExitStatus: status})
-	if err := os.WriteFile(filepath.Join(shards, ShardDir(k)+".json"), data, 0o644); err != nil {
+	lines := []string{`{"id":{"started":{}},"started":{"uuid":"x","command":"test"}}`}
+	switch status {
+	case -1:
+	case 0:
+		lines = append(lines, `{"id":{"buildFinished":{}},"finished":{"overallSuccess":true,"exitCode":{"name":"SUCCESS"}}}`)
+	default:
+		lines = append(lines, fmt.Sprintf(`{"id":{"buildFinished":{}},"finished":{"exitCode":{"name":"TESTS_FAILED","code":%d}}}`, status))
+	}
+	if err := os.WriteFile(filepath.Join(shards, ShardDir(k), result.NightEvents), []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -68,23 +115,22 @@ func TestMergeThreeShards(t *testing.T) {
 	baseline := filepath.Join(t.TempDir(), "baseline")
 	for i, want := range []string{"No baseline yet", "| havlak6 | Go |"} {
 		shards, mapFile := shardNight(t, makeNight(t, nightSpec{allocs: 1}), 3)
-		merged := filepath.Join(t.TempDir(), "artifacts")
-		var out bytes.Buffer
-		if err := Merge(mapFile, shards, merged, &out); err != nil {
-			t.Fatalf("night %d: %v\n%s", i, err, out.String())
+		status, log, merged := mergeNight(t, baseline, mapFile, shards)
+		if status != 0 || !strings.Contains(log, want) || !isFile(filepath.Join(merged, "report", "index.html")) {
+			t.Fatalf("night %d: exit status %d, want 0, a report and %q:\n%s", i, status, want, log)
 		}
 		for k := 0; k < 3; k++ {
-			if !strings.Contains(out.String(), fmt.Sprintf("shard %d: ", k)) || !strings.Contains(out.String(), fmt.Sprintf("from perf-%d", k)) {
-				t.Errorf("night %d: the merge does not name shard %d and its machine:\n%s", i, k, out.String())
+			if !strings.Contains(log, fmt.Sprintf("shard %d: ", k)) || !strings.Contains(log, fmt.Sprintf("from perf-%d", k)) {
+				t.Errorf("night %d: the merge does not name shard %d and its machine:\n%s", i, k, log)
 			}
+		}
+		// One summary for the night, naming its machines.
+		if !strings.Contains(log, "perf-0, perf-1, perf-2)") {
+			t.Errorf("night %d: the summary does not name the shards' machines:\n%s", i, log)
 		}
 		n, err := result.OpenNight(merged)
 		if err != nil || len(n.Tests()) != 8 {
 			t.Fatalf("night %d: the merged night: %v, %d tests, want 8", i, err, len(n.Tests()))
-		}
-		status, log := gateNight(t, baseline, merged)
-		if status != 0 || !strings.Contains(log, want) || !isFile(filepath.Join(merged, "report", "index.html")) {
-			t.Fatalf("night %d: exit status %d, want 0, a report and %q:\n%s", i, status, want, log)
 		}
 		// The formats of one run are written per machine, never mixed.
 		if envs, _ := filepath.Glob(filepath.Join(merged, "exports", "env-*", "results.bmf.json")); len(envs) != 3 {
@@ -96,19 +142,37 @@ func TestMergeThreeShards(t *testing.T) {
 	}
 }
 
+// Each benchmark is compared only with its own agent's results: once the
+// map moves havlak6 to another shard, its result (three times slower) is
+// not compared with its old agent's, and the night says its environment
+// changed; havlak7, as slow on its own agent, still regresses.
+func TestMergeMovedBenchmark(t *testing.T) {
+	needCommands(t)
+	t.Setenv("BUILDKITE", "")
+	baseline := filepath.Join(t.TempDir(), "baseline")
+	shards, mapFile := shardNight(t, makeNight(t, nightSpec{allocs: 1}), 3)
+	if status, log, _ := mergeNight(t, baseline, mapFile, shards); status != 0 {
+		t.Fatalf("first night: exit status %d:\n%s", status, log)
+	}
+	shards, mapFile = shardNight(t, makeNight(t, nightSpec{allocs: 1, slow: "havlak6", alsoSlow: "havlak7"}), 3, "havlak6")
+	status, log, _ := mergeNight(t, baseline, mapFile, shards)
+	if status != 1 || !strings.Contains(log, "report: havlak7 regressed") || strings.Contains(log, "havlak6 regressed") {
+		t.Errorf("havlak6 moved, havlak7 slower on its own agent: exit status %d, want 1, havlak7 regressed, havlak6 not compared:\n%s", status, log)
+	}
+	if !strings.Contains(log, "Environment changed") {
+		t.Errorf("havlak6 moved to another agent, and the night does not say its environment changed:\n%s", log)
+	}
+}
+
 // A shard that never reports, or that failed, fails the night naming its
-// benchmarks and its shard; the rest are merged and gated, and the gate
-// says what is MISSING.
+// benchmarks and its shard; the rest are merged and gated as a night whose
+// tests failed: the gate says what is MISSING, and the baseline stays.
 func TestMergeMissingShard(t *testing.T) {
 	needCommands(t)
 	t.Setenv("BUILDKITE", "")
 	baseline := filepath.Join(t.TempDir(), "baseline")
 	shards, mapFile := shardNight(t, makeNight(t, nightSpec{allocs: 1}), 3)
-	first := filepath.Join(t.TempDir(), "artifacts")
-	if err := Merge(mapFile, shards, first, &bytes.Buffer{}); err != nil {
-		t.Fatal(err)
-	}
-	if status, log := gateNight(t, baseline, first); status != 0 {
+	if status, log, _ := mergeNight(t, baseline, mapFile, shards); status != 0 {
 		t.Fatalf("first night: exit status %d:\n%s", status, log)
 	}
 	m, err := shard.Read(mapFile)
@@ -118,9 +182,10 @@ func TestMergeMissingShard(t *testing.T) {
 
 	shards, mapFile = shardNight(t, makeNight(t, nightSpec{allocs: 1}), 3)
 	os.RemoveAll(filepath.Join(shards, ShardDir(2)))
-	os.Remove(filepath.Join(shards, ShardDir(2)+".json"))
-	// Shard 1 failed, and lost one of its results.
+	// Shard 1 failed, and lost one of its results; shard 0 passed all its
+	// tests, but Bazel never said so (killed before the end).
 	writeStatus(t, shards, 1, 3)
+	writeStatus(t, shards, 0, -1)
 	lost := m.Shards[1].Benchmarks[0]
 	os.RemoveAll(filepath.Join(shards, ShardDir(1), shard.TestName(lost.Test)))
 
@@ -131,7 +196,8 @@ func TestMergeMissingShard(t *testing.T) {
 	if !errors.As(err, &merr) {
 		t.Fatalf("a missing shard: %v, want a MergeError\n%s", err, out.String())
 	}
-	says := []string{"shard 2 never reported", "shard 1 failed: its tests ended with exit status 3",
+	says := []string{"shard 2 never reported", "shard 1 failed: its tests ended TESTS_FAILED (exit status 3)",
+		"shard 0 never said how its tests ended: " + filepath.Join(shards, ShardDir(0), result.NightEvents) + ": the build never finished",
 		fmt.Sprintf("%s MISSING (shard 1, %s): no result in", lost.Name, lost.Test)}
 	for _, b := range m.Shards[2].Benchmarks {
 		says = append(says, fmt.Sprintf("%s MISSING (shard 2, %s): the shard never reported", b.Name, b.Test))
@@ -141,15 +207,21 @@ func TestMergeMissingShard(t *testing.T) {
 			t.Errorf("the merge does not say %q:\n%v", want, err)
 		}
 	}
-	if len(merr.Missing) != len(m.Shards[2].Benchmarks)+1 {
-		t.Errorf("%d MISSING, want %d: %v", len(merr.Missing), len(m.Shards[2].Benchmarks)+1, merr.Missing)
+	if len(merr.Missing) != len(m.Shards[2].Benchmarks)+1 || len(merr.Failed) != 3 {
+		t.Errorf("%d MISSING, want %d; %d shards failed, want 3: %v", len(merr.Missing), len(m.Shards[2].Benchmarks)+1, len(merr.Failed), merr)
 	}
-	// The night the merge wrote is gated as a night whose tests failed:
-	// its missing benchmarks fail it, and it never becomes the baseline.
+	// nightly merge gates what arrived as a night whose tests failed: its
+	// missing benchmarks fail it, named, and it never becomes the baseline.
 	before := snapshot(t, baseline)
-	status, log := gateNight(t, baseline, merged, func(o *GateOptions) { o.TestsFailed = true })
-	if status == 0 || !strings.Contains(log, "MISSING") || snapshot(t, baseline) != before {
-		t.Errorf("the incomplete night: exit status %d, want a failure naming what is MISSING, and the baseline kept:\n%s", status, log)
+	status, log, merged := mergeNight(t, baseline, mapFile, shards)
+	n, _ := result.OpenNight(merged)
+	if status == 0 || n == nil || len(n.Tests()) != 8-len(m.Shards[2].Benchmarks)-1 || snapshot(t, baseline) != before {
+		t.Errorf("the incomplete night: exit status %d, want a failure, the results that arrived gated, and the baseline kept:\n%s", status, log)
+	}
+	for _, want := range append(says, "**The night is incomplete**", "MISSING: the baseline has") {
+		if !strings.Contains(log, want) {
+			t.Errorf("the incomplete night's log does not say %q:\n%s", want, log)
+		}
 	}
 }
 
@@ -209,7 +281,7 @@ func TestShardTestsAndSteps(t *testing.T) {
 		t.Error("shard 2 of 2: no error")
 	}
 	out.Reset()
-	if err := Steps(mapFile, &out); err != nil {
+	if err := Steps(mapFile, false, &out, &out); err != nil {
 		t.Fatal(err)
 	}
 	var pipeline struct {
@@ -219,7 +291,8 @@ func TestShardTestsAndSteps(t *testing.T) {
 		t.Fatalf("steps: %v, %d steps, want 3:\n%s", err, len(pipeline.Steps), out.String())
 	}
 	for k, s := range pipeline.Steps[:2] {
-		if s.Agents["perf_shard"] != fmt.Sprint(k) || s.Command != fmt.Sprintf("tools/ci/nightly.sh --shard %d", k) || s.Concurrency != 1 {
+		if s.Agents["perf_shard"] != fmt.Sprint(k) || s.Command != fmt.Sprintf("tools/ci/nightly.sh --shard %d", k) || s.Concurrency != 1 ||
+			!slices.Contains(s.ArtifactPaths, fmt.Sprintf("%s/shard-%d/%s", ShardArtifacts, k, result.NightEvents)) {
 			t.Errorf("shard %d's step: %+v", k, s)
 		}
 	}

@@ -4,10 +4,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strconv"
 
 	"havlak-lab/internal/cli"
 	"havlak-lab/tools/nightly/shard"
+	"havlak-lab/tools/result"
 )
 
 // The keys of the nightly job's generated steps.
@@ -16,10 +20,10 @@ const (
 	mergeStepKey = "nightly-perf-merge"
 )
 
-// ShardArtifacts is the directory a shard's job leaves its results in,
-// ShardArtifacts/shard-K/<test>/outputs.zip and ShardArtifacts/shard-K.json
-// (tools/ci/nightly.sh --shard), uploaded, and where the merge step
-// downloads them all.
+// ShardArtifacts is the directory a shard's job leaves its night in,
+// ShardArtifacts/shard-K/<test>/outputs.zip with the build's event file
+// ShardArtifacts/shard-K/bazel-events.json (tools/ci/nightly.sh --shard),
+// uploaded, and where the merge step downloads them all.
 const ShardArtifacts = "shard-artifacts"
 
 // step is one Buildkite command step, with the keys of
@@ -51,15 +55,16 @@ type automatic struct {
 // killed (137) or stopped (143); failing tests never retry.
 var agentGone = retry{Automatic: []automatic{{-1, 1}, {137, 1}, {143, 1}}}
 
-// Steps prints the nightly job's steps for the map, as JSON that
-// `buildkite-agent pipeline upload` reads: one step per shard, on the perf
+// Steps writes the nightly job's steps for the map, as JSON that
+// `buildkite-agent pipeline upload` reads, to stdout, or uploads them with
+// it when upload is set: one step per shard, on the perf
 // agent tagged perf_shard=K (the same machine every night: a benchmark is
 // compared only with its own agent's results), one job at a time on it;
 // then the merge step, after every shard whatever its outcome (a shard
 // that failed or never reported fails the night, named, in the merge), on
 // shard 0's agent, which keeps the baseline and the history: `nightly
-// steps`.
-func Steps(mapFile string, stdout io.Writer) error {
+// steps [--upload]`.
+func Steps(mapFile string, upload bool, stdout, stderr io.Writer) error {
 	m, err := shard.Read(cli.UserPath(mapFile))
 	if err != nil {
 		return err
@@ -79,7 +84,7 @@ func Steps(mapFile string, stdout io.Writer) error {
 			// Its benchmarks, 5 timed runs plus profiled runs each, on a
 			// cold agent: as the whole suite's step had.
 			TimeoutInMinutes: 240,
-			ArtifactPaths:    []string{dir + "/*/outputs.zip", dir + "/bazel-events.json", dir + ".json"},
+			ArtifactPaths:    []string{dir + "/*/outputs.zip", dir + "/" + result.NightEvents},
 			Retry:            agentGone,
 		})
 		keys = append(keys, shardStepKey+k)
@@ -101,6 +106,24 @@ func Steps(mapFile string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(stdout, "%s\n", data)
-	return err
+	if !upload {
+		_, err = fmt.Fprintf(stdout, "%s\n", data)
+		return err
+	}
+	// The agent reads the pipeline from a file, whose name says it is JSON.
+	dir, err := os.MkdirTemp("", "nightly-steps-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	file := filepath.Join(dir, "steps.json")
+	if err := os.WriteFile(file, append(data, '\n'), 0o644); err != nil {
+		return err
+	}
+	cmd := exec.Command("buildkite-agent", "pipeline", "upload", file)
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("buildkite-agent pipeline upload: %w", err)
+	}
+	return nil
 }

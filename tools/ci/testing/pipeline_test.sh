@@ -60,7 +60,9 @@ expect() {
   [[ "$got" == "$2" ]] || die "nightly-perf: $1 is $got, want $2"
 }
 expect '.if' '"build.source == \"schedule\""'
-expect '.command' '"tools/ci/nightly_steps.sh"'
+# The map is checked against the suite before its steps are uploaded: a
+# benchmark in no shard fails the night's first step.
+expect '.command' '"tools/ci/bazel_ci.sh test //tools/nightly/shard:shard_test\ntools/bazel run //tools/nightly -- steps --upload benchmarks/shards.json"'
 expect '[.retry.automatic[].exit_status] | sort' '[-1,137,143]'
 expect '.timeout_in_minutes | type' '"number"'
 
@@ -77,19 +79,24 @@ nightly_cmd="$(readlink -f "${NIGHTLY:?set by //tools/ci:pipeline_test}")"
   cat "$tmp/agent.log" >&2
   die "buildkite-agent cannot parse the nightly job's generated steps"
 }
-shards="$("$nightly_cmd" shard benchmarks/shards.json all | wc -l)"
-((shards > 0)) || die "benchmarks/shards.json has no benchmarks"
+shards="$(jq '.shards | length' benchmarks/shards.json)"
+((shards > 0)) || die "benchmarks/shards.json has no shards"
 keys="$(jq -c '[.steps[] | select(.key | startswith("nightly-perf-shard-")) | .key]' "$tmp/steps-resolved.json")"
-for shard_step in $(jq -r '.[]' <<<"$keys"); do
-  k="${shard_step#nightly-perf-shard-}"
-  nightly="$(jq -c --arg key "$shard_step" '.steps[] | select(.key == $key)' "$tmp/steps-resolved.json")"
+[[ "$(jq length <<<"$keys")" == "$shards" ]] || die "$shards shards in benchmarks/shards.json, steps $keys"
+for ((k = 0; k < shards; k++)); do
+  nightly="$(jq -c --arg key "nightly-perf-shard-$k" '.steps[] | select(.key == $key)' "$tmp/steps-resolved.json")"
+  [[ -n "$nightly" ]] || die "no step nightly-perf-shard-$k"
   expect '.agents' "{\"arch\":\"amd64\",\"perf_shard\":\"$k\",\"queue\":\"perf\"}"
   expect '.concurrency' '1'
+  expect '.concurrency_group' "\"havlak-lab/nightly-perf-shard-$k\""
   expect '.command' "\"tools/ci/nightly.sh --shard $k\""
+  # The shard's night and how its build ended, which the merge reads.
+  expect '.artifact_paths' "[\"shard-artifacts/shard-$k/*/outputs.zip\",\"shard-artifacts/shard-$k/bazel-events.json\"]"
   expect '[.retry.automatic[].exit_status] | sort' '[-1,137,143]'
 done
 nightly="$(jq -c '.steps[] | select(.key == "nightly-perf-merge")' "$tmp/steps-resolved.json")"
 [[ -n "$nightly" ]] || die "the nightly job's steps have no merge step"
+expect '.command' '"tools/ci/nightly.sh --merge"'
 expect '.depends_on' "$keys"
 expect '.allow_dependency_failure' 'true'
 expect '.agents.queue' '"perf"'

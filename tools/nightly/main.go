@@ -3,7 +3,7 @@
 //
 //	nightly collect EVENTS DEST
 //	nightly gate [--baseline DIR] [--tests-failed] [--dashboard URL] [--otava CMD [--history-dir DIR] [--history DSN] [--stale-after NIGHTS]] ARTIFACTS
-//	nightly shardmap --manifest FILE --shards N [--history DSN] [--tolerance F] [--default-seconds S] [--since DAYS] --out MAP
+//	nightly shardmap --manifest FILE --shards N [--history DSN] [--tolerance F] [--default-seconds S] [--since DAYS] [--quick] --out MAP
 //	nightly shard MAP K
 //	nightly steps [--upload] MAP
 //	nightly merge [gate's flags] MAP SHARDS ARTIFACTS
@@ -89,7 +89,7 @@ func main() {
 }
 
 const usage = "usage: nightly [--report CMD --benchgate CMD --bisect CMD] collect EVENTS DEST | gate [--baseline DIR] [--tests-failed] [--dashboard URL] [--otava CMD [--history-dir DIR] [--history DSN] [--stale-after NIGHTS]] ARTIFACTS" +
-	" | shardmap --manifest FILE --shards N [--history DSN] [--tolerance F] [--default-seconds S] [--since DAYS] --out MAP | shard MAP K | steps [--upload] MAP | merge [gate's flags] MAP SHARDS ARTIFACTS"
+	" | shardmap --manifest FILE --shards N [--history DSN] [--tolerance F] [--default-seconds S] [--since DAYS] [--quick] --out MAP | shard MAP K | steps [--upload] MAP | merge [gate's flags] MAP SHARDS ARTIFACTS"
 
 func run(args []string, stdout, stderr io.Writer) error {
 	// The night's log shows names, reasons and paths from results and
@@ -154,6 +154,7 @@ func runShardMap(args []string, stdout, stderr io.Writer) error {
 	fs.Float64Var(&o.Tolerance, "tolerance", shard.DefaultTolerance, "how much longer than the best balance the longest shard may be while no benchmark moves (a `fraction`)")
 	fs.Float64Var(&o.DefaultSeconds, "default-seconds", 60, "the duration, in `seconds`, of a benchmark without full-size results in the history")
 	days := fs.Int("since", 30, "read the results of the last `DAYS` days")
+	fs.BoolVar(&o.Quick, "quick", false, "map the quick tests, by their durations on the quick workload: to rehearse a sharded night on one machine, never the nightly's map")
 	if help, err := cli.ParseFlags(fs, args); help || err != nil {
 		return err
 	}

@@ -41,7 +41,11 @@ type ShardMapOptions struct {
 	// result of.
 	DefaultSeconds float64
 	// Since bounds the results read: those that started after it.
-	Since  time.Time
+	Since time.Time
+	// Quick maps the benchmarks' quick tests and their durations on the
+	// quick workload instead: a map to rehearse the sharded night on one
+	// machine in minutes (docs/nightly.md#shards), never the nightly's.
+	Quick  bool
 	Stdout io.Writer
 }
 
@@ -89,21 +93,25 @@ func ShardMap(ctx context.Context, o ShardMapOptions) error {
 		return err
 	}
 	defer db.Close()
+	config, workload := result.ConfigPerf, result.WorkloadStandard
+	if o.Quick {
+		config, workload = result.ConfigQuick, result.WorkloadQuick
+	}
 	var benchmarks []shard.Benchmark
 	for _, b := range m.Benchmarks {
-		t, err := b.Target(result.ConfigPerf)
+		t, err := b.Target(config)
 		if err != nil {
-			continue // no full-size test: not in the nightly suite
+			continue // no test of that config: not in the suite
 		}
 		sb := shard.Benchmark{Name: b.Name, Test: t.Label}
-		sb.Seconds, sb.Duration, err = duration(ctx, db, b.Name, o.Since)
+		sb.Seconds, sb.Duration, err = duration(ctx, db, b.Name, config, workload, o.Since)
 		if err != nil {
 			return err
 		}
 		if sb.Seconds == 0 {
-			sb.Seconds, sb.Duration = o.DefaultSeconds, "default: no full-size result in the history"
-			fmt.Fprintf(o.Stdout, "%s: no full-size result in the history since %s: the default, %.0f s\n",
-				cli.Field(b.Name), o.Since.Format(time.DateOnly), o.DefaultSeconds)
+			sb.Seconds, sb.Duration = o.DefaultSeconds, "default: no result of the "+workload+" workload in the history"
+			fmt.Fprintf(o.Stdout, "%s: no result of the %s workload in the history since %s: the default, %.0f s\n",
+				cli.Field(b.Name), workload, o.Since.Format(time.DateOnly), o.DefaultSeconds)
 		}
 		benchmarks = append(benchmarks, sb)
 	}
@@ -127,10 +135,10 @@ func ShardMap(ctx context.Context, o ShardMapOptions) error {
 }
 
 // duration is the median of the measured durations of the benchmark's
-// newest full-size results since since, and what it is; 0 when the
-// history has none.
-func duration(ctx context.Context, db *history.DB, name string, since time.Time) (float64, string, error) {
-	stored, err := db.Results(ctx, history.ResultQuery{Benchmark: name, Workload: result.WorkloadStandard, From: since}, history.MaxResults)
+// newest results of the build config and workload since since, and what
+// it is; 0 when the history has none.
+func duration(ctx context.Context, db *history.DB, name, config, workload string, since time.Time) (float64, string, error) {
+	stored, err := db.Results(ctx, history.ResultQuery{Benchmark: name, Workload: workload, From: since}, history.MaxResults)
 	if err != nil {
 		return 0, "", err
 	}
@@ -138,7 +146,7 @@ func duration(ctx context.Context, db *history.DB, name string, since time.Time)
 	newest := ""
 	for i := len(stored) - 1; i >= 0 && len(seconds) < recentResults; i-- {
 		s := stored[i]
-		if s.Result.Environment.Build.Config != result.ConfigPerf {
+		if s.Result.Environment.Build.Config != config {
 			continue
 		}
 		out := s.Outputs()

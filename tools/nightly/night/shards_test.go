@@ -2,6 +2,7 @@ package night
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,8 +11,10 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"havlak-lab/internal/cli"
+	"havlak-lab/tools/history"
 	"havlak-lab/tools/nightly/shard"
 	"havlak-lab/tools/result"
 )
@@ -298,5 +301,76 @@ func TestShardTestsAndSteps(t *testing.T) {
 	}
 	if merge := pipeline.Steps[2]; !merge.AllowDependencyFailure || len(merge.DependsOn) != 2 || merge.Command != "tools/ci/nightly.sh --merge" {
 		t.Errorf("the merge step: %+v", merge)
+	}
+}
+
+// shardmap balances the manifest's tests by their durations in the
+// history: with --quick, the quick tests, havlak1 and havlak6 by their
+// recorded runs and wc_w, which the history lacks, at the default; the
+// full-size map of the same history has no results to go by.
+func TestShardMap(t *testing.T) {
+	needCommands(t)
+	ctx := context.Background()
+	dir := t.TempDir()
+	dsn := "sqlite:" + filepath.Join(dir, "history.sqlite")
+	db, err := history.Create(ctx, dsn, history.Personal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, test := range []string{"havlak1_quick_test", "havlak6_quick_test"} {
+		if _, err := db.Ingest(ctx, filepath.Join(*fixtures, test, result.ZipName)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.Close()
+	type target struct {
+		Label string `json:"label"`
+		Spec  string `json:"spec"`
+	}
+	var benchmarks []map[string]any
+	for _, name := range []string{"havlak1", "havlak6", "wc_w"} {
+		benchmarks = append(benchmarks, map[string]any{"name": name, "kind": "program", "study": "havlak", "targets": map[string]target{
+			"perf":  {"//benchmarks:" + name + "_test", "benchmarks/" + name + "_test.spec.json"},
+			"quick": {"//benchmarks:" + name + "_quick_test", "benchmarks/" + name + "_quick_test.spec.json"},
+		}})
+	}
+	manifest := filepath.Join(dir, "manifest.json")
+	data, _ := json.Marshal(map[string]any{"schema_version": 1, "path": "benchmarks/manifest.json", "benchmarks": benchmarks})
+	if err := os.WriteFile(manifest, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, quick := range []bool{true, false} {
+		out := filepath.Join(dir, fmt.Sprintf("shards-%v.json", quick))
+		var log bytes.Buffer
+		err := ShardMap(ctx, ShardMapOptions{Manifest: manifest, History: dsn, Out: out, Shards: 2, Tolerance: shard.DefaultTolerance,
+			DefaultSeconds: 60, Since: time.Now().AddDate(-10, 0, 0), Quick: quick, Stdout: &log})
+		if err != nil {
+			t.Fatalf("quick %v: %v\n%s", quick, err, log.String())
+		}
+		m, err := shard.Read(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]shard.Benchmark{}
+		for _, s := range m.Shards {
+			for _, b := range s.Benchmarks {
+				got[b.Name] = b
+			}
+		}
+		suffix, fromHistory := "_test", 0
+		if quick {
+			suffix = "_quick_test"
+		}
+		for name, b := range got {
+			if b.Test != "//benchmarks:"+name+suffix {
+				t.Errorf("quick %v: %s's test %s, want %s", quick, name, b.Test, "//benchmarks:"+name+suffix)
+			}
+			if strings.HasPrefix(b.Duration, "history: median of 1 results") && b.Seconds > 0 && b.Seconds != 60 {
+				fromHistory++
+			}
+		}
+		if want := map[bool]int{true: 2, false: 0}[quick]; len(got) != 3 || fromHistory != want || got["wc_w"].Seconds != 60 {
+			t.Errorf("quick %v: %d durations from the history, want %d; wc_w at %v s, want the default:\n%s", quick, fromHistory, want, got["wc_w"].Seconds, log.String())
+		}
 	}
 }

@@ -6,7 +6,8 @@
 #   tools/ci/nightly.sh [--shard K] [BAZEL ARGS...] | --merge
 #
 # 1. tools/bazel test //benchmarks:all --config=ci --config=perf
-#    (tools/ci/bazel_ci.sh); --shard K: shard K's tests of benchmarks/shards.json
+#    (tools/ci/bazel_ci.sh); --shard K: shard K's tests of the shard map
+#    ($HAVLAK_LAB_SHARD_MAP, else benchmarks/shards.json)
 # 2. nightly collect: each test's outputs.zip, found through the build event
 #    file, copied to artifacts/<test name>/ (--shard K: shard-artifacts/shard-K/,
 #    with the event file), which the step uploads
@@ -14,12 +15,11 @@
 #    the exports, the annotation, the baseline (docs/nightly.md); --merge
 #    merges every shard's night (docs/nightly.md#shards) into artifacts/ first
 #
-# Locally (about half an hour on 2 cores), artifacts/ holds what the job
-# would upload.
+# Run locally (half an hour on 2 cores), artifacts/ holds what it uploads.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 
-readonly events="artifacts/bazel-events.json" map="benchmarks/shards.json"
+readonly events="artifacts/bazel-events.json" map="${HAVLAK_LAB_SHARD_MAP:-benchmarks/shards.json}"
 nightly=(tools/bazel run //tools/nightly --)
 night=artifacts tests=(//benchmarks:all)
 # Outputs of an earlier run must not pass for this run's.

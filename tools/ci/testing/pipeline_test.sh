@@ -21,31 +21,39 @@ source "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/lib.sh"
 check_jsonschema="$("${clean_env[@]}" "$tools" check-jsonschema)"
 agent="$("${clean_env[@]}" "$tools" buildkite-agent)"
 
-# A runfiles path: resolved before leaving the runfiles directory.
+# Runfiles paths: resolved before leaving the runfiles directory.
 whichsteps="$(readlink -f "${WHICHSTEPS:?set by //tools/ci:pipeline_test}")"
 [[ -x "$whichsteps" ]] || die "no whichsteps at $WHICHSTEPS"
+nightly_cmd="$(readlink -f "${NIGHTLY:?set by //tools/ci:pipeline_test}")"
+[[ -x "$nightly_cmd" ]] || die "no nightly at $NIGHTLY"
 
-cd "$workspace"
-for pipeline in .buildkite/pipeline.yml .buildkite/local.yml; do
-  echo "== check-jsonschema --builtin-schema vendor.buildkite $pipeline"
-  "$check_jsonschema" --builtin-schema vendor.buildkite "$pipeline" ||
-    die "$pipeline does not match Buildkite's pipeline schema"
+# check PIPELINE RESOLVED: Buildkite's schema and the agent's parser accept
+# the pipeline, without a warning; the agent's JSON of it goes to RESOLVED.
+check() {
+  echo "== check-jsonschema --builtin-schema vendor.buildkite $1"
+  "$check_jsonschema" --builtin-schema vendor.buildkite "$1" ||
+    die "$1 does not match Buildkite's pipeline schema"
 
-  echo "== buildkite-agent pipeline upload --dry-run $pipeline"
+  echo "== buildkite-agent pipeline upload --dry-run $1"
   # The dry run needs no agent token; it prints the pipeline as the agent
   # would upload it.
   "${clean_env[@]}" BUILDKITE_BUILD_ID=dry-run BUILDKITE_JOB_ID=dry-run \
-    timeout 60 "$agent" pipeline upload --dry-run --format json "$pipeline" \
-    >"$tmp/resolved.json" 2>"$tmp/agent.log" || {
+    timeout 60 "$agent" pipeline upload --dry-run --format json "$1" \
+    >"$2" 2>"$tmp/agent.log" || {
     cat "$tmp/agent.log" >&2
-    die "buildkite-agent cannot parse $pipeline"
+    die "buildkite-agent cannot parse $1"
   }
   if grep -qi 'warn' "$tmp/agent.log"; then
     cat "$tmp/agent.log" >&2
-    die "buildkite-agent warns about $pipeline"
+    die "buildkite-agent warns about $1"
   fi
-  head -n 12 "$tmp/resolved.json"
+  head -n 12 "$2"
   echo "..."
+}
+
+cd "$workspace"
+for pipeline in .buildkite/pipeline.yml .buildkite/local.yml; do
+  check "$pipeline" "$tmp/resolved.json"
 done
 
 # The promises of pipeline.yml, in the form the agent uploads it.
@@ -69,16 +77,8 @@ expect '.timeout_in_minutes | type' '"number"'
 # The steps nightly-perf uploads, from the shard map (docs/nightly.md#shards):
 # valid for Buildkite, a step per shard pinned to its own perf agent and
 # serialised there, and the merge after all of them, whatever their outcome.
-nightly_cmd="$(readlink -f "${NIGHTLY:?set by //tools/ci:pipeline_test}")"
 "$nightly_cmd" steps benchmarks/shards.json >"$tmp/steps.json" || die "nightly steps failed"
-"$check_jsonschema" --builtin-schema vendor.buildkite "$tmp/steps.json" ||
-  die "the nightly job's generated steps do not match Buildkite's pipeline schema"
-"${clean_env[@]}" BUILDKITE_BUILD_ID=dry-run BUILDKITE_JOB_ID=dry-run \
-  timeout 60 "$agent" pipeline upload --dry-run --format json "$tmp/steps.json" \
-  >"$tmp/steps-resolved.json" 2>"$tmp/agent.log" || {
-  cat "$tmp/agent.log" >&2
-  die "buildkite-agent cannot parse the nightly job's generated steps"
-}
+check "$tmp/steps.json" "$tmp/steps-resolved.json"
 shards="$(jq '.shards | length' benchmarks/shards.json)"
 ((shards > 0)) || die "benchmarks/shards.json has no shards"
 keys="$(jq -c '[.steps[] | select(.key | startswith("nightly-perf-shard-")) | .key]' "$tmp/steps-resolved.json")"

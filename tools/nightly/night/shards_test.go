@@ -145,19 +145,27 @@ func TestMergeThreeShards(t *testing.T) {
 	}
 }
 
+// firstShardedNight merges a night of three shards and gates it: the
+// baseline it becomes, and its map.
+func firstShardedNight(t *testing.T) (string, string) {
+	t.Helper()
+	needCommands(t)
+	t.Setenv("BUILDKITE", "")
+	baseline := filepath.Join(t.TempDir(), "baseline")
+	shards, mapFile := shardNight(t, makeNight(t, nightSpec{allocs: 1}), 3)
+	if status, log, _ := mergeNight(t, baseline, mapFile, shards); status != 0 || !isDir(baseline) {
+		t.Fatalf("first night: exit status %d, want 0 and a baseline:\n%s", status, log)
+	}
+	return baseline, mapFile
+}
+
 // Each benchmark is compared only with its own agent's results: once the
 // map moves havlak6 to another shard, its result (three times slower) is
 // not compared with its old agent's, and the night says its environment
 // changed; havlak7, as slow on its own agent, still regresses.
 func TestMergeMovedBenchmark(t *testing.T) {
-	needCommands(t)
-	t.Setenv("BUILDKITE", "")
-	baseline := filepath.Join(t.TempDir(), "baseline")
-	shards, mapFile := shardNight(t, makeNight(t, nightSpec{allocs: 1}), 3)
-	if status, log, _ := mergeNight(t, baseline, mapFile, shards); status != 0 {
-		t.Fatalf("first night: exit status %d:\n%s", status, log)
-	}
-	shards, mapFile = shardNight(t, makeNight(t, nightSpec{allocs: 1, slow: "havlak6", alsoSlow: "havlak7"}), 3, "havlak6")
+	baseline, _ := firstShardedNight(t)
+	shards, mapFile := shardNight(t, makeNight(t, nightSpec{allocs: 1, slow: "havlak6", alsoSlow: "havlak7"}), 3, "havlak6")
 	status, log, _ := mergeNight(t, baseline, mapFile, shards)
 	if status != 1 || !strings.Contains(log, "report: havlak7 regressed") || strings.Contains(log, "havlak6 regressed") {
 		t.Errorf("havlak6 moved, havlak7 slower on its own agent: exit status %d, want 1, havlak7 regressed, havlak6 not compared:\n%s", status, log)
@@ -171,19 +179,13 @@ func TestMergeMovedBenchmark(t *testing.T) {
 // benchmarks and its shard; the rest are merged and gated as a night whose
 // tests failed: the gate says what is MISSING, and the baseline stays.
 func TestMergeMissingShard(t *testing.T) {
-	needCommands(t)
-	t.Setenv("BUILDKITE", "")
-	baseline := filepath.Join(t.TempDir(), "baseline")
-	shards, mapFile := shardNight(t, makeNight(t, nightSpec{allocs: 1}), 3)
-	if status, log, _ := mergeNight(t, baseline, mapFile, shards); status != 0 {
-		t.Fatalf("first night: exit status %d:\n%s", status, log)
-	}
+	baseline, mapFile := firstShardedNight(t)
 	m, err := shard.Read(mapFile)
 	if err != nil {
 		t.Fatal(err)
 	}
 
-	shards, mapFile = shardNight(t, makeNight(t, nightSpec{allocs: 1}), 3)
+	shards, mapFile := shardNight(t, makeNight(t, nightSpec{allocs: 1}), 3)
 	os.RemoveAll(filepath.Join(shards, ShardDir(2)))
 	// Shard 1 failed, and lost one of its results; shard 0 passed all its
 	// tests, but Bazel never said so (killed before the end).

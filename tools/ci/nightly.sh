@@ -1,46 +1,48 @@
 #!/usr/bin/env bash
-# The nightly perf job (.buildkite/pipeline.yml, queue "perf"): the
+# The nightly perf job (.buildkite/pipeline.yml, docs/nightly.md): the
 # full-size benchmark suite, one benchmark at a time, then its outputs as
-# artifacts, the report and the gates (tools/nightly: docs/nightly.md).
+# artifacts, the report and the gates (tools/nightly).
 #
-#   tools/ci/nightly.sh [BAZEL ARGS...]
+#   tools/ci/nightly.sh [--shard K] [BAZEL ARGS...] | --merge
 #
 # 1. tools/bazel test //benchmarks:all --config=ci --config=perf
-#    (and --config=buildbuddy with $BUILDBUDDY_API_KEY; tools/ci/bazel_ci.sh)
+#    (tools/ci/bazel_ci.sh); --shard K: shard K's tests of the shard map
+#    ($HAVLAK_LAB_SHARD_MAP, else benchmarks/shards.json)
 # 2. nightly collect: each test's outputs.zip, found through the build event
-#    file, copied to artifacts/<test name>/, which the step uploads
-# 3. nightly gate: the report (artifacts/report/) against the last good
-#    night ($HAVLAK_LAB_BASELINE), benchgate on the Go benchmarks, the
-#    summary as an annotation (printed when not run by an agent), and a
-#    good night promoted to baseline; the night enters the results history
-#    ($HAVLAK_LAB_HISTORY_DIR, docs/history.md), searched for change points
-#    with Apache Otava (installed by tools/ci/tools.sh); the night's results
-#    exported for benchstat, Bencher, github-action-benchmark and
-#    Prometheus (artifacts/exports/, docs/history.md#exports)
+#    file, copied to artifacts/<test name>/ (--shard K: shard-artifacts/shard-K/,
+#    with the event file), which the step uploads
+# 3. nightly gate: the report, benchgate, the history's change points,
+#    the exports, the annotation, the baseline (docs/nightly.md); --merge
+#    merges every shard's night (docs/nightly.md#shards) into artifacts/ first
 #
-# Locally, from the checkout (about half an hour on 2 cores):
-#   tools/ci/nightly.sh
-# and artifacts/ holds what the job would upload.
+# Run locally (half an hour on 2 cores), artifacts/ holds what it uploads.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 
-readonly events="artifacts/bazel-events.json"
+readonly events="artifacts/bazel-events.json" map="${HAVLAK_LAB_SHARD_MAP:-benchmarks/shards.json}"
 nightly=(tools/bazel run //tools/nightly --)
+night=artifacts tests=(//benchmarks:all)
 # Outputs of an earlier run must not pass for this run's.
 rm -rf artifacts
 mkdir -p artifacts
+[[ "${1:-}" != --merge ]] || exec "${nightly[@]}" merge --otava "$(tools/ci/tools.sh otava)" "$map" shard-artifacts artifacts
+# nightly shard checks K, a shard of the map, before its night is removed.
+[[ "${1:-}" != --shard ]] || { "${nightly[@]}" shard "$map" "${2:?--shard wants a shard number}" >artifacts/shard-tests.txt
+  night="shard-artifacts/shard-$2" tests=(--target_pattern_file=artifacts/shard-tests.txt); shift 2; rm -rf "$night"; }
 
-echo "--- :bazel: tools/bazel test //benchmarks:all --config=perf"
+echo "--- :bazel: tools/bazel test ${tests[*]} --config=perf"
 status=0
-tools/ci/bazel_ci.sh test //benchmarks:all --config=perf "$@" || status=$?
+tools/ci/bazel_ci.sh test "${tests[@]}" --config=perf "$@" || status=$?
 # Failed benchmarks have outputs too (the profiles of what went wrong):
 # collect whatever there is, then fail the job with Bazel's status.
 
 echo "--- :package: Collecting test outputs"
-if ! "${nightly[@]}" collect "$events" artifacts; then
+if ! "${nightly[@]}" collect "$events" "$night"; then
   # After a failed build, say so; after a good one, this is the failure.
   ((status != 0)) || exit 1
 fi
+# A shard's night is gated with the others' (--merge).
+[[ "$night" == artifacts ]] || exit "$status"
 
 gate=(gate --otava "$(tools/ci/tools.sh otava)")
 # A night whose tests failed is never the next one's baseline.

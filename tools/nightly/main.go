@@ -3,6 +3,10 @@
 //
 //	nightly collect EVENTS DEST
 //	nightly gate [--baseline DIR] [--tests-failed] [--dashboard URL] [--otava CMD [--history-dir DIR] [--history DSN] [--stale-after NIGHTS]] ARTIFACTS
+//	nightly shardmap --manifest FILE --shards N [--history DSN] [--tolerance F] [--default-seconds S] [--since DAYS] [--quick] --out MAP
+//	nightly shard MAP K
+//	nightly steps [--upload] MAP
+//	nightly merge [gate's flags] MAP SHARDS ARTIFACTS
 //
 // collect copies the outputs.zip of every test named in a build event JSON
 // file (--build_event_json_file) to DEST/<test name>/outputs.zip and prints
@@ -42,6 +46,19 @@
 // shows the new alerts first. The summary also carries the report's
 // profile diffs of regressed benchmarks.
 //
+// shardmap writes the shard map (tools/nightly/shard, docs/nightly.md#shards)
+// of the manifest's full-size benchmarks across N perf agents, balanced by
+// their durations in the history, each kept on the shard the map at MAP
+// gave it when that stays within the tolerance; shard prints shard K's
+// test labels, one a line (tools/ci/nightly.sh --shard K tests those);
+// steps prints the nightly job's Buildkite steps for the map, a job per
+// shard and the merge, as JSON, or uploads them with buildkite-agent
+// (--upload); merge merges the shards' nights (SHARDS/shard-K/<test>/
+// outputs.zip and SHARDS/shard-K/bazel-events.json, downloaded from the
+// build first when run by a Buildkite agent) into one night at ARTIFACTS
+// and gates it as gate does: a shard that failed or never reported, and
+// every benchmark without a result, named with its shard, fail the night.
+//
 // --report, --benchgate and --bisect, before the subcommand, name the commands;
 // `bazel run //tools/nightly` gives them. Paths are relative to where bazel
 // run was typed. Exit status: 1 for a regression or a failed step, 2 for
@@ -52,14 +69,18 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"strconv"
+	"time"
 
 	"havlak-lab/internal/cli"
 	"havlak-lab/tools/alert"
 	"havlak-lab/tools/nightly/night"
+	"havlak-lab/tools/nightly/shard"
 	"havlak-lab/tools/summary"
 )
 
@@ -67,7 +88,8 @@ func main() {
 	os.Exit(cli.Report(os.Stderr, "nightly", run(os.Args[1:], os.Stdout, os.Stderr)))
 }
 
-const usage = "usage: nightly [--report CMD --benchgate CMD --bisect CMD] collect EVENTS DEST | gate [--baseline DIR] [--tests-failed] [--dashboard URL] [--otava CMD [--history-dir DIR] [--history DSN] [--stale-after NIGHTS]] ARTIFACTS"
+const usage = "usage: nightly [--report CMD --benchgate CMD --bisect CMD] collect EVENTS DEST | gate [--baseline DIR] [--tests-failed] [--dashboard URL] [--otava CMD [--history-dir DIR] [--history DSN] [--stale-after NIGHTS]] ARTIFACTS" +
+	" | shardmap --manifest FILE --shards N [--history DSN] [--tolerance F] [--default-seconds S] [--since DAYS] [--quick] --out MAP | shard MAP K | steps [--upload] MAP | merge [gate's flags] MAP SHARDS ARTIFACTS"
 
 func run(args []string, stdout, stderr io.Writer) error {
 	// The night's log shows names, reasons and paths from results and
@@ -94,19 +116,63 @@ func run(args []string, stdout, stderr io.Writer) error {
 			fmt.Fprintln(stdout, cli.Field(dir))
 		}
 		return err
-	case "gate":
-		return runGate(fs.Args()[1:], night.GateOptions{Report: *report, Benchgate: *benchgate, Bisect: *bisect,
+	case "gate", "merge":
+		return runGate(fs.Arg(0), fs.Args()[1:], night.GateOptions{Report: *report, Benchgate: *benchgate, Bisect: *bisect,
 			Annotate: night.BuildkiteAnnotator(stdout, stderr), Stdout: stdout, Stderr: stderr})
+	case "shardmap":
+		return runShardMap(fs.Args()[1:], stdout, stderr)
+	case "shard":
+		if fs.NArg() != 3 {
+			return cli.Usagef("shard wants MAP and K\n%s", usage)
+		}
+		k, err := strconv.Atoi(fs.Arg(2))
+		if err != nil || k < 0 {
+			return cli.Usagef("shard %q: want a shard's number", fs.Arg(2))
+		}
+		return night.ShardTests(fs.Arg(1), k, stdout)
+	case "steps":
+		upload := fs.NArg() == 3 && fs.Arg(1) == "--upload"
+		if fs.NArg() != 2 && !upload {
+			return cli.Usagef("steps wants [--upload] MAP\n%s", usage)
+		}
+		return night.Steps(fs.Arg(fs.NArg()-1), upload, stdout, stderr)
 	case "":
 		return cli.Usagef("no subcommand\n%s", usage)
 	}
 	return cli.Usagef("unknown subcommand %q\n%s", fs.Arg(0), usage)
 }
 
-// runGate reads gate's flags and argument into o, which has the commands
-// and the writers, and runs the gate.
-func runGate(args []string, o night.GateOptions) error {
-	fs := flag.NewFlagSet("nightly gate", flag.ContinueOnError)
+// runShardMap reads shardmap's flags and writes the map.
+func runShardMap(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("nightly shardmap", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	o := night.ShardMapOptions{Stdout: stdout}
+	fs.StringVar(&o.Manifest, "manifest", "", "//benchmarks:manifest's `FILE` (bazel-bin/benchmarks/manifest.json)")
+	fs.StringVar(&o.History, "history", os.Getenv("HAVLAK_LAB_HISTORY"), "the results history's `DSN` (default: the lab's local history)")
+	fs.StringVar(&o.Out, "out", "", "the map's `FILE` (benchmarks/shards.json); a map there is the previous one")
+	fs.IntVar(&o.Shards, "shards", 0, "how many perf agents (`N`) share the suite")
+	fs.Float64Var(&o.Tolerance, "tolerance", shard.DefaultTolerance, "how much longer than the best balance the longest shard may be while no benchmark moves (a `fraction`)")
+	fs.Float64Var(&o.DefaultSeconds, "default-seconds", 60, "the duration, in `seconds`, of a benchmark without full-size results in the history")
+	days := fs.Int("since", 30, "read the results of the last `DAYS` days")
+	fs.BoolVar(&o.Quick, "quick", false, "map the quick tests, by their durations on the quick workload: to rehearse a sharded night on one machine, never the nightly's map")
+	if help, err := cli.ParseFlags(fs, args); help || err != nil {
+		return err
+	}
+	if fs.NArg() != 0 {
+		return cli.Usagef("shardmap wants flags only\n%s", usage)
+	}
+	if *days < 1 {
+		return cli.Usagef("--since %d: want a number of days, at least 1", *days)
+	}
+	o.Since = time.Now().AddDate(0, 0, -*days)
+	return night.ShardMap(context.Background(), o)
+}
+
+// runGate reads the flags and arguments of gate, or of merge (the
+// gate's flags, then MAP SHARDS before the night), into o, which has the
+// commands and the writers, and runs it.
+func runGate(sub string, args []string, o night.GateOptions) error {
+	fs := flag.NewFlagSet("nightly "+sub, flag.ContinueOnError)
 	fs.SetOutput(o.Stderr)
 	fs.StringVar(&o.Baseline, "baseline", "", "the last good night's artifacts, `DIR` (default $HAVLAK_LAB_BASELINE, else the lab's cache's nightly-baseline)")
 	fs.BoolVar(&o.TestsFailed, "tests-failed", false, "the night's tests failed: never make it the baseline")
@@ -120,9 +186,17 @@ func runGate(args []string, o night.GateOptions) error {
 	if help, err := cli.ParseFlags(fs, args); help || err != nil {
 		return err
 	}
+	o.Retire = retire
+	if sub == "merge" {
+		if fs.NArg() != 3 {
+			return cli.Usagef("merge wants MAP, SHARDS and ARTIFACTS\n%s", usage)
+		}
+		o.Artifacts = fs.Arg(2)
+		return night.MergeNight(night.MergeOptions{Map: fs.Arg(0), Shards: fs.Arg(1), Gate: o})
+	}
 	if fs.NArg() != 1 {
 		return cli.Usagef("gate wants one ARTIFACTS directory\n%s", usage)
 	}
-	o.Artifacts, o.Retire = fs.Arg(0), retire
+	o.Artifacts = fs.Arg(0)
 	return night.Gate(o)
 }

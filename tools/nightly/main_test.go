@@ -33,6 +33,11 @@ func TestFlags(t *testing.T) {
 		{append(commands, "gate", "--baseline", night, night), "are the same directory"},
 		{append(commands, "gate", "--baseline", t.TempDir(), "--otava", "otava", "--history-dir", filepath.Join(night, "history"), night),
 			"--history-dir"},
+		{[]string{"shard", "shards.json"}, "shard wants MAP and K"},
+		{[]string{"shard", "shards.json", "all"}, `shard "all": want a shard's number`},
+		{[]string{"steps", "--uplaod", "shards.json"}, "steps wants [--upload] MAP"},
+		{append(commands, "merge", "shards.json", night), "merge wants MAP, SHARDS and ARTIFACTS"},
+		{append(commands, "merge", "--stale-after", "0", "shards.json", t.TempDir(), night), "--stale-after 0"},
 	} {
 		var out bytes.Buffer
 		err := run(c.args, &out, &out)

@@ -2,8 +2,10 @@
 # Checks .buildkite/*.yml with Buildkite's own tools: the pipeline schema
 # (check-jsonschema's vendor.buildkite, strict: unknown keys and wrong types
 # fail) and the agent's parser (buildkite-agent pipeline upload --dry-run).
-# Also checks that the nightly job keeps its promises (only on schedule,
-# queue perf, serialised) in the agent's resolved JSON, and which steps
+# Also checks that the nightly job keeps its promises (only on schedule; the
+# steps it generates from benchmarks/shards.json: a step per shard on its
+# own perf agent, serialised, and the merge after all of them) in the
+# agent's resolved JSON, and which steps
 # each kind of build runs: a pull request from a fork only the fork's
 # presubmit and perf check on queue untrusted; this repository's pull
 # requests the presubmit and the perf check; pushes and builds by hand the
@@ -19,31 +21,39 @@ source "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/lib.sh"
 check_jsonschema="$("${clean_env[@]}" "$tools" check-jsonschema)"
 agent="$("${clean_env[@]}" "$tools" buildkite-agent)"
 
-# A runfiles path: resolved before leaving the runfiles directory.
+# Runfiles paths: resolved before leaving the runfiles directory.
 whichsteps="$(readlink -f "${WHICHSTEPS:?set by //tools/ci:pipeline_test}")"
 [[ -x "$whichsteps" ]] || die "no whichsteps at $WHICHSTEPS"
+nightly_cmd="$(readlink -f "${NIGHTLY:?set by //tools/ci:pipeline_test}")"
+[[ -x "$nightly_cmd" ]] || die "no nightly at $NIGHTLY"
 
-cd "$workspace"
-for pipeline in .buildkite/pipeline.yml .buildkite/local.yml; do
-  echo "== check-jsonschema --builtin-schema vendor.buildkite $pipeline"
-  "$check_jsonschema" --builtin-schema vendor.buildkite "$pipeline" ||
-    die "$pipeline does not match Buildkite's pipeline schema"
+# check PIPELINE RESOLVED: Buildkite's schema and the agent's parser accept
+# the pipeline, without a warning; the agent's JSON of it goes to RESOLVED.
+check() {
+  echo "== check-jsonschema --builtin-schema vendor.buildkite $1"
+  "$check_jsonschema" --builtin-schema vendor.buildkite "$1" ||
+    die "$1 does not match Buildkite's pipeline schema"
 
-  echo "== buildkite-agent pipeline upload --dry-run $pipeline"
+  echo "== buildkite-agent pipeline upload --dry-run $1"
   # The dry run needs no agent token; it prints the pipeline as the agent
   # would upload it.
   "${clean_env[@]}" BUILDKITE_BUILD_ID=dry-run BUILDKITE_JOB_ID=dry-run \
-    timeout 60 "$agent" pipeline upload --dry-run --format json "$pipeline" \
-    >"$tmp/resolved.json" 2>"$tmp/agent.log" || {
+    timeout 60 "$agent" pipeline upload --dry-run --format json "$1" \
+    >"$2" 2>"$tmp/agent.log" || {
     cat "$tmp/agent.log" >&2
-    die "buildkite-agent cannot parse $pipeline"
+    die "buildkite-agent cannot parse $1"
   }
   if grep -qi 'warn' "$tmp/agent.log"; then
     cat "$tmp/agent.log" >&2
-    die "buildkite-agent warns about $pipeline"
+    die "buildkite-agent warns about $1"
   fi
-  head -n 12 "$tmp/resolved.json"
+  head -n 12 "$2"
   echo "..."
+}
+
+cd "$workspace"
+for pipeline in .buildkite/pipeline.yml .buildkite/local.yml; do
+  check "$pipeline" "$tmp/resolved.json"
 done
 
 # The promises of pipeline.yml, in the form the agent uploads it.
@@ -58,11 +68,38 @@ expect() {
   [[ "$got" == "$2" ]] || die "nightly-perf: $1 is $got, want $2"
 }
 expect '.if' '"build.source == \"schedule\""'
-expect '.agents' '{"queue":"perf","arch":"amd64"}'
-expect '.concurrency' '1'
-expect '.concurrency_group | type' '"string"'
+# The map is checked against the suite before its steps are uploaded: a
+# benchmark in no shard fails the night's first step.
+expect '.command' '"tools/ci/bazel_ci.sh test //tools/nightly/shard:shard_test\ntools/bazel run //tools/nightly -- steps --upload benchmarks/shards.json"'
 expect '[.retry.automatic[].exit_status] | sort' '[-1,137,143]'
 expect '.timeout_in_minutes | type' '"number"'
+
+# The steps nightly-perf uploads, from the shard map (docs/nightly.md#shards):
+# valid for Buildkite, a step per shard pinned to its own perf agent and
+# serialised there, and the merge after all of them, whatever their outcome.
+"$nightly_cmd" steps benchmarks/shards.json >"$tmp/steps.json" || die "nightly steps failed"
+check "$tmp/steps.json" "$tmp/steps-resolved.json"
+shards="$(jq '.shards | length' benchmarks/shards.json)"
+((shards > 0)) || die "benchmarks/shards.json has no shards"
+keys="$(jq -c '[.steps[] | select(.key | startswith("nightly-perf-shard-")) | .key]' "$tmp/steps-resolved.json")"
+[[ "$(jq length <<<"$keys")" == "$shards" ]] || die "$shards shards in benchmarks/shards.json, steps $keys"
+for ((k = 0; k < shards; k++)); do
+  nightly="$(jq -c --arg key "nightly-perf-shard-$k" '.steps[] | select(.key == $key)' "$tmp/steps-resolved.json")"
+  [[ -n "$nightly" ]] || die "no step nightly-perf-shard-$k"
+  expect '.agents' "{\"arch\":\"amd64\",\"perf_shard\":\"$k\",\"queue\":\"perf\"}"
+  expect '.concurrency' '1'
+  expect '.concurrency_group' "\"havlak-lab/nightly-perf-shard-$k\""
+  expect '.command' "\"tools/ci/nightly.sh --shard $k\""
+  # The shard's night and how its build ended, which the merge reads.
+  expect '.artifact_paths' "[\"shard-artifacts/shard-$k/*/outputs.zip\",\"shard-artifacts/shard-$k/bazel-events.json\"]"
+  expect '[.retry.automatic[].exit_status] | sort' '[-1,137,143]'
+done
+nightly="$(jq -c '.steps[] | select(.key == "nightly-perf-merge")' "$tmp/steps-resolved.json")"
+[[ -n "$nightly" ]] || die "the nightly job's steps have no merge step"
+expect '.command' '"tools/ci/nightly.sh --merge"'
+expect '.depends_on' "$keys"
+expect '.allow_dependency_failure' 'true'
+expect '.agents.queue' '"perf"'
 
 # routes NAME WANT VAR=VALUE...: the steps a build with these conditional
 # variables runs are WANT (keys, space-separated).

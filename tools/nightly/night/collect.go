@@ -24,20 +24,43 @@ const testOutputsName = "test.outputs__outputs.zip"
 // largest (an action's output, a set of thousands of files) far under it.
 const maxEventBytes = 16 << 20
 
-// testOutputs reads a build event JSON file (--build_event_json_file, one
-// event a line) and returns, for each test label, the path of its
-// outputs.zip: of its last attempt when it ran several times
-// (--runs_per_test, flaky retries). It refuses a file that is not a
-// regular one (a named pipe, /dev/zero) and a line over maxEventBytes.
-func testOutputs(path string) (map[string]string, error) {
+// events reads a build event JSON file (--build_event_json_file, one
+// event a line) and calls each with every event's line number and JSON.
+// It refuses a file that is not a regular one (a named pipe, /dev/zero)
+// and a line over maxEventBytes; each refuses a line that is not an event.
+func events(path string, each func(line int, data []byte) error) error {
 	f, _, err := result.OpenRegular(path)
 	if errors.Is(err, result.ErrNotRegular) {
-		return nil, cli.Usagef("build event file %w", err)
+		return cli.Usagef("build event file %w", err)
 	}
 	if err != nil {
-		return nil, cli.UsageError{Err: fmt.Errorf("%w (was bazel run with --config=ci?)", err)}
+		return cli.UsageError{Err: fmt.Errorf("%w (was bazel run with --config=ci?)", err)}
 	}
 	defer f.Close()
+	lines := bufio.NewScanner(f)
+	lines.Buffer(make([]byte, 64<<10), maxEventBytes)
+	line := 0
+	for lines.Scan() {
+		line++
+		if data := lines.Bytes(); len(bytes.TrimSpace(data)) > 0 {
+			if err := each(line, data); err != nil {
+				return err
+			}
+		}
+	}
+	if errors.Is(lines.Err(), bufio.ErrTooLong) {
+		return cli.Usagef("%s:%d: a line over %d bytes: not a build event file", path, line+1, maxEventBytes)
+	}
+	if err := lines.Err(); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
+}
+
+// testOutputs returns, for each test label of a build event file, the
+// path of its outputs.zip: of its last attempt when it ran several times
+// (--runs_per_test, flaky retries).
+func testOutputs(path string) (map[string]string, error) {
 	type event struct {
 		ID struct {
 			TestResult *struct {
@@ -52,42 +75,69 @@ func testOutputs(path string) (map[string]string, error) {
 		} `json:"testResult"`
 	}
 	zips := map[string]string{}
-	lines := bufio.NewScanner(f)
-	lines.Buffer(make([]byte, 64<<10), maxEventBytes)
-	line := 0
-	for lines.Scan() {
-		line++
-		if data := lines.Bytes(); len(bytes.TrimSpace(data)) > 0 {
-			var e event
-			if jsonErr := json.Unmarshal(data, &e); jsonErr != nil {
-				return nil, cli.Usagef("%s:%d: not a build event: %v", path, line, jsonErr)
-			}
-			if e.ID.TestResult != nil {
-				for _, out := range e.TestResult.TestActionOutput {
-					if out.Name != testOutputsName {
-						continue
-					}
-					label := e.ID.TestResult.Label
-					u, err := url.Parse(out.URI)
-					if err != nil || u.Scheme != "file" {
-						return nil, fmt.Errorf("%s:%d: %s: outputs.zip is at %s, not a local file (--remote_download_minimal?)",
-							path, line, label, out.URI)
-					}
-					if err := checkTestOutputs(label, u.Path); err != nil {
-						return nil, fmt.Errorf("%s:%d: %w", path, line, err)
-					}
-					zips[label] = u.Path
-				}
-			}
+	err := events(path, func(line int, data []byte) error {
+		var e event
+		if err := json.Unmarshal(data, &e); err != nil {
+			return cli.Usagef("%s:%d: not a build event: %v", path, line, err)
 		}
+		if e.ID.TestResult == nil {
+			return nil
+		}
+		for _, out := range e.TestResult.TestActionOutput {
+			if out.Name != testOutputsName {
+				continue
+			}
+			label := e.ID.TestResult.Label
+			u, err := url.Parse(out.URI)
+			if err != nil || u.Scheme != "file" {
+				return fmt.Errorf("%s:%d: %s: outputs.zip is at %s, not a local file (--remote_download_minimal?)",
+					path, line, label, out.URI)
+			}
+			if err := checkTestOutputs(label, u.Path); err != nil {
+				return fmt.Errorf("%s:%d: %w", path, line, err)
+			}
+			zips[label] = u.Path
+		}
+		return nil
+	})
+	return zips, err
+}
+
+// buildExit is how the build of a build event file ended, as its
+// BuildFinished event says: Bazel's exit code (0: every test passed) and
+// its name. A file without that event is a build that never said how it
+// ended (Bazel killed, the agent lost): an error.
+func buildExit(path string) (int, string, error) {
+	type event struct {
+		ID struct {
+			BuildFinished *struct{} `json:"buildFinished"`
+		} `json:"id"`
+		Finished struct {
+			ExitCode *struct {
+				Name string `json:"name"`
+				Code int    `json:"code"`
+			} `json:"exitCode"`
+		} `json:"finished"`
 	}
-	if errors.Is(lines.Err(), bufio.ErrTooLong) {
-		return nil, cli.Usagef("%s:%d: a line over %d bytes: not a build event file", path, line+1, maxEventBytes)
+	code, name, found := 0, "", false
+	err := events(path, func(line int, data []byte) error {
+		var e event
+		if err := json.Unmarshal(data, &e); err != nil {
+			return cli.Usagef("%s:%d: not a build event: %v", path, line, err)
+		}
+		if e.ID.BuildFinished == nil {
+			return nil
+		}
+		if e.Finished.ExitCode == nil || e.Finished.ExitCode.Name == "" {
+			return fmt.Errorf("%s:%d: the build finished without an exit code", path, line)
+		}
+		code, name, found = e.Finished.ExitCode.Code, e.Finished.ExitCode.Name, true
+		return nil
+	})
+	if err == nil && !found {
+		err = fmt.Errorf("%s: the build never finished (no BuildFinished event)", path)
 	}
-	if err := lines.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return zips, nil
+	return code, name, err
 }
 
 // checkTestOutputs refuses a build event's test whose name would not stay
@@ -116,12 +166,20 @@ func checkTestOutputs(label, zip string) error {
 // collect`. It returns the directories it made, sorted, also with an
 // error when dest is then not a night (result.Night). <test name> is the
 // target's name; two tests of one name in different packages are an
-// error. Both paths are as a user types them (cli.UserPath).
+// error. Both paths are as a user types them (cli.UserPath). A dest that
+// does not hold the event file (a shard's night, tools/ci/nightly.sh
+// --shard) gets a copy of it, first: how the shard's build ended, which
+// the merge reads.
 func Collect(events, dest string) ([]string, error) {
 	events, dest = cli.UserPath(events), cli.UserPath(dest)
 	zips, err := testOutputs(events)
 	if err != nil {
 		return nil, err
+	}
+	if copied := filepath.Join(dest, result.NightEvents); filepath.Clean(events) != copied {
+		if err := copyFile(events, copied); err != nil {
+			return nil, err
+		}
 	}
 	labelOf := map[string]string{}
 	var dirs []string

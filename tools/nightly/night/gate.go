@@ -31,6 +31,9 @@ type night struct {
 	report      string // the report and benchgate commands
 	benchgate   string
 	testsFailed bool // the night's bazel test failed
+	// incomplete names what the night lacks that the gate cannot see
+	// (GateOptions.Incomplete).
+	incomplete []string
 	// retire names the baseline's benchmarks that left the suite on
 	// purpose (the report's --retire).
 	retire []string
@@ -201,7 +204,7 @@ func (n *night) gate() error {
 	if n.annotate != nil {
 		style := "success"
 		switch {
-		case v.regressed || v.failed || v.unreadable:
+		case v.regressed || v.failed || v.unreadable || len(n.incomplete) > 0:
 			style = "error"
 		case v.environmentChanged || len(tonight) > 0:
 			style = "warning"
@@ -212,7 +215,7 @@ func (n *night) gate() error {
 	}
 	fmt.Fprintln(n.stdout, text)
 
-	if v.regressed || v.failed || v.unreadable {
+	if v.regressed || v.failed || v.unreadable || len(n.incomplete) > 0 {
 		return cli.ExitError{Status: verdictlib.StatusRegressed}
 	}
 	if n.testsFailed {
@@ -437,19 +440,27 @@ func (n *night) run(what, command string, args ...string) int {
 // report's table, and what the gates found; the tables' rows link to the
 // dashboard's compare page of pair.
 func (n *night) summary(found []result.Found, v verdict, j judged, tonight []alert.Alert, pair summary.Pair) string {
-	commit, host := "unknown", "unknown"
+	commit, hosts := "unknown", []string{}
 	for _, f := range found {
-		if f.Err == nil {
-			env := f.Result.Environment
-			if c := env.Source.Commit; c != "" {
-				commit = gitwork.Short(c)
-				if env.Source.Dirty {
-					commit += ", with uncommitted changes"
-				}
-			}
-			host = env.Machine.Hostname
-			break
+		if f.Err != nil {
+			continue
 		}
+		env := f.Result.Environment
+		if c := env.Source.Commit; c != "" && commit == "unknown" {
+			commit = gitwork.Short(c)
+			if env.Source.Dirty {
+				commit += ", with uncommitted changes"
+			}
+		}
+		// A sharded night (nightly merge) ran on several machines.
+		if !slices.Contains(hosts, env.Machine.Hostname) {
+			hosts = append(hosts, env.Machine.Hostname)
+		}
+	}
+	host := "unknown"
+	if len(hosts) > 0 {
+		slices.Sort(hosts)
+		host = strings.Join(hosts, ", ")
 	}
 	var s strings.Builder
 	fmt.Fprintf(&s, "**Nightly benchmarks** (commit %s, %s)\n\n", markdown.Escape(commit), markdown.Escape(host))
@@ -466,6 +477,13 @@ func (n *night) summary(found []result.Found, v verdict, j judged, tonight []ale
 	}
 	for _, m := range j.missingGo {
 		fmt.Fprintf(&s, "\n- %s", markdown.Escape(m))
+	}
+	if len(n.incomplete) > 0 {
+		s.WriteString("\n\n**The night is incomplete**: it fails, and never becomes the baseline.\n")
+		for _, line := range n.incomplete {
+			fmt.Fprintf(&s, "\n- %s", markdown.Escape(line))
+		}
+		s.WriteString("\n")
 	}
 	if v.regressed {
 		s.WriteString("\n**Regressions**: see the log and report/report.md among the artifacts.")

@@ -40,6 +40,11 @@ type GateOptions struct {
 	// Retire names the baseline's benchmarks that left the suite on
 	// purpose (the report's --retire).
 	Retire []string
+	// Incomplete names what the night lacks that the gate cannot see (a
+	// sharded night's shards that failed or never reported and their
+	// benchmarks: MergeNight), one a line: the summary lists them, and
+	// the night fails.
+	Incomplete []string
 	// Report and Benchgate are the report's and benchgate's commands
 	// (//tools/report, //tools/benchgate); both are needed.
 	Report, Benchgate string
@@ -82,18 +87,13 @@ type GateOptions struct {
 // failed step is an error too.
 func Gate(o GateOptions) error {
 	stdout, stderr := cli.Terminal(o.Stdout), cli.Terminal(o.Stderr)
-	switch {
-	case o.Report == "" || o.Benchgate == "":
-		return cli.Usagef("gate needs --report and --benchgate (bazel run //tools/nightly gives them)")
-	case !isDir(cli.UserPath(o.Artifacts)):
+	if err := o.check(); err != nil {
+		return err
+	}
+	if !isDir(cli.UserPath(o.Artifacts)) {
 		return cli.Usagef("%s: not a directory", cli.UserPath(o.Artifacts))
-	case o.StaleAfter < 1:
-		return cli.Usagef("--stale-after %d: want a number of nights, at least 1", o.StaleAfter)
 	}
-	dashboard, err := summary.ParseDashboard(o.Dashboard)
-	if err != nil {
-		return cli.Usagef("--dashboard: %v", err)
-	}
+	dashboard, _ := summary.ParseDashboard(o.Dashboard)
 	if o.Baseline == "" {
 		var err error
 		if o.Baseline, err = stateDir("HAVLAK_LAB_BASELINE", "nightly-baseline"); err != nil {
@@ -124,6 +124,7 @@ func Gate(o GateOptions) error {
 		report:      absolute(o.Report),
 		benchgate:   absolute(o.Benchgate),
 		testsFailed: o.TestsFailed,
+		incomplete:  o.Incomplete,
 		retire:      o.Retire,
 		staleNights: o.StaleAfter,
 		checkout:    cli.UserPath("."),
@@ -165,6 +166,20 @@ func BuildkiteAnnotator(stdout, stderr io.Writer) func(style, markdown string) e
 		cmd.Stdin, cmd.Stdout, cmd.Stderr = strings.NewReader(markdown+"\n"), stdout, stderr
 		return cmd.Run()
 	}
+}
+
+// check refuses options the gate cannot run with, whatever the night.
+func (o GateOptions) check() error {
+	switch {
+	case o.Report == "" || o.Benchgate == "":
+		return cli.Usagef("gate needs --report and --benchgate (bazel run //tools/nightly gives them)")
+	case o.StaleAfter < 1:
+		return cli.Usagef("--stale-after %d: want a number of nights, at least 1", o.StaleAfter)
+	}
+	if _, err := summary.ParseDashboard(o.Dashboard); err != nil {
+		return cli.Usagef("--dashboard: %v", err)
+	}
+	return nil
 }
 
 // stateDir is where the perf agent keeps one kind of state between

@@ -203,8 +203,7 @@ func makeNight(t *testing.T, spec nightSpec) string {
 func gateNight(t *testing.T, baseline, artifacts string, with ...func(o *GateOptions)) (int, string) {
 	t.Helper()
 	var out bytes.Buffer
-	o := GateOptions{Artifacts: artifacts, Baseline: baseline, Report: *reportCmd, Benchgate: *benchgateCmd,
-		StaleAfter: alert.DefaultStaleNights, Stdout: &out, Stderr: &out}
+	o := gateOptions(baseline, artifacts, &out)
 	for _, edit := range with {
 		if edit != nil {
 			edit(&o)
@@ -212,6 +211,13 @@ func gateNight(t *testing.T, baseline, artifacts string, with ...func(o *GateOpt
 	}
 	status := cli.Report(&out, "nightly", Gate(o))
 	return status, out.String()
+}
+
+// gateOptions gate artifacts against baseline with the report and
+// benchgate, writing everything to out.
+func gateOptions(baseline, artifacts string, out io.Writer) GateOptions {
+	return GateOptions{Artifacts: artifacts, Baseline: baseline, Report: *reportCmd, Benchgate: *benchgateCmd,
+		StaleAfter: alert.DefaultStaleNights, Stdout: out, Stderr: out}
 }
 
 // snapshot is the baseline's files and their contents.
@@ -382,6 +388,12 @@ func TestCollect(t *testing.T) {
 	}
 	if data, _ := os.ReadFile(filepath.Join(dest, "havlak6_test", "outputs.zip")); string(data) != "last attempt" {
 		t.Errorf("havlak6_test: %q, want the last attempt's outputs", data)
+	}
+	// A night elsewhere than the event file (a shard's) keeps a copy of
+	// it: how its build ended, which the merge reads.
+	eventFile, _ := os.ReadFile(events)
+	if data, _ := os.ReadFile(filepath.Join(dest, result.NightEvents)); string(data) != string(eventFile) {
+		t.Errorf("the night's %s: %q, want the event file's copy", result.NightEvents, data)
 	}
 
 	for name, c := range map[string]struct{ events, want string }{

@@ -185,7 +185,7 @@ func (s *Server) nightReport(w http.ResponseWriter, r *http.Request) {
 	if name == "" {
 		name = "."
 	}
-	f, info, name, err := openServed(report, name)
+	f, info, served, err := openServed(report, name)
 	if err != nil {
 		s.failArchive(w, missing("%s/%s in the archive %s: %v", dir, name, s.opts.Archive, err))
 		return
@@ -194,7 +194,7 @@ func (s *Server) nightReport(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("Content-Security-Policy", reportSecurity)
 	h.Set("X-Content-Type-Options", "nosniff")
-	contentType := mime.TypeByExtension(path.Ext(name))
+	contentType := mime.TypeByExtension(path.Ext(served))
 	if contentType == "" {
 		contentType = "application/octet-stream"
 	}

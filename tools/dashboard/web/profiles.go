@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net/http"
@@ -13,11 +11,11 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/google/pprof/driver"
 	"github.com/google/pprof/profile"
 
+	"havlak-lab/internal/pprofdriver"
 	"havlak-lab/tools/history"
 	"havlak-lab/tools/result"
 )
@@ -89,10 +87,9 @@ type profileCache struct {
 	mu    sync.Mutex
 	order []string
 	uis   map[string]map[string]http.Handler
-	// slots bounds pprof's work at once; making serializes the making of
-	// UIs: pprof's driver keeps state of its own in package variables.
-	slots  chan struct{}
-	making sync.Mutex
+	// slots bounds pprof's work at once (pprofdriver lets one UI be made
+	// at a time).
+	slots chan struct{}
 }
 
 func newProfileCache() *profileCache {
@@ -175,8 +172,6 @@ func (s *Server) makeProfileUI(ctx context.Context, id, base, kind string) (map[
 			return nil, err
 		}
 	}
-	s.pprof.making.Lock()
-	defer s.pprof.making.Unlock()
 	return pprofUI(p, pbase, s.logf)
 }
 
@@ -253,32 +248,23 @@ func parseProfile(data []byte) (*profile.Profile, error) {
 // pprofUI makes pprof's web UI of p (of p against base, pprof's
 // -diff_base, when base is not nil) and returns its handlers, those of
 // pprofPages only. pprof runs with no symbolization and no object tool,
-// no network and no files: it shows the profiles as they are.
+// no network and no files (internal/pprofdriver): it shows the profiles
+// as they are.
 func pprofUI(p, base *profile.Profile, logf func(string, ...any)) (map[string]http.Handler, error) {
 	args := []string{"-http=localhost:0", "-no_browser", "-symbolize=none"}
+	profiles := map[string]*profile.Profile{pprofSource: p}
 	if base != nil {
 		args = append(args, "-diff_base="+pprofBase)
+		profiles[pprofBase] = base
 	}
 	args = append(args, pprofSource)
+	// What pprof says goes to the server's log.
+	log := func(args ...any) { logf("pprof: %s", strings.TrimSuffix(fmt.Sprint(args...), "\n")) }
 	var handlers map[string]http.Handler
-	flags := &pprofFlags{FlagSet: flag.NewFlagSet("pprof", flag.ContinueOnError), args: args}
-	flags.SetOutput(io.Discard)
-	err := driver.PProf(&driver.Options{
-		Writer:  refusedWriter{},
-		Flagset: flags,
-		Fetch: fetcher(func(src string) (*profile.Profile, error) {
-			switch {
-			case src == pprofSource:
-				return p.Copy(), nil
-			case src == pprofBase && base != nil:
-				return base.Copy(), nil
-			}
-			return nil, fmt.Errorf("%s: not a profile of the dashboard's", src)
-		}),
-		Sym:           noSymbols{},
-		Obj:           refusedObj{},
-		UI:            pprofLog{logf},
-		HTTPTransport: refusedTransport{},
+	_, err := pprofdriver.Run(pprofdriver.Options{
+		Args:     args,
+		Profiles: profiles,
+		UI:       pprofdriver.UI{Print: log, PrintErr: log},
 		HTTPServer: func(a *driver.HTTPServerArgs) error {
 			handlers = a.Handlers
 			return nil
@@ -286,9 +272,6 @@ func pprofUI(p, base *profile.Profile, logf func(string, ...any)) (map[string]ht
 	})
 	if err != nil {
 		return nil, fmt.Errorf("pprof: %w", err)
-	}
-	if flags.usage {
-		return nil, fmt.Errorf("pprof refused its arguments %q", args)
 	}
 	kept := map[string]http.Handler{}
 	for _, page := range pprofPages {
@@ -301,82 +284,8 @@ func pprofUI(p, base *profile.Profile, logf func(string, ...any)) (map[string]ht
 	return kept, nil
 }
 
-// The names pprof's driver is given for the profile and its base, which
-// the fetcher answers with them.
+// The names pprof's driver is given for the profile and its base.
 const (
 	pprofSource = "profile"
 	pprofBase   = "base"
 )
-
-type fetcher func(src string) (*profile.Profile, error)
-
-// Fetch gives no source URL: pprof would save a copy of a profile it
-// fetched from one.
-func (f fetcher) Fetch(src string, _, _ time.Duration) (*profile.Profile, string, error) {
-	p, err := f(src)
-	return p, "", err
-}
-
-// pprofFlags are pprof's flags, parsed from fixed arguments.
-type pprofFlags struct {
-	*flag.FlagSet
-	args  []string
-	extra []string
-	usage bool
-}
-
-func (f *pprofFlags) StringList(name, def, usage string) *[]*string {
-	return &[]*string{f.String(name, def, usage)}
-}
-
-func (f *pprofFlags) ExtraUsage() string { return strings.Join(f.extra, "\n") }
-
-func (f *pprofFlags) AddExtraUsage(eu string) { f.extra = append(f.extra, eu) }
-
-func (f *pprofFlags) Parse(usage func()) []string {
-	if err := f.FlagSet.Parse(f.args); err != nil || f.NArg() == 0 {
-		f.usage = true
-		return nil
-	}
-	return f.Args()
-}
-
-// refused is what pprof must not do: write files, open binaries, reach
-// the network.
-type (
-	refusedWriter    struct{}
-	refusedObj       struct{}
-	refusedTransport struct{}
-)
-
-var errRefused = errors.New("not done by the dashboard")
-
-func (refusedWriter) Open(string) (io.WriteCloser, error) { return nil, errRefused }
-
-func (refusedObj) Open(string, uint64, uint64, uint64, string) (driver.ObjFile, error) {
-	return nil, errRefused
-}
-
-func (refusedObj) Disasm(string, uint64, uint64, bool) ([]driver.Inst, error) { return nil, errRefused }
-
-func (refusedTransport) RoundTrip(*http.Request) (*http.Response, error) { return nil, errRefused }
-
-// noSymbols leaves a profile as it is: the lab's profiles are symbolized
-// when taken, and the dashboard fetches no binary.
-type noSymbols struct{}
-
-func (noSymbols) Symbolize(string, driver.MappingSources, *profile.Profile) error { return nil }
-
-// pprofLog is pprof's UI: what pprof says goes to the server's log.
-type pprofLog struct{ logf func(string, ...any) }
-
-func (pprofLog) ReadLine(string) (string, error) { return "", io.EOF }
-func (u pprofLog) Print(args ...any) {
-	u.logf("pprof: %s", strings.TrimSuffix(fmt.Sprint(args...), "\n"))
-}
-func (u pprofLog) PrintErr(args ...any) {
-	u.logf("pprof: %s", strings.TrimSuffix(fmt.Sprint(args...), "\n"))
-}
-func (pprofLog) IsTerminal() bool                    { return false }
-func (pprofLog) WantBrowser() bool                   { return false }
-func (pprofLog) SetAutoComplete(func(string) string) {}

@@ -468,7 +468,7 @@ func diffKind(cost string, a, b *history.Stored) (string, string) {
 		if st == nil {
 			return "", "no profile diff: a side has no result"
 		}
-		if _, _, ok := archived(st.Source); !ok || !resultID(st.SHA256) {
+		if _, _, ok := archived(st.Source); !ok || !result.IsSHA256(st.SHA256) {
 			return "", "no profile diff: " + st.Result.Environment.Source.Commit + "'s result was not ingested from the nightly " +
 				"job's archive (its source: " + st.Source + "), where the dashboard reads profiles"
 		}

@@ -56,19 +56,6 @@ var pprofPages = []string{"", "flamegraph", "top", "graph", "peek", "download"}
 const pprofSecurity = "sandbox allow-scripts; default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; " +
 	"img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
-// resultID tells whether s is a result's key: a sha256 in lower-case hex.
-func resultID(s string) bool {
-	if len(s) != 64 {
-		return false
-	}
-	for _, c := range s {
-		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
-			return false
-		}
-	}
-	return true
-}
-
 // profileKind tells whether s can name a kind of profile.
 func profileKind(s string) bool { return len(s) <= 32 && archiveName(s) }
 
@@ -121,7 +108,7 @@ func (c *profileCache) put(key string, ui map[string]http.Handler) {
 func (s *Server) profiles(w http.ResponseWriter, r *http.Request) {
 	id, base, kind, page := r.PathValue("id"), r.PathValue("base"), r.PathValue("kind"), r.PathValue("page")
 	switch {
-	case !resultID(id) || base != "" && !resultID(base):
+	case !result.IsSHA256(id) || base != "" && !result.IsSHA256(base):
 		s.fail(w, "", http.StatusNotFound, "a result is named by its key, a sha256 in hex (64 digits 0-9a-f)")
 		return
 	case !profileKind(kind):

@@ -331,7 +331,7 @@ type pointProfile struct {
 // archivedProfiles are the flame graphs of the profiles that the result
 // of p keeps, if it is a result of the archive.
 func archivedProfiles(p history.Point) []pointProfile {
-	if _, _, ok := archived(p.Source); !ok || !resultID(p.SHA256) {
+	if _, _, ok := archived(p.Source); !ok || !result.IsSHA256(p.SHA256) {
 		return nil
 	}
 	var out []pointProfile

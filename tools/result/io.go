@@ -254,12 +254,7 @@ func Open(path string) (Outputs, error) {
 	if err != nil {
 		return nil, err
 	}
-	out, err := openZip(f, info.Size(), path)
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	return out, nil
+	return openZip(f, info.Size(), path)
 }
 
 // OpenZipIn opens the outputs.zip named name under root as Open does,
@@ -282,17 +277,18 @@ func OpenZipIn(root *os.Root, name string) (Outputs, error) {
 		f.Close()
 		return nil, err
 	}
-	out, err := openZip(f, info.Size(), path)
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	return out, nil
+	return openZip(f, info.Size(), path)
 }
 
 // openZip reads the directory of the zip f of size bytes at path and
-// checks its entries.
-func openZip(f *os.File, size int64, path string) (Outputs, error) {
+// checks its entries; the Outputs it returns owns f, which it closes when
+// it fails.
+func openZip(f *os.File, size int64, path string) (_ Outputs, err error) {
+	defer func() {
+		if err != nil {
+			f.Close()
+		}
+	}()
 	if size > MaxResultBytes {
 		return nil, &LimitError{path, size, MaxResultBytes}
 	}

@@ -1,8 +1,6 @@
 package web
 
 import (
-	"archive/zip"
-	"bytes"
 	"context"
 	"database/sql"
 	"fmt"
@@ -18,6 +16,7 @@ import (
 	"havlak-lab/tools/alert"
 	"havlak-lab/tools/history"
 	"havlak-lab/tools/result"
+	"havlak-lab/tools/result/resulttest"
 )
 
 // hostile is a name no page may take for markup.
@@ -232,7 +231,7 @@ func archive(t *testing.T, db *history.DB, r *result.Result, profiles map[result
 	}
 	night := archivedNight(db, r)
 	zipPath := filepath.Join(night, r.Benchmark.Name+"_quick_test", result.ZipName)
-	zipDir(t, dir, zipPath)
+	resulttest.ZipDir(t, dir, zipPath)
 	if _, err := db.Ingest(context.Background(), zipPath); err != nil {
 		t.Fatal(err)
 	}
@@ -243,37 +242,6 @@ func archive(t *testing.T, db *history.DB, r *result.Result, profiles map[result
 	page := "<!DOCTYPE html><title>night</title><h1 id=night-report>The night of " + r.Environment.Source.Commit + "</h1>" +
 		"<script>document.title = 'ran ' + document.domain;</script>"
 	if err := os.WriteFile(report, []byte(page), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// zipDir zips dir's files into path, as Bazel makes outputs.zip.
-func zipDir(t *testing.T, dir, path string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	z := zip.NewWriter(&buf)
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range entries {
-		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		w, err := z.Create(e.Name())
-		if err != nil {
-			t.Fatal(err)
-		}
-		w.Write(data)
-	}
-	if err := z.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -2,7 +2,7 @@
 // docs/dashboard.md): a web app over the results history, with a page
 // per series, a comparison of two commits and the alerts.
 //
-//	dashboard [--history DSN] [--listen ADDR] [--tls-cert FILE --tls-key FILE]
+//	dashboard [--history DSN] [--archive DIR] [--listen ADDR] [--tls-cert FILE --tls-key FILE]
 //	          [--read-requires-sign-in] [--session-ttl D]
 //	          [--trust-proxy-header NAME --trusted-proxy CIDR ...]
 //	dashboard users [--history DSN] add NAME | list | remove NAME
@@ -11,6 +11,9 @@
 // postgres://...); by default the one the nightly job writes:
 // $HAVLAK_LAB_HISTORY, else history.sqlite in $HAVLAK_LAB_HISTORY_DIR,
 // else in the lab's cache directory's history (internal/labcache). It
+// --archive is the directory of the nightly job's archive (its
+// --history-dir, which holds nights/), whose reports and profiles the
+// dashboard serves; by default the nightly job's: history.LocalDir. It
 // listens on 127.0.0.1 on a free port unless --listen says otherwise,
 // prints its URL, and serves until interrupted.
 //
@@ -30,6 +33,7 @@ import (
 	"net/netip"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -88,6 +92,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("dashboard", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	dsn := historyFlag(fs)
+	archive := fs.String("archive", "", "the `DIR` of the nightly job's archive (its --history-dir, holding nights/), whose reports and profiles the dashboard serves (default: the nightly job's, $HAVLAK_LAB_HISTORY_DIR or the lab's cache's history)")
 	listen := fs.String("listen", "127.0.0.1:0", "the `ADDRESS` to listen on (port 0: a free one)")
 	cert := fs.String("tls-cert", "", "serve HTTPS with this certificate (PEM `FILE`; with --tls-key)")
 	key := fs.String("tls-key", "", "the certificate's private key (PEM `FILE`)")
@@ -101,6 +106,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	opts.TrustedProxies = proxies
+	if *archive == "" {
+		dir, err := history.LocalDir()
+		if err != nil {
+			return err
+		}
+		*archive = dir
+	}
+	opts.Archive = absolute(cli.UserPath(*archive))
 	switch {
 	case fs.NArg() > 0:
 		return cli.Usagef("no arguments, only flags (or: dashboard users ...): %q", fs.Args())
@@ -170,6 +183,15 @@ func nightlyHistory() (string, error) {
 		return "", err
 	}
 	return history.DirDSN(cli.UserPath(dir)), nil
+}
+
+// absolute is path made absolute, as it is if that fails: the archive's
+// pages name it.
+func absolute(path string) string {
+	if abs, err := filepath.Abs(path); err == nil {
+		return abs
+	}
+	return path
 }
 
 // userDSN resolves an SQLite file's path as the user typed it (bazel run

@@ -1,7 +1,6 @@
 package history
 
 import (
-	"archive/zip"
 	"context"
 	"fmt"
 	"os"
@@ -95,45 +94,6 @@ func writeResult(t *testing.T, dir string, r *result.Result, files map[string]st
 func (n night) write(t *testing.T, dir string) string {
 	t.Helper()
 	return writeResult(t, dir, n.result(), map[string]string{})
-}
-
-// zipDir zips dir's files into path, as Bazel makes outputs.zip.
-func zipDir(t *testing.T, dir, path string) string {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	z := zip.NewWriter(f)
-	err = filepath.Walk(dir, func(path string, info os.FileInfo, err error) error {
-		if err != nil || info.IsDir() {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, path)
-		w, err := z.Create(filepath.ToSlash(rel))
-		if err != nil {
-			return err
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		_, err = w.Write(data)
-		return err
-	})
-	if err == nil {
-		err = z.Close()
-	}
-	if err == nil {
-		err = f.Close()
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	return path
 }
 
 // goTestResult is a go_benchmark's result with its bench.txt.

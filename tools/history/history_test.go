@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"havlak-lab/tools/result"
+	"havlak-lab/tools/result/resulttest"
 )
 
 // The same checks run on SQLite here and on a real PostgreSQL server in
@@ -68,7 +69,7 @@ func checkIngestAndSeries(t *testing.T, dsn string) {
 	// Out of time order, as a directory, a zip and a directory.
 	paths := []string{
 		nights[0].write(t, filepath.Join(root, "n3")),
-		zipDir(t, nights[1].write(t, filepath.Join(root, "n1")), filepath.Join(root, "zips", "n1", result.ZipName)),
+		resulttest.ZipDir(t, nights[1].write(t, filepath.Join(root, "n1")), filepath.Join(root, "zips", "n1", result.ZipName)),
 		nights[2].write(t, filepath.Join(root, "n2")),
 	}
 	for _, p := range paths {
@@ -152,7 +153,7 @@ func checkIdempotent(t *testing.T, dsn string) {
 	d := create(t, dsn, Shared)
 	root := t.TempDir()
 	dir := night{commit: "c1", started: day0, real: []float64{1}, instrs: []float64{1}, origin: nightly}.write(t, filepath.Join(root, "dir"))
-	zipPath := zipDir(t, dir, filepath.Join(root, "z", result.ZipName))
+	zipPath := resulttest.ZipDir(t, dir, filepath.Join(root, "z", result.ZipName))
 	first := ingest(t, d, dir)
 	before := dump(t, d)
 	// Again, and the same result.json from its zip.

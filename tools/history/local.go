@@ -16,6 +16,12 @@ const (
 	DirEnv = "HAVLAK_LAB_HISTORY_DIR"
 	// sqliteFile is the SQLite database's name in that directory.
 	sqliteFile = "history.sqlite"
+	// NightsDir is the directory, in that directory (or the nightly job's
+	// --history-dir), where the nightly job archives each night it
+	// records: NightsDir/NIGHT/TEST/outputs.zip, a result as the history
+	// ingests it (its source), and NightsDir/NIGHT/report/, the night's
+	// report. The dashboard serves them from there (--archive).
+	NightsDir = "nights"
 )
 
 // LocalDir is the local history's directory: $HAVLAK_LAB_HISTORY_DIR, else

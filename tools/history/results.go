@@ -17,6 +17,8 @@ type ResultQuery struct {
 	Benchmark string
 	Workload  string
 	EnvKey    string
+	// SHA256 is one result's key (Stored.SHA256).
+	SHA256 string
 	// Commit is a commit or a prefix of one: letters and digits.
 	Commit string
 	// From and Until select the results that started in [From, Until)
@@ -75,7 +77,7 @@ func (d *DB) Results(ctx context.Context, q ResultQuery, limit int) ([]Stored, e
 			return nil, fmt.Errorf("commit %q: want letters and digits", q.Commit)
 		}
 	}
-	cond, args := where("benchmark", q.Benchmark, "workload", q.Workload, "env_key", q.EnvKey)
+	cond, args := where("benchmark", q.Benchmark, "workload", q.Workload, "env_key", q.EnvKey, "sha256", q.SHA256)
 	and := func(c string, values ...any) {
 		if cond == "" {
 			cond = " WHERE " + c

@@ -63,6 +63,14 @@ func checkResults(t *testing.T, dsn string) {
 	if got := nightOf(ResultQuery{Benchmark: "havlak6", From: second}); got != "havlak6@bb22 havlak6@aa33" {
 		t.Errorf("havlak6 from %s on: %q", second, got)
 	}
+	// One result by its key.
+	if one, err := d.Results(ctx, ResultQuery{SHA256: got[1].SHA256}, 1); err != nil || len(one) != 1 ||
+		one[0].SHA256 != got[1].SHA256 || one[0].Source != got[1].Source {
+		t.Errorf("the result %s: %d results, %v", got[1].SHA256, len(one), err)
+	}
+	if none := nightOf(ResultQuery{SHA256: strings.Repeat("0", 64)}); none != "" {
+		t.Errorf("a result the history lacks: %q", none)
+	}
 	if _, err := d.Results(ctx, ResultQuery{}, 3); !errors.Is(err, ErrTooMany) {
 		t.Errorf("4 results with a limit of 3: %v", err)
 	}

@@ -8,19 +8,17 @@ package profilediff
 
 import (
 	"bytes"
-	"flag"
+	"errors"
 	"fmt"
 	"io"
 	"math"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 
-	"github.com/google/pprof/driver"
 	"github.com/google/pprof/profile"
 
 	"havlak-lab/internal/markdown"
+	"havlak-lab/internal/pprofdriver"
 )
 
 // A Func is one function's change.
@@ -242,85 +240,19 @@ func SVG(kind string, base, new *profile.Profile) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	dir, err := os.MkdirTemp("", "profilediff")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(dir)
-	basePath, newPath, out := filepath.Join(dir, "base.pb.gz"), filepath.Join(dir, "new.pb.gz"), filepath.Join(dir, "diff.svg")
-	for path, p := range map[string]*profile.Profile{basePath: base, newPath: new} {
-		var b bytes.Buffer
-		if err := p.Write(&b); err != nil {
-			return nil, err
-		}
-		if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
-			return nil, err
-		}
-	}
-	ui := &quietUI{}
-	err = driver.PProf(&driver.Options{
-		Flagset: newFlags([]string{"-svg", "-symbolize=none", "-sample_index=" + new.SampleType[ni].Type,
-			"-diff_base=" + basePath, "-output=" + out, newPath}),
-		UI: ui,
+	var errs bytes.Buffer
+	svg, err := pprofdriver.Run(pprofdriver.Options{
+		Args: []string{"-svg", "-symbolize=none", "-sample_index=" + new.SampleType[ni].Type,
+			"-diff_base=base", "-output=diff.svg", "new"},
+		Profiles: map[string]*profile.Profile{"base": base, "new": new},
+		// pprof's messages explain a failure.
+		UI: pprofdriver.UI{PrintErr: func(args ...any) { fmt.Fprintln(&errs, args...) }},
 	})
-	svg, rerr := os.ReadFile(out)
-	if err == nil && rerr != nil {
-		err = rerr
+	if err == nil && len(svg) == 0 {
+		err = errors.New("pprof wrote no graph")
 	}
 	if err != nil {
-		return nil, fmt.Errorf("pprof -svg -diff_base: %w: %s", err, strings.TrimSpace(ui.errors.String()))
+		return nil, fmt.Errorf("pprof -svg -diff_base: %w: %s", err, strings.TrimSpace(errs.String()))
 	}
 	return svg, nil
-}
-
-// quietUI keeps pprof's messages to explain a failure.
-type quietUI struct{ errors bytes.Buffer }
-
-func (u *quietUI) ReadLine(string) (string, error)     { return "", io.EOF }
-func (u *quietUI) Print(...any)                        {}
-func (u *quietUI) PrintErr(args ...any)                { fmt.Fprintln(&u.errors, args...) }
-func (u *quietUI) IsTerminal() bool                    { return false }
-func (u *quietUI) WantBrowser() bool                   { return false }
-func (u *quietUI) SetAutoComplete(func(string) string) {}
-
-// flags gives pprof's driver its command line.
-type flags struct {
-	*flag.FlagSet
-	args  []string
-	extra string
-}
-
-func newFlags(args []string) *flags {
-	fs := flag.NewFlagSet("pprof", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	return &flags{FlagSet: fs, args: args}
-}
-
-func (f *flags) StringList(name, def, usage string) *[]*string {
-	list := &stringList{}
-	if def != "" {
-		list.values = []*string{&def}
-	}
-	f.Var(list, name, usage)
-	return &list.values
-}
-
-func (f *flags) ExtraUsage() string         { return f.extra }
-func (f *flags) AddExtraUsage(extra string) { f.extra += extra }
-
-func (f *flags) Parse(usage func()) []string {
-	if err := f.FlagSet.Parse(f.args); err != nil || f.NArg() == 0 {
-		usage()
-		return nil
-	}
-	return f.Args()
-}
-
-// stringList is a flag that may be given many times.
-type stringList struct{ values []*string }
-
-func (l *stringList) String() string { return "" }
-func (l *stringList) Set(v string) error {
-	l.values = append(l.values, &v)
-	return nil
 }

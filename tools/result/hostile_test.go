@@ -403,3 +403,52 @@ func TestCountsAreBounded(t *testing.T) {
 		t.Errorf("50 problems: %v", err)
 	}
 }
+
+// OpenZipIn opens a zip inside its root only: a name with ../, or a
+// symlink to a zip outside, is refused, as is a named pipe (at once).
+func TestOpenZipInStaysInside(t *testing.T) {
+	outside := writeZip(t, map[string]string{FileName: "{}"}, func(_, data string) uint32 { return crc32.ChecksumIEEE([]byte(data)) })
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "in"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(outside)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "in", ZipName), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(dir, "link.zip")); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(dir, "fifo.zip"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	out, err := OpenZipIn(root, filepath.Join("in", ZipName))
+	if err != nil {
+		t.Fatalf("a zip inside: %v", err)
+	}
+	if got, err := out.ReadFile(FileName); err != nil || string(got) != "{}" {
+		t.Errorf("reading it: %q, %v", got, err)
+	}
+	out.Close()
+	rel, err := filepath.Rel(dir, outside)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{rel, "link.zip", "in/../../" + filepath.Base(outside)} {
+		if out, err := OpenZipIn(root, name); err == nil {
+			out.Close()
+			t.Errorf("OpenZipIn(%s) opened a zip outside its root", name)
+		}
+	}
+	if _, err := OpenZipIn(root, "fifo.zip"); !errors.Is(err, ErrNotRegular) {
+		t.Errorf("a named pipe: %v, want ErrNotRegular", err)
+	}
+}

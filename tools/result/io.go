@@ -254,17 +254,41 @@ func Open(path string) (Outputs, error) {
 	if err != nil {
 		return nil, err
 	}
-	out, err := openZip(f, info.Size(), path)
+	return openZip(f, info.Size(), path)
+}
+
+// OpenZipIn opens the outputs.zip named name under root as Open does,
+// for a reader that serves a directory of results to others (the
+// dashboard): os.Root resolves name, symlinks included, inside root only,
+// so neither ../ nor a symlink leads out of it; anything but a regular
+// file is refused (ErrNotRegular) before a byte is read.
+func OpenZipIn(root *os.Root, name string) (Outputs, error) {
+	path := filepath.Join(root.Name(), name)
+	// O_NONBLOCK: a named pipe opens at once and is refused below.
+	f, err := root.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	info, err := f.Stat()
+	if err == nil {
+		err = checkRegular(path, info)
+	}
 	if err != nil {
 		f.Close()
 		return nil, err
 	}
-	return out, nil
+	return openZip(f, info.Size(), path)
 }
 
 // openZip reads the directory of the zip f of size bytes at path and
-// checks its entries.
-func openZip(f *os.File, size int64, path string) (Outputs, error) {
+// checks its entries; the Outputs it returns owns f, which it closes when
+// it fails.
+func openZip(f *os.File, size int64, path string) (_ Outputs, err error) {
+	defer func() {
+		if err != nil {
+			f.Close()
+		}
+	}()
 	if size > MaxResultBytes {
 		return nil, &LimitError{path, size, MaxResultBytes}
 	}

@@ -464,7 +464,7 @@ func (r *Result) Validate() error {
 			bad("identity: schema version %d has none", r.SchemaVersion)
 		}
 		for field, sum := range map[string]string{"binary_sha256": id.BinarySHA256, "run_sha256": id.RunSHA256} {
-			if !isSHA256(sum) {
+			if !IsSHA256(sum) {
 				bad("identity.%s %q: want 64 hex digits", field, sum)
 			}
 		}
@@ -623,8 +623,9 @@ func checkTime(s string) error {
 	return nil
 }
 
-// isSHA256 tells whether s is a sha256 in hex, lower case.
-func isSHA256(s string) bool {
+// IsSHA256 tells whether s is a sha256 in hex, lower case: the form of
+// an identity's sums and of a result's key in the history.
+func IsSHA256(s string) bool {
 	if len(s) != 64 {
 		return false
 	}

@@ -1,13 +1,14 @@
 package result
 
 import (
-	"archive/zip"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"havlak-lab/tools/result/resulttest"
 )
 
 // example is a valid result of a program benchmark.
@@ -56,43 +57,6 @@ func writeFiles(t *testing.T, dir string, r *Result) {
 	}
 }
 
-// zipDir zips dir's files into path, as Bazel makes outputs.zip.
-func zipDir(t *testing.T, dir, path string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	z := zip.NewWriter(f)
-	err = filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
-		if err != nil || info.IsDir() {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		w, err := z.Create(filepath.ToSlash(rel))
-		if err != nil {
-			return err
-		}
-		data, err := os.ReadFile(p)
-		if err == nil {
-			_, err = w.Write(data)
-		}
-		return err
-	})
-	if err == nil {
-		err = z.Close()
-	}
-	if err == nil {
-		err = f.Close()
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
 func TestWriteReadDirAndZip(t *testing.T) {
 	dir := t.TempDir()
 	want := example()
@@ -101,7 +65,7 @@ func TestWriteReadDirAndZip(t *testing.T) {
 		t.Fatal(err)
 	}
 	zipPath := filepath.Join(t.TempDir(), ZipName)
-	zipDir(t, dir, zipPath)
+	resulttest.ZipDir(t, dir, zipPath)
 	for _, path := range []string{dir, zipPath} {
 		got, out, err := Read(path)
 		if err != nil {
@@ -193,12 +157,12 @@ func TestFindAll(t *testing.T) {
 	if err := Write(good, r); err != nil {
 		t.Fatal(err)
 	}
-	zipDir(t, good, filepath.Join(root, "zipped", ZipName))
+	resulttest.ZipDir(t, good, filepath.Join(root, "zipped", ZipName))
 	// A test that is no benchmark leaves an outputs.zip too.
 	other := filepath.Join(root, "other")
 	os.MkdirAll(other, 0o755)
 	os.WriteFile(filepath.Join(other, "log.txt"), nil, 0o644)
-	zipDir(t, other, filepath.Join(root, "other_test", ZipName))
+	resulttest.ZipDir(t, other, filepath.Join(root, "other_test", ZipName))
 	// A broken result is reported, not skipped.
 	broken := filepath.Join(root, "broken")
 	os.MkdirAll(broken, 0o755)

@@ -58,6 +58,9 @@ type Options struct {
 	TrustedProxies []netip.Prefix
 	// SessionTTL is how long a session lasts (0: 12 hours).
 	SessionTTL time.Duration
+	// Archive is the directory of the nightly job's archive, which holds
+	// history.NightsDir (archive.go); "": none is served.
+	Archive string
 }
 
 // A viewer is who sends a request: User "" for nobody signed in.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -35,6 +36,7 @@ func waitFor(t *testing.T, d *webdrivertest.Driver, what, js string) {
 // text and run nothing. A dialog opened by a script would fail every
 // WebDriver command after it ("unexpected alert open").
 func TestDashboardInBrowser(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir()) // pprof reads its settings there
 	db, _ := testHistory(t)
 	srv := serve(t, db)
 	d := webdrivertest.Start(t, 1400)
@@ -102,6 +104,49 @@ func TestDashboardInBrowser(t *testing.T) {
 	d.Script(&compare, `return document.querySelector("#night a.compare").getAttribute("href")`)
 	if want := "/compare?a=" + commitOf(nights-2) + "&b=" + commitOf(nights-1); compare != want {
 		t.Errorf("the last night's compare link is %q, want %q", compare, want)
+	}
+
+	// The night's panel links the night's report and the flame graph of
+	// each profile its result keeps, from the archive; the CPU profile's
+	// link opens pprof's own flame graph, drawn, and pprof's own links
+	// stay under the result's address.
+	var panel struct {
+		Report string
+		Kinds  []string
+	}
+	d.Script(&panel, `return {report: document.querySelector("#night a.report").getAttribute("href"),
+		kinds: Array.from(document.querySelectorAll("#night a.flamegraph"), a => a.dataset.kind)}`)
+	if panel.Report != "/nights/"+lastNight+"/report/" || fmt.Sprint(panel.Kinds) != "[cpu heap]" {
+		t.Errorf("the last night's panel links %+v; want its report and the cpu and heap flame graphs", panel)
+	}
+	d.Screenshot("/screenshot", "night.png")
+	d.Click(`#night a.flamegraph[data-kind="cpu"]`)
+	waitFor(t, d, "pprof's flame graph", `document.querySelectorAll("#stack-chart .boxbg").length > 1`)
+	var flame struct {
+		Path, Origin, Title string
+		Boxes               int
+	}
+	d.Script(&flame, `return {path: location.pathname, origin: window.origin, title: document.title,
+		boxes: document.querySelectorAll("#stack-chart .boxbg").length}`)
+	if !regexp.MustCompile(`^/results/[0-9a-f]{64}/profiles/cpu/flamegraph$`).MatchString(flame.Path) || flame.Origin != "null" {
+		t.Errorf("the flame graph: %+v; want pprof's page of the result's CPU profile, sandboxed (origin null)", flame)
+	}
+	t.Logf("pprof's flame graph %q: %d boxes", flame.Title, flame.Boxes)
+	d.Screenshot("/screenshot", "flamegraph.png")
+	d.Script(nil, `document.getElementById("topbtn").click()`)
+	waitFor(t, d, "pprof's top table", `location.pathname.endsWith("/profiles/cpu/top") && document.getElementById("toptable")`)
+
+	// The night's report: its own script runs, in a sandbox with no
+	// origin of the dashboard's: its cookies are out of its reach.
+	d.Open(srv.URL + panel.Report)
+	var report struct{ Heading, Title, Origin, Cookie string }
+	d.Script(&report, `let cookie;
+		try { cookie = "read: " + document.cookie; } catch (e) { cookie = e.name; }
+		return {heading: document.getElementById("night-report").textContent, title: document.title,
+			origin: window.origin, cookie: cookie};`)
+	if report.Heading != "The night of "+commitOf(nights-1) || !strings.HasPrefix(report.Title, "ran") ||
+		report.Origin != "null" || report.Cookie != "SecurityError" {
+		t.Errorf("the night's report: %+v; want it shown, its script run, sandboxed (origin null, no cookies)", report)
 	}
 
 	// Two series overlaid, in two units: two median lines (and their
@@ -217,11 +262,7 @@ func TestTriageInBrowser(t *testing.T) {
 		t.Errorf("a write from the page, nobody signed in: %d, want 401", status)
 	}
 
-	d.Click("#signin-link")
-	waitFor(t, d, "the sign-in form", `document.getElementById("token")`)
-	d.Call("POST", "/element/"+d.Element("#token")+"/value", map[string]string{"text": token})
-	d.Click("#signin button")
-	waitFor(t, d, "alert 1's page, signed in", `location.pathname == "/alerts/1" && document.getElementById("signed-in")`)
+	signInBrowser(t, d, token)
 	if status := fetchStatus(t, d, "/alerts/1/fix", "not-the-token"); status != http.StatusForbidden {
 		t.Errorf("a write with a wrong CSRF token: %d, want 403", status)
 	}
@@ -253,5 +294,106 @@ func TestTriageInBrowser(t *testing.T) {
 	}
 	if c := all[0].Current(); all[0].ID != 1 || all[0].State() != alert.Acknowledged || c.By != "ann" || c.Note != note {
 		t.Errorf("alert 1 in the history: %s by %s, %q", all[0].State(), c.By, c.Note)
+	}
+}
+
+// signInBrowser signs in with token through the sign-in link of the
+// alert page that d shows, and waits for alert 1's page, signed in.
+func signInBrowser(t *testing.T, d *webdrivertest.Driver, token string) {
+	t.Helper()
+	d.Click("#signin-link")
+	waitFor(t, d, "the sign-in form", `document.getElementById("token")`)
+	d.Call("POST", "/element/"+d.Element("#token")+"/value", map[string]string{"text": token})
+	d.Click("#signin button")
+	waitFor(t, d, "alert 1's page, signed in", `location.pathname == "/alerts/1" && document.getElementById("signed-in")`)
+}
+
+// Two people triage one alert at once, each in a browser of their own
+// (two Chromiums, two chromedrivers), signed in as themselves: both load
+// the alert's page, then both submit, at once. One change is made; the
+// other is refused with its reason (409: changed since it was shown,
+// naming the state and who made it); the record is the one change, as
+// both browsers see it after a reload and as the history has it.
+func TestTriageInTwoBrowsers(t *testing.T) {
+	db, _ := testHistory(t)
+	srv := serve(t, db)
+	people := []struct {
+		name, action, field, text string
+		state                     alert.State
+		d                         *webdrivertest.Driver
+	}{
+		{name: "ann", action: "ack", field: "note", text: "looking at it", state: alert.Acknowledged},
+		{name: "bob", action: "ignore", field: "reason", text: "noise of the VM", state: alert.Ignored},
+	}
+	for i := range people {
+		p := &people[i]
+		token := addUser(t, db, p.name)
+		p.d = webdrivertest.Start(t, 1200)
+		p.d.Open(srv.URL + "/alerts/1")
+		signInBrowser(t, p.d, token)
+		var shown struct{ User, State string }
+		p.d.Script(&shown, `return {user: document.getElementById("signed-in").textContent,
+			state: document.getElementById("alert-state").textContent}`)
+		if shown.User != p.name || shown.State != "new" {
+			t.Fatalf("%s's browser shows %+v, want alert 1 new, signed in as %s", p.name, shown, p.name)
+		}
+		p.d.Call("POST", "/element/"+p.d.Element("#action-"+p.action+` input[name="`+p.field+`"]`)+"/value", map[string]string{"text": p.text})
+	}
+	// Both submit: each click returns at once, the two forms' requests
+	// are under way together.
+	for _, p := range people {
+		p.d.Script(nil, `window.shown = true; document.querySelector("#action-`+p.action+` button").click();`)
+	}
+	var won, lost []string
+	answers := map[string]string{}
+	for _, p := range people {
+		waitFor(t, p.d, p.name+"'s answer", `!window.shown && document.readyState == "complete"`)
+		var page string
+		p.d.Script(&page, `return document.querySelector("main").innerText`)
+		answers[p.name] = page
+		if strings.Contains(page, "changed since it was shown") || strings.Contains(page, "not allowed in its state") {
+			lost = append(lost, p.name)
+		} else {
+			won = append(won, p.name)
+		}
+		p.d.Screenshot("/screenshot", "two-browsers-"+p.name+".png")
+	}
+	if len(won) != 1 || len(lost) != 1 {
+		t.Fatalf("%d changes made (%v), %d refused (%v); want one of each:\n%v", len(won), won, len(lost), lost, answers)
+	}
+	var winner, loser = people[0], people[1]
+	if won[0] == people[1].name {
+		winner, loser = people[1], people[0]
+	}
+	told := answers[loser.name]
+	if i := strings.Index(told, "changed since"); i >= 0 {
+		told = told[i:]
+	}
+	t.Logf("%s's %s won; %s was told: %s", winner.name, winner.action, loser.name, told)
+	if !strings.Contains(answers[loser.name], "it is "+string(winner.state)+" now (by "+winner.name) ||
+		!strings.Contains(answers[loser.name], "nothing was changed") {
+		t.Errorf("%s's refusal does not say what %s made of it:\n%s", loser.name, winner.name, answers[loser.name])
+	}
+	a, err := db.Alert(context.Background(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := a.Current(); len(a.Changes) != 2 || a.State() != winner.state || c.By != winner.name || c.Note != winner.text {
+		t.Errorf("alert 1 in the history: %d changes, %s by %s (%q); want the one change of %s", len(a.Changes), a.State(), c.By, c.Note, winner.name)
+	}
+	// Both browsers, reloaded, show the one record.
+	for _, p := range people {
+		p.d.Open(srv.URL + "/alerts/1")
+		var seen struct {
+			State string
+			Rows  int
+			By    string
+		}
+		p.d.Script(&seen, `const rows = document.querySelectorAll("#alert-changes tbody tr");
+			return {state: document.getElementById("alert-state").textContent, rows: rows.length,
+				by: rows[rows.length - 1].querySelector(".by").textContent};`)
+		if seen.State != string(winner.state) || seen.Rows != 2 || seen.By != winner.name {
+			t.Errorf("%s's browser, reloaded: %+v; want %s by %s, 2 states in the record", p.name, seen, winner.state, winner.name)
+		}
 	}
 }

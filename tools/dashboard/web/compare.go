@@ -382,27 +382,45 @@ func (p comparePage) query(sort string) url.Values {
 func (p comparePage) ShortA() string { return gitwork.Short(p.CommitA) }
 func (p comparePage) ShortB() string { return gitwork.Short(p.CommitB) }
 
-// A profileDiff is where a regression's profile diff is: the pages of the
-// alerts of B's night that keep one (their paths in the night's archive),
-// or why there is none.
+// A profileDiff is a regression's profile diff: pprof's UI of B's
+// profile with A's as its base (Link, its flame graph), made when asked
+// for from the two results' profiles in the archive; or why there is
+// none (Why). Alerts are the alerts of B's night that keep the diffs the
+// nightly job made.
 type profileDiff struct {
-	Alerts []profileAlert
-	Why    string
+	Kind, Link string
+	Alerts     []profileAlert
+	Why        string
 }
 
 type profileAlert struct {
 	ID    int64
 	Page  string
-	Diffs []string
+	Diffs []archivedFile
 }
 
-// profilesOf fills in each regression's profile diff. The history keeps
-// the profile diffs the nightly job made (pprof -diff_base, the night
-// against its baseline) with the alerts they explain (alert.Finding's
-// ProfileDiffs): a regression of B's night that an alert of that night
-// names has its diffs one click away, on the alert's page. Any other pair
-// has none, and the row says so, with the profiles each side's result
-// keeps.
+// An archivedFile is a file of the archive the history names: its path,
+// and its address on the dashboard ("" when not in the archive's
+// reports).
+type archivedFile struct{ Path, Link string }
+
+// profilesFor are the kinds of profile that show where a cost goes, best
+// first: the time of a program is in its CPU profile, its allocations in
+// its heap's (allocs: a server's).
+var profilesFor = map[string][]string{
+	result.CostTime:             {"cpu"},
+	result.CostWork:             {"cpu"},
+	result.CostLocality:         {"cpu"},
+	result.CostWorkAndLocality:  {"cpu"},
+	result.CostSystemCalls:      {"cpu"},
+	result.CostMemoryManagement: {"allocs", "heap"},
+	result.CostMemory:           {"heap", "allocs"},
+}
+
+// profilesOf fills in each regression's profile diff: a link to the diff
+// of the profile its figure's cost calls for, when both results keep it
+// in the archive; else why not. The alerts of B's night that name the
+// regression's benchmark link to the diffs the nightly job kept.
 func (s *Server) profilesOf(ctx context.Context, rows []row, commitB string) error {
 	var alerts []alert.Alert
 	read := false
@@ -419,20 +437,49 @@ func (s *Server) profilesOf(ctx context.Context, rows []row, commitB string) err
 			read = true
 		}
 		d := &profileDiff{}
+		d.Kind, d.Why = diffKind(r.Cost, r.a, r.b)
+		if d.Why == "" {
+			d.Link = profileLink(r.b.SHA256, r.a.SHA256, d.Kind, "flamegraph")
+		}
 		for _, a := range alerts {
 			if a.Benchmark == r.Benchmark && a.Workload == r.Workload && len(a.ProfileDiffs) > 0 &&
 				(a.Range.To == commitB || a.LastFoundCommit == commitB) {
-				d.Alerts = append(d.Alerts, profileAlert{ID: a.ID, Page: alertRowOf(a).Page, Diffs: a.ProfileDiffs})
+				pa := profileAlert{ID: a.ID, Page: alertRowOf(a).Page}
+				for _, p := range a.ProfileDiffs {
+					pa.Diffs = append(pa.Diffs, archivedFile{Path: p, Link: archivedLink(p)})
+				}
+				d.Alerts = append(d.Alerts, pa)
 			}
-		}
-		if len(d.Alerts) == 0 {
-			d.Why = "no profile diff of this pair in the history: the nightly job diffs a regressed benchmark's profiles " +
-				"against its baseline's and keeps them with the night's alert, and no alert of B's night has them" +
-				"; " + keptProfiles("A", r.a) + "; " + keptProfiles("B", r.b)
 		}
 		r.Profiles = d
 	}
 	return nil
+}
+
+// diffKind is the kind of profile to diff for a figure of cost, the
+// first of profilesFor[cost] that both results keep in the archive; or
+// why there is none.
+func diffKind(cost string, a, b *history.Stored) (string, string) {
+	kinds := profilesFor[cost]
+	if kinds == nil {
+		kinds = profilesFor[result.CostTime]
+	}
+	for _, st := range []*history.Stored{a, b} {
+		if st == nil {
+			return "", "no profile diff: a side has no result"
+		}
+		if _, _, ok := archived(st.Source); !ok || !result.IsSHA256(st.SHA256) {
+			return "", "no profile diff: " + st.Result.Environment.Source.Commit + "'s result was not ingested from the nightly " +
+				"job's archive (its source: " + st.Source + "), where the dashboard reads profiles"
+		}
+	}
+	for _, k := range kinds {
+		if profileKind(k) && a.Result.Find(result.RoleProfile, k) != "" && b.Result.Find(result.RoleProfile, k) != "" {
+			return k, ""
+		}
+	}
+	return "", "no profile diff: a " + cost + " figure's is of a " + strings.Join(kinds, " or ") + " profile, and " +
+		keptProfiles("A", a) + "; " + keptProfiles("B", b)
 }
 
 // keptProfiles says which profiles a side's result keeps.
@@ -441,13 +488,11 @@ func keptProfiles(name string, st *history.Stored) string {
 		return name + " has no result"
 	}
 	var profiles []string
-	for _, f := range st.Result.Files {
-		if f.Role == result.RoleProfile {
-			profiles = append(profiles, f.Name)
-		}
+	for _, f := range st.Result.FilesWith(result.RoleProfile) {
+		profiles = append(profiles, f.Profile+" ("+f.Name+")")
 	}
 	if len(profiles) == 0 {
 		return name + "'s result keeps no profile"
 	}
-	return name + "'s result keeps " + strings.Join(profiles, ", ") + " (in " + st.Source + ")"
+	return name + "'s result keeps " + strings.Join(profiles, ", ")
 }

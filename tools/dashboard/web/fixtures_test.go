@@ -5,14 +5,18 @@ import (
 	"database/sql"
 	"fmt"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"havlak-lab/internal/gitwork"
 	"havlak-lab/tools/alert"
 	"havlak-lab/tools/history"
 	"havlak-lab/tools/result"
+	"havlak-lab/tools/result/resulttest"
 )
 
 // hostile is a name no page may take for markup.
@@ -67,6 +71,9 @@ func program(name string, stage, night int, real, instructions float64, identity
 func testHistory(t *testing.T) (*history.DB, string) {
 	t.Helper()
 	ctx := context.Background()
+	// The history's directory is also the nightly job's archive, as the
+	// nightly job keeps them (history.LocalDir): the dashboard serves it
+	// (serve).
 	path := filepath.Join(t.TempDir(), "history.sqlite")
 	db, err := history.Create(ctx, path, history.Personal)
 	if err != nil {
@@ -74,20 +81,21 @@ func testHistory(t *testing.T) (*history.DB, string) {
 	}
 	t.Cleanup(func() { db.Close() })
 	ingest := func(r *result.Result) { ingestResult(t, db, r) }
+	profiles := fixtureProfiles(t)
 	for n := range nights {
 		real, instructions := 1.0+0.002*float64(n%2), 1.69e8
 		if n == nights-1 {
 			real, instructions = 1.5, 1.69e8*1.05
 		}
-		ingest(program("havlak6", 6, n, real, instructions, fmt.Sprintf("%064x", n),
-			result.Metric{Name: hostile, Unit: "count", Source: "test", Values: []float64{7}}))
+		archive(t, db, program("havlak6", 6, n, real, instructions, fmt.Sprintf("%064x", n),
+			result.Metric{Name: hostile, Unit: "count", Source: "test", Values: []float64{7}}), profiles["havlak6"])
 		binary := fmt.Sprintf("%064x", 100+n)
 		if n >= nights-2 {
 			binary = fmt.Sprintf("%064x", 100+nights-2)
 		}
 		cc := program("havlak6cc", 6, n, 0.8, 2.3e8, binary)
 		cc.Benchmark.Language = "C++"
-		ingest(cc)
+		archive(t, db, cc, profiles["havlak6cc"])
 		if n < 3 {
 			forged := program("forged", 1, n, 2, 3e8, "")
 			forged.Benchmark.Study = "Word count"
@@ -138,10 +146,11 @@ const (
 	archivedDiff = "/var/lab/history/nights/20261106T020000Z-cf0000000000/report/stages/havlak6/cpu-diff.svg"
 )
 
-// serve serves the dashboard over db for the test.
+// serve serves the dashboard over db for the test, and the nightly
+// job's archive beside it (testHistory).
 func serve(t *testing.T, db *history.DB) *httptest.Server {
 	t.Helper()
-	s, err := New(db, Options{})
+	s, err := New(db, Options{Archive: filepath.Dir(db.Name())})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,6 +168,80 @@ func ingestResult(t *testing.T, db *history.DB, r *result.Result) {
 		t.Fatal(err)
 	}
 	if _, err := db.Ingest(context.Background(), dir); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// fixtureResults are the report's fixtures: real results of one quick run
+// of the suite, with real profiles (//tools/report:fixtures).
+const fixtureResults = "../../report/testdata/results"
+
+// fixtureProfiles are the profiles (role profile: cpu.pb.gz, heap.pb.gz)
+// of havlak6's and havlak6cc's results among the report's fixtures, by
+// benchmark, each file by its result.File.
+func fixtureProfiles(t *testing.T) map[string]map[result.File][]byte {
+	t.Helper()
+	out := map[string]map[result.File][]byte{}
+	for _, benchmark := range []string{"havlak6", "havlak6cc"} {
+		r, files, err := result.Read(filepath.Join(fixtureResults, benchmark+"_quick_test", result.ZipName))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[benchmark] = map[result.File][]byte{}
+		for _, f := range r.FilesWith(result.RoleProfile) {
+			data, err := files.ReadFile(f.Name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out[benchmark][f] = data
+		}
+		files.Close()
+		if len(out[benchmark]) < 2 {
+			t.Fatalf("%s's fixture keeps %d profiles, want cpu and heap", benchmark, len(out[benchmark]))
+		}
+	}
+	return out
+}
+
+// archivedNight is the directory of the archive in which the nightly job
+// keeps the night of r (tools/nightly/night: when it started, and its
+// commit).
+func archivedNight(db *history.DB, r *result.Result) string {
+	started, _ := time.Parse(time.RFC3339, r.Environment.Started)
+	return filepath.Join(filepath.Dir(db.Name()), history.NightsDir,
+		started.UTC().Format("20060102T150405Z")+"-"+gitwork.Short(r.Environment.Source.Commit))
+}
+
+// archive enters r, with the profiles given, into the nightly job's
+// archive beside db, as the nightly job does: its outputs.zip in the
+// night's directory, ingested from there; and the night's report, a page
+// that runs a script.
+func archive(t *testing.T, db *history.DB, r *result.Result, profiles map[result.File][]byte) {
+	t.Helper()
+	dir := t.TempDir()
+	for f, data := range profiles {
+		if err := os.WriteFile(filepath.Join(dir, f.Name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		r.Files = append(r.Files, f)
+	}
+	slices.SortFunc(r.Files, func(a, b result.File) int { return strings.Compare(a.Name, b.Name) })
+	if err := result.Write(dir, r); err != nil {
+		t.Fatal(err)
+	}
+	night := archivedNight(db, r)
+	zipPath := filepath.Join(night, r.Benchmark.Name+"_quick_test", result.ZipName)
+	resulttest.ZipDir(t, dir, zipPath)
+	if _, err := db.Ingest(context.Background(), zipPath); err != nil {
+		t.Fatal(err)
+	}
+	report := filepath.Join(night, result.NightReport, "index.html")
+	if err := os.MkdirAll(filepath.Dir(report), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	page := "<!DOCTYPE html><title>night</title><h1 id=night-report>The night of " + r.Environment.Source.Commit + "</h1>" +
+		"<script>document.title = 'ran ' + document.domain;</script>"
+	if err := os.WriteFile(report, []byte(page), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -313,13 +312,35 @@ type point struct {
 	Max    float64   `json:"max"`
 	Runs   int       `json:"runs"`
 	// Compare is the compare page of the point's commit against the
-	// series' point before it ("" for the first); Report is where the
-	// night's report is kept, when the result was ingested from the
-	// nightly job's archive (NIGHT/report/index.html beside
-	// NIGHT/TEST/outputs.zip): a path on the machine that keeps the
-	// archive, "" otherwise.
-	Compare string `json:"compare,omitempty"`
-	Report  string `json:"report,omitempty"`
+	// series' point before it ("" for the first). Report is the
+	// dashboard's address of the night's report, and Profiles of pprof's
+	// flame graph of each profile the result keeps, when the result was
+	// ingested from the nightly job's archive (archive.go); none
+	// otherwise.
+	Compare  string         `json:"compare,omitempty"`
+	Report   string         `json:"report,omitempty"`
+	Profiles []pointProfile `json:"profiles,omitempty"`
+}
+
+// A pointProfile is a profile a point's result keeps.
+type pointProfile struct {
+	Kind       string `json:"kind"`
+	Flamegraph string `json:"flamegraph"`
+}
+
+// archivedProfiles are the flame graphs of the profiles that the result
+// of p keeps, if it is a result of the archive.
+func archivedProfiles(p history.Point) []pointProfile {
+	if _, _, ok := archived(p.Source); !ok || !result.IsSHA256(p.SHA256) {
+		return nil
+	}
+	var out []pointProfile
+	for _, f := range p.Profiles() {
+		if profileKind(f.Profile) && !slices.ContainsFunc(out, func(o pointProfile) bool { return o.Kind == f.Profile }) {
+			out = append(out, pointProfile{Kind: f.Profile, Flamegraph: profileLink(p.SHA256, "", f.Profile, "flamegraph")})
+		}
+	}
+	return out
 }
 
 // A marker is an alert of the series as the chart draws it: the range of
@@ -384,7 +405,7 @@ func (s *Server) seriesPoints(w http.ResponseWriter, r *http.Request) {
 	for i, p := range se.Points {
 		sample := result.NewSample(p.Values)
 		pt := point{Commit: p.Commit, Dirty: p.Dirty, Time: p.Started, Median: sample.Median,
-			Min: sample.Min, Max: sample.Max, Runs: sample.Runs, Report: archivedReport(p.Source)}
+			Min: sample.Min, Max: sample.Max, Runs: sample.Runs, Report: reportLink(p.Source), Profiles: archivedProfiles(p)}
 		if i > 0 {
 			pt.Compare = link("/compare", query("a", se.Points[i-1].Commit, "b", p.Commit))
 		}
@@ -407,20 +428,4 @@ func (s *Server) seriesPoints(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/json")
 	// encoding/json escapes <, > and & in strings as well.
 	json.NewEncoder(w).Encode(out)
-}
-
-// archivedReport is the report of the night whose archive holds source,
-// as the nightly job lays its archive out (tools/nightly/night):
-// DIR/nights/NIGHT/TEST/outputs.zip, and the night's report in
-// DIR/nights/NIGHT/report/index.html; "" for a result ingested from
-// anywhere else.
-func archivedReport(source string) string {
-	if !filepath.IsAbs(source) || filepath.Base(source) != result.ZipName {
-		return ""
-	}
-	night := filepath.Dir(filepath.Dir(source))
-	if filepath.Base(filepath.Dir(night)) != "nights" {
-		return ""
-	}
-	return filepath.Join(night, result.NightReport, "index.html")
 }

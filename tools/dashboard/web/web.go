@@ -17,6 +17,9 @@
 //	/compare?a=COMMIT&b=COMMIT[&changed=1][&sort=COLUMN]     two commits
 //	/alerts[?state=S]                                        the alerts
 //	/alerts/{id}                                             one alert, its record
+//	/nights/{night}/report/{path...}                         a night's report, from the archive
+//	/results/{id}/profiles/{kind}/{page}                     a result's profile, in pprof's UI
+//	/results/{b}/diff/{a}/{kind}/{page}                      b's profile against a's (-diff_base)
 //	/signin                                                  sign-in (auth.go)
 //
 // Writes, each a POST behind sign-in and its CSRF token (auth.go), and
@@ -61,6 +64,8 @@ type Server struct {
 	proxyKey []byte
 	pages    map[string]*template.Template
 	mux      *http.ServeMux
+	// pprof keeps pprof's UIs of the profiles asked for (profiles.go).
+	pprof *profileCache
 	// Log receives what went wrong on the server's side; nil is the
 	// standard logger.
 	Log *log.Logger
@@ -70,11 +75,11 @@ type Server struct {
 // opts say whom it trusts (auth.go).
 func New(db *history.DB, opts Options) (*Server, error) {
 	s := &Server{db: db, opts: opts, origins: http.NewCrossOriginProtection(), proxyKey: make([]byte, 32),
-		pages: map[string]*template.Template{}, mux: http.NewServeMux()}
+		pages: map[string]*template.Template{}, mux: http.NewServeMux(), pprof: newProfileCache()}
 	if _, err := rand.Read(s.proxyKey); err != nil {
 		return nil, err
 	}
-	funcs := template.FuncMap{"short": gitwork.Short, "day": day, "dict": dict, "minute": minute}
+	funcs := template.FuncMap{"short": gitwork.Short, "day": day, "dict": dict, "minute": minute, "archived": archivedLink}
 	for _, page := range []string{"series", "compare", "alerts", "alert", "signin", "error"} {
 		t, err := template.New("layout.html").Funcs(funcs).ParseFS(files, "templates/layout.html", "templates/"+page+".html")
 		if err != nil {
@@ -98,6 +103,14 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("GET /compare", s.compare)
 	s.mux.HandleFunc("GET /alerts", s.alerts)
 	s.mux.HandleFunc("GET /alerts/{id}", s.alert)
+	s.mux.HandleFunc("GET /nights/{night}/report/{path...}", s.nightReport)
+	s.mux.HandleFunc("GET /nights/{night}/report", slash)
+	s.mux.HandleFunc("GET /results/{id}/profiles/{kind}/{page}", s.profiles)
+	s.mux.HandleFunc("GET /results/{id}/profiles/{kind}/{$}", s.profiles)
+	s.mux.HandleFunc("GET /results/{id}/profiles/{kind}", slash)
+	s.mux.HandleFunc("GET /results/{id}/diff/{base}/{kind}/{page}", s.profiles)
+	s.mux.HandleFunc("GET /results/{id}/diff/{base}/{kind}/{$}", s.profiles)
+	s.mux.HandleFunc("GET /results/{id}/diff/{base}/{kind}", slash)
 	s.mux.HandleFunc("GET /signin", func(w http.ResponseWriter, r *http.Request) { s.signinPage(w, r, http.StatusOK, "") })
 	static, err := fs.Sub(files, "static")
 	if err != nil {
@@ -126,6 +139,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "same-origin")
 	s.withViewer(s.mux).ServeHTTP(w, r)
+}
+
+// slash redirects to the address with a slash at its end: the pages
+// under it link to each other relatively.
+func slash(w http.ResponseWriter, r *http.Request) {
+	http.Redirect(w, r, r.URL.EscapedPath()+"/", http.StatusMovedPermanently)
 }
 
 func asset(contentType, body string) http.HandlerFunc {

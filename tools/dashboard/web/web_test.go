@@ -365,15 +365,22 @@ func TestCompareNights(t *testing.T) {
 			t.Errorf("%s: the page lacks %s", byNight, want)
 		}
 	}
-	// havlak6's regressions: the alert of the last night keeps the diff.
-	if !regexp.MustCompile(`<a class="profile-diff" href="/alerts/\d+">profile diff \(alert \d+\)</a> <code>` + regexp.QuoteMeta(archivedDiff) + `</code>`).MatchString(body) {
+	// havlak6's regressions: the diff of its CPU profiles, B's against
+	// A's, is a link; the alert of the last night keeps the nightly job's
+	// diff, linked in the archive.
+	diff := regexp.MustCompile(`<a class="profile-diff" href="/results/([0-9a-f]{64})/diff/([0-9a-f]{64})/cpu/flamegraph">cpu profile diff \(B against A\)</a>`)
+	if m := diff.FindStringSubmatch(body); m == nil || m[1] == m[2] {
 		t.Errorf("%s: havlak6's regression does not link its profile diff", byNight)
+	}
+	if !regexp.MustCompile(`<a class="alert-diffs" href="/alerts/\d+">alert \d+</a> <a class="archived-diff" href="/nights/20261106T020000Z-cf0000000000/report/stages/havlak6/cpu-diff.svg">` +
+		regexp.QuoteMeta(archivedDiff) + `</a>`).MatchString(body) {
+		t.Errorf("%s: havlak6's regression does not link the alert's diff in the archive", byNight)
 	}
 
 	// Another night, on another day, and a second commit's result that
 	// same day.
 	ingest := func(r *result.Result) { ingestResult(t, db, r) }
-	ingest(program("havlak6", 6, nights, 1.6, 1.69e8*1.05, fmt.Sprintf("%064x", nights)))
+	archive(t, db, program("havlak6", 6, nights, 1.6, 1.69e8*1.05, fmt.Sprintf("%064x", nights)), nil)
 	late := program("havlak6cc", 6, nights, 0.8, 2.3e8, "")
 	late.Environment.Source.Commit = strings.Repeat("d", 40)
 	late.Environment.Started = nightTime(nights).Add(18 * time.Hour).Format(time.RFC3339)
@@ -391,10 +398,12 @@ func TestCompareNights(t *testing.T) {
 	if status, _, _, _ := compareRows(t, srv.URL, "a=2026-13-01&b="+commitOf(0)); status != http.StatusBadRequest {
 		t.Errorf("a=2026-13-01: status %d, want 400", status)
 	}
-	// No alert of that night: the regression says why it has no diff.
+	// B's result keeps no profile: the regression says so, and links no
+	// diff; nor has any alert of that night one.
 	_, _, _, body = compareRows(t, srv.URL, "a="+commitOf(0)+"&b="+commitOf(nights)+"&language=Go")
-	if strings.Contains(body, `class="profile-diff"`) || !strings.Contains(body, "no alert of B&#39;s night has them; A&#39;s result keeps no profile") {
-		t.Errorf("a regression without a recorded diff does not say why")
+	if strings.Contains(body, `class="profile-diff"`) || strings.Contains(body, `class="alert-diffs"`) ||
+		!strings.Contains(body, "no profile diff: a time figure&#39;s is of a cpu profile, and A&#39;s result keeps cpu (cpu.pb.gz), heap (heap.pb.gz); B&#39;s result keeps no profile") {
+		t.Errorf("a regression whose B keeps no profile does not say why it has no diff")
 	}
 }
 
@@ -438,11 +447,27 @@ func TestSeriesOverlaysAndMarkers(t *testing.T) {
 	if got.Points[0].Compare != "" || got.Points[1].Compare != "/compare?a="+commitOf(0)+"&b="+commitOf(1) {
 		t.Errorf("the nights' compare links: %q, %q", got.Points[0].Compare, got.Points[1].Compare)
 	}
-	if got.Points[0].Report != "" {
-		t.Errorf("a result not from the nightly archive has a report: %q", got.Points[0].Report)
+	last := got.Points[len(got.Points)-1]
+	if want := "/nights/20261106T020000Z-cf0000000000/report/"; last.Report != want {
+		t.Errorf("the last night's report: %q, want %q", last.Report, want)
 	}
-	if r := archivedReport("/h/nights/20261106T020000Z-cf0000000000/havlak6_test/outputs.zip"); r != "/h/nights/20261106T020000Z-cf0000000000/report/index.html" {
-		t.Errorf("the report of an archived result: %q", r)
+	var kinds []string
+	for _, p := range last.Profiles {
+		kinds = append(kinds, p.Kind)
+		if !regexp.MustCompile(`^/results/[0-9a-f]{64}/profiles/` + p.Kind + `/flamegraph$`).MatchString(p.Flamegraph) {
+			t.Errorf("the last night's %s flame graph: %q", p.Kind, p.Flamegraph)
+		}
+	}
+	if fmt.Sprint(kinds) != "[cpu heap]" {
+		t.Errorf("the last night's profiles: %v, want cpu and heap", kinds)
+	}
+	_, body = get(t, srv.URL, "/api/series?"+seriesQuery(hostile, "real_seconds", "s"))
+	var elsewhere seriesJSON
+	if err := json.Unmarshal([]byte(body), &elsewhere); err != nil {
+		t.Fatal(err)
+	}
+	if len(elsewhere.Points) == 0 || elsewhere.Points[0].Report != "" || elsewhere.Points[0].Profiles != nil {
+		t.Errorf("a result not from the nightly archive has a report or profiles: %+v", elsewhere.Points)
 	}
 	_, body = get(t, srv.URL, "/api/series?"+seriesQuery("havlak6cc", "real_seconds", "s"))
 	if !strings.Contains(body, `"markers":[]`) {

@@ -144,7 +144,7 @@ func (n *night) archive(found []result.Found) ([]string, error) {
 	env := found[0].Result.Environment
 	started, _ := time.Parse(time.RFC3339, env.Started)
 	name := started.UTC().Format("20060102T150405Z") + "-" + gitwork.Short(env.Source.Commit)
-	dir := filepath.Join(n.history.dir, "nights", name)
+	dir := filepath.Join(n.history.dir, history.NightsDir, name)
 	var zips []string
 	for _, f := range found {
 		zips = append(zips, filepath.Join(dir, result.Test(f), result.ZipName))

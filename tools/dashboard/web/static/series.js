@@ -34,9 +34,11 @@
     return e;
   }
   function line(text, className) { return element("div", text, className); }
+  // A link to one of the dashboard's own pages: the server makes every
+  // address from validated names; anything else gets no href.
   function anchor(text, href) {
     var a = element("a", text);
-    a.href = href;
+    if (/^\/(?![\/\\])/.test(href)) a.href = href;
     return a;
   }
   function rgba(hex, alpha) {
@@ -154,8 +156,8 @@
     window.seriesMarkers = markers;
 
     // A click on a point opens its night: the compare page of its commit
-    // against the series' night before it, and where the night's report
-    // is kept.
+    // against the series' night before it, the night's report and the
+    // flame graphs of its result's profiles, from the archive.
     var night = document.getElementById("night");
     window.seriesChart.over.addEventListener("click", function () {
       var u = window.seriesChart, i = u.cursor.idx;
@@ -173,11 +175,24 @@
         } else {
           div.appendChild(document.createTextNode(": the series' first night"));
         }
+        // The addresses come from the server, made of validated names;
+        // they go in as href, never as markup.
         if (p.report) {
-          div.appendChild(document.createTextNode("; its report in the archive: "));
-          div.appendChild(element("code", p.report, "report"));
+          div.appendChild(document.createTextNode("; "));
+          div.appendChild(anchor("the night's report", p.report)).className = "report";
         } else {
           div.appendChild(document.createTextNode("; not ingested from the nightly job's archive: no report kept with it"));
+        }
+        if (p.profiles && p.profiles.length) {
+          div.appendChild(document.createTextNode("; flame graph of its profile: "));
+          p.profiles.forEach(function (prof, j) {
+            if (j > 0) div.appendChild(document.createTextNode(", "));
+            var a = div.appendChild(anchor(prof.kind, prof.flamegraph));
+            a.className = "flamegraph";
+            a.dataset.kind = prof.kind;
+          });
+        } else if (p.report) {
+          div.appendChild(document.createTextNode("; its result keeps no profile"));
         }
         lines.push(div);
       });

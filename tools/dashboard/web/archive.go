@@ -1,0 +1,234 @@
+package web
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"mime"
+	"net/http"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"havlak-lab/tools/history"
+	"havlak-lab/tools/result"
+)
+
+// The nightly job's archive (Options.Archive, the directory that holds
+// history.NightsDir): each night it records keeps its results,
+// nights/NIGHT/TEST/outputs.zip, which the history names as their
+// sources, and its report, nights/NIGHT/report/. The dashboard serves
+// the reports (this file) and the results' profiles (profiles.go) from
+// there. A name in a URL or in the history is untrusted: it reaches the
+// file system only as one validated name per level, and through os.Root,
+// so that neither ../ nor a symlink leads out of the archive.
+
+// maxArchivedFile bounds a file of a night's report that the dashboard
+// serves: the report's pages and graphs are a few MiB.
+const maxArchivedFile = 64 << 20
+
+// archiveName tells whether s can name one file or directory of the
+// archive: letters, digits and ._- , not starting with a dot (no . or
+// .., no hidden file, no temporary of the report's writer).
+func archiveName(s string) bool {
+	if s == "" || len(s) > 200 || s[0] == '.' {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '.' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// nightName tells whether s can name a night of the archive: a name,
+// and not the directory the nightly job is still writing (NIGHT.tmp,
+// renamed to NIGHT when whole).
+func nightName(s string) bool { return archiveName(s) && !strings.HasSuffix(s, ".tmp") }
+
+// archived is where the result ingested from source is in the archive
+// (its night and test), if source is a result of the nightly job's
+// archive: .../nights/NIGHT/TEST/outputs.zip. Only the last levels count,
+// so that an archive moved or mounted elsewhere than where the nightly
+// job wrote it is still found.
+func archived(source string) (night, test string, ok bool) {
+	parts := strings.Split(filepath.ToSlash(source), "/")
+	if len(parts) < 4 {
+		return "", "", false
+	}
+	parts = parts[len(parts)-4:]
+	if parts[0] != history.NightsDir || parts[3] != result.ZipName || !nightName(parts[1]) || !archiveName(parts[2]) {
+		return "", "", false
+	}
+	return parts[1], parts[2], true
+}
+
+// reportLink is the dashboard's address of the night's report that the
+// result ingested from source belongs to, "" for a result from anywhere
+// else.
+func reportLink(source string) string {
+	night, _, ok := archived(source)
+	if !ok {
+		return ""
+	}
+	return "/nights/" + night + "/" + result.NightReport + "/"
+}
+
+// archivedLink is the dashboard's address of a file of a night's report
+// that the history names by its path (an alert's report or profile
+// diff: .../nights/NIGHT/report/REST), "" for a path elsewhere.
+func archivedLink(p string) string {
+	parts := strings.Split(filepath.ToSlash(p), "/")
+	for i := len(parts) - 3; i >= 0; i-- {
+		if parts[i] != history.NightsDir || !nightName(parts[i+1]) || parts[i+2] != result.NightReport {
+			continue
+		}
+		rest := parts[i+3:]
+		for _, r := range rest {
+			if !archiveName(r) {
+				return ""
+			}
+		}
+		return "/nights/" + parts[i+1] + "/" + result.NightReport + "/" + strings.Join(rest, "/")
+	}
+	return ""
+}
+
+// An archiveError is something of the archive that is not there, or not
+// served: a 404 that names it.
+type archiveError struct{ what string }
+
+func (e *archiveError) Error() string { return e.what }
+
+func missing(format string, args ...any) error { return &archiveError{fmt.Sprintf(format, args...)} }
+
+// openArchive opens the archive's directory.
+func (s *Server) openArchive() (*os.Root, error) {
+	if s.opts.Archive == "" {
+		return nil, missing("this dashboard serves no archive of the nightly job (--archive)")
+	}
+	root, err := os.OpenRoot(s.opts.Archive)
+	if err != nil {
+		return nil, missing("the archive %s cannot be opened (--archive): %v", s.opts.Archive, unwrapPath(err))
+	}
+	return root, nil
+}
+
+// unwrapPath is err without the path os puts before it, which the page
+// names its own way.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// failArchive answers an error of the archive: a 404 page naming what is
+// missing, or the server's error, logged.
+func (s *Server) failArchive(w http.ResponseWriter, err error) {
+	var ae *archiveError
+	if errors.As(err, &ae) {
+		s.fail(w, "", http.StatusNotFound, ae.what)
+		return
+	}
+	s.fail(w, "", http.StatusInternalServerError, err.Error())
+}
+
+// reportSecurity is the policy a night's report is served with. The
+// report is the lab's own HTML, but made of results, which are untrusted:
+// sandbox gives it an opaque origin, so that no script of it reads or
+// sends anything with the dashboard's privileges (its cookies, its
+// pages, its forms); its own inline scripts (the uPlot charts) run, and
+// it fetches nothing from anywhere.
+const reportSecurity = "sandbox allow-scripts; default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; " +
+	"img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+
+// nightReport serves a file of a night's report from the archive:
+// /nights/NIGHT/report/PATH (index.html for a directory).
+func (s *Server) nightReport(w http.ResponseWriter, r *http.Request) {
+	night, rest := r.PathValue("night"), r.PathValue("path")
+	if !nightName(night) {
+		s.fail(w, "", http.StatusNotFound, fmt.Sprintf("%q names no night of the archive", night))
+		return
+	}
+	var parts []string
+	for _, p := range strings.Split(rest, "/") {
+		if p == "" {
+			continue
+		}
+		if !archiveName(p) {
+			s.fail(w, "", http.StatusNotFound, fmt.Sprintf("%q names no file of a night's report", rest))
+			return
+		}
+		parts = append(parts, p)
+	}
+	root, err := s.openArchive()
+	if err != nil {
+		s.failArchive(w, err)
+		return
+	}
+	defer root.Close()
+	// The night's report is a root of its own: nothing in it, a symlink
+	// included, reaches the night's results or another night.
+	dir := path.Join(history.NightsDir, night, result.NightReport)
+	report, err := root.OpenRoot(dir)
+	if err != nil {
+		s.failArchive(w, missing("the archive %s has no report of the night %s: %v", s.opts.Archive, night, unwrapPath(err)))
+		return
+	}
+	defer report.Close()
+	name := path.Join(parts...)
+	if name == "" {
+		name = "."
+	}
+	f, info, served, err := openServed(report, name)
+	if err != nil {
+		s.failArchive(w, missing("%s/%s in the archive %s: %v", dir, name, s.opts.Archive, err))
+		return
+	}
+	defer f.Close()
+	h := w.Header()
+	h.Set("Content-Security-Policy", reportSecurity)
+	h.Set("X-Content-Type-Options", "nosniff")
+	contentType := mime.TypeByExtension(path.Ext(served))
+	if contentType == "" {
+		contentType = "application/octet-stream"
+	}
+	h.Set("Content-Type", contentType)
+	http.ServeContent(w, r, "", info.ModTime(), f)
+}
+
+// openServed opens name in root for serving: a regular file, or a
+// directory's index.html, of at most maxArchivedFile bytes; it returns
+// the name of the file it opened.
+func openServed(root *os.Root, name string) (*os.File, fs.FileInfo, string, error) {
+	for range 2 {
+		// O_NONBLOCK: a named pipe opens at once and is refused below.
+		f, err := root.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+		if err != nil {
+			return nil, nil, "", unwrapPath(err)
+		}
+		info, err := f.Stat()
+		switch {
+		case err != nil:
+		case info.IsDir():
+			f.Close()
+			name = path.Join(name, "index.html")
+			continue
+		case !info.Mode().IsRegular():
+			err = errors.New("not a regular file")
+		case info.Size() > maxArchivedFile:
+			err = fmt.Errorf("%d bytes, more than the dashboard serves (%d)", info.Size(), maxArchivedFile)
+		}
+		if err != nil {
+			f.Close()
+			return nil, nil, "", err
+		}
+		return f, info, name, nil
+	}
+	return nil, nil, "", errors.New("a directory")
+}

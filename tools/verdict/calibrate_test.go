@@ -57,7 +57,7 @@ func TestCalibratedExactCount(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			side := Side{Figures: []result.Figure{count("instructions", true, tc.baseRuns...)}}
 			if tc.history != nil {
-				side.History = map[FigureKey][]float64{{"instructions", "instructions"}: tc.history}
+				side.History = map[result.FigureKey][]float64{{Name: "instructions", Unit: "instructions"}: tc.history}
 			}
 			v := judgeOne(t, side, count("instructions", true, runs(tc.change, 0, len(tc.baseRuns))...))
 			if v.Outcome != tc.want || v.Rule.Threshold != tc.threshold || v.Calibration == nil || v.Calibration.Source != tc.source {
@@ -121,7 +121,7 @@ func TestCalibratedNoisyCount(t *testing.T) {
 	}
 	// The history saw it move by 0.5%: the declared 1% is the ceiling.
 	base := Side{Figures: []result.Figure{count("d1_misses", false, baseRuns...)},
-		History: map[FigureKey][]float64{{"d1_misses", "instructions"}: {1_000_000, 1_005_000, 1_002_000}}}
+		History: map[result.FigureKey][]float64{{Name: "d1_misses", Unit: "instructions"}: {1_000_000, 1_005_000, 1_002_000}}}
 	v = judgeOne(t, base, count("d1_misses", false, runs(1_009_000, 0.0019, 5)...))
 	if v.Outcome != Unchanged || v.Calibration.Source != Ceiling || v.Rule.Threshold != CountThreshold ||
 		v.Calibration.Points != 3 || v.Calibration.Reruns != 5 {
@@ -135,7 +135,7 @@ func TestCalibratedTimingNeverUnderItsFloor(t *testing.T) {
 	}
 	for _, noise := range []float64{0, 0.0001, 0.01, 0.04} {
 		base := Side{Figures: []result.Figure{timing(runs(1, noise, 10)...)},
-			History: map[FigureKey][]float64{{"real_seconds", "s"}: runs(1, noise, 5)}}
+			History: map[result.FigureKey][]float64{{Name: "real_seconds", Unit: "s"}: runs(1, noise, 5)}}
 		// Every new run 4% slower: the U test separates them, the
 		// threshold does not let it through.
 		v := judgeOne(t, base, timing(runs(1.04, noise, 10)...))

@@ -96,11 +96,8 @@ type Side struct {
 	// of this side's identity and environment key (tools/history's
 	// Recent), when the caller has a history: of the base, they calibrate
 	// the figure's threshold with its runs (Calibrate).
-	History map[FigureKey][]float64
+	History map[result.FigureKey][]float64
 }
-
-// A FigureKey names a figure of a result: its name and unit.
-type FigureKey struct{ Name, Unit string }
 
 // environmentChange names what differs between the sides' environments
 // that can change a figure exact or not (result.DifferencesFor), or "".
@@ -185,7 +182,7 @@ func (p Policy) Compare(base, change Side) []Verdict {
 			// change's own runs cannot loosen the gate (its noise still
 			// counts for a count's BeyondNoise).
 			var calibration Calibration
-			rule, calibration = p.Calibrate(rule, o.Class, o.Exact, Noise{Reruns: o.Values, History: base.History[FigureKey{o.Name, o.Unit}]})
+			rule, calibration = p.Calibrate(rule, o.Class, o.Exact, Noise{Reruns: o.Values, History: base.History[result.FigureKey{Name: o.Name, Unit: o.Unit}]})
 			v = Judge(o.Name, o.Unit, o.Values, n.Values, rule)
 			v.Calibration = &calibration
 			v.Loosened = loosened

@@ -12,7 +12,7 @@ import (
 // wants the noise of the present binary, not a long history.
 const (
 	MaxRecent  = 20
-	recentScan = 100
+	recentScan = 50
 )
 
 // A RecentQuery selects the newest results of one identity (the binary

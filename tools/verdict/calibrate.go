@@ -86,6 +86,9 @@ const (
 	// reruns, or the history's results of one identity) whose range is
 	// taken for noise: the counted runs' default.
 	CalibrationRuns = 3
+	// HistoryResults: the history's newest results of one identity read
+	// for its noise, ten nights of an unchanged binary.
+	HistoryResults = 10
 )
 
 // LabFloors are the lab's floors.

@@ -32,6 +32,10 @@ type Policy struct {
 	Floors          Floors
 	NoiseFactor     float64
 	CalibrationRuns int
+	// HistoryResults is how many of the history's newest results of a
+	// base's identity a caller with a history reads for its noise
+	// (Side.History).
+	HistoryResults int
 }
 
 // Lab is the policy the lab's gates judge by (docs/regressions.md,
@@ -41,7 +45,7 @@ type Policy struct {
 // runner was not alone.
 var Lab = Policy{Count: CountThreshold, Timing: TimingThreshold, Memory: MemoryThreshold,
 	GatedTimings: []string{"real_seconds", "max_rss_kib", "throughput", "latency_p99"},
-	Floors:       LabFloors, NoiseFactor: NoiseFactor, CalibrationRuns: CalibrationRuns}
+	Floors:       LabFloors, NoiseFactor: NoiseFactor, CalibrationRuns: CalibrationRuns, HistoryResults: HistoryResults}
 
 // gates tells whether the policy gates figure f whatever it declares.
 func (p Policy) gates(f result.Figure) bool {

@@ -391,12 +391,20 @@ func (v Verdict) Evidence() string {
 	return text
 }
 
-// ruleText is the rule's evidence: threshold, noise, p-value.
-func (v Verdict) ruleText() string {
+// ThresholdText is the threshold the verdict applied and where it came
+// from: "threshold 0.25% (the floor: 3 × noise 0% of 3 reruns is under
+// it)". Every printer of a verdict's evidence says it so.
+func (v Verdict) ThresholdText() string {
 	text := "threshold " + Percent(v.Rule.Threshold)
 	if v.Calibration != nil {
 		text += " (" + v.Calibration.String() + ")"
 	}
+	return text
+}
+
+// ruleText is the rule's evidence: threshold, noise, p-value.
+func (v Verdict) ruleText() string {
+	text := v.ThresholdText()
 	if v.Rule.BeyondNoise {
 		text += fmt.Sprintf(", noise %.4f%%", 100*v.Noise)
 	}

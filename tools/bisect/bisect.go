@@ -15,6 +15,7 @@ import (
 	"havlak-lab/internal/gitwork"
 	"havlak-lab/internal/gosdk"
 	"havlak-lab/tools/bisect/answer"
+	"havlak-lab/tools/perf/cachegrind"
 	"havlak-lab/tools/perf/perfspec"
 	"havlak-lab/tools/result"
 	"havlak-lab/tools/verdict"
@@ -97,23 +98,51 @@ func bisect(o *options, log io.Writer) error {
 		b = &goBuilder{worktree: wt, pkg: o.goPackage, goCmd: goCmd, out: tmp, spec: spec, log: log}
 	}
 	defer b.close()
-	m := &measurer{o: o, wt: git(wt), builder: b, tmp: tmp, log: log}
-
-	fmt.Fprintf(log, "bisect: %s between GOOD %s and BAD %s, in the worktree %s (built with %s)\n", o.benchmark, gitwork.Short(good), gitwork.Short(bad), wt, o.builder)
-	goodM, err := m.measureAt(good, "GOOD")
+	// Without Valgrind every commit would be skipped as broken.
+	if _, err := cachegrind.Valgrind(); err != nil {
+		return err
+	}
+	m := &measurer{o: o, wt: git(wt), builder: b, tmp: tmp, log: log, count: underValgrind}
+	rep, err := m.bisect(good, bad)
 	if err != nil {
 		return err
+	}
+	printAnswer(cli.Terminal(os.Stdout), rep)
+	if o.jsonOut != "" {
+		return writeJSON(o.jsonOut, rep)
+	}
+	return nil
+}
+
+// underValgrind counts a run under the Valgrind on PATH.
+func underValgrind(run cachegrind.Run) (cachegrind.Counts, error) {
+	valgrind, err := cachegrind.Valgrind()
+	if err != nil {
+		return cachegrind.Counts{}, err
+	}
+	run.Valgrind = valgrind
+	return run.Count()
+}
+
+// bisect measures GOOD and BAD in m's worktree, then the commits git
+// bisect picks between them, and answers with the first bad one.
+func (m *measurer) bisect(good, bad string) (*answer.Answer, error) {
+	o, log := m.o, m.log
+	fmt.Fprintf(log, "bisect: %s between GOOD %s and BAD %s, in the worktree %s (built with %s)\n", o.benchmark, gitwork.Short(good), gitwork.Short(bad), m.wt, o.builder)
+	goodM, err := m.measureAt(good, "GOOD")
+	if err != nil {
+		return nil, err
 	}
 	badM, err := m.measureAt(bad, "BAD")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	// The gate's rule for counts decides whether GOOD and BAD differ at
-	// all: a bisect of a change the gate calls noise names no commit.
-	boundary, err := verdict.NewBoundary(m.metric, "instructions", goodM.Values, badM.Values,
-		verdict.Lab.Rule(result.ClassCount, 0, true, result.LowerIsBetter))
+	// all, its threshold calibrated from GOOD's runs: a bisect of a change
+	// the gate calls noise names no commit.
+	boundary, err := verdict.Lab.NewBoundary(m.metric, "instructions", m.exact, goodM.Values, badM.Values)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	goodM.Verdict, badM.Verdict = "good", "bad"
 	fmt.Fprintf(log, "bisect: %s\n", boundary.Rule())
@@ -123,7 +152,7 @@ func bisect(o *options, log io.Writer) error {
 	}
 	measured := map[string]answer.Measurement{good: goodM, bad: badM}
 
-	wtGit := git(wt)
+	wtGit := m.wt
 	out, err := wtGit.Output("bisect", "start", bad, good)
 	for err == nil {
 		if answer := firstBad.FindStringSubmatch(out); answer != nil {
@@ -131,7 +160,7 @@ func bisect(o *options, log io.Writer) error {
 			break
 		}
 		if strings.Contains(out, "only 'skip'ped commits left") {
-			return fmt.Errorf("no answer: the commits that did not build or run hide it:\n%s", out)
+			return nil, fmt.Errorf("no answer: the commits that did not build or run hide it:\n%s", out)
 		}
 		if line, _, _ := strings.Cut(out, "\n"); strings.HasPrefix(line, "Bisecting:") {
 			fmt.Fprintf(log, "bisect: %s\n", line)
@@ -146,14 +175,14 @@ func bisect(o *options, log io.Writer) error {
 			step.Verdict, step.Note = "skip", merr.Error()
 			fmt.Fprintf(log, "bisect: %s skipped: %v\n", gitwork.Short(head), merr)
 		case merr != nil:
-			return merr
+			return nil, merr
 		default:
 			bad, clear := boundary.Bad(step.Values)
 			if !clear {
 				fmt.Fprintf(log, "bisect: %s: its runs straddle the threshold; measuring it %d times more\n", gitwork.Short(head), m.repetitions)
 				more, err := m.measureAgain(head)
 				if err != nil {
-					return err
+					return nil, err
 				}
 				step.Values = append(step.Values, more.Values...)
 				step.Median = result.NewSample(step.Values).Median
@@ -169,28 +198,24 @@ func bisect(o *options, log io.Writer) error {
 		out, err = wtGit.Output("bisect", step.Verdict)
 	}
 	if err != nil {
-		return err
+		return nil, err
 	}
 	parent, err := wtGit.Output("rev-parse", rep.FirstBad.Commit+"^1")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	var ok bool
 	if rep.Parent, ok = measured[parent]; !ok {
 		// A merge's first parent need not have been measured.
 		if rep.Parent, err = m.measureAt(parent, "the first bad commit's parent"); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	rep.Change = rep.FirstBad.Median/rep.Parent.Median - 1
 	rep.Saved = m.saved
 	fmt.Fprintf(log, "bisect: %d commits had the binary and run of a commit measured before: %d runs under Cachegrind saved\n",
 		m.saved, m.saved*m.repetitions)
-	printAnswer(cli.Terminal(os.Stdout), rep)
-	if o.jsonOut != "" {
-		return writeJSON(o.jsonOut, rep)
-	}
-	return nil
+	return rep, nil
 }
 
 // firstBad is git bisect's answer.

@@ -44,8 +44,10 @@
 //
 // The metric is the one the gate judges (own_instructions for a Go
 // program, instructions for C and C++), or --metric. GOOD and BAD must
-// differ as the gate judges counts (tools/verdict: by more than its
-// threshold and their runs' noise), else there is nothing to bisect. How a
+// differ as the gate judges counts (tools/verdict: by more than their
+// runs' noise and than its threshold, calibrated from GOOD's runs as the
+// gate's is from its base's: 0.25% for an exact count that does not move,
+// 0.5% for a Go program's own count), else there is nothing to bisect. How a
 // commit is judged good or bad (verdict.Boundary) is printed before the
 // bisection starts. --json FILE writes the answer and every measurement
 // (package tools/bisect/answer).

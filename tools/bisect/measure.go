@@ -45,8 +45,11 @@ type measurer struct {
 	tmp         string
 	log         io.Writer
 	metric      string // after the first measurement
+	exact       bool   // after the first measurement: the metric is an exact count
 	repetitions int    // after the first measurement
-	runs        int
+	// count runs the program once under Cachegrind (underValgrind).
+	count func(cachegrind.Run) (cachegrind.Counts, error)
+	runs  int
 	// measured are the measurements by the identity of what was measured
 	// (its binary's and its run's sums); saved counts the commits that had
 	// the identity of one measured before.
@@ -124,6 +127,9 @@ func (m *measurer) measure(commit, what string) (answer.Measurement, error) {
 		if _, err := (cachegrind.Counts{}).Metric(m.metric); err != nil {
 			return meas, err
 		}
+		// A C or C++ program's count is exact (cachegrind.Metrics), a
+		// Go program's is not.
+		m.exact = !goProgram
 		m.repetitions = m.o.repetitions
 		if m.repetitions == 0 {
 			m.repetitions = max(spec.Program.Counted.Repetitions, minRepetitions)
@@ -134,10 +140,6 @@ func (m *measurer) measure(commit, what string) (answer.Measurement, error) {
 		if expect, err = regexp.Compile(spec.Program.Counted.Expect); err != nil {
 			return meas, fmt.Errorf("%w: counted expect: %v", errBroken, err)
 		}
-	}
-	valgrind, err := cachegrind.Valgrind()
-	if err != nil {
-		return meas, err
 	}
 	outputs, err := os.MkdirTemp(m.tmp, "outputs")
 	if err != nil {
@@ -151,10 +153,10 @@ func (m *measurer) measure(commit, what string) (answer.Measurement, error) {
 	for i := 1; i <= m.repetitions; i++ {
 		m.runs++
 		var stdout bytes.Buffer
-		c, err := cachegrind.Run{
-			Valgrind: valgrind, Program: prog.binary, Args: args, GoProgram: goProgram, Dir: prog.dir,
+		c, err := m.count(cachegrind.Run{
+			Program: prog.binary, Args: args, GoProgram: goProgram, Dir: prog.dir,
 			Out: filepath.Join(m.tmp, fmt.Sprintf("cachegrind.%d.out", m.runs)), Stdout: &stdout,
-		}.Count()
+		})
 		if err != nil {
 			return meas, fmt.Errorf("%w: %v", errBroken, err)
 		}

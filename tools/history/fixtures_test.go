@@ -24,6 +24,7 @@ type night struct {
 	real      []float64 // real seconds of the timed runs
 	instrs    []float64 // the gated metric's values
 	origin    result.Origin
+	identity  *result.Identity // nil: none recorded
 }
 
 func (n night) result() *result.Result {
@@ -33,6 +34,7 @@ func (n night) result() *result.Result {
 	}
 	r := &result.Result{
 		SchemaVersion: result.SchemaVersion,
+		Identity:      n.identity,
 		Benchmark: result.Benchmark{
 			Name: name, Kind: result.KindProgram, Study: "Havlak loop finding", Stage: 6, Language: "Go",
 			Workload: result.Workload{Name: result.WorkloadStandard, Description: "the standard one"}, Repetitions: len(n.real),

@@ -19,6 +19,7 @@ import (
 // postgres_test.go; newDSN gives each check an empty database of its own.
 func checkEngine(t *testing.T, newDSN func(t *testing.T) string) {
 	t.Run("results for the exports", func(t *testing.T) { checkResults(t, newDSN(t)) })
+	t.Run("recent results of one identity", func(t *testing.T) { checkRecent(t, newDSN(t)) })
 	t.Run("ingest and series", func(t *testing.T) { checkIngestAndSeries(t, newDSN(t)) })
 	t.Run("idempotent", func(t *testing.T) { checkIdempotent(t, newDSN(t)) })
 	t.Run("corrupt input changes nothing", func(t *testing.T) { checkCorrupt(t, newDSN(t)) })

@@ -264,8 +264,14 @@ const (
 	whereCommitKey = `lower(substr(source_commit, 1, 7)) = lower(?)`
 	// whereStarted is the condition of the started times [from, until):
 	// a night's results (ResultQuery.Night).
-	whereStarted      = `started_ns >= ? AND started_ns < ?`
-	selectEnvironment = `SELECT hostname, cpu_model, cores, go_version, compilation_mode
+	whereStarted = `started_ns >= ? AND started_ns < ?`
+	// selectRecent returns a series' newest results, newest first, at
+	// most ? of them (results_by_series serves it); selectFigureValues, a
+	// result's figures' values in the order of their runs.
+	selectRecent = `SELECT sha256, result_json FROM results WHERE benchmark = ? AND workload = ? AND env_key = ?
+		ORDER BY started_ns DESC, sha256 DESC LIMIT ?`
+	selectFigureValues = `SELECT name, unit, value FROM figure_values WHERE sha256 = ? ORDER BY name, unit, run`
+	selectEnvironment  = `SELECT hostname, cpu_model, cores, go_version, compilation_mode
 		FROM environments WHERE env_key = ?`
 	countResults = `SELECT COUNT(*) FROM results`
 

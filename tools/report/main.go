@@ -3,7 +3,7 @@
 //
 //	bazel run //benchmarks:report -- [--from DIR | --night DIR | --testlogs] [--out DIR]
 //	    [--workload standard|quick] [--baseline DIR [--allow-env-change]]
-//	    [--threshold F] [--rss-threshold F] [--trends FILE]
+//	    [--threshold F] [--rss-threshold F] [--trends FILE] [--history DSN]
 //
 // It reads what each perf_benchmark test leaves in its outputs.zip (xtime's
 // JSON, the CPU and heap profiles, pprof's call graphs): from the latest
@@ -48,7 +48,12 @@
 // median real time more than --threshold (default 0.15) worse or its max
 // RSS more than --rss-threshold (default 0.10), with benchstat's
 // Mann-Whitney U test at p < 0.05 (docs/regressions.md says why), or a
-// gated low-noise figure worse than its threshold and its runs' noise. Results that
+// gated low-noise figure worse than its threshold and its runs' noise.
+// Each threshold is calibrated from the baseline's own runs, and with
+// --history DSN from the history's recent results of the baseline's
+// binary and run too (tools/verdict's Calibrate; docs/noise.md): the
+// declared one is its ceiling, and every verdict says which applied and
+// where it came from. Results that
 // cannot be read are named on standard error and in the report, which
 // shows what it can; no results at all, or bad flags, exit with status 2.
 //
@@ -67,6 +72,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -76,6 +82,7 @@ import (
 	"strings"
 
 	"havlak-lab/internal/cli"
+	"havlak-lab/tools/history"
 	"havlak-lab/tools/report/export"
 	"havlak-lab/tools/report/model"
 	"havlak-lab/tools/result"
@@ -104,6 +111,7 @@ func run(args []string, stderr io.Writer) error {
 	rssThreshold := fs.Float64("rss-threshold", model.DefaultRSSThreshold, "the same for max RSS, as a `fraction`")
 	allowEnvChange := fs.Bool("allow-env-change", false, "compare with a baseline from another machine or toolchain")
 	trendsFile := fs.String("trends", "", "chart the history in `FILE` (JSON: benchmarks' series over commits, with change points)")
+	historyDSN := fs.String("history", "", "calibrate the baseline's thresholds with its recent results of the same binary in the history `DSN` (tools/history)")
 	var retire summary.Retire
 	var accepted []verdict.Acceptance
 	fs.Func("accept", "a regression the commits since the baseline declare intended, `BENCHMARK:FIGURE:REASON` (a Perf-Accepted: trailer; repeat for more)", func(v string) error {
@@ -128,6 +136,8 @@ func run(args []string, stderr io.Writer) error {
 		return cli.Usagef("--allow-env-change needs --baseline")
 	case len(retire) > 0 && *baseline == "":
 		return cli.Usagef("--retire needs --baseline")
+	case *historyDSN != "" && *baseline == "":
+		return cli.Usagef("--history needs --baseline")
 	}
 
 	// The testlogs of every configuration: bazel-testlogs points at the
@@ -184,6 +194,19 @@ func run(args []string, stderr io.Writer) error {
 	report.Trends = series
 	report.Threshold, report.RSSThreshold = *threshold, *rssThreshold
 	gate := model.Gate{Threshold: *threshold, RSSThreshold: *rssThreshold, AllowEnvChange: *allowEnvChange, Accepted: accepted}
+	if *historyDSN != "" {
+		ctx := context.Background()
+		db, err := history.Open(ctx, *historyDSN)
+		if err != nil {
+			return fmt.Errorf("--history: %w", err)
+		}
+		defer db.Close()
+		gate.Recent = func(r *model.Result) (map[result.FigureKey][]float64, error) {
+			recent, _, err := db.Recent(ctx, history.RecentQuery{Benchmark: r.Name, Workload: r.Workload.Name,
+				EnvKey: result.EnvironmentKey(r.Environment), Identity: *r.Identity, N: verdict.Lab.HistoryResults})
+			return recent, err
+		}
+	}
 	var worse, moved []*model.Row
 	if *baseline != "" {
 		report.Baseline = cli.UserPath(*baseline)

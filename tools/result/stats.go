@@ -38,3 +38,7 @@ func (s Sample) Spread() float64 {
 	}
 	return (s.Max - s.Min) / math.Abs(s.Median)
 }
+
+// A FigureKey names a figure of a result: its name and unit (two figures
+// of one result never share both).
+type FigureKey struct{ Name, Unit string }

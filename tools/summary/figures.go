@@ -110,7 +110,8 @@ func (b Benchmark) figureMarkdown(v verdict.Verdict, evidence bool) string {
 	}
 	var notes []string
 	if evidence && v.Growth == nil {
-		notes = append(notes, fmt.Sprintf("%s → %s, noise %.4f%%", verdict.Number(v.Old.Median), verdict.Number(v.New.Median), 100*v.Noise))
+		notes = append(notes, fmt.Sprintf("%s → %s, noise %.4f%%, %s", verdict.Number(v.Old.Median), verdict.Number(v.New.Median), 100*v.Noise,
+			markdown.Escape(v.ThresholdText())))
 	}
 	if v.Cost != "" && v.Outcome == verdict.Regressed {
 		notes = append(notes, "cost: "+markdown.Escape(v.Cost))

@@ -44,8 +44,8 @@ func TestFiguresEachWithItsVerdict(t *testing.T) {
 		{false, "**REGRESSED** d1_misses +15.93% (cost: locality)<br>instructions +0.80% passed " +
 			"<details><summary>7 unchanged</summary>alloc_bytes +0.00%, alloc_objects +0.00%, ll_misses +0.00%, read_syscalls +0.00%, " +
 			"write_syscalls +0.00%, i1_misses +0.00%, estimated_cycles +0.00%</details>"},
-		{true, "**REGRESSED** d1_misses +15.93% (1,000,000 → 1,159,300, noise 0.0000%, cost: locality)<br>" +
-			"instructions +0.80% (114,109,000 → 115,021,872, noise 0.0000%) passed <details><summary>7 unchanged</summary>"},
+		{true, "**REGRESSED** d1_misses +15.93% (1,000,000 → 1,159,300, noise 0.0000%, threshold 1%, cost: locality)<br>" +
+			"instructions +0.80% (114,109,000 → 115,021,872, noise 0.0000%, threshold 1%) passed <details><summary>7 unchanged</summary>"},
 	} {
 		if got := b.FiguresMarkdown(c.evidence); !strings.HasPrefix(got, c.want) {
 			t.Errorf("evidence %v:\n%s\nwant it to start\n%s", c.evidence, got, c.want)

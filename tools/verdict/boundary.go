@@ -29,15 +29,19 @@ type Boundary struct {
 // differ enough to bisect.
 var ErrNothingToBisect = errors.New("nothing to bisect")
 
-// NewBoundary judges BAD's runs against GOOD's by rule and, when they
-// differ beyond it and do not overlap, places the boundary between them.
+// NewBoundary judges BAD's runs against GOOD's by the policy's rule for
+// a gated count, exact or not, its threshold calibrated from GOOD's runs
+// as a comparison's is from its base's (Calibrate), and, when they differ
+// beyond it and do not overlap, places the boundary between them.
 // Otherwise it returns an error wrapping ErrNothingToBisect, with the
 // figures.
-func NewBoundary(figure, unit string, good, bad []float64, rule Rule) (Boundary, error) {
+func (p Policy) NewBoundary(figure, unit string, exact bool, good, bad []float64) (Boundary, error) {
+	rule, calibration := p.Calibrate(p.Rule(result.ClassCount, 0, true, result.LowerIsBetter), result.ClassCount, exact, Noise{Reruns: good})
 	// Either direction may be bisected: the first commit that made a
 	// figure better is found as well as the one that made it worse.
 	rule.HigherIsBetter = false
 	v := Judge(figure, unit, good, bad, rule)
+	v.Calibration = &calibration
 	b := Boundary{Verdict: v, Threshold: (v.Old.Median + v.New.Median) / 2, HigherIsBad: v.New.Median > v.Old.Median}
 	if v.Outcome != Regressed && v.Outcome != Improved {
 		why := v.Reason

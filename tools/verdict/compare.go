@@ -26,6 +26,16 @@ type Policy struct {
 	// Their producers (xtime, the load generator) measure every program
 	// alike and declare nothing; the others are shown.
 	GatedTimings []string
+	// Floors, NoiseFactor and CalibrationRuns calibrate a figure's
+	// threshold from its noise (Calibrate); a NoiseFactor of 0 leaves
+	// every threshold at its ceiling.
+	Floors          Floors
+	NoiseFactor     float64
+	CalibrationRuns int
+	// HistoryResults is how many of the history's newest results of a
+	// base's identity a caller with a history reads for its noise
+	// (Side.History).
+	HistoryResults int
 }
 
 // Lab is the policy the lab's gates judge by (docs/regressions.md,
@@ -34,7 +44,8 @@ type Policy struct {
 // time, not gated: when real time worsens and CPU time does not, the
 // runner was not alone.
 var Lab = Policy{Count: CountThreshold, Timing: TimingThreshold, Memory: MemoryThreshold,
-	GatedTimings: []string{"real_seconds", "max_rss_kib", "throughput", "latency_p99"}}
+	GatedTimings: []string{"real_seconds", "max_rss_kib", "throughput", "latency_p99"},
+	Floors:       LabFloors, NoiseFactor: NoiseFactor, CalibrationRuns: CalibrationRuns, HistoryResults: HistoryResults}
 
 // gates tells whether the policy gates figure f whatever it declares.
 func (p Policy) gates(f result.Figure) bool {
@@ -85,6 +96,11 @@ type Side struct {
 	Identity    *result.Identity
 	Environment *result.Environment
 	Source      string
+	// History has, by figure, its medians in the history's recent results
+	// of this side's identity and environment key (tools/history's
+	// Recent), when the caller has a history: of the base, they calibrate
+	// the figure's threshold with its runs (Calibrate).
+	History map[result.FigureKey][]float64
 }
 
 // environmentChange names what differs between the sides' environments
@@ -166,7 +182,13 @@ func (p Policy) Compare(base, change Side) []Verdict {
 			}
 			v = MissingFigure(o.Name, o.Unit, o.Values, rule, why)
 		default:
+			// The base's noise sets the threshold, under its ceiling: the
+			// change's own runs cannot loosen the gate (its noise still
+			// counts for a count's BeyondNoise).
+			var calibration Calibration
+			rule, calibration = p.Calibrate(rule, o.Class, o.Exact, Noise{Reruns: o.Values, History: base.History[result.FigureKey{Name: o.Name, Unit: o.Unit}]})
 			v = Judge(o.Name, o.Unit, o.Values, n.Values, rule)
+			v.Calibration = &calibration
 			v.Loosened = loosened
 			v.Exact = o.Exact && n.Exact
 			v = settle(v, v.Exact, func(v Verdict) Verdict { return sameIdentity(v, v.Exact, base.Source, change.Source) })

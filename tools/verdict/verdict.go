@@ -189,6 +189,9 @@ type Verdict struct {
 	// Exact: both sides declare the figure an exact count
 	// (result.Figure.Exact).
 	Exact bool `json:"exact,omitempty"`
+	// Calibration says where the rule's threshold came from (Calibrate):
+	// nil for a figure not judged on its runs (a growth, a missing one).
+	Calibration *Calibration `json:"calibration,omitempty"`
 	// Loosened says how the change's own declaration of the figure tried
 	// to loosen its gate (a larger threshold, no gate), which the base's
 	// declaration overrode (Policy.Compare).
@@ -388,9 +391,20 @@ func (v Verdict) Evidence() string {
 	return text
 }
 
+// ThresholdText is the threshold the verdict applied and where it came
+// from: "threshold 0.25% (the floor: 3 × noise 0% of 3 reruns is under
+// it)". Every printer of a verdict's evidence says it so.
+func (v Verdict) ThresholdText() string {
+	text := "threshold " + Percent(v.Rule.Threshold)
+	if v.Calibration != nil {
+		text += " (" + v.Calibration.String() + ")"
+	}
+	return text
+}
+
 // ruleText is the rule's evidence: threshold, noise, p-value.
 func (v Verdict) ruleText() string {
-	text := fmt.Sprintf("threshold %.1f%%", 100*v.Rule.Threshold)
+	text := v.ThresholdText()
 	if v.Rule.BeyondNoise {
 		text += fmt.Sprintf(", noise %.4f%%", 100*v.Noise)
 	}

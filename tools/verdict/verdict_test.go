@@ -121,19 +121,19 @@ func TestNumber(t *testing.T) {
 }
 
 func TestBoundary(t *testing.T) {
-	rule := CountRule(CountThreshold, true)
 	// The bisect of 2026-11-25 that named a "first bad commit" of a
 	// +0.006% change: GOOD and BAD are the same to the gate.
 	good := []float64{160289706, 160289512, 160290011}
 	bad := []float64{160299370, 160299302, 160299811}
-	_, err := NewBoundary("own_instructions", "instructions", good, bad, rule)
-	if !errors.Is(err, ErrNothingToBisect) || !strings.Contains(err.Error(), "160,289,706") || !strings.Contains(err.Error(), "+0.0060%") {
+	_, err := Lab.NewBoundary("own_instructions", "instructions", false, good, bad)
+	if !errors.Is(err, ErrNothingToBisect) || !strings.Contains(err.Error(), "160,289,706") || !strings.Contains(err.Error(), "+0.0060%") ||
+		!strings.Contains(err.Error(), "threshold 0.5% (the floor: 3 × noise 0.0003% of 3 reruns is under it)") {
 		t.Errorf("a +0.006%% change: %v", err)
 	}
 
 	// 10% more instructions: a boundary midway.
 	bad = []float64{176318677, 176318700, 176318650}
-	b, err := NewBoundary("own_instructions", "instructions", good, bad, rule)
+	b, err := Lab.NewBoundary("own_instructions", "instructions", false, good, bad)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,15 +151,37 @@ func TestBoundary(t *testing.T) {
 	}
 
 	// An improvement is bisected the other way round.
-	b, err = NewBoundary("own_instructions", "instructions", bad, good, rule)
+	b, err = Lab.NewBoundary("own_instructions", "instructions", false, bad, good)
 	if err != nil || b.HigherIsBad {
 		t.Errorf("improvement: %+v, %v", b, err)
 	}
 
-	// Past the threshold, yet overlapping runs: no clear boundary.
-	_, err = NewBoundary("x", "u", []float64{100, 101, 150}, []float64{110, 111, 112}, Rule{Threshold: 0.01})
+	// Past the threshold and GOOD's noise, yet overlapping runs: no clear
+	// boundary.
+	_, err = Lab.NewBoundary("x", "u", false, []float64{100, 100, 105}, []float64{105, 106, 106})
 	if !errors.Is(err, ErrNothingToBisect) || !strings.Contains(err.Error(), "overlap") {
 		t.Errorf("overlapping: %v", err)
+	}
+}
+
+func TestBoundaryOfAnExactCount(t *testing.T) {
+	// havlak6cc's instructions, the same in every run.
+	const good = 234584917
+	same := func(x float64) []float64 { return []float64{x, x, x} }
+	// Half a percent more: a boundary at the floor's precision.
+	b, err := Lab.NewBoundary("instructions", "instructions", true, same(good), same(good*1.005))
+	if err != nil || !b.HigherIsBad || b.Verdict.Rule.Threshold != ExactCountFloor {
+		t.Errorf("+0.5%%: %+v, %v; want a boundary at the exact count's floor", b, err)
+	}
+	if !strings.Contains(b.Rule(), "threshold 0.25% (the floor") {
+		t.Errorf("rule: %s", b.Rule())
+	}
+	// Unchanged, and a difference of the noise's size: nothing to bisect.
+	for name, bad := range map[string][]float64{"unchanged": same(good), "+0.1%": same(good * 1.001),
+		"one run +0.5%, another under": {good * 1.005, good, good * 1.0001}} {
+		if _, err := Lab.NewBoundary("instructions", "instructions", true, same(good), bad); !errors.Is(err, ErrNothingToBisect) {
+			t.Errorf("%s: %v, want nothing to bisect", name, err)
+		}
 	}
 }
 

@@ -27,6 +27,29 @@ type side struct {
 	Commit  string // as the results have it
 	Night   string // the date asked for, when a night was: 2026-11-20
 	Results map[benchKey]history.Stored
+	// Recent has, by benchmark, its figures' medians in the history's
+	// newest results of the identity and environment of its result here
+	// (history.Recent): what calibrates a base's thresholds.
+	Recent map[benchKey]map[result.FigureKey][]float64
+}
+
+// loadRecent reads the recent results of the identity of each of sd's
+// results (verdict.Lab.HistoryResults of them), for sd as a base.
+func (s *Server) loadRecent(ctx context.Context, sd *side) error {
+	sd.Recent = map[benchKey]map[result.FigureKey][]float64{}
+	for k, st := range sd.Results {
+		r := st.Result
+		if r.Identity == nil {
+			continue
+		}
+		recent, _, err := s.db.Recent(ctx, history.RecentQuery{Benchmark: k.Benchmark, Workload: k.Workload,
+			EnvKey: result.EnvironmentKey(r.Environment), Identity: *r.Identity, N: verdict.Lab.HistoryResults})
+		if err != nil {
+			return err
+		}
+		sd.Recent[k] = recent
+	}
+	return nil
 }
 
 // nightOf reads a side's parameter as a night, its date (2026-11-20: the
@@ -116,7 +139,8 @@ type row struct {
 }
 
 // rowsOf compares the two sides, benchmark by benchmark, with the lab's
-// policy (verdict.Lab.Compare): the dashboard pairs nothing itself.
+// policy (verdict.Lab.Compare), A's recent history calibrating its
+// thresholds: the dashboard pairs nothing itself.
 func rowsOf(a, b side) []row {
 	keys := slices.Collect(func(yield func(benchKey) bool) {
 		for k := range a.Results {
@@ -158,6 +182,7 @@ func rowsOf(a, b side) []row {
 		}
 		base.Study, base.Language = now.Result.Benchmark.Study, now.Result.Benchmark.Language
 		oldSide, err := sideOf(old)
+		oldSide.History = a.Recent[k]
 		if err == nil {
 			var newSide verdict.Side
 			if newSide, err = sideOf(now); err == nil {
@@ -315,6 +340,11 @@ func (s *Server) compare(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a, status, err := s.loadSide(r.Context(), "a", p.A)
+	if err == nil {
+		if err = s.loadRecent(r.Context(), &a); err != nil {
+			status = http.StatusInternalServerError
+		}
+	}
 	if err == nil {
 		var b side
 		if b, status, err = s.loadSide(r.Context(), "b", p.B); err == nil {

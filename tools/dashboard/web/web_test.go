@@ -167,12 +167,29 @@ func TestCompare(t *testing.T) {
 		t.Errorf("sorted by change, descending: the first row is %q, want one of havlak6's +50.00%%", top)
 	}
 
-	// The last two nights measured havlak6cc's same binary and run.
+	// Every row says what threshold applied and where it came from: a
+	// count of one run a night, its declared 1%; real time, its runs'
+	// noise.
+	for _, r := range all {
+		text := strings.Join(r, " | ")
+		switch {
+		case r[0] == "havlak6" && r[2] == "own_instructions" && !strings.Contains(text, "threshold 1% (declared: fewer than 3 unchanged measurements to calibrate it)"),
+			r[0] == "havlak6" && r[2] == "real_seconds" && !strings.Contains(text, "threshold 12% (3 × noise 4% of 5 reruns)"):
+			t.Errorf("%s %s does not say where its threshold came from: %q", r[0], r[2], text)
+		}
+	}
+
+	// The last three nights measured havlak6cc's same binary and run: its
+	// history calibrates its count's threshold.
 	_, same := get(t, srv.URL, "/compare?a="+commitOf(nights-2)+"&b="+b)
 	n := 0
 	for _, r := range rows(t, same) {
 		if r[0] == "havlak6cc" {
 			n++
+			if text := strings.Join(r, " | "); r[2] == "own_instructions" &&
+				!strings.Contains(text, "threshold 0.25% (the floor: 3 × noise 0% of 3 results of the same binary and run is under it)") {
+				t.Errorf("havlak6cc's count is not calibrated by its history: %q", text)
+			}
 			if !strings.Contains(r[7], "not re-measured") {
 				t.Errorf("havlak6cc of the same identity: %q, want it marked not re-measured", r)
 			}

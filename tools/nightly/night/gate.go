@@ -149,6 +149,11 @@ func (n *night) gate() error {
 		for _, a := range accepted {
 			args = append(args, "--accept", a.String())
 		}
+		if db != nil {
+			// The baseline's recent nights of the same binaries calibrate
+			// its thresholds (docs/noise.md).
+			args = append(args, "--history", n.history.dsn)
+		}
 	} else {
 		fmt.Fprintf(n.stdout, "No baseline yet (%s): nothing to compare with.\n", cli.Field(n.baseline))
 	}

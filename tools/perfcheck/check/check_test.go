@@ -204,8 +204,8 @@ func TestCommentEachFigure(t *testing.T) {
 	var b strings.Builder
 	WriteComment(&b, s, Plan{Changed: []Target{{Benchmark: "havlak7cc"}}}, summary.Pair{Dashboard: dashboard, Base: base, Change: change}, CommentLimit)
 	want := "| [havlak7cc](https://perf.lab.example/compare?a=" + base + "&b=" + change + ") | **REGRESSED** | " +
-		"**REGRESSED** d1_misses +15.93% (1,000,000 → 1,159,300, noise 0.0000%, cost: locality)<br>" +
-		"instructions +0.80% (114,109,000 → 115,021,872, noise 0.0000%) passed " +
+		"**REGRESSED** d1_misses +15.93% (1,000,000 → 1,159,300, noise 0.0000%, threshold 1% (declared: fewer than 3 unchanged measurements to calibrate it), cost: locality)<br>" +
+		"instructions +0.80% (114,109,000 → 115,021,872, noise 0.0000%, threshold 1% (declared: fewer than 3 unchanged measurements to calibrate it)) passed " +
 		"<details><summary>7 unchanged</summary>ll_misses +0.00%, estimated_cycles +0.00%, alloc_bytes +0.00%, alloc_objects +0.00%, " +
 		"read_syscalls +0.00%, write_syscalls +0.00%, counted_alloc_bytes +0.00%</details> |\n"
 	if !strings.Contains(b.String(), want) {

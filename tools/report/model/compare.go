@@ -91,6 +91,23 @@ type Gate struct {
 	// the baseline and the results (Perf-Accepted: trailers): benchmark,
 	// figure and reason. They do not fail.
 	Accepted []verdict.Acceptance
+	// Recent gives the history's recent results of a baseline's identity
+	// and environment, by figure (history.Recent), which calibrate its
+	// thresholds with its runs; nil without a history.
+	Recent func(*Result) (map[result.FigureKey][]float64, error)
+}
+
+// baseSide is the baseline's result as the base of a comparison, with
+// its recent history when the gate has one.
+func (g Gate) baseSide(r *Result) (verdict.Side, error) {
+	s := side(r)
+	if g.Recent != nil && r.Identity != nil {
+		var err error
+		if s.History, err = g.Recent(r); err != nil {
+			return s, fmt.Errorf("the history of %s's baseline: %w", r.Name, err)
+		}
+	}
+	return s, nil
 }
 
 // policy is the lab's policy with the gate's thresholds of timings and
@@ -119,8 +136,7 @@ func Compare(r *Report, baseline *Set, gate Gate, retire []string) (regressed, m
 		return nil, nil, err
 	}
 	compareServers(r.Servers, baseline.Servers, gate)
-	regressed, moved = compareRows(r.Rows, baseline.Results, gate)
-	return regressed, moved, nil
+	return compareRows(r.Rows, baseline.Results, gate)
 }
 
 // A Missing is a benchmark of the baseline that the report has no result
@@ -153,7 +169,7 @@ func missing(r *Report, baseline *Set, retire []string) ([]Missing, error) {
 
 // compareRows fills in each program row's comparison with the baseline
 // result of the same name.
-func compareRows(rows []*Row, baseline []*Result, gate Gate) (regressed, moved []*Row) {
+func compareRows(rows []*Row, baseline []*Result, gate Gate) (regressed, moved []*Row, err error) {
 	old := map[string]*Row{}
 	for _, row := range Rows(baseline) {
 		old[row.Name] = row
@@ -168,7 +184,11 @@ func compareRows(rows []*Row, baseline []*Result, gate Gate) (regressed, moved [
 		if len(diffs) > 0 {
 			moved = append(moved, row)
 		}
-		judged := gate.policy().Compare(side(base.Result), side(row.Result))
+		baseSide, err := gate.baseSide(base.Result)
+		if err != nil {
+			return nil, nil, err
+		}
+		judged := gate.policy().Compare(baseSide, side(row.Result))
 		c := &Comparison{Judged: judged, Baseline: base.Result, EnvironmentChanges: diffs, AllowedEnvironmentChange: gate.AllowEnvChange,
 			Real: figure(judged, "real_seconds"), CPU: figure(judged, "cpu_seconds"), MaxRSS: figure(judged, "max_rss_kib")}
 		for _, v := range judged {
@@ -214,7 +234,7 @@ func compareRows(rows []*Row, baseline []*Result, gate Gate) (regressed, moved [
 			regressed = append(regressed, row)
 		}
 	}
-	return regressed, moved
+	return regressed, moved, nil
 }
 
 // environmentChanges names the fields of two environments that differ.

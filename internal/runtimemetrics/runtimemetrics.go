@@ -1,7 +1,10 @@
 // Package runtimemetrics records what a Go program's run cost its runtime:
 // the bytes and objects it allocated, its garbage collections, and the
 // heap it mapped. Unlike times, the allocation figures do not depend on
-// the machine's load: the perf rules gate on them.
+// the machine's load: the perf rules gate on them. It also records two
+// times, which do depend on it: how long goroutines waited for locks, and
+// the CPU time the process used, whose ratio a server's contention figure
+// is (tools/perf/perfrun's servermetrics.go).
 //
 // A program records them by calling Record as it exits (internal/cli's
 // Exit does); the perf runner asks for them by naming a file in the
@@ -14,6 +17,8 @@ import (
 	"fmt"
 	"os"
 	"runtime/metrics"
+	"syscall"
+	"time"
 )
 
 // EnvVar names the file the figures of each run are appended to.
@@ -28,6 +33,16 @@ type Figures struct {
 	// (/memory/classes/heap/*): the runtime seldom returns it, so it is
 	// close to the run's peak heap.
 	HeapMappedBytes uint64 `json:"heap_mapped_bytes"`
+	// MutexWaitSeconds is how long goroutines have waited, blocked, for a
+	// sync.Mutex, a sync.RWMutex or a lock of the runtime's own
+	// (/sync/mutex/wait/total:seconds); nil when this Go does not report
+	// it, so that a reader tells "no wait" from "not known". A pointer for
+	// a server's reader, too: a server built before the field sends none.
+	MutexWaitSeconds *float64 `json:"mutex_wait_seconds,omitempty"`
+	// CPUSeconds is the user and system CPU time of the process so far
+	// (getrusage), which the kernel measures to the microsecond; nil when
+	// it cannot be read.
+	CPUSeconds *float64 `json:"cpu_seconds,omitempty"`
 }
 
 var heapClasses = []string{
@@ -38,6 +53,9 @@ var heapClasses = []string{
 	"/memory/classes/heap/stacks:bytes",
 }
 
+// mutexWait is the runtime/metrics name of Figures.MutexWaitSeconds.
+const mutexWait = "/sync/mutex/wait/total:seconds"
+
 // Read returns this process's figures now.
 func Read() Figures {
 	names := append([]string{
@@ -45,6 +63,7 @@ func Read() Figures {
 		"/gc/heap/allocs:objects",
 		"/gc/cycles/total:gc-cycles",
 	}, heapClasses...)
+	names = append(names, mutexWait)
 	samples := make([]metrics.Sample, len(names))
 	for i, name := range names {
 		samples[i].Name = name
@@ -60,8 +79,17 @@ func Read() Figures {
 	for i := range heapClasses {
 		f.HeapMappedBytes += value(3 + i)
 	}
+	if wait := samples[len(samples)-1].Value; wait.Kind() == metrics.KindFloat64 {
+		f.MutexWaitSeconds = ptr(wait.Float64())
+	}
+	var usage syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &usage) == nil {
+		f.CPUSeconds = ptr((time.Duration(usage.Utime.Nano()) + time.Duration(usage.Stime.Nano())).Seconds())
+	}
 	return f
 }
+
+func ptr(x float64) *float64 { return &x }
 
 // Record appends this run's figures to the file $HAVLAK_LAB_RUNTIME_METRICS
 // names; without it, it does nothing.

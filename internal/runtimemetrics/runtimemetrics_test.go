@@ -1,10 +1,13 @@
 package runtimemetrics
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 )
 
 var sink [][]byte
@@ -50,5 +53,61 @@ func TestReadFileNamesTheLine(t *testing.T) {
 	os.WriteFile(path, []byte("{\"alloc_bytes\": 1}\nnot json\n"), 0o644)
 	if _, err := ReadFile(path); err == nil || !strings.Contains(err.Error(), path+":2") {
 		t.Errorf("ReadFile(a bad line) = %v, want an error naming line 2", err)
+	}
+}
+
+// Goroutines blocked on a held mutex show as mutex wait, and the
+// process's CPU time is read. The runtime times one in 8 of a goroutine's
+// waits, by a count that starts at random (and scales the times up): one
+// blocked Lock may not show, and nor may a hundred of one goroutine, whose
+// waits can fall in step with the count. Of 200 goroutines blocked once
+// each, all are missed with a chance of (7/8)^200, about 3e-12. The
+// wait's size depends on the scheduler: only its growth is asserted.
+func TestReadMutexWaitAndCPU(t *testing.T) {
+	before := Read()
+	if before.MutexWaitSeconds == nil || before.CPUSeconds == nil {
+		t.Fatalf("Read() = %+v: want the mutex wait and the CPU time", before)
+	}
+	const waiters = 200
+	var mu sync.Mutex
+	var started, finished sync.WaitGroup
+	mu.Lock()
+	for range waiters {
+		started.Add(1)
+		finished.Add(1)
+		go func() {
+			defer finished.Done()
+			started.Done()
+			mu.Lock() // blocks until the sleep below is over
+			mu.Unlock()
+		}()
+	}
+	started.Wait()
+	time.Sleep(20 * time.Millisecond)
+	mu.Unlock()
+	finished.Wait()
+	after := Read()
+	if !(*after.MutexWaitSeconds > *before.MutexWaitSeconds) {
+		t.Errorf("mutex wait %v then %v: want it grown by %d blocked Locks", *before.MutexWaitSeconds, *after.MutexWaitSeconds, waiters)
+	}
+	if *after.CPUSeconds < *before.CPUSeconds {
+		t.Errorf("CPU seconds %v then %v: went back", *before.CPUSeconds, *after.CPUSeconds)
+	}
+}
+
+// Figures of a program built before the two times (a server that does not
+// serve them) decode with them nil: not known, never zero.
+func TestFiguresWithoutTheTimes(t *testing.T) {
+	var f Figures
+	if err := json.Unmarshal([]byte(`{"alloc_bytes": 10, "alloc_objects": 1}`), &f); err != nil {
+		t.Fatal(err)
+	}
+	if f.MutexWaitSeconds != nil || f.CPUSeconds != nil {
+		t.Errorf("decoded %+v: want no mutex wait and no CPU time", f)
+	}
+	zero := 0.0
+	data, _ := json.Marshal(Figures{MutexWaitSeconds: &zero, CPUSeconds: &zero})
+	if !strings.Contains(string(data), `"mutex_wait_seconds":0`) || !strings.Contains(string(data), `"cpu_seconds":0`) {
+		t.Errorf("%s: a known zero must be written", data)
 	}
 }

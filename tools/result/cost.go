@@ -21,6 +21,9 @@ const (
 	CostMemoryManagement = "memory management"
 	// CostSystemCalls: more system calls, each a trip into the kernel.
 	CostSystemCalls = "system calls"
+	// CostContention: more time waiting for locks that other goroutines
+	// hold: waiting, not working.
+	CostContention = "contention"
 	// CostTime: wall or CPU time, all costs at once, noisy.
 	CostTime = "time"
 	// CostMemory: memory held (max RSS, heap mapped).
@@ -28,7 +31,7 @@ const (
 )
 
 // Costs are the kinds of cost a metric may declare.
-var Costs = []string{CostWork, CostLocality, CostWorkAndLocality, CostMemoryManagement, CostSystemCalls, CostTime, CostMemory}
+var Costs = []string{CostWork, CostLocality, CostWorkAndLocality, CostMemoryManagement, CostSystemCalls, CostContention, CostTime, CostMemory}
 
 // validCost tells whether cost is one of Costs, or "" (undeclared: the
 // results of schema 2 before the field).

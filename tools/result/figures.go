@@ -51,6 +51,19 @@ const (
 	ClassSampledTiming Class = "sampled_timing"
 )
 
+// Classes are the classes of figure, the ones a metric may declare
+// (Metric.Class) among them.
+var Classes = []Class{ClassCount, ClassTiming, ClassMemory, ClassSampledCount, ClassSampledTiming}
+
+// classNames lists Classes, for messages.
+func classNames() string {
+	names := make([]string, len(Classes))
+	for i, c := range Classes {
+		names[i] = string(c)
+	}
+	return strings.Join(names, ", ")
+}
+
 // A Figure is one quantity of a result, one value per run: what the
 // history keeps and the exporters (tools/exports) write.
 type Figure struct {
@@ -68,10 +81,15 @@ type Figure struct {
 	Values      []float64
 }
 
-// Figure is the metric as a figure of its result.
+// Figure is the metric as a figure of its result, of the class it
+// declares (a count when it declares none).
 func (m Metric) Figure() Figure {
+	class := m.Class
+	if class == "" {
+		class = ClassCount
+	}
 	return Figure{Name: m.Name, Unit: m.Unit, Source: m.Source, Gated: m.Gated, Threshold: m.Threshold, Exact: m.Exact,
-		Better: BetterOf(m.Unit), Class: ClassCount, Cost: m.Cost, Unavailable: m.Unavailable, Values: m.Values}
+		Better: BetterOf(m.Unit), Class: class, Cost: m.Cost, Unavailable: m.Unavailable, Values: m.Values}
 }
 
 // MetricFigures are the figures of metrics, in their order.
@@ -86,7 +104,7 @@ func MetricFigures(metrics []Metric) []Figure {
 // Figures lists every figure of r, whose files are out:
 //
 //   - its metrics, as they are (name, unit, source, gated, threshold,
-//     exact);
+//     exact, class: a count unless declared otherwise);
 //   - kind "program": the successful timed runs' real_seconds,
 //     user_seconds, sys_seconds, cpu_seconds (user + sys; unit s),
 //     max_rss_kib (KiB) and minor_faults (faults), source "xtime", and

@@ -92,7 +92,10 @@
 //	                 be measured has no values and says why (unavailable);
 //	                 cost, the kind of cost the figure stands for ("work",
 //	                 "locality", "memory management", "system calls",
-//	                 ...: Costs), optional
+//	                 ...: Costs), optional; class, how it is judged
+//	                 ("count" when absent; "timing" for a metric that
+//	                 moves with the machine's load, as a server's mutex
+//	                 wait per CPU second does: Classes), optional
 //	server           kind "server" (Server): the load (generator,
 //	                 connections, rate (0: closed loop), targets,
 //	                 warmup_seconds, duration_seconds of each round,
@@ -203,6 +206,11 @@ type Metric struct {
 	// "locality", ...), declared by its producer; "" in results written
 	// before the field.
 	Cost string `json:"cost,omitempty"`
+	// Class is how the figure is judged (Classes), declared by its
+	// producer from how it is measured: "" is a count (ClassCount), as
+	// every metric was before the field; a metric that is a time, say, is
+	// ClassTiming, and tools/verdict's Policy judges it as one.
+	Class Class `json:"class,omitempty"`
 }
 
 // Metric returns the metric called name, or nil. A result from Decode
@@ -554,6 +562,10 @@ func (r *Result) Validate() error {
 			bad("metrics[%d] (%s): a negative value: counts are not", i, m.Name)
 		case !validCost(m.Cost):
 			bad("metrics[%d] (%s): cost %q: want one of %s", i, m.Name, m.Cost, strings.Join(Costs, ", "))
+		case m.Class != "" && !slices.Contains(Classes, m.Class):
+			bad("metrics[%d] (%s): class %q: want one of %s", i, m.Name, m.Class, classNames())
+		case m.Exact && m.Class != "" && m.Class != ClassCount:
+			bad("metrics[%d] (%s): exact, but of class %q: only a count is exact", i, m.Name, m.Class)
 		}
 		seen[m.Name] = true
 	}

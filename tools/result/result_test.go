@@ -246,6 +246,8 @@ func TestMetricsValidate(t *testing.T) {
 		"repeated":        {[]Metric{{Name: "x", Values: []float64{1}}, {Name: "x", Values: []float64{1}}}, "repeated"},
 		"no values":       {[]Metric{{Name: "x"}}, "no values, and no reason"},
 		"gated, no limit": {[]Metric{{Name: "x", Values: []float64{1}, Gated: true}}, "without a positive threshold"},
+		"unknown class":   {[]Metric{{Name: "x", Values: []float64{1}, Class: "guess"}}, `class "guess": want one of count, timing`},
+		"exact timing":    {[]Metric{{Name: "x", Values: []float64{1}, Class: ClassTiming, Exact: true}}, "only a count is exact"},
 	} {
 		r := example()
 		r.Files = nil

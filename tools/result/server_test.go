@@ -1,6 +1,8 @@
 package result
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -85,5 +87,40 @@ func TestServerValidate(t *testing.T) {
 		if err := r.Validate(); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: Validate = %v, want %q", name, err, tc.want)
 		}
+	}
+}
+
+// A server's metric that is a time declares its class: it is written,
+// read back and made a figure of that class; a metric declaring none is
+// still a count.
+func TestMetricClassRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	want := serverExample()
+	want.Metrics = []Metric{
+		{Name: "mutex_wait_per_cpu_second", Unit: "s/cpu-s", Source: "the server's runtime/metrics", Values: []float64{0.01, 0.012, 0.011},
+			Class: ClassTiming, Cost: CostContention},
+		{Name: "alloc_objects_per_request", Unit: "objects/request", Values: []float64{20.7, 20.7, 20.8}, Gated: true, Threshold: 0.01},
+	}
+	writeFiles(t, dir, want)
+	if err := Write(dir, want); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, FileName))
+	if err != nil || !strings.Contains(string(data), `"class": "timing"`) || strings.Count(string(data), `"class"`) != 1 {
+		t.Errorf("result.json %v: want one class, timing, written\n%s", err, data)
+	}
+	got, out, err := Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	figs, err := Figures(got, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := figs[0]; f.Class != ClassTiming || f.Cost != CostContention || f.Better != LowerIsBetter || len(f.Values) != 3 {
+		t.Errorf("the contention metric as a figure: %+v", f)
+	}
+	if f := figs[1]; f.Class != ClassCount {
+		t.Errorf("a metric declaring no class: %+v, want a count", f)
 	}
 }

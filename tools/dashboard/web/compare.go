@@ -436,13 +436,15 @@ type archivedFile struct{ Path, Link string }
 
 // profilesFor are the kinds of profile that show where a cost goes, best
 // first: the time of a program is in its CPU profile, its allocations in
-// its heap's (allocs: a server's).
+// its heap's (allocs: a server's), its waits for locks in its mutex
+// profile (a server's, taken with -mutexprofilefraction).
 var profilesFor = map[string][]string{
 	result.CostTime:             {"cpu"},
 	result.CostWork:             {"cpu"},
 	result.CostLocality:         {"cpu"},
 	result.CostWorkAndLocality:  {"cpu"},
 	result.CostSystemCalls:      {"cpu"},
+	result.CostContention:       {"mutex", "cpu"},
 	result.CostMemoryManagement: {"allocs", "heap"},
 	result.CostMemory:           {"heap", "allocs"},
 }

@@ -19,8 +19,8 @@
 // The block and mutex profiles are empty unless -blockprofilerate and
 // -mutexprofilefraction turn them on (runtime.SetBlockProfileRate,
 // runtime.SetMutexProfileFraction). The pprof listener also serves the
-// allocation figures so far, as JSON, at /debug/runtime-metrics
-// (RuntimeMetricsPath).
+// process's runtime figures so far (allocations, mutex wait, CPU time), as
+// JSON, at /debug/runtime-metrics (RuntimeMetricsPath).
 //
 // Exit status: 0 after a clean shutdown; 2 for a bad flag; 1 when a port
 // cannot be listened on (busy, say) or the shutdown did not finish in time.
@@ -227,8 +227,9 @@ func writeAddrs(path string, addrs Addrs) error {
 }
 
 // RuntimeMetricsPath is where the pprof listener serves the process's
-// allocation figures so far (internal/runtimemetrics), for the perf
-// runner to read before and after each measured round of load.
+// runtime figures so far (internal/runtimemetrics: allocations, mutex
+// wait, CPU time), for the perf runner to read before and after each
+// measured round of load.
 const RuntimeMetricsPath = "/debug/runtime-metrics"
 
 func serveRuntimeMetrics(w http.ResponseWriter, _ *http.Request) {

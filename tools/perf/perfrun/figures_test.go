@@ -111,7 +111,7 @@ func TestPerRequestMetrics(t *testing.T) {
 		}
 	}
 	base := perRequestMetrics(rounds(17))
-	for _, m := range base {
+	for _, m := range base[:3] { // the counts; the contention is a timing, shown (contention_test.go)
 		if !m.Gated || len(m.Values) != 2 {
 			t.Errorf("%s: %+v: want gated, a value a round", m.Name, m)
 		}

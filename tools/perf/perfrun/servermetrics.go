@@ -4,7 +4,7 @@ package perfrun
 // over each measured round, read just before and just after it, divided
 // by the round's requests. Unlike throughput and latency, they do not
 // depend on how fast the machine is, only on what the server does for a
-// request.
+// request. Beside them, its contention (mutexWaitMetric): a time, shown.
 
 import (
 	"encoding/json"
@@ -30,7 +30,7 @@ type serverCounts struct {
 // RuntimeMetricsPath): part of the servers' contract (serverprocess.go).
 const runtimeMetricsPath = "/debug/runtime-metrics"
 
-// counts reads the server's system calls (/proc/PID/io) and allocations
+// counts reads the server's system calls (/proc/PID/io) and its figures
 // (runtimeMetricsPath); what cannot be read says why.
 func (s *server) counts() serverCounts {
 	var c serverCounts
@@ -39,21 +39,27 @@ func (s *server) counts() serverCounts {
 	} else {
 		c.syscalls = *calls
 	}
+	c.figures, c.noFigures = readRuntimeFigures(s.pprof)
+	return c
+}
+
+// readRuntimeFigures reads the figures a server serves on its pprof
+// listener at pprof (host:port), or says why it cannot.
+func readRuntimeFigures(pprof string) (runtimemetrics.Figures, string) {
+	var figures runtimemetrics.Figures
 	client := &http.Client{Timeout: 10 * time.Second}
-	resp, err := client.Get("http://" + s.pprof + runtimeMetricsPath)
+	resp, err := client.Get("http://" + pprof + runtimeMetricsPath)
 	if err != nil {
-		c.noFigures = err.Error()
-		return c
+		return figures, err.Error()
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		c.noFigures = fmt.Sprintf("GET %s: %s (the server does not serve its runtime figures)", runtimeMetricsPath, resp.Status)
-		return c
+		return figures, fmt.Sprintf("GET %s: %s (the server does not serve its runtime figures)", runtimeMetricsPath, resp.Status)
 	}
-	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<16)).Decode(&c.figures); err != nil {
-		c.noFigures = fmt.Sprintf("GET %s: %v", runtimeMetricsPath, err)
+	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<16)).Decode(&figures); err != nil {
+		return figures, fmt.Sprintf("GET %s: %v", runtimeMetricsPath, err)
 	}
-	return c
+	return figures, ""
 }
 
 // A roundCost is what the server spent over one measured round.
@@ -67,6 +73,7 @@ const (
 	metricAllocObjectsPerRequest = "alloc_objects_per_request"
 	metricAllocBytesPerRequest   = "alloc_bytes_per_request"
 	metricSyscallsPerRequest     = "syscalls_per_request"
+	metricMutexWait              = "mutex_wait_per_cpu_second"
 )
 
 // The smallest changes of a server's figures per request the gate
@@ -114,7 +121,7 @@ func perRequestMetrics(rounds []roundCost) []result.Metric {
 	noFigures := func(c serverCounts) string { return c.noFigures }
 	noSyscalls := func(c serverCounts) string { return c.noSyscalls }
 	const figures, syscalls = "the server's runtime/metrics", "the server's /proc/PID/io (syscr + syscw)"
-	return []result.Metric{
+	return append([]result.Metric{
 		figure(metricAllocObjectsPerRequest, "objects/request", figures, result.CostMemoryManagement, noFigures,
 			func(b, a serverCounts) float64 { return float64(a.figures.AllocObjects - b.figures.AllocObjects) }),
 		figure(metricAllocBytesPerRequest, "bytes/request", figures, result.CostMemoryManagement, noFigures,
@@ -123,5 +130,50 @@ func perRequestMetrics(rounds []roundCost) []result.Metric {
 			func(b, a serverCounts) float64 {
 				return float64(a.syscalls.Read + a.syscalls.Write - b.syscalls.Read - b.syscalls.Write)
 			}),
+	}, mutexWaitMetric(rounds))
+}
+
+// mutexWaitMetric is the server's contention, one value per measured
+// round: the seconds its goroutines waited for locks (runtime/metrics'
+// /sync/mutex/wait/total, sync.Mutex, sync.RWMutex and the runtime's own
+// locks) per second of its CPU time (getrusage), both over the round:
+// the wait per request over the CPU time per request, whose requests
+// cancel. Waiting is time, and the time a lock is held shrinks with a
+// faster machine as the CPU time of a request does: the ratio cancels
+// the machine's speed, which the wait per request alone would not. It
+// still moves with the machine's load (a holder preempted by another
+// process makes every waiter wait longer, and the wait is sampled: the
+// runtime times one in 8 of a goroutine's waits), so it is a timing
+// (result.ClassTiming): judged by the policy's timing rule, over 5
+// rounds and the U test, and calibrated from its own noise.
+//
+// It is recorded and shown, not gated: its noise on the lab's runners
+// has not been measured yet (docs/noise.md says how to). A benchmark or
+// the policy that gates it declares its threshold there, as for any
+// figure; its producer declares none.
+func mutexWaitMetric(rounds []roundCost) result.Metric {
+	m := result.Metric{Name: metricMutexWait, Unit: "s/cpu-s", Class: result.ClassTiming, Cost: result.CostContention,
+		Source: "the server's runtime/metrics (/sync/mutex/wait/total) over its CPU time (getrusage), each measured round"}
+	for i, r := range rounds {
+		var why string
+		switch b, a := r.before.figures, r.after.figures; {
+		case r.before.noFigures != "" || r.after.noFigures != "":
+			why = r.before.noFigures + r.after.noFigures
+		case b.MutexWaitSeconds == nil || a.MutexWaitSeconds == nil:
+			why = "the server's " + runtimeMetricsPath + " has no mutex_wait_seconds (a server built before it, or a Go that does not report it)"
+		case b.CPUSeconds == nil || a.CPUSeconds == nil:
+			why = "the server's " + runtimeMetricsPath + " has no cpu_seconds (a server built before it, or getrusage failed)"
+		case r.requests == 0:
+			why = "no requests"
+		case *a.MutexWaitSeconds < *b.MutexWaitSeconds || *a.CPUSeconds <= *b.CPUSeconds:
+			why = fmt.Sprintf("mutex wait %gs → %gs and CPU time %gs → %gs: the CPU time did not grow, or the wait went back",
+				*b.MutexWaitSeconds, *a.MutexWaitSeconds, *b.CPUSeconds, *a.CPUSeconds)
+		default:
+			m.Values = append(m.Values, (*a.MutexWaitSeconds-*b.MutexWaitSeconds)/(*a.CPUSeconds-*b.CPUSeconds))
+			continue
+		}
+		m.Values, m.Unavailable = nil, fmt.Sprintf("round %d: %s", i+1, why)
+		return m
 	}
+	return m
 }

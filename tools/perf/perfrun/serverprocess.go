@@ -8,7 +8,8 @@ package perfrun
 // and -mutexprofilefraction N, and on SIGTERM it shuts down and exits with
 // status 0. If its pprof listener serves its runtime/metrics figures as
 // JSON at /debug/runtime-metrics (internal/runtimemetrics.Figures), the
-// runner gates its allocations per request (servermetrics.go). Its own
+// runner gates its allocations per request and shows its mutex wait per
+// CPU second (servermetrics.go). Its own
 // instructions per request are counted under Cachegrind
 // (serverinstructions.go), which needs its symbols (no -s when linking).
 // The runner gives it 127.0.0.1:0 for both, so the ports are

@@ -174,6 +174,7 @@ func (o Outcome) cells(k Kind) (string, string) {
 		if t.Noise > 0 {
 			target += fmt.Sprintf(" (noise %.3f%%)", 100*t.Noise)
 		}
+		target += markdown.Escape(shownOnly(*t))
 	} else if o.Benchmark != nil {
 		target += ": not among the figures this check gates for the benchmark; what should catch it: " + k.Catcher
 	}
@@ -197,6 +198,23 @@ func (o Outcome) cells(k Kind) (string, string) {
 	}
 }
 
+// shownOnly says why a figure meant to catch a case could not, though
+// judged: it is not gated (a figure shown until its noise is measured), or
+// it was not comparable (too few runs for its rule); "" otherwise.
+func shownOnly(t verdict.Verdict) string {
+	var why []string
+	if !t.Rule.Gated {
+		why = append(why, "shown, not gated")
+	}
+	if t.Outcome == verdict.NotComparable && t.Reason != "" {
+		why = append(why, "not comparable: "+t.Reason)
+	}
+	if len(why) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(why, "; ") + ")"
+}
+
 func (m *Matrix) find(kind, language, size, loosens string) (Outcome, bool) {
 	for _, o := range m.Outcomes {
 		if o.Case.Kind == kind && o.Case.Language == language && o.Case.Size == size && o.Case.Loosens == loosens {
@@ -217,7 +235,7 @@ func (o Outcome) Summary() string {
 	}
 	target := o.Case.Figure + " not gated here"
 	if t := o.Target(); t != nil {
-		target = o.Case.Figure + " " + t.ChangeText(2)
+		target = o.Case.Figure + " " + t.ChangeText(2) + shownOnly(*t)
 	}
 	if err := o.GateHeld(); err != nil {
 		return "GOT THROUGH: " + err.Error() + " (" + target + ")"

@@ -87,6 +87,32 @@ func TestMatrixMarkdown(t *testing.T) {
 	}
 }
 
+// A contention case's figure is a timing shown, not gated: the matrix
+// gives its change and why it could not catch the case, judged by the
+// lab's comparison as the perf check judges it (one round a side).
+func TestMatrixShownFigure(t *testing.T) {
+	wait := func(x float64) []result.Figure {
+		return result.MetricFigures([]result.Metric{{Name: "mutex_wait_per_cpu_second", Unit: "s/cpu-s", Values: []float64{x},
+			Class: result.ClassTiming, Cost: result.CostContention}})
+	}
+	figures := verdict.Lab.Compare(verdict.Side{Figures: wait(0.01)}, verdict.Side{Figures: wait(0.03)})
+	judged := summary.Benchmark{Name: "router_sharded", Outcome: verdict.Worst(figures), Figures: figures}
+	c := Case{Name: "contention-go-5", Kind: "contention", Language: "Go", Size: "5%", Benchmark: "router_sharded", Figure: "mutex_wait_per_cpu_second"}
+	m := &Matrix{Outcomes: []Outcome{{Case: c, Benchmark: &judged}}}
+	var b strings.Builder
+	m.WriteMarkdown(&b)
+	want := "| contention | Go | 5% | router_sharded | missed | `mutex_wait_per_cpu_second` +200.00% (shown, not gated; not comparable: 1 and 1 runs: too few for the U test (5 each); judged by a factor of 10 only) |"
+	if !strings.Contains(b.String(), want) {
+		t.Errorf("the matrix lacks %q:\n%s", want, b.String())
+	}
+	if got := m.Outcomes[0].Summary(); !strings.Contains(got, "missed (mutex_wait_per_cpu_second +200.00% (shown, not gated;") {
+		t.Errorf("Summary = %q", got)
+	}
+	if err := m.Failure(); err != nil {
+		t.Errorf("a figure shown, not gated, fails the suite: %v", err)
+	}
+}
+
 func TestReplaceBetweenMarkers(t *testing.T) {
 	doc := "# Noise\n\n" + BeginMarker + "\nold\n" + EndMarker + "\nafter\n"
 	got, err := ReplaceBetweenMarkers([]byte(doc), []byte("new matrix\n"))

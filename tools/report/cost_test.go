@@ -76,3 +76,45 @@ func TestServerFigurePerRequestRegresses(t *testing.T) {
 		t.Errorf("report.md's low-noise table lacks the server's figure:\n%s", md)
 	}
 }
+
+// A server's contention, a timing of its metrics, is compared and shown
+// with the other figures per request, of cost contention: worse, named,
+// and, not gated, failing nothing at twenty times the wait.
+func TestServerContentionIsShown(t *testing.T) {
+	oldDir, newDir := t.TempDir(), t.TempDir()
+	for dir, wait := range map[string]float64{oldDir: 0.01, newDir: 0.2} {
+		unzipTo(t, "testdata/servers/router_mutex_quick_test/outputs.zip", filepath.Join(dir, "router_mutex"))
+		editResult(t, filepath.Join(dir, "router_mutex"), func(doc map[string]any) {
+			doc["metrics"] = []any{map[string]any{"name": "mutex_wait_per_cpu_second", "unit": "s/cpu-s", "source": "test",
+				"cost": "contention", "class": "timing", "values": []float64{wait}, "gated": false}}
+		})
+	}
+	out := t.TempDir()
+	stderr, status, _ := runReport(t, "--from", newDir, "--baseline", oldDir, "--out", out)
+	if status != 0 {
+		t.Fatalf("exit status %d, want 0 (the figure is not gated):\n%s", status, stderr)
+	}
+	table := readFile(t, filepath.Join(out, "table.md"))
+	if !strings.Contains(table, "mutex_wait_per_cpu_second +1900.00% (worse, cost: contention)") {
+		t.Errorf("table.md does not show the server's contention:\n%s", table)
+	}
+	if md := readFile(t, filepath.Join(out, "report.md")); !strings.Contains(md, "| router_mutex | mutex_wait_per_cpu_second | contention |") {
+		t.Errorf("report.md's low-noise table lacks the server's contention:\n%s", md)
+	}
+	sum, err := summary.Read(filepath.Join(out, summary.FileName))
+	if err != nil || len(sum.Benchmarks) != 1 {
+		t.Fatalf("summary.json: %v, %v", sum, err)
+	}
+	found := false
+	for _, v := range sum.Benchmarks[0].Figures {
+		if v.Figure == "mutex_wait_per_cpu_second" {
+			found = true
+			if v.Outcome != "regressed" || v.Fails() || v.Cost != "contention" || v.Class != "timing" {
+				t.Errorf("summary.json's mutex_wait_per_cpu_second: %+v: want worse, not failing, a timing of cost contention", v)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("summary.json has no verdict on mutex_wait_per_cpu_second: %+v", sum.Benchmarks[0].Figures)
+	}
+}

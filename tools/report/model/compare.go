@@ -66,6 +66,13 @@ func isTiming(v verdict.Verdict) bool {
 	return v.Class == result.ClassTiming || v.Class == result.ClassMemory
 }
 
+// withMetrics tells whether a verdict is shown with the result's metrics:
+// one of its metrics, whatever its class (a server's contention is a
+// timing, and has no column of its own), or any figure not a timing.
+func withMetrics(v verdict.Verdict, metrics []result.Metric) bool {
+	return !isTiming(v) || slices.ContainsFunc(metrics, func(m result.Metric) bool { return m.Name == v.Figure })
+}
+
 // figure is the verdict on figure name among judged, or a verdict of no
 // figure ("") when there is none.
 func figure(judged []verdict.Verdict, name string) verdict.Verdict {
@@ -192,7 +199,7 @@ func compareRows(rows []*Row, baseline []*Result, gate Gate) (regressed, moved [
 		c := &Comparison{Judged: judged, Baseline: base.Result, EnvironmentChanges: diffs, AllowedEnvironmentChange: gate.AllowEnvChange,
 			Real: figure(judged, "real_seconds"), CPU: figure(judged, "cpu_seconds"), MaxRSS: figure(judged, "max_rss_kib")}
 		for _, v := range judged {
-			if !isTiming(v) {
+			if withMetrics(v, row.Result.Metrics) {
 				c.Metrics = append(c.Metrics, v)
 			}
 		}
@@ -287,7 +294,7 @@ func compareServers(rows, baseline []*ServerRow, gate Gate) {
 			verdict.Side{Figures: row.Figures, Environment: &row.Environment, Source: row.Source})
 		c.Throughput, c.P99 = figure(c.Judged, "throughput"), figure(c.Judged, "latency_p99")
 		for _, v := range c.Judged {
-			if !isTiming(v) {
+			if withMetrics(v, row.Metrics) {
 				c.Metrics = append(c.Metrics, v)
 			}
 		}
@@ -305,7 +312,9 @@ func (c *ServerComparison) Text() string {
 	}
 	text := "throughput " + timingText(c.Throughput) + ", p99 " + timingText(c.P99)
 	for _, m := range c.Metrics {
-		if m.Fails() {
+		// A figure shown, not gated (a server's contention, until its
+		// noise is measured), is named when worse too: "(worse, ...)".
+		if m.Fails() || m.Outcome == verdict.Regressed {
 			text += fmt.Sprintf(", %s %s (%s%s)", m.Figure, m.ChangeText(2), m.Label(), m.CostNote())
 		}
 	}

@@ -87,6 +87,7 @@ def _with_profile_test_impl(ctx):
             want in by_label,
             "no compile of {} among the binary's: {}".format(want, sorted(by_label.keys())),
         )
+
     # Built from source, with the profile, rather than the SDK's archives.
     # Twice, in fact: the binary's own go context and its libraries' reach
     # the same settings by different paths of transitions, which Bazel 4.2

@@ -88,12 +88,17 @@ def _with_profile_test_impl(ctx):
             "no compile of {} among the binary's: {}".format(want, sorted(by_label.keys())),
         )
 
-    # Built from source, with the profile, rather than the SDK's archives.
-    # Twice, in fact: the binary's own go context and its libraries' reach
-    # the same settings by different paths of transitions, which Bazel 4.2
-    # names as two output directories (rules_go's race mode does the same).
+    # Built from source, with the profile, rather than the SDK's archives;
+    # and once: the binary's own go context and its libraries' are in one
+    # configuration (compiles are told apart by their command lines, which
+    # name the output directory, so two configurations would show as two).
     stdlib = [c for c in compiles if c.mnemonic == "GoStdlib"]
-    asserts.true(env, len(stdlib) > 0, "no standard library build among the binary's compiles")
+    asserts.equals(
+        env,
+        1,
+        len(stdlib),
+        "standard library builds among the binary's compiles: {}".format([c.argv for c in stdlib]),
+    )
     return analysistest.end(env)
 
 _with_profile_test = analysistest.make(

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"sync"
 	"time"
 
@@ -53,6 +54,13 @@ var errRefused = errors.New("not done: pprof runs on the profiles it was given o
 // Run runs pprof and returns what it wrote as its -output (no file is
 // written), nil when it wrote nothing.
 func Run(o Options) ([]byte, error) {
+	if o.HTTPServer != nil {
+		// pprof's web UI reads its saved settings from the user's
+		// configuration directory and fails without one.
+		if _, err := os.UserConfigDir(); err != nil {
+			return nil, fmt.Errorf("pprof's web UI needs a configuration directory for its settings: %v", err)
+		}
+	}
 	flags := newFlags(o.Args)
 	out := &memWriter{}
 	running.Lock()

@@ -124,6 +124,13 @@ func TestBadArguments(t *testing.T) {
 
 // pprof's web UI is handed to the caller, and serves the profile given.
 func TestWebUI(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", "")
+	t.Setenv("HOME", "")
+	if _, err := Run(Options{Args: []string{"-http=localhost:0", "p"}, Profiles: map[string]*profile.Profile{"p": cpu(3e6)},
+		HTTPServer: func(*driver.HTTPServerArgs) error { return nil }}); err == nil || !strings.Contains(err.Error(), "needs a configuration directory") {
+		t.Errorf("without a configuration directory: %v", err)
+	}
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir()) // pprof reads its settings there
 	var handlers map[string]http.Handler
 	_, err := Run(Options{
 		Args:     []string{"-http=localhost:0", "-no_browser", "p"},

@@ -12,6 +12,7 @@
 package historytest
 
 import (
+	"archive/zip"
 	"bytes"
 	"context"
 	"crypto/sha1"
@@ -21,8 +22,12 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
 	"time"
 
 	"havlak-lab/tools/alert"
@@ -313,4 +318,45 @@ func Fill(ctx context.Context, dsn string, s Spec) error {
 		return err
 	}
 	return RecordAlerts(ctx, db, s)
+}
+
+// WriteNight writes night n's results of s as the nightly job's archive
+// keeps a night: dir/TEST/outputs.zip, each a result.json and the files it
+// lists, TEST naming the benchmark, workload and machine. It returns the
+// zips' paths, for history.DB.Ingest.
+func WriteNight(dir string, s Spec, n int) ([]string, error) {
+	var zips []string
+	err := s.night(n, func(b, w, m int, r *result.Result) error {
+		out, err := outputsOf(r)
+		if err != nil {
+			return err
+		}
+		test := filepath.Join(dir, fmt.Sprintf("%s_%s_%s_test", Benchmark(b), Workloads[w], Machines[m]))
+		if err := os.MkdirAll(test, 0o755); err != nil {
+			return err
+		}
+		path := filepath.Join(test, result.ZipName)
+		f, err := os.Create(path)
+		if err != nil {
+			return err
+		}
+		zw := zip.NewWriter(f)
+		for _, name := range slices.Sorted(maps.Keys(out)) {
+			w, err := zw.Create(name)
+			if err == nil {
+				_, err = w.Write(out[name])
+			}
+			if err != nil {
+				f.Close()
+				return err
+			}
+		}
+		if err := zw.Close(); err != nil {
+			f.Close()
+			return err
+		}
+		zips = append(zips, path)
+		return f.Close()
+	})
+	return zips, err
 }

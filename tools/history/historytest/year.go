@@ -36,8 +36,8 @@ import (
 )
 
 // Version is the generator's: a cached history (Cached) made by another
-// version is made again.
-const Version = 2
+// version is made again. 3: the history's schema version 5.
+const Version = 3
 
 // A Spec is the shape of a generated history: every benchmark has a result
 // every night on both workloads (quick and standard) in both environments

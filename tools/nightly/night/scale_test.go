@@ -17,7 +17,8 @@ package night
 //   - series: one series of one figure, every point (history.DB.Series);
 //   - changepoint: that series read and searched by Apache Otava
 //     (changeSeries, changepoint.Detect), as the nightly job does;
-//   - compare: two nights on the dashboard's compare page (tools/dashboard/web);
+//   - compare: two nights on the dashboard's compare page
+//     (tools/dashboard/web), named by their commits or by their dates;
 //   - sweep: the nightly job's alert sweep of the night just ingested:
 //     the change-point search of every charted series of its benchmarks
 //     (detect) and the night's findings entered into the alerts
@@ -33,7 +34,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-		"testing"
+	"testing"
 	"time"
 
 	"havlak-lab/tools/alert"
@@ -171,10 +172,14 @@ func (s *scaled) changePoints(ctx context.Context) error {
 }
 
 // compare serves the dashboard's comparison of the history's last two
-// generated nights.
-func (s *scaled) compare(srv http.Handler) error {
+// generated nights, named by their commits or by their dates.
+func (s *scaled) compare(srv http.Handler, byDate bool) error {
 	n := s.spec.Nights - 1
-	target := "/compare?a=" + historytest.Commit(n - 1)[:12] + "&b=" + historytest.Commit(n)[:12]
+	a, b := historytest.Commit(n - 1)[:12], historytest.Commit(n)[:12]
+	if byDate {
+		a, b = historytest.NightTime(n-1).Format(time.DateOnly), historytest.NightTime(n).Format(time.DateOnly)
+	}
+	target := "/compare?a=" + a + "&b=" + b
 	w := httptest.NewRecorder()
 	srv.ServeHTTP(w, httptest.NewRequest(http.MethodGet, target, nil))
 	body := w.Body.String()
@@ -262,8 +267,10 @@ func TestScale(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := s.compare(srv); err != nil {
-				t.Error(err)
+			for _, byDate := range []bool{false, true} {
+				if err := s.compare(srv, byDate); err != nil {
+					t.Error(err)
+				}
 			}
 			zips, err := s.writeNight()
 			if err != nil {
@@ -314,17 +321,19 @@ func BenchmarkScale(b *testing.B) {
 					}
 				}
 			})
-			b.Run("compare", func(b *testing.B) {
-				srv, err := web.New(s.db, web.Options{})
-				if err != nil {
-					b.Fatal(err)
-				}
-				for b.Loop() {
-					if err := s.compare(srv); err != nil {
+			for _, by := range []string{"commits", "nights"} {
+				b.Run("compare/"+by, func(b *testing.B) {
+					srv, err := web.New(s.db, web.Options{})
+					if err != nil {
 						b.Fatal(err)
 					}
-				}
-			})
+					for b.Loop() {
+						if err := s.compare(srv, by == "nights"); err != nil {
+							b.Fatal(err)
+						}
+					}
+				})
+			}
 			b.Run("ingest", func(b *testing.B) {
 				var took time.Duration
 				added := 0

@@ -6,7 +6,11 @@ package night
 // TestScale checks, so that the code cannot rot; -history.scale=10m runs
 // the benchmarks on historytest.Scale (9,855,000 points):
 //
-//	go test ./tools/nightly/night -run '^$' -bench Scale -benchtime 1x -history.scale=10m -timeout 0
+//	go test ./tools/nightly/night -run '^$' -history.scale=10m -timeout 0 -benchtime 3x \
+//	  -bench 'Scale//^(series|changepoint|compare|ingest|sweep-reads)$'
+//
+// (the whole sweep, -bench 'Scale//^(ingest|sweep)$', takes hours at 10m:
+// Otava's search, docs/scale.md).
 //
 // The operations:
 //

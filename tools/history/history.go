@@ -47,8 +47,9 @@
 //
 // The dashboard's reads (a series, a commit's results, the list of series
 // with their newest points: Seen) look up what they read through the
-// indexes and the table of series of schema version 4, which ingest keeps;
-// an older database gets them when opened.
+// indexes and the table of series of schema version 4, which ingest keeps,
+// and a night's results (by its date) through the index of version 5; an
+// older database gets them when opened.
 //
 // # Trust
 //
@@ -179,7 +180,7 @@ func Create(ctx context.Context, dsn string, access Access) (*DB, error) {
 		return nil, err
 	}
 	err = d.inTx(ctx, func(tx *sql.Tx) error {
-		for _, stmt := range slices.Concat(schema, alertSchema, userSchema, indexSchema) {
+		for _, stmt := range slices.Concat(schema, alertSchema, userSchema, indexSchema, nightSchema) {
 			if _, err := tx.ExecContext(ctx, stmt); err != nil {
 				return err
 			}
@@ -208,8 +209,8 @@ func Create(ctx context.Context, dsn string, access Access) (*DB, error) {
 // Open opens the database Create made at dsn. A database of an older
 // schema version gets the tables of the later ones (migrations): version 1,
 // from before alerts were kept, gets theirs, version 2 the dashboard's
-// users', and version 3 the indexes of the dashboard's reads; nothing else
-// changes.
+// users', version 3 the indexes of the dashboard's reads, and version 4
+// the index of a night's results; nothing else changes.
 func Open(ctx context.Context, dsn string) (*DB, error) {
 	e, err := parseDSN(dsn)
 	if err != nil {

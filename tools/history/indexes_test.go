@@ -34,19 +34,23 @@ func indexes(t *testing.T, d *DB) []string {
 	return names
 }
 
-// A database of schema version 3 (no indexes of the dashboard's reads, no
-// table of series), and one of version 1, open with the indexes, the
-// series filled from their figures, their results and series as they were.
+// A database of schema version 4 (no index of a night's results), one of
+// version 3 (no indexes of the dashboard's reads either, no table of
+// series), and one of version 1, open with the indexes, the series filled
+// from their figures, their results and series as they were.
 func checkMigrationToIndexes(t *testing.T, dsn string) {
 	ctx := context.Background()
-	want := []string{"results_by_benchmark", "results_by_commit", "results_by_series"}
+	want := []string{"results_by_benchmark", "results_by_commit", "results_by_series", "results_by_started"}
 	d := create(t, dsn, Shared)
 	if got := indexes(t, d); !slices.Equal(got, want) {
 		t.Errorf("a new database's indexes: %v, want %v", got, want)
 	}
 	ingest(t, d, night{commit: "c0ffee12", started: day0, real: []float64{1, 2}, instrs: []float64{3}, origin: nightly}.write(t, filepath.Join(t.TempDir(), "r")))
-	for _, version := range []string{"3", "1"} {
-		stmts := []string{"DROP INDEX results_by_series", "DROP INDEX results_by_commit", "DROP TABLE series"}
+	for _, version := range []string{"4", "3", "1"} {
+		stmts := []string{"DROP INDEX results_by_started"}
+		if version != "4" {
+			stmts = append(stmts, "DROP INDEX results_by_series", "DROP INDEX results_by_commit", "DROP TABLE series")
+		}
 		if version == "1" {
 			stmts = append(stmts, "DROP TABLE sessions", "DROP TABLE users", "DROP TABLE alert_changes", "DROP TABLE alerts")
 		}
@@ -71,6 +75,9 @@ func checkMigrationToIndexes(t *testing.T, dsn string) {
 			return s.Benchmark == "havlak6" && s.Figure == "real_seconds" && s.Last.Equal(day0)
 		}) {
 			t.Errorf("version %s migrated: the series seen lack havlak6's real time at %s: %+v, %v", version, day0, seen, err)
+		}
+		if got, err := d.Results(ctx, ResultQuery{}.Night(day0), 10); len(got) != 1 || err != nil {
+			t.Errorf("version %s migrated: the night of %s: %d results, %v; want 1", version, day0, len(got), err)
 		}
 		// A commit by its prefix, long and short, in either case.
 		for _, prefix := range []string{"c0ffee12", "c0ffee1", "C0FFEE1", "c0f"} {
@@ -132,5 +139,11 @@ func TestQueryPlans(t *testing.T) {
 	}
 	if p := plan(selectResults+" WHERE "+whereCommit+" AND "+whereCommitKey+orderResults, "c0ffee1", "c0ffee1", 10); !strings.Contains(p, "USING INDEX results_by_commit") {
 		t.Errorf("a commit's results' plan: %s", p)
+	}
+	if p := plan(selectResults+" WHERE "+whereStarted+orderResults, 1, 2, 10); !strings.Contains(p, "USING INDEX results_by_started") {
+		t.Errorf("a night's results' plan: %s", p)
+	}
+	if p := plan(selectNights); !strings.Contains(p, "USING COVERING INDEX results_by_started") {
+		t.Errorf("the nights' plan: %s", p)
 	}
 }

@@ -16,16 +16,17 @@ import (
 // schemaVersion is the version of the tables below; Open refuses another,
 // but for an older one, which it migrates by adding the tables each later
 // version added (migrations).
-const schemaVersion = 4
+const schemaVersion = 5
 
 // migrations are the tables each version added to the one before, by
 // version: 2 the alerts', 3 the dashboard's users and sessions, 4 the
 // indexes and the table of series of the dashboard's reads (filled from
-// the figures already there).
+// the figures already there), 5 the index of a night's results.
 var migrations = map[int][]string{
 	2: alertSchema,
 	3: userSchema,
 	4: slices.Concat(indexSchema, []string{fillSeries}),
+	5: nightSchema,
 }
 
 // schema creates the tables. Time is Unix nanoseconds (UTC), which both
@@ -197,6 +198,16 @@ var indexSchema = []string{
 		last_ns   BIGINT NOT NULL,
 		PRIMARY KEY (benchmark, workload, name, unit, env_key)
 	)`,
+}
+
+// nightSchema creates the index of version 5, which makes the reads of a
+// night by its date in a history of years (docs/scale.md) look up that
+// night's results instead of scanning every result: a ResultQuery by its
+// started times alone (whereStarted: the dashboard's compare of two nights
+// by their dates), and the nights of the history (selectNights: the
+// nightly job's staleness), read from the index alone.
+var nightSchema = []string{
+	`CREATE INDEX IF NOT EXISTS results_by_started ON results (started_ns)`,
 }
 
 // fillSeries fills the table of series from the figures of a history

@@ -7,10 +7,14 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib"
 	"havlak-lab/tools/result"
 )
 
@@ -36,17 +40,35 @@ var tables = []struct {
 }
 
 // A bulk writer gathers rows per table and writes them many to a
-// statement.
+// statement (or, on PostgreSQL, to a COPY), in the transaction tx.
 type bulk struct {
-	ctx      context.Context
-	tx       *sql.Tx
-	postgres bool
-	rows     [][][]any // per table, per row
+	ctx context.Context
+	tx  txn
+	// placeholder is the engine's n-th (from 1) statement parameter.
+	placeholder func(n int) string
+	rows        [][][]any // per table, per row
+	// series: the newest point of each series, written once at the end
+	// (writeSeries) rather than upserted per result, which would be a
+	// conflict per point for the few thousand series of the history.
+	series map[[5]string]int64
+}
+
+// A txn is one transaction of the engine's: statements, and COPY where
+// the engine has it.
+type txn interface {
+	exec(ctx context.Context, query string, args ...any) error
+	// copyFrom writes rows by PostgreSQL's COPY; false: the engine has none.
+	copyFrom(ctx context.Context, table string, columns []string, rows [][]any) (bool, error)
+	commit(ctx context.Context) error
+	rollback(ctx context.Context)
 }
 
 // maxParams bounds the parameters of one statement (SQLite's limit is
-// 32766, PostgreSQL's 65535).
+// 32766, PostgreSQL's 65535), and so the rows held per table.
 const maxParams = 30000
+
+// seriesTable is the index of "series" in tables.
+const seriesTable = 5
 
 func (b *bulk) add(table int, row ...any) error {
 	b.rows[table] = append(b.rows[table], row)
@@ -68,6 +90,19 @@ func (b *bulk) flush(table int) error {
 		return nil
 	}
 	t := tables[table]
+	// COPY takes no ON CONFLICT: only the tables without one. A result
+	// already there then fails the COPY rather than being skipped: a
+	// generated history has none.
+	if t.conflict == "" || table == 1 {
+		copied, err := b.tx.copyFrom(b.ctx, t.name, t.columns, rows)
+		if err != nil {
+			return fmt.Errorf("bulk copy into %s: %w", t.name, err)
+		}
+		if copied {
+			b.rows[table] = rows[:0]
+			return nil
+		}
+	}
 	var q strings.Builder
 	fmt.Fprintf(&q, "INSERT INTO %s (%s) VALUES ", t.name, strings.Join(t.columns, ", "))
 	args := make([]any, 0, len(rows)*len(t.columns))
@@ -80,11 +115,7 @@ func (b *bulk) flush(table int) error {
 			if j > 0 {
 				q.WriteString(", ")
 			}
-			if b.postgres {
-				q.WriteString("$" + strconv.Itoa(len(args)+j+1))
-			} else {
-				q.WriteString("?")
-			}
+			q.WriteString(b.placeholder(len(args) + j + 1))
 		}
 		q.WriteString(")")
 		args = append(args, row...)
@@ -92,7 +123,7 @@ func (b *bulk) flush(table int) error {
 	if t.conflict != "" {
 		q.WriteString(" " + t.conflict)
 	}
-	if _, err := b.tx.ExecContext(b.ctx, q.String(), args...); err != nil {
+	if err := b.tx.exec(b.ctx, q.String(), args...); err != nil {
 		return fmt.Errorf("bulk insert into %s: %w", t.name, err)
 	}
 	b.rows[table] = rows[:0]
@@ -151,59 +182,139 @@ func (b *bulk) result(r *result.Result, out memOutputs, source string) error {
 	}
 	for _, f := range figures {
 		if len(f.Values) > 0 {
-			if err := b.add(5, bm.Name, bm.Workload.Name, f.Name, f.Unit, envKey, started.UnixNano()); err != nil {
-				return err
+			k := [5]string{bm.Name, bm.Workload.Name, f.Name, f.Unit, envKey}
+			if last, ok := b.series[k]; !ok || started.UnixNano() > last {
+				b.series[k] = started.UnixNano()
 			}
 		}
 	}
 	return nil
 }
 
+// writeSeries adds the series' rows, in the order of their key.
+func (b *bulk) writeSeries() error {
+	keys := slices.SortedFunc(maps.Keys(b.series), func(x, y [5]string) int { return slices.Compare(x[:], y[:]) })
+	for _, k := range keys {
+		if err := b.add(seriesTable, k[0], k[1], k[2], k[3], k[4], b.series[k]); err != nil {
+			return err
+		}
+	}
+	return b.flush(seriesTable)
+}
+
 // Bulk adds s's results to the history at dsn (made by history.Create)
 // as ingest would, a night's results a transaction: each table's rows many
-// to a statement, every table's rows of a transaction before the next
-// table's that refer to them. It writes the history's tables itself (not
-// through tools/history): for a generated history only, where the
-// ingest path, a transaction per result, would take minutes.
+// to a statement (on PostgreSQL, the tables without a conflict rule by
+// COPY), every table's rows of a transaction before the next table's that
+// refer to them; the series' newest points at the end, in a transaction
+// of their own. It writes the history's tables itself (not through
+// tools/history): for a generated history only, where the ingest path, a
+// transaction per result, would take minutes (a year) to hours (Scale).
+// Memory stays bounded: a night's rows at most, a few thousand per table.
 func Bulk(ctx context.Context, dsn string, s Spec) error {
-	driver, source, postgres := "sqlite", strings.TrimPrefix(dsn, "sqlite:"), false
 	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
-		driver, source, postgres = "pgx", dsn, true
-	} else {
-		// A generated file: nothing to keep if the generator dies midway.
-		source += "?_pragma=journal_mode(off)&_pragma=synchronous(off)"
+		return bulkPostgres(ctx, dsn, s)
 	}
-	db, err := sql.Open(driver, source)
+	// A generated file: nothing to keep if the generator dies midway; a
+	// page cache of 256 MB for the indexes of figures keyed by sha256.
+	source := strings.TrimPrefix(dsn, "sqlite:") + "?_pragma=journal_mode(off)&_pragma=synchronous(off)&_pragma=cache_size(-262144)"
+	db, err := sql.Open("sqlite", source)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
 	db.SetMaxOpenConns(1)
-	for n := range s.Nights {
+	return fill(ctx, s, func(int) string { return "?" }, func() (txn, error) {
 		tx, err := db.BeginTx(ctx, nil)
+		return sqlTx{tx}, err
+	})
+}
+
+// fill writes s through transactions that begin makes.
+func fill(ctx context.Context, s Spec, placeholder func(int) string, begin func() (txn, error)) error {
+	series := map[[5]string]int64{}
+	write := func(fn func(b *bulk) error) error {
+		tx, err := begin()
 		if err != nil {
 			return err
 		}
-		b := &bulk{ctx: ctx, tx: tx, postgres: postgres, rows: make([][][]any, len(tables))}
-		err = s.night(n, func(bi, w, m int, r *result.Result) error {
-			out, err := outputsOf(r)
-			if err != nil {
-				return err
-			}
-			return b.result(r, out, Source(bi, w, m, n))
-		})
+		b := &bulk{ctx: ctx, tx: tx, placeholder: placeholder, rows: make([][][]any, len(tables)), series: series}
+		err = fn(b)
 		for t := range tables {
 			if err == nil {
 				err = b.flush(t)
 			}
 		}
 		if err != nil {
-			tx.Rollback()
+			tx.rollback(ctx)
 			return err
 		}
-		if err := tx.Commit(); err != nil {
+		return tx.commit(ctx)
+	}
+	for n := range s.Nights {
+		err := write(func(b *bulk) error {
+			return s.night(n, func(bi, w, m int, r *result.Result) error {
+				out, err := outputsOf(r)
+				if err != nil {
+					return err
+				}
+				return b.result(r, out, Source(bi, w, m, n))
+			})
+		})
+		if err != nil {
 			return err
 		}
 	}
-	return nil
+	return write(func(b *bulk) error { return b.writeSeries() })
 }
+
+type sqlTx struct{ tx *sql.Tx }
+
+func (t sqlTx) exec(ctx context.Context, query string, args ...any) error {
+	_, err := t.tx.ExecContext(ctx, query, args...)
+	return err
+}
+
+func (t sqlTx) copyFrom(context.Context, string, []string, [][]any) (bool, error) { return false, nil }
+func (t sqlTx) commit(context.Context) error                                      { return t.tx.Commit() }
+func (t sqlTx) rollback(context.Context)                                          { t.tx.Rollback() }
+
+// bulkPostgres is Bulk on PostgreSQL, through pgx itself for its COPY.
+func bulkPostgres(ctx context.Context, dsn string, s Spec) error {
+	db, err := sql.Open("pgx", dsn)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	return conn.Raw(func(driverConn any) error {
+		c, ok := driverConn.(*stdlib.Conn)
+		if !ok {
+			return fmt.Errorf("bulk: the pgx driver's connection is a %T", driverConn)
+		}
+		pc := c.Conn()
+		return fill(ctx, s, func(n int) string { return "$" + strconv.Itoa(n) }, func() (txn, error) {
+			tx, err := pc.Begin(ctx)
+			return pgxTx{tx}, err
+		})
+	})
+}
+
+type pgxTx struct{ tx pgx.Tx }
+
+func (t pgxTx) exec(ctx context.Context, query string, args ...any) error {
+	_, err := t.tx.Exec(ctx, query, args...)
+	return err
+}
+
+func (t pgxTx) copyFrom(ctx context.Context, table string, columns []string, rows [][]any) (bool, error) {
+	_, err := t.tx.CopyFrom(ctx, pgx.Identifier{table}, columns, pgx.CopyFromRows(rows))
+	return true, err
+}
+
+func (t pgxTx) commit(ctx context.Context) error { return t.tx.Commit(ctx) }
+func (t pgxTx) rollback(ctx context.Context)     { t.tx.Rollback(ctx) }

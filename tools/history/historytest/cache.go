@@ -7,22 +7,35 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"havlak-lab/internal/labcache"
 )
 
 // Cached returns the path of an SQLite history filled with s (Fill), made
-// the first time under the system's temporary directory (its name says
-// the generator's Version and s) and reused by later runs, which must only
-// read it. Remove it with os.Remove when done with it for good.
+// the first time in the lab's cache directory (labcache: historytest/, its
+// name says the generator's Version and s) and reused by later runs, which
+// must only read it. Remove it with os.Remove when done with it for good.
 func Cached(tb testing.TB, s Spec) string {
 	tb.Helper()
-	path := filepath.Join(os.TempDir(), fmt.Sprintf("havlak-lab-history-v%d-%db%df%dn%dr%da.sqlite",
-		Version, s.Benchmarks, s.Figures, s.Nights, s.Runs, s.Alerts))
+	dir, err := labcache.Dir("historytest")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		tb.Fatal(err)
+	}
+	trust := ""
+	if s.Trusted {
+		trust = "t"
+	}
+	path := filepath.Join(dir, fmt.Sprintf("history-v%d-%db%df%dn%dr%da%s.sqlite",
+		Version, s.Benchmarks, s.Figures, s.Nights, s.Runs, s.Alerts, trust))
 	if _, err := os.Stat(path); err == nil {
 		return path
 	}
 	// Made beside it and renamed: a run that dies midway leaves no
 	// half-filled history under its name.
-	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*")
+	tmp, err := os.CreateTemp(dir, filepath.Base(path)+".*")
 	if err != nil {
 		tb.Fatal(err)
 	}

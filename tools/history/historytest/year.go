@@ -12,6 +12,7 @@
 package historytest
 
 import (
+	"archive/zip"
 	"bytes"
 	"context"
 	"crypto/sha1"
@@ -21,8 +22,12 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
 	"time"
 
 	"havlak-lab/tools/alert"
@@ -31,8 +36,8 @@ import (
 )
 
 // Version is the generator's: a cached history (Cached) made by another
-// version is made again.
-const Version = 2
+// version is made again. 3: the history's schema version 5.
+const Version = 3
 
 // A Spec is the shape of a generated history: every benchmark has a result
 // every night on both workloads (quick and standard) in both environments
@@ -50,12 +55,36 @@ type Spec struct {
 	// there are this many; a third of them then acknowledged, a sixth
 	// fixed.
 	Alerts int
+	// Trusted: the results come from the scheduled build of main
+	// (result.Origin.Trusted), and Fill makes a shared history, which
+	// ingest checks them against; else they are a workstation's, in a
+	// personal history.
+	Trusted bool
 }
 
 // Year is a year of nightly results for 40 benchmarks × 30 figures ×
 // 2 workloads × 2 environment keys: 1,752,000 points (a result's figure)
 // in 58,400 results, and 300 alerts.
 var Year = Spec{Benchmarks: 40, Figures: 30, Nights: 365, Runs: 3, Alerts: 300}
+
+// Scale is three years of nightly results of 75 benchmarks × 2 workloads
+// × 2 environment keys (300 results a night) × 30 figures, from the
+// scheduled build of main into a shared history: 9,855,000 points in
+// 328,500 results, and 1,000 alerts (docs/scale.md).
+var Scale = Spec{Benchmarks: 75, Figures: 30, Nights: 3 * 365, Runs: 3, Alerts: 1000, Trusted: true}
+
+// TrustedOrigin is the origin of a trusted Spec's results: a scheduled
+// build of main.
+var TrustedOrigin = result.Origin{CI: "buildkite", BuildSource: "schedule", Repository: "git@example.com:lab/havlak-lab.git",
+	Branch: result.TrustedBranch, Pipeline: "nightly"}
+
+// access is the history Fill makes for s.
+func (s Spec) access() history.Access {
+	if s.Trusted {
+		return history.Shared
+	}
+	return history.Personal
+}
 
 // Workloads and Machines are what every benchmark runs on, each night.
 var (
@@ -135,6 +164,10 @@ func Result(s Spec, b, w, m, n int) *result.Result {
 		Timing: &result.Timing{Command: Benchmark(b), Args: []string{"-workload", Workloads[w]}},
 		Files: []result.File{{Name: "cpu.pprof", Role: result.RoleProfile, Profile: "cpu"},
 			{Name: "cpu.svg", Role: result.RoleView, Profile: "cpu"}},
+	}
+	if s.Trusted {
+		r.Environment.Origin = TrustedOrigin
+		r.Environment.Origin.BuildURL = fmt.Sprintf("https://ci.example.com/nightly/builds/%d", 1000+n)
 	}
 	real := (0.5 + 0.05*float64(b)) * float64(1+3*w) * step
 	for i := range s.Runs {
@@ -272,10 +305,11 @@ func RecordAlerts(ctx context.Context, db *history.DB, s Spec) error {
 	return nil
 }
 
-// Fill makes a personal history at dsn (history.Create) and fills it with
-// s: the results in bulk (Bulk), the alerts through the history.
+// Fill makes a history at dsn (history.Create: shared when s is Trusted,
+// else personal) and fills it with s: the results in bulk (Bulk), the
+// alerts through the history.
 func Fill(ctx context.Context, dsn string, s Spec) error {
-	db, err := history.Create(ctx, dsn, history.Personal)
+	db, err := history.Create(ctx, dsn, s.access())
 	if err != nil {
 		return err
 	}
@@ -284,4 +318,45 @@ func Fill(ctx context.Context, dsn string, s Spec) error {
 		return err
 	}
 	return RecordAlerts(ctx, db, s)
+}
+
+// WriteNight writes night n's results of s as the nightly job's archive
+// keeps a night: dir/TEST/outputs.zip, each a result.json and the files it
+// lists, TEST naming the benchmark, workload and machine. It returns the
+// zips' paths, for history.DB.Ingest.
+func WriteNight(dir string, s Spec, n int) ([]string, error) {
+	var zips []string
+	err := s.night(n, func(b, w, m int, r *result.Result) error {
+		out, err := outputsOf(r)
+		if err != nil {
+			return err
+		}
+		test := filepath.Join(dir, fmt.Sprintf("%s_%s_%s_test", Benchmark(b), Workloads[w], Machines[m]))
+		if err := os.MkdirAll(test, 0o755); err != nil {
+			return err
+		}
+		path := filepath.Join(test, result.ZipName)
+		f, err := os.Create(path)
+		if err != nil {
+			return err
+		}
+		zw := zip.NewWriter(f)
+		for _, name := range slices.Sorted(maps.Keys(out)) {
+			w, err := zw.Create(name)
+			if err == nil {
+				_, err = w.Write(out[name])
+			}
+			if err != nil {
+				f.Close()
+				return err
+			}
+		}
+		if err := zw.Close(); err != nil {
+			f.Close()
+			return err
+		}
+		zips = append(zips, path)
+		return f.Close()
+	})
+	return zips, err
 }

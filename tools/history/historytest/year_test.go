@@ -11,15 +11,16 @@ import (
 	"testing"
 
 	"havlak-lab/tools/history"
+	"havlak-lab/tools/history/pgtest"
 )
 
 var small = Spec{Benchmarks: 3, Figures: 7, Nights: 4, Runs: 2, Alerts: 5}
 
 // dump is every row of the results' tables but their ingested_ns (the
 // time of the ingest), in order.
-func dump(t *testing.T, path string) map[string][]string {
+func dump(t *testing.T, driver, dsn string) map[string][]string {
 	t.Helper()
-	db, err := sql.Open("sqlite", path)
+	db, err := sql.Open(driver, dsn)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +66,7 @@ func TestBulkIsIngest(t *testing.T) {
 	if err := Fill(ctx, bulk, small); err != nil {
 		t.Fatal(err)
 	}
-	a, b := dump(t, ingested), dump(t, bulk)
+	a, b := dump(t, "sqlite", ingested), dump(t, "sqlite", bulk)
 	if len(a["figure_values"]) != small.Results()*(5*small.Runs+small.Figures-5) || len(a["figures"]) != small.Points() {
 		t.Errorf("ingested %d figures and %d values, want %d and %d", len(a["figures"]), len(a["figure_values"]),
 			small.Points(), small.Results()*(5*small.Runs+small.Figures-5))
@@ -89,6 +90,45 @@ func TestBulkIsIngest(t *testing.T) {
 	alerts, err := db.Alerts(ctx)
 	if err != nil || len(alerts) != small.Alerts {
 		t.Errorf("%d alerts, %v; want %d", len(alerts), err, small.Alerts)
+	}
+}
+
+// On PostgreSQL too, where the bulk path COPYs, and with trusted results
+// into a shared history.
+func TestBulkIsIngestPostgres(t *testing.T) {
+	ctx := context.Background()
+	server := pgtest.Start(t)
+	s := small
+	s.Trusted = true
+	ingested := server.CreateDatabase(t, "ingested")
+	db, err := history.Create(ctx, ingested, history.Shared)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Ingest(ctx, db, s); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	bulk := server.CreateDatabase(t, "bulk")
+	if err := Fill(ctx, bulk, s); err != nil {
+		t.Fatal(err)
+	}
+	a, b := dump(t, "pgx", ingested), dump(t, "pgx", bulk)
+	if len(a["results"]) != s.Results() || !strings.Contains(a["results"][0], "true") {
+		t.Errorf("ingested %d results, want %d, trusted: %.200s", len(a["results"]), s.Results(), a["results"])
+	}
+	for _, table := range tables {
+		if !reflect.DeepEqual(a[table.name], b[table.name]) {
+			t.Errorf("table %s: bulk wrote %d rows, ingest %d, or other rows", table.name, len(b[table.name]), len(a[table.name]))
+		}
+	}
+	db, err = history.Open(ctx, bulk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if db.Access() != history.Shared {
+		t.Errorf("a trusted spec's history is %s, want shared", db.Access())
 	}
 }
 

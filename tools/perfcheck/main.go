@@ -334,7 +334,10 @@ func bazelArgs(args []string, diskCache string) []string {
 	}
 	flags := []string{args[0], "--noremote_upload_local_results"}
 	if diskCache != "" {
-		flags = append(flags, "--disk_cache="+diskCache)
+		// Bazel 4 applies --noremote_upload_local_results to the disk cache
+		// too, unless told not to: the disk cache is written, a remote one
+		// never.
+		flags = append(flags, "--disk_cache="+diskCache, "--incompatible_remote_results_ignore_disk")
 	}
 	return append(flags, args[1:]...)
 }

@@ -28,6 +28,9 @@ type Kind struct {
 	// Absent says, per language, why the kind has no case in it: no
 	// program of the lab in that language can have it.
 	Absent map[string]string
+	// Unsized says, per size of Sizes, why the kind has no case of that
+	// size, in any language.
+	Unsized map[string]string
 	// Limit says what can let it through the gate on these VMs, shown
 	// when a case of the kind is missed.
 	Limit string
@@ -39,10 +42,36 @@ type Kind struct {
 // The languages of the matrix, in its order.
 var Languages = []string{"Go", "C++"}
 
-// The sizes of every case: about 2% and about 5% of the figure that should
-// catch it, on the benchmark's quick workload (the asymptotic kind's are
-// of its standard workload, where its cost shows).
-var Sizes = []string{"2%", "5%"}
+// The sizes of the cases, in the matrix's order: about 0.5%, 1%, 2% and
+// 5% of the figure that should catch it, on the benchmark's quick workload
+// (the asymptotic kind's are of its standard workload, where its cost
+// shows). Every kind has the sizes its Unsized does not exclude.
+var Sizes = []string{"0.5%", "1%", "2%", "5%"}
+
+// smallSizes are the sizes under the 2% of the first cases, which issue 35
+// asked of the kinds gated on counts calibrated down to a floor of 0.25%
+// (an exact count) or 0.5% (another: tools/verdict's floors).
+var smallSizes = []string{"0.5%", "1%"}
+
+// unsizedSmall declares why for each of smallSizes.
+func unsizedSmall(why string) map[string]string {
+	m := map[string]string{}
+	for _, size := range smallSizes {
+		m[size] = why
+	}
+	return m
+}
+
+// Sizes are the sizes the kind has cases of, in the matrix's order.
+func (k Kind) Sizes() []string {
+	var sizes []string
+	for _, size := range Sizes {
+		if k.Unsized[size] == "" {
+			sizes = append(sizes, size)
+		}
+	}
+	return sizes
+}
 
 // Kinds are the kinds of regression of the matrix, in its order.
 var Kinds = []Kind{
@@ -50,22 +79,27 @@ var Kinds = []Kind{
 		Limit:   "none known: instruction counts under Cachegrind are exact for C++ and, attributed to the program's own functions, for Go",
 		Catcher: "Cachegrind's instruction counts"},
 	{Name: "locality", Cost: "more cache misses at the same instruction count: a scattered layout or traversal",
-		Limit:   "no hardware counters in these VMs (perf stat: <not supported>): only Cachegrind's simulated caches see it, if that figure is recorded and gated",
+		Limit: "no hardware counters in these VMs (perf stat: <not supported>): only Cachegrind's simulated caches see it, if that figure is recorded and gated; " +
+			"a Go program's own D1 misses move by up to 0.19% unchanged (its runtime's work among them), so their threshold, three times that noise, is about 0.57%: Go's 0.5% case is under it, and 1% is the smallest size caught in Go",
 		Catcher: "Cachegrind's cache simulation (issue 28, item 1)"},
 	{Name: "allocations", Cost: "more heap allocations: allocator and collector work",
-		Limit:   "allocation counts are gated only where they are exact from run to run (a C++ program's, from tcmalloc; a Go program's where its benchmark declares them so)",
+		Limit: "allocation counts are gated only where they are exact from run to run (a C++ program's, from tcmalloc; a Go program's where its benchmark declares them so); " +
+			"a Go server's allocations per request move by up to 0.24% unchanged (router_naive, 20.69 to 20.74 objects), so a threshold calibrated from them, three times that noise, is about 0.72%: Go's 0.5% case is under it, and 1% is the smallest size caught in Go",
 		Catcher: "allocation counts: tcmalloc's for C++, the counted runs' for Go (issue 28, item 1)"},
 	{Name: "syscalls", Cost: "more system calls: kernel entries, each thousands of cycles",
 		Absent:  map[string]string{"C++": "the lab has no C++ program whose quick workload makes system calls in a loop (word count's stages are Go; the C++ Havlak stages generate their graph and print a few lines)"},
+		Unsized: unsizedSmall("not made: issue 35 asked the sizes under 2% of extra work, locality, allocations and asymptotic growth only (read_syscalls is an exact count, as C++ instructions are, whose 0.5% case is caught)"),
 		Limit:   "system calls are counted exactly only where the runner records them (/proc/PID/io)",
 		Catcher: "read and write system calls from /proc/PID/io (issue 28, item 1)"},
 	{Name: "contention", Cost: "more lock contention in a server: waiting, not working",
-		Absent: map[string]string{"C++": "the server study (go/router) has no C++ stage"},
+		Absent:  map[string]string{"C++": "the server study (go/router) has no C++ stage"},
+		Unsized: unsizedSmall("the figure meant to catch contention is shown, not gated: a change it cannot gate at 2% or 5% says nothing more at 1% or 0.5%"),
 		Limit: "contention costs waiting time, not instructions: throughput and latency show it only past the wide timing rule (15% and the U test; a quick test's one round, only a tenfold change), " +
 			"and the figure that measures it, the server's mutex wait per CPU second, is a timing shown, not gated, until its noise on these VMs is measured (docs/noise.md)",
 		Catcher: "the server's mutex wait per CPU second (mutex_wait_per_cpu_second), shown, not gated yet"},
 	{Name: "asymptotic", Cost: "work that grows faster with the input (linear to quadratic in one pass), under 1% at the quick size",
-		Limit:   "the counted figures are taken on the quick workload, where a quadratic pass stays under the threshold by design: only the sweep over workload sizes, with its fitted order, sees it, and the quick sweep spans 1 to 8 trees, where work of 2% at the standard size moves the fitted coefficient by under its 1% threshold",
+		Limit: "the counted figures are taken on the quick workload, where a quadratic pass stays under the threshold by design: only the sweep over workload sizes, with its fitted order, sees it, and the quick sweep spans 1 to 8 trees, where work of 2% at the standard size moved the fitted coefficient by +0.70% (C++) and +0.73% (Go), under its 1% threshold (a fit's, declared, not calibrated), " +
+			"and work of 1% and 0.5% moves it by about a half and a quarter of that: 5% is the smallest size caught",
 		Catcher: "the quick test's sweep over workload sizes and its fitted growth (issue 28, item 2)"},
 }
 
@@ -161,6 +195,7 @@ func ParseCase(path string, data []byte) (Case, error) {
 		return c, fmt.Errorf("%s: %d bytes, over %d", path, len(data), MaxPatchSize)
 	}
 	seen := map[string]bool{}
+	sizeLine := 0
 	scanner := bufio.NewScanner(bytes.NewReader(data))
 	line := 0
 	for scanner.Scan() {
@@ -193,6 +228,7 @@ func ParseCase(path string, data []byte) (Case, error) {
 			if !contains(Sizes, value) {
 				return c, fmt.Errorf("%s:%d: size %q: want one of %s", path, line, value, strings.Join(Sizes, ", "))
 			}
+			sizeLine = line
 			c.Size = value
 		case "Benchmark":
 			if err := result.CheckName(value); err != nil {
@@ -222,6 +258,9 @@ func ParseCase(path string, data []byte) (Case, error) {
 	}
 	if k, _ := KindNamed(c.Kind); k.Absent[c.Language] != "" {
 		return c, fmt.Errorf("%s: the suite declares %s absent in %s: %s", path, c.Kind, c.Language, k.Absent[c.Language])
+	}
+	if k, _ := KindNamed(c.Kind); k.Unsized[c.Size] != "" {
+		return c, fmt.Errorf("%s:%d: the suite declares no %s case of %s: %s", path, sizeLine, c.Kind, c.Size, k.Unsized[c.Size])
 	}
 	if !bytes.Contains(data, []byte("\ndiff --git a/")) {
 		return c, fmt.Errorf("%s: no diff after the header (want git diff's output)", path)

@@ -10,7 +10,8 @@ import (
 )
 
 // The suite's own patches: each parses, and together they fill every cell
-// of the matrix that the kinds do not declare absent.
+// of the matrix that the kinds do not declare absent (a language) or
+// unsized (a size); the sizes unsized are of Sizes, each with its reason.
 func TestThePatches(t *testing.T) {
 	cases, err := LoadCases(patchesDir(t))
 	if err != nil {
@@ -22,11 +23,19 @@ func TestThePatches(t *testing.T) {
 	}
 	for _, k := range Kinds {
 		for _, lang := range Languages {
-			for _, size := range Sizes {
+			for _, size := range k.Sizes() {
 				if cell := k.Name + " " + lang + " " + size; !cells[cell] && k.Absent[lang] == "" {
 					t.Errorf("no patch injects %s, and %s is not declared absent in %s", cell, k.Name, lang)
 				}
 			}
+		}
+		for size := range k.Unsized {
+			if !slices.Contains(Sizes, size) {
+				t.Errorf("%s declares no case of %q, which is not one of the sizes (%s)", k.Name, size, strings.Join(Sizes, ", "))
+			}
+		}
+		if len(k.Sizes()) == 0 {
+			t.Errorf("%s has no size", k.Name)
 		}
 	}
 	for _, l := range Loosenings {

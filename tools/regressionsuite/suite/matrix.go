@@ -3,6 +3,7 @@ package suite
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -107,7 +108,8 @@ type Matrix struct {
 }
 
 // WriteMarkdown writes the detection matrix: every kind × language ×
-// size, caught by which figure, missed, or absent and why, each followed
+// size, caught by which figure, missed, or absent (a language or sizes the
+// kind has no case of) and why, each followed
 // by its cases that also loosen the benchmark's own gate; then the false
 // alarms of the unchanged reruns.
 func (m *Matrix) WriteMarkdown(w io.Writer) {
@@ -118,10 +120,13 @@ func (m *Matrix) WriteMarkdown(w io.Writer) {
 	for _, k := range Kinds {
 		for _, lang := range Languages {
 			if why := k.Absent[lang]; why != "" {
-				fmt.Fprintf(w, "| %s | %s | both | — | absent | %s |\n", k.Name, lang, markdown.Escape(why))
+				fmt.Fprintf(w, "| %s | %s | all | — | absent | %s |\n", k.Name, lang, markdown.Escape(why))
 				continue
 			}
-			for _, size := range Sizes {
+			for _, u := range k.unsized() {
+				fmt.Fprintf(w, "| %s | %s | %s | — | absent | %s |\n", k.Name, lang, strings.Join(u.sizes, ", "), markdown.Escape(u.why))
+			}
+			for _, size := range k.Sizes() {
 				for _, loosens := range append([]string{""}, looseningNamesList()...) {
 					o, ok := m.find(k.Name, lang, size, loosens)
 					if !ok {
@@ -164,6 +169,30 @@ func (m *Matrix) WriteMarkdown(w io.Writer) {
 		}
 		fmt.Fprintf(w, "| %s | %d | %s |\n", markdown.Escape(r.Benchmark), r.Comparisons, said)
 	}
+}
+
+// unsizedGroup is sizes a kind has no case of, for one reason.
+type unsizedGroup struct {
+	sizes []string
+	why   string
+}
+
+// unsized groups the kind's Unsized sizes by reason, in Sizes' order: a
+// matrix row each.
+func (k Kind) unsized() []unsizedGroup {
+	var groups []unsizedGroup
+	for _, size := range Sizes {
+		why := k.Unsized[size]
+		if why == "" {
+			continue
+		}
+		if i := slices.IndexFunc(groups, func(g unsizedGroup) bool { return g.why == why }); i >= 0 {
+			groups[i].sizes = append(groups[i].sizes, size)
+			continue
+		}
+		groups = append(groups, unsizedGroup{sizes: []string{size}, why: why})
+	}
+	return groups
 }
 
 // cells are a case's verdict and target cells, and the note a miss gets.

@@ -32,6 +32,7 @@ func TestParseCaseRefuses(t *testing.T) {
 		{good + "Loosens: gated\nLoosens: gated\n" + diff, "p/x.patch:8: Loosens given twice"},
 		{good, "no diff after the header"},
 		{strings.Replace(strings.Replace(good, "extra-work", "contention", 1), "Go", "C++", 1) + diff, "declares contention absent in C++"},
+		{strings.Replace(strings.Replace(good, "extra-work", "contention", 1), "2%", "0.5%", 1) + diff, "p/x.patch:3: the suite declares no contention case of 0.5%: the figure meant"},
 	} {
 		if _, err := ParseCase("p/x.patch", []byte(tc.text)); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q: error %v, want %q", tc.text, err, tc.want)
@@ -40,7 +41,8 @@ func TestParseCaseRefuses(t *testing.T) {
 }
 
 // A matrix of three cases: one caught, one missed, one that did not run;
-// a kind absent in C++ says why; the reruns' false alarms are counted.
+// a kind absent in C++ says why, and so do the sizes a kind has no case
+// of, in one row per reason; the reruns' false alarms are counted.
 func TestMatrixMarkdown(t *testing.T) {
 	judged := func(figure string, old, new float64) verdict.Verdict {
 		return verdict.Judge(figure, "instructions", []float64{old, old}, []float64{new, new}, verdict.CountRule(0.01, true))
@@ -69,8 +71,10 @@ func TestMatrixMarkdown(t *testing.T) {
 		"| asymptotic | Go | 2% | havlak7 | missed | `own_instructions` +0.50% |",
 		"| syscalls | Go | 5% | wordcount2 | not run: the patch does not apply | `read_syscalls` |",
 		"| locality | Go | 2% | havlak7 | missed | `d1_misses`: not among the figures this check gates for the benchmark; what should catch it: Cachegrind's cache simulation (issue 28, item 1) |",
-		"| syscalls | C++ | both | — | absent | the lab has no C++ program",
-		"| contention | C++ | both | — | absent |",
+		"| syscalls | C++ | all | — | absent | the lab has no C++ program",
+		"| contention | C++ | all | — | absent |",
+		"| contention | Go | 0.5%, 1% | — | absent | the figure meant to catch contention is shown, not gated",
+		"| syscalls | Go | 0.5%, 1% | — | absent | not made:",
 		"- asymptotic: the counted figures are taken on the quick workload",
 		"False alarms: 1 in 16 comparisons of unchanged code",
 		"| wordcount2 | 8 | 1: run 3: syscalls +5% |",

@@ -2,9 +2,9 @@
 // the checkout, it measures each benchmark of the regression suite's cases
 // again and again unchanged (the false alarms), then applies each patch
 // (tools/regressionsuite/patches: one kind of regression each, in Go or
-// C++, at about 2% or 5%), builds and measures the benchmark's quick test,
-// judges it against the unchanged one by the perf check's rule, and
-// writes the detection matrix.
+// C++, at about 0.5%, 1%, 2% or 5%), builds and measures the benchmark's
+// quick test, judges it against the unchanged one by the perf check's
+// rule, and writes the detection matrix.
 //
 //	tools/bazel run //tools/regressionsuite -- [--cases REGEXP] [--reruns N] [--out FILE] [--doc FILE]
 //

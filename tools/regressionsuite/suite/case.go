@@ -88,7 +88,7 @@ var Kinds = []Kind{
 		Catcher: "allocation counts: tcmalloc's for C++, the counted runs' for Go (issue 28, item 1)"},
 	{Name: "syscalls", Cost: "more system calls: kernel entries, each thousands of cycles",
 		Absent:  map[string]string{"C++": "the lab has no C++ program whose quick workload makes system calls in a loop (word count's stages are Go; the C++ Havlak stages generate their graph and print a few lines)"},
-		Unsized: unsizedSmall("not made: issue 35 asked the sizes under 2% of extra work, locality, allocations and asymptotic growth only (read_syscalls is an exact count, as C++ instructions are, whose 0.5% case is caught)"),
+		Unsized: unsizedSmall("not made: issue 35 asked the sizes under 2% of extra work, locality, allocations and asymptotic growth only (read_syscalls is an exact count, as C++ instructions are, whose 0.5% case is expected caught)"),
 		Limit:   "system calls are counted exactly only where the runner records them (/proc/PID/io)",
 		Catcher: "read and write system calls from /proc/PID/io (issue 28, item 1)"},
 	{Name: "contention", Cost: "more lock contention in a server: waiting, not working",

@@ -70,17 +70,7 @@ func TestNamesTheCommitOfTheExtraPass(t *testing.T) {
 		t.Fatal("valgrind not found: install Debian's valgrind (tools/bazel test does)")
 	}
 	repo := t.TempDir()
-	gitIn := func(args ...string) string {
-		t.Helper()
-		cmd := exec.Command("git", append([]string{"-C", repo}, args...)...)
-		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=lab", "GIT_AUTHOR_EMAIL=lab@example.com",
-			"GIT_COMMITTER_NAME=lab", "GIT_COMMITTER_EMAIL=lab@example.com", "GIT_CONFIG_GLOBAL=/dev/null")
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-		}
-		return strings.TrimSpace(string(out))
-	}
+	gitIn := gitRunner(t, repo)
 	write := func(path, content string) {
 		t.Helper()
 		full := filepath.Join(repo, path)
@@ -245,5 +235,21 @@ func TestNamesTheCommitOfTheExtraPass(t *testing.T) {
 		"--go-package", "./go/havlak6", "--repo", repo, "--cache", t.TempDir()})
 	if !errors.Is(err, verdict.ErrNothingToBisect) || !strings.Contains(err.Error(), "within the gate's rule") {
 		t.Errorf("bisecting a change of comments: %v, want nothing to bisect", err)
+	}
+}
+
+// gitRunner runs git in a throwaway repository as a fixed author, with no
+// user configuration, and returns its output; a failure fails the test.
+func gitRunner(t *testing.T, repo string) func(args ...string) string {
+	return func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-C", repo}, args...)...)
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=lab", "GIT_AUTHOR_EMAIL=lab@example.com",
+			"GIT_COMMITTER_NAME=lab", "GIT_COMMITTER_EMAIL=lab@example.com", "GIT_CONFIG_GLOBAL=/dev/null")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		return strings.TrimSpace(string(out))
 	}
 }

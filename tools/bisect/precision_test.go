@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -74,17 +73,7 @@ func (c *jitterCounter) count(run cachegrind.Run) (cachegrind.Counts, error) {
 func history(t *testing.T, counts ...float64) (string, []string) {
 	t.Helper()
 	repo := t.TempDir()
-	gitIn := func(args ...string) string {
-		t.Helper()
-		cmd := exec.Command("git", append([]string{"-C", repo}, args...)...)
-		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=lab", "GIT_AUTHOR_EMAIL=lab@example.com",
-			"GIT_COMMITTER_NAME=lab", "GIT_COMMITTER_EMAIL=lab@example.com", "GIT_CONFIG_GLOBAL=/dev/null")
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-		}
-		return strings.TrimSpace(string(out))
-	}
+	gitIn := gitRunner(t, repo)
 	gitIn("init", "-q")
 	var commits []string
 	for i, n := range counts {

@@ -392,7 +392,7 @@ func (v Verdict) Evidence() string {
 }
 
 // ThresholdText is the threshold the verdict applied and where it came
-// from: "threshold 0.25% (the floor: 3 × noise 0% of 3 reruns is under
+// from: "threshold 0.25% (the floor: 5 × noise 0% of 3 reruns is under
 // it)". Every printer of a verdict's evidence says it so.
 func (v Verdict) ThresholdText() string {
 	text := "threshold " + Percent(v.Rule.Threshold)

@@ -127,7 +127,7 @@ func TestBoundary(t *testing.T) {
 	bad := []float64{160299370, 160299302, 160299811}
 	_, err := Lab.NewBoundary("own_instructions", "instructions", false, good, bad)
 	if !errors.Is(err, ErrNothingToBisect) || !strings.Contains(err.Error(), "160,289,706") || !strings.Contains(err.Error(), "+0.0060%") ||
-		!strings.Contains(err.Error(), "threshold 0.5% (the floor: 3 × noise 0.0003% of 3 reruns is under it)") {
+		!strings.Contains(err.Error(), "threshold 0.5% (the floor: 5 × noise 0.0003% of 3 reruns is under it)") {
 		t.Errorf("a +0.006%% change: %v", err)
 	}
 

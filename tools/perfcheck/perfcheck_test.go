@@ -100,7 +100,8 @@ func TestChecks(t *testing.T) {
 	git("commit", "-q", "--allow-empty", "-m", "accept it\n\n"+
 		"Perf-Accepted: havlak6 own_instructions: the pass pays for itself elsewhere\n"+
 		"Perf-Accepted: havlak6_noreuse own_instructions: the same binary as havlak6\n"+
-		"Perf-Accepted: havlak6cc instructions: the pass pays for itself elsewhere")
+		"Perf-Accepted: havlak6cc instructions: the pass pays for itself elsewhere\n"+
+		"Perf-Accepted: havlak6cc estimated_cycles: the pass pays for itself elsewhere")
 	accepted := git("rev-parse", "HEAD")
 	git("revert", "--no-edit", slower)
 	reverted := git("rev-parse", "HEAD")

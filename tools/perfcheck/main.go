@@ -177,14 +177,13 @@ func (c *checker) check(baseCommit string) (*summary.Summary, check.Plan, error)
 	if err != nil {
 		return nil, check.Plan{}, err
 	}
-	plan := check.Plan{NotReached: reach.NotReached, Everything: reach.Everything}
 	build := []string{"//" + pkg + ":all"}
 	switch {
 	case reach.Everything != "":
 		fmt.Fprintf(c.log, "perfcheck: %s: every benchmark may be affected\n", reach.Everything)
 	case len(reach.Reached) == 0:
 		fmt.Fprintf(c.log, "perfcheck: no benchmark can be affected: no file any of the %d benchmarks' quick tests depends on changed\n", len(reach.NotReached))
-		return s, plan, nil
+		return s, check.Plan{NotReached: reach.NotReached}, nil
 	default:
 		build = []string{check.Manifest}
 		for _, name := range slices.Sorted(maps.Keys(reach.Reached)) {
@@ -214,10 +213,6 @@ func (c *checker) check(baseCommit string) (*summary.Summary, check.Plan, error)
 	} else {
 		os.Remove(userRC)
 	}
-	var only map[string]string // nil: every benchmark
-	if reach.Everything == "" {
-		only = reach.Reached
-	}
 	sides := []struct{ name, dir string }{{"the change", c.change}, {"the base", wt.Dir}}
 	var targets [2][]check.Target
 	for i, side := range sides {
@@ -225,12 +220,12 @@ func (c *checker) check(baseCommit string) (*summary.Summary, check.Plan, error)
 		if err := c.bazel(side.dir, append([]string{"build"}, build...)...); err != nil {
 			return nil, check.Plan{}, fmt.Errorf("building %s: %w", side.name, err)
 		}
-		if targets[i], err = check.Targets(side.dir, manifest, only); err != nil {
+		if targets[i], err = check.Targets(side.dir, manifest, reach.Reached); err != nil {
 			return nil, check.Plan{}, err
 		}
 	}
-	changed := check.NewPlan(targets[1], targets[0])
-	plan.Changed, plan.Unchanged, plan.Added, plan.Removed = changed.Changed, changed.Unchanged, changed.Added, changed.Removed
+	plan := check.NewPlan(targets[1], targets[0])
+	plan.NotReached, plan.Everything = reach.NotReached, reach.Everything
 	fmt.Fprintf(c.log, "perfcheck: %d benchmarks changed, %d unchanged (same binary and run: not measured), %d added, %d removed\n",
 		len(plan.Changed), len(plan.Unchanged), len(plan.Added), len(plan.Removed))
 	messages, err := c.repo.Output("log", "--format=%B", baseCommit+"..HEAD")
@@ -306,10 +301,8 @@ func (c *checker) reach(baseCommit string) (check.Reach, error) {
 	}
 	pkgs := bazelquery.Packages(files)
 	fmt.Fprintf(c.log, "perfcheck: %d files changed since the base; asking Bazel which benchmarks they can reach (a query of %d packages)\n", len(changes), len(pkgs))
-	for _, ch := range changes {
-		if why := check.BazelInput(ch.Path); why != "" {
-			return check.Reach{Everything: ch.Path + " changed: " + why}, nil
-		}
+	if why := check.Everything(changes); why != "" {
+		return check.Reach{Everything: why}, nil
 	}
 	var graph bytes.Buffer
 	if err := c.bazelTo(&graph, c.change, "query", "--output=xml", "--order_output=no", bazelquery.Everything(pkgs)); err != nil {

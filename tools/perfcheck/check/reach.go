@@ -25,7 +25,7 @@ type Reach struct {
 	// targets shows. Empty when the query answers.
 	Everything string
 	// Reached are the quick tests of the benchmarks the change can reach,
-	// by benchmark.
+	// by benchmark; nil with Everything.
 	Reached map[string]string
 	// NotReached are the benchmarks it cannot.
 	NotReached []string
@@ -53,6 +53,18 @@ func BazelInput(file string) string {
 	return ""
 }
 
+// Everything says why the changes reach every benchmark: the first of
+// them that is an input of Bazel itself (BazelInput); "" when none is. It
+// needs no query, so the check asks it before querying.
+func Everything(changes []gitwork.Change) string {
+	for _, c := range changes {
+		if why := BazelInput(c.Path); why != "" {
+			return c.Path + " changed: " + why
+		}
+	}
+	return ""
+}
+
 // FindReach sorts the benchmarks (their quick tests, by benchmark) into
 // those the changes reach and those they do not, over the graph of the
 // change's packages (pkgs, bazelquery.Packages). A changed file that is a
@@ -62,10 +74,8 @@ func BazelInput(file string) string {
 // glob there may have matched it at the base). A changed Bazel input
 // reaches everything.
 func FindReach(changes []gitwork.Change, pkgs []string, g *bazelquery.Graph, quick map[string]string) Reach {
-	for _, c := range changes {
-		if why := BazelInput(c.Path); why != "" {
-			return Reach{Everything: c.Path + " changed: " + why}
-		}
+	if why := Everything(changes); why != "" {
+		return Reach{Everything: why}
 	}
 	var seeds []string
 	for _, c := range changes {

@@ -91,7 +91,7 @@ type Source struct {
 // Build is how Bazel built and selected the benchmark.
 type Build struct {
 	CompilationMode string `json:"compilation_mode"` // opt, fastbuild, dbg
-	Config          string `json:"config"`           // perf, quick or run
+	Config          string `json:"config"`           // perf, quick, run or counts
 }
 
 // The build configs a result can come from.
@@ -99,6 +99,11 @@ const (
 	ConfigPerf  = "perf"
 	ConfigQuick = "quick"
 	ConfigRun   = "run"
+	// ConfigCounts is a quick workload's exact counts alone, measured as a
+	// Bazel action that any worker of the declared CountWorker may run and
+	// any cache may keep (the runner's count mode): no timing, which on a
+	// shared worker would be noise.
+	ConfigCounts = "counts"
 )
 
 // CaptureMachine describes the machine this process runs on.
@@ -114,14 +119,7 @@ func CaptureMachine() Machine {
 	m.Hostname, _ = os.Hostname()
 	var uts syscall.Utsname
 	if syscall.Uname(&uts) == nil {
-		var release []byte
-		for _, c := range uts.Release {
-			if c == 0 {
-				break
-			}
-			release = append(release, byte(c))
-		}
-		m.Kernel = string(release)
+		m.Kernel = cString(uts.Release[:])
 	}
 	return m
 }

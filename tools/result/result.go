@@ -513,7 +513,11 @@ func (r *Result) Validate() error {
 	}
 	switch b.Kind {
 	case KindProgram:
-		if r.Timing == nil {
+		if r.Environment.Build.Config == ConfigCounts {
+			if r.Timing != nil {
+				bad("timing in a result of config %q, which counts and times nothing", ConfigCounts)
+			}
+		} else if r.Timing == nil {
 			bad("timing is missing (kind %q)", b.Kind)
 		} else if len(r.Timing.Runs) == 0 {
 			bad("timing.runs is empty")

@@ -7,8 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"havlak-lab/tools/result/resulttest"
 )
 
 // example is a valid result of a program benchmark.
@@ -65,7 +63,7 @@ func TestWriteReadDirAndZip(t *testing.T) {
 		t.Fatal(err)
 	}
 	zipPath := filepath.Join(t.TempDir(), ZipName)
-	resulttest.ZipDir(t, dir, zipPath)
+	zipDir(t, dir, zipPath)
 	for _, path := range []string{dir, zipPath} {
 		got, out, err := Read(path)
 		if err != nil {
@@ -157,12 +155,12 @@ func TestFindAll(t *testing.T) {
 	if err := Write(good, r); err != nil {
 		t.Fatal(err)
 	}
-	resulttest.ZipDir(t, good, filepath.Join(root, "zipped", ZipName))
+	zipDir(t, good, filepath.Join(root, "zipped", ZipName))
 	// A test that is no benchmark leaves an outputs.zip too.
 	other := filepath.Join(root, "other")
 	os.MkdirAll(other, 0o755)
 	os.WriteFile(filepath.Join(other, "log.txt"), nil, 0o644)
-	resulttest.ZipDir(t, other, filepath.Join(root, "other_test", ZipName))
+	zipDir(t, other, filepath.Join(root, "other_test", ZipName))
 	// A broken result is reported, not skipped.
 	broken := filepath.Join(root, "broken")
 	os.MkdirAll(broken, 0o755)

@@ -5,8 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"havlak-lab/tools/result/resulttest"
 )
 
 // nightOf makes a night of two benchmarks' results and a test that is no
@@ -20,11 +18,11 @@ func nightOf(t *testing.T) string {
 		t.Fatal(err)
 	}
 	night := t.TempDir()
-	resulttest.ZipDir(t, src, filepath.Join(night, "havlak6_test", ZipName))
-	resulttest.ZipDir(t, src, filepath.Join(night, "havlak7_test", ZipName))
+	zipDir(t, src, filepath.Join(night, "havlak6_test", ZipName))
+	zipDir(t, src, filepath.Join(night, "havlak7_test", ZipName))
 	other := t.TempDir()
 	os.WriteFile(filepath.Join(other, "log.txt"), nil, 0o644)
-	resulttest.ZipDir(t, other, filepath.Join(night, "other_test", ZipName))
+	zipDir(t, other, filepath.Join(night, "other_test", ZipName))
 	return night
 }
 
@@ -36,7 +34,7 @@ func TestNight(t *testing.T) {
 		if err := Write(src, r); err != nil {
 			t.Fatal(err)
 		}
-		resulttest.ZipDir(t, src, path)
+		zipDir(t, src, path)
 	}
 	for _, c := range []struct {
 		name string

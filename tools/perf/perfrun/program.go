@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -121,6 +122,26 @@ func (p *program) testMode(out string) (*result.Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	return p.measure(env, false)
+}
+
+// countMode is the count action of the quick workload (perf_counts): its
+// exact counts alone, the same runs as testMode's but for the profiled,
+// traced and rendered ones, into the directory out, and result.json of
+// config counts, with no timing. The runs under xtime are made for their
+// system calls and their outputs' check; their times, a shared worker's,
+// are dropped. Nothing it records depends on the commit, which is not
+// among the action's inputs (a count is a function of the binary, its
+// declared run and the worker), so the environment has none.
+func (p *program) countMode(out string) (*result.Result, error) {
+	p.out = out
+	env := result.Capture(result.Status{}, result.Build{CompilationMode: p.Build.CompilationMode, Config: result.ConfigCounts})
+	return p.measure(env, true)
+}
+
+// measure makes the runs of testMode, or of countMode when counts is set,
+// and writes result.json.
+func (p *program) measure(env result.Environment, counts bool) (*result.Result, error) {
 	p.args = withOutputs(p.Args, p.out)
 	name, reps := p.Benchmark.Name, p.Benchmark.Repetitions
 
@@ -137,16 +158,18 @@ func (p *program) testMode(out string) (*result.Result, error) {
 	if err := p.runTo(cmd, "output.txt"); err != nil {
 		return nil, err
 	}
-	lines, err := os.ReadFile(benchTxt)
-	if err != nil {
-		return nil, err
+	if !counts {
+		lines, err := os.ReadFile(benchTxt)
+		if err != nil {
+			return nil, err
+		}
+		os.Stdout.Write(lines)
 	}
-	os.Stdout.Write(lines)
 
 	// What one run prints that expect matches: every run must print the
 	// same, and at least one line of it.
 	perRun := 1
-	if p.Wants("cpu") {
+	if p.Wants("cpu") && !counts {
 		fmt.Fprintf(os.Stderr, "perf: %s: a CPU-profiled run\n", name)
 		if err := p.profileCPU(p.runfiles, nil); err != nil {
 			return nil, err
@@ -166,7 +189,8 @@ func (p *program) testMode(out string) (*result.Result, error) {
 	if err := p.checkOutput("output.txt", perRun*reps); err != nil {
 		return nil, err
 	}
-	if p.Wants("heap") {
+	// A count needs the heap profile only for tcmalloc's allocation counts.
+	if p.Wants("heap") && (!counts || p.Heap == perfspec.HeapGperftools) {
 		fmt.Fprintf(os.Stderr, "perf: %s: a heap-profiled run\n", name)
 		if err := p.profileHeap(p.runfiles, nil); err != nil {
 			return nil, err
@@ -179,7 +203,7 @@ func (p *program) testMode(out string) (*result.Result, error) {
 			}
 		}
 	}
-	if p.Trace {
+	if p.Trace && !counts {
 		fmt.Fprintf(os.Stderr, "perf: %s: a traced run\n", name)
 		cmd := exec.Command(p.binary, append([]string{"-trace", filepath.Join(p.out, "trace.out")}, p.args...)...)
 		if err := p.runTo(cmd, "trace.output.txt"); err != nil {
@@ -189,8 +213,10 @@ func (p *program) testMode(out string) (*result.Result, error) {
 			return nil, err
 		}
 	}
-	if err := p.render(); err != nil {
-		return nil, err
+	if !counts {
+		if err := p.render(); err != nil {
+			return nil, err
+		}
 	}
 
 	// The low-noise figures.
@@ -198,8 +224,17 @@ func (p *program) testMode(out string) (*result.Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if counts {
+		// A shared worker's times, and its runs' runtime figures, which
+		// a count records nothing of: a cache must not keep them.
+		for _, name := range []string{xtimeJSON, benchTxt, p.outPath(runtimeMetricsFile)} {
+			if err := os.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return nil, err
+			}
+		}
+	}
 	metrics := syscallMetrics(rec.Runs)
-	if p.Profiler == "go" {
+	if p.Profiler == "go" && !counts {
 		metrics = append(metrics, p.goRuntimeMetrics(reps)...)
 	} else if p.Wants("heap") && p.Heap == perfspec.HeapGperftools {
 		metrics = append(metrics, p.tcmallocMetrics()...)
@@ -220,5 +255,9 @@ func (p *program) testMode(out string) (*result.Result, error) {
 		}
 		sweeps = append(sweeps, *sweep)
 	}
-	return p.writeResult(&result.Result{Environment: env, Timing: &rec.Timing, Metrics: metrics, Sweeps: sweeps})
+	r := &result.Result{Environment: env, Timing: &rec.Timing, Metrics: metrics, Sweeps: sweeps}
+	if counts {
+		r.Timing = nil
+	}
+	return p.writeResult(r)
 }

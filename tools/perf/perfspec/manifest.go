@@ -35,8 +35,9 @@ const ManifestSchemaVersion = 1
 
 // A ManifestBenchmark is one benchmark of a manifest: its declaration (the
 // BenchmarkInfo of tools/perf/private/info.bzl), its kind, and its targets
-// by build config (result.ConfigRun, ConfigPerf, ConfigQuick), those it
-// has.
+// by build config (result.ConfigRun, ConfigPerf, ConfigQuick, and
+// ConfigCounts for a program's count action, tools/perf/private/counts.bzl),
+// those it has.
 type ManifestBenchmark struct {
 	Name          string                    `json:"name"`
 	Kind          string                    `json:"kind"`
@@ -59,10 +60,13 @@ type ManifestTarget struct {
 	// relative to bazel-bin and to the workspace's directory in the
 	// target's runfiles alike.
 	Spec string `json:"spec"`
+	// Output is a count action's outputs' zip (benchmarks/havlak6_counts.zip,
+	// relative as Spec is); only the counts target has one.
+	Output string `json:"output,omitempty"`
 }
 
 // configs are the build configs a benchmark's targets are keyed by.
-var configs = []string{result.ConfigRun, result.ConfigPerf, result.ConfigQuick}
+var configs = []string{result.ConfigRun, result.ConfigPerf, result.ConfigQuick, result.ConfigCounts}
 
 // ReadManifest reads and checks the manifest at path.
 func ReadManifest(path string) (*Manifest, error) {
@@ -139,6 +143,14 @@ func (m *Manifest) Check() error {
 			}
 			if err := checkPath(where+".spec", t.Spec); err != nil {
 				return err
+			}
+			if (config == result.ConfigCounts) != (t.Output != "") {
+				return fmt.Errorf("%s.output %q: a count action has one, no other target", where, t.Output)
+			}
+			if t.Output != "" {
+				if err := checkPath(where+".output", t.Output); err != nil {
+					return err
+				}
 			}
 		}
 	}

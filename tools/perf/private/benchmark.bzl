@@ -1,5 +1,6 @@
 """Implementation of perf_benchmark; load it from //tools/perf:defs.bzl."""
 
+load(":counts.bzl", "perf_counts")
 load(":info.bzl", "declare_benchmark")
 load(":spec.bzl", "perf_spec")
 load(":sweep.bzl", "sweep_json")
@@ -98,6 +99,10 @@ def perf_benchmark(
     * `name + "_quick_test"`, when `quick_args` is given: the same with
       those arguments, in the default test set so that every CI run
       exercises the harness.
+    * `name + "_counts"`, with the quick test: the quick workload's exact
+      counts alone, as a build action (perf_counts, counts.bzl) that a
+      remote worker may run and a cache keep; tagged `manual`: the perf
+      check builds it, `bazel test //...` does not.
     * `name + "_spec"`, `name + "_test_spec"`, `name + "_quick_test_spec"`:
       what the runner (//tools/perf/runner) is told about each (perf_spec).
     * `name + "_info"`: the benchmark's BenchmarkInfo, which the specs
@@ -245,4 +250,13 @@ def perf_benchmark(
             target_compatible_with = compatible,
             visibility = visibility,
             **kwargs
+        )
+        perf_counts(
+            name = name + "_counts",
+            spec = quick_spec,
+            # The quick test counts the same in every CI run; this is the
+            # perf check's, which builds it when the benchmark changed.
+            tags = tags + ["manual"],
+            target_compatible_with = compatible,
+            visibility = visibility,
         )

@@ -10,15 +10,19 @@ Manifest):
     benchmarks  one object per benchmark, by name: its BenchmarkInfo
                 (name, study, stage, language, counterpart, reference,
                 workload, quick_workload), its kind ("program", "go_test"
-                or "server") and its targets: {"run", "perf", "quick"},
-                each present when the benchmark has it, {label, spec}: the
-                label of the binary or test, and the path of its spec
+                or "server") and its targets: {"run", "perf", "quick",
+                "counts"}, each present when the benchmark has it,
+                {label, spec}: the label of the binary or test, and the
+                path of its spec; a count action's (perf_counts) also
+                {output}, the path of its outputs' zip, and the spec it
+                counts, the quick test's
 
 Paths are relative to bazel-bin and, identically, to the workspace's
 directory in a runfiles tree (File.short_path). Building the manifest
 builds the specs it names; its runfiles hold them (and nothing they run).
 """
 
+load(":counts.bzl", "PerfCountsInfo")
 load(":spec.bzl", "PerfSpecInfo")
 
 def _manifest_impl(ctx):
@@ -46,6 +50,12 @@ def _manifest_impl(ctx):
                 s.target,
             ))
         b.targets[s.config] = struct(label = str(s.target), spec = s.spec.short_path)
+    for target in ctx.attr.counts:
+        c = target[PerfCountsInfo]
+        b = benchmarks.get(c.benchmark.name)
+        if b == None or b.info != c.benchmark:
+            fail("benchmark_manifest {}: the count action {} is of no benchmark given a spec".format(ctx.label, c.target))
+        b.targets["counts"] = struct(label = str(c.target), spec = c.spec.short_path, output = c.output.short_path)
     if not benchmarks:
         fail("benchmark_manifest {}: no benchmark's spec given".format(ctx.label))
 
@@ -97,6 +107,10 @@ _benchmark_manifest = rule(
             providers = [PerfSpecInfo],
             doc = "The specs (perf_spec targets) of the benchmarks, every target of each.",
         ),
+        "counts": attr.label_list(
+            providers = [PerfCountsInfo],
+            doc = "The count actions (perf_counts targets) of the benchmarks that have one.",
+        ),
     },
 )
 
@@ -111,19 +125,27 @@ def benchmark_manifest(name, specs = None, **kwargs):
       specs: the perf_spec targets of the benchmarks; None for every one
         declared in the package so far (perf_benchmark, go_benchmark and
         server_benchmark make them), so that a benchmark added to the
-        package is listed with no change here.
+        package is listed with no change here; the count actions
+        (perf_counts) declared so far are listed too.
       **kwargs: passed to the rule (visibility, tags). It is testonly: a
         go_benchmark's specs are (they depend on its go_test).
     """
+    specs_given = specs
     if specs == None:
         specs = sorted([
             ":" + rule_name
             for rule_name, rule in native.existing_rules().items()
             if rule["kind"] == "perf_spec"
         ])
+    counts = sorted([
+        ":" + rule_name
+        for rule_name, rule in native.existing_rules().items()
+        if rule["kind"] == "perf_counts"
+    ]) if specs_given == None else []
     _benchmark_manifest(
         name = name,
         specs = specs,
+        counts = counts,
         testonly = True,
         **kwargs
     )

@@ -24,6 +24,14 @@
 //		its latency summary; test measures rounds of load, fetches the
 //		profiles and a trace over HTTP under load, stops the server and
 //		checks its clean exit.
+//	runner count SPEC WORKER INPUTS OUT
+//		(the action of perf_counts, NAME_counts) counts a program's quick
+//		workload and nothing else: the runs of test but for the profiled,
+//		traced and rendered ones, with no timing in result.json (config
+//		counts); INPUTS lays out the action's inputs as the runfiles tree
+//		SPEC's paths are relative to (perfrun.StageInputs); the count is
+//		made only on the worker WORKER declares (result.CountWorker); OUT
+//		is the outputs' zip, result.json among them.
 //	runner gotest SPEC
 //		(bazel test NAME_test of a go_benchmark) runs a go_test binary's
 //		benchmarks with -test.benchmem and CPU and heap profiles, keeps
@@ -50,14 +58,17 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"os"
+	"path/filepath"
 
 	"havlak-lab/internal/cli"
 	"havlak-lab/tools/perf/perfrun"
 	"havlak-lab/tools/perf/perfspec"
+	"havlak-lab/tools/result"
 )
 
-const usage = "usage: runner run|test|gotest SPEC [ARGS...]"
+const usage = "usage: runner run|test|gotest SPEC [ARGS...] | runner count SPEC WORKER INPUTS OUT"
 
 func main() {
 	os.Exit(cli.Report(os.Stderr, "perf", run(os.Args[1:])))
@@ -66,6 +77,9 @@ func main() {
 // run reads the spec and runs the mode asked for, if the benchmark's kind
 // has it.
 func run(args []string) error {
+	if len(args) == 5 && args[0] == "count" {
+		return count(args[1], args[2], args[3], args[4])
+	}
 	if len(args) < 2 {
 		return cli.Usagef("%s", usage)
 	}
@@ -92,4 +106,65 @@ func run(args []string) error {
 		return err
 	}
 	return cli.Usagef("mode %q with %d arguments for a benchmark of kind %q\n%s", mode, len(args), spec.Benchmark.Kind, usage)
+}
+
+// count is the count action: in a runfiles tree of the action's inputs,
+// the counts of SPEC's quick workload, zipped into OUT.
+func count(specPath, workerPath, inputs, out string) error {
+	worker, err := result.ReadCountWorker(workerPath)
+	if err != nil {
+		return err
+	}
+	if out, err = filepath.Abs(out); err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp("", "count")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	root, err := perfrun.StageInputs(inputs, tmp)
+	if err != nil {
+		return err
+	}
+	outputs := filepath.Join(tmp, "outputs")
+	if err := os.Mkdir(outputs, 0o755); err != nil {
+		return err
+	}
+	if err := os.Chdir(root); err != nil {
+		return err
+	}
+	// Bazel shows what a successful action prints: the runs' progress and
+	// output go to count.log among the outputs, shown only on failure.
+	log, err := os.Create(filepath.Join(outputs, "count.log"))
+	if err != nil {
+		return err
+	}
+	defer log.Close()
+	stdout, stderr := os.Stdout, os.Stderr
+	os.Stdout, os.Stderr = log, log
+	err = countIn(specPath, outputs, worker)
+	os.Stdout, os.Stderr = stdout, stderr
+	if err != nil {
+		fmt.Fprintf(stderr, "perf: the count failed; its log, %s:\n", log.Name())
+		if data, rerr := os.ReadFile(log.Name()); rerr == nil {
+			stderr.Write(data[max(0, len(data)-8192):])
+		}
+		return err
+	}
+	return result.WriteZip(outputs, out)
+}
+
+// countIn counts the spec's benchmark into the directory outputs.
+func countIn(specPath, outputs string, worker result.CountWorker) error {
+	spec, err := perfspec.Read(specPath)
+	if err != nil {
+		return err
+	}
+	b, err := perfrun.New(spec)
+	if err != nil {
+		return err
+	}
+	_, err = b.Count(outputs, worker)
+	return err
 }

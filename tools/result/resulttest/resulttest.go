@@ -3,10 +3,11 @@
 package resulttest
 
 import (
-	"archive/zip"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"havlak-lab/tools/result"
 )
 
 // ZipDir zips the files under dir into path, making path's directory, as
@@ -16,36 +17,7 @@ func ZipDir(tb testing.TB, dir, path string) string {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		tb.Fatal(err)
 	}
-	f, err := os.Create(path)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	z := zip.NewWriter(f)
-	err = filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
-		if err != nil || info.IsDir() {
-			return err
-		}
-		rel, err := filepath.Rel(dir, p)
-		if err != nil {
-			return err
-		}
-		w, err := z.Create(filepath.ToSlash(rel))
-		if err != nil {
-			return err
-		}
-		data, err := os.ReadFile(p)
-		if err == nil {
-			_, err = w.Write(data)
-		}
-		return err
-	})
-	if err == nil {
-		err = z.Close()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
+	if err := result.WriteZip(dir, path); err != nil {
 		tb.Fatal(err)
 	}
 	return path

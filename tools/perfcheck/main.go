@@ -1,7 +1,7 @@
 // Command perfcheck tells, before a change lands, what it does to the
 // benchmarks: exactly those it can affect, measured against its base.
 //
-//	tools/bazel run //tools/perfcheck -- [--base REV] [--out DIR] [--repo DIR] [--dashboard URL] [--disk-cache DIR] [--shutdown]
+//	tools/bazel run //tools/perfcheck -- [--base REV] [--out DIR] [--repo DIR] [--dashboard URL] [--disk-cache DIR] [--counts-config NAME] [--shutdown]
 //
 // First it asks which benchmarks the change can reach at all: the files
 // that differ from the base (REV, by default the merge base of HEAD with
@@ -18,8 +18,12 @@
 // compares each benchmark's identity (tools/perf/perfspec: the sums of its
 // binary and of its declared run) at both: a benchmark
 // whose identity did not change is listed as "unchanged: same binary and
-// run, not measured". The others' quick tests run on both sides, in this
-// job, and their gated counted figures are judged by tools/verdict: the
+// run, not measured". The others are measured on both sides: a program's
+// count action (perf_counts: its quick workload's exact counts, a Bazel
+// action that --counts-config=buildbarn sends to the cluster's workers and
+// any cache may serve: a second check of the same pair counts nothing),
+// a server's or a go_test's quick test, here; their gated counted figures
+// are judged by tools/verdict: the
 // regressions get pprof's diff of the figures that failed, Cachegrind's
 // events of each function (a cache regression's misses, a Go program's
 // own figures without the runtime), else of their CPU profiles. A commit
@@ -45,8 +49,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
+	"time"
 
 	"havlak-lab/internal/atomicfile"
 	"havlak-lab/internal/bazelquery"
@@ -81,6 +87,7 @@ func run(args []string, log io.Writer) error {
 	out := fs.String("out", "", "write summary.json and pr-comment.md into `DIR` (default: perf-check/ in the checkout)")
 	repoFlag := fs.String("repo", "", "the checkout of the change (default: where bazel run was typed)")
 	diskCache := fs.String("disk-cache", "", "the Bazel disk cache both sides build with, `DIR` (default: disk-cache in the lab's cache directory; \"none\": none)")
+	countsConfig := fs.String("counts-config", "", "build the count actions with --config=`NAME` too (buildbarn: on the Buildbarn cluster's workers, counts cached there for every check of the same base)")
 	shutdown := fs.Bool("shutdown", false, "stop the base's Bazel server when done (by default it stays up for the next check, until Bazel's idle timeout)")
 	dashboard := fs.String("dashboard", os.Getenv(summary.DashboardEnv), "the dashboard's `URL` (//tools/dashboard): the comment's rows link to its compare page of the base and the change (default $"+summary.DashboardEnv+"; none: no links)")
 	if help, err := cli.ParseFlags(fs, args); help || err != nil {
@@ -121,7 +128,10 @@ func run(args []string, log io.Writer) error {
 	if err != nil {
 		return err
 	}
-	c := &checker{repo: repo, change: top, log: log, shutdown: *shutdown}
+	if *countsConfig != "" && !validConfig.MatchString(*countsConfig) {
+		return cli.Usagef("--counts-config %q: want the name of a config of .bazelrc", *countsConfig)
+	}
+	c := &checker{repo: repo, change: top, log: log, shutdown: *shutdown, countsConfig: *countsConfig}
 	switch *diskCache {
 	case "none":
 	case "":
@@ -157,7 +167,13 @@ type checker struct {
 	diskCache string
 	// shutdown stops the base's Bazel server when the check is done.
 	shutdown bool
+	// countsConfig is the Bazel config the count actions build with too
+	// ("": none).
+	countsConfig string
 }
+
+// validConfig is a Bazel config's name, as .bazelrc's are.
+var validConfig = regexp.MustCompile(`^[a-z][a-z0-9_-]*$`)
 
 func (c *checker) check(baseCommit string) (*summary.Summary, check.Plan, error) {
 	s := &summary.Summary{Tool: "perfcheck", Baseline: baseCommit}
@@ -243,28 +259,53 @@ func (c *checker) check(baseCommit string) (*summary.Summary, check.Plan, error)
 	if len(plan.Changed) == 0 {
 		return s, plan, nil
 	}
-	var tests []string
+	// A program's counts are its count action, which the user's Bazel
+	// settings may run on a remote worker and find in a cache; the other
+	// benchmarks' quick tests run here.
+	var counts, tests []string
 	for _, t := range plan.Changed {
-		tests = append(tests, t.Test)
+		if t.Counts != "" {
+			counts = append(counts, t.Counts)
+		} else {
+			tests = append(tests, t.Test)
+		}
 	}
 	var results [2]map[string]check.Measured
 	for i, side := range sides {
-		fmt.Fprintf(c.log, "perfcheck: [%d/4] measuring %d benchmarks at %s: %s\n", i+3, len(tests), side.name, strings.Join(tests, " "))
-		// A failing test is measured all the same: its result says why.
-		c.bazel(side.dir, append([]string{"test", "--nocache_test_results", "--test_output=errors"}, tests...)...)
+		fmt.Fprintf(c.log, "perfcheck: [%d/4] measuring %d benchmarks at %s: %s\n", i+3, len(plan.Changed), side.name, strings.Join(append(counts, tests...), " "))
+		since := time.Now()
+		// A failing action or test is read all the same: a count that
+		// failed has no result (unreadable, named), a test's result says why.
+		if len(counts) > 0 {
+			build := []string{"build", "--keep_going"}
+			if c.countsConfig != "" {
+				build = append(build, "--config="+c.countsConfig)
+			}
+			c.bazel(side.dir, append(build, counts...)...)
+		}
+		if len(tests) > 0 {
+			c.bazel(side.dir, append([]string{"test", "--nocache_test_results", "--test_output=errors"}, tests...)...)
+		}
 		results[i] = map[string]check.Measured{}
+		var cached []string
 		for _, t := range plan.Changed {
-			dir, err := t.TestDir()
+			zip, err := t.ResultPath(side.dir)
 			if err != nil {
 				return nil, check.Plan{}, err
 			}
-			zip := filepath.Join(side.dir, "bazel-testlogs", dir, "test.outputs", result.ZipName)
 			r, out, err := result.Read(zip)
 			if err != nil {
 				s.Unreadable = append(s.Unreadable, fmt.Sprintf("%s, %s: %v", t.Benchmark, side.name, err))
 				continue
 			}
+			if t.Counts != "" && check.FromCache(r, since) {
+				cached = append(cached, t.Benchmark)
+			}
 			results[i][t.Benchmark] = check.Measured{Result: r, Outputs: out}
+		}
+		if len(counts) > 0 {
+			fmt.Fprintf(c.log, "perfcheck: %s: %d of %d counts from a cache (counted before this check: %s), %d counted now\n",
+				side.name, len(cached), len(counts), strings.Join(cached, " "), len(counts)-len(cached))
 		}
 	}
 	for _, t := range plan.Changed {

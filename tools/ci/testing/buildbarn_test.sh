@@ -28,6 +28,10 @@
 # 5. Under --config=buildbarn and --config=rbe, every benchmark test action
 #    is no-remote-exec (aquery): perf timings never come from a remote
 #    executor.
+# 6. A count action, havlak6cc's (perf_counts, docs/perfcheck.md): built
+#    here, then (after a clean) on the worker, whose exact counts must equal
+#    this machine's; after another clean, a remote cache hit; declared for
+#    another worker (another Valgrind), a new key the worker refuses.
 #
 # Usage: buildbarn_test.sh WORKSPACE_FILE GO BUILDBARN (runfiles paths; lib.sh)
 set -euo pipefail
@@ -39,6 +43,9 @@ copy_checkout "$copy"
 start_buildbarn "$tmp/bb"
 endpoint=("--remote_cache=$bb_endpoint")
 programs=(//go/... //cc/...)
+# A program's count action (perf_counts): its exact counts are a pure
+# function of the binary, its declared run and the worker's kind.
+counts=(//benchmarks:havlak6cc_counts)
 
 # bazel_step NAME ARGS...: tools/bazel ARGS in the copy, its output in
 # $tmp/NAME.log (the end shown if it fails); prints the processes line and
@@ -108,4 +115,41 @@ for config in buildbarn rbe; do
   ((local_only == total)) || die "--config=$config: $((total - local_only)) of $total benchmark test actions may run remotely"
   echo "--config=$config: $total of $total benchmark test actions are no-remote-exec"
 done
-echo "PASS: Buildbarn cached a clean rebuild of ${programs[*]}, executed them and their tests, and cached them"
+echo "== 6. exact counts as cached remote actions: ${counts[*]}"
+# exact_counts ZIP: the exact figures of a count action's result.json.
+exact_counts() {
+  unzip -p "$1" result.json | jq -c '[.metrics[] | select(.exact == true) | [.name, .values]]'
+}
+count_zip="$copy/bazel-bin/benchmarks/havlak6cc_counts.zip"
+clean
+bazel_step counts-local build "${counts[@]}"
+local_counts="$(exact_counts "$count_zip")"
+[[ "$local_counts" == *instructions* ]] || die "the local count has no instructions: $local_counts"
+clean
+bazel_step counts-remote build "${remote[@]}" --execution_log_json_file="$tmp/counts-remote.exec.json" "${counts[@]}"
+runner="$(jq -r 'select(.mnemonic == "PerfCount") | .runner' "$tmp/counts-remote.exec.json")"
+[[ "$runner" == remote ]] || die "the count action ran on ${runner:-nothing}, not on the cluster's worker"
+[[ "$(exact_counts "$count_zip")" == "$local_counts" ]] ||
+  die "the worker counted otherwise than here: $(exact_counts "$count_zip") against $local_counts"
+echo "the worker's exact counts equal this machine's: $local_counts"
+clean
+again="$(bazel_step counts-again build "${remote[@]}" --execution_log_json_file="$tmp/counts-again.exec.json" "${counts[@]}")"
+only_cache_hits "$(head -n 1 <<<"$again")" "$tmp/counts-again.exec.json"
+echo "a second build counted nothing: every action, the count's included, was a remote cache hit"
+# A count declared for another worker (another Valgrind) has another key,
+# so no cached count serves it, and the worker refuses to count it.
+other="$tmp/other-worker"
+mkdir -p "$other"
+echo 'workspace(name = "count_worker")' >"$other/WORKSPACE"
+echo 'exports_files(["worker.json"])' >"$other/BUILD.bazel"
+output_base="$(nested_bazel "$copy" info output_base 2>/dev/null)"
+jq '.valgrind = "valgrind-0.0"' "$output_base/external/count_worker/worker.json" >"$other/worker.json"
+if nested_bazel "$copy" build "${remote[@]}" "--override_repository=count_worker=$other" "${counts[@]}" >"$tmp/counts-other.log" 2>&1; then
+  die "a count declared for another worker was made (or served from a cache)"
+fi
+grep -q "not the one the count declares" "$tmp/counts-other.log" || {
+  tail -n 20 "$tmp/counts-other.log" >&2
+  die "a count declared for another worker failed otherwise (above)"
+}
+echo "a count declared for another worker (valgrind-0.0): not served from the cache, refused by the worker"
+echo "PASS: Buildbarn cached a clean rebuild of ${programs[*]}, executed them and their tests, and cached them; it counted ${counts[*]} as this machine does, and served the count again from its cache"

@@ -19,6 +19,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"havlak-lab/tools/perf/perfspec"
 	"havlak-lab/tools/result"
@@ -36,6 +37,35 @@ type Target struct {
 	Test      string
 	Benchmark string
 	Identity  result.Identity
+	// Counts is the label of the benchmark's count action, which counts
+	// what its quick test counts and nothing else, as a Bazel action that
+	// a remote worker may run and a cache keep (perf_counts): "" when it
+	// has none (a server's counts need it under load, a go_test's are
+	// not exact). CountsOutput is the action's zip under bazel-bin.
+	Counts, CountsOutput string
+}
+
+// ResultPath is where the target's result is once measured, in the
+// workspace that built it: the count action's zip, or the quick test's
+// outputs.zip.
+func (t Target) ResultPath(workspace string) (string, error) {
+	if t.Counts != "" {
+		return filepath.Join(workspace, "bazel-bin", filepath.FromSlash(t.CountsOutput)), nil
+	}
+	dir, err := t.TestDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(workspace, "bazel-testlogs", dir, "test.outputs", result.ZipName), nil
+}
+
+// FromCache is whether a result was measured before the moment since: a
+// count action's, served by Bazel's action cache or a remote one rather
+// than counted by this check. A result that does not say when it was
+// measured is not called cached.
+func FromCache(r *result.Result, since time.Time) bool {
+	started, err := time.Parse(time.RFC3339, r.Environment.Started)
+	return err == nil && started.Before(since.Truncate(time.Second))
 }
 
 // TestDir is the test's directory under bazel-testlogs and bazel-bin
@@ -82,6 +112,12 @@ func Targets(workspace, manifest string, only map[string]string) ([]Target, erro
 			return nil, err
 		}
 		t := Target{Test: quick.Label, Benchmark: b.Name}
+		if counts, ok := b.Targets[result.ConfigCounts]; ok {
+			if counts.Spec != quick.Spec {
+				return nil, fmt.Errorf("%s: the count action of %s counts %s, not its quick test's spec %s", workspace, b.Name, counts.Spec, quick.Spec)
+			}
+			t.Counts, t.CountsOutput = counts.Label, counts.Output
+		}
 		dir, err := t.TestDir()
 		if err != nil {
 			return nil, err

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"havlak-lab/tools/perf/perfspec"
 	"havlak-lab/tools/result"
@@ -215,5 +216,29 @@ func TestCommentEachFigure(t *testing.T) {
 	WriteComment(&b, s, Plan{Changed: []Target{{Benchmark: "havlak7cc"}}}, summary.Pair{Base: base, Change: change}, CommentLimit)
 	if !strings.Contains(b.String(), "| havlak7cc | **REGRESSED** | **REGRESSED** d1_misses") || strings.Contains(b.String(), "compare?") {
 		t.Errorf("without a dashboard, a link:\n%s", b.String())
+	}
+}
+
+func TestCountsResultAndCache(t *testing.T) {
+	counted := Target{Test: "//benchmarks:havlak6_quick_test", Benchmark: "havlak6",
+		Counts: "//benchmarks:havlak6_counts", CountsOutput: "benchmarks/havlak6_counts.zip"}
+	if p, err := counted.ResultPath("/ws"); err != nil || p != "/ws/bazel-bin/benchmarks/havlak6_counts.zip" {
+		t.Errorf("a count action's result: %q, %v", p, err)
+	}
+	served := Target{Test: "//benchmarks:router_sharded_quick_test", Benchmark: "router_sharded"}
+	if p, err := served.ResultPath("/ws"); err != nil || p != "/ws/bazel-testlogs/benchmarks/router_sharded_quick_test/test.outputs/outputs.zip" {
+		t.Errorf("a quick test's result: %q, %v", p, err)
+	}
+	check := time.Date(2026, 11, 26, 7, 0, 30, 500, time.UTC)
+	for started, want := range map[string]bool{
+		"2026-11-26T06:59:59Z": true,  // counted by an earlier check, or on another machine
+		"2026-11-26T07:00:30Z": false, // counted in this check's second
+		"2026-11-26T07:01:00Z": false,
+		"":                     false, // says nothing: not called cached
+	} {
+		r := &result.Result{Environment: result.Environment{Started: started}}
+		if got := FromCache(r, check); got != want {
+			t.Errorf("started %q, check at %v: from a cache %v, want %v", started, check, got, want)
+		}
 	}
 }

@@ -184,3 +184,45 @@ func Best(n, counts []float64) (best Fit, all []Fit, err error) {
 	}
 	return best, all, nil
 }
+
+// RelativeError is the standard error of the term of f that grows (its
+// coefficient; for O(1), its constant) as a fraction of that term, from
+// f's residuals on the counts it was fitted to at sizes n: how far
+// another measurement of the same program could move it, one standard
+// deviation of it. The residuals hold the counts' noise and whatever the
+// order does not explain (which does not move between measurements), so
+// it errs high. dof is how many residuals were left to estimate it by:
+// the points less the terms fitted (one where a clamp left one term).
+// There is no error to give when no residual is left, or when the term is
+// 0 (a clamped fit: nothing to compare it by).
+func RelativeError(f Fit, n, counts []float64) (relative float64, dof int, err error) {
+	if err := Check(n, counts); err != nil {
+		return 0, 0, err
+	}
+	var squares, sx2, mx float64
+	k := float64(len(n))
+	for i := range n {
+		r := counts[i] - f.At(n[i])
+		squares += r * r
+		x := f.Order.Of(n[i])
+		sx2 += x * x
+		mx += x / k
+	}
+	var term, spread float64 // the term, and its estimate's spread per unit of the residuals' deviation
+	switch {
+	case f.Order == O1:
+		term, dof, spread = f.Constant, len(n)-1, 1/math.Sqrt(k)
+	case f.Constant == 0:
+		// Through the origin: the coefficient alone was fitted.
+		term, dof, spread = f.Coefficient, len(n)-1, 1/math.Sqrt(sx2)
+	default:
+		term, dof, spread = f.Coefficient, len(n)-2, 1/math.Sqrt(sx2-k*mx*mx)
+	}
+	switch {
+	case dof < 1:
+		return 0, dof, fmt.Errorf("%d sizes: no residual left to estimate a %s fit's error by", len(n), f.Order)
+	case !(term > 0) || math.IsInf(spread, 0) || math.IsNaN(spread):
+		return 0, dof, fmt.Errorf("%s: no term to estimate the error of", f)
+	}
+	return math.Sqrt(squares/float64(dof)) * spread / term, dof, nil
+}

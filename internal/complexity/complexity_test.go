@@ -2,6 +2,7 @@ package complexity
 
 import (
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -126,4 +127,71 @@ func TestCheckRefusesBadSweeps(t *testing.T) {
 	if _, err := FitOrder("O(2^N)", []float64{1, 2, 3}, []float64{1, 2, 3}); err == nil {
 		t.Error("FitOrder of an unknown order: no error")
 	}
+}
+
+func TestRelativeErrorByHand(t *testing.T) {
+	// 10, 21, 29, 40 at 1 to 4: 0.5 + 9.8·N, residuals -0.3, 0.9, -0.9,
+	// 0.3; their variance over 2 degrees of freedom 0.9, over Sxx 5 the
+	// coefficient's 0.18: an error of sqrt(0.18)/9.8.
+	n, c := []float64{1, 2, 3, 4}, []float64{10, 21, 29, 40}
+	f, err := FitOrder(ON, n, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel, dof, err := RelativeError(f, n, c)
+	if want := math.Sqrt(0.18) / 9.8; err != nil || dof != 2 || math.Abs(rel-want) > 1e-12 {
+		t.Errorf("RelativeError(%v) = %g, %d, %v; want %g with 2 degrees of freedom", f, rel, dof, err, want)
+	}
+	// O(1): the constant's error, the residuals' deviation over sqrt(k):
+	// 10, 20, 30, 40 about 25, variance 500/3, over 4.
+	f, _ = FitOrder(O1, n, []float64{10, 20, 30, 40})
+	if rel, dof, err := RelativeError(f, n, []float64{10, 20, 30, 40}); err != nil || dof != 3 || math.Abs(rel-math.Sqrt(500.0/3/4)/25) > 1e-12 {
+		t.Errorf("O(1): %g, %d, %v", rel, dof, err)
+	}
+	// Exact counts: no error. A fit whose growing term was clamped to 0
+	// has nothing to compare by.
+	exact := counts(func(n float64) float64 { return 2e6 + 1234.5*n })
+	f, _ = FitOrder(ON, sizes, exact)
+	if rel, _, err := RelativeError(f, sizes, exact); err != nil || rel > 1e-9 {
+		t.Errorf("exact linear counts: %g, %v, want ~0", rel, err)
+	}
+	f, _ = FitOrder(ON2, n, []float64{16, 9, 4, 1})
+	if _, _, err := RelativeError(f, n, []float64{16, 9, 4, 1}); err == nil {
+		t.Errorf("a clamped coefficient %v: no error", f)
+	}
+}
+
+func TestRelativeErrorIsTheCoefficientsSpread(t *testing.T) {
+	// Counts with Gaussian noise of 2,000 instructions whatever the size
+	// (a Go program's own instructions moved so in havlak7's reruns:
+	// docs/noise.md), refitted many times: the coefficients' relative
+	// deviation is what RelativeError estimates from each fit's residuals
+	// alone (as a root mean square: one fit's estimate, of 2 degrees of
+	// freedom, scatters). Noise proportional to the count would weigh the
+	// largest size more than least squares assumes, and the estimate would
+	// fall short of the spread.
+	r := rand.New(rand.NewPCG(35, 1))
+	const trials = 4000
+	var sum, sum2, estimates float64
+	for range trials {
+		c := counts(func(n float64) float64 { return 660_000 + 3077*n + 2000*r.NormFloat64() })
+		f, err := FitOrder(ON, sizes, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel, _, err := RelativeError(f, sizes, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum += f.Coefficient
+		sum2 += f.Coefficient * f.Coefficient
+		estimates += rel * rel
+	}
+	mean := sum / trials
+	measured := math.Sqrt(sum2/trials-mean*mean) / mean
+	estimated := math.Sqrt(estimates / trials)
+	if math.Abs(estimated/measured-1) > 0.1 {
+		t.Errorf("the coefficients spread by %.5f%%, RelativeError says %.5f%%", 100*measured, 100*estimated)
+	}
+	t.Logf("the coefficients spread by %.5f%%, RelativeError says %.5f%%", 100*measured, 100*estimated)
 }

@@ -3,9 +3,11 @@ package verdict
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
+	"havlak-lab/internal/complexity"
 	"havlak-lab/tools/result"
 )
 
@@ -39,6 +41,17 @@ type Floors struct {
 	// SampledCount, SampledTiming: a Go benchmark line's allocations, its
 	// other figures.
 	SampledCount, SampledTiming float64
+	// ExactGrowth, Growth: the coefficient of a sweep's fit
+	// (JudgeGrowth), of an exact count and of another.
+	ExactGrowth, Growth float64
+}
+
+// GrowthFloor is the floor of the growth of a count, exact or not.
+func (f Floors) GrowthFloor(exact bool) float64 {
+	if exact {
+		return f.ExactGrowth
+	}
+	return f.Growth
 }
 
 // Floor is the floor of a figure of class, exact or not.
@@ -93,11 +106,33 @@ const (
 	// HistoryResults: the history's newest results of one identity read
 	// for its noise, ten nights of an unchanged binary.
 	HistoryResults = 10
+
+	// ExactGrowthFloor: havlak7cc's quick sweep fitted the same
+	// coefficient, 2,342.7518 instructions a loop, in 9 reruns (the
+	// regression suite's, docs/noise.md): the coefficient of an exact
+	// count is as exact as the count, and takes its floor.
+	ExactGrowthFloor = ExactCountFloor
+	// GrowthFloor: havlak7's quick sweep of its own instructions fitted
+	// coefficients of 3,024.511 to 3,024.665 in the same 9 reruns, 0.0051%
+	// apart, each fit's residuals putting its noise at 0.0003% to 0.0026%
+	// (GrowthSpread standard errors): five times the larger is 0.026%. A
+	// count's 0.5% floor answers its D1 misses and allocations, which no
+	// sweep counts (the runner sweeps the gated instructions alone), and
+	// 0.5% would let through the asymptotic 1% case (+0.46%). The growth of
+	// a count that is not exact takes the exact one's quarter percent, 50
+	// times what its coefficient was seen to move and 10 times five times
+	// that: room for what 9 reruns of one binary do not show.
+	GrowthFloor = 0.0025
+	// GrowthSpread: a fit's noise is this many standard errors of its
+	// coefficient (complexity.RelativeError). The other figures' noise is
+	// the range of 3 or more runs, which for 3 is on average 1.7 standard
+	// deviations; two puts one sweep's fit on the same footing.
+	GrowthSpread = 2
 )
 
 // LabFloors are the lab's floors.
 var LabFloors = Floors{ExactCount: ExactCountFloor, Count: CountFloor, Timing: TimingFloor, Memory: MemoryFloor,
-	SampledTiming: TimingFloor}
+	SampledTiming: TimingFloor, ExactGrowth: ExactGrowthFloor, Growth: GrowthFloor}
 
 // Noise is what a figure measured when nothing changed, as a caller has
 // it: the base's runs, and the medians of the history's recent results of
@@ -138,9 +173,11 @@ type Calibration struct {
 	Noise  float64 `json:"noise"`
 	Factor float64 `json:"factor,omitempty"`
 	// Reruns and Points count the base's runs and the history's results
-	// that calibrated it (0: too few to).
+	// that calibrated it (0: too few to); Sizes, for a growth, the sizes
+	// of the base's sweep whose fit did.
 	Reruns int `json:"reruns,omitempty"`
 	Points int `json:"points,omitempty"`
+	Sizes  int `json:"sizes,omitempty"`
 	// Needed is the fewest of either that calibrate.
 	Needed int `json:"needed,omitempty"`
 }
@@ -172,7 +209,13 @@ func (p Policy) Calibrate(rule Rule, class result.Class, exact bool, noise Noise
 	if s, ok := spread(noise.History); ok {
 		c.Noise, c.Points = max(c.Noise, s), len(noise.History)
 	}
-	if c.Reruns == 0 && c.Points == 0 {
+	return p.calibrated(rule, c)
+}
+
+// calibrated is rule with the threshold that c's noise sets, between its
+// floor and its ceiling, when c measured any.
+func (p Policy) calibrated(rule Rule, c Calibration) (Rule, Calibration) {
+	if c.Reruns == 0 && c.Points == 0 && c.Sizes == 0 {
 		return rule, c
 	}
 	c.Factor = p.NoiseFactor
@@ -207,15 +250,17 @@ func Percent(x float64) string {
 // String says where the threshold came from, after it: "the count floor
 // (3 × noise 0.0004% of 3 reruns is under it)".
 func (c Calibration) String() string {
-	var measured string
-	switch {
-	case c.Reruns > 0 && c.Points > 0:
-		measured = fmt.Sprintf("%d reruns and %d results of the same binary and run", c.Reruns, c.Points)
-	case c.Reruns > 0:
-		measured = fmt.Sprintf("%d reruns", c.Reruns)
-	default:
-		measured = fmt.Sprintf("%d results of the same binary and run", c.Points)
+	var parts []string
+	if c.Reruns > 0 {
+		parts = append(parts, fmt.Sprintf("%d reruns", c.Reruns))
 	}
+	if c.Sizes > 0 {
+		parts = append(parts, fmt.Sprintf("the fit over %d sizes", c.Sizes))
+	}
+	if c.Points > 0 {
+		parts = append(parts, fmt.Sprintf("%d results of the same binary and run", c.Points))
+	}
+	measured := strings.Join(parts, " and ")
 	noise := fmt.Sprintf("%g × noise %s of %s", c.Factor, Percent(c.Noise), measured)
 	switch c.Source {
 	case Ceiling:
@@ -229,4 +274,56 @@ func (c Calibration) String() string {
 		return "declared"
 	}
 	return fmt.Sprintf("declared: fewer than %d unchanged measurements to calibrate it", c.Needed)
+}
+
+// CalibrateGrowth sets a growth's threshold (JudgeGrowth) from the noise
+// of the base's sweep, as Calibrate does a figure's: rule is the growth's
+// as its base declares it, whose threshold is the ceiling; exact says
+// whether the swept count is exact (the base's figure of that name).
+//
+// A sweep counts the figure once a size (result.Sweep holds no
+// repetitions), so its noise is read from what there is: the residuals of
+// the base's fit, GrowthSpread standard errors of the term JudgeGrowth
+// compares (complexity.RelativeError), with at least as many residuals
+// left as CalibrationRuns runs have (4 sizes for a fit of two terms and
+// 3 runs); and the spread of that term in the history's recent sweeps of
+// the base's identity, each fitted with the base's order, when there are
+// CalibrationRuns of them at the base's sizes. The larger counts.
+func (p Policy) CalibrateGrowth(rule Rule, exact bool, base result.Sweep, history []result.Sweep) (Rule, Calibration) {
+	c := Calibration{Source: Declared, Ceiling: rule.Threshold, Floor: p.Floors.GrowthFloor(exact), Needed: p.CalibrationRuns}
+	if p.NoiseFactor <= 0 || p.CalibrationRuns < 2 {
+		return rule, c
+	}
+	sizes, counts := base.Sizes(), base.Values()
+	fit, _, err := complexity.Best(sizes, counts)
+	if err != nil {
+		return rule, c // JudgeGrowth says why it cannot judge it
+	}
+	if rel, dof, err := complexity.RelativeError(fit, sizes, counts); err == nil && dof >= p.CalibrationRuns-1 {
+		c.Noise, c.Sizes = GrowthSpread*rel, len(sizes)
+	}
+	var terms []float64
+	for _, h := range history {
+		if !slices.Equal(h.Sizes(), sizes) {
+			continue
+		}
+		f, err := complexity.FitOrder(fit.Order, sizes, h.Values())
+		if err != nil {
+			continue
+		}
+		terms = append(terms, growingTerm(f))
+	}
+	if len(terms) >= p.CalibrationRuns && !slices.Contains(terms, 0) {
+		c.Noise, c.Points = max(c.Noise, result.NewSample(terms).Spread()), len(terms)
+	}
+	return p.calibrated(rule, c)
+}
+
+// growingTerm is the term of a fit JudgeGrowth compares: the coefficient,
+// or for O(1) the constant.
+func growingTerm(f complexity.Fit) float64 {
+	if f.Order == complexity.O1 {
+		return f.Constant
+	}
+	return f.Coefficient
 }

@@ -101,6 +101,10 @@ type Side struct {
 	// Recent), when the caller has a history: of the base, they calibrate
 	// the figure's threshold with its runs (Calibrate).
 	History map[result.FigureKey][]float64
+	// HistorySweeps has, by figure swept, the sweeps of the same recent
+	// results: of the base, they calibrate its growth's threshold with
+	// its own sweep's fit (CalibrateGrowth).
+	HistorySweeps map[string][]result.Sweep
 }
 
 // environmentChange names what differs between the sides' environments
@@ -199,7 +203,7 @@ func (p Policy) Compare(base, change Side) []Verdict {
 		}
 		judged = append(judged, v)
 	}
-	for _, v := range p.compareSweeps(base.Sweeps, change.Sweeps) {
+	for _, v := range p.compareSweeps(base, change.Sweeps, exact) {
 		if v.Outcome != Missing {
 			v = settle(v, exact[strings.TrimSuffix(v.Figure, GrowthSuffix)], SameIdentity)
 		}
@@ -257,9 +261,11 @@ func (p Policy) pair(class result.Class, better string, gated bool, threshold fl
 
 // compareSweeps judges the sweeps of a change against its base's, as
 // Compare does the figures: each sweep both have by JudgeGrowth, the base
-// deciding its gate; a gated sweep of the base that the change lacks is
-// missing.
-func (p Policy) compareSweeps(base, change []result.Sweep) []Verdict {
+// deciding its gate and its noise the threshold (CalibrateGrowth; exact
+// says, by figure, whether the base declares the swept count exact); a
+// gated sweep of the base that the change lacks is missing.
+func (p Policy) compareSweeps(baseSide Side, change []result.Sweep, exact map[string]bool) []Verdict {
+	base := baseSide.Sweeps
 	byFigure := make(map[string]*result.Sweep, len(change))
 	for i := range change {
 		byFigure[change[i].Figure] = &change[i]
@@ -280,7 +286,9 @@ func (p Policy) compareSweeps(base, change []result.Sweep) []Verdict {
 		// Growth is judged by its threshold alone: the rule's noise and U
 		// test belong to a figure's runs, not to a fit.
 		rule = Rule{Threshold: rule.Threshold, Gated: rule.Gated}
+		rule, calibration := p.CalibrateGrowth(rule, exact[o.Figure], o, baseSide.HistorySweeps[o.Figure])
 		v := JudgeGrowth(o, *n, rule)
+		v.Calibration = &calibration
 		v.Loosened = loosened
 		judged = append(judged, v)
 	}

@@ -40,8 +40,9 @@ type Growth struct {
 // the fitted order (complexity.Best) is a regression when the order is
 // higher, an improvement when it is lower; with the same order, the new
 // counts' coefficient under it against the old one's, by the rule's
-// threshold. Both sweeps must have the same sizes: they are fitted again
-// here, the recorded fits only shown.
+// threshold (Policy.Compare calibrates it: CalibrateGrowth). Both sweeps
+// must have the same sizes: they are fitted again here, the recorded fits
+// only shown.
 func JudgeGrowth(old, new result.Sweep, rule Rule) Verdict {
 	v := Verdict{Figure: new.Figure + GrowthSuffix, Unit: new.Unit, Rule: rule, Outcome: Unchanged}
 	oldN, newN := old.Sizes(), new.Sizes()
@@ -74,10 +75,7 @@ func JudgeGrowth(old, new result.Sweep, rule Rule) Verdict {
 	}
 	// The same order: its coefficients, or for O(1) its constants (the
 	// quick counted figure judges those already; judged here too).
-	before, after := g.Old.Coefficient, g.AsOld.Coefficient
-	if g.Old.Order == complexity.O1 {
-		before, after = g.Old.Constant, g.AsOld.Constant
-	}
+	before, after := growingTerm(g.Old), growingTerm(g.AsOld)
 	v.Old.Median, v.Old.Min, v.Old.Max = before, before, before
 	v.New.Median, v.New.Min, v.New.Max = after, after, after
 	v.Change = Ratio(relativeChange(before, after))
@@ -107,7 +105,7 @@ func (g *Growth) evidence(v Verdict) string {
 	if g.OrderChanged {
 		return text + fmt.Sprintf("%s fits the new counts with RMS %.3f%%: the order changed", g.Old.Order, 100*g.AsOld.RMS)
 	}
-	return text + fmt.Sprintf("as %s the new coefficient is %s; threshold %.1f%%", g.Old.Order, Number(v.New.Median), 100*v.Rule.Threshold)
+	return text + fmt.Sprintf("as %s the new coefficient is %s; %s", g.Old.Order, Number(v.New.Median), v.ThresholdText())
 }
 
 // fitText is a fit in words: "O(N): 3,077·N + 660,000, RMS 0.069%".

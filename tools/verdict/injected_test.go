@@ -69,5 +69,18 @@ func TestInjectedQuadraticPass(t *testing.T) {
 			t.Errorf("%s: %v, want a failure, order changed %v", tc.name, v, tc.orderChanged)
 		}
 		t.Logf("%s: %v", tc.name, v)
+		// And as the gate judges it, its threshold calibrated by the
+		// base's fit: the floor of a count that is not exact.
+		side := func(s result.Sweep) Side {
+			return Side{Figures: []result.Figure{count("own_instructions", false, s.Points[0].Value)}, Sweeps: []result.Sweep{s}}
+		}
+		gate := growthVerdict(t, side(base), side(patched))
+		if !gate.Fails() || gate.Rule.Threshold != GrowthFloor || gate.Calibration.Source != Floor {
+			t.Errorf("%s, by the lab's policy: %v, want a failure at the growth floor", tc.name, gate)
+		}
+		// The unpatched sweep against itself raises no alarm.
+		if same := growthVerdict(t, side(base), side(base)); same.Outcome != Unchanged {
+			t.Errorf("%s unpatched: %v", tc.name, same)
+		}
 	}
 }

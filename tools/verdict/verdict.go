@@ -189,8 +189,8 @@ type Verdict struct {
 	// Exact: both sides declare the figure an exact count
 	// (result.Figure.Exact).
 	Exact bool `json:"exact,omitempty"`
-	// Calibration says where the rule's threshold came from (Calibrate):
-	// nil for a figure not judged on its runs (a growth, a missing one).
+	// Calibration says where the rule's threshold came from (Calibrate,
+	// CalibrateGrowth): nil for a figure not judged (a missing one).
 	Calibration *Calibration `json:"calibration,omitempty"`
 	// Loosened says how the change's own declaration of the figure tried
 	// to loosen its gate (a larger threshold, no gate), which the base's

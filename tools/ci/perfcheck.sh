@@ -6,13 +6,22 @@
 # gated figure that no Perf-Accepted: trailer accepts.
 #
 # It builds with tools/bazel alone: no remote cache, so neither a fork's
-# build nor the base's ever writes one.
+# build nor the base's ever writes one. A trusted job may name a config of
+# .bazelrc for the count actions (COUNTS_CONFIG, e.g. buildbarn): they then
+# run on that cluster's workers, whose cache keeps them for every check of
+# the same base; a fork's job never names one, so its counts run here and
+# write no shared cache.
 #
-# Usage: tools/ci/perfcheck.sh [OUT] (default perf-check: the summary and
-# the comment; a fork's job keeps them under untrusted-artifacts/)
+# Usage: tools/ci/perfcheck.sh [OUT [COUNTS_CONFIG]] (OUT: default
+# perf-check, the summary and the comment; a fork's job keeps them under
+# untrusted-artifacts/)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 out="${1:-perf-check}"
+counts_config=()
+if [[ -n "${2:-}" ]]; then
+  counts_config=(--counts-config "$2")
+fi
 
 base_branch="${BUILDKITE_PULL_REQUEST_BASE_BRANCH:-main}"
 # Buildkite's checkout may not know the base branch yet.
@@ -21,7 +30,7 @@ base="$(git merge-base HEAD "origin/$base_branch" 2>/dev/null || git merge-base 
 
 echo "--- :mag: perf check against $base_branch ($base)"
 status=0
-tools/bazel run //tools/perfcheck -- --base "$base" --out "$PWD/$out" || status=$?
+tools/bazel run //tools/perfcheck -- --base "$base" --out "$PWD/$out" "${counts_config[@]}" || status=$?
 if [[ -f "$out/pr-comment.md" ]] && [[ -n "${BUILDKITE:-}" ]] && command -v buildkite-agent >/dev/null 2>&1; then
   style=success
   ((status == 0)) || style=error

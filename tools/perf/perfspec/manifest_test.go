@@ -22,7 +22,8 @@ const manifestJSON = `{
       "targets": {
         "run": {"label": "//benchmarks:havlak6", "spec": "benchmarks/havlak6_spec.json"},
         "perf": {"label": "//benchmarks:havlak6_test", "spec": "benchmarks/havlak6_test_spec.json"},
-        "quick": {"label": "//benchmarks:havlak6_quick_test", "spec": "benchmarks/havlak6_quick_test_spec.json"}
+        "quick": {"label": "//benchmarks:havlak6_quick_test", "spec": "benchmarks/havlak6_quick_test_spec.json"},
+        "counts": {"label": "//benchmarks:havlak6_counts", "spec": "benchmarks/havlak6_quick_test_spec.json", "output": "benchmarks/havlak6_counts.zip"}
       }
     },
     {
@@ -52,6 +53,9 @@ func TestReadManifest(t *testing.T) {
 	quick, err := b.Target(result.ConfigQuick)
 	if err != nil || quick.Label != "//benchmarks:havlak6_quick_test" {
 		t.Errorf("havlak6's quick test: %+v, %v", quick, err)
+	}
+	if counts, err := b.Target(result.ConfigCounts); err != nil || counts.Output != "benchmarks/havlak6_counts.zip" || counts.Spec != quick.Spec {
+		t.Errorf("havlak6's count action: %+v, %v", counts, err)
 	}
 	if root, err := m.Root(); err != nil || root != bin {
 		t.Errorf("Root() = %q, %v; want %q", root, err, bin)
@@ -83,15 +87,18 @@ func TestReadManifest(t *testing.T) {
 
 func TestDecodeManifestRefuses(t *testing.T) {
 	for name, c := range map[string]struct{ old, new, want string }{
-		"another version":   {`"schema_version": 1`, `"schema_version": 2`, "schema_version 2: want 1"},
-		"an unknown field":  {`"path":`, `"paths": [], "path":`, `unknown field "paths"`},
-		"an absolute path":  {`"benchmarks/havlak6_spec.json"`, `"/benchmarks/havlak6_spec.json"`, "targets.run.spec"},
-		"a path out of it":  {`"benchmarks/manifest.json"`, `"../manifest.json"`, `path "../manifest.json"`},
-		"a name twice":      {`"name": "explodepath"`, `"name": "havlak6"`, `benchmarks[1]: the benchmark "havlak6" a second time`},
-		"an unknown kind":   {`"kind": "go_test"`, `"kind": "test"`, `(explodepath).kind "test"`},
-		"an unknown config": {`"perf": {`, `"full": {`, "targets.full: want a build config"},
-		"a bad label":       {`"//benchmarks:havlak6"`, `"havlak6"`, `targets.run.label "havlak6"`},
-		"no study":          {`"study": "explodePath"`, `"study": ""`, "(explodepath).study: empty"},
+		"another version":     {`"schema_version": 1`, `"schema_version": 2`, "schema_version 2: want 1"},
+		"an unknown field":    {`"path":`, `"paths": [], "path":`, `unknown field "paths"`},
+		"an absolute path":    {`"benchmarks/havlak6_spec.json"`, `"/benchmarks/havlak6_spec.json"`, "targets.run.spec"},
+		"a path out of it":    {`"benchmarks/manifest.json"`, `"../manifest.json"`, `path "../manifest.json"`},
+		"a name twice":        {`"name": "explodepath"`, `"name": "havlak6"`, `benchmarks[1]: the benchmark "havlak6" a second time`},
+		"an unknown kind":     {`"kind": "go_test"`, `"kind": "test"`, `(explodepath).kind "test"`},
+		"an unknown config":   {`"perf": {`, `"full": {`, "targets.full: want a build config"},
+		"a bad label":         {`"//benchmarks:havlak6"`, `"havlak6"`, `targets.run.label "havlak6"`},
+		"no study":            {`"study": "explodePath"`, `"study": ""`, "(explodepath).study: empty"},
+		"counts, no output":   {`, "output": "benchmarks/havlak6_counts.zip"`, ``, "targets.counts.output"},
+		"an output elsewhere": {`"spec": "benchmarks/havlak6_quick_test_spec.json"}`, `"spec": "benchmarks/havlak6_quick_test_spec.json", "output": "x.zip"}`, "targets.quick.output"},
+		"an output out of it": {`"output": "benchmarks/havlak6_counts.zip"`, `"output": "../x.zip"`, `targets.counts.output "../x.zip"`},
 	} {
 		data := strings.Replace(manifestJSON, c.old, c.new, 1)
 		if data == manifestJSON {

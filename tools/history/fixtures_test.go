@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"havlak-lab/internal/complexity"
 	"havlak-lab/tools/result"
 )
 
@@ -25,12 +26,22 @@ type night struct {
 	instrs    []float64 // the gated metric's values
 	origin    result.Origin
 	identity  *result.Identity // nil: none recorded
+	hostname  string           // "": perf-1
+	// sweep has own_instructions at sweepSizes (nil: no sweep).
+	sweep []float64
 }
+
+// sweepSizes are the sizes of a night's sweep.
+var sweepSizes = []float64{1000, 2000, 4000, 8000}
 
 func (n night) result() *result.Result {
 	name := n.benchmark
 	if name == "" {
 		name = "havlak6"
+	}
+	hostname := n.hostname
+	if hostname == "" {
+		hostname = "perf-1"
 	}
 	r := &result.Result{
 		SchemaVersion: result.SchemaVersion,
@@ -40,7 +51,7 @@ func (n night) result() *result.Result {
 			Workload: result.Workload{Name: result.WorkloadStandard, Description: "the standard one"}, Repetitions: len(n.real),
 		},
 		Environment: result.Environment{
-			Machine: result.Machine{Hostname: "perf-1", OS: "linux", Arch: "amd64", Kernel: "6.1", CPUModel: "EPYC", Cores: 2,
+			Machine: result.Machine{Hostname: hostname, OS: "linux", Arch: "amd64", Kernel: "6.1", CPUModel: "EPYC", Cores: 2,
 				MemoryBytes: 1 << 34, CPUState: result.CPUState{GovernorNote: "no cpufreq", TurboNote: "none", SMT: "notsupported"}},
 			Toolchains: result.Toolchains{Go: "go1.27.4", GCC: "gcc 12.2.0", Bazel: "4.2.3"},
 			Source:     result.Source{Commit: n.commit},
@@ -93,9 +104,23 @@ func writeResult(t *testing.T, dir string, r *result.Result, files map[string]st
 	return dir
 }
 
+// write writes the night's result, with its sweep, into dir.
 func (n night) write(t *testing.T, dir string) string {
 	t.Helper()
-	return writeResult(t, dir, n.result(), map[string]string{})
+	r := n.result()
+	if n.sweep != nil {
+		s := result.Sweep{Figure: "own_instructions", Unit: "instructions", N: "loops", Source: "cachegrind", Gated: true, Threshold: 0.01}
+		for i, v := range n.sweep {
+			s.Points = append(s.Points, result.SweepPoint{N: sweepSizes[i], Value: v})
+		}
+		fit, _, err := complexity.Best(s.Sizes(), s.Values())
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Fit = fit
+		r.Sweeps = []result.Sweep{s}
+	}
+	return writeResult(t, dir, r, map[string]string{})
 }
 
 // goTestResult is a go_benchmark's result with its bench.txt.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"slices"
@@ -8,6 +9,7 @@ import (
 	"testing"
 
 	"havlak-lab/internal/complexity"
+	"havlak-lab/tools/history"
 	"havlak-lab/tools/result"
 	"havlak-lab/tools/summary"
 	"havlak-lab/tools/verdict"
@@ -157,4 +159,87 @@ func TestGrowthInBrowser(t *testing.T) {
 		t.Errorf("havlak6 with a quadratic pass fitted as %s", c.Order)
 	}
 	d.Screenshot("/element/"+d.Element("details.growth")+"/screenshot", "growth.png")
+}
+
+// scaled is sweepCounts times k: the same order, its coefficient k times.
+func scaled(k float64) []float64 {
+	var counts []float64
+	for _, c := range sweepCounts {
+		counts = append(counts, k*c)
+	}
+	return counts
+}
+
+// identify gives the unpacked result in dir the identity of the binary
+// whose sha256 is binary repeated.
+func identify(t *testing.T, dir, binary string) {
+	t.Helper()
+	editResult(t, dir, func(doc map[string]any) {
+		doc["schema_version"] = 2
+		doc["identity"] = map[string]any{"binary_sha256": strings.Repeat(binary, 64), "run_sha256": strings.Repeat("b", 64)}
+	})
+}
+
+// The history's sweeps calibrate a growth (--history): tonight's
+// coefficient 0.3% over the baseline's fails by the growth's floor
+// (0.25%), which the baseline's own fit leaves it at, and passes when
+// the history has three sweeps of the baseline's binary 0.1% apart (5 ×
+// 0.1%: 0.5%). Sweeps of another binary calibrate nothing.
+func TestGrowthCalibratedByHistory(t *testing.T) {
+	ctx := context.Background()
+	dsn := "sqlite:" + filepath.Join(t.TempDir(), "history.sqlite")
+	db, err := history.Create(ctx, dsn, history.Personal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []float64{1, 1.0005, 0.9995} {
+		dir := filepath.Join(night(t, "havlak7"), "havlak7")
+		setSweep(t, dir, scaled(k))
+		identify(t, dir, "a")
+		if _, err := db.Ingest(ctx, dir); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	baseline, tonight := night(t, "havlak7"), night(t, "havlak7")
+	setSweep(t, filepath.Join(baseline, "havlak7"), sweepCounts)
+	setSweep(t, filepath.Join(tonight, "havlak7"), scaled(1.003))
+	identify(t, filepath.Join(tonight, "havlak7"), "c")
+	for _, c := range []struct {
+		name, binary string
+		history      bool
+		fails        bool
+		source       verdict.ThresholdSource
+		threshold    string
+	}{
+		{"no history", "a", false, true, verdict.Floor, "threshold 0.25% (the floor: 5 × noise "},
+		{"the history of the baseline's binary", "a", true, false, verdict.Measured,
+			"threshold 0.5% (5 × noise 0.1% of the fit over 4 sizes and 3 results of the same binary and run)"},
+		{"the history of another binary", "d", true, true, verdict.Floor, "threshold 0.25% (the floor: 5 × noise "},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			identify(t, filepath.Join(baseline, "havlak7"), c.binary)
+			args := []string{"--from", tonight, "--baseline", baseline}
+			if c.history {
+				args = append(args, "--history", dsn)
+			}
+			sum, stderr, status := reportSummary(t, args...)
+			b := benchmarkOf(sum, "havlak7")
+			if b == nil {
+				t.Fatalf("no havlak7 in the summary:\n%s", stderr)
+			}
+			i := slices.IndexFunc(b.Figures, func(v verdict.Verdict) bool { return v.Figure == "own_instructions_growth" })
+			if i < 0 {
+				t.Fatalf("own_instructions_growth not judged: %+v", b)
+			}
+			v := b.Figures[i]
+			if v.Fails() != c.fails || (status == 1) != c.fails || v.Calibration == nil || v.Calibration.Source != c.source ||
+				!strings.Contains(v.String(), c.threshold) {
+				t.Errorf("own_instructions_growth %s, calibration %+v, exit status %d; want failing %v, a threshold from %s: %q\n%s",
+					v.String(), v.Calibration, status, c.fails, c.source, c.threshold, stderr)
+			}
+		})
+	}
 }

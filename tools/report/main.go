@@ -201,10 +201,10 @@ func run(args []string, stderr io.Writer) error {
 			return fmt.Errorf("--history: %w", err)
 		}
 		defer db.Close()
-		gate.Recent = func(r *model.Result) (map[result.FigureKey][]float64, error) {
-			recent, _, err := db.Recent(ctx, history.RecentQuery{Benchmark: r.Name, Workload: r.Workload.Name,
+		gate.Recent = func(r *model.Result) (map[result.FigureKey][]float64, map[string][]result.Sweep, error) {
+			recent, err := db.Recent(ctx, history.RecentQuery{Benchmark: r.Name, Workload: r.Workload.Name,
 				EnvKey: result.EnvironmentKey(r.Environment), Identity: *r.Identity, N: verdict.Lab.HistoryResults})
-			return recent, err
+			return recent.Medians, recent.Sweeps, err
 		}
 	}
 	var worse, moved []*model.Row

@@ -27,22 +27,23 @@ type side struct {
 	Commit  string // as the results have it
 	Night   string // the date asked for, when a night was: 2026-11-20
 	Results map[benchKey]history.Stored
-	// Recent has, by benchmark, its figures' medians in the history's
-	// newest results of the identity and environment of its result here
-	// (history.Recent): what calibrates a base's thresholds.
-	Recent map[benchKey]map[result.FigureKey][]float64
+	// Recent has, by benchmark, its figures' medians and its sweeps in
+	// the history's newest results of the identity and environment of its
+	// result here (history.Recent): what calibrates a base's thresholds,
+	// its growths' too.
+	Recent map[benchKey]history.RecentResults
 }
 
 // loadRecent reads the recent results of the identity of each of sd's
 // results (verdict.Lab.HistoryResults of them), for sd as a base.
 func (s *Server) loadRecent(ctx context.Context, sd *side) error {
-	sd.Recent = map[benchKey]map[result.FigureKey][]float64{}
+	sd.Recent = map[benchKey]history.RecentResults{}
 	for k, st := range sd.Results {
 		r := st.Result
 		if r.Identity == nil {
 			continue
 		}
-		recent, _, err := s.db.Recent(ctx, history.RecentQuery{Benchmark: k.Benchmark, Workload: k.Workload,
+		recent, err := s.db.Recent(ctx, history.RecentQuery{Benchmark: k.Benchmark, Workload: k.Workload,
 			EnvKey: result.EnvironmentKey(r.Environment), Identity: *r.Identity, N: verdict.Lab.HistoryResults})
 		if err != nil {
 			return err
@@ -182,7 +183,7 @@ func rowsOf(a, b side) []row {
 		}
 		base.Study, base.Language = now.Result.Benchmark.Study, now.Result.Benchmark.Language
 		oldSide, err := sideOf(old)
-		oldSide.History = a.Recent[k]
+		oldSide.History, oldSide.HistorySweeps = a.Recent[k].Medians, a.Recent[k].Sweeps
 		if err == nil {
 			var newSide verdict.Side
 			if newSide, err = sideOf(now); err == nil {

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"havlak-lab/internal/complexity"
 	"havlak-lab/internal/gitwork"
 	"havlak-lab/tools/alert"
 	"havlak-lab/tools/history"
@@ -62,10 +63,27 @@ func program(name string, stage, night int, real, instructions float64, identity
 	return r
 }
 
+// sweepOf is a gated sweep of figure (instructions) with counts at sizes,
+// fitted.
+func sweepOf(t *testing.T, figure string, sizes, counts []float64) result.Sweep {
+	t.Helper()
+	s := result.Sweep{Figure: figure, Unit: "instructions", N: "loops", Source: "cachegrind", Gated: true, Threshold: 0.01}
+	for i, n := range sizes {
+		s.Points = append(s.Points, result.SweepPoint{N: n, Value: counts[i]})
+	}
+	fit, _, err := complexity.Best(sizes, counts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Fit = fit
+	return s
+}
+
 // testHistory makes an SQLite history of nights nights: havlak6 (with a
 // figure named hostile), which slows down on the last night; havlak6cc,
-// whose binary is the same on the last three nights (its history calibrates
-// its thresholds); a benchmark named
+// whose binary is the same on the last three nights, which sweep its count
+// (its history calibrates its thresholds, its growth's too); a benchmark
+// named
 // hostile, whose name is forged in the database (tools/result refuses
 // such a name, the dashboard must not trust the history for it); and
 // alerts, one of them acknowledged with a hostile note.
@@ -96,6 +114,9 @@ func testHistory(t *testing.T) (*history.DB, string) {
 		}
 		cc := program("havlak6cc", 6, n, 0.8, 2.3e8, binary)
 		cc.Benchmark.Language = "C++"
+		if n >= nights-3 {
+			cc.Sweeps = []result.Sweep{sweepOf(t, "own_instructions", []float64{1000, 2000, 4000, 8000}, []float64{2.31e6, 4.61e6, 9.21e6, 1.841e7})}
+		}
 		archive(t, db, cc, profiles["havlak6cc"])
 		if n < 3 {
 			forged := program("forged", 1, n, 2, 3e8, "")

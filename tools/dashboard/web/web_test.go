@@ -180,15 +180,23 @@ func TestCompare(t *testing.T) {
 	}
 
 	// The last three nights measured havlak6cc's same binary and run: its
-	// history calibrates its count's threshold.
+	// history calibrates its count's threshold, and its sweeps its
+	// growth's.
 	_, same := get(t, srv.URL, "/compare?a="+commitOf(nights-2)+"&b="+b)
-	n := 0
+	n, growth := 0, 0
 	for _, r := range rows(t, same) {
 		if r[0] == "havlak6cc" {
 			n++
 			if text := strings.Join(r, " | "); r[2] == "own_instructions" &&
 				!strings.Contains(text, "threshold 0.25% (the floor: 5 × noise 0% of 3 results of the same binary and run is under it)") {
 				t.Errorf("havlak6cc's count is not calibrated by its history: %q", text)
+			}
+			if text := strings.Join(r, " | "); r[2] == "own_instructions_growth" {
+				growth++
+				if !strings.Contains(text, "threshold 0.25% (the floor: 5 × noise ") ||
+					!strings.Contains(text, " of the fit over 4 sizes and 3 results of the same binary and run is under it)") {
+					t.Errorf("havlak6cc's growth is not calibrated by its history's sweeps: %q", text)
+				}
 			}
 			if !strings.Contains(r[7], "not re-measured") {
 				t.Errorf("havlak6cc of the same identity: %q, want it marked not re-measured", r)
@@ -197,8 +205,8 @@ func TestCompare(t *testing.T) {
 			t.Errorf("%s: marked not re-measured, its binary changed", r[0])
 		}
 	}
-	if n == 0 {
-		t.Error("no row of havlak6cc")
+	if n == 0 || growth != 1 {
+		t.Errorf("%d rows of havlak6cc, %d of its growth; want its growth among them", n, growth)
 	}
 
 	for path, want := range map[string]int{

@@ -99,9 +99,11 @@ type Gate struct {
 	// figure and reason. They do not fail.
 	Accepted []verdict.Acceptance
 	// Recent gives the history's recent results of a baseline's identity
-	// and environment, by figure (history.Recent), which calibrate its
-	// thresholds with its runs; nil without a history.
-	Recent func(*Result) (map[result.FigureKey][]float64, error)
+	// and environment (history.Recent): its figures' medians, which
+	// calibrate its thresholds with its runs, and by figure swept its
+	// sweeps, which calibrate its growths' with its own sweep's fit; nil
+	// without a history.
+	Recent func(*Result) (medians map[result.FigureKey][]float64, sweeps map[string][]result.Sweep, err error)
 }
 
 // baseSide is the baseline's result as the base of a comparison, with
@@ -110,7 +112,7 @@ func (g Gate) baseSide(r *Result) (verdict.Side, error) {
 	s := side(r)
 	if g.Recent != nil && r.Identity != nil {
 		var err error
-		if s.History, err = g.Recent(r); err != nil {
+		if s.History, s.HistorySweeps, err = g.Recent(r); err != nil {
 			return s, fmt.Errorf("the history of %s's baseline: %w", r.Name, err)
 		}
 	}

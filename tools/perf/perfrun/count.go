@@ -3,7 +3,12 @@ package perfrun
 import (
 	"bufio"
 	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -26,6 +31,45 @@ func (b *Benchmark) Count(out string, declared result.CountWorker) (*result.Resu
 	return b.b.program().countMode(out)
 }
 
+// CountDir makes the directory of a count action's staged inputs and
+// outputs, whose path has the same length on every worker:
+// /tmp/havlak-count-<16 hex digits>. The counted program sees it (in its
+// arguments' and outputs' paths, its working directory, the variables the
+// runner adds to its environment) and lays out its stack after them; under
+// Cachegrind, whose simulated caches see every address, the same count
+// action in Bazel's sandbox here and on a Buildbarn worker, each under
+// os.MkdirTemp (whose suffix is a number of varying length) and the
+// environment each gave it, counted havlak6cc's instructions 24 apart and
+// its LL misses 2.2% apart.
+func CountDir() (string, error) {
+	for range 100 {
+		var b [8]byte
+		if _, err := rand.Read(b[:]); err != nil {
+			return "", err
+		}
+		dir := "/tmp/havlak-count-" + hex.EncodeToString(b[:])
+		err := os.Mkdir(dir, 0o700)
+		if !errors.Is(err, fs.ErrExist) {
+			return dir, err
+		}
+	}
+	return "", errors.New("/tmp/havlak-count-*: no free name in 100 tries")
+}
+
+// CountEnvironment is the whole environment a count's runs start from:
+// the action's PATH (declared, so the same on every worker: Bazel's strict
+// action environment) and nothing of what a sandbox or a worker adds
+// (TMPDIR, HOME, its own variables), whose sizes would move the counts as
+// a path's length does (CountDir).
+func CountEnvironment(environ []string) []string {
+	for _, kv := range environ {
+		if strings.HasPrefix(kv, "PATH=") {
+			return []string{kv}
+		}
+	}
+	return nil
+}
+
 // maxInputsBytes bounds an inputs file: a line per file of a benchmark's
 // run (its binary, data, xtime, pprof and their runfiles).
 const maxInputsBytes = 4 << 20
@@ -35,8 +79,11 @@ const maxInputsBytes = 4 << 20
 // has a line per file, "RUNFILES_PATH\tPATH": the path as the spec gives
 // it (File.short_path: "go/havlak6/havlak6_/havlak6", or
 // "../repo/file" for another repository's), and where the action sees the
-// file, relative to the working directory. Each becomes a symbolic link;
-// a runfiles path that leaves the tree is refused.
+// file, relative to the working directory. Each is copied, not linked:
+// the dynamic loader finds a program's libraries from its real path
+// (/proc/self/exe), which would be the worker's, of any length (CountDir
+// says why a length matters). A runfiles path that leaves the tree is
+// refused.
 func StageInputs(inputs, dir string) (string, error) {
 	data, err := result.ReadFileLimited(inputs, maxInputsBytes)
 	if err != nil {
@@ -60,11 +107,11 @@ func StageInputs(inputs, dir string) (string, error) {
 		if !filepath.IsAbs(target) {
 			target = filepath.Join(wd, target)
 		}
-		link := filepath.Join(root, filepath.FromSlash(short))
-		if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
+		staged := filepath.Join(root, filepath.FromSlash(short))
+		if err := os.MkdirAll(filepath.Dir(staged), 0o755); err != nil {
 			return "", err
 		}
-		if err := os.Symlink(target, link); err != nil {
+		if err := copyFile(target, staged); err != nil {
 			return "", fmt.Errorf("%s:%d: %w", inputs, line, err)
 		}
 	}
@@ -81,4 +128,30 @@ func stagedPath(p string) bool {
 	rest := strings.TrimPrefix(p, "../")
 	return p != "" && path.Clean(p) == p && !path.IsAbs(p) && rest != "" &&
 		!strings.HasPrefix(rest, "../") && rest != ".." && rest != "."
+}
+
+// copyFile copies the regular file at from (through symbolic links) to a
+// new file to, with its permissions.
+func copyFile(from, to string) error {
+	in, err := os.Open(from)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	info, err := in.Stat()
+	if err != nil {
+		return err
+	}
+	if !info.Mode().IsRegular() {
+		return fmt.Errorf("%s: not a regular file", from)
+	}
+	out, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, info.Mode().Perm())
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
 }

@@ -61,6 +61,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"havlak-lab/internal/cli"
 	"havlak-lab/tools/perf/perfrun"
@@ -118,7 +119,7 @@ func count(specPath, workerPath, inputs, out string) error {
 	if out, err = filepath.Abs(out); err != nil {
 		return err
 	}
-	tmp, err := os.MkdirTemp("", "count")
+	tmp, err := perfrun.CountDir()
 	if err != nil {
 		return err
 	}
@@ -133,6 +134,12 @@ func count(specPath, workerPath, inputs, out string) error {
 	}
 	if err := os.Chdir(root); err != nil {
 		return err
+	}
+	environment := perfrun.CountEnvironment(os.Environ())
+	os.Clearenv()
+	for _, kv := range environment {
+		name, value, _ := strings.Cut(kv, "=")
+		os.Setenv(name, value)
 	}
 	// Bazel shows what a successful action prints: the runs' progress and
 	// output go to count.log among the outputs, shown only on failure.

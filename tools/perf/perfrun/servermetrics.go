@@ -157,10 +157,12 @@ func perRequestMetrics(rounds []roundCost, fraction int) []result.Metric {
 // (result.ClassTiming): judged by the policy's timing rule, over 5
 // rounds and the U test, and calibrated from its own noise.
 //
-// It is recorded and shown, not gated: its noise on the lab's runners
-// has not been measured yet (docs/noise.md says how to). A benchmark or
-// the policy that gates it declares its threshold there, as for any
-// figure; its producer declares none.
+// It is recorded and shown, not gated: on the lab's 2-core runners the
+// 20 runs of router_sharded with its cache in 2 shards overlapped the 20
+// with 64 (docs/noise.md), the wait being mostly net/http's and the
+// runtime's locks and the machine's load. A benchmark or the policy that
+// gates it declares its threshold there, as for any figure; its producer
+// declares none.
 func mutexWaitMetric(rounds []roundCost) result.Metric {
 	m := result.Metric{Name: metricMutexWait, Unit: "s/cpu-s", Class: result.ClassTiming, Cost: result.CostContention,
 		Source: "the server's runtime/metrics (/sync/mutex/wait/total) over its CPU time (getrusage), each measured round"}

@@ -21,7 +21,7 @@ func at(wait, cpu float64) serverCounts {
 // server's figures per request.
 func contention(t *testing.T, rounds []roundCost) result.Metric {
 	t.Helper()
-	for _, m := range perRequestMetrics(rounds) {
+	for _, m := range perRequestMetrics(rounds, 1) {
 		if m.Name == metricMutexWait {
 			return m
 		}
@@ -139,7 +139,7 @@ func TestMutexWaitVerdict(t *testing.T) {
 		for _, x := range ratios {
 			rs = append(rs, roundCost{before: at(0, 0), after: at(x, 1), requests: 1000})
 		}
-		return perRequestMetrics(rs)
+		return perRequestMetrics(rs, 1)
 	}
 	compare := func(base, change []result.Metric) verdict.Verdict {
 		t.Helper()

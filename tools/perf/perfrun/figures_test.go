@@ -110,7 +110,7 @@ func TestPerRequestMetrics(t *testing.T) {
 			{before: at(900000, 5000), after: at(900000+2000*perRequest, 5000+6000), requests: 2000},
 		}
 	}
-	base := perRequestMetrics(rounds(17))
+	base := perRequestMetrics(rounds(17), 1)
 	for _, m := range base[:3] { // the counts; the contention is a timing, shown (contention_test.go)
 		if !m.Gated || len(m.Values) != 2 {
 			t.Errorf("%s: %+v: want gated, a value a round", m.Name, m)
@@ -122,7 +122,7 @@ func TestPerRequestMetrics(t *testing.T) {
 	if m := base[2]; m.Name != metricSyscallsPerRequest || m.Values[0] != 6 {
 		t.Errorf("%+v: want 6 calls a request (3 reads, 3 writes)", m)
 	}
-	more := perRequestMetrics(rounds(17))
+	more := perRequestMetrics(rounds(17), 1)
 	for i := range more[0].Values {
 		more[0].Values[i] *= 1.02
 	}
@@ -131,7 +131,7 @@ func TestPerRequestMetrics(t *testing.T) {
 	}
 	broken := rounds(17)
 	broken[1].after.noFigures = "GET /debug/runtime-metrics: 404 Not Found"
-	if m := perRequestMetrics(broken)[0]; m.Gated || !strings.Contains(m.Unavailable, "round 2: GET") {
+	if m := perRequestMetrics(broken, 1)[0]; m.Gated || !strings.Contains(m.Unavailable, "round 2: GET") {
 		t.Errorf("a round without figures: %+v", m)
 	}
 }

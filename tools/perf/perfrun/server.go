@@ -153,7 +153,7 @@ func (b *bench) serverTestMode(out string) (*result.Result, error) {
 			r.Latency.P50*1e9, r.Latency.P90*1e9, r.Latency.P99*1e9, r.Latency.Max*1e9, r.Errors)
 	}
 	os.Stdout.WriteString(bench.String())
-	metrics := perRequestMetrics(costs)
+	metrics := perRequestMetrics(costs, b.Server.MutexProfileFraction)
 	printMetrics(metrics)
 
 	fmt.Fprintf(os.Stderr, "perf: %s: a profiled round: CPU, block, mutex and allocs over %v, heap and goroutines, a %v trace\n", name, profile, trace)

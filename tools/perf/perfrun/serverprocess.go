@@ -9,7 +9,9 @@ package perfrun
 // status 0. If its pprof listener serves its runtime/metrics figures as
 // JSON at /debug/runtime-metrics (internal/runtimemetrics.Figures), the
 // runner gates its allocations per request and shows its mutex wait per
-// CPU second (servermetrics.go). Its own
+// CPU second (servermetrics.go); from the mutex profile its pprof
+// listener serves (net/http/pprof), it shows its own lock contentions per
+// request (servercontention.go). Its own
 // instructions per request are counted under Cachegrind
 // (serverinstructions.go), which needs its symbols (no -s when linking).
 // The runner gives it 127.0.0.1:0 for both, so the ports are

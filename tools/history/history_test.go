@@ -138,6 +138,46 @@ func checkIngestAndSeries(t *testing.T, dsn string) {
 	if strings.Join(names, ",") != "cpu_seconds,max_rss_kib,own_instructions,real_seconds,sys_seconds,user_seconds" {
 		t.Errorf("havlak6's series %v", names)
 	}
+	// The newest points of a series: its last two, with their files; more
+	// than it has, all of them; not of several series.
+	for _, c := range []struct {
+		newest  int
+		commits string
+	}{{2, "c2,c3"}, {1, "c3"}, {5, "c1,c2,c3"}} {
+		cut, err := d.Series(ctx, Query{Benchmark: "havlak6", Metric: "real_seconds", Workload: result.WorkloadStandard, EnvKey: env, Newest: c.newest})
+		if err != nil || len(cut) != 1 {
+			t.Fatalf("Series(the newest %d of havlak6's real_seconds) = %+v, %v; want 1 series", c.newest, cut, err)
+		}
+		var commits []string
+		for _, p := range cut[0].Points {
+			commits = append(commits, p.Commit)
+			if len(p.Files) != 3 {
+				t.Errorf("the newest %d: %s's files %v, want its 3", c.newest, p.Commit, p.Files)
+			}
+		}
+		if strings.Join(commits, ",") != c.commits || cut[0].Source != s.Source || cut[0].Unit != "s" {
+			t.Errorf("the newest %d of havlak6's real_seconds: %v (%+v), want %s", c.newest, commits, cut[0], c.commits)
+		}
+	}
+	if _, err := d.Series(ctx, Query{Benchmark: "havlak6", Newest: 2}); err == nil {
+		t.Error("the newest points of every figure of havlak6: no error")
+	}
+	// SeriesOf is Series without the points, from the table of series.
+	for _, q := range []Query{{}, {Benchmark: "havlak6"}, {Benchmark: "havlak6", Metric: "own_instructions"}, {Benchmark: "havlak7", EnvKey: env}} {
+		want, err := d.Series(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range want {
+			want[i].Points = nil
+		}
+		got, err := d.SeriesOf(ctx, q)
+		if err != nil || len(want) == 0 || !slices.EqualFunc(got, want, func(a, b Series) bool {
+			return sameSeries(a, b) && a.Source == b.Source && a.Gated == b.Gated && a.Threshold == b.Threshold && a.Better == b.Better && a.Points == nil
+		}) {
+			t.Errorf("SeriesOf(%+v) = %+v, %v; want %+v", q, got, err, want)
+		}
+	}
 	if none, err := d.Series(ctx, Query{Benchmark: "havlak6", EnvKey: "0000000000000000"}); err != nil || len(none) != 0 {
 		t.Errorf("Series of another environment = %v, %v; want none", none, err)
 	}

@@ -255,6 +255,27 @@ const (
 		JOIN figures f ON f.sha256 = r.sha256
 		JOIN figure_values v ON v.sha256 = f.sha256 AND v.name = f.name AND v.unit = f.unit`
 	orderSeries = ` ORDER BY r.benchmark, r.workload, f.name, f.unit, r.env_key, r.started_ns, r.sha256, v.run`
+	// whereNewest cuts a series' query (its benchmark, workload,
+	// environment and figure given) to the results started no earlier
+	// than the Nth newest (OFFSET N-1) with a value of the figure, or to
+	// every result (the smallest time, given) when there are fewer:
+	// results_by_series serves both the cut and the read.
+	whereNewest = `r.started_ns >= COALESCE((SELECT c.started_ns FROM results c
+		WHERE c.benchmark = ? AND c.workload = ? AND c.env_key = ?
+		AND EXISTS (SELECT 1 FROM figure_values cv WHERE cv.sha256 = c.sha256 AND cv.name = ?)
+		ORDER BY c.started_ns DESC LIMIT 1 OFFSET ?), ?)`
+	// selectSeriesOf returns the series a Query selects (where, on the
+	// table of series) with the attributes of the figure at each one's
+	// newest point: the results of the series started then, by sha256
+	// (the last is the newest point), whose figure has values.
+	selectSeriesOf = `SELECT s.benchmark, s.workload, s.name, s.unit, s.env_key, f.source, f.gated, f.threshold,
+		f.better, r.sha256
+		FROM series s
+		JOIN results r ON r.benchmark = s.benchmark AND r.workload = s.workload AND r.env_key = s.env_key
+			AND r.started_ns = s.last_ns
+		JOIN figures f ON f.sha256 = r.sha256 AND f.name = s.name AND f.unit = s.unit
+			AND EXISTS (SELECT 1 FROM figure_values v WHERE v.sha256 = f.sha256 AND v.name = f.name AND v.unit = f.unit)`
+	orderSeriesOf = ` ORDER BY s.benchmark, s.workload, s.name, s.unit, s.env_key, r.sha256`
 	// selectSeriesFiles returns the files of the results a Query selects
 	// (its figure aside), by where.
 	selectSeriesFiles = `SELECT fl.sha256, fl.name, fl.role, fl.profile

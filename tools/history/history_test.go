@@ -2,7 +2,9 @@ package history
 
 import (
 	"context"
+	"database/sql"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -22,6 +24,7 @@ func checkEngine(t *testing.T, newDSN func(t *testing.T) string) {
 	t.Run("recent results of one identity", func(t *testing.T) { checkRecent(t, newDSN(t)) })
 	t.Run("ingest and series", func(t *testing.T) { checkIngestAndSeries(t, newDSN(t)) })
 	t.Run("idempotent", func(t *testing.T) { checkIdempotent(t, newDSN(t)) })
+	t.Run("many rows a statement", func(t *testing.T) { checkInsertRows(t, newDSN(t)) })
 	t.Run("corrupt input changes nothing", func(t *testing.T) { checkCorrupt(t, newDSN(t)) })
 	t.Run("trust", func(t *testing.T) { checkTrust(t, newDSN(t), newDSN(t)) })
 	t.Run("go test and server figures", func(t *testing.T) { checkOtherKinds(t, newDSN(t)) })
@@ -187,6 +190,32 @@ func checkIngestAndSeries(t *testing.T, dsn string) {
 	}
 	if n, err := d.Count(ctx); err != nil || n != 4 {
 		t.Errorf("Count = %d, %v; want 4", n, err)
+	}
+}
+
+// insertRows puts in every row, over as many statements as the bound of a
+// statement's values takes, in one transaction.
+func checkInsertRows(t *testing.T, dsn string) {
+	ctx := context.Background()
+	d := create(t, dsn, Personal)
+	if _, err := d.db.ExecContext(ctx, "CREATE TABLE many (a INTEGER NOT NULL, b TEXT NOT NULL, c DOUBLE PRECISION NOT NULL)"); err != nil {
+		t.Fatal(err)
+	}
+	var all [][]any
+	for i := range 2*maxStatementArgs + 7 {
+		all = append(all, []any{i, fmt.Sprint("row", i), float64(i) / 2})
+	}
+	err := d.inTx(ctx, func(tx *sql.Tx) error { return d.insertRows(ctx, tx, "INSERT INTO many (a, b, c) VALUES ", "", all) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n, sum int
+	var last string
+	if err := d.db.QueryRowContext(ctx, "SELECT COUNT(*), SUM(a), MAX(b) FROM many").Scan(&n, &sum, &last); err != nil {
+		t.Fatal(err)
+	}
+	if want := len(all); n != want || sum != want*(want-1)/2 || last != "row999" {
+		t.Errorf("insertRows of %d rows: %d rows, their a sum to %d, the greatest b %s", want, n, sum, last)
 	}
 }
 

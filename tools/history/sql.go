@@ -233,15 +233,16 @@ const (
 		source_commit, dirty, started_ns, config, compilation_mode, env_key, origin, trusted,
 		source_uri, ingested_ns, result_json)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (sha256) DO NOTHING`
-	insertFile   = `INSERT INTO files (sha256, name, role, profile) VALUES (?, ?, ?, ?)`
-	insertFigure = `INSERT INTO figures (sha256, name, unit, source, gated, threshold, better, unavailable)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`
-	insertValue = `INSERT INTO figure_values (sha256, name, unit, run, value) VALUES (?, ?, ?, ?, ?)`
-	// upsertSeries notes a point of a series at started_ns (a figure with
-	// values), keeping the newest time.
-	upsertSeries = `INSERT INTO series (benchmark, workload, name, unit, env_key, last_ns) VALUES (?, ?, ?, ?, ?, ?)
-		` + seriesConflict
-	seriesConflict = `ON CONFLICT (benchmark, workload, name, unit, env_key)
+	// A result's files, figures, values and series go in a statement each
+	// (insertRows), not one a row: a result's hundred rows in a few
+	// round trips to a server.
+	insertFiles   = `INSERT INTO files (sha256, name, role, profile) VALUES `
+	insertFigures = `INSERT INTO figures (sha256, name, unit, source, gated, threshold, better, unavailable) VALUES `
+	insertValues  = `INSERT INTO figure_values (sha256, name, unit, run, value) VALUES `
+	// upsertSeries notes points of series at started_ns (figures with
+	// values), keeping the newest time of each.
+	upsertSeries   = `INSERT INTO series (benchmark, workload, name, unit, env_key, last_ns) VALUES `
+	seriesConflict = ` ON CONFLICT (benchmark, workload, name, unit, env_key)
 		DO UPDATE SET last_ns = excluded.last_ns WHERE excluded.last_ns > series.last_ns`
 
 	// selectSeries returns one row per value of the figures that match a
@@ -356,6 +357,17 @@ func where(pairs ...string) (string, []any) {
 		return "", nil
 	}
 	return " WHERE " + strings.Join(conds, " AND "), args
+}
+
+// maxStatementArgs is the most values a statement of many rows binds:
+// SQLite's smallest limit (999, before 3.32), far under PostgreSQL's.
+const maxStatementArgs = 999
+
+// valuesRows is the VALUES list of n rows of cols placeholders each:
+// "(?, ?), (?, ?)".
+func valuesRows(n, cols int) string {
+	row := "(" + strings.Repeat("?, ", cols-1) + "?)"
+	return strings.Repeat(row+", ", n-1) + row
 }
 
 // rebind turns the ? placeholders of query into PostgreSQL's $1, $2, ...

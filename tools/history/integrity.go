@@ -26,6 +26,10 @@ import (
 // it as SQLite's -wal and -shm files are.
 const checkedSuffix = "-checked"
 
+// CheckRecord is the path of the record of the integrity check of the
+// SQLite database at path.
+func CheckRecord(path string) string { return path + checkedSuffix }
+
 // integrityRecheck is how long a check stands for an unchanged file.
 const integrityRecheck = 7 * 24 * time.Hour
 

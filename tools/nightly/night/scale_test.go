@@ -40,6 +40,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -472,5 +473,46 @@ func BenchmarkScale(b *testing.B) {
 				}
 			})
 		})
+	}
+}
+
+// chartedSeries reads what reading every figure of a benchmark and keeping
+// the charted series' newest searchedPoints points would: the same
+// series, attributes and points, of a history longer than that.
+func TestChartedSeries(t *testing.T) {
+	ctx := context.Background()
+	spec := historytest.Spec{Benchmarks: 2, Figures: 7, Nights: searchedPoints + 9, Runs: 3, Trusted: true}
+	dsn := "sqlite:" + filepath.Join(t.TempDir(), "history.sqlite")
+	if err := historytest.Fill(ctx, dsn, spec); err != nil {
+		t.Fatal(err)
+	}
+	db, err := history.Open(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for b := range spec.Benchmarks {
+		for w := range historytest.Workloads {
+			q := history.Query{Benchmark: historytest.Benchmark(b), Workload: historytest.Workloads[w], EnvKey: historytest.EnvKey(1)}
+			every, err := db.Series(ctx, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want []history.Series
+			for _, s := range every {
+				if trendMetric(s) {
+					s.Points = s.Points[len(s.Points)-searchedPoints:]
+					want = append(want, s)
+				}
+			}
+			got, err := chartedSeries(ctx, db, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(want) != 2 || len(every) != spec.Figures || !reflect.DeepEqual(got, want) {
+				t.Errorf("%+v: the charted series of the newest %d points: %d series, want %d of the %d", q, searchedPoints,
+					len(got), len(want), len(every))
+			}
+		}
 	}
 }

@@ -289,6 +289,7 @@ func TestBadInput(t *testing.T) {
 		{opts, []Series{mutate(func(s *Series) { s.Points[3].Value = math.NaN() })}, "point 3 (c03): value is NaN"},
 		{opts, []Series{mutate(func(s *Series) { s.Points[4].ID = "" })}, "point 4 has no id"},
 		{opts, []Series{mutate(func(s *Series) { s.Points[5].Time = time.Time{} })}, "point 5 (c05) has no time"},
+		{opts, []Series{mutate(func(s *Series) { s.Points[9].Time = time.Date(2287, 1, 1, 0, 0, 0, 0, time.UTC) })}, "point 9 (c09) at 2287-01-01T00:00:00Z: want a time within 10 digits"},
 		{opts, []Series{mutate(func(s *Series) { s.Points[6].Time = s.Points[2].Time })}, "point 6 (c06) at 2026-10-03T02:00:00Z comes before point 5 (c05)"},
 	} {
 		_, err := Detect(context.Background(), c.opts, c.series...)

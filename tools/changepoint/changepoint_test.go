@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -208,12 +209,19 @@ func TestSyntheticHistory(t *testing.T) {
 	for i, sc := range scenarios {
 		series[i] = sc.series
 	}
+	defer func(runs, least int) { otavaRuns, minRunSeries = runs, least }(otavaRuns, minRunSeries)
+	otavaRuns = 1
 	results, err := Detect(context.Background(), opts, series...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(results) != len(series) {
 		t.Fatalf("%d results for %d series", len(results), len(series))
+	}
+	// Split between three runs of Otava at once: the same results.
+	otavaRuns, minRunSeries = 3, 1
+	if split, err := Detect(context.Background(), opts, series...); err != nil || !reflect.DeepEqual(split, results) {
+		t.Errorf("the %d series split between 3 runs of Otava: %v, or other results than in one run", len(series), err)
 	}
 	for i, sc := range scenarios {
 		t.Run(sc.series.Name, func(t *testing.T) {

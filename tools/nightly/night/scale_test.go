@@ -9,7 +9,8 @@ package night
 //	go test ./tools/nightly/night -run '^$' -history.scale=10m -timeout 0 -benchtime 3x \
 //	  -bench 'Scale//^(series|changepoint|compare|ingest|sweep-reads|sweep)$'
 //
-// (the sweep takes minutes at 10m: Otava's search, docs/scale.md).
+// (the sweep takes a minute or less at 10m, most of it Otava's search:
+// docs/scale.md).
 //
 // The operations:
 //

@@ -315,9 +315,9 @@ func (n *night) detect(ctx context.Context, db *history.DB, found []result.Found
 // noise (docs/noise.md) for Otava's p-value. Whether a regression is new
 // tonight is decided over the same stretch without tonight's point. Older
 // change points are no longer found again each night: their alerts stay
-// as they are (alert.Reconcile fixes no change point it does not find), and the
-// dashboard's series page charts the whole series. A night's search is
-// then bounded however long the history (docs/scale.md).
+// as they are (alert.Reconcile fixes no change point it does not find),
+// and the dashboard's series page charts the whole series. A night's
+// search is then bounded however long the history (docs/scale.md).
 const searchedPoints = 3 * changepoint.DefaultWindow
 
 // chartedSeries reads the series of q's benchmark, workload and

@@ -217,6 +217,8 @@ func (s Series) check() error {
 			return fmt.Errorf("series %s: point %d has no id (a commit or run)", s.Name, i)
 		case p.Time.IsZero():
 			return fmt.Errorf("%s has no time", where)
+		case p.Time.Unix() <= -1e10 || p.Time.Unix() >= 1e10:
+			return fmt.Errorf("%s at %s: want a time within 10 digits of Unix seconds of 1970 (1653 to 2286)", where, p.Time.Format(time.RFC3339))
 		case math.IsNaN(p.Value) || math.IsInf(p.Value, 0):
 			return fmt.Errorf("%s: value is %v", where, p.Value)
 		case i > 0 && p.Time.Before(s.Points[i-1].Time):

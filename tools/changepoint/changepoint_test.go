@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -208,12 +209,19 @@ func TestSyntheticHistory(t *testing.T) {
 	for i, sc := range scenarios {
 		series[i] = sc.series
 	}
+	defer func(runs, least int) { otavaRuns, minRunSeries = runs, least }(otavaRuns, minRunSeries)
+	otavaRuns = 1
 	results, err := Detect(context.Background(), opts, series...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(results) != len(series) {
 		t.Fatalf("%d results for %d series", len(results), len(series))
+	}
+	// Split between three runs of Otava at once: the same results.
+	otavaRuns, minRunSeries = 3, 1
+	if split, err := Detect(context.Background(), opts, series...); err != nil || !reflect.DeepEqual(split, results) {
+		t.Errorf("the %d series split between 3 runs of Otava: %v, or other results than in one run", len(series), err)
 	}
 	for i, sc := range scenarios {
 		t.Run(sc.series.Name, func(t *testing.T) {
@@ -289,6 +297,7 @@ func TestBadInput(t *testing.T) {
 		{opts, []Series{mutate(func(s *Series) { s.Points[3].Value = math.NaN() })}, "point 3 (c03): value is NaN"},
 		{opts, []Series{mutate(func(s *Series) { s.Points[4].ID = "" })}, "point 4 has no id"},
 		{opts, []Series{mutate(func(s *Series) { s.Points[5].Time = time.Time{} })}, "point 5 (c05) has no time"},
+		{opts, []Series{mutate(func(s *Series) { s.Points[9].Time = time.Date(2287, 1, 1, 0, 0, 0, 0, time.UTC) })}, "point 9 (c09) at 2287-01-01T00:00:00Z: want a time within 10 digits"},
 		{opts, []Series{mutate(func(s *Series) { s.Points[6].Time = s.Points[2].Time })}, "point 6 (c06) at 2026-10-03T02:00:00Z comes before point 5 (c05)"},
 	} {
 		_, err := Detect(context.Background(), c.opts, c.series...)

@@ -115,8 +115,12 @@ type DB struct {
 	postgres bool
 	access   Access
 	name     string // the DSN, without a password, for messages
-	// integrityChecked: checkIntegrity found the SQLite file sound.
+	// sqlitePath is the SQLite file's path ("" on PostgreSQL).
+	sqlitePath string
+	// integrityChecked: checkIntegrity found the SQLite file sound, by the
+	// check at checkedAt (this process's, or one recorded, integrity.go).
 	integrityChecked bool
+	checkedAt        time.Time
 }
 
 // engine is the database/sql driver and its data source for dsn.
@@ -145,9 +149,16 @@ func parseDSN(dsn string) (engine, error) {
 		return engine{}, fmt.Errorf("DSN %q: an SQLite file name with '?' is not supported", dsn)
 	}
 	// Foreign keys are off by default in SQLite. busy_timeout waits for
-	// another process's write instead of failing at once; BEGIN IMMEDIATE
-	// takes the write lock when an ingest starts, not midway.
-	source := fmt.Sprintf("%s?_pragma=foreign_keys(1)&_pragma=busy_timeout(%d)&_txlock=immediate", path, busyTimeout.Milliseconds())
+	// another process's write instead of failing at once (and comes first:
+	// the change to write-ahead logging may wait too); BEGIN IMMEDIATE
+	// takes the write lock when an ingest starts, not midway. Write-ahead
+	// logging (the file keeps it once set) lets readers read while a
+	// writer writes, and commits with one sync of the log, not two of a
+	// rollback journal and the file; synchronous NORMAL syncs the log at
+	// its checkpoints: a crash may lose the last commits, never leave the
+	// file damaged.
+	source := fmt.Sprintf("%s?_pragma=busy_timeout(%d)&_pragma=foreign_keys(1)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_txlock=immediate",
+		path, busyTimeout.Milliseconds())
 	return engine{driver: "sqlite", source: source, sqlitePath: path, name: path}, nil
 }
 
@@ -165,7 +176,7 @@ func connect(dsn string) (*DB, error) {
 		// against the others.
 		db.SetMaxOpenConns(1)
 	}
-	return &DB{db: db, postgres: e.postgres, name: e.name}, nil
+	return &DB{db: db, postgres: e.postgres, name: e.name, sqlitePath: e.sqlitePath}, nil
 }
 
 // Create makes the tables in the database at dsn, or finds them there,
@@ -278,9 +289,15 @@ func (d *DB) migrate(ctx context.Context, version int) error {
 
 // checkIntegrity runs SQLite's quick check once before d is first
 // written: a database whose pages are damaged would take new rows and
-// lose them, or lose old ones, silently.
+// lose them, or lose old ones, silently. It does not when the file is as
+// the last writer that checked it left it (checkedBefore, integrity.go).
 func (d *DB) checkIntegrity(ctx context.Context) error {
 	if d.postgres || d.integrityChecked {
+		return nil
+	}
+	now := time.Now()
+	if at, ok := checkedBefore(d.sqlitePath, now); ok {
+		d.integrityChecked, d.checkedAt = true, at
 		return nil
 	}
 	rows, err := d.db.QueryContext(ctx, "PRAGMA quick_check(10)")
@@ -305,7 +322,7 @@ func (d *DB) checkIntegrity(ctx context.Context) error {
 		return fmt.Errorf("%s %w (PRAGMA quick_check: %s): refused for writing; restore it from a copy, or history init a new one",
 			d.name, ErrCorrupt, strings.Join(problems, "; "))
 	}
-	d.integrityChecked = true
+	d.integrityChecked, d.checkedAt = true, now
 	return nil
 }
 
@@ -315,8 +332,16 @@ func (d *DB) Access() Access { return d.access }
 // Name is the DSN d was opened with, without its password.
 func (d *DB) Name() string { return d.name }
 
-// Close closes the database.
-func (d *DB) Close() error { return d.db.Close() }
+// Close closes the database. An SQLite file d checked (or found checked)
+// is recorded as checked as it is left, for the next process
+// (integrity.go): SQLite has then moved the log's writes into it.
+func (d *DB) Close() error {
+	err := d.db.Close()
+	if err == nil && d.integrityChecked {
+		recordChecked(d.sqlitePath, d.checkedAt)
+	}
+	return err
+}
 
 // q adapts a statement of sql.go to d's engine.
 func (d *DB) q(query string) string {

@@ -2,7 +2,9 @@ package history
 
 import (
 	"context"
+	"database/sql"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -22,6 +24,7 @@ func checkEngine(t *testing.T, newDSN func(t *testing.T) string) {
 	t.Run("recent results of one identity", func(t *testing.T) { checkRecent(t, newDSN(t)) })
 	t.Run("ingest and series", func(t *testing.T) { checkIngestAndSeries(t, newDSN(t)) })
 	t.Run("idempotent", func(t *testing.T) { checkIdempotent(t, newDSN(t)) })
+	t.Run("many rows a statement", func(t *testing.T) { checkInsertRows(t, newDSN(t)) })
 	t.Run("corrupt input changes nothing", func(t *testing.T) { checkCorrupt(t, newDSN(t)) })
 	t.Run("trust", func(t *testing.T) { checkTrust(t, newDSN(t), newDSN(t)) })
 	t.Run("go test and server figures", func(t *testing.T) { checkOtherKinds(t, newDSN(t)) })
@@ -138,6 +141,46 @@ func checkIngestAndSeries(t *testing.T, dsn string) {
 	if strings.Join(names, ",") != "cpu_seconds,max_rss_kib,own_instructions,real_seconds,sys_seconds,user_seconds" {
 		t.Errorf("havlak6's series %v", names)
 	}
+	// The newest points of a series: its last two, with their files; more
+	// than it has, all of them; not of several series.
+	for _, c := range []struct {
+		newest  int
+		commits string
+	}{{2, "c2,c3"}, {1, "c3"}, {5, "c1,c2,c3"}} {
+		cut, err := d.Series(ctx, Query{Benchmark: "havlak6", Metric: "real_seconds", Workload: result.WorkloadStandard, EnvKey: env, Newest: c.newest})
+		if err != nil || len(cut) != 1 {
+			t.Fatalf("Series(the newest %d of havlak6's real_seconds) = %+v, %v; want 1 series", c.newest, cut, err)
+		}
+		var commits []string
+		for _, p := range cut[0].Points {
+			commits = append(commits, p.Commit)
+			if len(p.Files) != 3 {
+				t.Errorf("the newest %d: %s's files %v, want its 3", c.newest, p.Commit, p.Files)
+			}
+		}
+		if strings.Join(commits, ",") != c.commits || cut[0].Source != s.Source || cut[0].Unit != "s" {
+			t.Errorf("the newest %d of havlak6's real_seconds: %v (%+v), want %s", c.newest, commits, cut[0], c.commits)
+		}
+	}
+	if _, err := d.Series(ctx, Query{Benchmark: "havlak6", Newest: 2}); err == nil {
+		t.Error("the newest points of every figure of havlak6: no error")
+	}
+	// SeriesOf is Series without the points, from the table of series.
+	for _, q := range []Query{{}, {Benchmark: "havlak6"}, {Benchmark: "havlak6", Metric: "own_instructions"}, {Benchmark: "havlak7", EnvKey: env}} {
+		want, err := d.Series(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range want {
+			want[i].Points = nil
+		}
+		got, err := d.SeriesOf(ctx, q)
+		if err != nil || len(want) == 0 || !slices.EqualFunc(got, want, func(a, b Series) bool {
+			return sameSeries(a, b) && a.Source == b.Source && a.Gated == b.Gated && a.Threshold == b.Threshold && a.Better == b.Better && a.Points == nil
+		}) {
+			t.Errorf("SeriesOf(%+v) = %+v, %v; want %+v", q, got, err, want)
+		}
+	}
 	if none, err := d.Series(ctx, Query{Benchmark: "havlak6", EnvKey: "0000000000000000"}); err != nil || len(none) != 0 {
 		t.Errorf("Series of another environment = %v, %v; want none", none, err)
 	}
@@ -147,6 +190,32 @@ func checkIngestAndSeries(t *testing.T, dsn string) {
 	}
 	if n, err := d.Count(ctx); err != nil || n != 4 {
 		t.Errorf("Count = %d, %v; want 4", n, err)
+	}
+}
+
+// insertRows puts in every row, over as many statements as the bound of a
+// statement's values takes, in one transaction.
+func checkInsertRows(t *testing.T, dsn string) {
+	ctx := context.Background()
+	d := create(t, dsn, Personal)
+	if _, err := d.db.ExecContext(ctx, "CREATE TABLE many (a INTEGER NOT NULL, b TEXT NOT NULL, c DOUBLE PRECISION NOT NULL)"); err != nil {
+		t.Fatal(err)
+	}
+	var all [][]any
+	for i := range 2*maxStatementArgs + 7 {
+		all = append(all, []any{i, fmt.Sprint("row", i), float64(i) / 2})
+	}
+	err := d.inTx(ctx, func(tx *sql.Tx) error { return d.insertRows(ctx, tx, "INSERT INTO many (a, b, c) VALUES ", "", all) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n, sum int
+	var last string
+	if err := d.db.QueryRowContext(ctx, "SELECT COUNT(*), SUM(a), MAX(b) FROM many").Scan(&n, &sum, &last); err != nil {
+		t.Fatal(err)
+	}
+	if want := len(all); n != want || sum != want*(want-1)/2 || last != "row999" {
+		t.Errorf("insertRows of %d rows: %d rows, their a sum to %d, the greatest b %s", want, n, sum, last)
 	}
 }
 

@@ -133,6 +133,18 @@ func TestQueryPlans(t *testing.T) {
 	if p := plan(selectSeries+cond+orderSeries, args...); !strings.Contains(p, "USING INDEX results_by_series") {
 		t.Errorf("the series' plan: %s", p)
 	}
+	// The newest points of a series: the cut and the read through the
+	// series' index, the figures and values looked up by their keys.
+	cond, args, err := newest(Query{Benchmark: "b", Metric: "m", Workload: "quick", EnvKey: "k", Newest: 150}, cond, args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := plan(selectSeries+cond+orderSeries, args...); strings.Count(p, "USING INDEX results_by_series") != 2 || strings.Contains(p, "SCAN") {
+		t.Errorf("the newest points' plan: %s", p)
+	}
+	if p := plan(selectSeriesOf+" WHERE s.benchmark = ? AND s.workload = ? AND s.env_key = ?"+orderSeriesOf, "b", "quick", "k"); strings.Contains(p, "SCAN") {
+		t.Errorf("the series' attributes' plan: %s", p)
+	}
 	cond, args = where("r.benchmark", "b", "r.workload", "quick", "r.env_key", "k")
 	if p := plan(selectSeriesFiles+cond+orderSeriesFiles, args...); !strings.Contains(p, "USING INDEX results_by_series") {
 		t.Errorf("the series' files' plan: %s", p)

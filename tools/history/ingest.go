@@ -113,26 +113,26 @@ func (d *DB) IngestOutputs(ctx context.Context, out result.Outputs, source strin
 			return err // already there: nothing more to add
 		}
 		in.Added = true
+		var files, figs, values, series [][]any
 		for _, f := range r.Files {
-			if _, err := tx.ExecContext(ctx, d.q(insertFile), in.SHA256, f.Name, f.Role, f.Profile); err != nil {
-				return err
-			}
+			files = append(files, []any{in.SHA256, f.Name, f.Role, f.Profile})
 		}
 		for _, f := range figures {
-			if _, err := tx.ExecContext(ctx, d.q(insertFigure), in.SHA256, f.Name, f.Unit, f.Source, f.Gated,
-				f.Threshold, f.Better, f.Unavailable); err != nil {
-				return err
-			}
+			figs = append(figs, []any{in.SHA256, f.Name, f.Unit, f.Source, f.Gated, f.Threshold, f.Better, f.Unavailable})
 			for run, v := range f.Values {
-				if _, err := tx.ExecContext(ctx, d.q(insertValue), in.SHA256, f.Name, f.Unit, run, v); err != nil {
-					return err
-				}
+				values = append(values, []any{in.SHA256, f.Name, f.Unit, run, v})
 			}
 			if len(f.Values) > 0 {
-				if _, err := tx.ExecContext(ctx, d.q(upsertSeries), b.Name, b.Workload.Name, f.Name, f.Unit, key,
-					started.UnixNano()); err != nil {
-					return err
-				}
+				series = append(series, []any{b.Name, b.Workload.Name, f.Name, f.Unit, key, started.UnixNano()})
+			}
+		}
+		// Figures before their values, which refer to them.
+		for _, t := range []struct {
+			insert, tail string
+			rows         [][]any
+		}{{insertFiles, "", files}, {insertFigures, "", figs}, {insertValues, "", values}, {upsertSeries, seriesConflict, series}} {
+			if err := d.insertRows(ctx, tx, t.insert, t.tail, t.rows); err != nil {
+				return err
 			}
 		}
 		return nil
@@ -141,6 +141,29 @@ func (d *DB) IngestOutputs(ctx context.Context, out result.Outputs, source strin
 		return Ingested{}, fmt.Errorf("%s: storing in %s: %w", out.Path(result.FileName), d.name, busy(err))
 	}
 	return in, nil
+}
+
+// insertRows runs the statement insert VALUES ... tail over all rows (of
+// as many values each), as many rows a statement as maxStatementArgs
+// allows.
+func (d *DB) insertRows(ctx context.Context, tx *sql.Tx, insert, tail string, all [][]any) error {
+	if len(all) == 0 {
+		return nil
+	}
+	cols := len(all[0])
+	per := max(1, maxStatementArgs/cols)
+	for len(all) > 0 {
+		n := min(per, len(all))
+		args := make([]any, 0, n*cols)
+		for _, row := range all[:n] {
+			args = append(args, row...)
+		}
+		if _, err := tx.ExecContext(ctx, d.q(insert+valuesRows(n, cols)+tail), args...); err != nil {
+			return err
+		}
+		all = all[n:]
+	}
+	return nil
 }
 
 // readThrough reads the file name of out to its end, keeping none of it.

@@ -3,6 +3,7 @@ package history
 import (
 	"context"
 	"fmt"
+	"math"
 	"time"
 
 	"havlak-lab/tools/result"
@@ -14,6 +15,12 @@ type Query struct {
 	Metric    string // a figure's name: "own_instructions", "real_seconds", ...
 	Workload  string // result.WorkloadStandard or WorkloadQuick
 	EnvKey    string // result.EnvironmentKey
+	// Newest, when above 0, keeps only the newest Newest points of each
+	// series, read through the index of a series' results rather than
+	// every point: the stretch a night's change-point search looks at. It
+	// needs Benchmark, Metric, Workload and EnvKey given: the newest are of
+	// one series' results.
+	Newest int
 }
 
 // A Series is one figure of one benchmark over time, in one class of
@@ -73,6 +80,10 @@ func (p Point) Profiles() []result.File {
 // nowhere: its reason is in the result) makes no point.
 func (d *DB) Series(ctx context.Context, q Query) ([]Series, error) {
 	cond, args := where("r.benchmark", q.Benchmark, "f.name", q.Metric, "r.workload", q.Workload, "r.env_key", q.EnvKey)
+	cond, args, err := newest(q, cond, args)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", d.name, err)
+	}
 	rows, err := d.db.QueryContext(ctx, d.q(selectSeries+cond+orderSeries), args...)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", d.name, err)
@@ -112,6 +123,16 @@ func (d *DB) Series(ctx context.Context, q Query) ([]Series, error) {
 	if len(all) == 0 {
 		return nil, nil
 	}
+	if q.Newest > 0 {
+		// The cut keeps the newest Newest results with a value of the
+		// figure, of any unit, and those started at the same time as the
+		// oldest of them: each series' own newest are among them.
+		for i := range all {
+			if k := len(all[i].Points) - q.Newest; k > 0 {
+				all[i].Points = all[i].Points[k:]
+			}
+		}
+	}
 	files, err := d.files(ctx, q)
 	if err != nil {
 		return nil, err
@@ -120,6 +141,56 @@ func (d *DB) Series(ctx context.Context, q Query) ([]Series, error) {
 		for j := range all[i].Points {
 			all[i].Points[j].Files = files[all[i].Points[j].SHA256]
 		}
+	}
+	return all, nil
+}
+
+// newest adds to the conditions of a series' query (cond, args, from
+// where) q's cut to its newest points (whereNewest), if any.
+func newest(q Query, cond string, args []any) (string, []any, error) {
+	if q.Newest <= 0 {
+		return cond, args, nil
+	}
+	if q.Benchmark == "" || q.Metric == "" || q.Workload == "" || q.EnvKey == "" {
+		return "", nil, fmt.Errorf("the newest %d points of %+v: want one series' benchmark, figure, workload and environment", q.Newest, q)
+	}
+	// cond has at least the four conditions above.
+	return cond + " AND " + whereNewest, append(args, q.Benchmark, q.Workload, q.EnvKey, q.Metric, q.Newest-1, int64(math.MinInt64)), nil
+}
+
+// SeriesOf returns the series q selects, as Series does but without their
+// points: each with its newest point's attributes (Source, Gated,
+// Threshold, Better), read from the table of series and that point's
+// result alone. It tells which series to read (the nightly job charts the
+// gated figures and real time) without reading every figure's points.
+func (d *DB) SeriesOf(ctx context.Context, q Query) ([]Series, error) {
+	if q.Newest != 0 {
+		return nil, fmt.Errorf("%s: SeriesOf reads no points: Newest %d", d.name, q.Newest)
+	}
+	cond, args := where("s.benchmark", q.Benchmark, "s.name", q.Metric, "s.workload", q.Workload, "s.env_key", q.EnvKey)
+	rows, err := d.db.QueryContext(ctx, d.q(selectSeriesOf+cond+orderSeriesOf), args...)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", d.name, err)
+	}
+	defer rows.Close()
+	var all []Series
+	for rows.Next() {
+		var s Series
+		var sum string
+		if err := rows.Scan(&s.Benchmark, &s.Workload, &s.Metric, &s.Unit, &s.EnvKey, &s.Source, &s.Gated,
+			&s.Threshold, &s.Better, &sum); err != nil {
+			return nil, fmt.Errorf("%s: %w", d.name, err)
+		}
+		// Of the results started at the newest point's time, the last by
+		// sha256 is the newest point, as Series orders them.
+		if n := len(all); n > 0 && sameSeries(all[n-1], s) {
+			all[n-1] = s
+			continue
+		}
+		all = append(all, s)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", d.name, err)
 	}
 	return all, nil
 }
@@ -133,6 +204,10 @@ func sameSeries(a, b Series) bool {
 // the result's sha256.
 func (d *DB) files(ctx context.Context, q Query) (map[string][]result.File, error) {
 	cond, args := where("r.benchmark", q.Benchmark, "r.workload", q.Workload, "r.env_key", q.EnvKey)
+	cond, args, err := newest(q, cond, args)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", d.name, err)
+	}
 	rows, err := d.db.QueryContext(ctx, d.q(selectSeriesFiles+cond+orderSeriesFiles), args...)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", d.name, err)

@@ -233,15 +233,16 @@ const (
 		source_commit, dirty, started_ns, config, compilation_mode, env_key, origin, trusted,
 		source_uri, ingested_ns, result_json)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (sha256) DO NOTHING`
-	insertFile   = `INSERT INTO files (sha256, name, role, profile) VALUES (?, ?, ?, ?)`
-	insertFigure = `INSERT INTO figures (sha256, name, unit, source, gated, threshold, better, unavailable)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`
-	insertValue = `INSERT INTO figure_values (sha256, name, unit, run, value) VALUES (?, ?, ?, ?, ?)`
-	// upsertSeries notes a point of a series at started_ns (a figure with
-	// values), keeping the newest time.
-	upsertSeries = `INSERT INTO series (benchmark, workload, name, unit, env_key, last_ns) VALUES (?, ?, ?, ?, ?, ?)
-		` + seriesConflict
-	seriesConflict = `ON CONFLICT (benchmark, workload, name, unit, env_key)
+	// A result's files, figures, values and series go in a statement each
+	// (insertRows), not one a row: a result's hundred rows in a few
+	// round trips to a server.
+	insertFiles   = `INSERT INTO files (sha256, name, role, profile) VALUES `
+	insertFigures = `INSERT INTO figures (sha256, name, unit, source, gated, threshold, better, unavailable) VALUES `
+	insertValues  = `INSERT INTO figure_values (sha256, name, unit, run, value) VALUES `
+	// upsertSeries notes points of series at started_ns (figures with
+	// values), keeping the newest time of each.
+	upsertSeries   = `INSERT INTO series (benchmark, workload, name, unit, env_key, last_ns) VALUES `
+	seriesConflict = ` ON CONFLICT (benchmark, workload, name, unit, env_key)
 		DO UPDATE SET last_ns = excluded.last_ns WHERE excluded.last_ns > series.last_ns`
 
 	// selectSeries returns one row per value of the figures that match a
@@ -255,6 +256,27 @@ const (
 		JOIN figures f ON f.sha256 = r.sha256
 		JOIN figure_values v ON v.sha256 = f.sha256 AND v.name = f.name AND v.unit = f.unit`
 	orderSeries = ` ORDER BY r.benchmark, r.workload, f.name, f.unit, r.env_key, r.started_ns, r.sha256, v.run`
+	// whereNewest cuts a series' query (its benchmark, workload,
+	// environment and figure given) to the results started no earlier
+	// than the Nth newest (OFFSET N-1) with a value of the figure, or to
+	// every result (the smallest time, given) when there are fewer:
+	// results_by_series serves both the cut and the read.
+	whereNewest = `r.started_ns >= COALESCE((SELECT c.started_ns FROM results c
+		WHERE c.benchmark = ? AND c.workload = ? AND c.env_key = ?
+		AND EXISTS (SELECT 1 FROM figure_values cv WHERE cv.sha256 = c.sha256 AND cv.name = ?)
+		ORDER BY c.started_ns DESC LIMIT 1 OFFSET ?), ?)`
+	// selectSeriesOf returns the series a Query selects (where, on the
+	// table of series) with the attributes of the figure at each one's
+	// newest point: the results of the series started then, by sha256
+	// (the last is the newest point), whose figure has values.
+	selectSeriesOf = `SELECT s.benchmark, s.workload, s.name, s.unit, s.env_key, f.source, f.gated, f.threshold,
+		f.better, r.sha256
+		FROM series s
+		JOIN results r ON r.benchmark = s.benchmark AND r.workload = s.workload AND r.env_key = s.env_key
+			AND r.started_ns = s.last_ns
+		JOIN figures f ON f.sha256 = r.sha256 AND f.name = s.name AND f.unit = s.unit
+			AND EXISTS (SELECT 1 FROM figure_values v WHERE v.sha256 = f.sha256 AND v.name = f.name AND v.unit = f.unit)`
+	orderSeriesOf = ` ORDER BY s.benchmark, s.workload, s.name, s.unit, s.env_key, r.sha256`
 	// selectSeriesFiles returns the files of the results a Query selects
 	// (its figure aside), by where.
 	selectSeriesFiles = `SELECT fl.sha256, fl.name, fl.role, fl.profile
@@ -335,6 +357,17 @@ func where(pairs ...string) (string, []any) {
 		return "", nil
 	}
 	return " WHERE " + strings.Join(conds, " AND "), args
+}
+
+// maxStatementArgs is the most values a statement of many rows binds:
+// SQLite's smallest limit (999, before 3.32), far under PostgreSQL's.
+const maxStatementArgs = 999
+
+// valuesRows is the VALUES list of n rows of cols placeholders each:
+// "(?, ?), (?, ?)".
+func valuesRows(n, cols int) string {
+	row := "(" + strings.Repeat("?, ", cols-1) + "?)"
+	return strings.Repeat(row+", ", n-1) + row
 }
 
 // rebind turns the ? placeholders of query into PostgreSQL's $1, $2, ...

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"havlak-lab/internal/labcache"
+	"havlak-lab/tools/history"
 )
 
 // Cached returns the path of an SQLite history filled with s (Fill), made
@@ -42,6 +43,8 @@ func Cached(tb testing.TB, s Spec) string {
 	tmp.Close()
 	os.Remove(tmp.Name())
 	defer os.Remove(tmp.Name())
+	// The record of its integrity check is of the name it was made under.
+	defer os.Remove(history.CheckRecord(tmp.Name()))
 	start := time.Now()
 	if err := Fill(context.Background(), tmp.Name(), s); err != nil {
 		tb.Fatalf("generating %s: %v", path, err)

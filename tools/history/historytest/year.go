@@ -313,10 +313,18 @@ func Fill(ctx context.Context, dsn string, s Spec) error {
 	if err != nil {
 		return err
 	}
-	defer db.Close()
+	// Bulk writes through a connection of its own, which on SQLite sets
+	// the file's journal: no other may be open meanwhile.
+	if err := db.Close(); err != nil {
+		return err
+	}
 	if err := Bulk(ctx, dsn, s); err != nil {
 		return err
 	}
+	if db, err = history.Open(ctx, dsn); err != nil {
+		return err
+	}
+	defer db.Close()
 	return RecordAlerts(ctx, db, s)
 }
 

@@ -207,16 +207,12 @@ func (n *night) detect(ctx context.Context, db *history.DB, found []result.Found
 			continue
 		}
 		r := f.Result
-		series, err := db.Series(ctx, history.Query{Benchmark: r.Benchmark.Name, Workload: r.Benchmark.Workload.Name,
-			EnvKey: result.EnvironmentKey(r.Environment)})
+		q := history.Query{Benchmark: r.Benchmark.Name, Workload: r.Benchmark.Workload.Name, EnvKey: result.EnvironmentKey(r.Environment)}
+		charted, err := chartedSeries(ctx, db, q)
 		if err != nil {
 			return nil, err
 		}
-		for _, s := range series {
-			if trendMetric(s) {
-				all = append(all, s)
-			}
-		}
+		all = append(all, charted...)
 	}
 	if len(all) == 0 {
 		fmt.Fprintln(n.stdout, "No history of tonight's benchmarks in this environment yet.")
@@ -266,6 +262,12 @@ func (n *night) detect(ctx context.Context, db *history.DB, found []result.Found
 	if err != nil {
 		return nil, err
 	}
+	// Only a series with a regression tonight needs the search without
+	// tonight's point: known says which of its regressions are not new.
+	before = slices.DeleteFunc(before, func(cs changepoint.Series) bool {
+		i := slices.IndexFunc(now, func(s changepoint.Series) bool { return s.Name == cs.Name })
+		return len(found1[i].Regressions()) == 0
+	})
 	var found0 []changepoint.Result
 	if len(before) > 0 {
 		if found0, err = changepoint.Detect(ctx, opts, before...); err != nil {
@@ -300,6 +302,53 @@ func (n *night) detect(ctx context.Context, db *history.DB, found []result.Found
 		results[i] = r
 	}
 	return findings, trends.Write(trendsFile, chartsOf(all, results, n.reportDir(), n.archivedNight))
+}
+
+// searchedPoints is how many of a series' newest points the nightly job
+// reads, charts and searches for change points: three of Otava's windows.
+// Otava's E-divisive finds its candidates a window at a time, so tonight's
+// point, the newest, can make or unmake only a change point among the
+// newest window's points; Otava then tests each candidate against the
+// stable stretch before it, which the two windows before leave at least
+// 100 points long: far more than a change of the smallest size kept
+// (changepoint.DefaultMinMagnitude, 1%) needs against the gated figures'
+// noise (docs/noise.md) for Otava's p-value. Whether a regression is new
+// tonight is decided over the same stretch without tonight's point. Older
+// change points are no longer found again each night: their alerts stay
+// as they are (alert.Reconcile fixes no change point it does not find),
+// and the dashboard's series page charts the whole series. A night's
+// search is then bounded however long the history (docs/scale.md).
+const searchedPoints = 3 * changepoint.DefaultWindow
+
+// chartedSeries reads the series of q's benchmark, workload and
+// environment that the nightly job charts and searches (trendMetric), each
+// its newest searchedPoints points: the others' figures are not read.
+func chartedSeries(ctx context.Context, db *history.DB, q history.Query) ([]history.Series, error) {
+	heads, err := db.SeriesOf(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	var charted []history.Series
+	read := map[string]bool{}
+	for _, h := range heads {
+		// A figure's units are read together.
+		if !trendMetric(h) || read[h.Metric] {
+			continue
+		}
+		read[h.Metric] = true
+		q := q
+		q.Metric, q.Newest = h.Metric, searchedPoints
+		series, err := db.Series(ctx, q)
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range series {
+			if trendMetric(s) {
+				charted = append(charted, s)
+			}
+		}
+	}
+	return charted, nil
 }
 
 // alertSeries is what an alert names of a history series.

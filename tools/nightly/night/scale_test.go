@@ -7,27 +7,30 @@ package night
 // the benchmarks on historytest.Scale (9,855,000 points):
 //
 //	go test ./tools/nightly/night -run '^$' -history.scale=10m -timeout 0 -benchtime 3x \
-//	  -bench 'Scale//^(series|changepoint|compare|ingest|sweep-reads)$'
+//	  -bench 'Scale//^(series|changepoint|compare|ingest|sweep-reads|sweep)$'
 //
-// (the whole sweep, -bench 'Scale//^(ingest|sweep)$', takes hours at 10m:
-// Otava's search, docs/scale.md).
+// (the sweep takes a minute or less at 10m, most of it Otava's search:
+// docs/scale.md).
 //
 // The operations:
 //
 //   - ingest: a night's results (300 at Scale), each an outputs.zip as the
 //     nightly job archives it, through history.DB.Ingest into a shared
 //     history (the trust check) opened for the night (the integrity check
-//     of its first write, SQLite's quick_check, included);
+//     of its first write included: on SQLite, quick_check over the whole
+//     file when it is not as the last checked writer left it, which is the
+//     first night's on the copy);
 //   - series: one series of one figure, every point (history.DB.Series);
 //   - changepoint: that series read and searched by Apache Otava
 //     (changeSeries, changepoint.Detect), as the nightly job does;
 //   - compare: two nights on the dashboard's compare page
 //     (tools/dashboard/web), named by their commits or by their dates;
 //   - sweep: the nightly job's alert sweep of the night just ingested:
-//     the change-point search of every charted series of its benchmarks
-//     (detect) and the night's findings entered into the alerts
-//     (alertStep: staleness over every series, RecordAlerts); and, apart,
-//     the history's reads it makes, to tell them from Otava's search.
+//     the change-point search of every charted series of its benchmarks,
+//     each its newest searchedPoints points (detect), and the night's
+//     findings entered into the alerts (alertStep: staleness over every
+//     series, RecordAlerts); and, apart, the history's reads it makes, to
+//     tell them from Otava's search.
 
 import (
 	"context"
@@ -38,6 +41,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -256,8 +260,8 @@ func (s *scaled) jobs() (map[[2]string][]result.Found, [][2]string, error) {
 }
 
 // sweepReads makes the history's reads of the night's sweep, and only
-// them: per job, the alerts, each result's series (detect) and the series
-// seen and nights (alertStep). Otava's search, the rest of the sweep, is
+// them: per job, the alerts, each result's charted series (detect:
+// chartedSeries) and the series seen and nights (alertStep). Otava's search, the rest of the sweep, is
 // then the difference (docs/scale.md). It returns the points read.
 func (s *scaled) sweepReads(ctx context.Context) (int, error) {
 	jobs, order, err := s.jobs()
@@ -271,7 +275,7 @@ func (s *scaled) sweepReads(ctx context.Context) (int, error) {
 		}
 		for _, f := range jobs[job] {
 			r := f.Result
-			series, err := s.db.Series(ctx, history.Query{Benchmark: r.Benchmark.Name, Workload: r.Benchmark.Workload.Name,
+			series, err := chartedSeries(ctx, s.db, history.Query{Benchmark: r.Benchmark.Name, Workload: r.Benchmark.Workload.Name,
 				EnvKey: result.EnvironmentKey(r.Environment)})
 			if err != nil {
 				return points, err
@@ -337,9 +341,9 @@ func TestScale(t *testing.T) {
 			if added, err := s.ingestNight(ctx, zips); err != nil || added != len(zips) || added != smallScale.Results()/smallScale.Nights {
 				t.Fatalf("ingest of a night: %d of %d results added, %v", added, len(zips), err)
 			}
-			// Each job reads its benchmarks' series, every figure, a point
-			// a night.
-			want := smallScale.Results() / smallScale.Nights * smallScale.Figures * (smallScale.Nights + 1)
+			// Each job reads its benchmarks' charted series (the gated count
+			// and real time), a point a night, the newest searchedPoints.
+			want := smallScale.Results() / smallScale.Nights * 2 * min(smallScale.Nights+1, searchedPoints)
 			if points, err := s.sweepReads(ctx); err != nil || points != want {
 				t.Errorf("the sweep's reads: %d points, %v; want %d", points, err, want)
 			}
@@ -406,9 +410,11 @@ func BenchmarkScale(b *testing.B) {
 				})
 			}
 			// Each iteration ingests a night more. The first write of the
-			// night's process runs the integrity check (SQLite's
-			// quick_check over the whole file): first-s is the first
-			// result's time, the rest's rate is results/s-after-first.
+			// night's process runs the integrity check (on SQLite, its
+			// quick_check over the whole file, unless the file is as the
+			// last checked writer left it: all but the first night of the
+			// copy, which the log shows): first-s is the first result's
+			// time, the rest's rate is results/s-after-first.
 			b.Run("ingest", func(b *testing.B) {
 				var took, first time.Duration
 				added := 0
@@ -425,13 +431,16 @@ func BenchmarkScale(b *testing.B) {
 					if err == nil {
 						n, err = s.ingest(ctx, zips[:1])
 					}
-					first += time.Since(start)
+					firstTook := time.Since(start)
+					first += firstTook
 					if err == nil {
 						var rest int
 						rest, err = s.ingest(ctx, zips[1:])
 						n += rest
 					}
 					took += time.Since(start)
+					b.Logf("night %d: the first result in %s, %d in %s", s.tonight()+1, firstTook.Round(time.Millisecond),
+						n, time.Since(start).Round(time.Millisecond))
 					s.nights++
 					if err != nil || n != len(zips) {
 						b.Fatalf("%d of %d results added: %v", n, len(zips), err)
@@ -465,5 +474,46 @@ func BenchmarkScale(b *testing.B) {
 				}
 			})
 		})
+	}
+}
+
+// chartedSeries reads what reading every figure of a benchmark and keeping
+// the charted series' newest searchedPoints points would: the same
+// series, attributes and points, of a history longer than that.
+func TestChartedSeries(t *testing.T) {
+	ctx := context.Background()
+	spec := historytest.Spec{Benchmarks: 2, Figures: 7, Nights: searchedPoints + 9, Runs: 3, Trusted: true}
+	dsn := "sqlite:" + filepath.Join(t.TempDir(), "history.sqlite")
+	if err := historytest.Fill(ctx, dsn, spec); err != nil {
+		t.Fatal(err)
+	}
+	db, err := history.Open(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for b := range spec.Benchmarks {
+		for w := range historytest.Workloads {
+			q := history.Query{Benchmark: historytest.Benchmark(b), Workload: historytest.Workloads[w], EnvKey: historytest.EnvKey(1)}
+			every, err := db.Series(ctx, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want []history.Series
+			for _, s := range every {
+				if trendMetric(s) {
+					s.Points = s.Points[len(s.Points)-searchedPoints:]
+					want = append(want, s)
+				}
+			}
+			got, err := chartedSeries(ctx, db, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(want) != 2 || len(every) != spec.Figures || !reflect.DeepEqual(got, want) {
+				t.Errorf("%+v: the charted series of the newest %d points: %d series, want %d of the %d", q, searchedPoints,
+					len(got), len(want), len(every))
+			}
+		}
 	}
 }

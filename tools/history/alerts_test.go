@@ -88,7 +88,7 @@ func checkMigration(t *testing.T, dsn string) {
 	d := create(t, dsn, Shared)
 	ingest(t, d, night{commit: "c1", started: day0, real: []float64{1}, instrs: []float64{1}, origin: nightly}.write(t, filepath.Join(t.TempDir(), "r")))
 	// What version 1 was: these tables and this version.
-	for _, stmt := range []string{"DROP TABLE series", "DROP TABLE alert_changes", "DROP TABLE alerts", "UPDATE history_meta SET value = '1' WHERE key = 'schema_version'"} {
+	for _, stmt := range append(before6, "DROP TABLE series", "DROP TABLE alert_changes", "DROP TABLE alerts", "UPDATE history_meta SET value = '1' WHERE key = 'schema_version'") {
 		if _, err := d.db.ExecContext(ctx, stmt); err != nil {
 			t.Fatal(err)
 		}

@@ -48,8 +48,9 @@
 // The dashboard's reads (a series, a commit's results, the list of series
 // with their newest points: Seen) look up what they read through the
 // indexes and the table of series of schema version 4, which ingest keeps,
-// and a night's results (by its date) through the index of version 5; an
-// older database gets them when opened.
+// a night's results (by its date) through the index of version 5, and
+// the recent results of one identity (Recent) through the columns and
+// index of version 6; an older database gets them when opened.
 //
 // # Trust
 //
@@ -191,7 +192,7 @@ func Create(ctx context.Context, dsn string, access Access) (*DB, error) {
 		return nil, err
 	}
 	err = d.inTx(ctx, func(tx *sql.Tx) error {
-		for _, stmt := range slices.Concat(schema, alertSchema, userSchema, indexSchema, nightSchema) {
+		for _, stmt := range slices.Concat(schema, alertSchema, userSchema, indexSchema, nightSchema, identitySchema) {
 			if _, err := tx.ExecContext(ctx, stmt); err != nil {
 				return err
 			}
@@ -220,8 +221,10 @@ func Create(ctx context.Context, dsn string, access Access) (*DB, error) {
 // Open opens the database Create made at dsn. A database of an older
 // schema version gets the tables of the later ones (migrations): version 1,
 // from before alerts were kept, gets theirs, version 2 the dashboard's
-// users', version 3 the indexes of the dashboard's reads, and version 4
-// the index of a night's results; nothing else changes.
+// users', version 3 the indexes of the dashboard's reads, version 4 the
+// index of a night's results, and version 5 the columns of a result's
+// identity, read from its result_json, and their index; nothing else
+// changes.
 func Open(ctx context.Context, dsn string) (*DB, error) {
 	e, err := parseDSN(dsn)
 	if err != nil {
@@ -278,6 +281,11 @@ func (d *DB) migrate(ctx context.Context, version int) error {
 		for v := version + 1; v <= schemaVersion; v++ {
 			for _, stmt := range migrations[v] {
 				if _, err := tx.ExecContext(ctx, stmt); err != nil {
+					return err
+				}
+			}
+			if v == 6 {
+				if err := d.fillIdentity(ctx, tx); err != nil {
 					return err
 				}
 			}

@@ -2,6 +2,8 @@ package history
 
 import (
 	"context"
+	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -9,6 +11,7 @@ import (
 	"time"
 
 	"havlak-lab/tools/alert"
+	"havlak-lab/tools/result"
 )
 
 // indexes lists the indexes of version 4 that d has.
@@ -34,21 +37,67 @@ func indexes(t *testing.T, d *DB) []string {
 	return names
 }
 
-// A database of schema version 4 (no index of a night's results), one of
-// version 3 (no indexes of the dashboard's reads either, no table of
-// series), and one of version 1, open with the indexes, the series filled
-// from their figures, their results and series as they were.
+// before6 makes a database of schema version 6 what version 5 was: no
+// identity's columns, no index of them (the version too is for the caller
+// to set).
+var before6 = []string{
+	"DROP INDEX results_by_identity",
+	"ALTER TABLE results DROP COLUMN run_sha256",
+	"ALTER TABLE results DROP COLUMN binary_sha256",
+}
+
+// A database of schema version 5 (no identity's columns), one of version 4
+// (no index of a night's results either), one of version 3 (no indexes of
+// the dashboard's reads either, no table of series), and one of version 1,
+// open with the indexes, the series filled from their figures, the
+// identities from their results (batches of them: more than
+// identityBatch), their results and series as they were.
 func checkMigrationToIndexes(t *testing.T, dsn string) {
 	ctx := context.Background()
-	want := []string{"results_by_benchmark", "results_by_commit", "results_by_series", "results_by_started"}
+	want := []string{"results_by_benchmark", "results_by_commit", "results_by_identity", "results_by_series", "results_by_started"}
 	d := create(t, dsn, Shared)
 	if got := indexes(t, d); !slices.Equal(got, want) {
 		t.Errorf("a new database's indexes: %v, want %v", got, want)
 	}
-	ingest(t, d, night{commit: "c0ffee12", started: day0, real: []float64{1, 2}, instrs: []float64{3}, origin: nightly}.write(t, filepath.Join(t.TempDir(), "r")))
-	for _, version := range []string{"4", "3", "1"} {
-		stmts := []string{"DROP INDEX results_by_started"}
-		if version != "4" {
+	a := &result.Identity{BinarySHA256: strings.Repeat("a", 64), RunSHA256: strings.Repeat("1", 64)}
+	dir := t.TempDir()
+	ingest(t, d, night{commit: "c0ffee12", started: day0, real: []float64{1, 2}, instrs: []float64{3}, origin: nightly, identity: a}.write(t, filepath.Join(dir, "r")))
+	// More results than a batch of fillIdentity, of another benchmark, of
+	// the identity but the oldest (none: an older result), a month before.
+	for i := 1; i <= identityBatch; i++ {
+		n := night{commit: "ba5eba11", benchmark: "havlak7", started: day0.Add(-30*24*time.Hour - time.Duration(i)*time.Hour),
+			real: []float64{1}, instrs: []float64{float64(i)}, origin: nightly, identity: a}
+		if i == identityBatch {
+			n.identity = nil
+		}
+		ingest(t, d, n.write(t, filepath.Join(dir, fmt.Sprint(i))))
+	}
+	identities := func(d *DB) map[string]int {
+		rows, err := d.db.QueryContext(ctx, `SELECT binary_sha256, run_sha256 FROM results`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		n := map[string]int{}
+		for rows.Next() {
+			var binary, run string
+			if err := rows.Scan(&binary, &run); err != nil {
+				t.Fatal(err)
+			}
+			n[binary+"/"+run]++
+		}
+		return n
+	}
+	written := identities(d)
+	if written[a.BinarySHA256+"/"+a.RunSHA256] != identityBatch || written["/"] != 1 {
+		t.Errorf("ingest wrote the identities %v, want %d of a and 1 of none", written, identityBatch)
+	}
+	for _, version := range []string{"5", "4", "3", "1"} {
+		stmts := before6
+		if version != "5" {
+			stmts = append(stmts, "DROP INDEX results_by_started")
+		}
+		if version != "5" && version != "4" {
 			stmts = append(stmts, "DROP INDEX results_by_series", "DROP INDEX results_by_commit", "DROP TABLE series")
 		}
 		if version == "1" {
@@ -67,6 +116,14 @@ func checkMigrationToIndexes(t *testing.T, dsn string) {
 		}
 		if got := indexes(t, d); !slices.Equal(got, want) {
 			t.Errorf("version %s migrated: indexes %v, want %v", version, got, want)
+		}
+		if got := identities(d); !maps.Equal(got, written) {
+			t.Errorf("version %s migrated: identities %v, want %v", version, got, written)
+		}
+		env := night{}.result().Environment
+		q := RecentQuery{Benchmark: "havlak7", Workload: result.WorkloadStandard, EnvKey: result.EnvironmentKey(env), Identity: *a, N: 2}
+		if got, err := d.Recent(ctx, q); err != nil || got.Results != 2 {
+			t.Errorf("version %s migrated: the recent results of a: %+v, %v; want 2", version, got, err)
 		}
 		if series, err := d.Series(ctx, Query{Benchmark: "havlak6", Metric: "real_seconds"}); err != nil || len(series) != 1 || len(series[0].Points) != 1 {
 			t.Errorf("version %s migrated: series %+v, %v", version, series, err)
@@ -146,7 +203,9 @@ func TestQueryPlans(t *testing.T) {
 		t.Errorf("the series' attributes' plan: %s", p)
 	}
 	cond, args = where("r.benchmark", "b", "r.workload", "quick", "r.env_key", "k")
-	if p := plan(selectSeriesFiles+cond+orderSeriesFiles, args...); !strings.Contains(p, "USING INDEX results_by_series") {
+	// Either index of a series' results serves it (the identity's starts
+	// with the series').
+	if p := plan(selectSeriesFiles+cond+orderSeriesFiles, args...); !strings.Contains(p, "USING INDEX results_by_series") && !strings.Contains(p, "USING INDEX results_by_identity") {
 		t.Errorf("the series' files' plan: %s", p)
 	}
 	if p := plan(selectResults+" WHERE "+whereCommit+" AND "+whereCommitKey+orderResults, "c0ffee1", "c0ffee1", 10); !strings.Contains(p, "USING INDEX results_by_commit") {
@@ -154,6 +213,11 @@ func TestQueryPlans(t *testing.T) {
 	}
 	if p := plan(selectResults+" WHERE "+whereStarted+orderResults, 1, 2, 10); !strings.Contains(p, "USING INDEX results_by_started") {
 		t.Errorf("a night's results' plan: %s", p)
+	}
+	// The recent results of an identity: looked up by it, and the cut by
+	// the series' newest (whichever index of a series serves it).
+	if p := plan(selectRecent, "b", "quick", "k", "x", "y", "b", "quick", "k", recentScan-1, 0, 10); !strings.Contains(p, "USING INDEX results_by_identity") || strings.Contains(p, "SCAN") {
+		t.Errorf("the recent results' plan: %s", p)
 	}
 	if p := plan(selectNights); !strings.Contains(p, "USING COVERING INDEX results_by_started") {
 		t.Errorf("the nights' plan: %s", p)

@@ -102,10 +102,14 @@ func (d *DB) IngestOutputs(ctx context.Context, out result.Outputs, source strin
 			return err
 		}
 		b := r.Benchmark
+		var id result.Identity // "" for a result without one
+		if r.Identity != nil {
+			id = *r.Identity
+		}
 		res, err := tx.ExecContext(ctx, d.q(insertResult), in.SHA256, b.Name, b.Kind, b.Study, b.Stage,
 			b.Language, b.Workload.Name, env.Source.Commit, env.Source.Dirty, started.UnixNano(),
 			env.Build.Config, env.Build.CompilationMode, key, string(origin), trusted, source,
-			time.Now().UnixNano(), string(doc))
+			time.Now().UnixNano(), string(doc), id.BinarySHA256, id.RunSHA256)
 		if err != nil {
 			return err
 		}

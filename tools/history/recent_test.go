@@ -103,6 +103,21 @@ func checkRecent(t *testing.T, dsn string) {
 		!slices.Equal(perLoop(got.Sweeps["own_instructions"]), []float64{20}) {
 		t.Errorf("b: %+v, %v", got, err)
 	}
+	// Only the series' recentScan newest results count: after that many
+	// of another identity (c) on the nights after, a's are too old.
+	c := &result.Identity{BinarySHA256: sum("c"), RunSHA256: sum("1")}
+	for i := range recentScan {
+		n := night{commit: "c9", identity: c, started: day0.Add(time.Duration(len(nights)+i) * 24 * time.Hour),
+			real: []float64{1}, instrs: []float64{1}, origin: nightly}
+		if i == recentScan-1 {
+			n.identity = a // the newest: the one of a that counts
+		}
+		ingest(t, d, n.write(t, filepath.Join(dir, fmt.Sprint("c", i))))
+	}
+	q.Identity = *a
+	if got, err := d.Recent(ctx, q); err != nil || got.Results != 1 || !slices.Equal(got.Medians[own], []float64{1}) {
+		t.Errorf("a after %d newer results: %+v, %v; want its newest only", recentScan, got, err)
+	}
 	for _, bad := range []RecentQuery{{Benchmark: "havlak6", Workload: result.WorkloadStandard, EnvKey: key, Identity: *a},
 		{Benchmark: "havlak6", Workload: result.WorkloadStandard, EnvKey: key, Identity: *a, N: MaxRecent + 1},
 		{Benchmark: "havlak6", Workload: result.WorkloadStandard, EnvKey: key, N: 3}} {

@@ -16,17 +16,20 @@ import (
 // schemaVersion is the version of the tables below; Open refuses another,
 // but for an older one, which it migrates by adding the tables each later
 // version added (migrations).
-const schemaVersion = 5
+const schemaVersion = 6
 
 // migrations are the tables each version added to the one before, by
 // version: 2 the alerts', 3 the dashboard's users and sessions, 4 the
 // indexes and the table of series of the dashboard's reads (filled from
-// the figures already there), 5 the index of a night's results.
+// the figures already there), 5 the index of a night's results, 6 the
+// columns of a result's identity (filled in Go, fillIdentity, after the
+// statements) and their index.
 var migrations = map[int][]string{
 	2: alertSchema,
 	3: userSchema,
 	4: slices.Concat(indexSchema, []string{fillSeries}),
 	5: nightSchema,
+	6: slices.Concat(addIdentity, identitySchema),
 }
 
 // schema creates the tables. Time is Unix nanoseconds (UTC), which both
@@ -57,7 +60,10 @@ var schema = []string{
 		bazel_version    TEXT NOT NULL,
 		compilation_mode TEXT NOT NULL
 	)`,
-	// One row per result.json, whole (result_json) and in columns.
+	// One row per result.json, whole (result_json) and in columns; its
+	// identity (result.Identity) is "" for a result without one. The
+	// identity's columns come last, where version 6 added them
+	// (addIdentity) to a table of before.
 	`CREATE TABLE IF NOT EXISTS results (
 		sha256           TEXT PRIMARY KEY,
 		benchmark        TEXT NOT NULL,
@@ -76,7 +82,9 @@ var schema = []string{
 		trusted          BOOLEAN NOT NULL,
 		source_uri       TEXT NOT NULL,
 		ingested_ns      BIGINT NOT NULL,
-		result_json      TEXT NOT NULL
+		result_json      TEXT NOT NULL,
+		binary_sha256    TEXT NOT NULL DEFAULT '',
+		run_sha256       TEXT NOT NULL DEFAULT ''
 	)`,
 	`CREATE INDEX IF NOT EXISTS results_by_benchmark ON results (benchmark, started_ns)`,
 	// The result's other files: profiles, views, graphs, ..., relative to
@@ -210,6 +218,22 @@ var nightSchema = []string{
 	`CREATE INDEX IF NOT EXISTS results_by_started ON results (started_ns)`,
 }
 
+// addIdentity adds to the results of a history older than version 6 the
+// columns of their identity, "" until fillIdentity reads them from each
+// result_json; identitySchema creates the index of version 6, which makes
+// the recent results of one identity (selectRecent: the dashboard's
+// compare of two nights, a result at a time) a lookup of those results
+// instead of a decode of every newest result of their series.
+var (
+	addIdentity = []string{
+		`ALTER TABLE results ADD COLUMN binary_sha256 TEXT NOT NULL DEFAULT ''`,
+		`ALTER TABLE results ADD COLUMN run_sha256 TEXT NOT NULL DEFAULT ''`,
+	}
+	identitySchema = []string{
+		`CREATE INDEX IF NOT EXISTS results_by_identity ON results (benchmark, workload, env_key, binary_sha256, run_sha256, started_ns)`,
+	}
+)
+
 // fillSeries fills the table of series from the figures of a history
 // older than version 4: a series per figure with values, as ingest adds
 // them.
@@ -231,8 +255,8 @@ const (
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (env_key) DO NOTHING`
 	insertResult = `INSERT INTO results (sha256, benchmark, kind, study, stage, language, workload,
 		source_commit, dirty, started_ns, config, compilation_mode, env_key, origin, trusted,
-		source_uri, ingested_ns, result_json)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (sha256) DO NOTHING`
+		source_uri, ingested_ns, result_json, binary_sha256, run_sha256)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (sha256) DO NOTHING`
 	// A result's files, figures, values and series go in a statement each
 	// (insertRows), not one a row: a result's hundred rows in a few
 	// round trips to a server.
@@ -298,13 +322,27 @@ const (
 	// whereStarted is the condition of the started times [from, until):
 	// a night's results (ResultQuery.Night).
 	whereStarted = `started_ns >= ? AND started_ns < ?`
-	// selectRecent returns a series' newest results, newest first, at
-	// most ? of them (results_by_series serves it); selectFigureValues, a
-	// result's figures' values in the order of their runs.
-	selectRecent = `SELECT sha256, result_json FROM results WHERE benchmark = ? AND workload = ? AND env_key = ?
+	// selectRecent returns the newest results of one identity in a
+	// series, newest first, at most ? of them, among those started no
+	// earlier than the series' Nth newest result (OFFSET N-1), or among
+	// all when there are fewer: results_by_identity serves the read,
+	// results_by_series the cut. selectFigureValues returns the values of
+	// the figures of results (IN, by figureValues), by result, in the
+	// order of their runs.
+	selectRecent = `SELECT sha256, result_json FROM results
+		WHERE benchmark = ? AND workload = ? AND env_key = ? AND binary_sha256 = ? AND run_sha256 = ?
+		AND started_ns >= COALESCE((SELECT c.started_ns FROM results c
+			WHERE c.benchmark = ? AND c.workload = ? AND c.env_key = ?
+			ORDER BY c.started_ns DESC LIMIT 1 OFFSET ?), ?)
 		ORDER BY started_ns DESC, sha256 DESC LIMIT ?`
-	selectFigureValues = `SELECT name, unit, value FROM figure_values WHERE sha256 = ? ORDER BY name, unit, run`
-	selectEnvironment  = `SELECT hostname, cpu_model, cores, go_version, compilation_mode
+	selectFigureValues = `SELECT sha256, name, unit, value FROM figure_values WHERE sha256 IN `
+	orderFigureValues  = ` ORDER BY sha256, name, unit, run`
+	// selectIdentities and updateIdentity fill the identity's columns of
+	// a history older than version 6 (fillIdentity), results after ? in
+	// the order of their sha256, ? at a time.
+	selectIdentities  = `SELECT sha256, result_json FROM results WHERE sha256 > ? ORDER BY sha256 LIMIT ?`
+	updateIdentity    = `UPDATE results SET binary_sha256 = ?, run_sha256 = ? WHERE sha256 = ?`
+	selectEnvironment = `SELECT hostname, cpu_model, cores, go_version, compilation_mode
 		FROM environments WHERE env_key = ?`
 	countResults = `SELECT COUNT(*) FROM results`
 

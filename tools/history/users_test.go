@@ -104,7 +104,7 @@ func checkMigrationToUsers(t *testing.T, dsn string) {
 	if _, err := d.RecordAlerts(ctx, night1, []alert.Finding{f}, nil); err != nil {
 		t.Fatal(err)
 	}
-	for _, stmt := range []string{"DROP TABLE series", "DROP TABLE sessions", "DROP TABLE users", "UPDATE history_meta SET value = '2' WHERE key = 'schema_version'"} {
+	for _, stmt := range append(before6, "DROP TABLE series", "DROP TABLE sessions", "DROP TABLE users", "UPDATE history_meta SET value = '2' WHERE key = 'schema_version'") {
 		if _, err := d.db.ExecContext(ctx, stmt); err != nil {
 			t.Fatal(err)
 		}
@@ -121,10 +121,10 @@ func checkMigrationToUsers(t *testing.T, dsn string) {
 	if _, err := old.AddUser(ctx, "ann", "admin"); err != nil {
 		t.Errorf("a user in the migrated database: %v", err)
 	}
-	if _, err := old.db.ExecContext(ctx, "UPDATE history_meta SET value = '6' WHERE key = 'schema_version'"); err != nil {
+	if _, err := old.db.ExecContext(ctx, "UPDATE history_meta SET value = '7' WHERE key = 'schema_version'"); err != nil {
 		t.Fatal(err)
 	}
-	if newer, err := Open(ctx, dsn); err == nil || !strings.Contains(err.Error(), "schema version 6; this history reads version 5") {
+	if newer, err := Open(ctx, dsn); err == nil || !strings.Contains(err.Error(), "schema version 7; this history reads version 6") {
 		t.Errorf("opening a newer database: %v", err)
 		if newer != nil {
 			newer.Close()

@@ -30,7 +30,8 @@ var tables = []struct {
 		"cpu_governor", "cpu_turbo", "cpu_smt", "go_version", "gcc_version", "bazel_version", "compilation_mode"},
 		"ON CONFLICT (env_key) DO NOTHING"},
 	{"results", []string{"sha256", "benchmark", "kind", "study", "stage", "language", "workload", "source_commit", "dirty",
-		"started_ns", "config", "compilation_mode", "env_key", "origin", "trusted", "source_uri", "ingested_ns", "result_json"},
+		"started_ns", "config", "compilation_mode", "env_key", "origin", "trusted", "source_uri", "ingested_ns", "result_json",
+		"binary_sha256", "run_sha256"},
 		"ON CONFLICT (sha256) DO NOTHING"},
 	{"files", []string{"sha256", "name", "role", "profile"}, ""},
 	{"figures", []string{"sha256", "name", "unit", "source", "gated", "threshold", "better", "unavailable"}, ""},
@@ -158,9 +159,13 @@ func (b *bulk) result(r *result.Result, out memOutputs, source string) error {
 		return err
 	}
 	bm := r.Benchmark
+	var id result.Identity // "" for a result without one, as ingest writes it
+	if r.Identity != nil {
+		id = *r.Identity
+	}
 	if err := b.add(1, key, bm.Name, bm.Kind, bm.Study, bm.Stage, bm.Language, bm.Workload.Name, env.Source.Commit,
 		env.Source.Dirty, started.UnixNano(), env.Build.Config, env.Build.CompilationMode, envKey, string(origin), trusted,
-		source, time.Now().UnixNano(), string(doc)); err != nil {
+		source, time.Now().UnixNano(), string(doc), id.BinarySHA256, id.RunSHA256); err != nil {
 		return err
 	}
 	for _, f := range r.Files {

@@ -101,11 +101,17 @@ func TestChecks(t *testing.T) {
 		"Perf-Accepted: havlak6 own_instructions: the pass pays for itself elsewhere\n"+
 		"Perf-Accepted: havlak6_noreuse own_instructions: the same binary as havlak6\n"+
 		"Perf-Accepted: havlak6cc instructions: the pass pays for itself elsewhere\n"+
-		"Perf-Accepted: havlak6cc estimated_cycles: the pass pays for itself elsewhere")
+		"Perf-Accepted: havlak6cc estimated_cycles: the pass pays for itself elsewhere\n"+
+		// The pass is as long as the graph: the cost's coefficient grows
+		// by about 1%, which the growth's calibrated threshold (0.25%) sees.
+		"Perf-Accepted: havlak6 own_instructions_growth: the pass pays for itself elsewhere\n"+
+		"Perf-Accepted: havlak6_noreuse own_instructions_growth: the same binary as havlak6\n"+
+		"Perf-Accepted: havlak6cc instructions_growth: the pass pays for itself elsewhere")
 	accepted := git("rev-parse", "HEAD")
 	git("revert", "--no-edit", slower)
 	reverted := git("rev-parse", "HEAD")
 
+	var lastLog string // the last check's own lines
 	check := func(head, against string) (*summary.Summary, string, int) {
 		t.Helper()
 		git("checkout", "-q", "--detach", head)
@@ -114,6 +120,7 @@ func TestChecks(t *testing.T) {
 		start := time.Now()
 		status := cli.Report(&log, "perfcheck", run([]string{"--repo", repo, "--base", against, "--out", out, "--shutdown"}, &log))
 		t.Logf("the check of %s against %s took %s", head[:12], against[:12], time.Since(start).Round(time.Second))
+		lastLog = log.String()
 		s, err := summary.Read(filepath.Join(out, summary.FileName))
 		if err != nil {
 			t.Fatalf("%v\n%s", err, log.String())
@@ -168,6 +175,13 @@ func TestChecks(t *testing.T) {
 	s, comment, status = check(accepted, base)
 	if status != 0 || !strings.Contains(comment, "regressed, accepted") || !strings.Contains(comment, "the pass pays for itself elsewhere") {
 		t.Errorf("accepted: exit status %d:\n%s", status, comment)
+	}
+	// The same binaries as the change's, against the same base: every
+	// count is the count action's cached result, on both sides.
+	for _, side := range []string{"the change", "the base"} {
+		if want := side + ": 3 of 3 counts from a cache"; !strings.Contains(lastLog, want) {
+			t.Errorf("the check of a pair already checked: want %q in its output:\n%s", want, lastLog)
+		}
 	}
 
 	s, comment, status = check(reverted, accepted)

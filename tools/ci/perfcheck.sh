@@ -18,10 +18,6 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 out="${1:-perf-check}"
-counts_config=()
-if [[ -n "${2:-}" ]]; then
-  counts_config=(--counts-config "$2")
-fi
 
 base_branch="${BUILDKITE_PULL_REQUEST_BASE_BRANCH:-main}"
 # Buildkite's checkout may not know the base branch yet.
@@ -30,7 +26,7 @@ base="$(git merge-base HEAD "origin/$base_branch" 2>/dev/null || git merge-base 
 
 echo "--- :mag: perf check against $base_branch ($base)"
 status=0
-tools/bazel run //tools/perfcheck -- --base "$base" --out "$PWD/$out" "${counts_config[@]}" || status=$?
+tools/bazel run //tools/perfcheck -- --base "$base" --out "$PWD/$out" ${2:+--counts-config "$2"} || status=$?
 if [[ -f "$out/pr-comment.md" ]] && [[ -n "${BUILDKITE:-}" ]] && command -v buildkite-agent >/dev/null 2>&1; then
   style=success
   ((status == 0)) || style=error

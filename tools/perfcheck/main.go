@@ -304,8 +304,11 @@ func (c *checker) check(baseCommit string) (*summary.Summary, check.Plan, error)
 			results[i][t.Benchmark] = check.Measured{Result: r, Outputs: out}
 		}
 		if len(counts) > 0 {
-			fmt.Fprintf(c.log, "perfcheck: %s: %d of %d counts from a cache (counted before this check: %s), %d counted now\n",
-				side.name, len(cached), len(counts), strings.Join(cached, " "), len(counts)-len(cached))
+			fromCache := fmt.Sprintf("%d of %d counts from a cache", len(cached), len(counts))
+			if len(cached) > 0 {
+				fromCache += " (counted before this check: " + strings.Join(cached, " ") + ")"
+			}
+			fmt.Fprintf(c.log, "perfcheck: %s: %s, %d counted now\n", side.name, fromCache, len(counts)-len(cached))
 		}
 	}
 	for _, t := range plan.Changed {

@@ -51,7 +51,7 @@ type sample = struct {
 // The Go distribution's frames as a server built by go build names them,
 // and as one built by Bazel.
 var (
-	goBuildRoot = "/root/sdk/go1.27.4/src/"
+	goBuildRoot = "/usr/local/go/src/"
 	bazelRoot   = "GOROOT/src/"
 )
 
@@ -82,7 +82,7 @@ func TestOwnContentions(t *testing.T) {
 				{{"runtime.mallocgc", root + "runtime/malloc.go"}}, {{"havlak-lab/go/router/router1.split", own}}}, 7},
 			// sync.RWMutex's RUnlock inlined into a dependency's function.
 			sample{[][]frame{{{"sync.(*RWMutex).rUnlockSlow", root + "sync/rwmutex.go"}},
-				{{"sync.(*RWMutex).RUnlock", root + "sync/rwmutex.go"}, {"github.com/example/lru.(*Cache).Get", "/root/go/pkg/mod/github.com/example/lru@v1.0.0/lru.go"}}}, 2},
+				{{"sync.(*RWMutex).RUnlock", root + "sync/rwmutex.go"}, {"github.com/example/lru.(*Cache).Get", "/home/dev/go/pkg/mod/github.com/example/lru@v1.0.0/lru.go"}}}, 2},
 			// A contended lock nothing outside the runtime and sync released.
 			sample{unlock(root), 11},
 		)

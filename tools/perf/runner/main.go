@@ -85,11 +85,7 @@ func run(args []string) error {
 		return cli.Usagef("%s", usage)
 	}
 	mode, specPath, args := args[0], args[1], args[2:]
-	spec, err := perfspec.Read(specPath)
-	if err != nil {
-		return err
-	}
-	b, err := perfrun.New(spec)
+	spec, b, err := load(specPath)
 	if err != nil {
 		return err
 	}
@@ -164,14 +160,20 @@ func count(specPath, workerPath, inputs, out string) error {
 
 // countIn counts the spec's benchmark into the directory outputs.
 func countIn(specPath, outputs string, worker result.CountWorker) error {
-	spec, err := perfspec.Read(specPath)
-	if err != nil {
-		return err
-	}
-	b, err := perfrun.New(spec)
+	_, b, err := load(specPath)
 	if err != nil {
 		return err
 	}
 	_, err = b.Count(outputs, worker)
 	return err
+}
+
+// load reads the spec and prepares its benchmark to run.
+func load(specPath string) (*perfspec.Spec, *perfrun.Benchmark, error) {
+	spec, err := perfspec.Read(specPath)
+	if err != nil {
+		return nil, nil, err
+	}
+	b, err := perfrun.New(spec)
+	return spec, b, err
 }

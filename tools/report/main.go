@@ -201,9 +201,9 @@ func run(args []string, stderr io.Writer) error {
 			return fmt.Errorf("--history: %w", err)
 		}
 		defer db.Close()
-		gate.Recent = func(r *model.Result) (map[result.FigureKey][]float64, map[string][]result.Sweep, error) {
-			recent, err := db.Recent(ctx, history.RecentQuery{Benchmark: r.Name, Workload: r.Workload.Name,
-				EnvKey: result.EnvironmentKey(r.Environment), Identity: *r.Identity, N: verdict.Lab.HistoryResults})
+		gate.Recent = func(r summary.Side) (map[result.FigureKey][]float64, map[string][]result.Sweep, error) {
+			recent, err := db.Recent(ctx, history.RecentQuery{Benchmark: r.Benchmark.Name, Workload: r.Benchmark.Workload.Name,
+				EnvKey: result.EnvironmentKey(*r.Environment), Identity: *r.Identity, N: verdict.Lab.HistoryResults})
 			return recent.Medians, recent.Sweeps, err
 		}
 	}

@@ -660,3 +660,36 @@ func TestBaselineOfTheSameWorkload(t *testing.T) {
 		t.Errorf("the quick results are not compared with the baseline's quick ones:\n%s", table)
 	}
 }
+
+// A server's regression that a commit accepts does not fail the report,
+// as a program's does not: the lab's one comparison applies acceptances
+// to every kind of benchmark.
+func TestAcceptedServerRegression(t *testing.T) {
+	base, change := t.TempDir(), t.TempDir()
+	unzipTo(t, "testdata/servers/router_mutex_quick_test/outputs.zip", filepath.Join(base, "router_mutex"))
+	unzipTo(t, "testdata/servers/router_mutex_quick_test/outputs.zip", filepath.Join(change, "router_mutex"))
+	editResult(t, filepath.Join(change, "router_mutex"), func(doc map[string]any) {
+		// A twentieth of the throughput: beyond any noise.
+		for _, r := range doc["server"].(map[string]any)["rounds"].([]any) {
+			r := r.(map[string]any)
+			r["throughput"] = r["throughput"].(float64) / 20
+		}
+	})
+	out := t.TempDir()
+	stderr, status, _ := runReport(t, "--from", change, "--baseline", base, "--out", out)
+	if status != 1 || !strings.Contains(stderr, "report: router_mutex regressed: REGRESSED: throughput") {
+		t.Fatalf("a twentieth of the throughput: exit status %d\n%s", status, stderr)
+	}
+	stderr, status, _ = runReport(t, "--from", change, "--baseline", base, "--out", out,
+		"--accept", "router_mutex:throughput:a global lock, for correctness")
+	if status != 0 || strings.Contains(stderr, "regressed") {
+		t.Fatalf("the same, accepted: exit status %d\n%s", status, stderr)
+	}
+	sum, err := summary.Read(filepath.Join(out, summary.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := sum.Benchmarks[0]; b.Name != "router_mutex" || b.Fails() || len(b.Accepted) != 1 || b.Outcome != verdict.Regressed {
+		t.Errorf("summary.json: %+v", b)
+	}
+}

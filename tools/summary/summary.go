@@ -75,6 +75,10 @@ type Benchmark struct {
 	// compared.
 	EnvironmentChanges       []string `json:"environment_changes,omitempty"`
 	AllowedEnvironmentChange bool     `json:"allowed_environment_change,omitempty"`
+	// SameIdentity: both sides measured the same binary and run, so its
+	// changes are the noise floor, or, where a figure differs beyond it,
+	// an inconsistent measurement.
+	SameIdentity bool `json:"same_identity,omitempty"`
 	// Note qualifies the comparison, or says why none was made.
 	Note string `json:"note,omitempty"`
 }
@@ -109,15 +113,21 @@ type ProfileDiff struct {
 // Fails reports whether the benchmark fails the comparison: it is
 // missing, or a gated figure regressed or is missing.
 func (b Benchmark) Fails() bool {
-	if b.Outcome == verdict.Missing && !b.Retired {
-		return true
-	}
+	return b.Outcome == verdict.Missing && !b.Retired || len(b.Failing()) > 0
+}
+
+// Failing are the verdicts on b's figures that fail it: each figure that
+// fails (verdict.Verdict.Fails) and is not accepted, or is inconsistent,
+// which no acceptance excuses. It is the lab's one rule of what fails
+// with acceptances.
+func (b Benchmark) Failing() []verdict.Verdict {
+	var failing []verdict.Verdict
 	for _, f := range b.Figures {
-		if f.Fails() && !b.Accepts(f.Figure) {
-			return true
+		if f.Fails() && (!b.Accepts(f.Figure) || f.Outcome == verdict.Inconsistent) {
+			failing = append(failing, f)
 		}
 	}
-	return false
+	return failing
 }
 
 // EnvironmentChanged reports whether the benchmark was left uncompared

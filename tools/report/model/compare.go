@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"havlak-lab/tools/result"
+	"havlak-lab/tools/summary"
 	"havlak-lab/tools/verdict"
 )
 
@@ -22,43 +23,30 @@ const (
 	DefaultRSSThreshold = verdict.MemoryThreshold
 )
 
-// A Comparison is a benchmark against its baseline.
+// A Comparison is a program against its baseline, as the report's tables
+// show it: the lab's one comparison of it (Benchmark, summary.Compare),
+// with its timings picked out for their columns.
 type Comparison struct {
-	// Judged are its figures judged against the baseline's by the lab's
-	// one comparison (verdict.Policy.Compare), timings and counts alike,
-	// then the growth of its swept figures.
-	Judged []verdict.Verdict
-	// Real, CPU and MaxRSS are the timings among them (real_seconds,
-	// cpu_seconds, max_rss_kib), for the tables; Made tells that they
-	// were judged: both sides had enough runs.
+	// Benchmark is its comparison, as summary.json has it: every figure
+	// judged, the acceptances, the environment's changes, the outcome.
+	Benchmark summary.Benchmark
+	// Real, CPU and MaxRSS are the timings among its figures
+	// (real_seconds, cpu_seconds, max_rss_kib), for the tables; Made
+	// tells that they were judged: both sides had enough runs.
 	Real, CPU, MaxRSS verdict.Verdict
 	Made              bool
 	// Metrics are the others: the low-noise figures and their growth.
 	Metrics []verdict.Verdict
-	// Regressed: a gated figure regressed.
+	// Regressed: it fails the comparison (summary.Benchmark.Fails).
 	Regressed bool
-	// EnvironmentChanges name what differs from the baseline's
-	// environment: the figures it can change were not compared, unless
-	// AllowedEnvironmentChange (the gate's AllowEnvChange).
-	EnvironmentChanges       []string
-	AllowedEnvironmentChange bool
-	// SameIdentity: the baseline measured the same binary and run.
-	SameIdentity bool
-	// Accepted are the regressions of its figures that the gate accepts.
-	Accepted []verdict.Acceptance
 	// Note explains a comparison that could not be made, or qualifies one.
 	Note string
 	// Baseline is the result compared with, for its profiles.
 	Baseline *Result
 }
 
-// accepts tells whether a regression of figure is accepted.
-func (c *Comparison) accepts(figure string) bool {
-	return slices.ContainsFunc(c.Accepted, func(a verdict.Acceptance) bool { return a.Figure == figure })
-}
-
 // Figures are every figure judged.
-func (c *Comparison) Figures() []verdict.Verdict { return c.Judged }
+func (c *Comparison) Figures() []verdict.Verdict { return c.Benchmark.Figures }
 
 // isTiming tells whether a verdict is of a timing or memory figure: judged
 // by the U test over runs, shown in the tables' own columns.
@@ -82,11 +70,6 @@ func figure(judged []verdict.Verdict, name string) verdict.Verdict {
 	return verdict.Verdict{}
 }
 
-// side is a result as one side of the comparison.
-func side(r *Result) verdict.Side {
-	return verdict.Side{Figures: r.Figures, Sweeps: r.Sweeps, Identity: r.Identity, Environment: &r.Environment, Source: r.Source}
-}
-
 // A Gate is the regression gate's settings.
 type Gate struct {
 	// Threshold and RSSThreshold: the worsening of the median real time
@@ -99,29 +82,15 @@ type Gate struct {
 	// figure and reason. They do not fail.
 	Accepted []verdict.Acceptance
 	// Recent gives the history's recent results of a baseline's identity
-	// and environment (history.Recent): its figures' medians, which
-	// calibrate its thresholds with its runs, and by figure swept its
-	// sweeps, which calibrate its growths' with its own sweep's fit; nil
-	// without a history.
-	Recent func(*Result) (medians map[result.FigureKey][]float64, sweeps map[string][]result.Sweep, err error)
+	// and environment (history.Recent): its figures' medians and its
+	// sweeps, which calibrate its thresholds; nil without a history.
+	Recent func(base summary.Side) (medians map[result.FigureKey][]float64, sweeps map[string][]result.Sweep, err error)
 }
 
-// baseSide is the baseline's result as the base of a comparison, with
-// its recent history when the gate has one.
-func (g Gate) baseSide(r *Result) (verdict.Side, error) {
-	s := side(r)
-	if g.Recent != nil && r.Identity != nil {
-		var err error
-		if s.History, s.HistorySweeps, err = g.Recent(r); err != nil {
-			return s, fmt.Errorf("the history of %s's baseline: %w", r.Name, err)
-		}
-	}
-	return s, nil
-}
-
-// policy is the lab's policy with the gate's thresholds of timings and
-// memory, where it sets them.
-func (g Gate) policy() verdict.Policy {
+// options are the one comparison's options for this gate: the lab's
+// policy with the gate's thresholds of timings and memory, where it sets
+// them.
+func (g Gate) options(retire []string) summary.Options {
 	p := verdict.Lab
 	p.AllowEnvironmentChange = g.AllowEnvChange
 	if g.Threshold > 0 {
@@ -130,178 +99,136 @@ func (g Gate) policy() verdict.Policy {
 	if g.RSSThreshold > 0 {
 		p.Memory = g.RSSThreshold
 	}
-	return p
+	what := "this report has no result of it"
+	return summary.Options{Policy: p, Accepted: g.Accepted, Retire: retire, Recent: g.Recent, Lacking: what}
 }
 
-// Compare judges the report against the baseline: each program and each
-// server against its namesake, and the baseline's benchmarks the report
-// lacks become its Missing, unless retire names them (on purpose: an
-// error when one is not in the baseline, or still measured). It returns
-// the program rows that regressed (a gated figure's verdict fails), and
-// those whose environment differs from their baseline's (left uncompared
-// unless the gate allows it).
+// sides are the report's programs and servers, as sides of the lab's
+// comparison.
+func sides(results []*Result, servers []*ServerRow) []summary.Side {
+	var all []summary.Side
+	for _, r := range results {
+		all = append(all, r.Side)
+	}
+	for _, s := range servers {
+		all = append(all, s.Side)
+	}
+	return all
+}
+
+// Compare judges the report against the baseline by the lab's one
+// comparison of benchmarks (summary.Compare): each program and each
+// server against its namesake; the baseline's benchmarks the report lacks
+// become its Missing, unless retire names them (on purpose: an error when
+// one is not in the baseline, or still measured). The comparison is kept
+// as the report's Compared, and each row's as its Compared. It returns
+// the program rows that fail (a gated figure regressed, and is not
+// accepted), and those whose environment differs from their baseline's
+// (left uncompared unless the gate allows it).
 func Compare(r *Report, baseline *Set, gate Gate, retire []string) (regressed, moved []*Row, err error) {
-	if r.Missing, err = missing(r, baseline, retire); err != nil {
+	opts := gate.options(retire)
+	if len(r.Unreadable) > 0 {
+		opts.Lacking += fmt.Sprintf("; %d results could not be read", len(r.Unreadable))
+	}
+	s, err := summary.Compare("report", r.Baseline, sides(baseline.Results, baseline.Servers), sides(resultsOf(r.Rows), r.Servers), opts)
+	if err != nil {
 		return nil, nil, err
 	}
-	compareServers(r.Servers, baseline.Servers, gate)
-	return compareRows(r.Rows, baseline.Results, gate)
+	r.Compared = s
+	judged := map[string]summary.Benchmark{}
+	for _, b := range s.Benchmarks {
+		if b.Outcome == verdict.Missing {
+			r.Missing = append(r.Missing, Missing{Name: b.Name, Why: b.Note, Retired: b.Retired})
+		}
+		judged[b.Name] = b
+	}
+	old := map[string]*Result{}
+	for _, b := range baseline.Results {
+		old[b.Name] = b
+	}
+	for _, row := range r.Rows {
+		row.Compared = programComparison(judged[row.Name], old[row.Name], row.Metrics)
+		if len(row.Compared.Benchmark.EnvironmentChanges) > 0 {
+			moved = append(moved, row)
+		}
+		if row.Compared.Regressed {
+			regressed = append(regressed, row)
+		}
+	}
+	for _, row := range r.Servers {
+		row.Compared = serverComparison(judged[row.Name], row.Metrics)
+	}
+	return regressed, moved, nil
+}
+
+// resultsOf are the rows' results.
+func resultsOf(rows []*Row) []*Result {
+	results := make([]*Result, len(rows))
+	for i, row := range rows {
+		results[i] = row.Result
+	}
+	return results
 }
 
 // A Missing is a benchmark of the baseline that the report has no result
 // of, by the lab's one rule (verdict.GoneBenchmarks).
 type Missing = verdict.Gone
 
-func missing(r *Report, baseline *Set, retire []string) ([]Missing, error) {
-	tonight, before := map[string]bool{}, map[string]string{}
-	for _, row := range r.Rows {
-		tonight[row.Name] = true
+// programComparison is a program's comparison b as the tables show it.
+func programComparison(b summary.Benchmark, base *Result, metrics []result.Metric) *Comparison {
+	c := &Comparison{Benchmark: b, Baseline: base, Regressed: b.Fails(), Note: b.Note,
+		Real: figure(b.Figures, "real_seconds"), CPU: figure(b.Figures, "cpu_seconds"), MaxRSS: figure(b.Figures, "max_rss_kib")}
+	if base == nil {
+		return c
 	}
-	for _, row := range r.Servers {
-		tonight[row.Name] = true
+	for _, v := range b.Figures {
+		if withMetrics(v, metrics) {
+			c.Metrics = append(c.Metrics, v)
+		}
 	}
-	for _, b := range baseline.Results {
-		before[b.Name] = b.Source
+	var timings string
+	switch {
+	case c.Real.Figure == "":
+		timings = "no timings to compare"
+	case b.EnvironmentChanged() && c.Real.Outcome == verdict.NotComparable:
+		// The comparison's note says why.
+	case c.Real.Outcome == verdict.NotComparable || c.Real.Outcome == verdict.Missing:
+		timings = "timings of " + c.Real.Reason
+	default:
+		c.Made = true
 	}
-	for _, b := range baseline.Servers {
-		before[b.Name] = b.Source
+	if timings != "" {
+		c.Note = strings.Join(slices.DeleteFunc([]string{timings, b.Note}, func(s string) bool { return s == "" }), "; ")
 	}
-	if err := verdict.CheckRetire(before, tonight, retire); err != nil {
-		return nil, err
-	}
-	what := "this report has no result of it"
-	if len(r.Unreadable) > 0 {
-		what += fmt.Sprintf("; %d results could not be read", len(r.Unreadable))
-	}
-	return verdict.GoneBenchmarks(before, tonight, retire, what), nil
+	return c
 }
 
-// compareRows fills in each program row's comparison with the baseline
-// result of the same name.
-func compareRows(rows []*Row, baseline []*Result, gate Gate) (regressed, moved []*Row, err error) {
-	old := map[string]*Row{}
-	for _, row := range Rows(baseline) {
-		old[row.Name] = row
-	}
-	for _, row := range rows {
-		base := old[row.Name]
-		if base == nil {
-			row.Compared = &Comparison{Note: "not in the baseline"}
-			continue
-		}
-		diffs := environmentChanges(base.Environment, row.Environment)
-		if len(diffs) > 0 {
-			moved = append(moved, row)
-		}
-		baseSide, err := gate.baseSide(base.Result)
-		if err != nil {
-			return nil, nil, err
-		}
-		judged := gate.policy().Compare(baseSide, side(row.Result))
-		c := &Comparison{Judged: judged, Baseline: base.Result, EnvironmentChanges: diffs, AllowedEnvironmentChange: gate.AllowEnvChange,
-			Real: figure(judged, "real_seconds"), CPU: figure(judged, "cpu_seconds"), MaxRSS: figure(judged, "max_rss_kib")}
-		for _, v := range judged {
-			if withMetrics(v, row.Result.Metrics) {
-				c.Metrics = append(c.Metrics, v)
-			}
-		}
-		var notes []string
-		switch {
-		case c.Real.Figure == "":
-			notes = append(notes, "no timings to compare")
-		case len(diffs) > 0 && !gate.AllowEnvChange && c.Real.Outcome == verdict.NotComparable:
-			// The environment's note below says why.
-		case c.Real.Outcome == verdict.NotComparable || c.Real.Outcome == verdict.Missing:
-			notes = append(notes, "timings of "+c.Real.Reason)
-		default:
-			c.Made = true
-		}
-		if base.Identity != nil && row.Identity != nil && *base.Identity == *row.Identity {
-			c.SameIdentity = true
-			if slices.ContainsFunc(judged, func(v verdict.Verdict) bool { return v.Outcome == verdict.Inconsistent }) {
-				notes = append(notes, "the same binary and run as the baseline, yet an exact count differs: an inconsistent measurement")
-			} else {
-				notes = append(notes, "the same binary and run as the baseline: its changes are the noise floor")
-			}
-		}
-		for _, a := range gate.Accepted {
-			if a.Benchmark == row.Name && slices.ContainsFunc(c.Figures(), func(v verdict.Verdict) bool { return v.Figure == a.Figure && v.Fails() }) {
-				c.Accepted = append(c.Accepted, a)
-			}
-		}
-		c.Regressed = slices.ContainsFunc(c.Figures(), func(v verdict.Verdict) bool { return v.Fails() && !c.accepts(v.Figure) })
-		switch {
-		case len(diffs) > 0 && gate.AllowEnvChange:
-			notes = append(notes, "environment changed: "+strings.Join(diffs, ", "))
-		case len(diffs) > 0:
-			notes = append(notes, "another environment than the baseline's ("+strings.Join(diffs, ", ")+
-				"): only the figures it cannot change were compared")
-		}
-		c.Note = strings.Join(notes, "; ")
-		row.Compared = c
-		if c.Regressed {
-			regressed = append(regressed, row)
-		}
-	}
-	return regressed, moved, nil
-}
-
-// environmentChanges names the fields of two environments that differ.
-func environmentChanges(old, new result.Environment) []string {
-	var diffs []string
-	for _, d := range result.Differences(old, new) {
-		diffs = append(diffs, d.String())
-	}
-	return diffs
-}
-
-// A ServerComparison is a server benchmark against its baseline: its
-// figures judged by the lab's one comparison, among them its throughput
-// and p99 latency over the rounds (timings) and its counted figures per
-// request.
+// A ServerComparison is a server benchmark against its baseline: the lab's
+// one comparison of it (Benchmark, summary.Compare), among its figures its
+// throughput and p99 latency over the rounds (timings) and its counted
+// figures per request.
 type ServerComparison struct {
-	Judged          []verdict.Verdict
+	Benchmark       summary.Benchmark
 	Throughput, P99 verdict.Verdict
 	// Metrics are the counted figures per request.
-	Metrics                  []verdict.Verdict
-	Regressed                bool
-	EnvironmentChanges       []string
-	AllowedEnvironmentChange bool
-	Note                     string
+	Metrics   []verdict.Verdict
+	Regressed bool
+	Note      string
 }
 
 // Figures are the figures judged.
-func (c *ServerComparison) Figures() []verdict.Verdict { return c.Judged }
+func (c *ServerComparison) Figures() []verdict.Verdict { return c.Benchmark.Figures }
 
-// compareServers judges each server row against its namesake.
-func compareServers(rows, baseline []*ServerRow, gate Gate) {
-	old := map[string]*ServerRow{}
-	for _, row := range baseline {
-		old[row.Name] = row
+// serverComparison is a server's comparison b as the tables show it.
+func serverComparison(b summary.Benchmark, metrics []result.Metric) *ServerComparison {
+	c := &ServerComparison{Benchmark: b, Regressed: b.Fails(), Note: b.Note,
+		Throughput: figure(b.Figures, "throughput"), P99: figure(b.Figures, "latency_p99")}
+	for _, v := range b.Figures {
+		if withMetrics(v, metrics) {
+			c.Metrics = append(c.Metrics, v)
+		}
 	}
-	for _, row := range rows {
-		base := old[row.Name]
-		if base == nil {
-			row.Compared = &ServerComparison{Note: "not in the baseline"}
-			continue
-		}
-		c := &ServerComparison{EnvironmentChanges: environmentChanges(base.Environment, row.Environment), AllowedEnvironmentChange: gate.AllowEnvChange}
-		row.Compared = c
-		if len(c.EnvironmentChanges) > 0 && !gate.AllowEnvChange {
-			c.Note = "another environment than the baseline's (" + strings.Join(c.EnvironmentChanges, ", ") +
-				"): only the figures it cannot change were compared"
-		}
-		c.Judged = gate.policy().Compare(
-			verdict.Side{Figures: base.Figures, Environment: &base.Environment, Source: base.Source},
-			verdict.Side{Figures: row.Figures, Environment: &row.Environment, Source: row.Source})
-		c.Throughput, c.P99 = figure(c.Judged, "throughput"), figure(c.Judged, "latency_p99")
-		for _, v := range c.Judged {
-			if withMetrics(v, row.Metrics) {
-				c.Metrics = append(c.Metrics, v)
-			}
-		}
-		c.Regressed = slices.ContainsFunc(c.Judged, verdict.Verdict.Fails)
-	}
+	return c
 }
 
 // Text describes a server row against its baseline.
@@ -366,12 +293,12 @@ func (row *Row) CompareText() string {
 			parts = append(parts, m.Figure+" "+m.ChangeText(2))
 		}
 	}
-	for _, a := range c.Accepted {
+	for _, a := range c.Benchmark.Accepted {
 		parts = append(parts, "accepted "+a.Figure+": "+a.Reason)
 	}
 	text := strings.Join(parts, ", ")
 	switch {
-	case slices.ContainsFunc(c.Judged, func(v verdict.Verdict) bool { return v.Outcome == verdict.Inconsistent }):
+	case c.Benchmark.Outcome == verdict.Inconsistent:
 		text = "INCONSISTENT: " + text
 	case c.Regressed:
 		text = "REGRESSED: " + text

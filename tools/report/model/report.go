@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"havlak-lab/tools/result"
+	"havlak-lab/tools/summary"
 	"havlak-lab/tools/trends"
 )
 
@@ -33,6 +34,9 @@ type Report struct {
 	// Missing are the baseline's benchmarks that this report lacks, or
 	// retired on purpose (Compare).
 	Missing []Missing
+	// Compared is the lab's one comparison of the report with its
+	// baseline (Compare), nil without a baseline.
+	Compared *summary.Summary
 }
 
 // New is the report of a set of results: its rows, grouped by study, and

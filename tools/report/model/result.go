@@ -8,6 +8,7 @@ import (
 	"sort"
 
 	"havlak-lab/tools/result"
+	"havlak-lab/tools/summary"
 )
 
 // A Result is one benchmark's result as the report shows it: its
@@ -23,9 +24,10 @@ type Result struct {
 	Metrics  []result.Metric
 	// Sweeps: how its counted figures grow with the workload.
 	Sweeps []result.Sweep
-	// Figures are all its figures, as tools/result declares them: what
-	// the comparison with the baseline judges.
-	Figures []result.Figure
+	// Side is the result as one side of the lab's comparison
+	// (summary.NewSide): every figure it has, as tools/result declares
+	// them, and what was measured where.
+	Side summary.Side
 
 	// Files are its CPU profile's top functions, and its profiles and
 	// call graphs, read when drawn.
@@ -61,7 +63,7 @@ func readResult(f result.Found) *Result {
 		r.Problems = append(r.Problems, f.Outputs.Path(result.FileName)+": no successful run")
 	}
 	var err error
-	if r.Figures, err = result.Figures(res, f.Outputs); err != nil {
+	if r.Side, err = summary.NewSide(res, f.Outputs, f.Path); err != nil {
 		r.Problems = append(r.Problems, err.Error())
 	}
 	var problems []string

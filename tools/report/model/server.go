@@ -8,6 +8,7 @@ import (
 
 	"havlak-lab/tools/report/profiles"
 	"havlak-lab/tools/result"
+	"havlak-lab/tools/summary"
 )
 
 // A ServerRow is a server benchmark's result (kind "server") as the report
@@ -19,9 +20,10 @@ type ServerRow struct {
 	Source      string
 	Server      *result.Server
 	Median      result.LoadRound
-	// Figures are all its figures, as tools/result declares them: what
-	// the comparison with the baseline judges.
-	Figures []result.Figure
+	// Side is the result as one side of the lab's comparison
+	// (summary.NewSide): every figure it has, as tools/result declares
+	// them, and what was measured where.
+	Side summary.Side
 	// Speed-up: the throughput over the declared reference's; 0 without one.
 	SpeedUp float64
 
@@ -58,7 +60,7 @@ func readServer(f result.Found) *ServerRow {
 		Server: res.Server, Median: res.Server.Median(), Metrics: res.Metrics,
 	}
 	var err error
-	if row.Figures, err = result.Figures(res, f.Outputs); err != nil {
+	if row.Side, err = summary.NewSide(res, f.Outputs, f.Path); err != nil {
 		row.Problems = append(row.Problems, err.Error())
 	}
 	var problems []string

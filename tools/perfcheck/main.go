@@ -252,12 +252,29 @@ func (c *checker) check(baseCommit string) (*summary.Summary, check.Plan, error)
 	if err != nil {
 		return nil, check.Plan{}, cli.UsageError{Err: fmt.Errorf("a commit's trailer: %w", err)}
 	}
-	for _, name := range plan.Removed {
-		s.Benchmarks = append(s.Benchmarks, summary.Benchmark{Name: name, Outcome: verdict.Missing,
-			Note: "the base has it, the change does not"})
+	var results [2]map[string]check.Measured
+	var unreadable []string
+	// judge is the check's verdict on what it measured.
+	judge := func() (*summary.Summary, check.Plan, error) {
+		s, err := check.Compare(baseCommit, results[1], results[0], plan.Removed, accepted)
+		if err != nil {
+			return nil, check.Plan{}, err
+		}
+		s.Unreadable = unreadable
+		for _, b := range s.Benchmarks {
+			if !b.Fails() || b.Outcome == verdict.Missing {
+				continue
+			}
+			diffs, err := check.ProfileDiffs(b, results[1][b.Name], results[0][b.Name])
+			if err != nil {
+				s.Problems = append(s.Problems, err.Error())
+			}
+			s.ProfileDiffs = append(s.ProfileDiffs, diffs...)
+		}
+		return s, plan, nil
 	}
 	if len(plan.Changed) == 0 {
-		return s, plan, nil
+		return judge()
 	}
 	// A program's counts are its count action, which the user's Bazel
 	// settings may run on a remote worker and find in a cache; the other
@@ -270,7 +287,6 @@ func (c *checker) check(baseCommit string) (*summary.Summary, check.Plan, error)
 			tests = append(tests, t.Test)
 		}
 	}
-	var results [2]map[string]check.Measured
 	for i, side := range sides {
 		fmt.Fprintf(c.log, "perfcheck: [%d/4] measuring %d benchmarks at %s: %s\n", i+3, len(plan.Changed), side.name, strings.Join(append(counts, tests...), " "))
 		since := time.Now()
@@ -295,7 +311,7 @@ func (c *checker) check(baseCommit string) (*summary.Summary, check.Plan, error)
 			}
 			r, out, err := result.Read(zip)
 			if err != nil {
-				s.Unreadable = append(s.Unreadable, fmt.Sprintf("%s, %s: %v", t.Benchmark, side.name, err))
+				unreadable = append(unreadable, fmt.Sprintf("%s, %s: %v", t.Benchmark, side.name, err))
 				continue
 			}
 			if t.Counts != "" && check.FromCache(r, since) {
@@ -311,23 +327,7 @@ func (c *checker) check(baseCommit string) (*summary.Summary, check.Plan, error)
 			fmt.Fprintf(c.log, "perfcheck: %s: %s, %d counted now\n", side.name, fromCache, len(counts)-len(cached))
 		}
 	}
-	for _, t := range plan.Changed {
-		change, ok := results[0][t.Benchmark]
-		base, bothOK := results[1][t.Benchmark]
-		if !ok || !bothOK {
-			continue
-		}
-		b := check.Compare(base.Result, change.Result, accepted)
-		s.Benchmarks = append(s.Benchmarks, b)
-		if b.Fails() {
-			diffs, err := check.ProfileDiffs(b, base, change)
-			if err != nil {
-				s.Problems = append(s.Problems, err.Error())
-			}
-			s.ProfileDiffs = append(s.ProfileDiffs, diffs...)
-		}
-	}
-	return s, plan, nil
+	return judge()
 }
 
 // reach asks which benchmarks the change's files can reach: the changes

@@ -33,6 +33,13 @@ func NewSide(r *result.Result, out result.Outputs, source string) (Side, error) 
 	return side, err
 }
 
+// Declared is a benchmark that a side declares and did not measure (the
+// perf check's base, for a benchmark the change removes): as a base, it
+// makes its namesake's absence missing.
+func Declared(name, source string) Side {
+	return Side{Benchmark: result.Benchmark{Name: name}, Side: verdict.Side{Source: source}}
+}
+
 // Options are what a comparison takes besides its two sides.
 type Options struct {
 	// Policy judges each figure (verdict.Lab, or the lab's policy with
@@ -48,6 +55,16 @@ type Options struct {
 	// measured, not judged, where a shared runner makes them noise (the
 	// perf check of a change).
 	CountsOnly bool
+	// OneEnvironment: the caller measured both sides in one environment
+	// by construction (the perf check: on one agent, or counted by the
+	// one worker its count actions declare, which refuses to count
+	// elsewhere), so their environments are not compared.
+	OneEnvironment bool
+	// IgnoreIdentity judges two measurements of the same binary and run
+	// as though the binaries differed, rather than as the noise floor:
+	// for the regression suite's reruns, which count the false alarms of
+	// the thresholds on noise alone.
+	IgnoreIdentity bool
 	// Recent gives a base's recent history (tools/history's Recent): its
 	// figures' medians, which calibrate their thresholds with its runs,
 	// and its sweeps, which calibrate its growths'; nil without a history.
@@ -97,6 +114,28 @@ func Compare(tool, baseline string, base, change []Side, opts Options) (*Summary
 		s.Benchmarks = append(s.Benchmarks, Benchmark{Name: g.Name, Outcome: verdict.Missing, Retired: g.Retired, Note: g.Why})
 	}
 	return s, nil
+}
+
+// CompareOne is Compare of one benchmark measured at both sides: its
+// verdict.
+func CompareOne(base, change Side, opts Options) (Benchmark, error) {
+	s, err := Compare("", "", []Side{base}, []Side{change}, opts)
+	if err != nil {
+		return Benchmark{}, err
+	}
+	if len(s.Benchmarks) != 1 {
+		// Two names: the change's, not in the base, and the base's, missing.
+		return Benchmark{}, fmt.Errorf("a benchmark of one name at both sides: %s and %s", base.Benchmark.Name, change.Benchmark.Name)
+	}
+	return s.Benchmarks[0], nil
+}
+
+// Counted are the options of a comparison of counted figures alone, of
+// sides measured in one environment by construction (OneEnvironment): the
+// perf check's of a change, and the regression suite's, which measures
+// that gate's power.
+func Counted(accepted []verdict.Acceptance) Options {
+	return Options{Policy: verdict.Lab, Accepted: accepted, CountsOnly: true, OneEnvironment: true, Lacking: "the change does not"}
 }
 
 // Uncompared is the summary of results without a baseline: each
@@ -173,6 +212,12 @@ func compareBenchmark(b *Benchmark, base, change Side, opts Options) error {
 	}
 	o, n := base.Side, change.Side
 	o.Figures, n.Figures = judged(o.Figures, opts), judged(n.Figures, opts)
+	if opts.OneEnvironment {
+		o.Environment, n.Environment = nil, nil
+	}
+	if opts.IgnoreIdentity {
+		o.Identity, n.Identity = nil, nil
+	}
 	if opts.Recent != nil && o.Identity != nil {
 		var err error
 		if o.History, o.HistorySweeps, err = opts.Recent(base); err != nil {

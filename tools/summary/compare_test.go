@@ -173,3 +173,20 @@ func TestUncompared(t *testing.T) {
 		t.Errorf("no baseline: %+v", s)
 	}
 }
+
+// The regression suite's reruns are judged as changes: their noise against
+// the thresholds, not the noise floor.
+func TestCompareIgnoreIdentity(t *testing.T) {
+	id := &result.Identity{BinarySHA256: strings.Repeat("a", 64), RunSHA256: strings.Repeat("b", 64)}
+	base, change := program("havlak6cc", 1e9, 2), program("havlak6cc", 1.2e9, 2)
+	base.Identity, change.Identity = id, id
+	opts := Counted(nil)
+	opts.IgnoreIdentity = true
+	b, err := CompareOne(base, change, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.SameIdentity || b.Outcome != verdict.Regressed || !b.Fails() || len(b.Figures) != 1 {
+		t.Errorf("a rerun 20%% off, judged as a change: %+v", b)
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -199,31 +200,55 @@ func NewPlan(base, change []Target) Plan {
 	return p
 }
 
-// Compare judges the change's result against the base's by the lab's one
-// comparison (verdict.Policy.Compare): its counted figures, the base
-// deciding which are gated and at what threshold, and their growth; a
-// gated figure or sweep the change lacks is missing.
-// Timings are left out: on a shared runner they are noise. Accepted
-// regressions of this benchmark are recorded and do not fail.
-func Compare(base, change *result.Result, accepted []verdict.Acceptance) summary.Benchmark {
-	b := summary.Benchmark{Name: change.Benchmark.Name, Study: change.Benchmark.Study,
-		Language: change.Benchmark.Language, Workload: change.Benchmark.Workload.Name}
-	b.Figures = verdict.Lab.Compare(
-		verdict.Side{Figures: result.MetricFigures(base.Metrics), Sweeps: base.Sweeps},
-		verdict.Side{Figures: result.MetricFigures(change.Metrics), Sweeps: change.Sweeps})
-	for _, f := range b.Figures {
-		if n := change.Metric(f.Figure); n != nil && len(n.Values) > 0 {
-			b.Values = append(b.Values, summary.Value{Figure: n.Name, Unit: n.Unit, Sample: result.NewSample(n.Values)})
+// Compare judges the benchmarks measured at both sides (by name) by the
+// lab's one comparison of benchmarks (summary.Compare): their counted
+// figures, the base deciding which are gated and at what threshold, and
+// their growth; a gated figure or sweep the change lacks is missing, and
+// so is each benchmark of removed (the base declares it, the change does
+// not). Timings are left out: on a shared runner they are noise. The
+// environments are not compared either: both sides ran on this agent, or
+// their counts on the declared count worker, which refuses to count
+// anywhere else (result.CountWorker). Accepted regressions are recorded
+// and do not fail.
+func Compare(baseCommit string, base, change map[string]Measured, removed []string, accepted []verdict.Acceptance) (*summary.Summary, error) {
+	var before, after []summary.Side
+	for _, name := range slices.Sorted(maps.Keys(change)) {
+		b, c := base[name], change[name]
+		if b.Result == nil {
+			continue
+		}
+		for i, m := range []Measured{b, c} {
+			side, err := summary.NewSide(m.Result, m.Outputs, m.Outputs.Path(result.FileName))
+			if err != nil {
+				return nil, err
+			}
+			if i == 0 {
+				before = append(before, side)
+			} else {
+				after = append(after, side)
+			}
 		}
 	}
-	for _, a := range accepted {
-		if a.Benchmark == b.Name && !b.Accepts(a.Figure) {
-			b.Accepted = append(b.Accepted, a)
+	for _, name := range removed {
+		before = append(before, summary.Declared(name, "the base's manifest"))
+	}
+	s, err := summary.Compare("perfcheck", baseCommit, before, after, summary.Counted(accepted))
+	if err != nil {
+		return nil, err
+	}
+	for i := range s.Benchmarks {
+		b := &s.Benchmarks[i]
+		if b.Outcome != verdict.Missing && !slices.ContainsFunc(b.Figures, func(v verdict.Verdict) bool { return v.Rule.Gated }) {
+			b.Note = join(b.Note, "no gated counted figure: its quick test counts none")
 		}
 	}
-	b.Outcome = verdict.Worst(b.Figures)
-	if !slices.ContainsFunc(b.Figures, func(v verdict.Verdict) bool { return v.Rule.Gated }) {
-		b.Note = "no gated counted figure: its quick test counts none"
+	return s, nil
+}
+
+// join joins two notes.
+func join(a, b string) string {
+	if a == "" {
+		return b
 	}
-	return b
+	return a + "; " + b
 }

@@ -99,24 +99,49 @@ func counted(name string, values ...float64) *result.Result {
 		Metrics: []result.Metric{{Name: "instructions", Unit: "instructions", Values: values, Gated: true, Threshold: verdict.CountThreshold}}}
 }
 
+// compareOne is the check's verdict on one benchmark measured at both
+// sides.
+func compareOne(t *testing.T, base, change *result.Result, accepted []verdict.Acceptance) summary.Benchmark {
+	t.Helper()
+	out, err := result.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return compareMeasured(t, Measured{Result: base, Outputs: out}, Measured{Result: change, Outputs: out}, accepted)
+}
+
+// compareMeasured is the check's verdict on one benchmark measured at
+// both sides, with its files.
+func compareMeasured(t *testing.T, base, change Measured, accepted []verdict.Acceptance) summary.Benchmark {
+	t.Helper()
+	s, err := Compare("base", map[string]Measured{base.Benchmark.Name: base}, map[string]Measured{change.Benchmark.Name: change}, nil, accepted)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Benchmarks) != 1 {
+		t.Fatalf("one benchmark compared: %+v", s.Benchmarks)
+	}
+	return s.Benchmarks[0]
+}
+
 func TestCompare(t *testing.T) {
 	base := counted("havlak6cc", 1e9, 1e9)
-	if b := Compare(base, counted("havlak6cc", 1.02e9, 1.02e9), nil); !b.Fails() || b.Outcome != verdict.Regressed {
+	if b := compareOne(t, base, counted("havlak6cc", 1.02e9, 1.02e9), nil); !b.Fails() || b.Outcome != verdict.Regressed {
 		t.Errorf("2%% more: %+v", b)
 	}
-	if b := Compare(base, counted("havlak6cc", 0.95e9, 0.95e9), nil); b.Fails() || b.Outcome != verdict.Improved {
+	if b := compareOne(t, base, counted("havlak6cc", 0.95e9, 0.95e9), nil); b.Fails() || b.Outcome != verdict.Improved {
 		t.Errorf("5%% fewer: %+v", b)
 	}
-	if b := Compare(base, counted("havlak6cc", 1.0001e9, 1e9), nil); b.Fails() || b.Outcome != verdict.Unchanged {
+	if b := compareOne(t, base, counted("havlak6cc", 1.0001e9, 1e9), nil); b.Fails() || b.Outcome != verdict.Unchanged {
 		t.Errorf("0.01%% more: %+v", b)
 	}
 	accepted := []verdict.Acceptance{{Benchmark: "havlak6cc", Figure: "instructions", Reason: "on purpose"}}
-	if b := Compare(base, counted("havlak6cc", 1.03e9), accepted); b.Fails() || len(b.Accepted) != 1 {
+	if b := compareOne(t, base, counted("havlak6cc", 1.03e9), accepted); b.Fails() || len(b.Accepted) != 1 {
 		t.Errorf("accepted: %+v", b)
 	}
 	gone := counted("havlak6cc")
 	gone.Metrics[0].Unavailable = "valgrind not found"
-	if b := Compare(base, gone, nil); !b.Fails() || b.Outcome != verdict.Missing || !strings.Contains(b.Figures[0].Reason, "valgrind") {
+	if b := compareOne(t, base, gone, nil); !b.Fails() || b.Outcome != verdict.Missing || !strings.Contains(b.Figures[0].Reason, "valgrind") {
 		t.Errorf("no count at the change: %+v", b)
 	}
 }
@@ -133,7 +158,7 @@ func TestCompareTheBaseDecidesTheGate(t *testing.T) {
 	} {
 		change := counted("havlak6cc", 1.05e9, 1.05e9)
 		loosen(&change.Metrics[0])
-		b := Compare(base, change, nil)
+		b := compareOne(t, base, change, nil)
 		if !b.Fails() || b.Outcome != verdict.Regressed || b.Figures[0].Rule.Threshold != verdict.CountThreshold {
 			t.Errorf("%s, 5%% more: %+v, want a failing regression at the base's threshold", name, b)
 		}
@@ -145,9 +170,9 @@ func TestCompareTheBaseDecidesTheGate(t *testing.T) {
 
 func TestComment(t *testing.T) {
 	s := &summary.Summary{Tool: "perfcheck", Baseline: strings.Repeat("ab", 20)}
-	s.Benchmarks = append(s.Benchmarks, Compare(counted("quiet"), counted("quiet"), nil))
-	s.Benchmarks[0] = Compare(counted("quiet", 5), counted("quiet", 5), nil)
-	s.Benchmarks = append(s.Benchmarks, Compare(counted("slow", 100), counted("slow", 110), nil))
+	s.Benchmarks = append(s.Benchmarks, compareOne(t, counted("quiet"), counted("quiet"), nil))
+	s.Benchmarks[0] = compareOne(t, counted("quiet", 5), counted("quiet", 5), nil)
+	s.Benchmarks = append(s.Benchmarks, compareOne(t, counted("slow", 100), counted("slow", 110), nil))
 	plan := Plan{Changed: []Target{{Benchmark: "quiet"}, {Benchmark: "slow"}}, Unchanged: []string{"a", "b"}, NotReached: []string{"c"}}
 	var b strings.Builder
 	WriteComment(&b, s, plan, summary.Pair{}, CommentLimit)
@@ -164,7 +189,7 @@ func TestComment(t *testing.T) {
 	var big Plan
 	for i := range 3000 {
 		name := fmt.Sprintf("benchmark_%04d_with_a_long_name", i)
-		many.Benchmarks = append(many.Benchmarks, Compare(counted(name, 100), counted(name, 100+float64(i%3)*5), nil))
+		many.Benchmarks = append(many.Benchmarks, compareOne(t, counted(name, 100), counted(name, 100+float64(i%3)*5), nil))
 		big.Changed = append(big.Changed, Target{Benchmark: name})
 		big.Unchanged = append(big.Unchanged, name+"_other")
 	}
@@ -197,7 +222,7 @@ func cacheCounted(instructions, d1 float64) *result.Result {
 func TestCommentEachFigure(t *testing.T) {
 	base, change := strings.Repeat("ab", 20), strings.Repeat("cd", 20)
 	s := &summary.Summary{Tool: "perfcheck", Baseline: base, Benchmarks: []summary.Benchmark{
-		Compare(cacheCounted(114_109_000, 1_000_000), cacheCounted(115_021_872, 1_159_300), nil)}}
+		compareOne(t, cacheCounted(114_109_000, 1_000_000), cacheCounted(115_021_872, 1_159_300), nil)}}
 	dashboard, err := summary.ParseDashboard("https://perf.lab.example/")
 	if err != nil {
 		t.Fatal(err)

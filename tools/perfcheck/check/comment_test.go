@@ -60,7 +60,7 @@ func goMeasured(out string, ownIr, ownD1 float64) Measured {
 func TestProfileDiffsFollowTheFigure(t *testing.T) {
 	base := goMeasured(cachegrindOut(1_000_000, 10_000, 500_000, 4_000), 1_000_000, 10_000)
 	change := goMeasured(cachegrindOut(1_005_000, 11_600, 900_000, 90_000), 1_005_000, 11_600)
-	b := Compare(base.Result, change.Result, nil)
+	b := compareMeasured(t, base, change, nil)
 	if !b.Fails() || b.Figures[0].Fails() || !b.Figures[1].Fails() {
 		t.Fatalf("want d1_misses failing, own_instructions passing: %+v", b.Figures)
 	}
@@ -82,7 +82,7 @@ func TestProfileDiffsFollowTheFigure(t *testing.T) {
 	// Its instructions failing instead: the diff is of its own
 	// instructions.
 	change = goMeasured(cachegrindOut(1_100_000, 10_000, 100_000, 4_000), 1_100_000, 10_000)
-	b = Compare(base.Result, change.Result, nil)
+	b = compareMeasured(t, base, change, nil)
 	diffs, err = ProfileDiffs(b, base, change)
 	if err != nil || len(diffs) != 1 || diffs[0].SampleType != "own_instructions" || diffs[0].Base != 1_000_000 || diffs[0].New != 1_100_000 {
 		t.Fatalf("diffs %+v, %v: want one of own instructions, 1,000,000 → 1,100,000", diffs, err)
@@ -93,7 +93,7 @@ func TestProfileDiffsFollowTheFigure(t *testing.T) {
 	change = goMeasured(cachegrindOut(1_100_000, 11_600, 500_000, 4_000), 1_100_000, 11_600)
 	change.Metrics = append(change.Metrics, result.Metric{Name: "alloc_bytes", Unit: "bytes", Values: []float64{2}, Gated: true, Threshold: verdict.CountThreshold})
 	base.Metrics = append(base.Metrics, result.Metric{Name: "alloc_bytes", Unit: "bytes", Values: []float64{1}, Gated: true, Threshold: verdict.CountThreshold})
-	b = Compare(base.Result, change.Result, []verdict.Acceptance{
+	b = compareMeasured(t, base, change, []verdict.Acceptance{
 		{Benchmark: "havlak6", Figure: "own_instructions", Reason: "r"}, {Benchmark: "havlak6", Figure: "d1_misses", Reason: "r"}})
 	if diffs, err = ProfileDiffs(b, base, change); err != nil || len(diffs) != 1 || diffs[0].SampleType != "own_instructions" {
 		t.Errorf("only alloc_bytes failing: %+v, %v, want the own instructions' diff", diffs, err)
@@ -103,7 +103,7 @@ func TestProfileDiffsFollowTheFigure(t *testing.T) {
 	// diffed, and the check says so.
 	base = goMeasured("events: Ir\nfn=main.f\n1 100\nsummary: 100\n", 100, 10_000)
 	change = goMeasured(cachegrindOut(1_000_000, 11_600, 500_000, 4_000), 100, 11_600)
-	b = Compare(base.Result, change.Result, nil)
+	b = compareMeasured(t, base, change, nil)
 	if diffs, err = ProfileDiffs(b, base, change); len(diffs) != 0 || err == nil || !strings.Contains(err.Error(), "did not simulate the caches") {
 		t.Errorf("no cache simulation at the base: %+v, %v", diffs, err)
 	}

@@ -31,10 +31,10 @@ func swept(t *testing.T, quadratic float64) *result.Result {
 // orders; the same growth passes; a sweep the change lacks is missing.
 func TestCompareGrowth(t *testing.T) {
 	base := swept(t, 0)
-	if b := Compare(base, swept(t, 0), nil); b.Fails() {
+	if b := compareOne(t, base, swept(t, 0), nil); b.Fails() {
 		t.Errorf("the same growth: %+v", b)
 	}
-	b := Compare(base, swept(t, 0.02), nil)
+	b := compareOne(t, base, swept(t, 0.02), nil)
 	if !b.Fails() || b.Outcome != verdict.Regressed {
 		t.Fatalf("a quadratic term: %+v", b)
 	}
@@ -44,7 +44,7 @@ func TestCompareGrowth(t *testing.T) {
 	}
 	gone := swept(t, 0)
 	gone.Sweeps = nil
-	if b := Compare(base, gone, nil); !b.Fails() || b.Outcome != verdict.Missing {
+	if b := compareOne(t, base, gone, nil); !b.Fails() || b.Outcome != verdict.Missing {
 		t.Errorf("no sweep at the change: %+v", b)
 	}
 }

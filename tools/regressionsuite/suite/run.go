@@ -11,6 +11,7 @@ import (
 	"havlak-lab/internal/gitwork"
 	"havlak-lab/tools/perfcheck/check"
 	"havlak-lab/tools/result"
+	"havlak-lab/tools/summary"
 )
 
 // A Runner runs cases in a scratch copy of a checkout: a git repository of
@@ -18,8 +19,9 @@ import (
 // benchmark of the cases is measured at the base by its quick test (the
 // runner: result.json), again and again; each case is its patch applied to
 // the base, the benchmark's quick test built and run, and its gated
-// figures judged against the base's first run by the perf check's rule
-// (check.Compare, tools/verdict), the one the nightly gate applies too.
+// figures judged against the base's first run by the lab's one comparison
+// with the perf check's options (summary.Counted), which the nightly gate's
+// comparison shares.
 type Runner struct {
 	// Scratch is the copy's directory, at a fixed place so that its Bazel
 	// output base serves the next run.
@@ -27,7 +29,7 @@ type Runner struct {
 	Log     io.Writer
 	base    string
 	// baseline is each benchmark's first run at the base.
-	baseline map[string]*result.Result
+	baseline map[string]summary.Side
 }
 
 // Prepare makes the scratch copy of the checkout source and commits it.
@@ -68,7 +70,7 @@ func (r *Runner) toBase() error {
 // judged against it too, by the same rule: a regression there is a false
 // alarm.
 func (r *Runner) Baseline(benchmarks []string, reruns int) []FalseAlarms {
-	r.baseline = map[string]*result.Result{}
+	r.baseline = map[string]summary.Side{}
 	if err := r.toBase(); err != nil {
 		return []FalseAlarms{{Benchmark: strings.Join(benchmarks, ", "), Err: err.Error()}}
 	}
@@ -84,11 +86,20 @@ func (r *Runner) Baseline(benchmarks []string, reruns int) []FalseAlarms {
 				break
 			}
 			if i == 0 {
-				r.baseline[b] = res.result
+				r.baseline[b] = res.side
 				continue
 			}
 			fa.Comparisons++
-			if judged := check.Compare(r.baseline[b], res.result, nil); judged.Fails() {
+			// A rerun is the same binary and run: judged as a change all
+			// the same, for what its noise alone would set off.
+			opts := summary.Counted(nil)
+			opts.IgnoreIdentity = true
+			judged, err := summary.CompareOne(r.baseline[b], res.side, opts)
+			if err != nil {
+				fa.Err = err.Error()
+				break
+			}
+			if judged.Fails() {
 				var figures []string
 				for _, f := range judged.Figures {
 					if f.Fails() {
@@ -107,8 +118,8 @@ func (r *Runner) Baseline(benchmarks []string, reruns int) []FalseAlarms {
 // benchmark's quick test, and judges it against the base's first run.
 func (r *Runner) Run(c Case) Outcome {
 	o := Outcome{Case: c}
-	base := r.baseline[c.Benchmark]
-	if base == nil {
+	base, ok := r.baseline[c.Benchmark]
+	if !ok {
 		o.Err = "the base of " + c.Benchmark + " was not measured"
 		return o
 	}
@@ -131,14 +142,20 @@ func (r *Runner) Run(c Case) Outcome {
 		o.Err = res.err.Error()
 		return o
 	}
-	judged := check.Compare(base, res.result, nil)
+	judged, err := summary.CompareOne(base, res.side, summary.Counted(nil))
+	if err != nil {
+		o.Err = err.Error()
+		return o
+	}
 	o.Benchmark = &judged
 	return o
 }
 
+// measured is one run's result as a side of the comparison, or why there
+// is none.
 type measured struct {
-	result *result.Result
-	err    error
+	side summary.Side
+	err  error
 }
 
 // measure builds and runs the quick tests of benchmarks, runs times each,
@@ -159,11 +176,22 @@ func (r *Runner) measure(benchmarks []string, runs int) map[string][]measured {
 			if runs > 1 {
 				dir = filepath.Join(dir, fmt.Sprintf("run_%d_of_%d", i, runs))
 			}
-			res, _, err := result.Read(filepath.Join(dir, "test.outputs", result.ZipName))
-			all[b] = append(all[b], measured{res, err})
+			all[b] = append(all[b], readSide(filepath.Join(dir, "test.outputs", result.ZipName)))
 		}
 	}
 	return all
+}
+
+// readSide reads a quick test's result as a side of the comparison, and
+// closes its files: the side holds all the comparison reads.
+func readSide(zip string) measured {
+	res, out, err := result.Read(zip)
+	if err != nil {
+		return measured{err: err}
+	}
+	defer out.Close()
+	side, err := summary.NewSide(res, out, zip)
+	return measured{side, err}
 }
 
 // Close shuts the scratch copy's Bazel server down: it would linger for

@@ -120,7 +120,11 @@ func (n *night) gate() error {
 			v.failed = true
 		}
 	}
-	accepted := n.acceptances(before, found)
+	accepted, err := n.acceptances(before, found)
+	if err != nil {
+		fmt.Fprintf(n.stderr, "nightly: %s\n", cli.Field(err.Error()))
+		v.failed = true
+	}
 	ctx := context.Background()
 	args := []string{"--night", n.artifacts, "--out", n.reportDir()}
 	var db *history.DB
@@ -309,28 +313,29 @@ func trustedOrigins(found []result.Found) error {
 
 // acceptances are the regressions the commits since the baseline's (its
 // results, before) declare intended (Perf-Accepted: trailers,
-// tools/perfcheck/check): what the perf check of their change let pass,
+// verdict.ParseTrailers): what the perf check of their change let pass,
 // the night does not call a regression. Commits it cannot read accept
-// nothing.
-func (n *night) acceptances(before, found []result.Found) []verdictlib.Acceptance {
+// nothing. A trailer it cannot parse is an error naming the line, as in
+// the perf check: a typo must not turn an intended change into a red
+// night, nor pass unnoticed.
+func (n *night) acceptances(before, found []result.Found) ([]verdictlib.Acceptance, error) {
 	from, to := commitOf(before), commitOf(found)
 	if from == "" || to == "" || from == to || n.checkout == "" {
-		return nil
+		return nil, nil
 	}
 	messages, err := gitwork.Repo(n.checkout).Output("log", "--format=%B", from+".."+to)
 	if err != nil {
 		fmt.Fprintf(n.stdout, "Accepted regressions: none read (%v)\n", err)
-		return nil
+		return nil, nil
 	}
 	accepted, err := verdictlib.ParseTrailers(messages)
 	if err != nil {
-		fmt.Fprintf(n.stdout, "Accepted regressions: none read (a trailer of %s..%s: %v)\n", gitwork.Short(from), gitwork.Short(to), err)
-		return nil
+		return nil, fmt.Errorf("a trailer of the commits since the baseline, %s..%s: %w", gitwork.Short(from), gitwork.Short(to), err)
 	}
 	for _, a := range accepted {
 		fmt.Fprintf(n.stdout, "Accepted by a commit since the baseline: %s %s: %s\n", cli.Field(a.Benchmark), cli.Field(a.Figure), cli.Field(a.Reason))
 	}
-	return accepted
+	return accepted, nil
 }
 
 // commitOf is the commit the first readable result of all was built at,

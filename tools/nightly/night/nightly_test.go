@@ -484,16 +484,34 @@ func TestGateLogIsPrintable(t *testing.T) {
 	}
 }
 
+// A malformed trailer fails the night, naming its line, as it stops the
+// perf check: it accepts nothing, and the night is not promoted.
+func TestGateRefusesAMalformedTrailer(t *testing.T) {
+	status, log := trailerNight(t, "Perf-Accepted: havlak6 real_seconds the pass pays for itself")
+	if status != 1 || !strings.Contains(log, `"Perf-Accepted: havlak6 real_seconds the pass pays for itself": want`) ||
+		strings.Contains(log, "This night becomes the baseline") {
+		t.Errorf("a malformed trailer: exit status %d\n%s", status, log)
+	}
+}
+
 // acceptedNight gates a night whose havlak6 is slower than the baseline's,
 // with a commit between them that accepts it with reason, and returns the
 // second night's exit status and log.
 func acceptedNight(t *testing.T, reason string) (int, string) {
 	t.Helper()
+	return trailerNight(t, "Perf-Accepted: havlak6 real_seconds: "+reason)
+}
+
+// trailerNight gates a night whose havlak6 is slower than the baseline's,
+// with a commit between them whose message ends with trailer, and returns
+// the second night's exit status and log.
+func trailerNight(t *testing.T, trailer string) (int, string) {
+	t.Helper()
 	needCommands(t)
 	t.Setenv("BUILDKITE", "")
 	checkout, commits := gitHistory(t, 1)
 	cmd := exec.Command("git", "-C", checkout, "-c", "user.name=lab", "-c", "user.email=lab@localhost", "commit", "-q", "--allow-empty",
-		"-m", "havlak6: a pass more\n\nPerf-Accepted: havlak6 real_seconds: "+reason)
+		"-m", "havlak6: a pass more\n\n"+trailer)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("git commit: %v\n%s", err, out)
 	}

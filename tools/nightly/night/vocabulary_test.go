@@ -12,6 +12,7 @@ import (
 	"havlak-lab/tools/report/export"
 	"havlak-lab/tools/report/model"
 	"havlak-lab/tools/result"
+	"havlak-lab/tools/summary"
 )
 
 // serverResult is a server benchmark's result of five rounds at
@@ -35,11 +36,11 @@ func serverResult(throughput float64) *result.Result {
 // the two match as one alert.
 func TestServerRegressionAndChangePointAreOneAlert(t *testing.T) {
 	row := func(r *result.Result) *model.ServerRow {
-		figures, err := result.Figures(r, nil)
+		side, err := summary.NewSide(r, nil, "")
 		if err != nil {
 			t.Fatal(err)
 		}
-		return &model.ServerRow{Benchmark: r.Benchmark, Environment: r.Environment, Server: r.Server, Figures: figures}
+		return &model.ServerRow{Benchmark: r.Benchmark, Environment: r.Environment, Server: r.Server, Side: side}
 	}
 	before, tonight := serverResult(10000), serverResult(5000)
 	rep := &model.Report{Servers: []*model.ServerRow{row(tonight)}}

@@ -14,6 +14,7 @@ import (
 	"havlak-lab/tools/alert"
 	"havlak-lab/tools/history"
 	"havlak-lab/tools/result"
+	"havlak-lab/tools/summary"
 	"havlak-lab/tools/verdict"
 )
 
@@ -139,30 +140,62 @@ type row struct {
 	a, b *history.Stored
 }
 
-// rowsOf compares the two sides, benchmark by benchmark, with the lab's
-// policy (verdict.Lab.Compare), A's recent history calibrating its
-// thresholds: the dashboard pairs nothing itself.
+// rowsOf compares the two sides by the lab's one comparison of benchmarks
+// (summary.Compare), workload by workload, A's recent history calibrating
+// its thresholds: the dashboard pairs nothing itself. A benchmark whose
+// result at either side cannot be read is one row saying why.
 func rowsOf(a, b side) []row {
-	keys := slices.Collect(func(yield func(benchKey) bool) {
-		for k := range a.Results {
-			if !yield(k) {
-				return
+	var workloads []string
+	for _, results := range []map[benchKey]history.Stored{a.Results, b.Results} {
+		for k := range results {
+			if !slices.Contains(workloads, k.Workload) {
+				workloads = append(workloads, k.Workload)
 			}
 		}
-		for k := range b.Results {
-			if _, ok := a.Results[k]; !ok && !yield(k) {
-				return
-			}
-		}
-	})
-	slices.SortFunc(keys, func(x, y benchKey) int {
+	}
+	var rows []row
+	for _, w := range workloads {
+		rows = append(rows, workloadRows(a, b, w)...)
+	}
+	slices.SortStableFunc(rows, func(x, y row) int {
 		return cmp.Or(cmp.Compare(x.Benchmark, y.Benchmark), cmp.Compare(x.Workload, y.Workload))
 	})
+	return rows
+}
+
+// workloadRows are the rows of the two sides' results of one workload.
+func workloadRows(a, b side, workload string) []row {
+	unreadable := map[string]error{}
+	sidesOf := func(results map[benchKey]history.Stored) []summary.Side {
+		var sides []summary.Side
+		for k, st := range results {
+			if k.Workload != workload {
+				continue
+			}
+			side, err := summary.NewSide(st.Result, st.Outputs(), st.Source)
+			if err != nil && unreadable[k.Benchmark] == nil {
+				unreadable[k.Benchmark] = err
+			}
+			sides = append(sides, side)
+		}
+		return sides
+	}
+	before, after := sidesOf(a.Results), sidesOf(b.Results)
+	recent := func(base summary.Side) (map[result.FigureKey][]float64, map[string][]result.Sweep, error) {
+		r := a.Recent[benchKey{base.Benchmark.Name, workload}]
+		return r.Medians, r.Sweeps, nil
+	}
+	s, err := summary.Compare("dashboard", a.Commit, before, after, summary.Options{Policy: verdict.Lab, Recent: recent})
+	if err != nil {
+		// Each side has one result a benchmark (loadSide): not reached.
+		return []row{{Workload: workload, Label: "unreadable", Note: err.Error(), Changed: true}}
+	}
 	var rows []row
-	for _, k := range keys {
+	for _, judged := range s.Benchmarks {
+		k := benchKey{judged.Name, workload}
+		base := row{Benchmark: k.Benchmark, Workload: k.Workload, Study: judged.Study, Language: judged.Language}
 		old, inA := a.Results[k]
 		now, inB := b.Results[k]
-		base := row{Benchmark: k.Benchmark, Workload: k.Workload}
 		if inA {
 			base.a = &old
 		}
@@ -171,57 +204,36 @@ func rowsOf(a, b side) []row {
 		}
 		switch {
 		case !inB:
-			base.Study, base.Language, base.Label, base.Changed = old.Result.Benchmark.Study, old.Result.Benchmark.Language, "only at A", true
-			base.Note = "B has no result of it"
+			base.Study, base.Language = old.Result.Benchmark.Study, old.Result.Benchmark.Language
+			base.Label, base.Note, base.Changed = "only at A", "B has no result of it", true
 			rows = append(rows, base)
 			continue
 		case !inA:
-			base.Study, base.Language, base.Label, base.Changed = now.Result.Benchmark.Study, now.Result.Benchmark.Language, "only at B", true
-			base.Note = "A has no result of it"
+			base.Label, base.Note, base.Changed = "only at B", "A has no result of it", true
+			rows = append(rows, base)
+			continue
+		case unreadable[k.Benchmark] != nil:
+			base.Label, base.Note, base.Changed = "unreadable", unreadable[k.Benchmark].Error(), true
 			rows = append(rows, base)
 			continue
 		}
-		base.Study, base.Language = now.Result.Benchmark.Study, now.Result.Benchmark.Language
-		oldSide, err := sideOf(old)
-		oldSide.History, oldSide.HistorySweeps = a.Recent[k].Medians, a.Recent[k].Sweeps
-		if err == nil {
-			var newSide verdict.Side
-			if newSide, err = sideOf(now); err == nil {
-				same := oldSide.Identity != nil && newSide.Identity != nil && *oldSide.Identity == *newSide.Identity
-				for _, v := range verdict.Lab.Compare(oldSide, newSide) {
-					r := base
-					r.Figure, r.Unit, r.Outcome, r.verdict = v.Figure, v.Unit, v.Outcome, v
-					r.Cost, r.Class, r.Exact = v.Cost, v.Class, v.Exact
-					r.Old, r.New = verdict.Number(v.Old.Median), verdict.Number(v.New.Median)
-					if v.Outcome != verdict.Missing && v.Outcome != verdict.NotComparable {
-						r.Change, r.change = v.ChangeText(2), float64(v.Change)
-					}
-					r.Label, r.Evidence, r.Note = v.Label(), v.Evidence(), v.Warning
-					r.NotRemeasured = same || old.SHA256 == now.SHA256
-					r.Changed = v.Outcome != verdict.Unchanged && v.Outcome != verdict.NotComparable
-					r.Series = link("/series", query("benchmark", k.Benchmark, "figure", v.Figure, "unit", v.Unit,
-						"workload", k.Workload, "env", result.EnvironmentKey(now.Result.Environment)))
-					rows = append(rows, r)
-				}
-				continue
+		for _, v := range judged.Figures {
+			r := base
+			r.Figure, r.Unit, r.Outcome, r.verdict = v.Figure, v.Unit, v.Outcome, v
+			r.Cost, r.Class, r.Exact = v.Cost, v.Class, v.Exact
+			r.Old, r.New = verdict.Number(v.Old.Median), verdict.Number(v.New.Median)
+			if v.Outcome != verdict.Missing && v.Outcome != verdict.NotComparable {
+				r.Change, r.change = v.ChangeText(2), float64(v.Change)
 			}
+			r.Label, r.Evidence, r.Note = v.Label(), v.Evidence(), v.Warning
+			r.NotRemeasured = judged.SameIdentity || old.SHA256 == now.SHA256
+			r.Changed = v.Outcome != verdict.Unchanged && v.Outcome != verdict.NotComparable
+			r.Series = link("/series", query("benchmark", k.Benchmark, "figure", v.Figure, "unit", v.Unit,
+				"workload", k.Workload, "env", result.EnvironmentKey(now.Result.Environment)))
+			rows = append(rows, r)
 		}
-		base.Label, base.Note, base.Changed = "unreadable", err.Error(), true
-		rows = append(rows, base)
 	}
 	return rows
-}
-
-// sideOf is a stored result as one side of the comparison: its figures
-// (result.Figures, which read a Go benchmark's lines from its files where
-// they were ingested from), sweeps, identity and environment.
-func sideOf(st history.Stored) (verdict.Side, error) {
-	r := st.Result
-	figures, err := result.Figures(r, st.Outputs())
-	if err != nil {
-		return verdict.Side{}, err
-	}
-	return verdict.Side{Figures: figures, Sweeps: r.Sweeps, Identity: r.Identity, Environment: &r.Environment, Source: st.Source}, nil
 }
 
 // The columns the compare table sorts by, each with its order.

@@ -11,7 +11,7 @@
 # 2. nightly collect: each test's outputs.zip, found through the build event
 #    file, copied to artifacts/<test name>/ (--shard K: shard-artifacts/shard-K/,
 #    with the event file), which the step uploads
-# 3. nightly gate: the report, benchgate, the history's change points,
+# 3. nightly gate: the report, the Go benchmarks, the history's change points,
 #    the exports, the annotation, the baseline (docs/nightly.md); --merge
 #    merges every shard's night (docs/nightly.md#shards) into artifacts/ first
 #

@@ -16,8 +16,8 @@
 // (tools/result.Night: ARTIFACTS/<test>/outputs.zip, nothing else but the
 // job's own files; anything else is refused, named, before anything is
 // written), comparing it with the baseline, the last good night's
-// artifacts, which must be neither ARTIFACTS, nor inside it, nor hold it; then benchgate on every Go
-// benchmark (go_benchmark) that has a baseline. It prints a Markdown
+// artifacts, which must be neither ARTIFACTS, nor inside it, nor hold it; and
+// judges every Go benchmark (go_benchmark) by the same comparison. It prints a Markdown
 // summary (the report's table and the verdict) and posts it as a Buildkite
 // annotation when run by an agent; its rows link to the dashboard's compare
 // page of the baseline's commit and tonight's when --dashboard (by default
@@ -59,7 +59,7 @@
 // and gates it as gate does: a shard that failed or never reported, and
 // every benchmark without a result, named with its shard, fail the night.
 //
-// --report, --benchgate and --bisect, before the subcommand, name the commands;
+// --report and --bisect, before the subcommand, name the commands;
 // `bazel run //tools/nightly` gives them. Paths are relative to where bazel
 // run was typed. Exit status: 1 for a regression or a failed step, 2 for
 // bad usage.
@@ -88,7 +88,7 @@ func main() {
 	os.Exit(cli.Report(os.Stderr, "nightly", run(os.Args[1:], os.Stdout, os.Stderr)))
 }
 
-const usage = "usage: nightly [--report CMD --benchgate CMD --bisect CMD] collect EVENTS DEST | gate [--baseline DIR] [--tests-failed] [--dashboard URL] [--otava CMD [--history-dir DIR] [--history DSN] [--stale-after NIGHTS]] ARTIFACTS" +
+const usage = "usage: nightly [--report CMD --bisect CMD] collect EVENTS DEST | gate [--baseline DIR] [--tests-failed] [--dashboard URL] [--otava CMD [--history-dir DIR] [--history DSN] [--stale-after NIGHTS]] ARTIFACTS" +
 	" | shardmap --manifest FILE --shards N [--history DSN] [--tolerance F] [--default-seconds S] [--since DAYS] [--quick] --out MAP | shard MAP K | steps [--upload] MAP | merge [gate's flags] MAP SHARDS ARTIFACTS"
 
 func run(args []string, stdout, stderr io.Writer) error {
@@ -101,7 +101,6 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprintln(stderr, usage); fs.PrintDefaults() }
 	report := fs.String("report", "", "the report `command` (//tools/report)")
-	benchgate := fs.String("benchgate", "", "the benchgate `command` (//tools/benchgate)")
 	bisect := fs.String("bisect", "", "the bisect `command` (//tools/bisect), run on each new regression of the history")
 	if help, err := cli.ParseFlags(fs, args); help || err != nil {
 		return err
@@ -117,7 +116,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		}
 		return err
 	case "gate", "merge":
-		return runGate(fs.Arg(0), fs.Args()[1:], night.GateOptions{Report: *report, Benchgate: *benchgate, Bisect: *bisect,
+		return runGate(fs.Arg(0), fs.Args()[1:], night.GateOptions{Report: *report, Bisect: *bisect,
 			Annotate: night.BuildkiteAnnotator(stdout, stderr), Stdout: stdout, Stderr: stderr})
 	case "shardmap":
 		return runShardMap(fs.Args()[1:], stdout, stderr)

@@ -16,7 +16,7 @@ import (
 // anything runs or is written.
 func TestFlags(t *testing.T) {
 	night := t.TempDir()
-	commands := []string{"--report", "report", "--benchgate", "benchgate"}
+	commands := []string{"--report", "report"}
 	for _, c := range []struct {
 		args []string
 		says string
@@ -26,7 +26,7 @@ func TestFlags(t *testing.T) {
 		{[]string{"--verbose", "gate"}, "flag provided but not defined: -verbose"},
 		{[]string{"collect", "events.json"}, "collect wants EVENTS and DEST"},
 		{[]string{"collect", filepath.Join(night, "missing.json"), night}, "missing.json"},
-		{[]string{"gate", night}, "gate needs --report and --benchgate"},
+		{[]string{"gate", night}, "gate needs --report"},
 		{append(commands, "gate"), "gate wants one ARTIFACTS directory"},
 		{append(commands, "gate", filepath.Join(night, "none")), "none: not a directory"},
 		{append(commands, "gate", "--stale-after", "0", night), "--stale-after 0: want a number of nights"},

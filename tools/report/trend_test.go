@@ -124,7 +124,7 @@ func TestReadTrendsErrors(t *testing.T) {
 		{"change past the end", edit(func(f *trends.File) { f.Series[1].ChangePoints[0].Index = stepNights }), `series[1] (havlak6 instructions): "change_points"[0]."index": 30`},
 		{"change without from", edit(func(f *trends.File) { f.Series[1].ChangePoints[0].From = "" }), `"change_points"[0]."from": missing`},
 		{"change without to", edit(func(f *trends.File) { f.Series[1].ChangePoints[0].To = "" }), `"change_points"[0]."to": missing`},
-		{"twice", edit(func(f *trends.File) { f.Series[2].Benchmark = "havlak6" }), `series[2] (havlak6 real): the same benchmark and metric as series[0]`},
+		{"twice", edit(func(f *trends.File) { f.Series[2].Benchmark = "havlak6" }), `series[2] (havlak6 real): the same benchmark, metric and unit as series[0]`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "trends.json")

@@ -115,9 +115,10 @@ func MetricFigures(metrics []Metric) []Figure {
 //   - kind "go_test": each benchmark line of the go_bench file, one
 //     figure per benchmark name and unit as benchfmt reads them (name
 //     without "Benchmark": "Naive-2"; units sec/op, B/op, allocs/op, ...),
-//     one value per line, source "go test".
+//     one value per line, source "go test"; its allocations per operation
+//     (B/op, allocs/op) gated.
 //
-// Only metrics are ever gated. A name and unit given twice is an error.
+// Of the others, only metrics are ever gated. A name and unit given twice is an error.
 func Figures(r *Result, out Outputs) ([]Figure, error) {
 	figs := MetricFigures(r.Metrics)
 	series := func(name, unit, source string, class Class, values []float64) {
@@ -255,7 +256,13 @@ func goBenchFigures(file string, out Outputs) ([]Figure, error) {
 				}
 				i = len(figs)
 				index[k] = i
-				figs = append(figs, Figure{Name: k[0], Unit: v.Unit, Source: "go test", Better: better, Class: GoBenchClass(v.Unit)})
+				class := GoBenchClass(v.Unit)
+				// Allocation per operation is the same from run to run of
+				// the same code, so any change the U test confirms is the
+				// code's: gated. Time per operation on a shared runner is
+				// shown (docs/studies.md).
+				figs = append(figs, Figure{Name: k[0], Unit: v.Unit, Source: "go test", Better: better, Class: class,
+					Gated: class == ClassSampledCount})
 			}
 			figs[i].Values = append(figs[i].Values, v.Value)
 		}

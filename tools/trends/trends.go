@@ -98,14 +98,16 @@ func Parse(data []byte) ([]Series, error) {
 	if len(file.Series) == 0 {
 		return nil, errors.New(`"series": no series`)
 	}
-	seen := map[[2]string]int{}
+	// A figure is its name and unit (result.FigureKey): a Go benchmark
+	// line has one of each unit it reports.
+	seen := map[[3]string]int{}
 	for i, s := range file.Series {
 		if err := s.check(); err != nil {
 			return nil, fmt.Errorf("series[%d]%s: %w", i, s.label(), err)
 		}
-		key := [2]string{s.Benchmark, s.Metric}
+		key := [3]string{s.Benchmark, s.Metric, s.Unit}
 		if j, ok := seen[key]; ok {
-			return nil, fmt.Errorf("series[%d]%s: the same benchmark and metric as series[%d]", i, s.label(), j)
+			return nil, fmt.Errorf("series[%d]%s: the same benchmark, metric and unit as series[%d]", i, s.label(), j)
 		}
 		seen[key] = i
 	}

@@ -44,13 +44,8 @@ func (n *night) alertStep(ctx context.Context, db *history.DB, changes []alert.F
 			g.ran[[2]string{f.Result.Benchmark.Name, f.Result.Benchmark.Workload.Name}] = true
 		}
 	}
-	g.fromSummary(j.report, "")
-	for _, s := range j.benchgate {
-		g.fromSummary(s.summary, s.test)
-	}
-	for _, name := range j.missingGoNames {
-		g.findings = append(g.findings, g.missing(name, "", "", "the baseline has its Go benchmark, tonight has no result of it"))
-	}
+	g.fromSummary(j.report)
+	g.fromSummary(j.goTests)
 	g.findings = append(g.findings, g.environmentChanges()...)
 	seen, nights, err := db.Seen(ctx)
 	if err != nil {
@@ -95,24 +90,16 @@ type environmentChange struct {
 	tonight, before *result.Result
 }
 
-// fromSummary adds the findings of one summary: the report's (test "")
-// or benchgate's of a Go benchmark's test.
-func (g *gateFindings) fromSummary(s *summary.Summary, test string) {
+// fromSummary adds the findings of one summary: the report's, or the Go
+// benchmarks' (compareGoTests).
+func (g *gateFindings) fromSummary(s *summary.Summary) {
 	if s == nil {
 		return
 	}
 	for _, b := range s.Benchmarks {
-		name, workload, line := b.Name, b.Workload, ""
-		if test != "" {
-			// benchgate's benchmarks are the lines of a Go benchmark's
-			// result, as the history names its figures.
-			name, line = test, b.Name
-			if r, ok := resultOfTest(g.found, test); ok {
-				name, workload = r.Benchmark.Name, r.Benchmark.Workload.Name
-			}
-		}
+		name, workload := b.Name, b.Workload
 		if len(b.EnvironmentChanges) > 0 {
-			g.environmentChanged(b, name, workload, test)
+			g.environmentChanged(b, name, workload)
 		}
 		if b.Outcome == verdictlib.Missing && !b.Retired {
 			g.findings = append(g.findings, g.missing(name, workload, "", b.Note))
@@ -120,17 +107,14 @@ func (g *gateFindings) fromSummary(s *summary.Summary, test string) {
 		}
 		// Every failing figure is a finding, even of a result not found
 		// again here (fail closed): then without an environment key.
-		now, _ := g.result(g.found, name, workload, test)
-		base, _ := g.result(g.before, name, workload, test)
+		now, _ := g.result(g.found, name, workload)
+		base, _ := g.result(g.before, name, workload)
 		envKey := ""
 		if now != nil {
 			envKey = result.EnvironmentKey(now.Environment)
 		}
 		for _, v := range b.Figures {
 			figure, unit := v.Figure, v.Unit
-			if line != "" {
-				figure = line
-			}
 			series := alert.Series{Benchmark: name, Figure: figure, Unit: unit, Workload: workload, EnvKey: envKey}
 			switch {
 			case !v.Fails():
@@ -147,7 +131,7 @@ func (g *gateFindings) fromSummary(s *summary.Summary, test string) {
 						f.Accepted = a.Reason
 					}
 				}
-				if test == "" {
+				if s.Tool == "report" {
 					f.Report, f.ProfileDiffs = g.n.reportLinks(s, name)
 				}
 				g.findings = append(g.findings, f)
@@ -158,8 +142,8 @@ func (g *gateFindings) fromSummary(s *summary.Summary, test string) {
 
 // environmentChanged notes a benchmark that ran in another environment
 // than its baseline's, with the others of the same change.
-func (g *gateFindings) environmentChanged(b summary.Benchmark, name, workload, test string) {
-	now, _ := g.result(g.found, name, workload, test)
+func (g *gateFindings) environmentChanged(b summary.Benchmark, name, workload string) {
+	now, _ := g.result(g.found, name, workload)
 	envKey := ""
 	if now != nil {
 		envKey = result.EnvironmentKey(now.Environment)
@@ -168,7 +152,7 @@ func (g *gateFindings) environmentChanged(b summary.Benchmark, name, workload, t
 		return c.envKey == envKey && slices.Equal(c.changes, b.EnvironmentChanges)
 	})
 	if i < 0 {
-		base, _ := g.result(g.before, name, workload, test)
+		base, _ := g.result(g.before, name, workload)
 		g.moved = append(g.moved, &environmentChange{envKey: envKey, changes: b.EnvironmentChanges, tonight: now, before: base})
 		i = len(g.moved) - 1
 	}
@@ -211,7 +195,7 @@ func (g *gateFindings) environmentChanges() []alert.Finding {
 // the baseline has and tonight lacks.
 func (g *gateFindings) missing(name, workload, figure, why string) alert.Finding {
 	f := alert.Finding{Kind: alert.Missing, Series: alert.Series{Benchmark: name, Figure: figure, Workload: workload}, Evidence: why}
-	if r, ok := g.result(g.before, name, workload, ""); ok {
+	if r, ok := g.result(g.before, name, workload); ok {
 		f.EnvKey, f.Workload = result.EnvironmentKey(r.Environment), r.Benchmark.Workload.Name
 		f.LastPoint, _ = time.Parse(time.RFC3339, r.Environment.Started)
 		f.Range = alert.Range{From: r.Environment.Source.Commit, FromTime: f.LastPoint}
@@ -219,14 +203,10 @@ func (g *gateFindings) missing(name, workload, figure, why string) alert.Finding
 	return f
 }
 
-// result is the readable result of a benchmark among all (of a Go
-// benchmark's test, when test is not "").
-func (g *gateFindings) result(all []result.Found, name, workload, test string) (*result.Result, bool) {
+// result is the readable result of a benchmark among all.
+func (g *gateFindings) result(all []result.Found, name, workload string) (*result.Result, bool) {
 	for _, f := range all {
-		if f.Err != nil || f.Result.Benchmark.Name != name || workload != "" && f.Result.Benchmark.Workload.Name != workload {
-			continue
-		}
-		if test == "" || filepath.Base(filepath.Dir(f.Path)) == test {
+		if f.Err == nil && f.Result.Benchmark.Name == name && (workload == "" || f.Result.Benchmark.Workload.Name == workload) {
 			return f.Result, true
 		}
 	}
@@ -298,15 +278,6 @@ func (n *night) reportLinks(s *summary.Summary, benchmark string) (string, []str
 func firstResult(found []result.Found) (*result.Result, bool) {
 	for _, f := range found {
 		if f.Err == nil {
-			return f.Result, true
-		}
-	}
-	return nil, false
-}
-
-func resultOfTest(found []result.Found, test string) (*result.Result, bool) {
-	for _, f := range found {
-		if f.Err == nil && filepath.Base(filepath.Dir(f.Path)) == test {
 			return f.Result, true
 		}
 	}

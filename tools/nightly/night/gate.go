@@ -28,8 +28,7 @@ import (
 type night struct {
 	artifacts   string // one directory per test, each with its outputs.zip
 	baseline    string // the last good night's artifacts
-	report      string // the report and benchgate commands
-	benchgate   string
+	report      string // the report's command
 	testsFailed bool // the night's bazel test failed
 	// incomplete names what the night lacks that the gate cannot see
 	// (GateOptions.Incomplete).
@@ -67,25 +66,16 @@ type verdict struct {
 	alerts bool
 }
 
-// judged is the comparisons of the night: the report's, and benchgate's of
-// each Go benchmark, with the test's name.
+// judged is the comparisons of the night: the report's of its programs
+// and servers, and the Go benchmarks' (compareGoTests); each nil when it
+// could not be made.
 type judged struct {
-	report    *summary.Summary // nil when the report could not be made
-	benchgate []testSummary
-	// missingGo names the baseline's Go benchmarks tonight lacks, each
-	// with why.
-	missingGo []string
-	// missingGoNames are their names.
-	missingGoNames []string
+	report, goTests *summary.Summary
 }
 
-type testSummary struct {
-	test    string
-	summary *summary.Summary
-}
 
-// gate runs the report against the baseline, benchgate on every Go
-// benchmark that has a baseline, posts the summary, and makes a good night
+// gate runs the report against the baseline, judges the Go benchmarks
+// against theirs (compareGoTests), posts the summary, and makes a good night
 // the next baseline. It fails when a benchmark regressed or a step could
 // not be made.
 func (n *night) gate() error {
@@ -176,30 +166,12 @@ func (n *night) gate() error {
 	}
 
 	fmt.Fprintln(n.stdout, "--- :scales: Go benchmarks against the baseline")
-	j.missingGo, j.missingGoNames = n.missingGoBenchmarks(before, found)
-	for _, m := range j.missingGo {
-		fmt.Fprintln(n.stdout, m)
-		v.regressed = true
-	}
-	for _, f := range found {
-		if f.Err != nil || f.Result.Benchmark.Kind != result.KindGoTest {
-			continue // the report has named the unreadable ones
-		}
-		test := result.Test(f)
-		i := slices.IndexFunc(before, func(b result.Found) bool { return b.Err == nil && result.Test(b) == test })
-		if i < 0 {
-			fmt.Fprintf(n.stdout, "%s: no baseline\n", cli.Field(test))
-			continue
-		}
-		old := before[i].Path
-		fmt.Fprintf(n.stdout, "%s:\n", cli.Field(test))
-		file := filepath.Join(n.artifacts, result.NightBenchgate, test+".json")
-		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
-			return err
-		}
-		if s := n.judge("benchgate", file, &v, n.benchgate, "-summary", file, old, f.Path); s != nil {
-			j.benchgate = append(j.benchgate, testSummary{test, s})
-		}
+	if j.goTests, err = n.compareGoTests(before, found, accepted); err != nil {
+		fmt.Fprintf(n.stderr, "nightly: the Go benchmarks: %s\n", cli.Field(err.Error()))
+		v.failed = true
+	} else {
+		v.regressed = v.regressed || len(j.goTests.Regressed()) > 0
+		v.environmentChanged = v.environmentChanged || len(j.goTests.EnvironmentChanged()) > 0
 	}
 
 	// With a history, what fails the night is its alerts' say: a new
@@ -382,29 +354,67 @@ func commitOf(all []result.Found) string {
 	return ""
 }
 
-// missingGoBenchmarks names the Go benchmarks (go_test results, which
-// benchgate compares) of the baseline's results, before, that tonight has
-// no result of, unless retired: the report names the programs and servers.
-func (n *night) missingGoBenchmarks(before, found []result.Found) (missing, names []string) {
-	tonight, goBefore := map[string]bool{}, map[string]string{}
-	for _, f := range found {
-		if f.Err == nil {
-			tonight[f.Result.Benchmark.Name] = true
+// compareGoTests judges the night's Go benchmarks (go_test results, whose
+// figures are their benchmark lines, result.Figures) against the
+// baseline's by the lab's one comparison (summary.Compare), in this
+// process: the report judges the programs and servers. It writes the
+// comparison into the night (result.NightBenchgate) and its failing
+// figures into the log.
+func (n *night) compareGoTests(before, found []result.Found, accepted []verdictlib.Acceptance) (*summary.Summary, error) {
+	base, err := goTestSides(before)
+	if err != nil {
+		return nil, err
+	}
+	tonight, err := goTestSides(found)
+	if err != nil {
+		return nil, err
+	}
+	// The report checks --retire against the programs and servers.
+	var retire []string
+	for _, name := range n.retire {
+		if slices.ContainsFunc(base, func(s summary.Side) bool { return s.Benchmark.Name == name }) {
+			retire = append(retire, name)
 		}
 	}
-	for _, b := range before {
-		if b.Err == nil && b.Result.Benchmark.Kind == result.KindGoTest {
-			goBefore[b.Result.Benchmark.Name] = b.Path
+	s, err := summary.Compare("nightly", n.baseline, base, tonight, summary.Options{Policy: verdictlib.Lab,
+		Accepted: accepted, Retire: retire, Lacking: "tonight has no result of it"})
+	if err != nil {
+		return nil, err
+	}
+	for _, b := range s.Benchmarks {
+		switch {
+		case b.Outcome == verdictlib.Missing && !b.Retired:
+			fmt.Fprintf(n.stdout, "%s MISSING: %s\n", cli.Field(b.Name), cli.Field(b.Note))
+		case b.Fails():
+			for _, f := range b.Failing() {
+				fmt.Fprintf(n.stdout, "%s regressed: %s\n", cli.Field(b.Name), cli.Field(f.String()))
+			}
+		default:
+			fmt.Fprintf(n.stdout, "%s: %s\n", cli.Field(b.Name), cli.Field(b.Label()))
 		}
 	}
-	// The report has checked --retire against the whole baseline.
-	for _, g := range verdictlib.GoneBenchmarks(goBefore, tonight, n.retire, "tonight has no result of it") {
-		if !g.Retired {
-			missing = append(missing, fmt.Sprintf("%s: MISSING: the baseline has its Go benchmark (%s), tonight has no result of it", g.Name, goBefore[g.Name]))
-			names = append(names, g.Name)
-		}
+	file := filepath.Join(n.artifacts, result.NightBenchgate, summary.FileName)
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		return nil, err
 	}
-	return missing, names
+	return s, summary.Write(file, s)
+}
+
+// goTestSides are the Go benchmarks among results, as sides of the
+// comparison.
+func goTestSides(results []result.Found) ([]summary.Side, error) {
+	var sides []summary.Side
+	for _, f := range results {
+		if f.Err != nil || f.Result.Benchmark.Kind != result.KindGoTest {
+			continue // the report names the unreadable ones
+		}
+		side, err := summary.NewSide(f.Result, f.Outputs, f.Path)
+		if err != nil {
+			return nil, err
+		}
+		sides = append(sides, side)
+	}
+	return sides, nil
 }
 
 // judge runs a command that compares and writes its summary to file, and
@@ -479,14 +489,9 @@ func (n *night) summary(found []result.Found, v verdict, j judged, tonight []ale
 	} else {
 		s.WriteString("(no report: see the log)\n")
 	}
-	for _, g := range j.benchgate {
-		if len(g.summary.Regressed()) > 0 || len(g.summary.EnvironmentChanged()) > 0 {
-			fmt.Fprintf(&s, "\n**Go benchmarks of %s**\n\n", markdown.Escape(g.test))
-			g.summary.WriteMarkdown(&s, pair)
-		}
-	}
-	for _, m := range j.missingGo {
-		fmt.Fprintf(&s, "\n- %s", markdown.Escape(m))
+	if g := j.goTests; g != nil && (len(g.Regressed()) > 0 || len(g.EnvironmentChanged()) > 0) {
+		s.WriteString("\n**Go benchmarks**\n\n")
+		g.WriteMarkdown(&s, pair)
 	}
 	if len(n.incomplete) > 0 {
 		s.WriteString("\n\n**The night is incomplete**: it fails, and never becomes the baseline.\n")

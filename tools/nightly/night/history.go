@@ -397,7 +397,8 @@ func changeSeries(s history.Series) changepoint.Series {
 	if !s.LowerIsBetter() {
 		dir = changepoint.HigherIsBetter
 	}
-	cs := changepoint.Series{Name: fmt.Sprintf("%s %s (%s, %s)", s.Benchmark, s.Metric, s.Workload, s.EnvKey), Direction: dir}
+	// A figure is its name and unit: a Go benchmark line has one of each.
+	cs := changepoint.Series{Name: fmt.Sprintf("%s %s (%s; %s, %s)", s.Benchmark, s.Metric, s.Unit, s.Workload, s.EnvKey), Direction: dir}
 	for _, p := range s.Points {
 		median := result.NewSample(p.Values).Median
 		cs.Points = append(cs.Points, changepoint.Point{ID: p.Commit, Time: p.Started, Value: median})

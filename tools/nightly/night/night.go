@@ -5,7 +5,7 @@
 //
 // Paths in the arguments and options are as a user types them: under
 // `bazel run`, relative to where it was typed (cli.UserPath), else to the
-// working directory. Commands (the report, benchgate, bisect, Otava) are a
+// working directory. Commands (the report, bisect, Otava) are a
 // name looked up in PATH or a path relative to the working directory.
 package night
 
@@ -45,9 +45,8 @@ type GateOptions struct {
 	// benchmarks: MergeNight), one a line: the summary lists them, and
 	// the night fails.
 	Incomplete []string
-	// Report and Benchgate are the report's and benchgate's commands
-	// (//tools/report, //tools/benchgate); both are needed.
-	Report, Benchgate string
+	// Report is the report's command (//tools/report): needed.
+	Report string
 	// Bisect is the bisect command (//tools/bisect), run on each new
 	// regression of the history.
 	Bisect string
@@ -74,13 +73,13 @@ type GateOptions struct {
 	Annotate func(style, markdown string) error
 	// Stdout and Stderr receive the night's log, written through
 	// cli.Terminal: names and reasons from results and commits, and the
-	// output of the report, benchgate and bisect, never carry a
+	// output of the report and bisect, never carry a
 	// terminal's escape sequence.
 	Stdout, Stderr io.Writer
 }
 
-// Gate runs the report on the night against the baseline, benchgate on
-// every Go benchmark that has a baseline, and, with Otava, the history's
+// Gate runs the report on the night against the baseline, judges its Go
+// benchmarks by the same comparison, and, with Otava, the history's
 // steps; it prints the summary, posts it with Annotate, and makes a good
 // night the next baseline: `nightly gate`. Bad options are a
 // cli.UsageError, refused before anything is written; a regression or a
@@ -122,7 +121,6 @@ func Gate(o GateOptions) error {
 		artifacts:   absolute(artifacts),
 		baseline:    absolute(cli.UserPath(o.Baseline)),
 		report:      absolute(o.Report),
-		benchgate:   absolute(o.Benchgate),
 		testsFailed: o.TestsFailed,
 		incomplete:  o.Incomplete,
 		retire:      o.Retire,
@@ -171,8 +169,8 @@ func BuildkiteAnnotator(stdout, stderr io.Writer) func(style, markdown string) e
 // check refuses options the gate cannot run with, whatever the night.
 func (o GateOptions) check() error {
 	switch {
-	case o.Report == "" || o.Benchgate == "":
-		return cli.Usagef("gate needs --report and --benchgate (bazel run //tools/nightly gives them)")
+	case o.Report == "":
+		return cli.Usagef("gate needs --report (bazel run //tools/nightly gives it)")
 	case o.StaleAfter < 1:
 		return cli.Usagef("--stale-after %d: want a number of nights, at least 1", o.StaleAfter)
 	}

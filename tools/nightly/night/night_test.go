@@ -92,7 +92,7 @@ func TestGateRefusesWhatIsNotANight(t *testing.T) {
 			}
 			nightBefore, baselineBefore := snapshot(t, night), snapshot(t, baseline)
 			// The commands are never run: the night is refused first.
-			status, log := gateNight(t, baseline, night, func(o *GateOptions) { o.Report, o.Benchgate = "false", "false" })
+			status, log := gateNight(t, baseline, night, func(o *GateOptions) { o.Report = "false" })
 			log = strings.ReplaceAll(log, night+"/", "")
 			if status != c.status || !strings.Contains(log, c.says) {
 				t.Errorf("exit status %d, want %d saying %q:\n%s", status, c.status, c.says, log)

@@ -25,7 +25,6 @@ import (
 
 var (
 	reportCmd    = flag.String("report", "", "the report binary")
-	benchgateCmd = flag.String("benchgate", "", "the benchgate binary")
 	fixtures     = flag.String("fixtures", "", "a directory of benchmark results: <test>/outputs.zip")
 )
 
@@ -197,8 +196,8 @@ func makeNight(t *testing.T, spec nightSpec) string {
 	return dir
 }
 
-// gateNight gates artifacts against baseline with the report and
-// benchgate, as nightly gate does, after each of with (if not nil) edits
+// gateNight gates artifacts against baseline with the report, as nightly
+// gate does, after each of with (if not nil) edits
 // the options; it returns the exit status and everything printed.
 func gateNight(t *testing.T, baseline, artifacts string, with ...func(o *GateOptions)) (int, string) {
 	t.Helper()
@@ -213,10 +212,10 @@ func gateNight(t *testing.T, baseline, artifacts string, with ...func(o *GateOpt
 	return status, out.String()
 }
 
-// gateOptions gate artifacts against baseline with the report and
-// benchgate, writing everything to out.
+// gateOptions gate artifacts against baseline with the report, writing
+// everything to out.
 func gateOptions(baseline, artifacts string, out io.Writer) GateOptions {
-	return GateOptions{Artifacts: artifacts, Baseline: baseline, Report: *reportCmd, Benchgate: *benchgateCmd,
+	return GateOptions{Artifacts: artifacts, Baseline: baseline, Report: *reportCmd,
 		StaleAfter: alert.DefaultStaleNights, Stdout: out, Stderr: out}
 }
 
@@ -235,16 +234,15 @@ func snapshot(t *testing.T, dir string) string {
 	return s.String()
 }
 
-// needCommands skips a test run without the report, benchgate and the
-// fixtures, and makes their runfiles paths absolute.
+// needCommands skips a test run without the report and the fixtures, and makes their runfiles paths absolute.
 func needCommands(t *testing.T) {
 	t.Helper()
-	if *reportCmd == "" || *benchgateCmd == "" || *fixtures == "" {
-		t.Skip("needs -report, -benchgate and -fixtures (bazel test //tools/nightly/night:night_test)")
+	if *reportCmd == "" || *fixtures == "" {
+		t.Skip("needs -report and -fixtures (bazel test //tools/nightly/night:night_test)")
 	}
 	// Bazel gives runfiles paths, relative to the workspace's runfiles
 	// directory; go_test runs in the package's.
-	for _, path := range []*string{reportCmd, benchgateCmd, fixtures} {
+	for _, path := range []*string{reportCmd, fixtures} {
 		if dir := os.Getenv("TEST_SRCDIR"); dir != "" && !filepath.IsAbs(*path) {
 			*path = filepath.Join(dir, os.Getenv("TEST_WORKSPACE"), *path)
 		}
@@ -285,7 +283,7 @@ func TestGate(t *testing.T) {
 		{"havlak6 three times slower", nightSpec{allocs: 1, slow: "havlak6"}, nil, 1,
 			[]string{"report: havlak6 regressed", "**Regressions**"}, false},
 		{"a Go benchmark allocating twice", nightSpec{allocs: 2}, nil, 1,
-			[]string{"benchgate: regressed: Split/path=a-2 allocs/op"}, false},
+			[]string{"explodepath regressed: Split/path=a-2 +100.00% (REGRESSED", "**Go benchmarks**"}, false},
 		{"tests failed", nightSpec{allocs: 0}, func(o *GateOptions) { o.TestsFailed = true }, 0, []string{"the baseline stays"}, false},
 		// Good nights, but not the schedule's: refused, whatever else they are.
 		{"a fork's pull request", nightSpec{allocs: 1, origin: &result.Origin{CI: "buildkite", BuildSource: "webhook",
@@ -302,7 +300,7 @@ func TestGate(t *testing.T) {
 		{"havlak6 vanished", nightSpec{allocs: 1, drop: "havlak6_quick_test"}, nil, 1,
 			[]string{"havlak6 MISSING: the baseline has it", "| havlak6 |  |  | **MISSING** |"}, false},
 		{"the Go benchmark vanished", nightSpec{allocs: 1, drop: "explodepath_test"}, nil, 1,
-			[]string{"explodepath: MISSING: the baseline has its Go benchmark"}, false},
+			[]string{"explodepath MISSING: the baseline has it", "tonight has no result of it"}, false},
 		{"a truncated outputs.zip", nightSpec{allocs: 1, truncate: "havlak7_quick_test"}, nil, 1,
 			[]string{"**Unreadable results**", "havlak7_quick_test/outputs.zip: zip: not a valid zip file", "havlak7 MISSING"}, false},
 		{"another Go SDK", nightSpec{allocs: 1, newGoSDK: "go1.99"}, nil, 0,
@@ -470,7 +468,7 @@ func TestGateAcceptsTrailers(t *testing.T) {
 
 // A trailer's reason that holds escape sequences, C1 and bidi controls is
 // shown escaped in the night's log, as is everything the report and
-// benchgate write into it: none of their characters is written raw.
+// the gate write into it: none of their characters is written raw.
 func TestGateLogIsPrintable(t *testing.T) {
 	status, log := acceptedNight(t, "intended \x1b[2J\x1b]0;title\a\u009b31m\u202eexe.txt")
 	if status != 0 || !strings.Contains(log, `havlak6 real_seconds: intended \x1b[2J\x1b]0;title\a\u009b31m\u202eexe.txt`+"\n") {

@@ -49,7 +49,7 @@ func TestServerRegressionAndChangePointAreOneAlert(t *testing.T) {
 	}
 	found := []result.Found{{Path: "night/router1_quick_test/outputs.zip", Result: tonight}}
 	g := gateFindings{n: &night{}, found: found, fine: map[alert.Series]bool{}, ran: map[[2]string]bool{}}
-	g.fromSummary(export.Summary(rep), "")
+	g.fromSummary(export.Summary(rep))
 	var regression *alert.Finding
 	for i, f := range g.findings {
 		if f.Kind == alert.Regression && f.Series.Figure == "throughput" {

@@ -29,7 +29,7 @@ type night struct {
 	artifacts   string // one directory per test, each with its outputs.zip
 	baseline    string // the last good night's artifacts
 	report      string // the report's command
-	testsFailed bool // the night's bazel test failed
+	testsFailed bool   // the night's bazel test failed
 	// incomplete names what the night lacks that the gate cannot see
 	// (GateOptions.Incomplete).
 	incomplete []string
@@ -72,7 +72,6 @@ type verdict struct {
 type judged struct {
 	report, goTests *summary.Summary
 }
-
 
 // gate runs the report against the baseline, judges the Go benchmarks
 // against theirs (compareGoTests), posts the summary, and makes a good night

@@ -24,8 +24,8 @@ import (
 )
 
 var (
-	reportCmd    = flag.String("report", "", "the report binary")
-	fixtures     = flag.String("fixtures", "", "a directory of benchmark results: <test>/outputs.zip")
+	reportCmd = flag.String("report", "", "the report binary")
+	fixtures  = flag.String("fixtures", "", "a directory of benchmark results: <test>/outputs.zip")
 )
 
 // readZip returns a zip's files.

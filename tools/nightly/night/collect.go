@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -62,9 +63,10 @@ func events(path string, each func(line int, data []byte) error) error {
 
 // testOutputs returns, for each test label of a build event file, the
 // path of its outputs.zip, which must be under testlogs (absolute and
-// clean): of its last attempt when it ran several times (--runs_per_test,
-// flaky retries).
-func testOutputs(path, testlogs string) (map[string]string, error) {
+// clean; one of them: the test logs as given and with their links
+// resolved, since the event file may name them either way): of its last
+// attempt when it ran several times (--runs_per_test, flaky retries).
+func testOutputs(path string, testlogs ...string) (map[string]string, error) {
 	type event struct {
 		ID struct {
 			TestResult *struct {
@@ -97,7 +99,7 @@ func testOutputs(path, testlogs string) (map[string]string, error) {
 				return fmt.Errorf("%s:%d: %s: outputs.zip is at %s, not a local file (--remote_download_minimal?)",
 					path, line, label, out.URI)
 			}
-			if err := checkTestOutputs(label, u.Path, testlogs); err != nil {
+			if err := checkTestOutputs(label, u.Path, testlogs...); err != nil {
 				return fmt.Errorf("%s:%d: %w", path, line, err)
 			}
 			zips[label] = u.Path
@@ -146,9 +148,9 @@ func buildExit(path string) (int, string, error) {
 
 // checkTestOutputs refuses a build event's test whose name would not stay
 // a directory of collect's destination, or whose outputs.zip is not in
-// Bazel's test logs, testlogs (absolute and clean): the event file is the
-// build's, but what it names is written and read here.
-func checkTestOutputs(label, zip, testlogs string) error {
+// Bazel's test logs, testlogs (absolute and clean, one of them): the
+// event file is the build's, but what it names is written and read here.
+func checkTestOutputs(label, zip string, testlogs ...string) error {
 	name := label[strings.LastIndex(label, ":")+1:]
 	if err := result.CheckName(name); err != nil {
 		return fmt.Errorf("test %q: %v", label, err)
@@ -156,8 +158,9 @@ func checkTestOutputs(label, zip, testlogs string) error {
 	if result.Reserved(name) {
 		return fmt.Errorf("test %s: the nightly job writes its own %s into the night's directory, which would replace the test's outputs: rename the test", label, name)
 	}
-	if !filepath.IsAbs(zip) || filepath.Clean(zip) != zip || filepath.Base(zip) != result.ZipName || !inside(zip, testlogs) {
-		return fmt.Errorf("test %s: its outputs.zip %q is not an outputs.zip under Bazel's test logs %s (--testlogs)", label, zip, testlogs)
+	in := slices.ContainsFunc(testlogs, func(dir string) bool { return inside(zip, dir) })
+	if !filepath.IsAbs(zip) || filepath.Clean(zip) != zip || filepath.Base(zip) != result.ZipName || !in {
+		return fmt.Errorf("test %s: its outputs.zip %q is not an outputs.zip under Bazel's test logs %s (--testlogs)", label, zip, testlogs[0])
 	}
 	return nil
 }
@@ -201,7 +204,7 @@ func Collect(events, testlogs, dest string) ([]string, error) {
 	if err := checkDest(dest); err != nil {
 		return nil, err
 	}
-	zips, err := testOutputs(events, testlogs)
+	zips, err := testOutputs(events, testlogs, realLogs)
 	if err != nil {
 		return nil, err
 	}

@@ -37,7 +37,10 @@ tools/ci/bazel_ci.sh test "${tests[@]}" --config=perf "$@" || status=$?
 # collect whatever there is, then fail the job with Bazel's status.
 
 echo "--- :package: Collecting test outputs"
-if ! "${nightly[@]}" collect "$events" "$night"; then
+# The test logs of the build that just ran: bazel run (default
+# configuration) moves bazel-testlogs away from --config=perf's.
+testlogs="$(readlink -f bazel-testlogs || true)"
+if ! "${nightly[@]}" collect --testlogs "$testlogs" "$events" "$night"; then
   # After a failed build, say so; after a good one, this is the failure.
   ((status != 0)) || exit 1
 fi

@@ -1,7 +1,7 @@
 // Command nightly is the Go half of the nightly perf job
 // (tools/ci/nightly.sh, docs/nightly.md):
 //
-//	nightly collect EVENTS DEST
+//	nightly collect --testlogs DIR EVENTS DEST
 //	nightly gate [--baseline DIR] [--tests-failed] [--dashboard URL] [--otava CMD [--history-dir DIR] [--history DSN] [--stale-after NIGHTS]] ARTIFACTS
 //	nightly shardmap --manifest FILE --shards N [--history DSN] [--tolerance F] [--default-seconds S] [--since DAYS] [--quick] --out MAP
 //	nightly shard MAP K
@@ -10,14 +10,22 @@
 //
 // collect copies the outputs.zip of every test named in a build event JSON
 // file (--build_event_json_file) to DEST/<test name>/outputs.zip and prints
-// the directories, one a line.
+// the directories, one a line. It takes zips only from --testlogs, the
+// build's test logs (bazel-testlogs, resolved before bazel run moves it),
+// and refuses, before writing anything, a DEST that is neither new, empty
+// nor a night, or that is, holds or is inside the baseline or the
+// history's directory.
 //
 // gate runs the report (//tools/report) on ARTIFACTS, a night
 // (tools/result.Night: ARTIFACTS/<test>/outputs.zip, nothing else but the
 // job's own files; anything else is refused, named, before anything is
 // written), comparing it with the baseline, the last good night's
-// artifacts, which must be neither ARTIFACTS, nor inside it, nor hold it; and
-// judges every Go benchmark (go_benchmark) by the same comparison. It prints a Markdown
+// artifacts, which must be neither ARTIFACTS, nor inside it, nor hold it,
+// and new, empty, or a directory the lab wrote (its marker, internal/labdir;
+// an unmarked one holding a night's results only is adopted, and the log
+// says so); anything else, a file included, is refused before anything
+// is written; and judges every Go benchmark (go_benchmark) by the same
+// comparison. It prints a Markdown
 // summary (the report's table and the verdict) and posts it as a Buildkite
 // annotation when run by an agent; its rows link to the dashboard's compare
 // page of the baseline's commit and tonight's when --dashboard (by default
@@ -88,12 +96,12 @@ func main() {
 	os.Exit(cli.Report(os.Stderr, "nightly", run(os.Args[1:], os.Stdout, os.Stderr)))
 }
 
-const usage = "usage: nightly [--report CMD --bisect CMD] collect EVENTS DEST | gate [--baseline DIR] [--tests-failed] [--dashboard URL] [--otava CMD [--history-dir DIR] [--history DSN] [--stale-after NIGHTS]] ARTIFACTS" +
+const usage = "usage: nightly [--report CMD --bisect CMD] collect --testlogs DIR EVENTS DEST | gate [--baseline DIR] [--tests-failed] [--dashboard URL] [--otava CMD [--history-dir DIR] [--history DSN] [--stale-after NIGHTS]] ARTIFACTS" +
 	" | shardmap --manifest FILE --shards N [--history DSN] [--tolerance F] [--default-seconds S] [--since DAYS] [--quick] --out MAP | shard MAP K | steps [--upload] MAP | merge [gate's flags] MAP SHARDS ARTIFACTS"
 
 func run(args []string, stdout, stderr io.Writer) error {
 	// The night's log shows names, reasons and paths from results and
-	// commits, and the output of the report, benchgate and bisect: never a
+	// commits, and the output of the report and bisect: never a
 	// terminal's escape sequence (cli.Terminal). Buildkite's log renders
 	// them as a terminal does.
 	stdout, stderr = cli.Terminal(stdout), cli.Terminal(stderr)
@@ -107,10 +115,16 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	switch fs.Arg(0) {
 	case "collect":
-		if fs.NArg() != 3 {
-			return cli.Usagef("collect wants EVENTS and DEST\n%s", usage)
+		cfs := flag.NewFlagSet("nightly collect", flag.ContinueOnError)
+		cfs.SetOutput(stderr)
+		testlogs := cfs.String("testlogs", "", "the build's test logs, `DIR` (bazel-testlogs, resolved): zips elsewhere are refused")
+		if help, err := cli.ParseFlags(cfs, fs.Args()[1:]); help || err != nil {
+			return err
 		}
-		dirs, err := night.Collect(fs.Arg(1), fs.Arg(2))
+		if cfs.NArg() != 2 {
+			return cli.Usagef("collect wants --testlogs DIR, EVENTS and DEST\n%s", usage)
+		}
+		dirs, err := night.Collect(cfs.Arg(0), *testlogs, cfs.Arg(1))
 		for _, dir := range dirs {
 			fmt.Fprintln(stdout, cli.Field(dir))
 		}

@@ -24,8 +24,9 @@ func TestFlags(t *testing.T) {
 		{nil, "no subcommand"},
 		{[]string{"judge"}, `unknown subcommand "judge"`},
 		{[]string{"--verbose", "gate"}, "flag provided but not defined: -verbose"},
-		{[]string{"collect", "events.json"}, "collect wants EVENTS and DEST"},
-		{[]string{"collect", filepath.Join(night, "missing.json"), night}, "missing.json"},
+		{[]string{"collect", "events.json"}, "collect wants --testlogs DIR, EVENTS and DEST"},
+		{[]string{"collect", "events.json", night}, "collect needs --testlogs"},
+		{[]string{"collect", "--testlogs", t.TempDir(), filepath.Join(night, "missing.json"), night}, "missing.json"},
 		{[]string{"gate", night}, "gate needs --report"},
 		{append(commands, "gate"), "gate wants one ARTIFACTS directory"},
 		{append(commands, "gate", filepath.Join(night, "none")), "none: not a directory"},
@@ -63,8 +64,9 @@ func TestCollectPrints(t *testing.T) {
 	events := filepath.Join(dir, "events.json")
 	os.WriteFile(events, []byte(fmt.Sprintf(`{"id":{"testResult":{"label":"//a:a_test"}},"testResult":{"testActionOutput":[{"name":"test.outputs__outputs.zip","uri":"file://%s"}]}}`+"\n", zip)), 0o644)
 	dest := filepath.Join(dir, "night\tof today")
+	t.Setenv("HAVLAK_LAB_CACHE", t.TempDir())
 	var out bytes.Buffer
-	if err := run([]string{"collect", events, dest}, &out, &out); err != nil {
+	if err := run([]string{"collect", "--testlogs", filepath.Join(dir, "testlogs"), events, dest}, &out, &out); err != nil {
 		t.Fatalf("collect: %v\n%s", err, out.String())
 	}
 	if got, want := out.String(), cli.Field(filepath.Join(dest, "a_test"))+"\n"; got != want {

@@ -19,9 +19,12 @@
 // why, on standard error, in report.md and in the page.
 //
 // It writes, into --out (default: report/ in the workspace), replacing it
-// whole only when everything is written; an --out that is, holds or is
-// inside a directory it reads (--from, --baseline) is refused before
-// anything is written, except a night's own report/ (--night):
+// whole only when everything is written, and marks it as the lab's
+// (internal/labdir). Before anything is written it refuses an --out that
+// is, holds or is inside a directory it reads (--from, --baseline), except
+// a night's own report/ (--night), and one it did not make: a file, or a
+// directory neither empty, nor marked as a report's, nor holding a
+// report's files only (one from before reports were marked: adopted):
 //
 //	report.md   the tables, each with its workload, the machine, the top
 //	            functions of each stage
@@ -82,6 +85,7 @@ import (
 	"strings"
 
 	"havlak-lab/internal/cli"
+	"havlak-lab/internal/labdir"
 	"havlak-lab/tools/history"
 	"havlak-lab/tools/report/export"
 	"havlak-lab/tools/report/model"
@@ -178,6 +182,15 @@ func run(args []string, stderr io.Writer) error {
 			return cli.Usagef("%v: the report would replace what it reads", err)
 		}
 	}
+	// The report replaces --out whole: only a directory it made, or one
+	// with nothing to lose.
+	outState, err := labdir.Check("--out", outDir, labdir.Report, adoptReport)
+	if err != nil {
+		return cli.UsageError{Err: err}
+	}
+	if outState == labdir.Adoptable {
+		fmt.Fprintf(stderr, "report: --out %s has no %s: adopted, as it holds a report and nothing else\n", cli.Field(outDir), labdir.Marker)
+	}
 
 	var series []trends.Series
 	if *trendsFile != "" {
@@ -227,6 +240,10 @@ func run(args []string, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	// Marked once whole: a report killed before this is adopted next time.
+	if err := labdir.Mark(outDir, labdir.Report); err != nil {
+		return err
+	}
 	fmt.Fprintf(stderr, "report: %d benchmarks of the %s workload from %s: wrote %s and %s\n",
 		len(report.Rows)+len(report.Servers), report.Workload, fields(sources...), cli.Field(filepath.Join(outDir, "index.html")), cli.Field(filepath.Join(outDir, "report.md")))
 	for _, left := range report.LeftOut {
@@ -264,6 +281,30 @@ func run(args []string, stderr io.Writer) error {
 		return cli.ExitError{Status: status}
 	}
 	return nil
+}
+
+// adoptReport accepts as --out a directory without the lab's marker that
+// holds a report and nothing else: one the report wrote before it marked
+// its directories, or one whose marking a kill interrupted. That is its
+// summary.json, which reads as one, and the report's kinds of files
+// beside it (Markdown, the page, JSON, the stages' directory); a home
+// directory, or anyone's directory of other things, is none.
+func adoptReport(dir string) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		name := e.Name()
+		switch ext := filepath.Ext(name); {
+		case e.IsDir() && name == "stages":
+		case e.Type().IsRegular() && (ext == ".md" || ext == ".html" || ext == ".json"):
+		default:
+			return fmt.Errorf("%s is not among a report's files", filepath.Join(dir, name))
+		}
+	}
+	_, err = summary.Read(filepath.Join(dir, summary.FileName))
+	return err
 }
 
 // fields is paths as one field of a line each, joined with commas.

@@ -35,6 +35,23 @@ const (
 	// MaxResultJSONBytes bounds result.json, which the readers decode
 	// whole: a full-size result's is a few KiB.
 	MaxResultJSONBytes = 4 << 20
+	// MaxZipEntries bounds the entries of a result's zip. A reader holds
+	// every entry's header while the zip is open (archive/zip keeps a File
+	// of a few hundred bytes each, and more to look names up), so a zip of
+	// a million empty entries, 95 MB and under MaxResultBytes, took a
+	// reader's memory past a gigabyte. A result's outputs are a few dozen
+	// files (a program's 18: profiles, their views and graphs, xtime's
+	// and Cachegrind's files; a server's a few more profiles): 4096 is
+	// two hundred times that, and its headers cost a reader about 2 MiB.
+	MaxZipEntries = 4096
+	// maxDirectoryBytes bounds the zip's central directory, which
+	// archive/zip reads whole into headers before anything else can be
+	// checked: MaxZipEntries of 256 bytes each (the fixed 46 and the name
+	// and extra fields; a result's names are under 64 bytes, Bazel's
+	// extras 24). Its count is only the zip's claim (archive/zip reads
+	// headers until one is not, so a zip can hold 65536 more than it
+	// says): bounding the bytes bounds the headers whatever it claims.
+	maxDirectoryBytes = MaxZipEntries * 256
 )
 
 // A LimitError is a file or a result over a limit.
@@ -292,9 +309,9 @@ func openZip(f *os.File, size int64, path string) (_ Outputs, err error) {
 	if size > MaxResultBytes {
 		return nil, &LimitError{path, size, MaxResultBytes}
 	}
-	z, err := zip.NewReader(f, size)
+	z, err := newZipReader(f, size, path)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, err
 	}
 	var claimed uint64
 	names := map[string]bool{}

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"havlak-lab/internal/labdir"
 )
 
 // The names the nightly job writes into a night's directory beside the
@@ -69,8 +71,9 @@ type Night struct {
 // a test's directory, files where a test's directory should be, tests
 // whose names are not names (CheckName), and a test named like one of the
 // job's own outputs (Reserved). The job's own outputs are passed over, and
-// so is a test's directory without an outputs.zip, and the temporaries of
-// the job's own directories.
+// so is a test's directory without an outputs.zip, the temporaries of the
+// job's own directories, and the lab's marker (internal/labdir) of a night
+// it keeps.
 func OpenNight(dir string) (*Night, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -95,6 +98,8 @@ func OpenNight(dir string) (*Night, error) {
 					name, name)
 			}
 		case reserved, e.IsDir() && temporary(name):
+		case name == labdir.Marker && e.Type().IsRegular():
+			// The lab's mark on a night it keeps (the baseline): no result.
 		case name == ZipName:
 			refuse(path, "an outputs.zip outside a test's directory: a night has %s/<test>/%s", dir, ZipName)
 		case name == FileName || name == "xtime.json":

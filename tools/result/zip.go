@@ -2,6 +2,9 @@ package result
 
 import (
 	"archive/zip"
+	"encoding/binary"
+	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -53,4 +56,117 @@ func WriteZip(dir, path string) error {
 		return err
 	}
 	return f.Commit()
+}
+
+// newZipReader is zip.NewReader bounded before it holds a header of each
+// entry: the count the zip's end record claims is at most MaxZipEntries,
+// archive/zip reads at most maxDirectoryBytes of its central directory,
+// and the entries it read are at most MaxZipEntries. Errors name path.
+func newZipReader(f io.ReaderAt, size int64, path string) (*zip.Reader, error) {
+	claimed, err := claimedEntries(f, size)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if claimed > MaxZipEntries {
+		return nil, fmt.Errorf("%s: its directory claims %d entries, over the limit of %d: not read", path, claimed, MaxZipEntries)
+	}
+	bounded := &boundedReaderAt{r: f, left: maxDirectoryBytes + endSearchBytes}
+	z, err := zip.NewReader(bounded, size)
+	bounded.left = -1
+	if errors.Is(err, errDirectoryTooLarge) {
+		return nil, fmt.Errorf("%s: its central directory is over %d bytes (%d entries' headers): not read", path, maxDirectoryBytes, MaxZipEntries)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if len(z.File) > MaxZipEntries {
+		return nil, fmt.Errorf("%s: %d entries, over the limit of %d: not read", path, len(z.File), MaxZipEntries)
+	}
+	return z, nil
+}
+
+// endSearchBytes bounds what archive/zip reads besides the central
+// directory while it opens a zip: its search for the end record (the last
+// 1 KiB, then the last 65 KiB), the zip64 locator and record, one header
+// it reads to check the directory's offset (46 bytes and three fields of
+// up to 64 KiB), and its buffer's read past the directory's end.
+const endSearchBytes = 512 << 10
+
+var errDirectoryTooLarge = errors.New("the zip's central directory is over the limit")
+
+// A boundedReaderAt serves archive/zip's opening of a zip up to left bytes
+// in all, then fails; left < 0 is no bound, once the zip is open and its
+// entries are read each under limits of their own.
+type boundedReaderAt struct {
+	r    io.ReaderAt
+	left int64
+}
+
+func (b *boundedReaderAt) ReadAt(p []byte, off int64) (int, error) {
+	if b.left < 0 {
+		return b.r.ReadAt(p, off)
+	}
+	if int64(len(p)) > b.left {
+		return 0, errDirectoryTooLarge
+	}
+	b.left -= int64(len(p))
+	return b.r.ReadAt(p, off)
+}
+
+// claimedEntries is the count of entries the end record of the zip r of
+// size bytes claims, found as archive/zip finds it (the last record's
+// signature in the last 1 KiB, else the last 65 KiB; the zip64 record
+// when the classic one says its fields overflowed). It is 0 when there is
+// no record: archive/zip then refuses the zip itself.
+func claimedEntries(r io.ReaderAt, size int64) (uint64, error) {
+	const endLen = 22 // the end record without its comment
+	for i, n := range []int64{1 << 10, 65 << 10} {
+		n = min(n, size)
+		buf := make([]byte, n)
+		if _, err := r.ReadAt(buf, size-n); err != nil && err != io.EOF {
+			return 0, err
+		}
+		for p := len(buf) - endLen; p >= 0; p-- {
+			if binary.LittleEndian.Uint32(buf[p:]) != 0x06054b50 {
+				continue
+			}
+			if comment := int(binary.LittleEndian.Uint16(buf[p+endLen-2:])); p+endLen+comment > len(buf) {
+				return 0, nil // as archive/zip, which then looks no further
+			}
+			records := uint64(binary.LittleEndian.Uint16(buf[p+10:]))
+			if records == 0xffff || binary.LittleEndian.Uint32(buf[p+12:]) == 0xffffffff || binary.LittleEndian.Uint32(buf[p+16:]) == 0xffffffff {
+				if zip64, ok := zip64Entries(r, size-n+int64(p)); ok {
+					records = zip64
+				}
+			}
+			return records, nil
+		}
+		if i == 1 || n == size {
+			return 0, nil
+		}
+	}
+	return 0, nil
+}
+
+// zip64Entries is the count of entries of the zip64 end record that the
+// locator before the end record at end points to, if there is one.
+func zip64Entries(r io.ReaderAt, end int64) (uint64, bool) {
+	var loc [20]byte
+	if end < int64(len(loc)) {
+		return 0, false
+	}
+	if _, err := r.ReadAt(loc[:], end-int64(len(loc))); err != nil ||
+		binary.LittleEndian.Uint32(loc[0:]) != 0x07064b50 || binary.LittleEndian.Uint32(loc[4:]) != 0 ||
+		binary.LittleEndian.Uint32(loc[16:]) != 1 {
+		return 0, false
+	}
+	var rec [56]byte
+	at := binary.LittleEndian.Uint64(loc[8:])
+	if at > 1<<62 {
+		return 0, false
+	}
+	if _, err := r.ReadAt(rec[:], int64(at)); err != nil || binary.LittleEndian.Uint32(rec[0:]) != 0x06064b50 {
+		return 0, false
+	}
+	return binary.LittleEndian.Uint64(rec[32:]), true
 }

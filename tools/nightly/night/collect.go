@@ -6,12 +6,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
+	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
 	"havlak-lab/internal/cli"
+	"havlak-lab/tools/history"
 	"havlak-lab/tools/result"
 )
 
@@ -58,9 +62,11 @@ func events(path string, each func(line int, data []byte) error) error {
 }
 
 // testOutputs returns, for each test label of a build event file, the
-// path of its outputs.zip: of its last attempt when it ran several times
-// (--runs_per_test, flaky retries).
-func testOutputs(path string) (map[string]string, error) {
+// path of its outputs.zip, which must be under testlogs (absolute and
+// clean; one of them: the test logs as given and with their links
+// resolved, since the event file may name them either way): of its last
+// attempt when it ran several times (--runs_per_test, flaky retries).
+func testOutputs(path string, testlogs ...string) (map[string]string, error) {
 	type event struct {
 		ID struct {
 			TestResult *struct {
@@ -93,7 +99,7 @@ func testOutputs(path string) (map[string]string, error) {
 				return fmt.Errorf("%s:%d: %s: outputs.zip is at %s, not a local file (--remote_download_minimal?)",
 					path, line, label, out.URI)
 			}
-			if err := checkTestOutputs(label, u.Path); err != nil {
+			if err := checkTestOutputs(label, u.Path, testlogs...); err != nil {
 				return fmt.Errorf("%s:%d: %w", path, line, err)
 			}
 			zips[label] = u.Path
@@ -142,9 +148,9 @@ func buildExit(path string) (int, string, error) {
 
 // checkTestOutputs refuses a build event's test whose name would not stay
 // a directory of collect's destination, or whose outputs.zip is not in
-// Bazel's testlogs: the event file is the build's, but what it names is
-// written and read here.
-func checkTestOutputs(label, zip string) error {
+// Bazel's test logs, testlogs (absolute and clean, one of them): the
+// event file is the build's, but what it names is written and read here.
+func checkTestOutputs(label, zip string, testlogs ...string) error {
 	name := label[strings.LastIndex(label, ":")+1:]
 	if err := result.CheckName(name); err != nil {
 		return fmt.Errorf("test %q: %v", label, err)
@@ -152,45 +158,83 @@ func checkTestOutputs(label, zip string) error {
 	if result.Reserved(name) {
 		return fmt.Errorf("test %s: the nightly job writes its own %s into the night's directory, which would replace the test's outputs: rename the test", label, name)
 	}
-	if !filepath.IsAbs(zip) || filepath.Clean(zip) != zip || filepath.Base(zip) != result.ZipName ||
-		!strings.Contains(zip, string(filepath.Separator)+"testlogs"+string(filepath.Separator)) {
-		return fmt.Errorf("test %s: its outputs.zip %q is not an outputs.zip under Bazel's testlogs", label, zip)
+	in := slices.ContainsFunc(testlogs, func(dir string) bool { return inside(zip, dir) })
+	if !filepath.IsAbs(zip) || filepath.Clean(zip) != zip || filepath.Base(zip) != result.ZipName || !in {
+		return fmt.Errorf("test %s: its outputs.zip %q is not an outputs.zip under Bazel's test logs %s (--testlogs)", label, zip, testlogs[0])
 	}
 	return nil
+}
+
+// inside tells whether path is strictly inside dir; both are absolute and
+// clean.
+func inside(path, dir string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // Collect copies every test's outputs.zip named in the build event file
 // events to dest/<test name>/outputs.zip, a real directory that Buildkite's
 // artifact_paths can upload (bazel-testlogs is a symlink out of the
 // checkout, and its contents change with the next build): `nightly
-// collect`. It returns the directories it made, sorted, also with an
-// error when dest is then not a night (result.Night). <test name> is the
-// target's name; two tests of one name in different packages are an
-// error. Both paths are as a user types them (cli.UserPath). A dest that
-// does not hold the event file (a shard's night, tools/ci/nightly.sh
-// --shard) gets a copy of it, first: how the shard's build ended, which
-// the merge reads.
-func Collect(events, dest string) ([]string, error) {
-	events, dest = cli.UserPath(events), cli.UserPath(dest)
-	zips, err := testOutputs(events)
+// collect`. It takes a zip only from testlogs, the build's test logs
+// (bazel-testlogs resolved: --testlogs), symbolic links resolved. It
+// returns the directories it made, sorted, also with an error when dest
+// is then not a night (result.Night). <test name> is the target's name;
+// two tests of one name in different packages are an error. All three
+// paths are as a user types them (cli.UserPath). A dest that does not
+// hold the event file (a shard's night, tools/ci/nightly.sh --shard) gets
+// a copy of it, first: how the shard's build ended, which the merge
+// reads.
+//
+// Before it writes anything, it refuses a dest that is, holds or is inside
+// the baseline or the history's directory (their defaults as the gate's:
+// $HAVLAK_LAB_BASELINE, $HAVLAK_LAB_HISTORY_DIR, else the lab's cache), a
+// dest that exists and is neither an empty directory nor a night, and a
+// test whose zip is not in testlogs.
+func Collect(events, testlogs, dest string) ([]string, error) {
+	events, testlogs, dest = cli.UserPath(events), cli.UserPath(testlogs), cli.UserPath(dest)
+	if testlogs == "" {
+		return nil, cli.Usagef("collect needs --testlogs, the build's test logs (bazel-testlogs, resolved)")
+	}
+	testlogs = absolute(filepath.Clean(testlogs))
+	realLogs, err := filepath.EvalSymlinks(testlogs)
+	if err != nil || !isDir(realLogs) {
+		return nil, cli.Usagef("--testlogs %s: not a directory of Bazel's test logs", testlogs)
+	}
+	if err := checkDest(dest); err != nil {
+		return nil, err
+	}
+	zips, err := testOutputs(events, testlogs, realLogs)
 	if err != nil {
 		return nil, err
 	}
-	if copied := filepath.Join(dest, result.NightEvents); filepath.Clean(events) != copied {
-		if err := copyFile(events, copied); err != nil {
-			return nil, err
-		}
-	}
 	labelOf := map[string]string{}
-	var dirs []string
+	var labels []string
 	for label, path := range zips {
 		name := label[strings.LastIndex(label, ":")+1:]
 		if other, ok := labelOf[name]; ok {
 			return nil, fmt.Errorf("two tests named %s: %s and %s", name, label, other)
 		}
 		labelOf[name] = label
-		dir := filepath.Join(dest, name)
-		if err := copyFile(path, filepath.Join(dir, result.ZipName)); err != nil {
+		labels = append(labels, label)
+		// A link in the test logs could lead anywhere (the baseline's zips,
+		// say): what is copied is a file in them.
+		if real, err := filepath.EvalSymlinks(path); err != nil {
+			return nil, fmt.Errorf("%s: %w", label, err)
+		} else if !inside(real, realLogs) {
+			return nil, fmt.Errorf("test %s: its outputs.zip %s leads to %s, outside Bazel's test logs %s (--testlogs)", label, path, real, testlogs)
+		}
+	}
+	sort.Strings(labels)
+	if copied := filepath.Join(dest, result.NightEvents); filepath.Clean(events) != copied {
+		if err := copyFile(events, copied); err != nil {
+			return nil, err
+		}
+	}
+	var dirs []string
+	for _, label := range labels {
+		dir := filepath.Join(dest, label[strings.LastIndex(label, ":")+1:])
+		if err := copyFile(zips[label], filepath.Join(dir, result.ZipName)); err != nil {
 			return nil, fmt.Errorf("%s: %w", label, err)
 		}
 		dirs = append(dirs, dir)
@@ -202,4 +246,38 @@ func Collect(events, dest string) ([]string, error) {
 		return dirs, err
 	}
 	return dirs, nil
+}
+
+// checkDest refuses, before collect writes anything, a destination that
+// is, holds or is inside the baseline or the history's directory, where
+// only the gate writes, from results it judged; and one that exists and is
+// neither an empty directory nor a night, into which collect would write
+// results beside what is not.
+func checkDest(dest string) error {
+	baseline, err := stateDir("HAVLAK_LAB_BASELINE", "nightly-baseline")
+	if err != nil {
+		return err
+	}
+	historyDir, err := history.LocalDir()
+	if err != nil {
+		return err
+	}
+	for what, dir := range map[string]string{"the baseline": baseline, "the history's directory": historyDir} {
+		if err := result.Apart("DEST", dest, what, dir); err != nil {
+			return cli.Usagef("%v: collect never writes there; refused, nothing written", err)
+		}
+	}
+	info, err := os.Stat(dest)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return err
+	case !info.IsDir():
+		return cli.Usagef("DEST %s: not a directory: refused, nothing written", dest)
+	}
+	if _, err := result.OpenNight(dest); err != nil {
+		return cli.Usagef("DEST %s: neither empty nor a night's results: refused, nothing written:\n%w", dest, err)
+	}
+	return nil
 }

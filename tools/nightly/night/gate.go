@@ -16,6 +16,7 @@ import (
 
 	"havlak-lab/internal/cli"
 	"havlak-lab/internal/gitwork"
+	"havlak-lab/internal/labdir"
 	"havlak-lab/internal/markdown"
 	"havlak-lab/tools/alert"
 	"havlak-lab/tools/history"
@@ -99,7 +100,7 @@ func (n *night) gate() error {
 	// The baseline's results, read once: its commit (for the accepted
 	// regressions since) and its Go benchmarks (for the missing ones).
 	var before []result.Found
-	if isDir(n.baseline) {
+	if n.hasBaseline() {
 		old, err := result.OpenNight(n.baseline)
 		if err == nil {
 			before, err = readNight(old)
@@ -133,7 +134,7 @@ func (n *night) gate() error {
 		}
 	}
 	fmt.Fprintln(n.stdout, "--- :bar_chart: Report")
-	if isDir(n.baseline) {
+	if n.hasBaseline() {
 		fmt.Fprintf(n.stdout, "Baseline: %s\n", cli.Field(n.baseline))
 		args = append(args, "--baseline", n.baseline)
 		for _, name := range n.retire {
@@ -542,12 +543,17 @@ func (n *night) promote(found []result.Found) error {
 	if err := n.recoverBaseline(); err != nil {
 		return err
 	}
+	// The name is labdir.Leftover's: what a promotion killed here leaves,
+	// the next gate removes (recoverBaseline).
 	fresh, err := os.MkdirTemp(parent, "."+filepath.Base(n.baseline)+".new-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(fresh) // gone already once swapped in
 	if err := os.Chmod(fresh, 0o755); err != nil {
+		return err
+	}
+	if err := labdir.Mark(fresh, labdir.Baseline); err != nil {
 		return err
 	}
 	for _, f := range take {
@@ -609,10 +615,20 @@ func verifyCopy(dir string, want []result.Found) error {
 	return err
 }
 
-// recoverBaseline finishes a promotion that stopped between its renames:
-// with the baseline gone and the old one aside, the old one goes back;
-// with both, the new one was whole and the old one goes.
+// recoverBaseline removes what a promotion killed before its renames
+// left beside the baseline (its new copy, a zip half-written) and
+// finishes one that stopped between its renames: with the baseline gone
+// and the old one aside, the old one goes back; with both, the new one
+// was whole and the old one goes. Gate has refused an old one that is not
+// the lab's (stateDirs).
 func (n *night) recoverBaseline() error {
+	removed, err := labdir.RemoveLeftovers(n.baseline)
+	for _, path := range removed {
+		fmt.Fprintf(n.stdout, "Removed %s, which an interrupted promotion left behind.\n", cli.Field(path))
+	}
+	if err != nil {
+		return err
+	}
 	old := n.baseline + ".old"
 	switch {
 	case !exists(old):
@@ -622,6 +638,13 @@ func (n *night) recoverBaseline() error {
 		return os.Rename(old, n.baseline)
 	}
 	return os.RemoveAll(old)
+}
+
+// hasBaseline tells whether there is a baseline to compare with: a
+// directory holding anything but the lab's marker. An empty one is none.
+func (n *night) hasBaseline() bool {
+	entries, err := os.ReadDir(n.baseline)
+	return err == nil && slices.ContainsFunc(entries, func(e os.DirEntry) bool { return e.Name() != labdir.Marker })
 }
 
 func exists(path string) bool {

@@ -15,10 +15,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"havlak-lab/internal/cli"
 	"havlak-lab/internal/labcache"
+	"havlak-lab/internal/labdir"
 	"havlak-lab/tools/history"
 	"havlak-lab/tools/result"
 	"havlak-lab/tools/summary"
@@ -93,29 +95,17 @@ func Gate(o GateOptions) error {
 		return cli.Usagef("%s: not a directory", cli.UserPath(o.Artifacts))
 	}
 	dashboard, _ := summary.ParseDashboard(o.Dashboard)
-	if o.Baseline == "" {
-		var err error
-		if o.Baseline, err = stateDir("HAVLAK_LAB_BASELINE", "nightly-baseline"); err != nil {
-			return err
-		}
+	state, err := o.stateDirs()
+	if err != nil {
+		return err
 	}
-	if o.Otava != "" && o.HistoryDir == "" {
-		var err error
-		if o.HistoryDir, err = history.LocalDir(); err != nil {
-			return err
-		}
-	}
-	// The gate reads the night and writes the baseline and the history:
-	// none may be, hold or be inside another, or promoting the night would
-	// copy it over itself and delete what it judged.
 	artifacts := cli.UserPath(o.Artifacts)
-	if err := result.Apart("the night", artifacts, "--baseline", cli.UserPath(o.Baseline)); err != nil {
-		return cli.Usagef("%v: refused", err)
-	}
-	if o.Otava != "" {
-		if err := result.Apart("the night", artifacts, "--history-dir", cli.UserPath(o.HistoryDir)); err != nil {
-			return cli.Usagef("%v: refused", err)
-		}
+	if state == labdir.Adoptable {
+		// A baseline from before the lab marked its directories: it holds
+		// a night's results and nothing else (adoptBaseline). Its next
+		// promotion writes it marked; until then it is adopted each night.
+		fmt.Fprintf(stdout, "The baseline %s has no %s: adopted, as it holds a night's results and nothing else; the next promotion marks it.\n",
+			cli.Field(cli.UserPath(o.Baseline)), labdir.Marker)
 	}
 	n := &night{
 		artifacts:   absolute(artifacts),
@@ -176,6 +166,82 @@ func (o GateOptions) check() error {
 	}
 	if _, err := summary.ParseDashboard(o.Dashboard); err != nil {
 		return cli.Usagef("--dashboard: %v", err)
+	}
+	return nil
+}
+
+// stateDirs fills in the baseline's and the history's directories the
+// options leave to their defaults, and refuses, before anything is
+// written, a baseline or history that is, holds or is inside the night, a
+// baseline the lab may not replace (labdir.Check: a file, a
+// directory without the lab's marker that is not a night's results), one
+// whose promotion's ".old" beside it is not the lab's either, and a
+// history directory that is not a directory. It returns what Check found
+// at the baseline: Gate says when it adopts one.
+func (o *GateOptions) stateDirs() (labdir.State, error) {
+	name := "--baseline"
+	if o.Baseline == "" {
+		name = "$HAVLAK_LAB_BASELINE"
+		if os.Getenv("HAVLAK_LAB_BASELINE") == "" {
+			name = "the lab's cache's nightly baseline"
+		}
+		var err error
+		if o.Baseline, err = stateDir("HAVLAK_LAB_BASELINE", "nightly-baseline"); err != nil {
+			return 0, err
+		}
+	}
+	if o.Otava != "" && o.HistoryDir == "" {
+		var err error
+		if o.HistoryDir, err = history.LocalDir(); err != nil {
+			return 0, err
+		}
+	}
+	// The gate reads the night and writes the baseline and the history:
+	// none may be, hold or be inside another, or promoting the night would
+	// copy it over itself and delete what it judged.
+	artifacts, baseline := cli.UserPath(o.Artifacts), cli.UserPath(o.Baseline)
+	if err := result.Apart("the night", artifacts, "--baseline", baseline); err != nil {
+		return 0, cli.Usagef("%v: refused", err)
+	}
+	if o.Otava != "" {
+		if err := result.Apart("the night", artifacts, "--history-dir", cli.UserPath(o.HistoryDir)); err != nil {
+			return 0, cli.Usagef("%v: refused", err)
+		}
+	}
+	state, err := labdir.Check(name, baseline, labdir.Baseline, adoptBaseline)
+	if err != nil {
+		return 0, cli.UsageError{Err: err}
+	}
+	if _, err := labdir.Check(name+"'s promotion's", baseline+".old", labdir.Baseline, adoptBaseline); err != nil {
+		return 0, cli.UsageError{Err: err}
+	}
+	if o.Otava != "" {
+		if info, err := os.Stat(cli.UserPath(o.HistoryDir)); err == nil && !info.IsDir() {
+			return 0, cli.Usagef("--history-dir %s: not a directory: refused, nothing written", cli.UserPath(o.HistoryDir))
+		}
+	}
+	return state, nil
+}
+
+// adoptBaseline accepts as the baseline a directory without the lab's
+// marker that holds a night's results (result.OpenNight) and nothing else:
+// a baseline promoted before the lab marked its directories. Anything
+// else, the report's directory or a stray file beside the results, the
+// promotion would delete.
+func adoptBaseline(dir string) error {
+	night, err := result.OpenNight(dir)
+	if err != nil {
+		return err
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	tests := night.Tests()
+	for _, e := range entries {
+		if !slices.Contains(tests, e.Name()) {
+			return fmt.Errorf("%s is not a test's results", filepath.Join(dir, e.Name()))
+		}
 	}
 	return nil
 }

@@ -2,12 +2,14 @@ package night
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"havlak-lab/internal/labdir"
 	"havlak-lab/tools/result"
 )
 
@@ -107,6 +109,89 @@ func TestGateRefusesWhatIsNotANight(t *testing.T) {
 	}
 }
 
+// A baseline the lab did not write (a file, a directory of other things,
+// a night with something else beside its results) is refused before
+// anything is written, naming where it was named; it and the night are as
+// they were. One from before the lab marked its baselines, holding a
+// night's results only, is adopted, and the log says so.
+func TestGateRefusesABaselineNotTheLabs(t *testing.T) {
+	needFixtures(t)
+	t.Setenv("BUILDKITE", "")
+	for _, c := range []struct {
+		name string
+		// baseline makes what is at the baseline's path, path.
+		baseline func(t *testing.T, path string)
+		// env names the baseline by $HAVLAK_LAB_BASELINE, not --baseline.
+		env  bool
+		says string
+	}{
+		{"a file", func(t *testing.T, path string) {
+			os.WriteFile(path, []byte("precious"), 0o644)
+		}, false, "--baseline BASELINE: not a directory but a regular file: refused, nothing written"},
+		{"a file named by the variable", func(t *testing.T, path string) {
+			os.WriteFile(path, []byte("precious"), 0o644)
+		}, true, "$HAVLAK_LAB_BASELINE BASELINE: not a directory but a regular file: refused, nothing written"},
+		{"a home directory", func(t *testing.T, path string) {
+			os.MkdirAll(filepath.Join(path, "Documents"), 0o755)
+			os.WriteFile(filepath.Join(path, "Documents", "notes.txt"), []byte("precious"), 0o644)
+		}, false, "--baseline BASELINE: a directory the lab did not write (no .havlak-lab in it, and it is not a nightly-baseline: " +
+			"BASELINE: not a night's results"},
+		{"a night with a file beside its results", func(t *testing.T, path string) {
+			os.Rename(makeNight(t, nightSpec{allocs: 1}), path)
+			os.WriteFile(filepath.Join(path, "notes.txt"), []byte("precious"), 0o644)
+		}, false, "BASELINE/notes.txt: not a test's directory"},
+		{"a night's artifacts, with its report", func(t *testing.T, path string) {
+			os.Rename(makeNight(t, nightSpec{allocs: 1}), path)
+			os.MkdirAll(filepath.Join(path, result.NightReport), 0o755)
+			os.WriteFile(filepath.Join(path, result.NightReport, "report.md"), []byte("precious"), 0o644)
+		}, false, "BASELINE/report is not a test's results"},
+		{"a report's directory", func(t *testing.T, path string) {
+			os.Mkdir(path, 0o755)
+			labdir.Mark(path, labdir.Report)
+		}, false, "the lab's report directory, not a nightly-baseline one"},
+		{"a file where a promotion puts the old baseline", func(t *testing.T, path string) {
+			os.Rename(makeNight(t, nightSpec{allocs: 1}), path)
+			os.WriteFile(path+".old", []byte("precious"), 0o644)
+		}, false, "--baseline's promotion's BASELINE.old: not a directory but a regular file"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			night := makeNight(t, nightSpec{allocs: 1})
+			parent := t.TempDir()
+			baseline := filepath.Join(parent, "baseline")
+			c.baseline(t, baseline)
+			nightBefore, parentBefore := snapshot(t, night), snapshot(t, parent)
+			status, log := gateNight(t, baseline, night, func(o *GateOptions) {
+				o.Report, o.Benchgate = "false", "false"
+				if c.env {
+					t.Setenv("HAVLAK_LAB_BASELINE", o.Baseline)
+					o.Baseline = ""
+				}
+			})
+			log = strings.ReplaceAll(log, baseline, "BASELINE")
+			if status != 2 || !strings.Contains(log, c.says) {
+				t.Errorf("exit status %d, want 2 saying %q:\n%s", status, c.says, log)
+			}
+			if snapshot(t, night) != nightBefore || snapshot(t, parent) != parentBefore {
+				t.Errorf("the night or the baseline changed")
+			}
+		})
+	}
+
+	// Adopted: the gate goes on (to its report, which here fails).
+	baseline := filepath.Join(t.TempDir(), "baseline")
+	os.Rename(makeNight(t, nightSpec{allocs: 1}), baseline)
+	status, log := gateNight(t, baseline, makeNight(t, nightSpec{allocs: 1}), func(o *GateOptions) { o.Report, o.Benchgate = "false", "false" })
+	if want := "The baseline " + baseline + " has no .havlak-lab: adopted"; status != 1 || !strings.Contains(log, want) {
+		t.Errorf("an unmarked baseline of a night's results: exit status %d, want 1 saying %q:\n%s", status, want, log)
+	}
+	// An empty directory is no baseline yet.
+	empty := t.TempDir()
+	status, log = gateNight(t, empty, makeNight(t, nightSpec{allocs: 1}), func(o *GateOptions) { o.Report, o.Benchgate = "false", "false" })
+	if want := "No baseline yet (" + empty + ")"; status != 1 || !strings.Contains(log, want) {
+		t.Errorf("an empty baseline: exit status %d, want 1 saying %q:\n%s", status, want, log)
+	}
+}
+
 // gateOf is a night's gate with a baseline, for its promotion.
 func gateOf(t *testing.T, artifacts, baseline string) *night {
 	t.Helper()
@@ -166,14 +251,30 @@ func TestPromote(t *testing.T) {
 		t.Errorf("a result changed since judged: %v, baseline kept %v, left %q", err, snapshot(t, baseline) == before, leftovers())
 	}
 
-	// A good night: exactly its results, read back.
+	// A good night: exactly its results, read back, and the lab's marker.
+	// What a promotion killed before its renames left (its new copy, a zip
+	// half-written: 92 MB of a zip of a million entries, before entries
+	// were bounded), the next one removes, and says so.
 	night = makeNight(t, nightSpec{allocs: 2})
 	os.MkdirAll(filepath.Join(night, "lint_test"), 0o755)
-	if err := gateOf(t, night, baseline).promote(foundOf(t, night)); err != nil {
+	killed := filepath.Join(filepath.Dir(baseline), ".baseline.new-1234567")
+	os.MkdirAll(filepath.Join(killed, "havlak6_quick_test"), 0o755)
+	os.WriteFile(filepath.Join(killed, "havlak6_quick_test", ".outputs.zip.tmp-99"), []byte("half"), 0o644)
+	var out bytes.Buffer
+	n = gateOf(t, night, baseline)
+	n.stdout = &out
+	if err := n.promote(foundOf(t, night)); err != nil {
 		t.Fatal(err)
 	}
-	if snapshot(t, baseline) != snapshot(t, night) || len(leftovers()) > 0 {
-		t.Errorf("the baseline is not the night's results, or left %q:\n%s\nwant\n%s", leftovers(), snapshot(t, baseline), snapshot(t, night))
+	marker := fmt.Sprintf("%s %x\n", labdir.Marker, "havlak-lab "+labdir.Baseline+"\n")
+	if snapshot(t, baseline) != marker+snapshot(t, night) || len(leftovers()) > 0 {
+		t.Errorf("the baseline is not the night's results and the marker, or left %q:\n%s\nwant\n%s", leftovers(), snapshot(t, baseline), marker+snapshot(t, night))
+	}
+	if want := "Removed " + killed + ", which an interrupted promotion left behind."; !strings.Contains(out.String(), want) {
+		t.Errorf("the log says %q, want %q", out.String(), want)
+	}
+	if s, err := labdir.Check("--baseline", baseline, labdir.Baseline, nil); s != labdir.Marked || err != nil {
+		t.Errorf("the promoted baseline: %v, %v; want it marked", s, err)
 	}
 
 	// A promotion killed between its renames: the next gate puts the old
@@ -181,7 +282,7 @@ func TestPromote(t *testing.T) {
 	// the old one.
 	before = snapshot(t, baseline)
 	os.Rename(baseline, baseline+".old")
-	var out bytes.Buffer
+	out.Reset()
 	n = gateOf(t, night, baseline)
 	n.stdout = &out
 	if err := n.recoverBaseline(); err != nil || snapshot(t, baseline) != before || len(leftovers()) > 0 {

@@ -20,6 +20,7 @@ import (
 
 	"havlak-lab/internal/cli"
 	"havlak-lab/tools/alert"
+	"havlak-lab/tools/history"
 	"havlak-lab/tools/result"
 )
 
@@ -358,6 +359,12 @@ func TestGateCannotBeLoosened(t *testing.T) {
 
 func TestCollect(t *testing.T) {
 	dir := t.TempDir()
+	logs := filepath.Join(dir, "testlogs")
+	// The baseline and the history, where collect never writes.
+	state := t.TempDir()
+	baseline, historyDir := filepath.Join(state, "baseline"), filepath.Join(state, "history")
+	t.Setenv("HAVLAK_LAB_BASELINE", baseline)
+	t.Setenv(history.DirEnv, historyDir)
 	zipOf := func(name, content string) string {
 		path := filepath.Join(dir, "testlogs", name, "outputs.zip")
 		os.MkdirAll(filepath.Dir(path), 0o755)
@@ -365,6 +372,12 @@ func TestCollect(t *testing.T) {
 		return path
 	}
 	first, retry, other := zipOf("a1", "first attempt"), zipOf("a2", "last attempt"), zipOf("b", "b's")
+	otherLogs := filepath.Join(dir, "elsewhere", "testlogs", "x", "outputs.zip")
+	os.MkdirAll(filepath.Dir(otherLogs), 0o755)
+	os.WriteFile(otherLogs, []byte("not this build's"), 0o644)
+	link := filepath.Join(logs, "l", "outputs.zip")
+	os.MkdirAll(filepath.Dir(link), 0o755)
+	os.Symlink(otherLogs, link)
 	event := func(label, uri string) string {
 		return fmt.Sprintf(`{"id":{"testResult":{"label":%q}},"testResult":{"testActionOutput":[{"name":"test.log","uri":"file:///x"},{"name":%q,"uri":%q}]}}`,
 			label, testOutputsName, uri)
@@ -377,7 +390,7 @@ func TestCollect(t *testing.T) {
 		event("//benchmarks:havlak6_test", "file://"+retry),
 	}, "\n")+"\n"), 0o644)
 	dest := filepath.Join(dir, "artifacts")
-	dirs, err := Collect(events, dest)
+	dirs, err := Collect(events, logs, dest)
 	if err != nil {
 		t.Fatalf("collect: %v", err)
 	}
@@ -402,16 +415,58 @@ func TestCollect(t *testing.T) {
 			`test "//benchmarks:../../ESCAPED": name "../../ESCAPED" starts with a dot`},
 		"a test named like the gate's report": {event("//a:report", "file://"+first) + "\n",
 			"test //a:report: the nightly job writes its own report into the night's directory"},
-		"a zip outside the testlogs": {event("//a:t", "file:///etc/passwd") + "\n", `"/etc/passwd" is not an outputs.zip under Bazel's testlogs`},
-		"a zip up and out":           {event("//a:t", "file://"+dir+"/testlogs/../../x/outputs.zip") + "\n", "not an outputs.zip under Bazel's testlogs"},
+		"a zip outside the testlogs": {event("//a:t", "file:///etc/passwd") + "\n",
+			`"/etc/passwd" is not an outputs.zip under Bazel's test logs ` + logs + " (--testlogs)"},
+		"a zip up and out": {event("//a:t", "file://"+dir+"/testlogs/../../x/outputs.zip") + "\n", "not an outputs.zip under Bazel's test logs"},
+		// Once, any path with /testlogs/ in it passed.
+		"a zip in another testlogs": {event("//a:t", "file://"+otherLogs) + "\n",
+			fmt.Sprintf("%q is not an outputs.zip under Bazel's test logs %s", otherLogs, logs)},
+		"a link out of the testlogs": {event("//a:t", "file://"+link) + "\n",
+			"its outputs.zip " + link + " leads to " + otherLogs + ", outside Bazel's test logs " + logs},
 	} {
 		os.WriteFile(events, []byte(c.events), 0o644)
-		_, err := Collect(events, t.TempDir())
+		empty := t.TempDir()
+		_, err := Collect(events, logs, empty)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want an error saying %q", name, err, c.want)
 		}
+		if entries, _ := os.ReadDir(empty); len(entries) > 0 {
+			t.Errorf("%s: collect wrote %d files before it refused", name, len(entries))
+		}
 	}
-	if _, err := Collect(filepath.Join(dir, "missing.json"), dest); cli.Status(err) != 2 {
+
+	// Where collect may not write, it writes nothing: the baseline and the
+	// history's directory, what holds them or is in them; a file; a
+	// directory that is not a night.
+	os.WriteFile(events, []byte(event("//a:t", "file://"+first)+"\n"), 0o644)
+	os.MkdirAll(filepath.Join(baseline, "t"), 0o755)
+	os.MkdirAll(filepath.Join(historyDir, history.NightsDir), 0o755)
+	notes := filepath.Join(dir, "home")
+	os.MkdirAll(filepath.Join(notes, "Documents"), 0o755)
+	os.WriteFile(filepath.Join(notes, "Documents", "notes.txt"), []byte("precious"), 0o644)
+	file := filepath.Join(dir, "file")
+	os.WriteFile(file, []byte("precious"), 0o644)
+	for what, c := range map[string]struct{ dest, want string }{
+		"the baseline":           {baseline, "DEST " + baseline + " and the baseline " + baseline + " are the same directory: collect never writes there"},
+		"inside the baseline":    {filepath.Join(baseline, "t"), "is inside the baseline"},
+		"the history's archive":  {filepath.Join(historyDir, history.NightsDir), "is inside the history's directory " + historyDir},
+		"what holds the history": {state, "is inside DEST"},
+		"a file":                 {file, "DEST " + file + ": not a directory: refused, nothing written"},
+		"a home directory":       {notes, "DEST " + notes + ": neither empty nor a night's results: refused, nothing written"},
+	} {
+		before := snapshot(t, state) + snapshot(t, dir)
+		_, err := Collect(events, logs, c.dest)
+		if cli.Status(err) != 2 || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("collect into %s: %v, want a usage error saying %q", what, err, c.want)
+		}
+		if snapshot(t, state)+snapshot(t, dir) != before {
+			t.Errorf("collect into %s wrote", what)
+		}
+	}
+	if _, err := Collect(events, "", dest); cli.Status(err) != 2 || !strings.Contains(err.Error(), "collect needs --testlogs") {
+		t.Errorf("collect without --testlogs: %v", err)
+	}
+	if _, err := Collect(filepath.Join(dir, "missing.json"), logs, dest); cli.Status(err) != 2 {
 		t.Errorf("a missing event file: %v, want a usage error", err)
 	}
 	// What is not a regular file is refused before it is read: /dev/zero
@@ -424,14 +479,14 @@ func TestCollect(t *testing.T) {
 		"/dev/zero": "build event file /dev/zero: a character device: not a regular file",
 		fifo:        "build event file " + fifo + ": a named pipe: not a regular file",
 	} {
-		if _, err := Collect(path, dest); cli.Status(err) != 2 || !strings.Contains(err.Error(), want) {
+		if _, err := Collect(path, logs, dest); cli.Status(err) != 2 || !strings.Contains(err.Error(), want) {
 			t.Errorf("collect %s: %v, want a usage error saying %q", path, err, want)
 		}
 	}
 	long := strings.Repeat(" ", maxEventBytes) + event("//a:t", "file://"+first)
 	os.WriteFile(events, []byte(event("//b:u", "file://"+other)+"\n"+long+"\n"), 0o644)
 	want := fmt.Sprintf("%s:2: a line over %d bytes", events, maxEventBytes)
-	if _, err := Collect(events, t.TempDir()); cli.Status(err) != 2 || !strings.Contains(err.Error(), want) {
+	if _, err := Collect(events, logs, t.TempDir()); cli.Status(err) != 2 || !strings.Contains(err.Error(), want) {
 		t.Errorf("a line over the limit: %v, want a usage error saying %q", err, want)
 	}
 }
@@ -526,7 +581,7 @@ func trailerNight(t *testing.T, trailer string) (int, string) {
 }
 
 // FuzzTestOutputs: any bytes as a build event file are its tests' zips,
-// each an outputs.zip under a testlogs directory, or an error; never a
+// each an outputs.zip under the test logs given, or an error; never a
 // panic.
 func FuzzTestOutputs(f *testing.F) {
 	f.Add([]byte(`{"id":{"testResult":{"label":"//a:t"}},"testResult":{"testActionOutput":[{"name":"test.outputs__outputs.zip","uri":"file:///b/testlogs/a/t/outputs.zip"}]}}` + "\n"))
@@ -536,12 +591,12 @@ func FuzzTestOutputs(f *testing.F) {
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		zips, err := testOutputs(path)
+		zips, err := testOutputs(path, "/b/testlogs")
 		if err != nil {
 			return
 		}
 		for label, zip := range zips {
-			if err := checkTestOutputs(label, zip); err != nil {
+			if err := checkTestOutputs(label, zip, "/b/testlogs"); err != nil {
 				t.Fatalf("took %s", err)
 			}
 		}

@@ -394,6 +394,10 @@ func MergeNight(o MergeOptions) error {
 	if err := o.Gate.check(); err != nil {
 		return err
 	}
+	// The baseline is refused before the merge writes the night.
+	if _, err := o.Gate.stateDirs(); err != nil {
+		return err
+	}
 	if err := downloadShards(cli.UserPath(o.Shards), o.Gate.Stdout, o.Gate.Stderr); err != nil {
 		return err
 	}

@@ -16,6 +16,9 @@ import (
 // anything runs or is written.
 func TestFlags(t *testing.T) {
 	night := t.TempDir()
+	// collect looks for the lab's baseline and history under its cache
+	// directory, which a test's environment does not name.
+	t.Setenv("HAVLAK_LAB_CACHE", t.TempDir())
 	commands := []string{"--report", "report"}
 	for _, c := range []struct {
 		args []string

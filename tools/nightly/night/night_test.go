@@ -161,7 +161,7 @@ func TestGateRefusesABaselineNotTheLabs(t *testing.T) {
 			c.baseline(t, baseline)
 			nightBefore, parentBefore := snapshot(t, night), snapshot(t, parent)
 			status, log := gateNight(t, baseline, night, func(o *GateOptions) {
-				o.Report, o.Benchgate = "false", "false"
+				o.Report = "false"
 				if c.env {
 					t.Setenv("HAVLAK_LAB_BASELINE", o.Baseline)
 					o.Baseline = ""
@@ -180,13 +180,13 @@ func TestGateRefusesABaselineNotTheLabs(t *testing.T) {
 	// Adopted: the gate goes on (to its report, which here fails).
 	baseline := filepath.Join(t.TempDir(), "baseline")
 	os.Rename(makeNight(t, nightSpec{allocs: 1}), baseline)
-	status, log := gateNight(t, baseline, makeNight(t, nightSpec{allocs: 1}), func(o *GateOptions) { o.Report, o.Benchgate = "false", "false" })
+	status, log := gateNight(t, baseline, makeNight(t, nightSpec{allocs: 1}), func(o *GateOptions) { o.Report = "false" })
 	if want := "The baseline " + baseline + " has no .havlak-lab: adopted"; status != 1 || !strings.Contains(log, want) {
 		t.Errorf("an unmarked baseline of a night's results: exit status %d, want 1 saying %q:\n%s", status, want, log)
 	}
 	// An empty directory is no baseline yet.
 	empty := t.TempDir()
-	status, log = gateNight(t, empty, makeNight(t, nightSpec{allocs: 1}), func(o *GateOptions) { o.Report, o.Benchgate = "false", "false" })
+	status, log = gateNight(t, empty, makeNight(t, nightSpec{allocs: 1}), func(o *GateOptions) { o.Report = "false" })
 	if want := "No baseline yet (" + empty + ")"; status != 1 || !strings.Contains(log, want) {
 		t.Errorf("an empty baseline: exit status %d, want 1 saying %q:\n%s", status, want, log)
 	}

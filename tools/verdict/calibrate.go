@@ -250,18 +250,7 @@ func Percent(x float64) string {
 // String says where the threshold came from, after it: "the count floor
 // (3 × noise 0.0004% of 3 reruns is under it)".
 func (c Calibration) String() string {
-	var parts []string
-	if c.Reruns > 0 {
-		parts = append(parts, fmt.Sprintf("%d reruns", c.Reruns))
-	}
-	if c.Sizes > 0 {
-		parts = append(parts, fmt.Sprintf("the fit over %d sizes", c.Sizes))
-	}
-	if c.Points > 0 {
-		parts = append(parts, fmt.Sprintf("%d results of the same binary and run", c.Points))
-	}
-	measured := strings.Join(parts, " and ")
-	noise := fmt.Sprintf("%g × noise %s of %s", c.Factor, Percent(c.Noise), measured)
+	noise := fmt.Sprintf("%g × noise %s of %s", c.Factor, Percent(c.Noise), c.measured())
 	switch c.Source {
 	case Ceiling:
 		return fmt.Sprintf("the declared ceiling: %s is over it", noise)
@@ -274,6 +263,22 @@ func (c Calibration) String() string {
 		return "declared"
 	}
 	return fmt.Sprintf("declared: fewer than %d unchanged measurements to calibrate it", c.Needed)
+}
+
+// measured says what measured the noise: "3 reruns and 10 results of the
+// same binary and run".
+func (c Calibration) measured() string {
+	var parts []string
+	if c.Reruns > 0 {
+		parts = append(parts, fmt.Sprintf("%d reruns", c.Reruns))
+	}
+	if c.Sizes > 0 {
+		parts = append(parts, fmt.Sprintf("the fit over %d sizes", c.Sizes))
+	}
+	if c.Points > 0 {
+		parts = append(parts, fmt.Sprintf("%d results of the same binary and run", c.Points))
+	}
+	return strings.Join(parts, " and ")
 }
 
 // CalibrateGrowth sets a growth's threshold (JudgeGrowth) from the noise

@@ -3,6 +3,7 @@ package verdict
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -139,9 +140,12 @@ func environmentChange(base, change Side, exact bool) string {
 //
 // When both sides measured the same binary and run (their identity), no
 // change of theirs can be a regression: every verdict is the noise floor
-// (SameIdentity). An exact count that differs all the same is an
-// inconsistent measurement, which fails: a broken measurement or a forged
-// result.
+// (SameIdentity). In an environment that cannot change the figure, a
+// change that one measurement cannot make is an inconsistent measurement,
+// which fails: a broken measurement or a forged result (inconsistency
+// says which changes those are). The base's declaration says what is
+// exact: a change cannot escape the check by declaring its counts
+// otherwise.
 func (p Policy) Compare(base, change Side) []Verdict {
 	byName := make(map[[2]string]*result.Figure, len(change.Figures))
 	for i := range change.Figures {
@@ -153,16 +157,22 @@ func (p Policy) Compare(base, change Side) []Verdict {
 	moved := map[bool]string{false: environmentChange(base, change, false), true: environmentChange(base, change, true)}
 	same := base.Identity != nil && change.Identity != nil && *base.Identity == *change.Identity
 	// settle is a judged verdict again for where it was measured: unjudged
-	// in an environment that can change it, else, of the same identity,
-	// what sameID makes of it.
-	settle := func(v Verdict, exact bool, sameID func(Verdict) Verdict) Verdict {
+	// in an environment that can change it; of the same identity, the
+	// noise floor, or inconsistent where the environment cannot change it
+	// and inconsistent says what differs. An environment that changed, as
+	// a person allowed, explains a difference: no inconsistency then.
+	settle := func(v Verdict, exact bool, inconsistent func(Verdict) string) Verdict {
 		switch {
 		case moved[exact] != "" && !p.AllowEnvironmentChange:
 			return notComparable(v, "another environment than the baseline's: "+moved[exact])
-		case same:
-			return sameID(v)
+		case !same:
+			return v
+		case moved[exact] == "":
+			if what := inconsistent(v); what != "" {
+				return inconsistentMeasurement(v, what, base.Source, change.Source)
+			}
 		}
-		return v
+		return SameIdentity(v)
 	}
 	exact := map[string]bool{}
 	var judged []Verdict
@@ -173,7 +183,8 @@ func (p Policy) Compare(base, change Side) []Verdict {
 		}
 		n := byName[[2]string{o.Name, o.Unit}]
 		var v Verdict
-		rule, loosened := p.pair(o.Class, o.Better, o.Gated || p.gates(o), o.Threshold, n)
+		baseGated := o.Gated || p.gates(o)
+		rule, loosened := p.pair(o.Class, o.Better, baseGated, o.Threshold, n)
 		switch {
 		case n == nil && !rule.Gated, n != nil && len(n.Values) == 0 && !rule.Gated:
 			continue
@@ -195,7 +206,10 @@ func (p Policy) Compare(base, change Side) []Verdict {
 			v.Calibration = &calibration
 			v.Loosened = loosened
 			v.Exact = o.Exact && n.Exact
-			v = settle(v, v.Exact, func(v Verdict) Verdict { return sameIdentity(v, v.Exact, base.Source, change.Source) })
+			if same {
+				v.Exact = o.Exact
+			}
+			v = settle(v, v.Exact, func(v Verdict) string { return inconsistency(v, o.Class, v.Exact, baseGated) })
 		}
 		v.Class, v.Cost = o.Class, o.Cost
 		if n != nil && n.Cost != "" {
@@ -203,9 +217,16 @@ func (p Policy) Compare(base, change Side) []Verdict {
 		}
 		judged = append(judged, v)
 	}
+	sweepGated := map[string]bool{}
+	for _, s := range base.Sweeps {
+		sweepGated[s.Figure] = s.Gated
+	}
 	for _, v := range p.compareSweeps(base, change.Sweeps, exact) {
 		if v.Outcome != Missing {
-			v = settle(v, exact[strings.TrimSuffix(v.Figure, GrowthSuffix)], SameIdentity)
+			figure := strings.TrimSuffix(v.Figure, GrowthSuffix)
+			v = settle(v, exact[figure], func(v Verdict) string {
+				return inconsistency(v, result.ClassCount, exact[figure], sweepGated[figure])
+			})
 		}
 		judged = append(judged, v)
 	}
@@ -218,19 +239,117 @@ func notComparable(v Verdict, why string) Verdict {
 	return v
 }
 
-// sameIdentity is the verdict on a figure of two measurements of the same
-// binary and run: the noise floor, or, for an exact count that differs,
-// an inconsistent measurement naming both.
-func sameIdentity(v Verdict, exact bool, base, change string) Verdict {
-	if exact && (v.Old.Min != v.New.Min || v.Old.Max != v.New.Max) {
-		v.Outcome = Inconsistent
-		v.Reason = fmt.Sprintf("inconsistent measurement: %s and %s measured the same binary and run, and this exact count differs "+
-			"(%s → %s %s): a broken measurement or a forged result", cmp.Or(base, "the baseline"), cmp.Or(change, "this result"),
-			Number(v.Old.Median), Number(v.New.Median), v.Unit)
-		return v
-	}
-	return SameIdentity(v)
+// inconsistentMeasurement is v, of two measurements of the same binary
+// and run, failing as inconsistent: what says how it differs, base and
+// change name the two results.
+func inconsistentMeasurement(v Verdict, what, base, change string) Verdict {
+	v.Outcome, v.Warning = Inconsistent, ""
+	v.Reason = fmt.Sprintf("inconsistent measurement: %s and %s measured the same binary and run, and %s: a broken measurement or a forged result",
+		cmp.Or(base, "the baseline"), cmp.Or(change, "this result"), what)
+	return v
 }
+
+// inconsistency says how a figure (or a growth) of class, judged in v,
+// differs between two measurements of the same binary and run in the same
+// environment by more than one measurement can, or "" when it does not:
+// exact and gated as its base declares it.
+//
+//   - An exact count: any difference of its runs' extremes. An exact count
+//     is the same to the last unit run after run, gated or not.
+//   - Another count the base gates: a change of the median beyond its
+//     noise, as the calibration measured it in the base's reruns and the
+//     history's results of its identity (v.Calibration): NoiseFactor
+//     times that noise, never under the floor of its kind. The threshold
+//     the gate judges by is the same, but held under a ceiling: what a
+//     regression is worth, not how far noise goes, so the ceiling does not
+//     bound this. Go's own instructions (noise up to 0.0012%, the floor
+//     0.5%): a change beyond 0.5% is no noise of theirs, 0.001% is. Only
+//     the base's noise counts: runs of the change spread wide cannot hide
+//     a change. Without a measured noise, InconsistentFactor bounds a
+//     count as it does a timing.
+//   - A timing the base gates: medians apart by more than
+//     InconsistentFactor, either way (GrossTimingFactor with too few
+//     runs for a median).
+//
+// A growth (a sweep's fit) is a count: its coefficient against the noise
+// CalibrateGrowth measured, exact when its swept count is.
+//
+// Figures the base shows only are left out, counts and timings alike:
+// what moves with the runner's load or the collector's timing (CPU time,
+// a Go program's allocations in its timed runs, GC cycles, perf's
+// counters) is why they are not gated.
+func inconsistency(v Verdict, class result.Class, exact, gated bool) string {
+	old, new := v.Old.Median, v.New.Median
+	switch {
+	case v.Old.Runs == 0 || v.New.Runs == 0, !finite(old) || !finite(new):
+		return "" // nothing judged: Judge says why
+	case exact:
+		switch {
+		case v.Old.Min == v.New.Min && v.Old.Max == v.New.Max:
+			return ""
+		case v.Growth != nil:
+			return "the growth of this exact count differs (" + v.ChangeText(4) + ")"
+		}
+		return fmt.Sprintf("this exact count differs (%s → %s %s)", sampleRange(v.Old), sampleRange(v.New), v.Unit)
+	case !gated:
+		return ""
+	case class == result.ClassTiming || class == result.ClassMemory || class == result.ClassSampledTiming:
+		factor := float64(InconsistentFactor)
+		if v.Old.Runs < MinTimingRuns || v.New.Runs < MinTimingRuns {
+			factor = GrossTimingFactor
+		}
+		if apart(old, new) <= factor {
+			return ""
+		}
+		return fmt.Sprintf("this timing's medians are %s apart (%s → %s %s, %d and %d runs), more than the factor of %g that noise moves them by",
+			factorText(apart(old, new)), Number(old), Number(new), v.Unit, v.Old.Runs, v.New.Runs, factor)
+	}
+	change := math.Abs(float64(v.Change))
+	if c := v.Calibration; c != nil && c.Factor > 0 && (c.Reruns > 0 || c.Points > 0 || c.Sizes > 0) {
+		bound := max(c.Floor, c.Factor*c.Noise)
+		if change <= bound {
+			return ""
+		}
+		return fmt.Sprintf("this count moved %s (%s → %s %s), beyond its noise: %g × noise %s of %s, never under the floor %s, is %s",
+			v.ChangeText(4), Number(old), Number(new), v.Unit, c.Factor, Percent(c.Noise), c.measured(), Percent(c.Floor), Percent(bound))
+	}
+	if apart(old, new) <= InconsistentFactor {
+		return ""
+	}
+	return fmt.Sprintf("this count's medians are %s apart (%s → %s %s), more than the factor of %d of a count whose noise was not measured",
+		factorText(apart(old, new)), Number(old), Number(new), v.Unit, InconsistentFactor)
+}
+
+// apart is how many times the larger of two values is the smaller: +Inf
+// when one is 0 or below and the other not, 1 when they are equal.
+func apart(a, b float64) float64 {
+	lo, hi := min(a, b), max(a, b)
+	switch {
+	case lo == hi:
+		return 1
+	case lo <= 0:
+		return math.Inf(1)
+	}
+	return hi / lo
+}
+
+// factorText is a factor for people: "5.00×", or "infinitely far".
+func factorText(f float64) string {
+	if math.IsInf(f, 1) {
+		return "infinitely far"
+	}
+	return fmt.Sprintf("%.2f×", f)
+}
+
+// sampleRange is a sample's value, or its range when its runs differ.
+func sampleRange(s result.Sample) string {
+	if s.Min == s.Max {
+		return Number(s.Median)
+	}
+	return Number(s.Min) + "–" + Number(s.Max)
+}
+
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
 // pair is the rule of a figure that the base declares (gated, threshold)
 // and the change declares as it does (nil: the change lacks it), and, when

@@ -53,8 +53,11 @@ const (
 	// side does not, or cannot be read. What a gate cannot see fails it.
 	Missing Outcome = "missing"
 	// Inconsistent: two measurements of the same binary and run (the same
-	// identity) gave different exact counts: a broken measurement or a
-	// forged result. It fails, gated or not.
+	// identity) in the same environment differ by more than one
+	// measurement can (Policy.Compare): an exact count that differs, a
+	// gated count beyond its measured noise, a gated timing beyond
+	// InconsistentFactor. A broken measurement or a forged result;
+	// it fails, gated or not.
 	Inconsistent Outcome = "inconsistent"
 	Regressed    Outcome = "regressed" // worse beyond the rule
 	// NotComparable: the figure could not be judged (no values, too few
@@ -149,6 +152,22 @@ func TimingRule(threshold float64, gated bool) Rule {
 // tenfold change is no noise of theirs.
 const GrossTimingFactor = 10
 
+// InconsistentFactor: how far apart, either way, the medians of a gated
+// timing (real time, max RSS, a server's throughput and p99) of two
+// measurements of the same binary and run in the same environment may be
+// before they are an inconsistent measurement (Policy.Compare). Between
+// idle sessions the medians moved by 2 to 9%, and on a busy 2-core runner
+// the quick workloads' runs by a coefficient of variation of up to 32%
+// (docs/noise.md): a median three times another's is no load measured
+// here, and twice is left to the noise floor, a margin for a runner more
+// crowded than any measured. With fewer than MinTimingRuns runs a side
+// the median is a run or two, and GrossTimingFactor bounds them as it
+// bounds a regression: single runs moved by up to 3.25x. It bounds as
+// well a gated count whose noise was not measured (one counted run, no
+// history): the widest spread measured of a count, 43% (the counted
+// allocations of a program of 14 objects, docs/noise.md), is well within.
+const InconsistentFactor = 3
+
 // SampleText is a sample's median and range, for people: "1,234, 3 runs
 // 1,230–1,240".
 func SampleText(s result.Sample) string {
@@ -187,7 +206,8 @@ type Verdict struct {
 	// Class is the figure's class (tools/result), "" for a growth.
 	Class result.Class `json:"class,omitempty"`
 	// Exact: both sides declare the figure an exact count
-	// (result.Figure.Exact).
+	// (result.Figure.Exact); of two measurements of the same identity,
+	// the base does (Policy.Compare).
 	Exact bool `json:"exact,omitempty"`
 	// Calibration says where the rule's threshold came from (Calibrate,
 	// CalibrateGrowth): nil for a figure not judged (a missing one).

@@ -1,0 +1,74 @@
+package night
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"havlak-lab/tools/result"
+	verdictlib "havlak-lab/tools/verdict"
+)
+
+// measureHavlak7 makes havlak7's result in the night dir the same binary
+// and run in every night, counting its own instructions as perfrun
+// declares them (gated, not exact: 3 counted runs 0.0005% apart) times
+// own, its timed runs' real time times timings.
+func measureHavlak7(t *testing.T, dir string, own, timings float64) {
+	t.Helper()
+	path := filepath.Join(dir, "havlak7_quick_test", result.ZipName)
+	files := readZip(t, path)
+	editResult(t, files, func(r *result.Result) {
+		r.SchemaVersion = result.SchemaVersion
+		r.Identity = &result.Identity{BinarySHA256: strings.Repeat("a", 64), RunSHA256: strings.Repeat("b", 64)}
+		r.Metrics = append(r.Metrics, result.Metric{Name: "own_instructions", Unit: "instructions",
+			Source: "cachegrind, 3 counted runs (outside the Go runtime)", Cost: result.CostWork, Gated: true,
+			Threshold: verdictlib.CountThreshold, Values: []float64{160_300_302 * own, 160_301_150 * own, 160_300_690 * own}})
+		for i := range r.Timing.Runs {
+			r.Timing.Runs[i].RealSeconds *= timings
+		}
+	})
+	writeZip(t, path, files)
+}
+
+// A night of the baseline's binary and run that counts 3x its own
+// instructions, or runs 5x as long, is an inconsistent measurement (issue
+// 43): the night fails and never becomes the baseline. Its noise passes,
+// and the night becomes the baseline.
+func TestGateInconsistentNightIsNotPromoted(t *testing.T) {
+	needCommands(t)
+	t.Setenv("BUILDKITE", "")
+	baseline := filepath.Join(t.TempDir(), "baseline")
+	first := makeNight(t, nightSpec{allocs: 1})
+	measureHavlak7(t, first, 1, 1)
+	if status, log := gateNight(t, baseline, first); status != 0 {
+		t.Fatalf("first night: exit status %d, want 0:\n%s", status, log)
+	}
+	before := snapshot(t, baseline)
+	for _, c := range []struct {
+		name         string
+		own, timings float64
+		status       int
+		says         []string
+		newBaseline  bool
+	}{
+		{"3x the own instructions", 3, 1, 1, []string{"report: havlak7 regressed: INCONSISTENT", "own_instructions INCONSISTENT: inconsistent measurement"}, false},
+		{"5x the real time", 1, 5, 1, []string{"report: havlak7 regressed: INCONSISTENT", "real_seconds INCONSISTENT: inconsistent measurement"}, false},
+		{"own instructions +0.001%", 1.00001, 1, 0, []string{"This night becomes the baseline"}, true},
+	} {
+		tonight := makeNight(t, nightSpec{allocs: 1})
+		measureHavlak7(t, tonight, c.own, c.timings)
+		status, log := gateNight(t, baseline, tonight)
+		if status != c.status {
+			t.Errorf("%s: exit status %d, want %d:\n%s", c.name, status, c.status, log)
+		}
+		for _, want := range c.says {
+			if !strings.Contains(log, want) {
+				t.Errorf("%s: the log does not say %q:\n%s", c.name, want, log)
+			}
+		}
+		if after := snapshot(t, baseline); (after != before) != c.newBaseline {
+			t.Errorf("%s: baseline replaced %v, want %v", c.name, after != before, c.newBaseline)
+		}
+		before = snapshot(t, baseline)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"havlak-lab/tools/result"
+	"havlak-lab/tools/summary"
 	"havlak-lab/tools/verdict"
 )
 
@@ -32,12 +33,12 @@ func havlak7(t *testing.T, source string, own float64) *Result {
 	if err != nil {
 		t.Fatal(err)
 	}
-	figures, err := result.Figures(res, out)
+	side, err := summary.NewSide(res, out, source)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return &Result{Benchmark: res.Benchmark, Environment: res.Environment, Source: source, Identity: res.Identity,
-		Runs: res.Timing.Runs, Metrics: res.Metrics, Figures: figures}
+		Runs: res.Timing.Runs, Metrics: res.Metrics, Side: side}
 }
 
 // A night of the baseline's binary and run with 3x its own instructions is
@@ -65,10 +66,10 @@ func TestSameIdentityThreeTimesOwnInstructions(t *testing.T) {
 			}
 			row := r.Rows[0]
 			c := row.Compared
-			if c == nil || !c.SameIdentity {
+			if c == nil || !c.Benchmark.SameIdentity {
 				t.Fatalf("comparison %+v, want one of the same identity", c)
 			}
-			own := figure(c.Judged, "own_instructions")
+			own := figure(c.Figures(), "own_instructions")
 			if !tc.inconsistent {
 				if len(regressed) != 0 || c.Regressed || own.Outcome != verdict.Unchanged || strings.Contains(row.CompareText(), "INCONSISTENT") {
 					t.Errorf("%s own instructions: regressed %v, %v; %q, want the noise floor", tc.name, regressed, own, row.CompareText())
@@ -86,7 +87,7 @@ func TestSameIdentityThreeTimesOwnInstructions(t *testing.T) {
 			if text := row.CompareText(); !strings.HasPrefix(text, "INCONSISTENT: ") || !strings.Contains(text, "own_instructions INCONSISTENT") {
 				t.Errorf("CompareText %q, want it INCONSISTENT, naming own_instructions", text)
 			}
-			if real := figure(c.Judged, "real_seconds"); real.Fails() {
+			if real := figure(c.Figures(), "real_seconds"); real.Fails() {
 				t.Errorf("real_seconds, unchanged: %v", real)
 			}
 		})

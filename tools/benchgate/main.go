@@ -7,10 +7,14 @@
 //
 // OLD and NEW are files in Go benchmark format (go test -bench output), or
 // go_benchmark results (tools/result: an outputs.zip or its unpacked
-// directory), whose Go benchmark file is read. Results of different
-// machines or toolchains do not compare: benchgate names the fields that
-// differ and exits with status 3, unless -allow-env-change. Each benchmark of NEW is compared with its
-// namesake in OLD, unit by unit, with benchstat's Mann-Whitney U test: at
+// directory) of one benchmark, whose Go benchmark file is read. Both are
+// judged by the lab's one comparison (summary.Compare), as the nightly
+// gate judges its Go benchmarks: each line's measures are figures, named by
+// the line and their unit (tools/result). Timings of different machines
+// or toolchains do not compare: benchgate names the fields that differ and
+// exits with status 3, unless -allow-env-change. Each line of NEW is
+// compared with its namesake in OLD, unit by unit, with benchstat's
+// Mann-Whitney U test: at
 // least 6 runs of each are needed to tell a change from noise at p < 0.05.
 // A benchmark regresses when the test finds the difference significant and
 //
@@ -26,16 +30,16 @@
 // -old-bench and -new-bench compare two different benchmarks instead, sub-
 // benchmarks matched by name: -old-bench Naive -new-bench FieldsFunc
 // compares BenchmarkNaive/path=root with BenchmarkFieldsFunc/path=root.
-// -units names the units the gate judges (all are shown): by default the
-// exact ones, B/op and allocs/op. Time on the lab's shared runners is not a
-// gate by default: 6 runs of explodePath's benchmarks of unchanged code,
+// -units names units the gate judges besides the allocations, B/op and
+// allocs/op, which tools/result declares gated (all are shown). Time on the
+// lab's shared runners is not a gate by default: 6 runs of explodePath's benchmarks of unchanged code,
 // measured twice in a row, differed by +129% (Naive/path=one, p < 0.05)
 // while another job ran (docs/noise.md); -units=all, or a list with
 // sec/op, gates it too, at -threshold and the noise.
 //
 // Each measure is judged by tools/verdict, the lab's one owner of that
 // decision. benchgate prints a table of every comparison, writes it with
-// -summary as summary.json (tools/summary, for the nightly job), and exits
+// -summary as summary.json (tools/summary), and exits
 // with verdict's statuses: 1 when one regressed, 2 for bad usage or
 // unreadable input, 3 for results of different environments.
 package main
@@ -48,7 +52,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 	"text/tabwriter"
 
@@ -70,85 +73,70 @@ func main() {
 	os.Exit(cli.Report(stderr, "benchgate", err))
 }
 
-// An input is the Go benchmark lines of OLD or NEW.
-type input struct {
-	data []byte
-	name string              // for errors: the file, or the file in a result
-	env  *result.Environment // nil for a plain file
-	// benchmark and study name the result; "" for a plain file.
-	benchmark, study string
-}
+// filesBenchmark names the benchmark of a plain file of Go benchmark
+// lines, which says none: both sides of a comparison of files are it.
+const filesBenchmark = "go-bench-lines"
 
-// readInput reads a file in Go benchmark format, or the one a go_benchmark
-// result (a directory or an outputs.zip) holds.
-func readInput(path string) (input, error) {
+// readSide reads OLD or NEW as a side of the lab's comparison: a
+// go_benchmark result (a directory or an outputs.zip) as it is, or a file
+// in Go benchmark format as a result of that file alone.
+func readSide(path string) (summary.Side, error) {
 	info, err := os.Stat(path)
 	if err != nil {
-		return input{}, cli.UsageError{Err: err}
+		return summary.Side{}, cli.UsageError{Err: err}
 	}
+	var r *result.Result
+	var out result.Outputs
 	if !info.IsDir() && filepath.Base(path) != result.ZipName {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return input{}, cli.UsageError{Err: err}
-		}
-		return input{data: data, name: path}, nil
+		r = &result.Result{Benchmark: result.Benchmark{Name: filesBenchmark, Kind: result.KindGoTest}, GoBench: filepath.Base(path)}
+		out, err = result.Open(filepath.Dir(path))
+	} else {
+		r, out, err = result.Read(path)
 	}
-	r, out, err := result.Read(path)
 	if err != nil {
-		return input{}, cli.UsageError{Err: err}
+		return summary.Side{}, cli.UsageError{Err: err}
 	}
+	defer out.Close()
 	if r.Benchmark.Kind != result.KindGoTest {
-		return input{}, cli.Usagef("%s: benchmark %s is a %s, not a Go benchmark (go_benchmark)", path, r.Benchmark.Name, r.Benchmark.Kind)
+		return summary.Side{}, cli.Usagef("%s: benchmark %s is a %s, not a Go benchmark (go_benchmark)", path, r.Benchmark.Name, r.Benchmark.Kind)
 	}
-	data, err := out.ReadFile(r.GoBench)
+	// A plain file records no environment: its side's is empty, and two
+	// empty ones do not differ.
+	side, err := summary.NewSide(r, out, path)
 	if err != nil {
-		return input{}, cli.UsageError{Err: err}
+		return summary.Side{}, cli.UsageError{Err: err}
 	}
-	return input{data: data, name: out.Path(r.GoBench), env: &r.Environment, benchmark: r.Benchmark.Name, study: r.Benchmark.Study}, nil
+	return side, nil
 }
 
-// key names one measure of one benchmark: its name, without the
-// -GOMAXPROCS suffix when comparing across benchmarks, and its unit.
-type key struct{ name, unit string }
-
-// samples reads in's results: the values of each measure, the keys in the
-// order they first appear. With bench set, only results of benchmark bench
-// are kept, their base name replaced by "*".
-func samples(in input, bench string) (map[key][]float64, []key, error) {
-	lines, _, err := result.ReadGoBench(in.data, in.name)
-	if err != nil {
-		return nil, nil, cli.UsageError{Err: err}
-	}
-	values := map[key][]float64{}
-	var order []key
-	for _, rec := range lines {
-		name := string(rec.Name.Full())
-		if bench != "" {
-			base, _ := rec.Name.Parts()
-			if string(base) != bench {
-				continue
+// only keeps the lines of benchmark bench among side's figures, each
+// named with "*" for bench ("Naive/path=root-2" of Naive is
+// "*/path=root-2"), so that two benchmarks' sub-benchmarks pair by name.
+func only(side summary.Side, bench, which string) (summary.Side, error) {
+	var kept []result.Figure
+	for _, f := range side.Figures {
+		if base, rest, _ := strings.Cut(f.Name, "/"); base == bench || strings.HasPrefix(f.Name, bench+"-") {
+			if rest == "" {
+				rest = strings.TrimPrefix(f.Name, bench)
+			} else {
+				rest = "/" + rest
 			}
-			name = "*" + strings.TrimPrefix(name, bench)
-		}
-		for _, v := range rec.Values {
-			k := key{name, v.Unit}
-			if _, ok := values[k]; !ok {
-				order = append(order, k)
-			}
-			values[k] = append(values[k], v.Value)
+			f.Name = "*" + rest
+			kept = append(kept, f)
 		}
 	}
-	if len(order) == 0 {
-		return nil, nil, cli.Usagef("%s: no results of benchmark %s", in.name, bench)
+	if len(kept) == 0 {
+		return side, cli.Usagef("%s: no results of benchmark %s (%s)", side.Source, bench, which)
 	}
-	return values, order, nil
+	side.Figures = kept
+	return side, nil
 }
 
 func run(args []string, stdout, stderr io.Writer) (*summary.Summary, error) {
 	fs := flag.NewFlagSet("benchgate", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	threshold := fs.Float64("threshold", verdict.Lab.Timing, "the worsening, as a `fraction`, past which a significant change of time fails (if it is past the noise too)")
-	units := fs.String("units", "B/op,allocs/op", "gate these comma-separated `units`, or all")
+	units := fs.String("units", "", "gate these comma-separated `units` too, or all (B/op and allocs/op always are)")
 	oldBench := fs.String("old-bench", "", "compare benchmark `NAME` of OLD ...")
 	newBench := fs.String("new-bench", "", "... with benchmark `NAME` of NEW")
 	allowEnvChange := fs.Bool("allow-env-change", false, "compare results of different machines or toolchains")
@@ -156,141 +144,107 @@ func run(args []string, stdout, stderr io.Writer) (*summary.Summary, error) {
 	if help, err := cli.ParseFlags(fs, args); help || err != nil {
 		return nil, err
 	}
-	if fs.NArg() != 2 {
+	switch {
+	case fs.NArg() != 2:
 		return nil, cli.Usagef("want two files, OLD and NEW")
-	}
-	if (*oldBench == "") != (*newBench == "") {
+	case (*oldBench == "") != (*newBench == ""):
 		return nil, cli.Usagef("-old-bench and -new-bench go together")
-	}
-	if *threshold <= 0 {
+	case *threshold <= 0:
 		return nil, cli.Usagef("-threshold=%v: must be positive", *threshold)
 	}
-	policy := verdict.Lab
-	policy.Timing = *threshold
-	gated := func(unit string) bool {
-		return *units == "all" || strings.Contains(","+*units+",", ","+unit+",")
-	}
-
-	oldInput, err := readInput(cli.UserPath(fs.Arg(0)))
-	if err != nil {
-		return nil, err
-	}
-	newInput, err := readInput(cli.UserPath(fs.Arg(1)))
-	if err != nil {
-		return nil, err
-	}
-	if oldInput.env != nil && newInput.env != nil {
-		if diffs := result.Differences(*oldInput.env, *newInput.env); len(diffs) > 0 {
-			for _, d := range diffs {
-				fmt.Fprintf(stderr, "benchgate: environment changed: %s\n", d)
-			}
-			if !*allowEnvChange {
-				fmt.Fprintln(stderr, "benchgate: the results ran in different environments: not compared (-allow-env-change compares them)")
-				var changes []string
-				for _, d := range diffs {
-					changes = append(changes, d.String())
-				}
-				sum := &summary.Summary{Tool: "benchgate", Baseline: oldInput.name, Benchmarks: []summary.Benchmark{{
-					Name: newInput.benchmark, Study: newInput.study, Outcome: verdict.NotComparable, EnvironmentChanges: changes,
-				}}}
-				return sum, writeSummary(*summaryFile, sum)
+	var sides [2]summary.Side
+	for i, bench := range []string{*oldBench, *newBench} {
+		var err error
+		if sides[i], err = readSide(cli.UserPath(fs.Arg(i))); err != nil {
+			return nil, err
+		}
+		if bench != "" {
+			if sides[i], err = only(sides[i], strings.TrimPrefix(bench, "Benchmark"), fs.Arg(i)); err != nil {
+				return nil, err
 			}
 		}
 	}
-	old, _, err := samples(oldInput, strings.TrimPrefix(*oldBench, "Benchmark"))
+	if o, n := sides[0].Benchmark.Name, sides[1].Benchmark.Name; o != n {
+		return nil, cli.Usagef("OLD is a result of benchmark %s, NEW of %s: benchgate compares results of one benchmark", o, n)
+	}
+	opts := summary.Options{Policy: verdict.Lab}
+	opts.Policy.Timing, opts.Policy.AllowEnvironmentChange = *threshold, *allowEnvChange
+	opts.Policy.GatedUnits = gatedUnits(*units, sides[0].Figures)
+	sum, err := summary.Compare("benchgate", sides[0].Source, sides[:1], sides[1:], opts)
 	if err != nil {
 		return nil, err
 	}
-	cur, order, err := samples(newInput, strings.TrimPrefix(*newBench, "Benchmark"))
-	if err != nil {
+	if err := writeTable(stdout, sides, sum.Benchmarks[0]); err != nil {
 		return nil, err
 	}
-
-	// A benchmark line's units are its figures, as tools/result declares
-	// them; the lab's one comparison judges them, the -units flag gating.
-	side := func(values map[key][]float64, order []key, name string) verdict.Side {
-		var figs []result.Figure
-		for _, k := range order {
-			if k.name == name {
-				figs = append(figs, result.Figure{Name: k.unit, Unit: k.unit, Source: "go test", Gated: gated(k.unit),
-					Better: result.LowerIsBetter, Class: result.GoBenchClass(k.unit), Values: values[k]})
-			}
+	for _, b := range sum.Benchmarks {
+		for _, d := range b.EnvironmentChanges {
+			fmt.Fprintf(stderr, "benchgate: environment changed: %s\n", d)
 		}
-		return verdict.Side{Figures: figs}
+		if b.EnvironmentChanged() {
+			fmt.Fprintln(stderr, "benchgate: the results ran in different environments: their timings were not compared (-allow-env-change compares them)")
+		}
+		for _, v := range b.Failing() {
+			change := v.ChangeText(1)
+			if v.Outcome == verdict.Missing {
+				change = "MISSING"
+			}
+			fmt.Fprintf(stderr, "benchgate: regressed: %s %s %s\n", v.Figure, v.Unit, change)
+		}
 	}
-	var oldOrder []key
-	for k := range old {
-		oldOrder = append(oldOrder, k)
+	if *summaryFile == "" {
+		return sum, nil
 	}
-	slices.SortFunc(oldOrder, func(a, b key) int { return cmp.Compare(a.name+" "+a.unit, b.name+" "+b.unit) })
+	return sum, summary.Write(*summaryFile, sum)
+}
 
+// gatedUnits are the units -units names: all of figures' when it says
+// all.
+func gatedUnits(units string, figures []result.Figure) []string {
+	if units != "all" {
+		return slices.DeleteFunc(strings.Split(units, ","), func(u string) bool { return u == "" })
+	}
+	var all []string
+	for _, f := range figures {
+		if !slices.Contains(all, f.Unit) {
+			all = append(all, f.Unit)
+		}
+	}
+	return all
+}
+
+// writeTable prints every measure of the two sides: each judged one with
+// its verdict, those only NEW has as new, those only OLD has as gone.
+func writeTable(stdout io.Writer, sides [2]summary.Side, b summary.Benchmark) error {
 	w := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(w, "benchmark\tunit\told\tnew\tdelta\tp\tverdict\t")
-	sum := &summary.Summary{Tool: "benchgate", Baseline: oldInput.name}
-	benchmarks := map[string]int{} // name -> index in sum.Benchmarks
-	judged := map[string][]verdict.Verdict{}
-	var worse []string
-	for _, k := range order {
-		i, ok := benchmarks[k.name]
+	judged := map[result.FigureKey]verdict.Verdict{}
+	for _, v := range b.Figures {
+		judged[result.FigureKey{Name: v.Figure, Unit: v.Unit}] = v
+	}
+	listed := map[result.FigureKey]bool{}
+	for _, f := range sides[1].Figures {
+		k := result.FigureKey{Name: f.Name, Unit: f.Unit}
+		listed[k] = true
+		v, ok := judged[k]
 		if !ok {
-			i = len(sum.Benchmarks)
-			benchmarks[k.name] = i
-			sum.Benchmarks = append(sum.Benchmarks, summary.Benchmark{Name: k.name, Study: newInput.study})
-			judged[k.name] = policy.Compare(side(old, oldOrder, k.name), side(cur, order, k.name))
-		}
-		b := &sum.Benchmarks[i]
-		b.Values = append(b.Values, summary.Value{Figure: k.unit, Unit: k.unit, Sample: result.NewSample(cur[k])})
-		j := slices.IndexFunc(judged[k.name], func(v verdict.Verdict) bool { return v.Figure == k.unit })
-		if j < 0 {
-			fmt.Fprintf(w, "%s\t%s\t\t\t\t\tnew\t\n", k.name, k.unit)
-			b.Note = "not in the baseline"
+			fmt.Fprintf(w, "%s\t%s\t\t\t\t\tnew\t\n", f.Name, f.Unit)
 			continue
 		}
-		v := judged[k.name][j]
-		b.Figures = append(b.Figures, v)
 		label := v.Label()
 		if why := cmp.Or(v.Reason, v.Warning); why != "" {
 			label += " (" + why + ")"
 		}
-		if v.Fails() {
-			worse = append(worse, fmt.Sprintf("%s %s %s", k.name, k.unit, v.ChangeText(1)))
-		}
-		fmt.Fprintf(w, "%s\t%s\t%.4g\t%.4g\t%s\t%.3f\t%s\t\n", k.name, k.unit, v.Old.Median, v.New.Median, v.ChangeText(1), v.P, label)
+		fmt.Fprintf(w, "%s\t%s\t%.4g\t%.4g\t%s\t%.3f\t%s\t\n", f.Name, f.Unit, v.Old.Median, v.New.Median, v.ChangeText(1), v.P, label)
 	}
-	for i := range sum.Benchmarks {
-		b := &sum.Benchmarks[i]
-		// A gated unit of the baseline that tonight's lines lack: missing.
-		for _, v := range judged[b.Name] {
-			if v.Outcome == verdict.Missing {
-				b.Figures = append(b.Figures, v)
-				worse = append(worse, fmt.Sprintf("%s %s MISSING", b.Name, v.Figure))
+	for _, f := range sides[0].Figures {
+		if k := (result.FigureKey{Name: f.Name, Unit: f.Unit}); !listed[k] {
+			label := "gone"
+			if v, ok := judged[k]; ok {
+				label = v.Label()
 			}
-		}
-		b.Outcome = verdict.Worst(b.Figures)
-	}
-	var gone []string
-	for k := range old {
-		if _, ok := cur[k]; !ok {
-			gone = append(gone, k.name+" "+k.unit)
+			fmt.Fprintf(w, "%s\t%s\t\t\t\t\t%s\t\n", f.Name, f.Unit, label)
 		}
 	}
-	sort.Strings(gone)
-	for _, g := range gone {
-		fmt.Fprintf(w, "%s\t\t\t\t\t\tgone\t\n", g)
-	}
-	if err := w.Flush(); err != nil {
-		return nil, err
-	}
-	for _, r := range worse {
-		fmt.Fprintf(stderr, "benchgate: regressed: %s\n", r)
-	}
-	return sum, writeSummary(*summaryFile, sum)
-}
-
-// writeSummary writes sum to file, unless file is "".
-func writeSummary(file string, sum *summary.Summary) error {
-	if file == "" {
-		return nil
-	}
-	return summary.Write(file, sum)
+	return w.Flush()
 }

@@ -179,7 +179,10 @@ func TestSummary(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Status() != verdict.StatusRegressed || len(s.Regressed()) != 1 || s.Regressed()[0].Name != "Split/path=b-2" {
+	// A file's lines are one benchmark's figures, each line's measures
+	// by unit, as a go_benchmark result's are (result.Figures).
+	if s.Status() != verdict.StatusRegressed || len(s.Regressed()) != 1 || s.Regressed()[0].Name != filesBenchmark ||
+		s.Regressed()[0].Failing()[0].Figure != "Split/path=b-2" {
 		t.Errorf("summary: status %d, regressed %+v", s.Status(), s.Regressed())
 	}
 

@@ -27,6 +27,10 @@ type Policy struct {
 	// Their producers (xtime, the load generator) measure every program
 	// alike and declare nothing; the others are shown.
 	GatedTimings []string
+	// GatedUnits are units whose figures the gate judges whatever they
+	// declare: benchgate's -units, a person's choice of what to gate
+	// among a Go benchmark's measures (time per op, say).
+	GatedUnits []string
 	// Floors, NoiseFactor and CalibrationRuns calibrate a figure's
 	// threshold from its noise (Calibrate); a NoiseFactor of 0 leaves
 	// every threshold at its ceiling.
@@ -50,7 +54,8 @@ var Lab = Policy{Count: CountThreshold, Timing: TimingThreshold, Memory: MemoryT
 
 // gates tells whether the policy gates figure f whatever it declares.
 func (p Policy) gates(f result.Figure) bool {
-	return (f.Class == result.ClassTiming || f.Class == result.ClassMemory) && slices.Contains(p.GatedTimings, f.Name)
+	return (f.Class == result.ClassTiming || f.Class == result.ClassMemory) && slices.Contains(p.GatedTimings, f.Name) ||
+		slices.Contains(p.GatedUnits, f.Unit)
 }
 
 // Rule is the rule of a figure of class that its base declares gated with

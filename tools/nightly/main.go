@@ -67,8 +67,8 @@
 // and gates it as gate does: a shard that failed or never reported, and
 // every benchmark without a result, named with its shard, fail the night.
 //
-// --report and --bisect, before the subcommand, name the commands;
-// `bazel run //tools/nightly` gives them. Paths are relative to where bazel
+// --bisect, before the subcommand, names bisect's command;
+// `bazel run //tools/nightly` gives it. Paths are relative to where bazel
 // run was typed. Exit status: 1 for a regression or a failed step, 2 for
 // bad usage.
 //
@@ -96,7 +96,7 @@ func main() {
 	os.Exit(cli.Report(os.Stderr, "nightly", run(os.Args[1:], os.Stdout, os.Stderr)))
 }
 
-const usage = "usage: nightly [--report CMD --bisect CMD] collect --testlogs DIR EVENTS DEST | gate [--baseline DIR] [--tests-failed] [--dashboard URL] [--otava CMD [--history-dir DIR] [--history DSN] [--stale-after NIGHTS]] ARTIFACTS" +
+const usage = "usage: nightly [--bisect CMD] collect --testlogs DIR EVENTS DEST | gate [--baseline DIR] [--tests-failed] [--dashboard URL] [--otava CMD [--history-dir DIR] [--history DSN] [--stale-after NIGHTS]] ARTIFACTS" +
 	" | shardmap --manifest FILE --shards N [--history DSN] [--tolerance F] [--default-seconds S] [--since DAYS] [--quick] --out MAP | shard MAP K | steps [--upload] MAP | merge [gate's flags] MAP SHARDS ARTIFACTS"
 
 func run(args []string, stdout, stderr io.Writer) error {
@@ -108,7 +108,6 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("nightly", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprintln(stderr, usage); fs.PrintDefaults() }
-	report := fs.String("report", "", "the report `command` (//tools/report)")
 	bisect := fs.String("bisect", "", "the bisect `command` (//tools/bisect), run on each new regression of the history")
 	if help, err := cli.ParseFlags(fs, args); help || err != nil {
 		return err
@@ -130,7 +129,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		}
 		return err
 	case "gate", "merge":
-		return runGate(fs.Arg(0), fs.Args()[1:], night.GateOptions{Report: *report, Bisect: *bisect,
+		return runGate(fs.Arg(0), fs.Args()[1:], night.GateOptions{Bisect: *bisect,
 			Annotate: night.BuildkiteAnnotator(stdout, stderr), Stdout: stdout, Stderr: stderr})
 	case "shardmap":
 		return runShardMap(fs.Args()[1:], stdout, stderr)

@@ -19,7 +19,7 @@ func TestFlags(t *testing.T) {
 	// collect looks for the lab's baseline and history under its cache
 	// directory, which a test's environment does not name.
 	t.Setenv("HAVLAK_LAB_CACHE", t.TempDir())
-	commands := []string{"--report", "report"}
+	commands := []string{"--bisect", "bisect"}
 	for _, c := range []struct {
 		args []string
 		says string
@@ -30,7 +30,6 @@ func TestFlags(t *testing.T) {
 		{[]string{"collect", "events.json"}, "collect wants --testlogs DIR, EVENTS and DEST"},
 		{[]string{"collect", "events.json", night}, "collect needs --testlogs"},
 		{[]string{"collect", "--testlogs", t.TempDir(), filepath.Join(night, "missing.json"), night}, "missing.json"},
-		{[]string{"gate", night}, "gate needs --report"},
 		{append(commands, "gate"), "gate wants one ARTIFACTS directory"},
 		{append(commands, "gate", filepath.Join(night, "none")), "none: not a directory"},
 		{append(commands, "gate", "--stale-after", "0", night), "--stale-after 0: want a number of nights"},

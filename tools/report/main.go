@@ -87,8 +87,8 @@ import (
 	"havlak-lab/internal/cli"
 	"havlak-lab/internal/labdir"
 	"havlak-lab/tools/history"
-	"havlak-lab/tools/report/export"
 	"havlak-lab/tools/report/model"
+	"havlak-lab/tools/report/reporting"
 	"havlak-lab/tools/result"
 	"havlak-lab/tools/summary"
 	"havlak-lab/tools/trends"
@@ -203,9 +203,6 @@ func run(args []string, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	report := model.New(set)
-	report.Trends = series
-	report.Threshold, report.RSSThreshold = *threshold, *rssThreshold
 	gate := model.Gate{Threshold: *threshold, RSSThreshold: *rssThreshold, AllowEnvChange: *allowEnvChange, Accepted: accepted}
 	if *historyDSN != "" {
 		ctx := context.Background()
@@ -214,69 +211,20 @@ func run(args []string, stderr io.Writer) error {
 			return fmt.Errorf("--history: %w", err)
 		}
 		defer db.Close()
-		gate.Recent = func(r summary.Side) (map[result.FigureKey][]float64, map[string][]result.Sweep, error) {
-			recent, err := db.Recent(ctx, history.RecentQuery{Benchmark: r.Benchmark.Name, Workload: r.Benchmark.Workload.Name,
-				EnvKey: result.EnvironmentKey(*r.Environment), Identity: *r.Identity, N: verdict.Lab.HistoryResults})
-			return recent.Medians, recent.Sweeps, err
-		}
+		gate.Recent = reporting.Recent(ctx, db)
 	}
-	var worse, moved []*model.Row
+	o := reporting.Options{Set: set, Sources: sources, Gate: gate, Retire: retire, Trends: series, Out: outDir, Log: stderr}
 	if *baseline != "" {
-		report.Baseline = cli.UserPath(*baseline)
-		old, err := load(report.Workload, []string{report.Baseline}, night != nil)
-		if err != nil {
+		o.BaselineDir = cli.UserPath(*baseline)
+		if o.Baseline, err = load(set.Workload, []string{o.BaselineDir}, night != nil); err != nil {
 			return err
 		}
-		report.Problems = append(report.Problems, old.Problems...)
-		if worse, moved, err = model.Compare(report, old, gate, retire); err != nil {
-			return cli.UsageError{Err: err}
-		}
-		report.DiffRegressions(worse)
 	}
-	for _, p := range report.Problems {
-		fmt.Fprintf(stderr, "report: %s\n", cli.Field(p))
-	}
-	written, err := export.Write(report, outDir)
+	written, err := reporting.Write(o)
 	if err != nil {
 		return err
 	}
-	// Marked once whole: a report killed before this is adopted next time.
-	if err := labdir.Mark(outDir, labdir.Report); err != nil {
-		return err
-	}
-	fmt.Fprintf(stderr, "report: %d benchmarks of the %s workload from %s: wrote %s and %s\n",
-		len(report.Rows)+len(report.Servers), report.Workload, fields(sources...), cli.Field(filepath.Join(outDir, "index.html")), cli.Field(filepath.Join(outDir, "report.md")))
-	for _, left := range report.LeftOut {
-		fmt.Fprintf(stderr, "report: %s%s\n", strings.ToLower(left[:1]), cli.Field(left[1:]))
-	}
-	for _, row := range moved {
-		fmt.Fprintf(stderr, "report: %s: %s\n", cli.Field(row.Name), cli.Field(row.Compared.Note))
-	}
-	for _, m := range report.Missing {
-		what := "MISSING"
-		if m.Retired {
-			what = "retired (--retire)"
-		}
-		fmt.Fprintf(stderr, "report: %s %s: %s\n", cli.Field(m.Name), what, cli.Field(m.Why))
-	}
-	for _, row := range report.Servers {
-		if row.Compared != nil && row.Compared.Regressed {
-			fmt.Fprintf(stderr, "report: %s regressed: %s\n", cli.Field(row.Name), cli.Field(row.Compared.Text()))
-		}
-	}
-	for _, row := range worse {
-		fmt.Fprintf(stderr, "report: %s regressed: %s\n", cli.Field(row.Name), cli.Field(row.CompareText()))
-		for _, f := range row.Compared.Figures() {
-			if f.Fails() {
-				fmt.Fprintf(stderr, "report: %s: %s\n", cli.Field(row.Name), cli.Field(f.String()))
-			}
-		}
-	}
-	if len(moved) > 0 && !*allowEnvChange {
-		fmt.Fprintf(stderr, "report: %d benchmarks ran in another environment than their baseline's: only the figures it cannot change "+
-			"(exact counts, where the toolchains are the same) were compared (a new baseline is needed for the others, or --allow-env-change)\n", len(moved))
-	}
-	// The exit status is the summary's, as the nightly job reads it.
+	// The exit status is the summary's.
 	if status := written.Status(); status != verdict.StatusOK {
 		return cli.ExitError{Status: status}
 	}
@@ -305,15 +253,6 @@ func adoptReport(dir string) error {
 	}
 	_, err = summary.Read(filepath.Join(dir, summary.FileName))
 	return err
-}
-
-// fields is paths as one field of a line each, joined with commas.
-func fields(paths ...string) string {
-	quoted := make([]string, len(paths))
-	for i, p := range paths {
-		quoted[i] = cli.Field(p)
-	}
-	return strings.Join(quoted, ", ")
 }
 
 // load reads the results of a workload under dirs ("": the default one,

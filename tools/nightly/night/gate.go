@@ -2,12 +2,10 @@ package night
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -20,8 +18,11 @@ import (
 	"havlak-lab/internal/markdown"
 	"havlak-lab/tools/alert"
 	"havlak-lab/tools/history"
+	"havlak-lab/tools/report/model"
+	"havlak-lab/tools/report/reporting"
 	"havlak-lab/tools/result"
 	"havlak-lab/tools/summary"
+	"havlak-lab/tools/trends"
 	verdictlib "havlak-lab/tools/verdict"
 )
 
@@ -29,7 +30,6 @@ import (
 type night struct {
 	artifacts   string // one directory per test, each with its outputs.zip
 	baseline    string // the last good night's artifacts
-	report      string // the report's command
 	testsFailed bool   // the night's bazel test failed
 	// incomplete names what the night lacks that the gate cannot see
 	// (GateOptions.Incomplete).
@@ -116,47 +116,31 @@ func (n *night) gate() error {
 		v.failed = true
 	}
 	ctx := context.Background()
-	args := []string{"--night", n.artifacts, "--out", n.reportDir()}
 	var db *history.DB
 	var changes []alert.Finding
+	var charts []trends.Series
 	if n.history != nil {
 		trendsFile := filepath.Join(n.artifacts, result.NightTrends)
 		if db, err = n.history.open(ctx); err == nil {
 			defer db.Close()
-			changes, err = n.historyStep(ctx, db, found, trendsFile, accepted)
+			changes, charts, err = n.historyStep(ctx, db, found, trendsFile, accepted)
 		}
 		if err != nil {
 			fmt.Fprintf(n.stderr, "nightly: the history: %v\n", err)
 			v.failed = true
 		}
-		if isFile(trendsFile) {
-			args = append(args, "--trends", trendsFile)
-		}
-	}
-	fmt.Fprintln(n.stdout, "--- :bar_chart: Report")
-	if n.hasBaseline() {
-		fmt.Fprintf(n.stdout, "Baseline: %s\n", cli.Field(n.baseline))
-		args = append(args, "--baseline", n.baseline)
-		for _, name := range n.retire {
-			args = append(args, "--retire", name)
-		}
-		for _, a := range accepted {
-			args = append(args, "--accept", a.String())
-		}
-		if db != nil {
-			// The baseline's recent nights of the same binaries calibrate
-			// its thresholds (docs/noise.md).
-			args = append(args, "--history", n.history.dsn)
-		}
-	} else {
-		fmt.Fprintf(n.stdout, "No baseline yet (%s): nothing to compare with.\n", cli.Field(n.baseline))
 	}
 	var j judged
 	// A report that fails must not leave an older night's summary behind.
 	if err := os.RemoveAll(n.reportDir()); err != nil {
 		return err
 	}
-	j.report = n.judge("the report", filepath.Join(n.reportDir(), summary.FileName), &v, n.report, args...)
+	if j.report, err = n.reportStep(ctx, db, found, before, accepted, charts); err != nil {
+		fmt.Fprintf(n.stderr, "nightly: the report: %s\n", cli.Field(err.Error()))
+		v.failed = true
+	} else {
+		v.add(j.report)
+	}
 	if err := n.archiveReport(); err != nil {
 		fmt.Fprintf(n.stderr, "nightly: archiving the report: %v\n", err)
 		v.failed = true
@@ -170,8 +154,7 @@ func (n *night) gate() error {
 		fmt.Fprintf(n.stderr, "nightly: the Go benchmarks: %s\n", cli.Field(err.Error()))
 		v.failed = true
 	} else {
-		v.regressed = v.regressed || len(j.goTests.Regressed()) > 0
-		v.environmentChanged = v.environmentChanged || len(j.goTests.EnvironmentChanged()) > 0
+		v.add(j.goTests)
 	}
 
 	// With a history, what fails the night is its alerts' say: a new
@@ -417,43 +400,42 @@ func goTestSides(results []result.Found) ([]summary.Side, error) {
 	return sides, nil
 }
 
-// judge runs a command that compares and writes its summary to file, and
-// adds what the summary says to v: the summary, not the exit status, says
-// what the comparison found. A command that wrote none, or that ended
-// with a status no comparison ends with (bad usage, a crash), failed.
-func (n *night) judge(what, file string, v *verdict, command string, args ...string) *summary.Summary {
-	status := n.run(what, command, args...)
-	s, err := summary.Read(file)
-	switch {
-	case err != nil:
-		fmt.Fprintf(n.stderr, "nightly: %s wrote no summary (exit status %d): %v\n", what, status, err)
-	case !verdictlib.Compared(status):
-		fmt.Fprintf(n.stderr, "nightly: %s failed: exit status %d\n", what, status)
-	default:
-		v.regressed = v.regressed || len(s.Regressed()) > 0
-		v.unreadable = v.unreadable || len(s.Unreadable) > 0
-		v.environmentChanged = v.environmentChanged || len(s.EnvironmentChanged()) > 0
-		return s
+// reportStep makes the report of the night's programs and servers against
+// the baseline's (tools/report/reporting, in this process), both read
+// once by the gate (found, before); the history, when there is one,
+// calibrates the thresholds with the baseline's recent nights of the same
+// binaries (docs/noise.md), and its charts are the report's trends.
+func (n *night) reportStep(ctx context.Context, db *history.DB, found, before []result.Found, accepted []verdictlib.Acceptance, charts []trends.Series) (*summary.Summary, error) {
+	fmt.Fprintln(n.stdout, "--- :bar_chart: Report")
+	set, err := model.Of("", found)
+	if err != nil {
+		return nil, err
 	}
-	v.failed = true
-	return nil
+	if set.Empty() {
+		return nil, fmt.Errorf("%s holds no result of a program or a server to report", n.artifacts)
+	}
+	o := reporting.Options{Set: set, Sources: []string{n.artifacts}, Trends: charts, Out: n.reportDir(), Log: n.stdout,
+		Gate: model.Gate{Threshold: model.DefaultThreshold, RSSThreshold: model.DefaultRSSThreshold, Accepted: accepted}}
+	if !n.hasBaseline() {
+		fmt.Fprintf(n.stdout, "No baseline yet (%s): nothing to compare with.\n", cli.Field(n.baseline))
+		return reporting.Write(o)
+	}
+	fmt.Fprintf(n.stdout, "Baseline: %s\n", cli.Field(n.baseline))
+	if o.Baseline, err = model.Of(set.Workload, before); err != nil {
+		return nil, err
+	}
+	o.BaselineDir, o.Retire = n.baseline, n.retire
+	if db != nil {
+		o.Gate.Recent = reporting.Recent(ctx, db)
+	}
+	return reporting.Write(o)
 }
 
-// run runs a command with the job's output and returns its exit status,
-// -1 when it could not run.
-func (n *night) run(what, command string, args ...string) int {
-	cmd := exec.Command(command, args...)
-	cmd.Stdout, cmd.Stderr = n.stdout, n.stderr
-	err := cmd.Run()
-	var exit *exec.ExitError
-	switch {
-	case err == nil:
-		return 0
-	case errors.As(err, &exit) && exit.ExitCode() > 0:
-		return exit.ExitCode()
-	}
-	fmt.Fprintf(n.stderr, "nightly: %s failed: %v\n", what, err)
-	return -1
+// add adds what a comparison found to v.
+func (v *verdict) add(s *summary.Summary) {
+	v.regressed = v.regressed || len(s.Regressed()) > 0
+	v.unreadable = v.unreadable || len(s.Unreadable) > 0
+	v.environmentChanged = v.environmentChanged || len(s.EnvironmentChanged()) > 0
 }
 
 // summary is the night's Markdown summary: the commit and machine, the

@@ -79,13 +79,21 @@ func (h *historyConfig) openOrCreate(ctx context.Context) (*history.DB, error) {
 // historyStep records the night in the history (db), searches it for
 // change points and writes the trends file; it returns the change points
 // for the worse in the series that have tonight's point, as findings
-// (tools/alert). accepted are the regressions commits since the baseline
-// declare intended.
-func (n *night) historyStep(ctx context.Context, db *history.DB, found []result.Found, trendsFile string, accepted []verdictlib.Acceptance) ([]alert.Finding, error) {
+// (tools/alert), and the charts it wrote, for the report. accepted are the
+// regressions commits since the baseline declare intended.
+func (n *night) historyStep(ctx context.Context, db *history.DB, found []result.Found, trendsFile string, accepted []verdictlib.Acceptance) ([]alert.Finding, []trends.Series, error) {
 	// What was recorded is searched, even when some result was refused.
 	_, recordErr := n.record(ctx, db, found)
-	findings, err := n.detect(ctx, db, found, trendsFile, accepted)
-	return findings, errors.Join(recordErr, err)
+	findings, charts, err := n.detect(ctx, db, found, trendsFile, accepted)
+	return findings, charts, errors.Join(recordErr, err)
+}
+
+// writeCharts writes the trends file, and returns its charts when it could.
+func writeCharts(trendsFile string, charts []trends.Series) ([]trends.Series, error) {
+	if err := trends.Write(trendsFile, charts); err != nil {
+		return nil, err
+	}
+	return charts, nil
 }
 
 // record archives the night's results that db takes and ingests them. An
@@ -196,10 +204,10 @@ func (n *night) reportDir() string { return filepath.Join(n.artifacts, result.Ni
 // (alert.ResetAt) is searched from the accepted level on; a change of a
 // benchmark's figure that a commit since the baseline accepts is found
 // accepted.
-func (n *night) detect(ctx context.Context, db *history.DB, found []result.Found, trendsFile string, accepted []verdictlib.Acceptance) ([]alert.Finding, error) {
+func (n *night) detect(ctx context.Context, db *history.DB, found []result.Found, trendsFile string, accepted []verdictlib.Acceptance) ([]alert.Finding, []trends.Series, error) {
 	alerts, err := db.Alerts(ctx)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var all []history.Series
 	for _, f := range found {
@@ -210,13 +218,13 @@ func (n *night) detect(ctx context.Context, db *history.DB, found []result.Found
 		q := history.Query{Benchmark: r.Benchmark.Name, Workload: r.Benchmark.Workload.Name, EnvKey: result.EnvironmentKey(r.Environment)}
 		charted, err := chartedSeries(ctx, db, q)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		all = append(all, charted...)
 	}
 	if len(all) == 0 {
 		fmt.Fprintln(n.stdout, "No history of tonight's benchmarks in this environment yet.")
-		return nil, nil
+		return nil, nil, nil
 	}
 	var now, before []changepoint.Series
 	// tonight[i] tells that all[i] ends with a point of tonight's;
@@ -253,14 +261,15 @@ func (n *night) detect(ctx context.Context, db *history.DB, found []result.Found
 	}
 	if len(now) == 0 {
 		fmt.Fprintf(n.stdout, "Change points: no series has %d points yet.\n", minSearchedPoints)
-		return nil, trends.Write(trendsFile, chartsOf(all, nil, n.reportDir(), n.archivedNight))
+		charts, err := writeCharts(trendsFile, chartsOf(all, nil, n.reportDir(), n.archivedNight))
+		return nil, charts, err
 	}
 	opts := changepoint.DefaultOptions(n.history.otava)
 	fmt.Fprintf(n.stdout, "Change points: Apache Otava over %d series (window %d, p ≤ %g, change ≥ %g%%)\n",
 		len(now), opts.Window, opts.MaxPValue, 100*opts.MinMagnitude)
 	found1, err := changepoint.Detect(ctx, opts, now...)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	// Only a series with a regression tonight needs the search without
 	// tonight's point: known says which of its regressions are not new.
@@ -271,7 +280,7 @@ func (n *night) detect(ctx context.Context, db *history.DB, found []result.Found
 	var found0 []changepoint.Result
 	if len(before) > 0 {
 		if found0, err = changepoint.Detect(ctx, opts, before...); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	known := map[string]bool{} // series name and first commit after, without tonight
@@ -301,7 +310,8 @@ func (n *night) detect(ctx context.Context, db *history.DB, found []result.Found
 		}
 		results[i] = r
 	}
-	return findings, trends.Write(trendsFile, chartsOf(all, results, n.reportDir(), n.archivedNight))
+	charts, err := writeCharts(trendsFile, chartsOf(all, results, n.reportDir(), n.archivedNight))
+	return findings, charts, err
 }
 
 // searchedPoints is how many of a series' newest points the nightly job

@@ -47,8 +47,6 @@ type GateOptions struct {
 	// benchmarks: MergeNight), one a line: the summary lists them, and
 	// the night fails.
 	Incomplete []string
-	// Report is the report's command (//tools/report): needed.
-	Report string
 	// Bisect is the bisect command (//tools/bisect), run on each new
 	// regression of the history.
 	Bisect string
@@ -110,7 +108,6 @@ func Gate(o GateOptions) error {
 	n := &night{
 		artifacts:   absolute(artifacts),
 		baseline:    absolute(cli.UserPath(o.Baseline)),
-		report:      absolute(o.Report),
 		testsFailed: o.TestsFailed,
 		incomplete:  o.Incomplete,
 		retire:      o.Retire,
@@ -158,10 +155,7 @@ func BuildkiteAnnotator(stdout, stderr io.Writer) func(style, markdown string) e
 
 // check refuses options the gate cannot run with, whatever the night.
 func (o GateOptions) check() error {
-	switch {
-	case o.Report == "":
-		return cli.Usagef("gate needs --report (bazel run //tools/nightly gives it)")
-	case o.StaleAfter < 1:
+	if o.StaleAfter < 1 {
 		return cli.Usagef("--stale-after %d: want a number of nights, at least 1", o.StaleAfter)
 	}
 	if _, err := summary.ParseDashboard(o.Dashboard); err != nil {

@@ -25,8 +25,7 @@ import (
 )
 
 var (
-	reportCmd = flag.String("report", "", "the report binary")
-	fixtures  = flag.String("fixtures", "", "a directory of benchmark results: <test>/outputs.zip")
+	fixtures = flag.String("fixtures", "", "a directory of benchmark results: <test>/outputs.zip")
 )
 
 // readZip returns a zip's files.
@@ -216,7 +215,7 @@ func gateNight(t *testing.T, baseline, artifacts string, with ...func(o *GateOpt
 // gateOptions gate artifacts against baseline with the report, writing
 // everything to out.
 func gateOptions(baseline, artifacts string, out io.Writer) GateOptions {
-	return GateOptions{Artifacts: artifacts, Baseline: baseline, Report: *reportCmd,
+	return GateOptions{Artifacts: artifacts, Baseline: baseline,
 		StaleAfter: alert.DefaultStaleNights, Stdout: out, Stderr: out}
 }
 
@@ -235,15 +234,16 @@ func snapshot(t *testing.T, dir string) string {
 	return s.String()
 }
 
-// needCommands skips a test run without the report and the fixtures, and makes their runfiles paths absolute.
+// needCommands skips a test run without the fixtures, and makes their
+// runfiles path absolute.
 func needCommands(t *testing.T) {
 	t.Helper()
-	if *reportCmd == "" || *fixtures == "" {
-		t.Skip("needs -report and -fixtures (bazel test //tools/nightly/night:night_test)")
+	if *fixtures == "" {
+		t.Skip("needs -fixtures (bazel test //tools/nightly/night:night_test)")
 	}
 	// Bazel gives runfiles paths, relative to the workspace's runfiles
 	// directory; go_test runs in the package's.
-	for _, path := range []*string{reportCmd, fixtures} {
+	for _, path := range []*string{fixtures} {
 		if dir := os.Getenv("TEST_SRCDIR"); dir != "" && !filepath.IsAbs(*path) {
 			*path = filepath.Join(dir, os.Getenv("TEST_WORKSPACE"), *path)
 		}
@@ -488,26 +488,6 @@ func TestCollect(t *testing.T) {
 	want := fmt.Sprintf("%s:2: a line over %d bytes", events, maxEventBytes)
 	if _, err := Collect(events, logs, t.TempDir()); cli.Status(err) != 2 || !strings.Contains(err.Error(), want) {
 		t.Errorf("a line over the limit: %v, want a usage error saying %q", err, want)
-	}
-}
-
-// The night reads the report's verdict from its summary.json, not from its
-// exit status: a report that exits 0 and writes none fails the night, and
-// the baseline stays.
-func TestGateNeedsTheSummary(t *testing.T) {
-	needCommands(t)
-	t.Setenv("BUILDKITE", "")
-	silent, err := exec.LookPath("true")
-	if err != nil {
-		t.Fatal(err)
-	}
-	baseline := filepath.Join(t.TempDir(), "baseline")
-	status, log := gateNight(t, baseline, makeNight(t, nightSpec{allocs: 1}), func(o *GateOptions) { o.Report = silent })
-	if status != 1 || !strings.Contains(log, "the report wrote no summary (exit status 0)") {
-		t.Errorf("exit status %d, want 1 and the report named:\n%s", status, log)
-	}
-	if isDir(baseline) {
-		t.Errorf("a night without a verdict became the baseline")
 	}
 }
 

@@ -224,7 +224,7 @@ func (s *scaled) sweep(ctx context.Context, out io.Writer) (int, error) {
 	for _, job := range order {
 		n := &night{artifacts: s.scratch, stdout: out, stderr: out, staleNights: alert.DefaultStaleNights,
 			history: &historyConfig{dir: s.scratch, dsn: s.dsn, otava: s.otava}}
-		changes, err := n.detect(ctx, s.db, jobs[job], filepath.Join(s.scratch, "trends.json"), nil)
+		changes, _, err := n.detect(ctx, s.db, jobs[job], filepath.Join(s.scratch, "trends.json"), nil)
 		if err != nil {
 			return alerts, fmt.Errorf("%s %s: %w", job[0], job[1], err)
 		}

@@ -67,6 +67,20 @@ func LoadNight(workload string, n *result.Night) (*Set, error) {
 	return load(workload, n.Walk)
 }
 
+// Of is Load of results read already (a night's and its baseline's, which
+// the nightly gate reads once). The outputs of the results it leaves out
+// are closed; the others stay open for the report to read.
+func Of(workload string, found []result.Found) (*Set, error) {
+	return load(workload, func(fn func(result.Found) error) error {
+		for _, f := range found {
+			if err := fn(f); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
 // load is Load of the results walk gives.
 func load(workload string, walk func(func(result.Found) error) error) (*Set, error) {
 	var results []*Result

@@ -1,6 +1,9 @@
-// Package docs holds the lab's chapters; its test checks README.md and
-// every docs/*.md against the checkout: README.md stays a front door of at
-// most readmeLimit characters, every relative link leads to a file or
+// Package docs holds the lab's chapters; its test checks README.md,
+// every chapter (docs/*.md) and every record (docs/records/*.md) against
+// the checkout: README.md stays a front door of at most readmeLimit
+// characters and each chapter a read of at most chapterLimit bytes (the
+// measurements themselves go to docs/records/, each record linked from a
+// chapter or the README), every relative link leads to a file or
 // directory that exists (and to a heading that exists, for a #fragment),
 // and every Bazel label they name (//pkg:target, //pkg, //pkg/...) exists.
 //
@@ -35,6 +38,12 @@ var (
 // readmeLimit is the most characters README.md may have: the front door
 // says what the lab is and where to read on; the chapters hold the rest.
 const readmeLimit = 15000
+
+// chapterLimit is the most bytes a chapter (docs/*.md) may have: what the
+// subject is for, how to use it and why it is so, with a few headline
+// figures. Dated runs, tables of past figures and long logs are records,
+// under docs/records/, which a chapter links to.
+const chapterLimit = 12 * 1024
 
 // A document is a Markdown file of the checkout: its path relative to the
 // checkout's root, with / separators, and its text.
@@ -149,6 +158,54 @@ func checkLinks(t tree, doc document) []problem {
 			if !anchors(text)[fragment] {
 				report("%s has no heading whose anchor is #%s", path, fragment)
 			}
+		}
+	}
+	return problems
+}
+
+// linkedFiles returns the files of the checkout that doc's relative links
+// lead to (paths relative to its root, / separators), whether they exist
+// or not: checkLinks says which do not.
+func linkedFiles(doc document) map[string]bool {
+	linked := map[string]bool{}
+	for _, m := range linkPattern.FindAllStringSubmatch(doc.text, -1) {
+		file, _, _ := strings.Cut(m[1], "#")
+		if isURL(m[1]) || file == "" || strings.HasPrefix(file, "/") {
+			continue
+		}
+		linked[filepath.ToSlash(filepath.Clean(filepath.Join(filepath.Dir(doc.path), file)))] = true
+	}
+	return linked
+}
+
+// isRecord says whether a document is a record (docs/records/*.md) rather
+// than the README or a chapter.
+func isRecord(path string) bool {
+	return strings.HasPrefix(path, "docs/records/")
+}
+
+// checkSizes returns the chapters over chapterLimit bytes and the records
+// no chapter (nor the README) links to: a record is read from the chapter
+// whose measurements it keeps.
+func checkSizes(docs []document) []problem {
+	var problems []problem
+	linked := map[string]bool{}
+	for _, doc := range docs {
+		if !isRecord(doc.path) {
+			for path := range linkedFiles(doc) {
+				linked[path] = true
+			}
+		}
+	}
+	for _, doc := range docs {
+		switch {
+		case isRecord(doc.path):
+			if !linked[doc.path] {
+				problems = append(problems, problem{doc.path, 0, "a record no chapter links to: link it from the chapter whose measurements it keeps"})
+			}
+		case doc.path != "README.md" && len(doc.text) > chapterLimit:
+			problems = append(problems, problem{doc.path, 0, fmt.Sprintf(
+				"%d bytes, more than %d: keep what it is for, how to use it and why; move dated runs and tables of past figures to docs/records/ and link them", len(doc.text), chapterLimit)})
 		}
 	}
 	return problems
@@ -319,11 +376,16 @@ func checkLabels(t tree, docs []document, known map[string]bool) []problem {
 	return problems
 }
 
-// documents reads README.md and docs/*.md from the checkout at root.
+// documents reads README.md, docs/*.md and docs/records/*.md from the
+// checkout at root.
 func documents(root string) ([]document, error) {
-	paths, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
-	if err != nil {
-		return nil, err
+	var paths []string
+	for _, pattern := range []string{filepath.Join(root, "docs", "*.md"), filepath.Join(root, "docs", "records", "*.md")} {
+		found, err := filepath.Glob(pattern)
+		if err != nil {
+			return nil, err
+		}
+		paths = append(paths, found...)
 	}
 	sort.Strings(paths)
 	paths = append([]string{filepath.Join(root, "README.md")}, paths...)
@@ -371,6 +433,16 @@ func TestReadmeSize(t *testing.T) {
 	}
 	if n := utf8.RuneCount(text); n > readmeLimit {
 		t.Errorf("README.md has %d characters, more than %d: move the detail into a chapter under docs/", n, readmeLimit)
+	}
+}
+
+func TestChapterSizes(t *testing.T) {
+	docs, err := documents(checkout(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range checkSizes(docs) {
+		t.Error(p)
 	}
 }
 
@@ -483,6 +555,32 @@ func TestChecksFindProblems(t *testing.T) {
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("label problems:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// The size check on made-up documents: a chapter over the limit, a record
+// no chapter links to; the README's own limit is TestReadmeSize's.
+func TestChecksFindSizeProblems(t *testing.T) {
+	docs := []document{
+		{"README.md", strings.Repeat("x", chapterLimit+1) + "\n[noise](docs/noise.md)\n"},
+		{"docs/noise.md", "# Noise\n\nThe runs: [records/noise.md](records/noise.md#runs).\n"},
+		{"docs/scale.md", strings.Repeat("y", chapterLimit+1)},
+		{"docs/records/noise.md", "# Runs\n\nBack: [the chapter](../noise.md).\n" + strings.Repeat("z", 2*chapterLimit)},
+		{"docs/records/orphan.md", "# Nobody links here\n"},
+	}
+	var got []string
+	for _, p := range checkSizes(docs) {
+		got = append(got, p.String())
+	}
+	want := []string{
+		"docs/scale.md: 12289 bytes, more than 12288: keep what it is for, how to use it and why; move dated runs and tables of past figures to docs/records/ and link them",
+		"docs/records/orphan.md: a record no chapter links to: link it from the chapter whose measurements it keeps",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("size problems:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if linked := linkedFiles(docs[3]); !linked["docs/noise.md"] || len(linked) != 1 {
+		t.Errorf("a record's links: %v, want docs/noise.md", linked)
 	}
 }
 

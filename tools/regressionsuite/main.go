@@ -11,7 +11,7 @@
 // It takes long (about a minute per case): progress goes to stderr. --out writes
 // the matrix as Markdown (default: regression-suite.md in the checkout);
 // --doc also replaces the matrix between the markers of a document
-// (docs/noise.md keeps the latest). Exit status 1 when a case could not be
+// (docs/records/regression-suite.md keeps the latest). Exit status 1 when a case could not be
 // run or unchanged code raised an alarm; a missed case is a finding, not a
 // failure.
 package main
@@ -48,7 +48,7 @@ func run(args []string, log io.Writer) error {
 	reruns := fs.Int("reruns", 8, "measure each benchmark of the cases `N` more times unchanged, for false alarms")
 	repoFlag := fs.String("repo", "", "the checkout to copy (default: where bazel run was typed)")
 	out := fs.String("out", "", "write the matrix to `FILE` (default: regression-suite.md in the checkout)")
-	doc := fs.String("doc", "", "also put the matrix between the markers of `FILE` (docs/noise.md)")
+	doc := fs.String("doc", "", "also put the matrix between the markers of `FILE` (docs/records/regression-suite.md)")
 	if help, err := cli.ParseFlags(fs, args); help || err != nil {
 		return err
 	}

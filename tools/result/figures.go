@@ -105,83 +105,31 @@ func MetricFigures(metrics []Metric) []Figure {
 //
 //   - its metrics, as they are (name, unit, source, gated, threshold,
 //     exact, class: a count unless declared otherwise);
-//   - kind "program": the successful timed runs' real_seconds,
-//     user_seconds, sys_seconds, cpu_seconds (user + sys; unit s),
-//     max_rss_kib (KiB) and minor_faults (faults), source "xtime", and
-//     each perf counter (unit "count", source "perf_event_open");
-//   - kind "server": each measured round's throughput (requests/s) and
-//     latency_mean, latency_p50, latency_p90, latency_p99, latency_max (s),
-//     source the load generator;
+//   - kind "program": the successful timed runs' figures as declared.go
+//     declares them (real_seconds, user_seconds, sys_seconds, cpu_seconds,
+//     max_rss_kib, minor_faults), source "xtime", and each perf counter
+//     (unit "count", source "perf_event_open");
+//   - kind "server": each measured round's figures as declared.go
+//     declares them (throughput, latency_mean ... latency_max), source the
+//     load generator;
 //   - kind "go_test": each benchmark line of the go_bench file, one
 //     figure per benchmark name and unit as benchfmt reads them (name
 //     without "Benchmark": "Naive-2"; units sec/op, B/op, allocs/op, ...),
 //     one value per line, source "go test"; its allocations per operation
 //     (B/op, allocs/op) gated.
 //
-// Of the others, only metrics are ever gated. A name and unit given twice is an error.
+// The declared figures are gated as declared (a program's real time and
+// peak memory, a server's throughput and p99 latency); of the others, only
+// metrics and Go benchmark lines' allocations are ever gated. A name and
+// unit given twice is an error.
 func Figures(r *Result, out Outputs) ([]Figure, error) {
 	figs := MetricFigures(r.Metrics)
-	series := func(name, unit, source string, class Class, values []float64) {
-		cost := CostTime
-		if class == ClassMemory {
-			cost = CostMemory
-		}
-		figs = append(figs, Figure{Name: name, Unit: unit, Source: source, Better: BetterOf(unit), Class: class, Cost: cost, Values: values})
-	}
 	if runs := r.Timing.Successful(); len(runs) > 0 {
-		column := func(f func(Run) float64) []float64 {
-			v := make([]float64, len(runs))
-			for i, run := range runs {
-				v[i] = f(run)
-			}
-			return v
-		}
-		series("real_seconds", "s", "xtime", ClassTiming, column(func(r Run) float64 { return r.RealSeconds }))
-		series("user_seconds", "s", "xtime", ClassTiming, column(func(r Run) float64 { return r.UserSeconds }))
-		series("sys_seconds", "s", "xtime", ClassTiming, column(func(r Run) float64 { return r.SysSeconds }))
-		// CPU time beside real time: when real time worsens and CPU time
-		// does not, the machine was not the program's alone.
-		series("cpu_seconds", "s", "xtime", ClassTiming, column(func(r Run) float64 { return r.UserSeconds + r.SysSeconds }))
-		series("max_rss_kib", "KiB", "xtime", ClassMemory, column(func(r Run) float64 { return float64(r.MaxRSSKiB) }))
-		// Pages touched for the first time: memory a run maps and uses, in
-		// pages. Recorded in every run, or it is no series of runs.
-		if !slices.ContainsFunc(runs, func(r Run) bool { return r.MinorFaults == nil }) {
-			figs = append(figs, Figure{Name: "minor_faults", Unit: "faults", Source: "xtime", Better: LowerIsBetter,
-				Class: ClassCount, Cost: CostMemory, Values: column(func(r Run) float64 { return float64(*r.MinorFaults) })})
-		}
-		// An event counted in every run, or it is no series of runs.
-		counted := map[string]int{}
-		for _, run := range runs {
-			for event := range run.Counters {
-				counted[event]++
-			}
-		}
-		var events []string
-		for event, n := range counted {
-			if n == len(runs) {
-				events = append(events, event)
-			}
-		}
-		slices.Sort(events)
-		for _, event := range events {
-			series(event, "count", "perf_event_open", ClassCount, column(func(r Run) float64 { return float64(r.Counters[event]) }))
-		}
+		figs = append(figs, runFigures(runs)...)
+		figs = append(figs, counterFigures(runs)...)
 	}
 	if s := r.Server; s != nil && len(s.Rounds) > 0 {
-		round := func(f func(LoadRound) float64) []float64 {
-			v := make([]float64, len(s.Rounds))
-			for i, r := range s.Rounds {
-				v[i] = f(r)
-			}
-			return v
-		}
-		gen := s.Load.Generator
-		series("throughput", "requests/s", gen, ClassTiming, round(func(r LoadRound) float64 { return r.Throughput }))
-		series("latency_mean", "s", gen, ClassTiming, round(func(r LoadRound) float64 { return r.Latency.Mean }))
-		series("latency_p50", "s", gen, ClassTiming, round(func(r LoadRound) float64 { return r.Latency.P50 }))
-		series("latency_p90", "s", gen, ClassTiming, round(func(r LoadRound) float64 { return r.Latency.P90 }))
-		series("latency_p99", "s", gen, ClassTiming, round(func(r LoadRound) float64 { return r.Latency.P99 }))
-		series("latency_max", "s", gen, ClassTiming, round(func(r LoadRound) float64 { return r.Latency.Max }))
+		figs = append(figs, roundFigures(s.Rounds, s.Load.Generator)...)
 	}
 	if r.Benchmark.Kind == KindGoTest {
 		lines, err := goBenchFigures(r.GoBench, out)
@@ -232,6 +180,32 @@ func ReadGoBench(data []byte, name string) ([]*benchfmt.Result, benchfmt.UnitMet
 		return nil, nil, fmt.Errorf("%s: no benchmark lines", name)
 	}
 	return lines, reader.Units(), nil
+}
+
+// counterFigures are the perf events counted in every one of runs.
+func counterFigures(runs []Run) []Figure {
+	counted := map[string]int{}
+	for _, run := range runs {
+		for event := range run.Counters {
+			counted[event]++
+		}
+	}
+	var events []string
+	for event, n := range counted {
+		if n == len(runs) {
+			events = append(events, event)
+		}
+	}
+	slices.Sort(events)
+	figs := make([]Figure, 0, len(events))
+	for _, event := range events {
+		values := make([]float64, len(runs))
+		for i, r := range runs {
+			values[i] = float64(r.Counters[event])
+		}
+		figs = append(figs, Figure{Name: event, Unit: "count", Source: "perf_event_open", Better: LowerIsBetter, Class: ClassCount, Cost: CostTime, Values: values})
+	}
+	return figs
 }
 
 // goBenchFigures reads the Go benchmark lines of file in out.

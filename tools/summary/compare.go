@@ -175,21 +175,22 @@ func newBenchmark(side Side, opts Options) Benchmark {
 	return b
 }
 
-// values are the figures with values, timings and memory first: a
-// program's real time or a server's throughput heads its values, as the
-// tables show it (Benchmark.valuesText).
+// values are the figures with values, the headline first (a program's
+// real time, a server's throughput: result.Headline), as the tables show
+// it (Benchmark.valuesText).
 func values(figures []result.Figure) []result.Figure {
-	var timed, counted []result.Figure
+	var names []string
+	var with []result.Figure
 	for _, f := range figures {
-		switch {
-		case len(f.Values) == 0:
-		case timing(f.Class):
-			timed = append(timed, f)
-		default:
-			counted = append(counted, f)
+		if len(f.Values) > 0 {
+			with = append(with, f)
+			names = append(names, f.Name)
 		}
 	}
-	return append(timed, counted...)
+	if i := slices.Index(names, result.Headline(names)); i > 0 {
+		with = slices.Concat(with[i:i+1], with[:i], with[i+1:])
+	}
+	return with
 }
 
 func timing(c result.Class) bool { return c == result.ClassTiming || c == result.ClassMemory }

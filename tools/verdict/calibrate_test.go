@@ -131,7 +131,7 @@ func TestCalibratedNoisyCount(t *testing.T) {
 
 func TestCalibratedTimingNeverUnderItsFloor(t *testing.T) {
 	timing := func(values ...float64) result.Figure {
-		return result.Figure{Name: "real_seconds", Unit: "s", Class: result.ClassTiming, Better: result.LowerIsBetter, Values: values}
+		return result.Figure{Name: "real_seconds", Unit: "s", Class: result.ClassTiming, Gated: true, Better: result.LowerIsBetter, Values: values}
 	}
 	for _, noise := range []float64{0, 0.0001, 0.01, 0.04} {
 		base := Side{Figures: []result.Figure{timing(runs(1, noise, 10)...)},
@@ -148,7 +148,7 @@ func TestCalibratedTimingNeverUnderItsFloor(t *testing.T) {
 		}
 	}
 	// Max RSS: its own floor.
-	rss := result.Figure{Name: "max_rss_kib", Unit: "KiB", Class: result.ClassMemory, Better: result.LowerIsBetter, Values: runs(20000, 0, 5)}
+	rss := result.Figure{Name: "max_rss_kib", Unit: "KiB", Class: result.ClassMemory, Gated: true, Better: result.LowerIsBetter, Values: runs(20000, 0, 5)}
 	rule, c := Lab.Calibrate(Lab.Rule(result.ClassMemory, 0, true, rss.Better), rss.Class, false, Noise{Reruns: rss.Values})
 	if rule.Threshold != MemoryFloor || c.Source != Floor {
 		t.Errorf("max RSS without noise: %v from %s, want the floor %v", rule.Threshold, c.Source, MemoryFloor)

@@ -22,11 +22,6 @@ type Policy struct {
 	// in what can change them (result.DifferencesFor): a person's choice
 	// (the report's --allow-env-change), never the gate's.
 	AllowEnvironmentChange bool
-	// GatedTimings are the timings and memory figures (tools/result's
-	// Figures) that the gate judges: what the program is measured for.
-	// Their producers (xtime, the load generator) measure every program
-	// alike and declare nothing; the others are shown.
-	GatedTimings []string
 	// GatedUnits are units whose figures the gate judges whatever they
 	// declare: benchgate's -units, a person's choice of what to gate
 	// among a Go benchmark's measures (time per op, say).
@@ -45,17 +40,15 @@ type Policy struct {
 
 // Lab is the policy the lab's gates judge by (docs/regressions.md,
 // docs/noise.md): a command changes a threshold of it only where its user
-// said so (the report's -threshold, say). CPU time is shown beside real
-// time, not gated: when real time worsens and CPU time does not, the
-// runner was not alone.
+// said so (the report's -threshold, say). Which figures are gated is
+// their declaration's: a metric's, or tools/result's table of the figures
+// of every run and round (result.Declared).
 var Lab = Policy{Count: CountThreshold, Timing: TimingThreshold, Memory: MemoryThreshold,
-	GatedTimings: []string{"real_seconds", "max_rss_kib", "throughput", "latency_p99"},
-	Floors:       LabFloors, NoiseFactor: NoiseFactor, CalibrationRuns: CalibrationRuns, HistoryResults: HistoryResults}
+	Floors: LabFloors, NoiseFactor: NoiseFactor, CalibrationRuns: CalibrationRuns, HistoryResults: HistoryResults}
 
 // gates tells whether the policy gates figure f whatever it declares.
 func (p Policy) gates(f result.Figure) bool {
-	return (f.Class == result.ClassTiming || f.Class == result.ClassMemory) && slices.Contains(p.GatedTimings, f.Name) ||
-		slices.Contains(p.GatedUnits, f.Unit)
+	return slices.Contains(p.GatedUnits, f.Unit)
 }
 
 // Rule is the rule of a figure of class that its base declares gated with

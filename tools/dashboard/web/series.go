@@ -141,17 +141,10 @@ func resolve(c choice, seen []alert.Seen) (choice, pickers, string) {
 	return c, p, ""
 }
 
-// defaultFigure is the figure a benchmark's page opens on: real time when
-// it has it (every program does), else its first.
-func defaultFigure(figures []string) string {
-	if slices.Contains(figures, "real_seconds") {
-		return "real_seconds"
-	}
-	if len(figures) == 0 {
-		return ""
-	}
-	return figures[0]
-}
+// defaultFigure is the figure a benchmark's page opens on: its headline
+// (result.Headline: a program's real time, a server's throughput), else
+// its first.
+func defaultFigure(figures []string) string { return result.Headline(figures) }
 
 type seriesPage struct {
 	Nav     string

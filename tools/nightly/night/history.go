@@ -49,9 +49,9 @@ type historyConfig struct {
 }
 
 // trendMetric tells whether a figure gets a chart and a change-point
-// search: the gated low-noise counts, and real time as people read it.
+// search, as tools/result declares it (result.Charted).
 func trendMetric(s history.Series) bool {
-	return s.Gated || s.Metric == "real_seconds" || s.Metric == "throughput"
+	return result.Charted(s.Metric, s.Gated)
 }
 
 // open opens the history database, making a shared SQLite one the first

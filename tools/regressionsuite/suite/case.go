@@ -97,7 +97,7 @@ var Kinds = []Kind{
 		Limit: "contention costs waiting time, not instructions: throughput and latency show it only past the wide timing rule (15% and the U test; a quick test's one round, only a tenfold change); " +
 			"of the figures that measure it, shown, not gated, the mutex wait per CPU second does not tell 2 shards from 64 on these 2-core VMs (20 runs of each overlap), " +
 			"and the own lock contentions per request, which does (20 runs of 2 s rounds: 246 to 1,179 a million requests at 2 shards, 0 to 72 at 64), are a few a round unchanged and often none: " +
-			"a threshold relative to a figure that can be zero raises false alarms (88 of 380 pairs of unchanged quick rounds by the factor of 10; 12 of 380 pairs of 5-round runs at five times the noise), so no size is caught (docs/noise.md)",
+			"a threshold relative to a figure that can be zero raises false alarms (88 of 380 pairs of unchanged quick rounds by the factor of 10; 12 of 380 pairs of 5-round runs at five times the noise), so no size is caught (docs/records/noise.md)",
 		Catcher: "the server's own lock contentions per request (own_lock_contentions_per_request, from its mutex profile), shown, not gated"},
 	{Name: "asymptotic", Cost: "work that grows faster with the input (linear to quadratic in one pass), under 1% at the quick size",
 		Limit: "the counted figures are taken on the quick workload, where a quadratic pass stays under the threshold by design: only the sweep over workload sizes, with its fitted order, sees it, and the quick sweep spans 1 to 8 trees, where work of 2%, 1% and 0.5% at the standard size moved the fitted coefficient by +0.70%, +0.35% and +0.18% (C++), +0.73%, +0.46% and +0.30% (Go); " +

@@ -6,6 +6,7 @@ import (
 
 	"havlak-lab/tools/report/model"
 	"havlak-lab/tools/result"
+	"havlak-lab/tools/summary"
 )
 
 // table.md of a made-up study of two benchmarks: its caption, its
@@ -18,7 +19,11 @@ func TestWriteTable(t *testing.T) {
 			Workload: result.Workload{Name: result.WorkloadStandard, Description: "a made-up input"},
 		}}
 		for _, real := range []float64{2, 3, 4} {
-			r.Runs = append(r.Runs, result.Run{RealSeconds: real / float64(i+1), UserSeconds: 1, SysSeconds: 0.5, MaxRSSKiB: 2048})
+			r.Runs = append(r.Runs, result.Run{Usage: result.Usage{RealSeconds: real / float64(i+1), UserSeconds: 1, SysSeconds: 0.5, MaxRSSKiB: 2048}})
+		}
+		var err error
+		if r.Side, err = summary.NewSide(&result.Result{Benchmark: r.Benchmark, Timing: &result.Timing{Runs: r.Runs}}, nil, name); err != nil {
+			t.Fatal(err)
 		}
 		results = append(results, r)
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"havlak-lab/tools/result"
+	"havlak-lab/tools/summary"
 )
 
 // A result of a made-up benchmark, with its real times.
@@ -14,8 +15,9 @@ func made(name, workload, description string, reals ...float64) *Result {
 		Workload: result.Workload{Name: workload, Description: description},
 	}}
 	for _, s := range reals {
-		r.Runs = append(r.Runs, result.Run{RealSeconds: s, MaxRSSKiB: 1024})
+		r.Runs = append(r.Runs, result.Run{Usage: result.Usage{RealSeconds: s, MaxRSSKiB: 1024}})
 	}
+	r.Side, _ = summary.NewSide(&result.Result{Benchmark: r.Benchmark, Timing: &result.Timing{Runs: r.Runs}}, nil, name)
 	return r
 }
 

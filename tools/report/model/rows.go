@@ -1,16 +1,19 @@
 package model
 
 import (
+	"slices"
+
 	"havlak-lab/tools/result"
 )
 
 // A Row is one benchmark in the report's table.
 type Row struct {
 	*Result
-	// The timed runs' figures, the lab's one summary of runs each.
+	// The timed runs' figures (result.Figures), the lab's one summary
+	// of runs each.
 	Real, User, Sys result.Sample
 	CPUTime         result.Sample // user + sys, run by run
-	MaxRSS          result.Sample // MiB
+	MaxRSS          result.Sample // MiB, as the tables show it
 
 	// SpeedUp is the median real time of the benchmark's declared
 	// reference over this one's; 0 without one.
@@ -30,16 +33,8 @@ func Rows(results []*Result) []*Row {
 	rows := make([]*Row, 0, len(results))
 	byName := map[string]*Row{}
 	for _, r := range results {
-		row := &Row{Result: r}
-		var real, user, sys, cpu, rss []float64
-		for _, run := range r.Runs {
-			real = append(real, run.RealSeconds)
-			cpu = append(cpu, run.UserSeconds+run.SysSeconds)
-			user = append(user, run.UserSeconds)
-			sys = append(sys, run.SysSeconds)
-			rss = append(rss, float64(run.MaxRSSKiB)/1024)
-		}
-		row.Real, row.User, row.Sys, row.CPUTime, row.MaxRSS = result.NewSample(real), result.NewSample(user), result.NewSample(sys), result.NewSample(cpu), result.NewSample(rss)
+		row := &Row{Result: r, Real: r.sample("real_seconds", 1), User: r.sample("user_seconds", 1), Sys: r.sample("sys_seconds", 1),
+			CPUTime: r.sample("cpu_seconds", 1), MaxRSS: r.sample("max_rss_kib", 1.0/1024)}
 		rows = append(rows, row)
 		byName[r.Name] = row
 	}
@@ -64,4 +59,18 @@ func Rows(results []*Result) []*Row {
 		}
 	}
 	return rows
+}
+
+// sample is the result's figure name (result.Figures), its values scaled
+// by scale; an empty sample when it has none.
+func (r *Result) sample(name string, scale float64) result.Sample {
+	i := slices.IndexFunc(r.Side.Figures, func(f result.Figure) bool { return f.Name == name })
+	if i < 0 {
+		return result.Sample{}
+	}
+	values := make([]float64, len(r.Side.Figures[i].Values))
+	for j, v := range r.Side.Figures[i].Values {
+		values[j] = v * scale
+	}
+	return result.NewSample(values)
 }

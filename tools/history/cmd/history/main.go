@@ -270,8 +270,13 @@ func printSeries(ctx context.Context, d *history.DB, q history.Query, w io.Write
 			return err
 		}
 		gate := "not gated"
-		if s.Gated {
+		switch {
+		case s.Gated && s.Threshold > 0:
 			gate = fmt.Sprintf("gated at %g%%", 100*s.Threshold)
+		case s.Gated:
+			// Declared gated with no threshold of its own: the policy's
+			// for its class, calibrated (tools/verdict).
+			gate = "gated"
 		}
 		// Every string here came from a result: printed, not obeyed.
 		fmt.Fprintf(w, "%s\n", cli.Printable(fmt.Sprintf("%s %s (%s, %s is better, %s; %s) on the %s workload", s.Benchmark, s.Metric, s.Unit,

@@ -87,7 +87,7 @@ func TestCommand(t *testing.T) {
 	}
 	t.Logf("history series:\n%s", out)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	if len(lines) != 5 || !strings.HasPrefix(lines[0], "havlak6 real_seconds (s, lower is better, not gated; xtime)") ||
+	if len(lines) != 5 || !strings.HasPrefix(lines[0], "havlak6 real_seconds (s, lower is better, gated; xtime)") ||
 		!strings.Contains(lines[1], "perf-1, EPYC × 2, go1.27.4, opt") ||
 		strings.Join(strings.Fields(lines[3]), " ") != "2026-11-20 02:00Z c1 3 1.1 1 1.2 18.18%" ||
 		strings.Join(strings.Fields(lines[4]), " ") != "2026-11-21 02:00Z c2 2 2.1 2 2.2 9.52%" {

@@ -17,8 +17,8 @@
 // progress on stderr. Both print a line per result on stderr and a summary
 // on stdout, and exit 1 when a result was refused. series prints the
 // selected series, a table per series and a row per result. export writes
-// the selected results in another tool's format (tools/exports: gobench,
-// bmf, gab, gab-bigger, openmetrics) to FILE, atomically, or stdout.
+// the selected results in another tool's format (tools/exports.Formats) to
+// FILE, atomically, or stdout.
 //
 // Paths are relative to where `bazel run` was typed. Exit status: 1 for a
 // refused result or a failed step, 2 for bad usage.
@@ -55,7 +55,7 @@ func main() {
 	cli.Exit(err)
 }
 
-const usage = `usage:
+var usage = `usage:
   history init [--personal] DSN
   history ingest DSN RESULT...
   history backfill DSN ARTIFACTS_ROOT

@@ -6,7 +6,7 @@
 //	history backfill DSN ARTIFACTS_ROOT
 //	history series DSN [--benchmark B] [--metric M] [--workload W] [--env KEY]
 //	history export DSN --format F [--benchmark B] [--metric M] [--workload W] [--env KEY] [--commit C] [--limit N] [-o FILE]
-//	history alerts DSN [list|show|ack|accept|ignore|fix|reopen ...] (alerts.go)
+//	history alerts DSN [list|show|ACTION ...] (alerts.go; tools/alert.Rules)
 //
 // DSN is an SQLite file (PATH or sqlite:PATH) or postgres://.... init
 // makes the tables: a shared database (the default) takes only results of
@@ -61,7 +61,7 @@ var usage = `usage:
   history backfill DSN ARTIFACTS_ROOT
   history series DSN [--benchmark B] [--metric M] [--workload W] [--env KEY]
 ` + exportUsage + `
-  history alerts DSN [list|show|ack|accept|ignore|fix|reopen ...] (history alerts -h)
+  history alerts DSN [list|show|` + alert.ActionsUsage() + ` ...] (history alerts -h)
 DSN: an SQLite file (PATH or sqlite:PATH) or postgres://USER@HOST:PORT/DATABASE`
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {

@@ -11,7 +11,8 @@ import (
 // `history alerts` and the dashboard give it.
 type Action string
 
-// The actions, and the state each moves an alert into.
+// The actions; Rules (rules.go) says the state each moves an alert into
+// and what it takes.
 const (
 	Ack    Action = "ack"    // acknowledged, with a note or an issue link
 	Accept Action = "accept" // accepted, with a reason
@@ -20,21 +21,16 @@ const (
 	Reopen Action = "reopen" // new again, with a note if any
 )
 
-// Actions are every action, in the order commands and pages list them.
-var Actions = []Action{Ack, Accept, Ignore, Fix, Reopen}
-
-var actionStates = map[Action]State{Ack: Acknowledged, Accept: Accepted, Ignore: Ignored, Fix: Fixed, Reopen: New}
-
 // ParseAction reads an action, naming the valid ones when s is none.
 func ParseAction(s string) (Action, error) {
 	if a := Action(s); slices.Contains(Actions, a) {
 		return a, nil
 	}
-	return "", fmt.Errorf("action %q: want one of %s", s, join(Actions))
+	return "", fmt.Errorf("action %q: want one of %s", s, join(Actions, ", "))
 }
 
 // State is the state the action moves an alert into.
-func (a Action) State() State { return actionStates[a] }
+func (a Action) State() State { return ActionRule(a).State }
 
 // Actions are what people may do with the alert in its state: the moves
 // Transition allows, acceptance only for a change of level. Transition
@@ -42,8 +38,8 @@ func (a Action) State() State { return actionStates[a] }
 func (a Alert) Actions() []Action {
 	var out []Action
 	for _, act := range Actions {
-		to := act.State()
-		if slices.Contains(transitions[a.State()], to) && (to != Accepted || a.Kind.level()) {
+		to := ActionRule(act)
+		if slices.Contains(RuleOf(a.State()).To, to.State) && (!to.LevelOnly || a.Kind.level()) {
 			out = append(out, act)
 		}
 	}
@@ -90,22 +86,23 @@ var (
 // (errors wrap ErrAsk, naming the words as f spells them). What the
 // alert's state allows is Transition's to say.
 func (q Ask) Change(f Fields, by string, at time.Time) (Change, error) {
-	to := q.Action.State()
+	rule := ActionRule(q.Action)
+	to := rule.State
 	fail := func(format string, args ...any) (Change, error) {
 		return Change{}, askError(fmt.Sprintf(format, args...))
 	}
 	switch {
 	case to == "":
-		return fail("action %q: want one of %s", q.Action, join(Actions))
-	case (to == Accepted || to == Ignored) && q.Reason == "":
+		return fail("action %q: want one of %s", q.Action, join(Actions, ", "))
+	case rule.Words == Reason && q.Reason == "":
 		return fail("%s needs %s: why it is %s", q.Action, f.Reason, to)
-	case to != Accepted && to != Ignored && q.Reason != "":
+	case rule.Words != Reason && q.Reason != "":
 		return fail("%s takes %s, not %s", q.Action, f.Note, f.Reason)
-	case to == Acknowledged && q.Note == "" && q.Issue == "":
+	case rule.Words == NoteOrIssue && q.Note == "" && q.Issue == "":
 		return fail("%s needs %s or %s: what is known, or where it is tracked", q.Action, f.Note, f.Issue)
-	case to != Acknowledged && q.Issue != "":
-		return fail("%s: %s goes with %s", q.Action, f.Issue, Ack)
-	case (to == Accepted || to == Ignored) && q.Note != "":
+	case rule.Words != NoteOrIssue && q.Issue != "":
+		return fail("%s: %s goes with %s", q.Action, f.Issue, Taking(NoteOrIssue))
+	case rule.Words == Reason && q.Note != "":
 		return fail("%s takes %s, not %s", q.Action, f.Reason, f.Note)
 	case len(q.Note) > MaxText || len(q.Reason) > MaxText || len(q.Issue) > MaxText:
 		return fail("%s: at most %d bytes of text", q.Action, MaxText)

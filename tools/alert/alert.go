@@ -38,6 +38,9 @@
 //	fixed         the series came back (seen by the nightly job) or was
 //	              fixed by hand
 //
+// Rules (rules.go) is the one table of the states and the actions into
+// them: what each allows and takes, how pages show it.
+//
 // A missing result fails the night whatever its alert's state: what a gate
 // cannot see fails it (docs/security.md); leaving the suite is the gate's
 // --retire. A stale series never fails a night: it is listed. An
@@ -80,7 +83,7 @@ func ParseKind(s string) (Kind, error) {
 	if k := Kind(s); slices.Contains(Kinds, k) {
 		return k, nil
 	}
-	return "", fmt.Errorf("kind %q: want one of %s", s, join(Kinds))
+	return "", fmt.Errorf("kind %q: want one of %s", s, join(Kinds, ", "))
 }
 
 // level tells whether the kind is a change of a series' level.
@@ -89,7 +92,7 @@ func (k Kind) level() bool { return k == Regression || k == ChangePoint }
 // A State is where an alert is in its triage.
 type State string
 
-// The states of an alert.
+// The states of an alert; Rules (rules.go) says what each is and allows.
 const (
 	New          State = "new"
 	Acknowledged State = "acknowledged"
@@ -98,20 +101,17 @@ const (
 	Fixed        State = "fixed"
 )
 
-// States are every state, in the order tables list them.
-var States = []State{New, Acknowledged, Accepted, Ignored, Fixed}
-
 // ParseState reads a state, naming the valid ones when s is none.
 func ParseState(s string) (State, error) {
 	if st := State(s); slices.Contains(States, st) {
 		return st, nil
 	}
-	return "", fmt.Errorf("state %q: want one of %s", s, join(States))
+	return "", fmt.Errorf("state %q: want one of %s", s, join(States, ", "))
 }
 
 // Open tells whether the state still asks for work or tracks a change:
 // every state but fixed.
-func (s State) Open() bool { return s != Fixed }
+func (s State) Open() bool { return RuleOf(s).Open }
 
 // A Series names what an alert is about: a figure of a benchmark on a
 // workload in one class of comparable environments (result.EnvironmentKey).
@@ -286,28 +286,20 @@ var (
 	ErrIssue  = errors.New("not an issue's link")
 )
 
-// transitions lists the states each state may move to.
-var transitions = map[State][]State{
-	New:          {Acknowledged, Accepted, Ignored, Fixed},
-	Acknowledged: {Acknowledged, Accepted, Ignored, Fixed, New},
-	Accepted:     {New},
-	Ignored:      {Acknowledged, Accepted, Fixed, New},
-	Fixed:        {New},
-}
-
-// Transition moves a into c.State, checked: the move must be allowed from
-// a's state (acknowledged may be moved again, to change its note), an
-// acknowledgement needs a note or an http(s) issue link, acceptance and
-// ignoring a reason (Note), and only a change of level can be accepted.
-// c.By and c.At must be set.
+// Transition moves a into c.State, checked by the state's rule (Rules):
+// the move must be allowed from a's state (acknowledged may be moved
+// again, to change its note), the words it takes must be there (a note or
+// an http(s) issue link; a reason, in Note), and a state of changes of
+// level only (accepted) takes no other kind. c.By and c.At must be set.
 func Transition(a Alert, c Change) (Alert, error) {
 	from := a.State()
 	where := fmt.Sprintf("alert %d (%s %s, %s)", a.ID, a.Kind, a.Series, from)
 	if _, err := ParseState(string(c.State)); err != nil {
 		return a, fmt.Errorf("%s: %w", where, err)
 	}
-	if !slices.Contains(transitions[from], c.State) {
-		return a, fmt.Errorf("%s: %w: from %s it may become %s", where, ErrState, from, join(transitions[from]))
+	rule := RuleOf(c.State)
+	if to := RuleOf(from).To; !slices.Contains(to, c.State) {
+		return a, fmt.Errorf("%s: %w: from %s it may become %s", where, ErrState, from, join(to, ", "))
 	}
 	c.Note = strings.TrimSpace(c.Note)
 	c.Issue = strings.TrimSpace(c.Issue)
@@ -320,14 +312,14 @@ func Transition(a Alert, c Change) (Alert, error) {
 	switch {
 	case c.By == "" || c.At.IsZero():
 		return a, fmt.Errorf("%s: a change of state needs who made it and when", where)
-	case c.State == Acknowledged && c.Note == "" && c.Issue == "":
-		return a, fmt.Errorf("%s: %w: acknowledging takes a note or an issue link", where, ErrReason)
-	case (c.State == Accepted || c.State == Ignored) && c.Note == "":
+	case rule.Words == NoteOrIssue && c.Note == "" && c.Issue == "":
+		return a, fmt.Errorf("%s: %w: %s takes a note or an issue link", where, ErrReason, rule.Doing)
+	case rule.Words == Reason && c.Note == "":
 		return a, fmt.Errorf("%s: %w: say why it is %s", where, ErrReason, c.State)
-	case c.State == Accepted && !a.Kind.level():
-		return a, fmt.Errorf("%s: %w: only a change of level (regression, change point) is accepted; "+
+	case rule.LevelOnly && !a.Kind.level():
+		return a, fmt.Errorf("%s: %w: only a change of level (regression, change point) is %s; "+
 			"a missing benchmark leaves the suite with the gate's --retire, a stale series is ignored, "+
-			"an environment change is acknowledged", where, ErrState)
+			"an environment change is acknowledged", where, ErrState, c.State)
 	}
 	a.Changes = append(slices.Clone(a.Changes), c)
 	return a, nil
@@ -427,15 +419,6 @@ func Fails(tonight []Alert) bool {
 // becoming the baseline.
 func HoldsBaseline(tonight []Alert) bool {
 	return slices.ContainsFunc(tonight, Alert.HoldsBaseline)
-}
-
-// join lists states or kinds for messages: "new, acknowledged".
-func join[T ~string](values []T) string {
-	var s []string
-	for _, v := range values {
-		s = append(s, string(v))
-	}
-	return strings.Join(s, ", ")
 }
 
 // ChangeText is the finding's size for people: "+3.10% (169,025,503 →

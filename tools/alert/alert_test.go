@@ -262,3 +262,68 @@ func TestAsk(t *testing.T) {
 		t.Errorf("a fixed alert's actions: %v", got)
 	}
 }
+
+// The rules table is what the commands, the pages and the night read:
+// each state and each action once, the orders they are listed in, moves
+// between known states only, a colour a page can use, and an Ask that
+// Change lets through never refused for its words by Transition (the two
+// checks are lookups of the same rule).
+func TestRules(t *testing.T) {
+	if !slices.Equal(States, []State{New, Acknowledged, Accepted, Ignored, Fixed}) ||
+		!slices.Equal(Actions, []Action{Ack, Accept, Ignore, Fix, Reopen}) {
+		t.Errorf("States %v, Actions %v: the orders the commands and pages list", States, Actions)
+	}
+	if ActionsUsage() != "ack|accept|ignore|fix|reopen" || Answers() != "ack|accept|ignore" {
+		t.Errorf("ActionsUsage %q, Answers %q", ActionsUsage(), Answers())
+	}
+	seen := map[string]bool{}
+	for _, r := range Rules {
+		for _, name := range []string{"state " + string(r.State), "action " + string(r.Action)} {
+			if seen[name] {
+				t.Errorf("%s: in two rules", name)
+			}
+			seen[name] = true
+		}
+		if r.Label == "" || r.ActionLabel == "" || r.Doing == "" {
+			t.Errorf("%s: a label, an action's label and its doing, please: %+v", r.State, r)
+		}
+		if len(r.Colour) < 4 || r.Colour[0] != '#' || strings.Trim(r.Colour[1:], "0123456789abcdef") != "" {
+			t.Errorf("%s: colour %q: want a CSS #hex colour", r.State, r.Colour)
+		}
+		for _, to := range r.To {
+			if RuleOf(to).State != to {
+				t.Errorf("%s may become %q, no state", r.State, to)
+			}
+		}
+		if r.Open != (r.State != Fixed) || r.Action.State() != r.State {
+			t.Errorf("%s: open %v, its action %s leads to %s", r.State, r.Open, r.Action, r.Action.State())
+		}
+	}
+	if (Rule{}).Open || RuleOf("closed").State != "" || ActionRule("close").State != "" {
+		t.Errorf("an unknown state or action has a rule")
+	}
+
+	at := time.Date(2026, 11, 21, 2, 0, 0, 0, time.UTC)
+	moves := 0
+	for _, kind := range Kinds {
+		for _, from := range States {
+			a := Alert{ID: 9, Finding: Finding{Kind: kind, Series: own}, Changes: []Change{{State: from, By: "x", At: at}}}
+			for _, act := range a.Actions() {
+				for _, words := range []Ask{{}, {Note: "n"}, {Issue: "https://example.com/1"}, {Reason: "r"}, {Note: "n", Issue: "https://example.com/1"}} {
+					words.Action = act
+					c, err := words.Change(Flags, "ann", at)
+					if err != nil {
+						continue
+					}
+					if _, err := Transition(a, c); err != nil {
+						t.Errorf("%s %s, %s with %+v: Change let it through, Transition refused: %v", from, kind, act, words, err)
+					}
+					moves++
+				}
+			}
+		}
+	}
+	if moves < len(Kinds)*len(States) {
+		t.Errorf("%d moves tried: the table allows more", moves)
+	}
+}

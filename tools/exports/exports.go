@@ -16,6 +16,11 @@
 //	openmetrics  the OpenMetrics text exposition of the server benchmarks'
 //	             figures (throughput, latency), a gauge each
 //
+// A format is added in one place: its exporter's file here and its entry
+// in Formats (name, the night's file, whether it describes one run, the
+// exporter). `history export` and the nightly job read the registry; no
+// other list of formats exists.
+//
 // Each exporter is a small function over the one result type: it lists a
 // result's figures with result.Figures, as the history does, and never
 // reads another exporter's output. bmf, gab, gab-bigger and openmetrics
@@ -54,7 +59,7 @@ type Set struct {
 	Metric string
 }
 
-// The formats, by the name `history export --format` takes.
+// The formats' names, for callers that write one format by name.
 const (
 	GoBench     = "gobench"
 	BMF         = "bmf"
@@ -63,22 +68,64 @@ const (
 	OpenMetrics = "openmetrics"
 )
 
-// Formats are the formats' names, in the order the docs give them.
-var Formats = []string{GoBench, BMF, GAB, GABBigger, OpenMetrics}
-
-// FileName is the name the nightly job gives an export of format.
-func FileName(format string) string {
-	return map[string]string{
-		GoBench:     "results.bench.txt",
-		BMF:         "results.bmf.json",
-		GAB:         "results.gab-smaller.json",
-		GABBigger:   "results.gab-bigger.json",
-		OpenMetrics: "servers.openmetrics.txt",
-	}[format]
+// A Format is everything the lab knows of an export format: the
+// registry below is the one place a format is added, and `history
+// export` (its --format and usage) and the nightly job (its files) are
+// made from it.
+type Format struct {
+	// Name is what `history export --format` takes.
+	Name string
+	// FileName is the night's file of it, under artifacts/exports/.
+	FileName string
+	// PerEnvironment: the format describes one run of the suite (one
+	// commit, one environment), so a sharded night gets one file per
+	// environment, never its results mixed.
+	PerEnvironment bool
+	// Write encodes the set; the set's metric, when it has one, is known
+	// to name figures of it.
+	Write func(Set) ([]byte, error)
 }
 
-// Write writes set in format to w.
+// Formats are every format, in the order the docs give them.
+var Formats = []Format{
+	{Name: GoBench, FileName: "results.bench.txt", Write: goBench},
+	{Name: BMF, FileName: "results.bmf.json", PerEnvironment: true, Write: bencher},
+	{Name: GAB, FileName: "results.gab-smaller.json", PerEnvironment: true,
+		Write: func(set Set) ([]byte, error) { return actionBenchmark(set, result.LowerIsBetter) }},
+	{Name: GABBigger, FileName: "results.gab-bigger.json", PerEnvironment: true,
+		Write: func(set Set) ([]byte, error) { return actionBenchmark(set, result.HigherIsBetter) }},
+	{Name: OpenMetrics, FileName: "servers.openmetrics.txt", PerEnvironment: true, Write: openMetrics},
+}
+
+// Names are the formats' names, in Formats' order.
+func Names() []string {
+	names := make([]string, len(Formats))
+	for i, f := range Formats {
+		names[i] = f.Name
+	}
+	return names
+}
+
+// Usage is the formats' names as a usage line gives a choice:
+// "gobench|bmf|...".
+func Usage() string { return strings.Join(Names(), "|") }
+
+// Lookup is the format of that name, or an error naming the formats.
+func Lookup(name string) (Format, error) {
+	for _, f := range Formats {
+		if f.Name == name {
+			return f, nil
+		}
+	}
+	return Format{}, fmt.Errorf("format %q: want one of %s", name, strings.Join(Names(), ", "))
+}
+
+// Write writes set in the format of that name to w.
 func Write(w io.Writer, format string, set Set) error {
+	f, err := Lookup(format)
+	if err != nil {
+		return err
+	}
 	if set.Metric != "" {
 		figs, err := set.figures()
 		if err != nil {
@@ -88,22 +135,7 @@ func Write(w io.Writer, format string, set Set) error {
 			return fmt.Errorf("no figure named %q in these %d results", set.Metric, len(set.Inputs))
 		}
 	}
-	var data []byte
-	var err error
-	switch format {
-	case GoBench:
-		data, err = goBench(set)
-	case BMF:
-		data, err = bencher(set)
-	case GAB:
-		data, err = actionBenchmark(set, result.LowerIsBetter)
-	case GABBigger:
-		data, err = actionBenchmark(set, result.HigherIsBetter)
-	case OpenMetrics:
-		data, err = openMetrics(set)
-	default:
-		return fmt.Errorf("format %q: want one of %s", format, strings.Join(Formats, ", "))
-	}
+	data, err := f.Write(set)
 	if err != nil {
 		return err
 	}

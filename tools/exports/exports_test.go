@@ -160,3 +160,63 @@ func TestOneRunWorkloads(t *testing.T) {
 		t.Errorf("havlak6 standard, the others quick: %v", err)
 	}
 }
+
+// withHost gives every result of set another machine, on copies: another
+// environment.
+func withHost(set Set, host string) Set {
+	var out Set
+	for _, in := range set.Inputs {
+		r := *in.Result
+		r.Environment.Machine.Hostname = host
+		in.Result = &r
+		out.Inputs = append(out.Inputs, in)
+	}
+	return out
+}
+
+// The registry is what its readers trust: a name and a night's file each
+// format alone has, an encoder, and PerEnvironment saying what the
+// encoder does with a night of two machines (the nightly job writes one
+// file per environment of exactly those formats that refuse it).
+func TestRegistry(t *testing.T) {
+	// The runs of the fixtures are of two commits: each on its own.
+	runs := []Set{readNight(t, nightDir), readNight(t, serversDir)}
+	names, files := map[string]bool{}, map[string]bool{}
+	for _, f := range Formats {
+		switch {
+		case f.Name == "" || strings.ContainsAny(f.Name, "|, "):
+			t.Errorf("format %q: want a name a usage line can list", f.Name)
+		case names[f.Name]:
+			t.Errorf("format %s: registered twice", f.Name)
+		case f.FileName == "" || filepath.Base(f.FileName) != f.FileName || files[f.FileName]:
+			t.Errorf("format %s: file %q: want a file name of its own", f.Name, f.FileName)
+		case f.Write == nil:
+			t.Errorf("format %s: no encoder", f.Name)
+			continue
+		}
+		names[f.Name], files[f.FileName] = true, true
+		if got, err := Lookup(f.Name); err != nil || got.Name != f.Name {
+			t.Errorf("Lookup(%q) = %v, %v", f.Name, got.Name, err)
+		}
+		// openmetrics exports the server study's figures only, so one of
+		// the runs is enough to see a format refuse.
+		refused := false
+		for _, run := range runs {
+			if _, err := f.Write(run); err != nil {
+				t.Errorf("%s of one run: %v", f.Name, err)
+			}
+			twoMachines := Set{Inputs: append(slicesClone(run.Inputs), withHost(run, "another-agent").Inputs...)}
+			_, err := f.Write(twoMachines)
+			if err != nil && !strings.Contains(err.Error(), "select one with --env") {
+				t.Errorf("%s of two machines' results: %v, want a refusal naming --env or none", f.Name, err)
+			}
+			refused = refused || err != nil
+		}
+		if refused != f.PerEnvironment {
+			t.Errorf("%s: PerEnvironment %v, and it refused two machines' results: %v", f.Name, f.PerEnvironment, refused)
+		}
+	}
+	if got, want := Usage(), strings.Join(Names(), "|"); got != want || !strings.HasPrefix(got, GoBench+"|") {
+		t.Errorf("Usage() = %q, want the names in order, %q", got, want)
+	}
+}

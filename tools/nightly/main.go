@@ -16,7 +16,7 @@
 // nor a night, or that is, holds or is inside the baseline or the
 // history's directory.
 //
-// gate runs the report (//tools/report) on ARTIFACTS, a night
+// gate makes the report (tools/report/reporting) of ARTIFACTS, a night
 // (tools/result.Night: ARTIFACTS/<test>/outputs.zip, nothing else but the
 // job's own files; anything else is refused, named, before anything is
 // written), comparing it with the baseline, the last good night's
@@ -96,7 +96,7 @@ func main() {
 	os.Exit(cli.Report(os.Stderr, "nightly", run(os.Args[1:], os.Stdout, os.Stderr)))
 }
 
-const usage = "usage: nightly [--bisect CMD] collect --testlogs DIR EVENTS DEST | gate [--baseline DIR] [--tests-failed] [--dashboard URL] [--otava CMD [--history-dir DIR] [--history DSN] [--stale-after NIGHTS]] ARTIFACTS" +
+const usage = "usage: nightly [--bisect CMD --manifest FILE] collect --testlogs DIR EVENTS DEST | gate [--baseline DIR] [--tests-failed] [--dashboard URL] [--otava CMD [--history-dir DIR] [--history DSN] [--stale-after NIGHTS]] ARTIFACTS" +
 	" | shardmap --manifest FILE --shards N [--history DSN] [--tolerance F] [--default-seconds S] [--since DAYS] [--quick] --out MAP | shard MAP K | steps [--upload] MAP | merge [gate's flags] MAP SHARDS ARTIFACTS"
 
 func run(args []string, stdout, stderr io.Writer) error {
@@ -109,6 +109,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprintln(stderr, usage); fs.PrintDefaults() }
 	bisect := fs.String("bisect", "", "the bisect `command` (//tools/bisect), run on each new regression of the history")
+	manifest := fs.String("manifest", "", "//benchmarks:manifest's `FILE`: shard, steps and merge place the benchmarks the map does not know (bazel run //tools/nightly gives it)")
 	if help, err := cli.ParseFlags(fs, args); help || err != nil {
 		return err
 	}
@@ -129,7 +130,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		}
 		return err
 	case "gate", "merge":
-		return runGate(fs.Arg(0), fs.Args()[1:], night.GateOptions{Bisect: *bisect,
+		return runGate(fs.Arg(0), fs.Args()[1:], *manifest, night.GateOptions{Bisect: *bisect,
 			Annotate: night.BuildkiteAnnotator(stdout, stderr), Stdout: stdout, Stderr: stderr})
 	case "shardmap":
 		return runShardMap(fs.Args()[1:], stdout, stderr)
@@ -141,13 +142,13 @@ func run(args []string, stdout, stderr io.Writer) error {
 		if err != nil || k < 0 {
 			return cli.Usagef("shard %q: want a shard's number", fs.Arg(2))
 		}
-		return night.ShardTests(fs.Arg(1), k, stdout)
+		return night.ShardTests(fs.Arg(1), *manifest, k, stdout, stderr)
 	case "steps":
 		upload := fs.NArg() == 3 && fs.Arg(1) == "--upload"
 		if fs.NArg() != 2 && !upload {
 			return cli.Usagef("steps wants [--upload] MAP\n%s", usage)
 		}
-		return night.Steps(fs.Arg(fs.NArg()-1), upload, stdout, stderr)
+		return night.Steps(fs.Arg(fs.NArg()-1), *manifest, upload, stdout, stderr)
 	case "":
 		return cli.Usagef("no subcommand\n%s", usage)
 	}
@@ -164,7 +165,7 @@ func runShardMap(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&o.Out, "out", "", "the map's `FILE` (benchmarks/shards.json); a map there is the previous one")
 	fs.IntVar(&o.Shards, "shards", 0, "how many perf agents (`N`) share the suite")
 	fs.Float64Var(&o.Tolerance, "tolerance", shard.DefaultTolerance, "how much longer than the best balance the longest shard may be while no benchmark moves (a `fraction`)")
-	fs.Float64Var(&o.DefaultSeconds, "default-seconds", 60, "the duration, in `seconds`, of a benchmark without full-size results in the history")
+	fs.Float64Var(&o.DefaultSeconds, "default-seconds", shard.DefaultSeconds, "the duration, in `seconds`, of a benchmark without full-size results in the history")
 	days := fs.Int("since", 30, "read the results of the last `DAYS` days")
 	fs.BoolVar(&o.Quick, "quick", false, "map the quick tests, by their durations on the quick workload: to rehearse a sharded night on one machine, never the nightly's map")
 	if help, err := cli.ParseFlags(fs, args); help || err != nil {
@@ -183,7 +184,7 @@ func runShardMap(args []string, stdout, stderr io.Writer) error {
 // runGate reads the flags and arguments of gate, or of merge (the
 // gate's flags, then MAP SHARDS before the night), into o, which has the
 // commands and the writers, and runs it.
-func runGate(sub string, args []string, o night.GateOptions) error {
+func runGate(sub string, args []string, manifest string, o night.GateOptions) error {
 	fs := flag.NewFlagSet("nightly "+sub, flag.ContinueOnError)
 	fs.SetOutput(o.Stderr)
 	fs.StringVar(&o.Baseline, "baseline", "", "the last good night's artifacts, `DIR` (default $HAVLAK_LAB_BASELINE, else the lab's cache's nightly-baseline)")
@@ -204,7 +205,7 @@ func runGate(sub string, args []string, o night.GateOptions) error {
 			return cli.Usagef("merge wants MAP, SHARDS and ARTIFACTS\n%s", usage)
 		}
 		o.Artifacts = fs.Arg(2)
-		return night.MergeNight(night.MergeOptions{Map: fs.Arg(0), Shards: fs.Arg(1), Gate: o})
+		return night.MergeNight(night.MergeOptions{Map: fs.Arg(0), Manifest: manifest, Shards: fs.Arg(1), Gate: o})
 	}
 	if fs.NArg() != 1 {
 		return cli.Usagef("gate wants one ARTIFACTS directory\n%s", usage)

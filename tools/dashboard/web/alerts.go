@@ -58,7 +58,7 @@ func (s *Server) alerts(w http.ResponseWriter, r *http.Request) {
 	}
 	p.States = []option{{Value: "", Label: "open", Selected: p.State == ""}, {Value: "all", Label: "all", Selected: p.State == "all"}}
 	for _, st := range alert.States {
-		p.States = append(p.States, option{Value: string(st), Label: string(st), Selected: st == want})
+		p.States = append(p.States, option{Value: string(st), Label: alert.RuleOf(st).Label, Selected: st == want})
 	}
 	all, err := s.db.Alerts(r.Context())
 	if err != nil {

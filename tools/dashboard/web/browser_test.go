@@ -81,18 +81,24 @@ func TestDashboardInBrowser(t *testing.T) {
 	// data (/api/series) has alerts, each listed with its state.
 	var marks struct {
 		Drawn, Listed, InData int
-		States                string
+		States, Colour        string
 	}
 	value := d.Call("POST", "/execute/async", map[string]any{"args": []any{}, "script": `
 		const done = arguments[0], fig = document.getElementById("series-chart");
 		fetch(fig.dataset.points).then(r => r.json()).then(data => done({drawn: window.seriesMarkers.length,
 			listed: document.querySelectorAll("#markers li").length, inData: data.markers.length,
-			states: window.seriesMarkers.map(m => m.alert.state + " " + m.alert.kind).join(",")}));`})
+			states: window.seriesMarkers.map(m => m.alert.state + " " + m.alert.kind).join(","),
+			colour: getComputedStyle(document.querySelector("#markers li")).color}));`})
 	if err := json.Unmarshal(value, &marks); err != nil {
 		t.Fatal(err)
 	}
 	if marks.InData != 1 || marks.Drawn != marks.InData || marks.Listed != marks.InData || marks.States != "new regression" {
 		t.Errorf("alerts: %+v; want the 1 of the page's data drawn and listed (new regression)", marks)
+	}
+	// Listed in its state's colour (tools/alert's rules, /states.css):
+	// #b00020.
+	if marks.Colour != "rgb(176, 0, 32)" || alert.RuleOf(alert.New).Colour != "#b00020" {
+		t.Errorf("the new alert is listed in %s, want its state's colour %s", marks.Colour, alert.RuleOf(alert.New).Colour)
 	}
 
 	// A click on the last point opens its night: the compare page of its

@@ -344,6 +344,7 @@ type marker struct {
 	ID       int64     `json:"id"`
 	Kind     string    `json:"kind"`
 	State    string    `json:"state"`
+	Colour   string    `json:"colour"` // its state's (tools/alert.Rules)
 	From     string    `json:"from"`
 	To       string    `json:"to"`
 	FromTime time.Time `json:"from_time"`
@@ -413,7 +414,7 @@ func (s *Server) seriesPoints(w http.ResponseWriter, r *http.Request) {
 	for _, a := range alerts {
 		if (a.Kind == alert.Regression || a.Kind == alert.ChangePoint) && a.Benchmark == c.Benchmark && a.Figure == c.Figure &&
 			a.Unit == c.Unit && a.Workload == c.Workload && a.EnvKey == c.Env && !a.Range.ToTime.IsZero() {
-			out.Markers = append(out.Markers, marker{ID: a.ID, Kind: string(a.Kind), State: string(a.State()), From: a.Range.From,
+			out.Markers = append(out.Markers, marker{ID: a.ID, Kind: string(a.Kind), State: string(a.State()), Colour: alert.RuleOf(a.State()).Colour, From: a.Range.From,
 				To: a.Range.To, FromTime: a.Range.FromTime, ToTime: a.Range.ToTime, Change: a.ChangeText(), Page: alertRowOf(a).Page})
 		}
 	}

@@ -21,10 +21,6 @@ type actionForm struct {
 	NeedsText bool
 }
 
-var actionLabels = map[alert.Action]string{
-	alert.Ack: "Acknowledge", alert.Accept: "Accept", alert.Ignore: "Ignore", alert.Fix: "Fixed", alert.Reopen: "Reopen",
-}
-
 type alertPage struct {
 	Nav string
 	alertRow
@@ -61,11 +57,10 @@ func (s *Server) alert(w http.ResponseWriter, r *http.Request) {
 	if v.User != "" {
 		p.CSRF = v.CSRF
 		for _, act := range a.Actions() {
-			to := act.State()
-			p.Actions = append(p.Actions, actionForm{Action: act, Label: actionLabels[act],
-				Note: to != alert.Accepted && to != alert.Ignored, Issue: to == alert.Acknowledged,
-				Reason:    to == alert.Accepted || to == alert.Ignored,
-				NeedsText: to == alert.Accepted || to == alert.Ignored})
+			rule := alert.ActionRule(act)
+			p.Actions = append(p.Actions, actionForm{Action: act, Label: rule.ActionLabel,
+				Note: rule.Words != alert.Reason, Issue: rule.Words == alert.NoteOrIssue,
+				Reason: rule.Words == alert.Reason, NeedsText: rule.Words == alert.Reason})
 		}
 	}
 	w.Header().Set("Cache-Control", "no-store")

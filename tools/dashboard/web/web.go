@@ -47,6 +47,7 @@ import (
 	"time"
 
 	"havlak-lab/internal/gitwork"
+	"havlak-lab/tools/alert"
 	"havlak-lab/tools/history"
 	"havlak-lab/tools/report/uplot"
 )
@@ -79,7 +80,8 @@ func New(db *history.DB, opts Options) (*Server, error) {
 	if _, err := rand.Read(s.proxyKey); err != nil {
 		return nil, err
 	}
-	funcs := template.FuncMap{"short": gitwork.Short, "day": day, "dict": dict, "minute": minute, "archived": archivedLink}
+	funcs := template.FuncMap{"short": gitwork.Short, "day": day, "dict": dict, "minute": minute, "archived": archivedLink,
+		"actions": alert.ActionsUsage}
 	for _, page := range []string{"series", "compare", "alerts", "alert", "signin", "error"} {
 		t, err := template.New("layout.html").Funcs(funcs).ParseFS(files, "templates/layout.html", "templates/"+page+".html")
 		if err != nil {
@@ -117,6 +119,7 @@ func (s *Server) routes() {
 		panic(err) // static is embedded above
 	}
 	s.mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static)))
+	s.mux.HandleFunc("GET /states.css", asset("text/css; charset=utf-8", statesCSS()))
 	s.mux.HandleFunc("GET /uplot/uPlot.iife.min.js", asset("text/javascript; charset=utf-8", uplot.Script))
 	s.mux.HandleFunc("GET /uplot/uPlot.min.css", asset("text/css; charset=utf-8", uplot.Style))
 	s.mux.HandleFunc("GET /uplot/LICENSE", asset("text/plain; charset=utf-8", uplot.License))
@@ -139,6 +142,18 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "same-origin")
 	s.withViewer(s.mux).ServeHTTP(w, r)
+}
+
+// statesCSS are the alert states' colours (tools/alert.Rules) as the
+// pages' style: a state's alerts listed under a chart (class "marker
+// STATE") in its chart's colour. Made from the table, never from the
+// history, so it holds nothing a result could write.
+func statesCSS() string {
+	var b strings.Builder
+	for _, r := range alert.Rules {
+		fmt.Fprintf(&b, ".markers li.%s, .markers li.%s a { color: %s; }\n", r.State, r.State, r.Colour)
+	}
+	return b.String()
 }
 
 // slash redirects to the address with a slash at its end: the pages

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"havlak-lab/tools/alert"
 	"havlak-lab/tools/result"
 )
 
@@ -466,6 +467,7 @@ func TestSeriesOverlaysAndMarkers(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(got.Markers) != 1 || got.Markers[0].Kind != "regression" || got.Markers[0].State != "new" ||
+		got.Markers[0].Colour != alert.RuleOf(alert.New).Colour ||
 		got.Markers[0].To != commitOf(nights-1) || got.Markers[0].Page != "/alerts/1" {
 		t.Errorf("markers %+v, want the new regression of the last night", got.Markers)
 	}
@@ -497,5 +499,33 @@ func TestSeriesOverlaysAndMarkers(t *testing.T) {
 	_, body = get(t, srv.URL, "/api/series?"+seriesQuery("havlak6cc", "real_seconds", "s"))
 	if !strings.Contains(body, `"markers":[]`) {
 		t.Errorf("a series without alerts: %s", body)
+	}
+}
+
+// The states' names, labels, colours and actions reach the pages from
+// tools/alert's rules: the style sheet every page links colours each
+// state's markers, the alerts page lists each state by its label and
+// names the actions of the table in its hint.
+func TestStatesFromTheRules(t *testing.T) {
+	db, _ := testHistory(t)
+	srv := serve(t, db)
+	resp, css := get(t, srv.URL, "/states.css")
+	if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "text/css; charset=utf-8" {
+		t.Fatalf("/states.css: %s %s", resp.Status, resp.Header.Get("Content-Type"))
+	}
+	_, page := get(t, srv.URL, "/alerts?state=all")
+	if !strings.Contains(page, `<link rel="stylesheet" href="/states.css">`) {
+		t.Errorf("the alerts page does not link /states.css")
+	}
+	for _, r := range alert.Rules {
+		if want := fmt.Sprintf(".markers li.%s, .markers li.%s a { color: %s; }", r.State, r.State, r.Colour); !strings.Contains(css, want) {
+			t.Errorf("/states.css lacks %q:\n%s", want, css)
+		}
+		if want := fmt.Sprintf(`<option value="%s">%s</option>`, r.State, r.Label); !strings.Contains(page, want) {
+			t.Errorf("the alerts page lacks %s", want)
+		}
+	}
+	if want := "<code>history alerts DSN " + alert.ActionsUsage() + " ID</code>"; !strings.Contains(page, want) {
+		t.Errorf("the alerts page lacks %s", want)
 	}
 }

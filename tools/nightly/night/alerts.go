@@ -303,7 +303,7 @@ func (n *night) writeAlerts(w io.Writer, tonight []alert.Alert, dsn string) {
 		}
 	}
 	if len(fresh) > 0 {
-		fmt.Fprintf(w, "\n\n**New alerts** (%d; triage: `history alerts %s ack|accept|ignore ID`, docs/triage.md):\n", len(fresh), markdown.Escape(dsn))
+		fmt.Fprintf(w, "\n\n**New alerts** (%d; triage: `history alerts %s %s ID`, docs/triage.md):\n", len(fresh), markdown.Escape(dsn), alert.Answers())
 		for _, a := range fresh {
 			fmt.Fprintf(w, "\n- **#%d %s** %s: %s", a.ID, kindText(a.Kind), markdown.Escape(a.Series.String()), markdown.Escape(a.ChangeText()))
 			if r := a.RangeText(); r != "" {

@@ -54,9 +54,9 @@ func (n *night) writeExports(found []result.Found) error {
 		byEnv[key] = exports.Set{Inputs: append(byEnv[key].Inputs, in)}
 	}
 	var failed error
-	for _, format := range exports.Formats {
-		if format == exports.GoBench || len(byEnv) == 1 {
-			failed = errors.Join(failed, n.writeExport(filepath.Join(dir, exports.FileName(format)), format, set))
+	for _, f := range exports.Formats {
+		if !f.PerEnvironment || len(byEnv) == 1 {
+			failed = errors.Join(failed, n.writeExport(filepath.Join(dir, f.FileName), f.Name, set))
 			continue
 		}
 		for _, key := range slices.Sorted(maps.Keys(byEnv)) {
@@ -64,7 +64,7 @@ func (n *night) writeExports(found []result.Found) error {
 			if err := os.MkdirAll(sub, 0o755); err != nil {
 				return err
 			}
-			failed = errors.Join(failed, n.writeExport(filepath.Join(sub, exports.FileName(format)), format, byEnv[key]))
+			failed = errors.Join(failed, n.writeExport(filepath.Join(sub, f.FileName), f.Name, byEnv[key]))
 		}
 	}
 	return failed

@@ -47,9 +47,9 @@ func TestExportsAreArtifacts(t *testing.T) {
 		names = append(names, e.Name())
 	}
 	for _, format := range exports.Formats {
-		data, err := os.ReadFile(filepath.Join(artifacts, exportsDir, exports.FileName(format)))
+		data, err := os.ReadFile(filepath.Join(artifacts, exportsDir, format.FileName))
 		if err != nil || len(data) == 0 {
-			t.Errorf("%s: %v", format, err)
+			t.Errorf("%s: %v", format.Name, err)
 		}
 	}
 	if len(names) != len(exports.Formats) {

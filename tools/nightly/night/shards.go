@@ -206,9 +206,11 @@ func measuredSeconds(r *result.Result, out result.Outputs) float64 {
 }
 
 // ShardTests prints the labels of shard k's tests, one a line: the
-// target pattern file tools/ci/nightly.sh --shard K gives bazel test.
-func ShardTests(mapFile string, k int, stdout io.Writer) error {
-	m, err := shard.Read(cli.UserPath(mapFile))
+// target pattern file tools/ci/nightly.sh --shard K gives bazel test. With
+// the manifest, the suite's benchmarks the map does not know are placed
+// (shard.Place) and named on stderr.
+func ShardTests(mapFile, manifest string, k int, stdout, stderr io.Writer) error {
+	m, err := shard.ReadPlaced(cli.UserPath(mapFile), manifest, stderr)
 	if err != nil {
 		return err
 	}
@@ -272,10 +274,11 @@ func (e *MergeError) Lines() []string {
 // BuildFinished: tests failed, or Bazel never said how it ended), and
 // every benchmark without a result (a shard's directory missing, or
 // lacking some) make a *MergeError, which names them with their shards.
-// It prints each shard's machine and count.
-func Merge(mapFile, shards, dest string, stdout io.Writer) error {
+// It prints each shard's machine and count. With the manifest, the map is
+// the one the shards ran (shard.Place), its placements named.
+func Merge(mapFile, manifest, shards, dest string, stdout io.Writer) error {
 	mapFile, shards, dest = cli.UserPath(mapFile), cli.UserPath(shards), cli.UserPath(dest)
-	m, err := shard.Read(mapFile)
+	m, err := shard.ReadPlaced(mapFile, manifest, stdout)
 	if err != nil {
 		return err
 	}
@@ -373,8 +376,9 @@ func Merge(mapFile, shards, dest string, stdout io.Writer) error {
 
 // MergeOptions are what MergeNight runs on: `nightly merge`'s flags.
 type MergeOptions struct {
-	// Map is the shard map (benchmarks/shards.json).
-	Map string
+	// Map is the shard map (benchmarks/shards.json); Manifest, when set,
+	// the suite it is placed against (shard.Place).
+	Map, Manifest string
 	// Shards holds the shards' nights, SHARDS/shard-K; run by a Buildkite
 	// agent, they are first downloaded there from the build's shard
 	// steps (ShardArtifacts, which must then be its name).
@@ -401,7 +405,7 @@ func MergeNight(o MergeOptions) error {
 	if err := downloadShards(cli.UserPath(o.Shards), o.Gate.Stdout, o.Gate.Stderr); err != nil {
 		return err
 	}
-	err := Merge(o.Map, o.Shards, o.Gate.Artifacts, o.Gate.Stdout)
+	err := Merge(o.Map, o.Manifest, o.Shards, o.Gate.Artifacts, o.Gate.Stdout)
 	var merr *MergeError
 	if err != nil && !errors.As(err, &merr) {
 		return err

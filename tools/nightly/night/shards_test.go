@@ -196,7 +196,7 @@ func TestMergeMissingShard(t *testing.T) {
 
 	merged := filepath.Join(t.TempDir(), "artifacts")
 	var out bytes.Buffer
-	err = Merge(mapFile, shards, merged, &out)
+	err = Merge(mapFile, "", shards, merged, &out)
 	var merr *MergeError
 	if !errors.As(err, &merr) {
 		t.Fatalf("a missing shard: %v, want a MergeError\n%s", err, out.String())
@@ -250,7 +250,7 @@ func TestMergeRefuses(t *testing.T) {
 	writeZip(t, otherZip, files)
 
 	merged := filepath.Join(t.TempDir(), "artifacts")
-	err = Merge(mapFile, shards, merged, &bytes.Buffer{})
+	err = Merge(mapFile, "", shards, merged, &bytes.Buffer{})
 	for _, want := range []string{
 		fmt.Sprintf("the test %s ran on shard 1, but %s gives it to shard 0", stray, mapFile),
 		`shard 2: results from 2 machines`, `"somewhere-else" (` + other + `)`,
@@ -279,14 +279,14 @@ func TestShardTestsAndSteps(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	if err := ShardTests(mapFile, 1, &out); err != nil || out.String() != "//benchmarks:b_test\n//benchmarks:c_test\n" {
+	if err := ShardTests(mapFile, "", 1, &out, &out); err != nil || out.String() != "//benchmarks:b_test\n//benchmarks:c_test\n" {
 		t.Errorf("shard 1's tests: %q, %v", out.String(), err)
 	}
-	if err := ShardTests(mapFile, 2, &out); err == nil {
+	if err := ShardTests(mapFile, "", 2, &out, &out); err == nil {
 		t.Error("shard 2 of 2: no error")
 	}
 	out.Reset()
-	if err := Steps(mapFile, false, &out, &out); err != nil {
+	if err := Steps(mapFile, "", false, &out, &out); err != nil {
 		t.Fatal(err)
 	}
 	var pipeline struct {
@@ -374,5 +374,86 @@ func TestShardMap(t *testing.T) {
 		if want := map[bool]int{true: 2, false: 0}[quick]; len(got) != 3 || fromHistory != want || got["wc_w"].Seconds != 60 {
 			t.Errorf("quick %v: %d durations from the history, want %d; wc_w at %v s, want the default:\n%s", quick, fromHistory, want, got["wc_w"].Seconds, log.String())
 		}
+	}
+}
+
+// writeManifest writes a manifest of the benchmarks named, each with its
+// full-size test //benchmarks:<test>.
+func writeManifest(t *testing.T, tests map[string]string) string {
+	t.Helper()
+	var benchmarks []map[string]any
+	for name, test := range tests {
+		benchmarks = append(benchmarks, map[string]any{"name": name, "kind": "program", "study": "havlak", "targets": map[string]any{
+			"perf": map[string]string{"label": test, "spec": "benchmarks/" + shard.TestName(test) + ".spec.json"}}})
+	}
+	data, _ := json.Marshal(map[string]any{"schema_version": 1, "path": "benchmarks/manifest.json", "benchmarks": benchmarks})
+	path := filepath.Join(t.TempDir(), "manifest.json")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// A benchmark of the suite that the map does not know yet runs all the
+// same: the shard's job, the steps and the merge place it alike, by the
+// default rule, and name it in their logs.
+func TestShardsPlaceANewBenchmark(t *testing.T) {
+	needFixtures(t)
+	shards, mapFile := shardNight(t, makeNight(t, nightSpec{allocs: 1}), 3)
+	m, err := shard.Read(mapFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := map[string]string{}
+	for _, s := range m.Shards {
+		for _, b := range s.Benchmarks {
+			tests[b.Name] = b.Test
+		}
+	}
+	manifest := writeManifest(t, tests)
+	// The map from before havlak7 was added.
+	from := slices.IndexFunc(m.Shards, func(s shard.Shard) bool { return slices.Contains(s.Tests(), tests["havlak7"]) })
+	s := &m.Shards[from]
+	i := slices.IndexFunc(s.Benchmarks, func(b shard.Benchmark) bool { return b.Name == "havlak7" })
+	s.Seconds -= s.Benchmarks[i].Seconds
+	s.Benchmarks = slices.Delete(s.Benchmarks, i, i+1)
+	if err := m.Write(mapFile); err != nil {
+		t.Fatal(err)
+	}
+	_, placements, err := m.Place(tests)
+	if err != nil || len(placements) != 1 {
+		t.Fatalf("placements %v, %v", placements, err)
+	}
+	to := placements[0].Shard
+	// Its shard's job ran it, on that shard's agent.
+	test := shard.TestName(tests["havlak7"])
+	files := readZip(t, filepath.Join(shards, ShardDir(from), test, result.ZipName))
+	os.RemoveAll(filepath.Join(shards, ShardDir(from), test))
+	editResult(t, files, func(r *result.Result) { r.Environment.Machine.Hostname = fmt.Sprintf("perf-%d", to) })
+	writeZip(t, filepath.Join(shards, ShardDir(to), test, result.ZipName), files)
+
+	named := fmt.Sprintf("havlak7 (%s): not in the shard map: placed in shard %d by default", tests["havlak7"], to)
+	var out, log bytes.Buffer
+	if err := ShardTests(mapFile, manifest, to, &out, &log); err != nil || !strings.Contains(out.String(), tests["havlak7"]+"\n") ||
+		!strings.Contains(log.String(), named) {
+		t.Errorf("shard %d's tests: %v\n%s%s", to, err, out.String(), log.String())
+	}
+	out.Reset()
+	log.Reset()
+	if err := Steps(mapFile, manifest, false, &out, &log); err != nil || !strings.Contains(log.String(), named) {
+		t.Errorf("steps: %v\n%s", err, log.String())
+	}
+	merged := filepath.Join(t.TempDir(), "artifacts")
+	out.Reset()
+	if err := Merge(mapFile, manifest, shards, merged, &out); err != nil || !strings.Contains(out.String(), named) {
+		t.Errorf("merge: %v\n%s", err, out.String())
+	}
+	if n, err := result.OpenNight(merged); err != nil || !slices.Contains(n.Tests(), test) {
+		t.Errorf("the merged night lacks %s: %v", test, err)
+	}
+	// Without the manifest, the map as it is: the merge refuses the test
+	// it does not know.
+	if err := Merge(mapFile, "", shards, filepath.Join(t.TempDir(), "artifacts"), &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "is in no shard") {
+		t.Errorf("merged without the manifest: %v", err)
 	}
 }

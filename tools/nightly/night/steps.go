@@ -63,9 +63,10 @@ var agentGone = retry{Automatic: []automatic{{-1, 1}, {137, 1}, {143, 1}}}
 // then the merge step, after every shard whatever its outcome (a shard
 // that failed or never reported fails the night, named, in the merge), on
 // shard 0's agent, which keeps the baseline and the history: `nightly
-// steps [--upload]`.
-func Steps(mapFile string, upload bool, stdout, stderr io.Writer) error {
-	m, err := shard.Read(cli.UserPath(mapFile))
+// steps [--upload]`. With the manifest, the suite's benchmarks the map
+// does not know are placed (shard.Place) and named on stderr.
+func Steps(mapFile, manifest string, upload bool, stdout, stderr io.Writer) error {
+	m, err := shard.ReadPlaced(cli.UserPath(mapFile), manifest, stderr)
 	if err != nil {
 		return err
 	}

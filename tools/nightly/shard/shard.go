@@ -18,12 +18,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"math"
 	"slices"
 	"strings"
 
 	"havlak-lab/internal/atomicfile"
+	"havlak-lab/tools/perf/perfspec"
 	"havlak-lab/tools/result"
 )
 
@@ -241,32 +243,132 @@ func (m *Map) Names() []string {
 	return names
 }
 
-// CheckSuite tells how the map and the suite differ, if they do: suite is
-// the full-size test of each benchmark of the suite, by name
-// (//benchmarks:manifest's perf targets). A benchmark of the suite in no
-// shard would never run at night; one of the map that the suite lacks, or
-// whose test is not the suite's, would fail its shard's job.
-func (m *Map) CheckSuite(suite map[string]string) error {
+// DefaultSeconds is the duration of a benchmark with nothing better to go
+// by: shardmap's default for one without results in the history, and the
+// estimate a benchmark the map does not know is placed with (Place).
+const DefaultSeconds = 60
+
+// A Placement is a benchmark of the suite that the map does not know,
+// placed by the default rule.
+type Placement struct {
+	Benchmark
+	Shard int
+	// Shards is how many shards the map has, for the command that
+	// regenerates it.
+	Shards int
+}
+
+// String is what the night's log and the presubmit say of it.
+func (p Placement) String() string {
+	return fmt.Sprintf("%s (%s): not in the shard map: placed in shard %d by default (the least loaded); "+
+		"regenerate the map to keep it there for good: tools/bazel build //benchmarks:manifest && "+
+		"tools/bazel run //tools/nightly -- shardmap --manifest bazel-bin/benchmarks/manifest.json --shards %d --out benchmarks/shards.json "+
+		"(docs/nightly.md#shards)", p.Name, p.Test, p.Shard, p.Shards)
+}
+
+// Place is the map for the suite: suite is the full-size test of each of
+// its benchmarks, by name (//benchmarks:manifest's perf targets). A
+// benchmark of the suite that the map does not know is placed by the
+// default rule, the one regenerating the map applies to a new benchmark:
+// in name order, each on the shard with the least estimated time (the
+// lowest numbered of equals), estimated at DefaultSeconds. The placements
+// are returned for the caller to name; m is not changed.
+//
+// What remains an error is what the night cannot run as mapped: a
+// benchmark of the map that the suite lacks, or whose test is not the
+// suite's, is a label its shard's build would not find (the build fails,
+// and none of the shard's benchmarks run); leaving the suite is a
+// decision (the gate's --retire) that regenerating the map goes with. And
+// a placed benchmark whose test has the name of another's, since a night
+// holds one of them (Check).
+func (m *Map) Place(suite map[string]string) (*Map, []Placement, error) {
 	var diffs []string
+	placed := *m
+	placed.Shards = slices.Clone(m.Shards)
 	inMap := map[string]bool{}
-	for _, s := range m.Shards {
+	for i, s := range m.Shards {
+		placed.Shards[i].Benchmarks = slices.Clone(s.Benchmarks)
 		for _, b := range s.Benchmarks {
 			inMap[b.Name] = true
 			switch test, ok := suite[b.Name]; {
 			case !ok:
-				diffs = append(diffs, fmt.Sprintf("%s (shard %d): not in the suite", b.Name, s.Index))
+				diffs = append(diffs, fmt.Sprintf("%s (shard %d): not in the suite: its shard's build would not find %s", b.Name, s.Index, b.Test))
 			case test != b.Test:
 				diffs = append(diffs, fmt.Sprintf("%s (shard %d): its test is %s, the map says %s", b.Name, s.Index, test, b.Test))
 			}
 		}
 	}
+	if len(diffs) > 0 {
+		return nil, nil, fmt.Errorf("the shard map names what the suite lacks (regenerate the map: docs/nightly.md#shards):\n  %s", strings.Join(diffs, "\n  "))
+	}
+	var placements []Placement
 	for _, name := range slices.Sorted(maps.Keys(suite)) {
-		if !inMap[name] {
-			diffs = append(diffs, fmt.Sprintf("%s (%s): in no shard: it would never run", name, suite[name]))
+		if inMap[name] {
+			continue
+		}
+		k := 0
+		for i, s := range placed.Shards {
+			if s.Seconds < placed.Shards[k].Seconds {
+				k = i
+			}
+		}
+		b := Benchmark{Name: name, Test: suite[name], Seconds: DefaultSeconds, Duration: "default: not in the shard map, placed by default"}
+		s := &placed.Shards[k]
+		s.Benchmarks = append(s.Benchmarks, b)
+		slices.SortFunc(s.Benchmarks, func(x, y Benchmark) int { return strings.Compare(x.Name, y.Name) })
+		s.Seconds += b.Seconds
+		placements = append(placements, Placement{Benchmark: b, Shard: k, Shards: len(placed.Shards)})
+	}
+	if err := placed.Check(); err != nil {
+		return nil, nil, fmt.Errorf("the shard map with the suite's new benchmarks placed: %w", err)
+	}
+	return &placed, placements, nil
+}
+
+// Suite is the suite a map is of, from the manifest: the full-size test
+// of each benchmark, by name; or its quick test, when the map is one of
+// the quick tests (shardmap --quick, to rehearse a sharded night).
+func Suite(manifest *perfspec.Manifest, m *Map) map[string]string {
+	config := result.ConfigPerf
+	mapped := map[string]bool{}
+	for _, s := range m.Shards {
+		for _, test := range s.Tests() {
+			mapped[test] = true
 		}
 	}
-	if len(diffs) > 0 {
-		return fmt.Errorf("the shard map and the suite differ (regenerate the map: docs/nightly.md#shards):\n  %s", strings.Join(diffs, "\n  "))
+	for _, b := range manifest.Benchmarks {
+		if quick, err := b.Target(result.ConfigQuick); err == nil && mapped[quick.Label] {
+			config = result.ConfigQuick
+			break
+		}
 	}
-	return nil
+	suite := map[string]string{}
+	for _, b := range manifest.Benchmarks {
+		if t, err := b.Target(config); err == nil {
+			suite[b.Name] = t.Label
+		}
+	}
+	return suite
+}
+
+// ReadPlaced reads the map at path and places in it what the suite of the
+// manifest at manifestPath has and it lacks (Place), naming each
+// placement on log; no manifest ("") is the map as it is.
+func ReadPlaced(path, manifestPath string, log io.Writer) (*Map, error) {
+	m, err := Read(path)
+	if err != nil || manifestPath == "" {
+		return m, err
+	}
+	manifest, err := perfspec.ReadManifest(manifestPath)
+	if err != nil {
+		return nil, err
+	}
+	placed, placements, err := m.Place(Suite(manifest, m))
+	if err != nil {
+		return nil, fmt.Errorf("%s against %s: %w", path, manifestPath, err)
+	}
+	for _, p := range placements {
+		fmt.Fprintf(log, "%s: %s\n", path, p)
+	}
+	return placed, nil
 }

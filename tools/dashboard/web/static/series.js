@@ -25,7 +25,6 @@
   var tip = figure.querySelector(".tooltip");
   var number = new Intl.NumberFormat("en", {maximumFractionDigits: 4});
   var colours = ["#00add8", "#ce3262", "#5dc9e2", "#fdb515", "#555", "#1b7f2a", "#8e44ad", "#e67e22"];
-  var stateColours = {"new": "#b00020", acknowledged: "#e67e22", accepted: "#1b7f2a", ignored: "#888", fixed: "#2c7be5"};
   function when(seconds) { return new Date(seconds * 1000).toISOString().slice(0, 16).replace("T", " ") + " UTC"; }
   function element(tag, text, className) {
     var e = document.createElement(tag);
@@ -93,7 +92,8 @@
       var ctx = u.ctx;
       ctx.save();
       markers.forEach(function (m) {
-        var colour = stateColours[m.alert.state] || "#b00020";
+        // The state's colour is the server's (tools/alert's rules).
+        var colour = m.alert.colour || "#b00020";
         var to = u.valToPos(seconds(m.alert.to_time), "x", true);
         var from = m.alert.from_time && seconds(m.alert.from_time) > 0 ? u.valToPos(seconds(m.alert.from_time), "x", true) : to;
         ctx.fillStyle = rgba(colour, 0.12);

@@ -18,16 +18,19 @@ import (
 	"havlak-lab/tools/history"
 )
 
-const alertsUsage = `usage:
-  history alerts DSN [list] [--state S] [--kind K] [--benchmark B] [--all]
-  history alerts DSN show ID
-  history alerts DSN ack ID (--note TEXT | --issue URL) [--by NAME]
-  history alerts DSN accept ID --reason TEXT [--by NAME]
-  history alerts DSN ignore ID --reason TEXT [--by NAME]
-  history alerts DSN fix ID [--note TEXT] [--by NAME]
-  history alerts DSN reopen ID [--note TEXT] [--by NAME]
-list shows the open alerts (all but fixed; --all: those too), newest first.
-States: new, acknowledged, accepted, ignored, fixed (docs/triage.md).`
+// alertsUsage is made from tools/alert's rules: an action's line says
+// what it takes.
+var alertsUsage = func() string {
+	lines := []string{"usage:",
+		"  history alerts DSN [list] [--state S] [--kind K] [--benchmark B] [--all]",
+		"  history alerts DSN show ID"}
+	for _, act := range alert.Actions {
+		lines = append(lines, fmt.Sprintf("  history alerts DSN %s ID %s [--by NAME]", act, alert.Flags.Usage(act)))
+	}
+	return strings.Join(append(lines,
+		"list shows the open alerts (all but fixed; --all: those too), newest first.",
+		"States: "+strings.Join(stateNames(), ", ")+" (docs/triage.md)."), "\n")
+}()
 
 // runAlerts is `history alerts`: it lists the alerts of the history and
 // changes their states (tools/alert decides what is allowed). Bad usage
@@ -37,12 +40,12 @@ func runAlerts(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprintln(stderr, alertsUsage); fs.PrintDefaults() }
 	state := fs.String("state", "", "list only the alerts in this `state`: "+strings.Join(stateNames(), ", "))
-	kind := fs.String("kind", "", "list only the alerts of this `kind`: regression, change_point, missing, stale")
+	kind := fs.String("kind", "", "list only the alerts of this `kind`: "+strings.Join(kindNames(), ", "))
 	benchmark := fs.String("benchmark", "", "list only the alerts of this benchmark (`name`)")
 	all := fs.Bool("all", false, "list the fixed alerts too")
-	note := fs.String("note", "", "what you know (ack, fix, reopen): `TEXT`")
-	issue := fs.String("issue", "", "the issue that tracks it (ack): its http(s) `URL`")
-	reason := fs.String("reason", "", "why it is intended (accept) or noise (ignore): `TEXT`")
+	note := fs.String("note", "", "what you know ("+alert.Taking(alert.NoteOrIssue, alert.NoteIfAny)+"): `TEXT`")
+	issue := fs.String("issue", "", "the issue that tracks it ("+alert.Taking(alert.NoteOrIssue)+"): its http(s) `URL`")
+	reason := fs.String("reason", "", "why it is intended or noise ("+alert.Taking(alert.Reason)+"): `TEXT`")
 	by := fs.String("by", "", "who changes the state (`NAME`; default $USER)")
 	pos, help, err := parse(fs, args)
 	if help || err != nil {
@@ -220,6 +223,14 @@ func stateNames() []string {
 	var names []string
 	for _, s := range alert.States {
 		names = append(names, string(s))
+	}
+	return names
+}
+
+func kindNames() []string {
+	var names []string
+	for _, k := range alert.Kinds {
+		names = append(names, string(k))
 	}
 	return names
 }

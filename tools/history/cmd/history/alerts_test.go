@@ -82,3 +82,29 @@ func TestAlerts(t *testing.T) {
 		t.Errorf("--all does not list the fixed alert:\n%s", out)
 	}
 }
+
+// The help is made from tools/alert's rules and tools/exports' registry:
+// each action a line with the words it takes, every state and kind, every
+// export format.
+func TestHelpFromTheRegistries(t *testing.T) {
+	_, errs, status := runHistory(t, "alerts", "-h")
+	for _, want := range []string{
+		"history alerts DSN ack ID (--note TEXT | --issue URL) [--by NAME]",
+		"history alerts DSN accept ID --reason TEXT [--by NAME]",
+		"history alerts DSN reopen ID [--note TEXT] [--by NAME]",
+		"States: new, acknowledged, accepted, ignored, fixed (docs/triage.md).",
+		"regression, change_point, missing, stale, environment_change",
+		"the issue that tracks it (ack)", "(accept, ignore): TEXT",
+	} {
+		if status != 0 || !strings.Contains(errs, want) {
+			t.Errorf("history alerts -h: exit status %d, want 0 and %q in:\n%s", status, want, errs)
+		}
+	}
+	_, errs, status = runHistory(t, "export", "-h")
+	for _, want := range []string{"history export DSN --format gobench|bmf|gab|gab-bigger|openmetrics ",
+		"history alerts DSN [list|show|ack|accept|ignore|fix|reopen ...]"} {
+		if status != 0 || !strings.Contains(errs, want) {
+			t.Errorf("history export -h: exit status %d, want 0 and %q in:\n%s", status, want, errs)
+		}
+	}
+}

@@ -16,15 +16,16 @@ import (
 	"havlak-lab/tools/history"
 )
 
-// exportUsage is the usage of history export.
-const exportUsage = `  history export DSN --format gobench|bmf|gab|gab-bigger|openmetrics [--benchmark B] [--metric M]
+// exportUsage is the usage of history export: its formats are
+// tools/exports' registry.
+var exportUsage = `  history export DSN --format ` + exports.Usage() + ` [--benchmark B] [--metric M]
       [--workload W] [--env KEY] [--commit C] [--limit N] [-o FILE]`
 
 // runExport writes the results of the history that the flags select in
 // one of the formats of tools/exports, to FILE (atomically) or stdout.
 func runExport(ctx context.Context, fs *flag.FlagSet, args []string, stdout io.Writer) error {
 	var q history.ResultQuery
-	format := fs.String("format", "", "the `format`: "+strings.Join(exports.Formats, ", ")+" (docs/history.md)")
+	format := fs.String("format", "", "the `format`: "+strings.Join(exports.Names(), ", ")+" (docs/history.md)")
 	fs.StringVar(&q.Benchmark, "benchmark", "", "the benchmark's `name` (all when empty)")
 	metric := fs.String("metric", "", "only the figure of this `name`: real_seconds, own_instructions, ... (all when empty)")
 	fs.StringVar(&q.Workload, "workload", "", "standard or quick (both when empty)")
@@ -39,8 +40,8 @@ func runExport(ctx context.Context, fs *flag.FlagSet, args []string, stdout io.W
 	switch {
 	case len(pos) != 1:
 		return cli.Usagef("export wants one DSN\n%s", usage)
-	case !slices.Contains(exports.Formats, *format):
-		return cli.Usagef("--format %q: want one of %s", *format, strings.Join(exports.Formats, ", "))
+	case !slices.Contains(exports.Names(), *format):
+		return cli.Usagef("--format %q: want one of %s", *format, strings.Join(exports.Names(), ", "))
 	case *limit < 1 || *limit > history.MaxResults:
 		return cli.Usagef("--limit %d: want 1 to %d", *limit, history.MaxResults)
 	case strings.ContainsFunc(q.Commit, func(c rune) bool {

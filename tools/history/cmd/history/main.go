@@ -6,7 +6,7 @@
 //	history backfill DSN ARTIFACTS_ROOT
 //	history series DSN [--benchmark B] [--metric M] [--workload W] [--env KEY]
 //	history export DSN --format F [--benchmark B] [--metric M] [--workload W] [--env KEY] [--commit C] [--limit N] [-o FILE]
-//	history alerts DSN [list|show|ack|accept|ignore|fix|reopen ...] (alerts.go)
+//	history alerts DSN [list|show|ACTION ...] (alerts.go; tools/alert.Rules)
 //
 // DSN is an SQLite file (PATH or sqlite:PATH) or postgres://.... init
 // makes the tables: a shared database (the default) takes only results of
@@ -17,8 +17,8 @@
 // progress on stderr. Both print a line per result on stderr and a summary
 // on stdout, and exit 1 when a result was refused. series prints the
 // selected series, a table per series and a row per result. export writes
-// the selected results in another tool's format (tools/exports: gobench,
-// bmf, gab, gab-bigger, openmetrics) to FILE, atomically, or stdout.
+// the selected results in another tool's format (tools/exports.Formats) to
+// FILE, atomically, or stdout.
 //
 // Paths are relative to where `bazel run` was typed. Exit status: 1 for a
 // refused result or a failed step, 2 for bad usage.
@@ -55,13 +55,13 @@ func main() {
 	cli.Exit(err)
 }
 
-const usage = `usage:
+var usage = `usage:
   history init [--personal] DSN
   history ingest DSN RESULT...
   history backfill DSN ARTIFACTS_ROOT
   history series DSN [--benchmark B] [--metric M] [--workload W] [--env KEY]
 ` + exportUsage + `
-  history alerts DSN [list|show|ack|accept|ignore|fix|reopen ...] (history alerts -h)
+  history alerts DSN [list|show|` + alert.ActionsUsage() + ` ...] (history alerts -h)
 DSN: an SQLite file (PATH or sqlite:PATH) or postgres://USER@HOST:PORT/DATABASE`
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {

@@ -13,9 +13,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"havlak-lab/tools/perfcheck/check"
 	"havlak-lab/tools/regressionsuite/suite"
-	"havlak-lab/tools/result"
+	"havlak-lab/tools/summary"
 )
 
 var (
@@ -43,19 +42,27 @@ func TestPatchIsCaught(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	measure := func(spec string) *result.Result {
+	measure := func(spec string) summary.Side {
 		t.Helper()
 		r, err := suite.MeasureSpec(runner, runfiles, spec, t.TempDir())
 		if err != nil {
 			t.Fatal(err)
 		}
-		return r
+		side, err := summary.NewSide(r, nil, spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return side
 	}
 	base := measure(*suiteSpec)
 	patched := measure(patchedSpec)
 	again := measure(*suiteSpec)
 
-	judged := check.Compare(base, patched, nil)
+	// The perf check's comparison (summary.Counted), as the suite judges.
+	judged, err := summary.CompareOne(base, patched, summary.Counted(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
 	caught := false
 	for _, f := range judged.Figures {
 		t.Logf("%s: %s", c.Name, f)
@@ -64,7 +71,15 @@ func TestPatchIsCaught(t *testing.T) {
 	if !caught {
 		t.Errorf("%s (%s, %s): %s did not catch it", c.Name, c.Kind, c.Size, c.Figure)
 	}
-	if unchanged := check.Compare(base, again, nil); unchanged.Fails() {
+	// The same binary measured again, judged as a change (its noise
+	// against the thresholds), as the suite judges its reruns.
+	rerun := summary.Counted(nil)
+	rerun.IgnoreIdentity = true
+	unchanged, err := summary.CompareOne(base, again, rerun)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if unchanged.Fails() {
 		t.Errorf("the unpatched stage measured again: a false alarm: %+v", unchanged.Figures)
 	}
 }

@@ -3,7 +3,10 @@
 # full-size benchmark suite, one benchmark at a time, then its outputs as
 # artifacts, the report and the gates (tools/nightly).
 #
-#   tools/ci/nightly.sh [--shard K] [BAZEL ARGS...] | --merge
+#   tools/ci/nightly.sh [--shard K] [BAZEL ARGS...] | --merge | --steps
+#
+# --steps uploads the job's steps, a job per shard of the map and the merge
+# (nightly steps --upload), and does nothing else.
 #
 # 1. tools/bazel test //benchmarks:all --config=ci --config=perf
 #    (tools/ci/bazel_ci.sh); --shard K: shard K's tests of the shard map
@@ -20,11 +23,15 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 
 readonly events="artifacts/bazel-events.json" map="${HAVLAK_LAB_SHARD_MAP:-benchmarks/shards.json}"
-nightly=(tools/bazel run //tools/nightly --)
+# shard, steps and merge place the benchmarks the map does not know by the
+# suite's manifest (a testonly target: built here, not carried by the tool).
+tools/bazel build //benchmarks:manifest
+nightly=(tools/bazel run //tools/nightly -- --manifest "$(tools/bazel info bazel-bin)/benchmarks/manifest.json")
 night=artifacts tests=(//benchmarks:all)
 # Outputs of an earlier run must not pass for this run's.
 rm -rf artifacts
 mkdir -p artifacts
+[[ "${1:-}" != --steps ]] || exec "${nightly[@]}" steps --upload "$map"
 [[ "${1:-}" != --merge ]] || exec "${nightly[@]}" merge --otava "$(tools/ci/tools.sh otava)" "$map" shard-artifacts artifacts
 # nightly shard checks K, a shard of the map, before its night is removed.
 [[ "${1:-}" != --shard ]] || { "${nightly[@]}" shard "$map" "${2:?--shard wants a shard number}" >artifacts/shard-tests.txt

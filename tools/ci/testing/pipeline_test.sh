@@ -70,7 +70,7 @@ expect() {
 expect '.if' '"build.source == \"schedule\""'
 # The map is checked against the suite before its steps are uploaded: a
 # benchmark in no shard fails the night's first step.
-expect '.command' '"tools/ci/bazel_ci.sh test //tools/nightly/shard:shard_test\ntools/bazel run //tools/nightly -- steps --upload benchmarks/shards.json"'
+expect '.command' '"tools/ci/bazel_ci.sh test //tools/nightly/shard:shard_test\ntools/ci/nightly.sh --steps"'
 expect '[.retry.automatic[].exit_status] | sort' '[-1,137,143]'
 expect '.timeout_in_minutes | type' '"number"'
 

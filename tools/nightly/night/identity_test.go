@@ -58,17 +58,6 @@ func TestGateInconsistentNightIsNotPromoted(t *testing.T) {
 		tonight := makeNight(t, nightSpec{allocs: 1})
 		measureHavlak7(t, tonight, c.own, c.timings)
 		status, log := gateNight(t, baseline, tonight)
-		if status != c.status {
-			t.Errorf("%s: exit status %d, want %d:\n%s", c.name, status, c.status, log)
-		}
-		for _, want := range c.says {
-			if !strings.Contains(log, want) {
-				t.Errorf("%s: the log does not say %q:\n%s", c.name, want, log)
-			}
-		}
-		if after := snapshot(t, baseline); (after != before) != c.newBaseline {
-			t.Errorf("%s: baseline replaced %v, want %v", c.name, after != before, c.newBaseline)
-		}
-		before = snapshot(t, baseline)
+		before = checkNight(t, c.name, status, log, c.status, c.says, baseline, before, c.newBaseline)
 	}
 }

@@ -234,6 +234,26 @@ func snapshot(t *testing.T, dir string) string {
 	return s.String()
 }
 
+// checkNight checks a gated night, named name: its exit status, what its
+// log says, and whether the baseline, as it was before (a snapshot), was
+// replaced; it returns the baseline's snapshot now, for the next night.
+func checkNight(t *testing.T, name string, status int, log string, wantStatus int, says []string, baseline, before string, newBaseline bool) string {
+	t.Helper()
+	if status != wantStatus {
+		t.Errorf("%s: exit status %d, want %d:\n%s", name, status, wantStatus, log)
+	}
+	for _, want := range says {
+		if !strings.Contains(log, want) {
+			t.Errorf("%s: the log does not say %q:\n%s", name, want, log)
+		}
+	}
+	after := snapshot(t, baseline)
+	if (after != before) != newBaseline {
+		t.Errorf("%s: baseline replaced %v, want %v", name, after != before, newBaseline)
+	}
+	return after
+}
+
 // needCommands skips a test run without the fixtures, and makes their
 // runfiles path absolute.
 func needCommands(t *testing.T) {
@@ -312,18 +332,7 @@ func TestGate(t *testing.T) {
 			[]string{"| havlak6 |  |  | retired |", "This night becomes the baseline"}, true},
 	} {
 		status, log := gateNight(t, baseline, makeNight(t, c.spec), c.with)
-		if status != c.status {
-			t.Errorf("%s: exit status %d, want %d:\n%s", c.name, status, c.status, log)
-		}
-		for _, want := range c.says {
-			if !strings.Contains(log, want) {
-				t.Errorf("%s: the log does not say %q:\n%s", c.name, want, log)
-			}
-		}
-		if after := snapshot(t, baseline); (after != before) != c.newBaseline {
-			t.Errorf("%s: baseline replaced %v, want %v", c.name, after != before, c.newBaseline)
-		}
-		before = snapshot(t, baseline)
+		before = checkNight(t, c.name, status, log, c.status, c.says, baseline, before, c.newBaseline)
 	}
 
 	better := makeNight(t, nightSpec{allocs: 0, newGoSDK: "go1.99"})

@@ -139,7 +139,7 @@ func TestWritesNeedSignInAndCSRF(t *testing.T) {
 		header map[string]string
 	}{
 		"no token":                {url.Values{"note": {"known"}}, nil},
-		"a wrong token":           {url.Values{"note": {"known"}, "csrf": {annCSRF[:len(annCSRF)-1] + "0"}}, nil},
+		"a wrong token":           {url.Values{"note": {"known"}, "csrf": {otherLastDigit(annCSRF)}}, nil},
 		"another session's token": {url.Values{"note": {"known"}, "csrf": {bobCSRF}}, nil},
 		"a wrong header":          {url.Values{"note": {"known"}}, map[string]string{csrfHeader: bobCSRF}},
 		"another site's page":     {url.Values{"note": {"known"}, "csrf": {annCSRF}}, map[string]string{"Sec-Fetch-Site": "cross-site"}},
@@ -395,4 +395,15 @@ func TestReadRequiresSignInAndProxy(t *testing.T) {
 			t.Errorf("the proxy's user's fix: %+v", got)
 		}
 	}
+}
+
+// otherLastDigit is token with its last hex digit changed: a token one
+// digit off, never the token itself (replacing the digit with a fixed one
+// would give the token back whenever it already ended in that digit).
+func otherLastDigit(token string) string {
+	last := "0"
+	if strings.HasSuffix(token, last) {
+		last = "1"
+	}
+	return token[:len(token)-1] + last
 }

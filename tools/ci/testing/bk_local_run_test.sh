@@ -4,10 +4,10 @@
 # the real buildkite-agent through .buildkite/local.yml in a disposable copy
 # of the checkout, whose Bazel has an output root of its own.
 #
-# local.yml is pipeline.yml's presubmit for forks on the benchmarks' tests
-# alone (a nested `bazel test //...` would run this test again, and the
-# outer one runs the others), in a fork's pull request, plus the nightly's
-# output collection on the quick benchmarks (.buildkite/local.yml). The
+# local.yml is pipeline.yml's presubmit for forks on four quick benchmarks
+# (a nested `bazel test //...` would run this test again, and the outer one
+# runs the others), in a fork's pull request, plus the nightly's output
+# collection on those (.buildkite/local.yml). The
 # agent is given a write key as if an untrusted agent had one by mistake (a
 # made-up value): it must reach neither Bazel's environment nor the log nor
 # the artifacts, and the build event file must show Bazel ran with

@@ -5,10 +5,11 @@
 # whose output base all steps share (each new copy fetches the Go SDK and
 # compiles its standard library again: minutes).
 #
-# The programs, //go/... and //cc/..., are what every step builds: the
-# tools under //tools/... add minutes of compiling (their Go modules, a
-# second copy of Gazelle) and nothing the cache or the worker treats
-# differently.
+# The programs (the target patterns given after the test's three
+# arguments: //go/... and //cc/..., or a few of them) are what every step
+# builds: the tools under //tools/... add minutes of compiling (their Go
+# modules, a second copy of Gazelle) and nothing the cache or the worker
+# treats differently.
 #
 # 1. Remote cache: build the programs with --config=buildbarn-cache: every
 #    action runs here and its result is uploaded.
@@ -19,7 +20,7 @@
 #    nothing but "remote cache hit" and "internal" (actions Bazel does in its
 #    own process: symlinks, file writes).
 # 3. Remote execution: `bazel clean` (Bazel's local action cache ignores
-#    execution properties), then build //go/... and //cc/... and run their
+#    execution properties), then build the programs and run their
 #    tests with --config=buildbarn (the platform properties make every
 #    action's remote key new): the actions run on the cluster's worker
 #    ("N remote"), and every test's log says it ran in the worker's build
@@ -33,7 +34,8 @@
 #    this machine's; after another clean, a remote cache hit; declared for
 #    another worker (another Valgrind), a new key the worker refuses.
 #
-# Usage: buildbarn_test.sh WORKSPACE_FILE GO BUILDBARN (runfiles paths; lib.sh)
+# Usage: buildbarn_test.sh WORKSPACE_FILE GO BUILDBARN PATTERN... (runfiles
+# paths, lib.sh; then the programs' target patterns)
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 source "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/lib.sh"
@@ -42,7 +44,8 @@ copy="$tmp/checkout"
 copy_checkout "$copy"
 start_buildbarn "$tmp/bb"
 endpoint=("--remote_cache=$bb_endpoint")
-programs=(//go/... //cc/...)
+programs=("${@:4}")
+((${#programs[@]} > 0)) || die "no programs: give their target patterns after the three runfiles"
 # A program's count action (perf_counts): its exact counts are a pure
 # function of the binary, its declared run and the worker's kind.
 counts=(//benchmarks:havlak6cc_counts)

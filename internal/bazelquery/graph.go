@@ -156,6 +156,29 @@ func (g *Graph) Reaching(targets []string) map[string]bool {
 	return reached
 }
 
+// DependedOn is every target the builds of targets depend on (them
+// included): the closure over the graph's rules' inputs and the rules that
+// generate files, within the packages queried.
+func (g *Graph) DependedOn(targets []string) map[string]bool {
+	deps := map[string]bool{}
+	queue := append([]string(nil), targets...)
+	for len(queue) > 0 {
+		t := queue[0]
+		queue = queue[1:]
+		if deps[t] {
+			continue
+		}
+		deps[t] = true
+		if r, ok := g.Rules[t]; ok {
+			queue = append(queue, r.Inputs...)
+		}
+		if rule, ok := g.GeneratedBy[t]; ok {
+			queue = append(queue, rule)
+		}
+	}
+	return deps
+}
+
 // RulesOf lists the rules of one package (pkg: "benchmarks", "" for the
 // workspace's root), sorted.
 func (g *Graph) RulesOf(pkg string) []string {

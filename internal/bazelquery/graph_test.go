@@ -24,7 +24,7 @@ func readFixture(t *testing.T) *Graph {
 
 func TestReadXML(t *testing.T) {
 	g := readFixture(t)
-	if len(g.Rules) != 8 || !g.Sources["//go/stage:main.go"] || g.GeneratedBy["//tools/gen:data.txt"] != "//tools/gen:data" {
+	if len(g.Rules) != 10 || !g.Sources["//go/stage:main.go"] || g.GeneratedBy["//tools/gen:data.txt"] != "//tools/gen:data" {
 		t.Fatalf("read %d rules, sources %v, generated %v", len(g.Rules), g.Sources, g.GeneratedBy)
 	}
 	spec := g.Rules["//benchmarks:stage_quick_test_spec"]
@@ -62,6 +62,16 @@ func TestReaching(t *testing.T) {
 	}
 	if got := g.Reaching([]string{"//tools/perf/runner:runner"}); !got["//benchmarks:stage_quick_test"] || got["//benchmarks:stage_spec"] {
 		t.Errorf("from the runner: %v", sorted(got))
+	}
+	// The runner depends on its source and a library the stage shares;
+	// nothing depends on the docs.
+	if got, want := sorted(g.DependedOn([]string{"//tools/perf/runner:runner"})), []string{
+		"//internal/cli:cli", "//internal/cli:cli.go", "//tools/perf/runner:main.go", "//tools/perf/runner:runner",
+	}; !reflect.DeepEqual(got, want) {
+		t.Errorf("what the runner depends on: %v, want %v", got, want)
+	}
+	if got := sorted(g.DependedOn([]string{"//benchmarks:manifest"})); !slices.Contains(got, "//tools/gen:input.txt") || slices.Contains(got, "//docs:guide.md") {
+		t.Errorf("what the manifest depends on: %v", got)
 	}
 	if got, want := g.RulesOf("benchmarks"), 5; len(got) != want {
 		t.Errorf("the rules of benchmarks: %v", got)

@@ -5,28 +5,53 @@
 # comment posted as an annotation; the step fails on a regression of a
 # gated figure that no Perf-Accepted: trailer accepts.
 #
+# Nothing of the change measures or judges it. The pipeline runs the
+# base's copy of this script (git show BASE:tools/ci/perfcheck.sh), which
+# checks the base out in a worktree of its own under the lab's cache
+# directory (kept, with its Bazel output base, for the next check) and runs
+# the base's perf check from there on the change's checkout: the base's
+# runner measures both sides, the base's policy judges (docs/security.md).
+#
 # It builds with tools/bazel alone: no remote cache, so neither a fork's
 # build nor the base's ever writes one. A trusted job may name a config of
-# .bazelrc for the count actions (COUNTS_CONFIG, e.g. buildbarn): they then
-# run on that cluster's workers, whose cache keeps them for every check of
-# the same base; a fork's job never names one, so its counts run here and
-# write no shared cache.
+# .bazelrc for the count actions (COUNTS_CONFIG, e.g. buildbarn): the
+# base's counts then run on that cluster's workers, whose cache keeps them
+# for every check of the same base (main's post-merge step makes them); a
+# fork's job never names one.
 #
-# Usage: tools/ci/perfcheck.sh [OUT [COUNTS_CONFIG]] (OUT: default
-# perf-check, the summary and the comment; a fork's job keeps them under
-# untrusted-artifacts/)
+# Usage: tools/ci/perfcheck.sh [OUT [COUNTS_CONFIG]] in the change's
+# checkout (OUT: default perf-check, the summary and the comment; a fork's
+# job keeps them under untrusted-artifacts/)
 set -euo pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")/../.."
-out="${1:-perf-check}"
+change="$(git rev-parse --show-toplevel)"
+cd "$change"
+out="$change/${1:-perf-check}"
 
 base_branch="${BUILDKITE_PULL_REQUEST_BASE_BRANCH:-main}"
 # Buildkite's checkout may not know the base branch yet.
 git fetch --quiet origin "$base_branch" 2>/dev/null || true
 base="$(git merge-base HEAD "origin/$base_branch" 2>/dev/null || git merge-base HEAD "$base_branch")"
 
-echo "--- :mag: perf check against $base_branch ($base)"
+# The base's rule for the lab's cache directory, not the change's.
+# shellcheck source=/dev/null
+source <(git show "$base:internal/labcache/labcache.sh")
+worktree="$(labcache_dir perfcheck)/base-checkout"
+mkdir -p "$(dirname "$worktree")"
+exec 9>"$worktree.lock"
+flock 9
+if [[ "$(git -C "$worktree" rev-parse --path-format=absolute --git-common-dir 2>/dev/null)" == \
+  "$(git rev-parse --path-format=absolute --git-common-dir)" ]]; then
+  git -C "$worktree" checkout --quiet --force --detach "$base"
+  git -C "$worktree" clean -ffdq
+else
+  rm -rf "$worktree"
+  git worktree prune
+  git worktree add --quiet --detach "$worktree" "$base"
+fi
+
+echo "--- :mag: perf check against $base_branch ($base), by the base's tools"
 status=0
-tools/bazel run //tools/perfcheck -- --base "$base" --out "$PWD/$out" ${2:+--counts-config "$2"} || status=$?
+(cd "$worktree" && tools/bazel run ${2:+"--config=$2"} //tools/perfcheck -- --repo "$change" --base "$base" --out "$out" ${2:+--counts-config "$2"}) || status=$?
 if [[ -f "$out/pr-comment.md" ]] && [[ -n "${BUILDKITE:-}" ]] && command -v buildkite-agent >/dev/null 2>&1; then
   style=success
   ((status == 0)) || style=error

@@ -22,7 +22,10 @@ var workspaceFile = flag.String("workspace", "", "the checkout's WORKSPACE file 
 // lab: a change of docs alone measures nothing; one that makes havlak6
 // (Go) and havlak6cc (C++) about 2% slower fails, naming both with their
 // figures; its revert is an improvement; the regression accepted by a
-// Perf-Accepted: trailer passes, the reason shown. It runs nested Bazel
+// Perf-Accepted: trailer passes, the reason shown; a regression with the
+// gate's floors set to 100%, or with a runner that scales its counts by
+// 0.9, fails all the same (the base's perf check, built in a worktree of
+// the base, measures and judges) and is named as a gate edit. It runs nested Bazel
 // builds of the whole //benchmarks:all: --config=perf only.
 func TestChecks(t *testing.T) {
 	if *workspaceFile == "" {
@@ -110,6 +113,26 @@ func TestChecks(t *testing.T) {
 	accepted := git("rev-parse", "HEAD")
 	git("revert", "--no-edit", slower)
 	reverted := git("rev-parse", "HEAD")
+	// Two changes that edit the gate, each with a regression of about 5%
+	// in havlak6cc: one sets the policy's floor and count threshold to
+	// 100%, one makes the runner scale every C++ count by 0.9.
+	gateEdit := func(message string, edits ...[3]string) string {
+		t.Helper()
+		git("checkout", "-q", "--detach", base)
+		edit("cc/havlak6cc/finder.cc", "  lab::Status status = loop_finder_.FindLoops(cfg_, lsg_.get());",
+			"  static volatile long sink;\n  for (long i = 0, n = 5L * static_cast<long>(cfg_.blocks().size()); i < n; ++i) sink = sink + i;\n"+
+				"  lab::Status status = loop_finder_.FindLoops(cfg_, lsg_.get());")
+		for _, e := range edits {
+			edit(e[0], e[1], e[2])
+		}
+		git("commit", "-q", "-am", message)
+		return git("rev-parse", "HEAD")
+	}
+	floors := gateEdit("havlak6cc: a pass more; the gate: floors of 100%",
+		[3]string{"tools/verdict/calibrate.go", "ExactCountFloor = 0.0025", "ExactCountFloor = 1.0"},
+		[3]string{"tools/verdict/verdict.go", "CountThreshold = 0.01", "CountThreshold = 1.0"})
+	scaled := gateEdit("havlak6cc: a pass more; the runner: counts times 0.9",
+		[3]string{"tools/perf/cachegrind/cachegrind.go", "total.Values = append(total.Values, float64(c.Total))", "total.Values = append(total.Values, 0.9*float64(c.Total))"})
 
 	var lastLog string // the last check's own lines
 	check := func(head, against string) (*summary.Summary, string, int) {
@@ -176,16 +199,29 @@ func TestChecks(t *testing.T) {
 	if status != 0 || !strings.Contains(comment, "regressed, accepted") || !strings.Contains(comment, "the pass pays for itself elsewhere") {
 		t.Errorf("accepted: exit status %d:\n%s", status, comment)
 	}
-	// The same binaries as the change's, against the same base: every
-	// count is the count action's cached result, on both sides.
-	for _, side := range []string{"the change", "the base"} {
-		if want := side + ": 3 of 3 counts from a cache"; !strings.Contains(lastLog, want) {
-			t.Errorf("the check of a pair already checked: want %q in its output:\n%s", want, lastLog)
-		}
+	// The same base as before: its counts are the count actions' cached
+	// results; the change's, the base's runner counts again.
+	if want := "the base: 3 of 3 counts from a cache"; !strings.Contains(lastLog, want) {
+		t.Errorf("the check of a pair already checked: want %q in its output:\n%s", want, lastLog)
 	}
 
 	s, comment, status = check(reverted, accepted)
 	if f := figure(s, "havlak6cc", "instructions"); status != 0 || f == nil || f.Outcome != verdict.Improved || !strings.Contains(comment, "| havlak6cc | improved |") {
 		t.Errorf("the revert: exit status %d:\n%s", status, comment)
+	}
+
+	// The base's tools measure and judge a change that edits them: both
+	// fail, havlak6cc's instructions regressed, and are named as gate
+	// edits.
+	for _, c := range []struct{ name, head, file string }{
+		{"floors of 100%", floors, "tools/verdict/calibrate.go"},
+		{"a runner that scales its counts", scaled, "tools/perf/cachegrind/cachegrind.go"},
+	} {
+		s, comment, status = check(c.head, base)
+		f := figure(s, "havlak6cc", "instructions")
+		if status != 1 || f == nil || !f.Fails() || float64(f.Change) < 0.03 ||
+			!strings.Contains(comment, "**This change edits the gate** (") || !strings.Contains(comment, c.file) {
+			t.Errorf("%s: exit status %d, havlak6cc instructions %v:\n%s", c.name, status, f, comment)
+		}
 	}
 }

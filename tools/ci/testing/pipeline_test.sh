@@ -9,8 +9,8 @@
 # each kind of build runs: a pull request from a fork only the fork's
 # presubmit and perf check on queue untrusted; this repository's pull
 # requests the presubmit and the perf check; pushes and builds by hand the
-# presubmit; the schedule only the nightly. The agent
-# leaves `if` to Buildkite's servers, so //tools/ci/whichsteps ($WHICHSTEPS)
+# presubmit, and on main the post-merge step; the schedule only the
+# nightly. The agent leaves `if` to Buildkite's servers, so //tools/ci/whichsteps ($WHICHSTEPS)
 # evaluates the conditions of the agent's resolved pipeline.
 #
 # Usage: pipeline_test.sh WORKSPACE_FILE GO (runfiles paths; see lib.sh)
@@ -118,9 +118,11 @@ routes "pull request from a fork" "presubmit-fork perf-check-fork" build.source=
   'build.pull_request.id="17"' build.pull_request.repository.fork=true
 routes "pull request of this repo" "presubmit perf-check" build.source=webhook build.branch=feature \
   'build.pull_request.id="18"' build.pull_request.repository.fork=false
-routes "push to main" presubmit build.source=webhook build.branch=main \
+routes "push to main" "presubmit post-merge" build.source=webhook build.branch=main \
   build.pull_request.id=null build.pull_request.repository.fork=null
-routes "build started by hand" presubmit build.source=ui build.branch=main \
+routes "push to another branch" presubmit build.source=webhook build.branch=feature \
+  build.pull_request.id=null build.pull_request.repository.fork=null
+routes "build started by hand" "presubmit post-merge" build.source=ui build.branch=main \
   build.pull_request.id=null build.pull_request.repository.fork=null
 routes "nightly schedule" nightly-perf build.source=schedule build.branch=main \
   build.pull_request.id=null build.pull_request.repository.fork=null

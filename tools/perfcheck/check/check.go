@@ -44,6 +44,10 @@ type Target struct {
 	// has none (a server's counts need it under load, a go_test's are
 	// not exact). CountsOutput is the action's zip under bazel-bin.
 	Counts, CountsOutput string
+	// Spec is the quick test's spec, relative to the workspace's
+	// directory in its runfiles (benchmarks/havlak6_quick_test_spec.json);
+	// Mode, the runner's mode its quick test runs it in (test, gotest).
+	Spec, Mode string
 }
 
 // ResultPath is where the target's result is once measured, in the
@@ -112,7 +116,10 @@ func Targets(workspace, manifest string, only map[string]string) ([]Target, erro
 		if err != nil {
 			return nil, err
 		}
-		t := Target{Test: quick.Label, Benchmark: b.Name}
+		t := Target{Test: quick.Label, Benchmark: b.Name, Spec: quick.Spec, Mode: "test"}
+		if spec.GoTest != nil {
+			t.Mode = "gotest"
+		}
 		if counts, ok := b.Targets[result.ConfigCounts]; ok {
 			if counts.Spec != quick.Spec {
 				return nil, fmt.Errorf("%s: the count action of %s counts %s, not its quick test's spec %s", workspace, b.Name, counts.Spec, quick.Spec)
@@ -141,9 +148,9 @@ func Targets(workspace, manifest string, only map[string]string) ([]Target, erro
 
 var workspaceName = regexp.MustCompile(`(?m)^workspace\(\s*name\s*=\s*"(\w+)"`)
 
-// runfilesRoot is the workspace's own directory in a quick test's
-// runfiles tree: named after the workspace (its WORKSPACE file says).
-func runfilesRoot(workspace, runfiles string) (string, error) {
+// workspaceNameOf is the workspace's name, as its WORKSPACE file says: its
+// directory's in a runfiles tree.
+func workspaceNameOf(workspace string) (string, error) {
 	data, err := os.ReadFile(filepath.Join(workspace, "WORKSPACE"))
 	if err != nil {
 		return "", err
@@ -152,7 +159,17 @@ func runfilesRoot(workspace, runfiles string) (string, error) {
 	if m == nil {
 		return "", fmt.Errorf("%s: no workspace(name = ...)", filepath.Join(workspace, "WORKSPACE"))
 	}
-	root := filepath.Join(runfiles, string(m[1]))
+	return string(m[1]), nil
+}
+
+// runfilesRoot is the workspace's own directory in a quick test's
+// runfiles tree: named after the workspace (its WORKSPACE file says).
+func runfilesRoot(workspace, runfiles string) (string, error) {
+	name, err := workspaceNameOf(workspace)
+	if err != nil {
+		return "", err
+	}
+	root := filepath.Join(runfiles, name)
 	if _, err := os.Stat(root); err != nil {
 		return "", fmt.Errorf("the runfiles of a quick test: %w", err)
 	}
@@ -170,6 +187,9 @@ type Plan struct {
 	NotReached []string
 	// Everything, when set, says why every benchmark was built (a Reach's).
 	Everything string
+	// GateEdits are the changed files of the gate's own code (a Reach's):
+	// the base's copies measured and judged the change all the same.
+	GateEdits []string
 	// Added are new with the change; Removed, gone from it.
 	Added, Removed []string
 }

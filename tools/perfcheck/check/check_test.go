@@ -183,6 +183,18 @@ func TestComment(t *testing.T) {
 		!strings.Contains(text, "<details><summary>3 not measured</summary>") || !strings.Contains(text, "- b: same binary and run at the base\n- c: not built, no file it depends on changed") {
 		t.Errorf("comment:\n%s", text)
 	}
+	if strings.Contains(text, "edits the gate") {
+		t.Errorf("a change that edits no gate file is said to:\n%s", text)
+	}
+	// A change that edits the gate's code is named as one, its files
+	// escaped, right under the verdict.
+	plan.GateEdits = []string{"tools/verdict/compare.go", "tools/perf/perfrun/*count*.go"}
+	b.Reset()
+	WriteComment(&b, s, plan, summary.Pair{}, CommentLimit)
+	if head, _, _ := strings.Cut(b.String(), "Against the base"); !strings.Contains(head,
+		"**This change edits the gate** (tools/verdict/compare.go, tools/perf/perfrun/\\*count\\*.go): it was measured and judged by the base's tools") {
+		t.Errorf("a gate edit:\n%s", b.String())
+	}
 
 	// However many benchmarks, the comment stays under GitHub's limit.
 	many := &summary.Summary{Tool: "perfcheck", Baseline: "abc"}

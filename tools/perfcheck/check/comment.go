@@ -46,6 +46,10 @@ func WriteComment(w io.Writer, s *summary.Summary, plan Plan, pair summary.Pair,
 	default:
 		head.WriteString("### :white_check_mark: Perf check: no regression\n\n")
 	}
+	if len(plan.GateEdits) > 0 {
+		fmt.Fprintf(&head, "**This change edits the gate** (%s): it was measured and judged by the base's tools, as every change is; its own copies decided nothing.\n\n",
+			markdown.Escape(strings.Join(plan.GateEdits, ", ")))
+	}
 	fmt.Fprintf(&head, "Against the base `%s`: %d benchmarks changed and measured (their quick workload, counted figures judged by the gate's rule), "+
 		"%d unchanged: same binary and run, not measured", gitwork.Short(s.Baseline), len(plan.Changed), len(plan.Unchanged))
 	if len(plan.NotReached) > 0 {

@@ -29,6 +29,39 @@ type Reach struct {
 	Reached map[string]string
 	// NotReached are the benchmarks it cannot.
 	NotReached []string
+	// GateEdits are the changed files of the gate's own code (GateEdits).
+	GateEdits []string
+}
+
+// GateTargets are the gate's own code: the perf check (which benchmarks
+// are measured, the comparison, its policy, the comment) and the runner
+// (how a benchmark is run and counted, how Cachegrind is read). Both come
+// from the base, never from the change they judge.
+var GateTargets = []string{"//tools/perfcheck:perfcheck", "//tools/perf/runner:runner"}
+
+// gateFile says whether a file is the gate's though no target depends on
+// it: the Starlark that declares a benchmark's runs and count actions, and
+// the CI step that runs the check.
+func gateFile(file string) bool {
+	return strings.HasPrefix(file, "tools/perf/") && strings.HasSuffix(file, ".bzl") ||
+		file == "tools/ci/perfcheck.sh"
+}
+
+// GateEdits are the changed files of the gate's own code: those GateTargets
+// depend on in the change's graph (pkgs, g: FindReach's), and gateFile's.
+// A change that edits them is judged by the base's copies all the same;
+// the check names them so that a reader knows the change's own copies
+// decided nothing.
+func GateEdits(changes []gitwork.Change, pkgs []string, g *bazelquery.Graph) []string {
+	gate := g.DependedOn(GateTargets)
+	var edits []string
+	for _, c := range changes {
+		label, _, owned := bazelquery.Owner(pkgs, c.Path)
+		if gateFile(c.Path) || owned && gate[label] {
+			edits = append(edits, c.Path)
+		}
+	}
+	return edits
 }
 
 // BazelInput says why a workspace file is an input of Bazel itself, or of
@@ -75,7 +108,7 @@ func Everything(changes []gitwork.Change) string {
 // reaches everything.
 func FindReach(changes []gitwork.Change, pkgs []string, g *bazelquery.Graph, quick map[string]string) Reach {
 	if why := Everything(changes); why != "" {
-		return Reach{Everything: why}
+		return Reach{Everything: why, GateEdits: GateEdits(changes, pkgs, g)}
 	}
 	var seeds []string
 	for _, c := range changes {
@@ -89,7 +122,7 @@ func FindReach(changes []gitwork.Change, pkgs []string, g *bazelquery.Graph, qui
 		}
 	}
 	reached := g.Reaching(seeds)
-	r := Reach{Reached: map[string]string{}}
+	r := Reach{Reached: map[string]string{}, GateEdits: GateEdits(changes, pkgs, g)}
 	for name, test := range quick {
 		if reached[test] {
 			r.Reached[name] = test

@@ -108,6 +108,25 @@ const (
 	MinTimingRuns = 5
 )
 
+// The smallest changes of a server's figures per request the gate
+// reports. They are not exact like a program's counts: a round's requests
+// end while others are in flight, sync.Pool's caches empty at each
+// collection, and a read of a connection that finds no request yet
+// (EAGAIN) counts too, as often as the timing makes it. Over 5 rounds of
+// each router stage (docs/noise.md) the allocations per request moved by
+// at most 0.24% (CountThreshold covers them), the system calls by up to
+// 0.96%.
+const (
+	ServerSyscallThreshold = 0.03
+	// ServerInstructionThreshold: the own instructions per request are
+	// counted one request at a time on one P, but net/http still sets and
+	// cancels a read deadline per request as its goroutines happen to
+	// meet: the router stages' values were at most 0.75% apart, the
+	// runner test's router2 (TestInstructionsPerRequestAreCaught) 1.4%
+	// over 16 values, so a change must pass 2%.
+	ServerInstructionThreshold = 0.02
+)
+
 // A Rule is how a figure is judged.
 type Rule struct {
 	// Threshold: the relative change of the median, as a fraction of the

@@ -17,6 +17,7 @@ import (
 
 	"havlak-lab/internal/runtimemetrics"
 	"havlak-lab/tools/result"
+	"havlak-lab/tools/verdict"
 )
 
 // serverCounts are a server process's counts so far.
@@ -84,24 +85,13 @@ const (
 	metricOwnContentions         = "own_lock_contentions_per_request"
 )
 
-// The smallest changes of a server's figures per request the gate
-// reports. They are not exact like a program's counts: a round's
-// requests end while others are in flight, sync.Pool's caches empty at
-// each collection, and a read of a connection that finds no request yet
-// (EAGAIN) counts too, as often as the timing makes it. Over 5 rounds of
-// each router stage (docs/noise.md) the allocations per request moved by
-// at most 0.24%, the system calls by up to 0.96%.
-//
-// The own instructions per request (serverinstructions.go) are counted
-// one request at a time on one P, but net/http still sets and cancels a
-// read deadline per request as its goroutines happen to meet: the router
-// stages' values were at most 0.75% apart, the runner test's router2
-// (TestInstructionsPerRequestAreCaught) 1.4% over 16 values, so a change
-// must pass 2%.
+// The smallest changes of a server's figures per request the gate reports
+// are the comparison's policy's (tools/verdict, where their measurements
+// are).
 const (
 	serverAllocThreshold       = countThreshold
-	serverSyscallThreshold     = 0.03
-	serverInstructionThreshold = 0.02
+	serverSyscallThreshold     = verdict.ServerSyscallThreshold
+	serverInstructionThreshold = verdict.ServerInstructionThreshold
 )
 
 // perRequestMetrics are the server's figures per request, one value per

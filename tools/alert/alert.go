@@ -59,7 +59,7 @@ import (
 	"time"
 
 	"havlak-lab/internal/gitwork"
-	"havlak-lab/tools/verdict"
+	"havlak-lab/internal/numfmt"
 )
 
 // A Kind is what was found.
@@ -437,7 +437,7 @@ func (f Finding) ChangeText() string {
 	}
 	text := fmt.Sprintf("%+.2f%%", 100*f.Size)
 	if f.Before != 0 || f.After != 0 {
-		text += fmt.Sprintf(" (%s → %s", verdict.Number(f.Before), verdict.Number(f.After))
+		text += fmt.Sprintf(" (%s → %s", numfmt.Number(f.Before), numfmt.Number(f.After))
 		if f.Unit != "" {
 			text += " " + f.Unit
 		}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"havlak-lab/internal/markdown"
+	"havlak-lab/internal/numfmt"
 	"havlak-lab/tools/verdict"
 )
 
@@ -110,7 +111,7 @@ func (b Benchmark) figureMarkdown(v verdict.Verdict, evidence bool) string {
 	}
 	var notes []string
 	if evidence && v.Growth == nil {
-		notes = append(notes, fmt.Sprintf("%s → %s, noise %.4f%%, %s", verdict.Number(v.Old.Median), verdict.Number(v.New.Median), 100*v.Noise,
+		notes = append(notes, fmt.Sprintf("%s → %s, noise %.4f%%, %s", numfmt.Number(v.Old.Median), numfmt.Number(v.New.Median), 100*v.Noise,
 			markdown.Escape(v.ThresholdText())))
 	}
 	if v.Cost != "" && v.Outcome == verdict.Regressed {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"havlak-lab/internal/markdown"
+	"havlak-lab/internal/numfmt"
 	"havlak-lab/tools/verdict"
 )
 
@@ -116,6 +117,6 @@ func (b Benchmark) valuesText() string {
 		return ""
 	}
 	v := b.Values[0]
-	return fmt.Sprintf("%s (%s–%s) %s %s", verdict.Number(v.Sample.Median), verdict.Number(v.Sample.Min),
-		verdict.Number(v.Sample.Max), markdown.Escape(v.Unit), markdown.Escape(v.Figure))
+	return fmt.Sprintf("%s (%s–%s) %s %s", numfmt.Number(v.Sample.Median), numfmt.Number(v.Sample.Min),
+		numfmt.Number(v.Sample.Max), markdown.Escape(v.Unit), markdown.Escape(v.Figure))
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"havlak-lab/internal/numfmt"
 	"havlak-lab/tools/result"
 )
 
@@ -80,6 +81,6 @@ func (b Boundary) Rule() string {
 	v := b.Verdict
 	return fmt.Sprintf("BAD is %s against GOOD (%s); a commit is bad when the median of its %s is %s %s, midway between GOOD's median %s and BAD's %s; "+
 		"GOOD's runs (spread %.4f%%) and BAD's (spread %.4f%%) are %s apart, the threshold at least %s from any of them",
-		v.ChangeText(3), v.ruleText(), v.Figure, side, Number(b.Threshold), Number(v.Old.Median), Number(v.New.Median),
-		100*v.Old.Spread(), 100*v.New.Spread(), Number(b.Gap), Number(b.Gap/2))
+		v.ChangeText(3), v.ruleText(), v.Figure, side, numfmt.Number(b.Threshold), numfmt.Number(v.Old.Median), numfmt.Number(v.New.Median),
+		100*v.Old.Spread(), 100*v.New.Spread(), numfmt.Number(b.Gap), numfmt.Number(b.Gap/2))
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"havlak-lab/internal/numfmt"
 	"havlak-lab/tools/result"
 )
 
@@ -300,7 +301,7 @@ func inconsistency(v Verdict, class result.Class, exact, gated bool) string {
 			return ""
 		}
 		return fmt.Sprintf("this timing's medians are %s apart (%s → %s %s, %d and %d runs), more than the factor of %g that noise moves them by",
-			factorText(apart(old, new)), Number(old), Number(new), v.Unit, v.Old.Runs, v.New.Runs, factor)
+			factorText(apart(old, new)), numfmt.Number(old), numfmt.Number(new), v.Unit, v.Old.Runs, v.New.Runs, factor)
 	}
 	change := math.Abs(float64(v.Change))
 	if c := v.Calibration; c != nil && c.Factor > 0 && (c.Reruns > 0 || c.Points > 0 || c.Sizes > 0) {
@@ -309,13 +310,13 @@ func inconsistency(v Verdict, class result.Class, exact, gated bool) string {
 			return ""
 		}
 		return fmt.Sprintf("this count moved %s (%s → %s %s), beyond its noise: %g × noise %s of %s, never under the floor %s, is %s",
-			v.ChangeText(4), Number(old), Number(new), v.Unit, c.Factor, Percent(c.Noise), c.measured(), Percent(c.Floor), Percent(bound))
+			v.ChangeText(4), numfmt.Number(old), numfmt.Number(new), v.Unit, c.Factor, Percent(c.Noise), c.measured(), Percent(c.Floor), Percent(bound))
 	}
 	if apart(old, new) <= InconsistentFactor {
 		return ""
 	}
 	return fmt.Sprintf("this count's medians are %s apart (%s → %s %s), more than the factor of %d of a count whose noise was not measured",
-		factorText(apart(old, new)), Number(old), Number(new), v.Unit, InconsistentFactor)
+		factorText(apart(old, new)), numfmt.Number(old), numfmt.Number(new), v.Unit, InconsistentFactor)
 }
 
 // apart is how many times the larger of two values is the smaller: +Inf
@@ -342,9 +343,9 @@ func factorText(f float64) string {
 // sampleRange is a sample's value, or its range when its runs differ.
 func sampleRange(s result.Sample) string {
 	if s.Min == s.Max {
-		return Number(s.Median)
+		return numfmt.Number(s.Median)
 	}
-	return Number(s.Min) + "–" + Number(s.Max)
+	return numfmt.Number(s.Min) + "–" + numfmt.Number(s.Max)
 }
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"havlak-lab/internal/complexity"
+	"havlak-lab/internal/numfmt"
 	"havlak-lab/tools/result"
 )
 
@@ -101,18 +102,18 @@ func (g *Growth) changeText(v Verdict, decimals int) string {
 // evidence is Evidence of a sweep's verdict: the two fits, the sizes.
 func (g *Growth) evidence(v Verdict) string {
 	text := fmt.Sprintf("%s → %s over N = %s … %s %s; ", fitText(g.Old), fitText(g.New),
-		Number(g.Sizes[0]), Number(g.Sizes[len(g.Sizes)-1]), g.N)
+		numfmt.Number(g.Sizes[0]), numfmt.Number(g.Sizes[len(g.Sizes)-1]), g.N)
 	if g.OrderChanged {
 		return text + fmt.Sprintf("%s fits the new counts with RMS %.3f%%: the order changed", g.Old.Order, 100*g.AsOld.RMS)
 	}
-	return text + fmt.Sprintf("as %s the new coefficient is %s; %s", g.Old.Order, Number(v.New.Median), v.ThresholdText())
+	return text + fmt.Sprintf("as %s the new coefficient is %s; %s", g.Old.Order, numfmt.Number(v.New.Median), v.ThresholdText())
 }
 
 // fitText is a fit in words: "O(N): 3,077·N + 660,000, RMS 0.069%".
 func fitText(f complexity.Fit) string {
 	growth := map[complexity.Order]string{complexity.ON: "N", complexity.ONLogN: "N log N", complexity.ON2: "N²", complexity.ON3: "N³"}[f.Order]
 	if growth == "" {
-		return fmt.Sprintf("%s: %s, RMS %.3f%%", f.Order, Number(f.Constant), 100*f.RMS)
+		return fmt.Sprintf("%s: %s, RMS %.3f%%", f.Order, numfmt.Number(f.Constant), 100*f.RMS)
 	}
-	return fmt.Sprintf("%s: %s·%s + %s, RMS %.3f%%", f.Order, Number(f.Coefficient), growth, Number(f.Constant), 100*f.RMS)
+	return fmt.Sprintf("%s: %s·%s + %s, RMS %.3f%%", f.Order, numfmt.Number(f.Coefficient), growth, numfmt.Number(f.Constant), 100*f.RMS)
 }

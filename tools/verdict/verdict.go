@@ -21,10 +21,10 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strings"
 
 	"golang.org/x/perf/benchmath"
 
+	"havlak-lab/internal/numfmt"
 	"havlak-lab/tools/result"
 )
 
@@ -191,9 +191,9 @@ const InconsistentFactor = 3
 // 1,230–1,240".
 func SampleText(s result.Sample) string {
 	if s.Runs <= 1 || s.Min == s.Max {
-		return fmt.Sprintf("%s, %d runs", Number(s.Median), s.Runs)
+		return fmt.Sprintf("%s, %d runs", numfmt.Number(s.Median), s.Runs)
 	}
-	return fmt.Sprintf("%s, %d runs %s–%s", Number(s.Median), s.Runs, Number(s.Min), Number(s.Max))
+	return fmt.Sprintf("%s, %d runs %s–%s", numfmt.Number(s.Median), s.Runs, numfmt.Number(s.Min), numfmt.Number(s.Max))
 }
 
 // A Verdict is one figure judged against its baseline, with the evidence.
@@ -423,7 +423,7 @@ func (v Verdict) Evidence() string {
 		return v.Growth.evidence(v)
 	}
 	text := fmt.Sprintf("%s → %s %s, median of %d and %d runs; %s",
-		Number(v.Old.Median), Number(v.New.Median), v.Unit, v.Old.Runs, v.New.Runs, v.ruleText())
+		numfmt.Number(v.Old.Median), numfmt.Number(v.New.Median), v.Unit, v.Old.Runs, v.New.Runs, v.ruleText())
 	if v.Loosened != "" {
 		text += "; " + v.Loosened
 	}
@@ -464,26 +464,6 @@ func (v Verdict) String() string {
 		return fmt.Sprintf("%s INCONSISTENT: %s", v.Figure, v.Reason)
 	}
 	return fmt.Sprintf("%s %s (%s%s: %s)", v.Figure, v.ChangeText(2), v.Label(), v.CostNote(), v.Evidence())
-}
-
-// Number formats a figure: whole, with thousands separators, from 1,000
-// on (a count); four significant digits below, unless whole.
-func Number(x float64) string {
-	if math.Abs(x) < 1000 && x != math.Trunc(x) || math.Abs(x) >= 1e18 {
-		return fmt.Sprintf("%.4g", x)
-	}
-	s := fmt.Sprintf("%.0f", math.Abs(math.Round(x)))
-	var b strings.Builder
-	if x < 0 {
-		b.WriteByte('-')
-	}
-	for i, r := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
 }
 
 // Worst is the worst outcome of verdicts that count: a regression of a

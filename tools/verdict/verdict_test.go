@@ -112,14 +112,6 @@ func TestWorst(t *testing.T) {
 	}
 }
 
-func TestNumber(t *testing.T) {
-	for x, want := range map[float64]string{160289706: "160,289,706", -1234: "-1,234", 12: "12", 0.5: "0.5"} {
-		if got := Number(x); got != want {
-			t.Errorf("Number(%v) = %q, want %q", x, got, want)
-		}
-	}
-}
-
 func TestBoundary(t *testing.T) {
 	// The bisect of 2026-11-25 that named a "first bad commit" of a
 	// +0.006% change: GOOD and BAD are the same to the gate.

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"havlak-lab/internal/gitwork"
+	"havlak-lab/internal/numfmt"
 	"havlak-lab/tools/alert"
 	"havlak-lab/tools/history"
 	"havlak-lab/tools/result"
@@ -221,7 +222,7 @@ func workloadRows(a, b side, workload string) []row {
 			r := base
 			r.Figure, r.Unit, r.Outcome, r.verdict = v.Figure, v.Unit, v.Outcome, v
 			r.Cost, r.Class, r.Exact = v.Cost, v.Class, v.Exact
-			r.Old, r.New = verdict.Number(v.Old.Median), verdict.Number(v.New.Median)
+			r.Old, r.New = numfmt.Number(v.Old.Median), numfmt.Number(v.New.Median)
 			if v.Outcome != verdict.Missing && v.Outcome != verdict.NotComparable {
 				r.Change, r.change = v.ChangeText(2), float64(v.Change)
 			}

@@ -22,6 +22,7 @@ import (
 	"havlak-lab/internal/atomicfile"
 	"havlak-lab/internal/cli"
 	"havlak-lab/internal/gitwork"
+	"havlak-lab/internal/numfmt"
 	"havlak-lab/tools/alert"
 	"havlak-lab/tools/bisect/answer"
 	"havlak-lab/tools/changepoint"
@@ -373,7 +374,7 @@ func changeFinding(s history.Series, cp changepoint.ChangePoint, known bool, acc
 		Range: alert.Range{From: cp.Before.ID, To: cp.After.ID, FromTime: cp.Before.Time, ToTime: cp.After.Time},
 		Size:  cp.Change, Before: cp.MeanBefore, After: cp.MeanAfter,
 		Evidence: fmt.Sprintf("Apache Otava: mean %s → %s %s over the stable stretches on either side, p=%.6f",
-			verdictlib.Number(cp.MeanBefore), verdictlib.Number(cp.MeanAfter), s.Unit, cp.Otava.PValue)}
+			numfmt.Number(cp.MeanBefore), numfmt.Number(cp.MeanAfter), s.Unit, cp.Otava.PValue)}
 	for _, a := range accepted {
 		if a.Benchmark == s.Benchmark && a.Figure == s.Metric {
 			f.Accepted = a.Reason
@@ -487,7 +488,7 @@ func (n *night) bisectFindings(findings []alert.Finding) {
 		}
 		f.FirstBad, f.FirstBadSubject = b.FirstBad.Commit, b.FirstBad.Subject
 		f.Evidence += fmt.Sprintf("; bisected: %s %s → %s (%+.2f%%) at the first bad commit", b.Metric,
-			verdictlib.Number(b.Parent.Median), verdictlib.Number(b.FirstBad.Median), 100*b.Change)
+			numfmt.Number(b.Parent.Median), numfmt.Number(b.FirstBad.Median), 100*b.Change)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"havlak-lab/internal/numfmt"
 	"havlak-lab/internal/runtimemetrics"
 	"havlak-lab/tools/perf/cachegrind"
 	"havlak-lab/tools/result"
@@ -236,6 +237,6 @@ func printMetrics(metrics []result.Metric) {
 		sample := result.NewSample(m.Values)
 		lo, median, hi := sample.Min, sample.Median, sample.Max
 		fmt.Fprintf(os.Stderr, "perf: %s %s %s (%d runs, %s–%s, spread %.3f%%)\n",
-			m.Name, verdict.Number(median), m.Unit, len(m.Values), verdict.Number(lo), verdict.Number(hi), 100*result.NewSample(m.Values).Spread())
+			m.Name, numfmt.Number(median), m.Unit, len(m.Values), numfmt.Number(lo), numfmt.Number(hi), 100*result.NewSample(m.Values).Spread())
 	}
 }

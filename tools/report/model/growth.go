@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"havlak-lab/internal/complexity"
+	"havlak-lab/internal/numfmt"
 	"havlak-lab/tools/result"
 	"havlak-lab/tools/verdict"
 )
@@ -54,7 +55,7 @@ func (s Study) GrowthRows() []GrowthRow {
 func (g GrowthRow) SizesText() string {
 	var sizes []string
 	for _, n := range g.Sweep.Sizes() {
-		sizes = append(sizes, verdict.Number(n))
+		sizes = append(sizes, numfmt.Number(n))
 	}
 	return strings.Join(sizes, ", ") + " " + g.Sweep.N
 }

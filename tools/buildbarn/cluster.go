@@ -141,18 +141,9 @@ func runCluster(bin, src string, opts clusterOptions, log io.Writer) error {
 	if err != nil {
 		return err
 	}
-	// Build directories start empty; storage persists.
-	for _, dir := range []string{"worker/build", "worker/cache", "worker/filepool"} {
-		if err := removeAll(filepath.Join(state, dir)); err != nil {
-			return err
-		}
+	if err := prepareState(state); err != nil {
+		return err
 	}
-	for _, dir := range []string{"storage/cas", "storage/ac", "worker/build", "worker/cache", "worker/filepool", "logs"} {
-		if err := os.MkdirAll(filepath.Join(state, dir), 0o755); err != nil {
-			return err
-		}
-	}
-	os.Remove(filepath.Join(state, endpointFile))
 	a, err := allocate(state, opts.port)
 	if err != nil {
 		return err
@@ -176,56 +167,21 @@ func runCluster(bin, src string, opts clusterOptions, log io.Writer) error {
 
 	procs := map[string]*process{}
 	defer stopAll(procs, log)
-	// Each program, then what shows it is ready.
-	ready := map[string]func() error{
-		"bb_storage": func() error {
-			return waitAll(dialTCP(a.frontend), dialTCP(a.storageInternal))
-		},
-		"bb_scheduler": func() error {
-			return waitAll(dialTCP(a.schedulerClient), dialTCP(a.schedulerWorker), dialTCP(a.schedulerAdmin))
-		},
-		"bb_runner": func() error { return waitAll(dialUnix(a.runnerSocket)) },
-		"bb_worker": func() error { return waitAll(workerRegistered(a.schedulerAdmin)) },
-	}
+	ready := readiness(a)
 	for _, name := range programs {
 		p, err := startProgram(bin, src, state, name, env)
 		if err != nil {
 			return err
 		}
 		procs[name] = p
-		deadline := time.Now().Add(2 * time.Minute)
-		for {
-			err := ready[name]()
-			if err == nil {
-				break
-			}
-			select {
-			case <-p.done:
-				return fmt.Errorf("%s exited (%v); the end of %s:\n%s", name, p.err, logPath(state, name), logTail(state, name))
-			case s := <-signals:
-				return fmt.Errorf("%v while starting %s", s, name)
-			case <-time.After(250 * time.Millisecond):
-			}
-			if time.Now().After(deadline) {
-				return fmt.Errorf("%s not ready after 2 minutes (%v); the end of %s:\n%s", name, err, logPath(state, name), logTail(state, name))
-			}
+		if err := awaitReady(state, p, ready[name], signals); err != nil {
+			return err
 		}
 	}
-
-	scheme := "grpc"
-	if t.cert != "" {
-		scheme = "grpcs"
-	}
-	endpoint := scheme + "://" + a.frontend
-	admin := "http://" + a.schedulerAdmin + "/"
-	if err := os.WriteFile(filepath.Join(state, adminFile), []byte(admin+"\n"), 0o644); err != nil {
-		return err
-	}
-	if err := os.WriteFile(filepath.Join(state, endpointFile), []byte(endpoint+"\n"), 0o644); err != nil {
+	if err := announceReady(state, a, t, log); err != nil {
 		return err
 	}
 	defer os.Remove(filepath.Join(state, endpointFile))
-	fmt.Fprintf(log, "buildbarn: ready at %s (scheduler: %s; logs: %s)\n", endpoint, admin, filepath.Join(state, "logs"))
 
 	exited := make(chan *process, len(procs))
 	for _, p := range procs {
@@ -239,8 +195,86 @@ func runCluster(bin, src string, opts clusterOptions, log io.Writer) error {
 		fmt.Fprintf(log, "buildbarn: stopping after -timeout %s\n", opts.timeout)
 		return nil
 	case p := <-exited:
-		return fmt.Errorf("%s exited (%v); the end of %s:\n%s", p.name, p.err, logPath(state, p.name), logTail(state, p.name))
+		return exitedError(state, p)
 	}
+}
+
+// prepareState makes the state directory's directories, the build
+// directories empty (storage persists), and removes the endpoint a
+// previous run left, which would say the cluster is ready.
+func prepareState(state string) error {
+	for _, dir := range []string{"worker/build", "worker/cache", "worker/filepool"} {
+		if err := removeAll(filepath.Join(state, dir)); err != nil {
+			return err
+		}
+	}
+	for _, dir := range []string{"storage/cas", "storage/ac", "worker/build", "worker/cache", "worker/filepool", "logs"} {
+		if err := os.MkdirAll(filepath.Join(state, dir), 0o755); err != nil {
+			return err
+		}
+	}
+	os.Remove(filepath.Join(state, endpointFile))
+	return nil
+}
+
+// readiness is, for each program, what shows it is ready.
+func readiness(a addresses) map[string]func() error {
+	return map[string]func() error{
+		"bb_storage": func() error {
+			return waitAll(dialTCP(a.frontend), dialTCP(a.storageInternal))
+		},
+		"bb_scheduler": func() error {
+			return waitAll(dialTCP(a.schedulerClient), dialTCP(a.schedulerWorker), dialTCP(a.schedulerAdmin))
+		},
+		"bb_runner": func() error { return waitAll(dialUnix(a.runnerSocket)) },
+		"bb_worker": func() error { return waitAll(workerRegistered(a.schedulerAdmin)) },
+	}
+}
+
+// awaitReady polls ready until the program p is ready, for at most 2
+// minutes; it gives up when p exits or a signal comes.
+func awaitReady(state string, p *process, ready func() error, signals <-chan os.Signal) error {
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		err := ready()
+		if err == nil {
+			return nil
+		}
+		select {
+		case <-p.done:
+			return exitedError(state, p)
+		case s := <-signals:
+			return fmt.Errorf("%v while starting %s", s, p.name)
+		case <-time.After(250 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("%s not ready after 2 minutes (%v); the end of %s:\n%s", p.name, err, logPath(state, p.name), logTail(state, p.name))
+		}
+	}
+}
+
+// exitedError reports that p exited, with the end of its log.
+func exitedError(state string, p *process) error {
+	return fmt.Errorf("%s exited (%v); the end of %s:\n%s", p.name, p.err, logPath(state, p.name), logTail(state, p.name))
+}
+
+// announceReady writes the files that tell start and its clients the
+// cluster is ready, the endpoint last, and says where it is.
+func announceReady(state string, a addresses, t tlsSetup, log io.Writer) error {
+	scheme := "grpc"
+	if t.cert != "" {
+		scheme = "grpcs"
+	}
+	endpoint := scheme + "://" + a.frontend
+	admin := "http://" + a.schedulerAdmin + "/"
+	if err := os.WriteFile(filepath.Join(state, adminFile), []byte(admin+"\n"), 0o644); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(state, endpointFile), []byte(endpoint+"\n"), 0o644); err != nil {
+		return err
+	}
+	fmt.Fprintf(log, "buildbarn: ready at %s (scheduler: %s; logs: %s)\n", endpoint, admin, filepath.Join(state, "logs"))
+	return nil
 }
 
 // setUpTLS reads the certificates opts names and, when clients must

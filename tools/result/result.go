@@ -464,6 +464,24 @@ func (r *Result) Validate() error {
 	}
 	var problems []string
 	bad := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
+	// The order of the checks is the order of the problems in the error.
+	r.checkVersion(bad)
+	r.checkDescription(bad)
+	r.checkMeasurement(bad)
+	r.checkMetrics(bad)
+	r.checkSweeps(bad)
+	r.checkFiles(bad)
+	switch n := len(problems); {
+	case n == 0:
+		return nil
+	case n > maxReported:
+		problems = append(problems[:maxReported], fmt.Sprintf("and %d more problems", n-maxReported))
+	}
+	return errors.New(strings.Join(problems, "; "))
+}
+
+// checkVersion checks schema_version and the identity it allows.
+func (r *Result) checkVersion(bad func(string, ...any)) {
 	if r.SchemaVersion < OldestSchemaVersion || r.SchemaVersion > SchemaVersion {
 		bad("schema_version is %d, not %d to %d", r.SchemaVersion, OldestSchemaVersion, SchemaVersion)
 	}
@@ -477,6 +495,12 @@ func (r *Result) Validate() error {
 			}
 		}
 	}
+}
+
+// checkDescription checks benchmark and environment, what was measured
+// and where; their checks interleave to keep the order of the problems
+// Validate has always listed.
+func (r *Result) checkDescription(bad func(string, ...any)) {
 	b := r.Benchmark
 	for field, name := range map[string]string{"name": b.Name, "counterpart": b.Counterpart, "reference": b.Reference} {
 		if err := CheckName(name); err != nil && (field == "name" || name != "") {
@@ -511,48 +535,68 @@ func (r *Result) Validate() error {
 	if b.Counterpart == b.Name && b.Name != "" {
 		bad("benchmark.counterpart is the benchmark itself")
 	}
-	switch b.Kind {
+}
+
+// checkMeasurement checks the record its benchmark's kind calls for:
+// timing, go_bench or server.
+func (r *Result) checkMeasurement(bad func(string, ...any)) {
+	switch kind := r.Benchmark.Kind; kind {
 	case KindProgram:
-		if r.Environment.Build.Config == ConfigCounts {
-			if r.Timing != nil {
-				bad("timing in a result of config %q, which counts and times nothing", ConfigCounts)
-			}
-		} else if r.Timing == nil {
-			bad("timing is missing (kind %q)", b.Kind)
-		} else if len(r.Timing.Runs) == 0 {
-			bad("timing.runs is empty")
-		}
-		for i, run := range r.Timing.runs() {
-			field := fmt.Sprintf("timing.runs[%d].", i)
-			checkCount(bad, field+"user_seconds", run.UserSeconds, maxSeconds)
-			checkCount(bad, field+"sys_seconds", run.SysSeconds, maxSeconds)
-			checkCount(bad, field+"real_seconds", run.RealSeconds, maxSeconds)
-			checkCount(bad, field+"max_rss_kib", run.MaxRSSKiB, maxMemoryBytes>>10)
-			if run.MinorFaults != nil {
-				checkCount(bad, field+"minor_faults", *run.MinorFaults, math.MaxInt64)
-			}
-			for _, event := range slices.Sorted(maps.Keys(run.Counters)) {
-				checkCount(bad, fmt.Sprintf("%scounters[%q]", field, event), run.Counters[event], math.MaxInt64)
-			}
-			if sc := run.Syscalls; sc != nil {
-				checkCount(bad, field+"syscalls.read", sc.Read, math.MaxInt64)
-				checkCount(bad, field+"syscalls.write", sc.Write, math.MaxInt64)
-			}
-			if err := checkTime(run.Start); err != nil && run.Start != "" {
-				bad("timing.runs[%d].start: %v", i, err)
-			}
-		}
+		r.checkTiming(bad)
 	case KindGoTest:
 		if r.GoBench == "" {
-			bad("go_bench is empty (kind %q)", b.Kind)
+			bad("go_bench is empty (kind %q)", kind)
 		}
 	case KindServer:
 		for _, p := range r.Server.problems() {
 			bad("%s", p)
 		}
 	default:
-		bad("benchmark.kind %q: want %q, %q or %q", b.Kind, KindProgram, KindGoTest, KindServer)
+		bad("benchmark.kind %q: want %q, %q or %q", kind, KindProgram, KindGoTest, KindServer)
 	}
+}
+
+// checkTiming checks a program's timing: present but for a result of
+// config counts, and every run in it.
+func (r *Result) checkTiming(bad func(string, ...any)) {
+	if r.Environment.Build.Config == ConfigCounts {
+		if r.Timing != nil {
+			bad("timing in a result of config %q, which counts and times nothing", ConfigCounts)
+		}
+	} else if r.Timing == nil {
+		bad("timing is missing (kind %q)", r.Benchmark.Kind)
+	} else if len(r.Timing.Runs) == 0 {
+		bad("timing.runs is empty")
+	}
+	for i, run := range r.Timing.runs() {
+		checkRun(bad, i, run)
+	}
+}
+
+// checkRun checks the figures and start of timing.runs[i].
+func checkRun(bad func(string, ...any), i int, run Run) {
+	field := fmt.Sprintf("timing.runs[%d].", i)
+	checkCount(bad, field+"user_seconds", run.UserSeconds, maxSeconds)
+	checkCount(bad, field+"sys_seconds", run.SysSeconds, maxSeconds)
+	checkCount(bad, field+"real_seconds", run.RealSeconds, maxSeconds)
+	checkCount(bad, field+"max_rss_kib", run.MaxRSSKiB, maxMemoryBytes>>10)
+	if run.MinorFaults != nil {
+		checkCount(bad, field+"minor_faults", *run.MinorFaults, math.MaxInt64)
+	}
+	for _, event := range slices.Sorted(maps.Keys(run.Counters)) {
+		checkCount(bad, fmt.Sprintf("%scounters[%q]", field, event), run.Counters[event], math.MaxInt64)
+	}
+	if sc := run.Syscalls; sc != nil {
+		checkCount(bad, field+"syscalls.read", sc.Read, math.MaxInt64)
+		checkCount(bad, field+"syscalls.write", sc.Write, math.MaxInt64)
+	}
+	if err := checkTime(run.Start); err != nil && run.Start != "" {
+		bad("timing.runs[%d].start: %v", i, err)
+	}
+}
+
+// checkMetrics checks each metric, reporting only its first problem.
+func (r *Result) checkMetrics(bad func(string, ...any)) {
 	seen := map[string]bool{}
 	for i, m := range r.Metrics {
 		switch {
@@ -573,11 +617,20 @@ func (r *Result) Validate() error {
 		}
 		seen[m.Name] = true
 	}
+}
+
+// checkSweeps checks each sweep (Sweep.problems).
+func (r *Result) checkSweeps(bad func(string, ...any)) {
 	for i := range r.Sweeps {
 		for _, problem := range r.Sweeps[i].problems() {
 			bad("sweeps[%d] (%s): %s", i, r.Sweeps[i].Figure, problem)
 		}
 	}
+}
+
+// checkFiles checks that each file stays inside the result and has a
+// known role.
+func (r *Result) checkFiles(bad func(string, ...any)) {
 	for i, f := range r.Files {
 		if f.Name == "" || f.Name == FileName || strings.HasPrefix(f.Name, "/") || slices.Contains(strings.Split(f.Name, "/"), "..") {
 			bad("files[%d].name %q: want a relative path inside the result", i, f.Name)
@@ -586,13 +639,6 @@ func (r *Result) Validate() error {
 			bad("files[%d] (%s): role %q, want one of %s", i, f.Name, f.Role, strings.Join(roles, ", "))
 		}
 	}
-	switch n := len(problems); {
-	case n == 0:
-		return nil
-	case n > maxReported:
-		problems = append(problems[:maxReported], fmt.Sprintf("and %d more problems", n-maxReported))
-	}
-	return errors.New(strings.Join(problems, "; "))
 }
 
 // MaxNameBytes bounds a benchmark's name.

@@ -129,6 +129,86 @@ const usageLine = "usage: xtime [-n N] [-json FILE] [-bench NAME [-benchout FILE
 // run is xtime with command-line arguments args (without the program name).
 // exitStatus turns the error it returns into a report and an exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	opts, err := parseArgs(args, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+
+	// Open the output files before the first run, so that a bad path costs
+	// no run.
+	var jsonFile, benchFile *atomicfile.File
+	if opts.jsonPath != "" {
+		var err error
+		if jsonFile, err = createOutput(opts.jsonPath); err != nil {
+			return exitError{2, fmt.Errorf("-json: %w", err)}
+		}
+		defer jsonFile.Abort()
+	}
+	if opts.benchOut != "" {
+		var err error
+		if benchFile, err = createOutput(opts.benchOut); err != nil {
+			return exitError{2, fmt.Errorf("-benchout: %w", err)}
+		}
+		defer benchFile.Abort()
+	}
+	var machine result.Machine
+	if jsonFile != nil || benchFile != nil {
+		machine = result.CaptureMachine()
+	}
+
+	argv := opts.argv
+	results, failed := runAll(argv, opts.runs, newCounter(opts.events), stdin, stdout, stderr)
+
+	summarized := failed == nil && len(results) > 1
+	if summarized {
+		s := summarize(usages(results))
+		fmt.Fprintln(stderr, "min: "+classicLine(s.min, argv))
+		fmt.Fprintln(stderr, "median: "+classicLine(s.median, argv))
+		fmt.Fprintln(stderr, "max: "+classicLine(s.max, argv))
+	}
+	errs := []error{failed}
+	if opts.benchName != "" {
+		var lines strings.Builder
+		for _, r := range results {
+			if r.exitStatus() == 0 {
+				fmt.Fprintln(&lines, benchLine(opts.benchName, r.usage))
+			}
+		}
+		if benchFile == nil {
+			io.WriteString(stderr, lines.String())
+		} else if err := commit(benchFile, benchHeader(machine)+lines.String()); err != nil {
+			errs = append(errs, fmt.Errorf("-benchout: %w", err))
+		}
+	}
+	if jsonFile != nil {
+		data, err := jsonReport(argv, machine, opts.events, results, summarized)
+		if err == nil {
+			err = commit(jsonFile, string(data))
+		}
+		if err != nil {
+			errs = append(errs, fmt.Errorf("-json: %w", err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// options are xtime's command line, checked.
+type options struct {
+	argv      []string // the command and its arguments
+	runs      int      // -n
+	jsonPath  string   // -json, or ""
+	benchName string   // -bench's NAME as a Go benchmark name, or ""
+	benchOut  string   // -benchout, or ""
+	events    []event  // -counters
+}
+
+// parseArgs parses and checks xtime's command line. For -help it returns
+// flag.ErrHelp, which run takes for success; for a usage error, which it
+// has reported on stderr, an exitError of status 2.
+func parseArgs(args []string, stderr io.Writer) (options, error) {
 	flags := flag.NewFlagSet("xtime", flag.ContinueOnError)
 	flags.SetOutput(stderr)
 	flags.Usage = func() {
@@ -142,26 +222,25 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	counterList := flags.String("counters", defaultCounters, "count the perf events of `list` in every run (\"\": none)")
 	if err := flags.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			return nil
+			return options{}, err
 		}
-		return exitError{status: 2} // the flag package has printed why
+		return options{}, exitError{status: 2} // the flag package has printed why
 	}
-	usagef := func(format string, args ...any) error {
+	usagef := func(format string, args ...any) (options, error) {
 		fmt.Fprintf(stderr, "xtime: %s\n%s\n", fmt.Sprintf(format, args...), usageLine)
-		return exitError{status: 2}
+		return options{}, exitError{status: 2}
 	}
 
-	argv := flags.Args()
-	if len(argv) == 0 {
+	opts := options{argv: flags.Args(), runs: *n, jsonPath: *jsonPath, benchOut: *benchOut}
+	if len(opts.argv) == 0 {
 		return usagef("no command given")
 	}
 	if *n < 1 {
 		return usagef("-n %d: want at least 1 run", *n)
 	}
-	var benchName string
 	if *bench != "" {
 		var err error
-		if benchName, err = benchmarkName(*bench); err != nil {
+		if opts.benchName, err = benchmarkName(*bench); err != nil {
 			return usagef("-bench %q: %v", *bench, err)
 		}
 	}
@@ -171,66 +250,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if *jsonPath != "" && *benchOut != "" && filepath.Clean(*jsonPath) == filepath.Clean(*benchOut) {
 		return usagef("-json and -benchout both name %s", *jsonPath)
 	}
-	evs, err := parseCounters(*counterList)
-	if err != nil {
+	var err error
+	if opts.events, err = parseCounters(*counterList); err != nil {
 		return usagef("-counters %q: %v", *counterList, err)
 	}
-
-	// Open the output files before the first run, so that a bad path costs
-	// no run.
-	var jsonFile, benchFile *atomicfile.File
-	if *jsonPath != "" {
-		var err error
-		if jsonFile, err = createOutput(*jsonPath); err != nil {
-			return exitError{2, fmt.Errorf("-json: %w", err)}
-		}
-		defer jsonFile.Abort()
-	}
-	if *benchOut != "" {
-		var err error
-		if benchFile, err = createOutput(*benchOut); err != nil {
-			return exitError{2, fmt.Errorf("-benchout: %w", err)}
-		}
-		defer benchFile.Abort()
-	}
-	var machine result.Machine
-	if jsonFile != nil || benchFile != nil {
-		machine = result.CaptureMachine()
-	}
-
-	results, failed := runAll(argv, *n, newCounter(evs), stdin, stdout, stderr)
-
-	summarized := failed == nil && len(results) > 1
-	if summarized {
-		s := summarize(usages(results))
-		fmt.Fprintln(stderr, "min: "+classicLine(s.min, argv))
-		fmt.Fprintln(stderr, "median: "+classicLine(s.median, argv))
-		fmt.Fprintln(stderr, "max: "+classicLine(s.max, argv))
-	}
-	errs := []error{failed}
-	if benchName != "" {
-		var lines strings.Builder
-		for _, r := range results {
-			if r.exitStatus() == 0 {
-				fmt.Fprintln(&lines, benchLine(benchName, r.usage))
-			}
-		}
-		if benchFile == nil {
-			io.WriteString(stderr, lines.String())
-		} else if err := commit(benchFile, benchHeader(machine)+lines.String()); err != nil {
-			errs = append(errs, fmt.Errorf("-benchout: %w", err))
-		}
-	}
-	if jsonFile != nil {
-		data, err := jsonReport(argv, machine, evs, results, summarized)
-		if err == nil {
-			err = commit(jsonFile, string(data))
-		}
-		if err != nil {
-			errs = append(errs, fmt.Errorf("-json: %w", err))
-		}
-	}
-	return errors.Join(errs...)
+	return opts, nil
 }
 
 // createOutput starts writing the output file path, creating its

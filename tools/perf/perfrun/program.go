@@ -139,79 +139,24 @@ func (p *program) countMode(out string) (*result.Result, error) {
 	return p.measure(env, true)
 }
 
+// The files of the timed runs: xtime's record and its lines in Go
+// benchmark format.
+const (
+	xtimeFile = "xtime.json"
+	benchFile = "bench.txt"
+)
+
 // measure makes the runs of testMode, or of countMode when counts is set,
 // and writes result.json.
 func (p *program) measure(env result.Environment, counts bool) (*result.Result, error) {
 	p.args = withOutputs(p.Args, p.out)
-	name, reps := p.Benchmark.Name, p.Benchmark.Repetitions
-
-	// The timed runs have no profiler attached.
-	fmt.Fprintf(os.Stderr, "perf: %s: %d timed run(s)\n", name, reps)
-	xtimeJSON := filepath.Join(p.out, "xtime.json")
-	benchTxt := filepath.Join(p.out, "bench.txt")
-	var figures string
-	if p.Profiler == "go" {
-		figures = p.outPath(runtimeMetricsFile)
+	setup, err := p.timedRuns(counts)
+	if err != nil {
+		return nil, err
 	}
-	cmd, setup := p.timed([]string{"-n", fmt.Sprint(reps), "-json", xtimeJSON, "-bench", name, "-benchout", benchTxt}, figures)
 	env.Setup = setup // pinned, and ASLR off if asked (pin.go)
-	if err := p.runTo(cmd, "output.txt"); err != nil {
+	if err := p.checkedRuns(counts); err != nil {
 		return nil, err
-	}
-	if !counts {
-		lines, err := os.ReadFile(benchTxt)
-		if err != nil {
-			return nil, err
-		}
-		os.Stdout.Write(lines)
-	}
-
-	// What one run prints that expect matches: every run must print the
-	// same, and at least one line of it.
-	perRun := 1
-	if p.Wants("cpu") && !counts {
-		fmt.Fprintf(os.Stderr, "perf: %s: a CPU-profiled run\n", name)
-		if err := p.profileCPU(p.runfiles, nil); err != nil {
-			return nil, err
-		}
-		if perRun = p.matches("cpu.output.txt"); perRun == 0 {
-			if err := p.checkOutput("cpu.output.txt", 1); err != nil {
-				return nil, err
-			}
-		}
-	} else if p.expectRE != nil {
-		if perRun = p.matches("output.txt") / reps; perRun == 0 {
-			if err := p.checkOutput("output.txt", reps); err != nil {
-				return nil, err
-			}
-		}
-	}
-	if err := p.checkOutput("output.txt", perRun*reps); err != nil {
-		return nil, err
-	}
-	// A count needs the heap profile only for tcmalloc's allocation counts.
-	if p.Wants("heap") && (!counts || p.Heap == perfspec.HeapGperftools) {
-		fmt.Fprintf(os.Stderr, "perf: %s: a heap-profiled run\n", name)
-		if err := p.profileHeap(p.runfiles, nil); err != nil {
-			return nil, err
-		}
-		// A -memprofile run of a Havlak stage stops after one pass, so it
-		// prints fewer lines.
-		if p.matches("heap.output.txt") == 0 {
-			if err := p.checkOutput("heap.output.txt", 1); err != nil {
-				return nil, err
-			}
-		}
-	}
-	if p.Trace && !counts {
-		fmt.Fprintf(os.Stderr, "perf: %s: a traced run\n", name)
-		cmd := exec.Command(p.binary, append([]string{"-trace", filepath.Join(p.out, "trace.out")}, p.args...)...)
-		if err := p.runTo(cmd, "trace.output.txt"); err != nil {
-			return nil, err
-		}
-		if err := p.checkOutput("trace.output.txt", perRun); err != nil {
-			return nil, err
-		}
 	}
 	if !counts {
 		if err := p.render(); err != nil {
@@ -220,31 +165,18 @@ func (p *program) measure(env result.Environment, counts bool) (*result.Result, 
 	}
 
 	// The low-noise figures.
-	rec, err := result.ReadXTime(xtimeJSON)
+	rec, err := result.ReadXTime(p.outPath(xtimeFile))
 	if err != nil {
 		return nil, err
 	}
 	if counts {
-		// A shared worker's times, and its runs' runtime figures, which
-		// a count records nothing of: a cache must not keep them.
-		for _, name := range []string{xtimeJSON, benchTxt, p.outPath(runtimeMetricsFile)} {
-			if err := os.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return nil, err
-			}
-		}
-	}
-	metrics := syscallMetrics(rec.Runs)
-	if p.Profiler == "go" && !counts {
-		metrics = append(metrics, p.goRuntimeMetrics(reps)...)
-	} else if p.Wants("heap") && p.Heap == perfspec.HeapGperftools {
-		metrics = append(metrics, p.tcmallocMetrics()...)
-	}
-	if p.Counted != nil {
-		counted, err := p.countedRuns()
-		if err != nil {
+		if err := p.dropTimes(); err != nil {
 			return nil, err
 		}
-		metrics = append(counted, metrics...)
+	}
+	metrics, err := p.lowNoiseMetrics(rec.Runs, counts)
+	if err != nil {
+		return nil, err
 	}
 	printMetrics(metrics)
 	var sweeps []result.Sweep
@@ -260,4 +192,132 @@ func (p *program) measure(env result.Environment, counts bool) (*result.Result, 
 		r.Timing = nil
 	}
 	return p.writeResult(r)
+}
+
+// timedRuns makes the runs under xtime and, but for a count, passes their
+// Go benchmark lines on to the test's output. The timed runs have no
+// profiler attached.
+func (p *program) timedRuns(counts bool) (result.Setup, error) {
+	name, reps := p.Benchmark.Name, p.Benchmark.Repetitions
+	fmt.Fprintf(os.Stderr, "perf: %s: %d timed run(s)\n", name, reps)
+	var figures string
+	if p.Profiler == "go" {
+		figures = p.outPath(runtimeMetricsFile)
+	}
+	cmd, setup := p.timed([]string{"-n", fmt.Sprint(reps), "-json", p.outPath(xtimeFile), "-bench", name, "-benchout", p.outPath(benchFile)}, figures)
+	if err := p.runTo(cmd, "output.txt"); err != nil {
+		return result.Setup{}, err
+	}
+	if !counts {
+		lines, err := os.ReadFile(p.outPath(benchFile))
+		if err != nil {
+			return result.Setup{}, err
+		}
+		os.Stdout.Write(lines)
+	}
+	return setup, nil
+}
+
+// checkedRuns checks the timed runs' output and makes the heap-profiled
+// and traced runs, checking theirs.
+func (p *program) checkedRuns(counts bool) error {
+	perRun, err := p.linesPerRun(counts)
+	if err != nil {
+		return err
+	}
+	if err := p.checkOutput("output.txt", perRun*p.Benchmark.Repetitions); err != nil {
+		return err
+	}
+	// A count needs the heap profile only for tcmalloc's allocation counts.
+	if p.Wants("heap") && (!counts || p.Heap == perfspec.HeapGperftools) {
+		if err := p.heapProfiledRun(); err != nil {
+			return err
+		}
+	}
+	if p.Trace && !counts {
+		return p.tracedRun(perRun)
+	}
+	return nil
+}
+
+// linesPerRun is what one run prints that expect matches: every run must
+// print the same, and at least one line of it. When a CPU profile is
+// wanted, it makes the CPU-profiled run and counts what that printed.
+func (p *program) linesPerRun(counts bool) (int, error) {
+	name, reps := p.Benchmark.Name, p.Benchmark.Repetitions
+	perRun := 1
+	if p.Wants("cpu") && !counts {
+		fmt.Fprintf(os.Stderr, "perf: %s: a CPU-profiled run\n", name)
+		if err := p.profileCPU(p.runfiles, nil); err != nil {
+			return 0, err
+		}
+		if perRun = p.matches("cpu.output.txt"); perRun == 0 {
+			if err := p.checkOutput("cpu.output.txt", 1); err != nil {
+				return 0, err
+			}
+		}
+	} else if p.expectRE != nil {
+		if perRun = p.matches("output.txt") / reps; perRun == 0 {
+			if err := p.checkOutput("output.txt", reps); err != nil {
+				return 0, err
+			}
+		}
+	}
+	return perRun, nil
+}
+
+// heapProfiledRun makes the heap-profiled run and checks its output.
+func (p *program) heapProfiledRun() error {
+	fmt.Fprintf(os.Stderr, "perf: %s: a heap-profiled run\n", p.Benchmark.Name)
+	if err := p.profileHeap(p.runfiles, nil); err != nil {
+		return err
+	}
+	// A -memprofile run of a Havlak stage stops after one pass, so it
+	// prints fewer lines.
+	if p.matches("heap.output.txt") == 0 {
+		return p.checkOutput("heap.output.txt", 1)
+	}
+	return nil
+}
+
+// tracedRun makes the run under runtime/trace and checks that it printed
+// perRun lines, as every timed run did.
+func (p *program) tracedRun(perRun int) error {
+	fmt.Fprintf(os.Stderr, "perf: %s: a traced run\n", p.Benchmark.Name)
+	cmd := exec.Command(p.binary, append([]string{"-trace", p.outPath("trace.out")}, p.args...)...)
+	if err := p.runTo(cmd, "trace.output.txt"); err != nil {
+		return err
+	}
+	return p.checkOutput("trace.output.txt", perRun)
+}
+
+// dropTimes removes a shared worker's times, and its runs' runtime
+// figures, which a count records nothing of: a cache must not keep them.
+func (p *program) dropTimes() error {
+	for _, name := range []string{xtimeFile, benchFile, runtimeMetricsFile} {
+		if err := os.Remove(p.outPath(name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	}
+	return nil
+}
+
+// lowNoiseMetrics are the metrics of the timed and heap-profiled runs
+// and, for a program that declares them, of its counted runs, which it
+// makes.
+func (p *program) lowNoiseMetrics(runs []result.Run, counts bool) ([]result.Metric, error) {
+	metrics := syscallMetrics(runs)
+	if p.Profiler == "go" && !counts {
+		metrics = append(metrics, p.goRuntimeMetrics(p.Benchmark.Repetitions)...)
+	} else if p.Wants("heap") && p.Heap == perfspec.HeapGperftools {
+		metrics = append(metrics, p.tcmallocMetrics()...)
+	}
+	if p.Counted != nil {
+		counted, err := p.countedRuns()
+		if err != nil {
+			return nil, err
+		}
+		metrics = append(counted, metrics...)
+	}
+	return metrics, nil
 }

@@ -30,7 +30,7 @@ func (b *bench) goTestMode(out string) (*result.Result, error) {
 	if g.Benchtime != "" {
 		args = append(args, "-test.benchtime="+g.Benchtime)
 	}
-	f, err := os.Create(filepath.Join(b.out, "bench.txt"))
+	f, err := os.Create(filepath.Join(b.out, benchFile))
 	if err != nil {
 		return nil, err
 	}
@@ -41,7 +41,7 @@ func (b *bench) goTestMode(out string) (*result.Result, error) {
 	if err := f.Close(); err != nil {
 		return nil, err
 	}
-	if b.matchesRE("bench.txt", regexp.MustCompile(`^Benchmark`)) == 0 {
+	if b.matchesRE(benchFile, regexp.MustCompile(`^Benchmark`)) == 0 {
 		fmt.Fprintf(os.Stderr, "go_bench: no benchmark matched -test.bench=%s\n", g.Bench)
 		return nil, cli.ExitError{Status: 1}
 	}
@@ -55,5 +55,5 @@ func (b *bench) goTestMode(out string) (*result.Result, error) {
 			return nil, err
 		}
 	}
-	return b.writeResult(&result.Result{Environment: env, GoBench: "bench.txt"})
+	return b.writeResult(&result.Result{Environment: env, GoBench: benchFile})
 }

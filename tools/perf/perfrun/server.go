@@ -184,7 +184,7 @@ func (b *bench) serverTestMode(out string) (*result.Result, error) {
 	all.WriteText(&hist)
 	histJSON, _ := all.JSON()
 	for file, data := range map[string]string{
-		"bench.txt":         bench.String(),
+		benchFile:           bench.String(),
 		"load.report.txt":   report.String(),
 		"latency.hist.txt":  hist.String(),
 		"latency.hist.json": string(histJSON) + "\n",

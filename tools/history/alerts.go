@@ -12,12 +12,13 @@ import (
 )
 
 // The history keeps the alerts (tools/alert) of the nightly job: what they
-// are and every change of their state. The decisions are tools/alert's:
-// RecordAlerts and ChangeAlert apply its Reconcile and Transition inside
-// one transaction, so that two writers never interleave.
+// are and every change of their state. The decisions are tools/alert's
+// (an alert.Update: Record, Move); the history applies one to the alerts
+// as stored and saves what it returns in one transaction (UpdateAlerts),
+// so that two writers never interleave.
 
 // ErrNoAlert is the error of an alert id the history does not have.
-var ErrNoAlert = errors.New("no such alert")
+var ErrNoAlert = alert.ErrNoAlert
 
 // Alerts returns every alert, by id, with its changes of state.
 func (d *DB) Alerts(ctx context.Context) ([]alert.Alert, error) {
@@ -44,64 +45,43 @@ func (d *DB) Alert(ctx context.Context, id int64) (alert.Alert, error) {
 
 // ErrAlertChanged is the error of a change asked for on an alert that
 // changed since the asker saw it (ChangeAlertSeen).
-var ErrAlertChanged = errors.New("changed since it was shown")
+var ErrAlertChanged = alert.ErrChanged
 
-// ChangeAlert moves alert id into c's state (alert.Transition's rules) and
-// returns it as it is now. Two changes of one alert at once are one after
-// the other: the second is judged on the state the first left.
+// ChangeAlert moves alert id into c's state (alert.Move) and returns it as
+// it is now.
 func (d *DB) ChangeAlert(ctx context.Context, id int64, c alert.Change) (alert.Alert, error) {
 	return d.ChangeAlertSeen(ctx, id, -1, c)
 }
 
 // ChangeAlertSeen is ChangeAlert for a person who saw the alert with seen
-// changes of state (len(Changes)): when it has more now, someone changed
-// it meanwhile, and it refuses with ErrAlertChanged, saying how it is now,
-// rather than move it on what the person did not see. A negative seen
-// asks for no such check.
+// changes of state: alert.Move refuses with ErrAlertChanged when it has
+// more now.
 func (d *DB) ChangeAlertSeen(ctx context.Context, id int64, seen int, c alert.Change) (alert.Alert, error) {
-	if err := d.checkIntegrity(ctx); err != nil {
+	changed, err := d.UpdateAlerts(ctx, alert.Move(id, seen, c))
+	switch {
+	case errors.Is(err, ErrNoAlert):
+		return alert.Alert{}, fmt.Errorf("%w (history alerts %s list --all lists them)", err, d.name)
+	case err != nil:
 		return alert.Alert{}, err
 	}
-	var changed alert.Alert
-	err := d.inTx(ctx, func(tx *sql.Tx) error {
-		if d.postgres {
-			// One writer of alerts at a time, as SQLite's write lock
-			// makes it: the second reads what the first wrote.
-			if _, err := tx.ExecContext(ctx, lockAlerts); err != nil {
-				return err
-			}
-		}
-		all, err := d.alerts(ctx, tx)
-		if err != nil {
-			return err
-		}
-		for _, a := range all {
-			if a.ID != id {
-				continue
-			}
-			if seen >= 0 && len(a.Changes) != seen {
-				now := a.Current()
-				return fmt.Errorf("alert %d: %w: it is %s now (by %s, %s)", id, ErrAlertChanged, now.State, now.By,
-					now.At.UTC().Format("2006-01-02 15:04:05Z"))
-			}
-			if changed, err = alert.Transition(a, c); err != nil {
-				return err
-			}
-			return d.saveAlert(ctx, tx, changed, len(a.Changes))
-		}
-		return fmt.Errorf("alert %d: %w (history alerts %s list --all lists them)", id, ErrNoAlert, d.name)
-	})
+	return changed[0], nil
+}
+
+// RecordAlerts enters a night's findings (alert.Record) and returns the
+// alerts it changed, with their ids.
+func (d *DB) RecordAlerts(ctx context.Context, night alert.Night, findings []alert.Finding, cleared func(alert.Alert) string) ([]alert.Alert, error) {
+	changed, err := d.UpdateAlerts(ctx, alert.Record(night, findings, cleared))
 	if err != nil {
-		return alert.Alert{}, fmt.Errorf("%s: %w", d.name, busy(err))
+		return nil, fmt.Errorf("recording the night's alerts: %w", err)
 	}
 	return changed, nil
 }
 
-// RecordAlerts enters a night's findings (alert.Reconcile): it opens,
-// updates and fixes alerts, and returns those it changed, with their ids.
-// cleared says of an alert the night did not find why it is fixed, if the
-// night looked at what it is about and found it well (alert.Reconcile).
-func (d *DB) RecordAlerts(ctx context.Context, night alert.Night, findings []alert.Finding, cleared func(alert.Alert) string) ([]alert.Alert, error) {
+// UpdateAlerts applies u to every alert as stored, and saves the alerts it
+// returns (a new one, with ID 0, gets the next id), in one transaction: two
+// updates at once are one after the other, the second deciding on what
+// the first left. It returns the changed alerts, with their ids.
+func (d *DB) UpdateAlerts(ctx context.Context, u alert.Update) ([]alert.Alert, error) {
 	if err := d.checkIntegrity(ctx); err != nil {
 		return nil, err
 	}
@@ -109,6 +89,8 @@ func (d *DB) RecordAlerts(ctx context.Context, night alert.Night, findings []ale
 	err := d.inTx(ctx, func(tx *sql.Tx) error {
 		changed = nil
 		if d.postgres {
+			// One writer of alerts at a time, as SQLite's write lock
+			// makes it: the second reads what the first wrote.
 			if _, err := tx.ExecContext(ctx, lockAlerts); err != nil {
 				return err
 			}
@@ -121,7 +103,11 @@ func (d *DB) RecordAlerts(ctx context.Context, night alert.Night, findings []ale
 		for _, a := range all {
 			stored[a.ID] = len(a.Changes)
 		}
-		for _, a := range alert.Reconcile(all, findings, night, cleared) {
+		update, err := u(all)
+		if err != nil {
+			return err
+		}
+		for _, a := range update {
 			if a.ID == 0 {
 				if err := tx.QueryRowContext(ctx, nextAlertID).Scan(&a.ID); err != nil {
 					return err
@@ -135,7 +121,7 @@ func (d *DB) RecordAlerts(ctx context.Context, night alert.Night, findings []ale
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("%s: recording the night's alerts: %w", d.name, busy(err))
+		return nil, fmt.Errorf("%s: %w", d.name, busy(err))
 	}
 	return changed, nil
 }

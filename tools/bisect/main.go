@@ -58,16 +58,17 @@
 package main
 
 import (
-	"errors"
 	"flag"
-	"io/fs"
+	"fmt"
+	"io"
 	"os"
-	"path/filepath"
 
 	"havlak-lab/internal/cli"
-	"havlak-lab/internal/labcache"
-	"havlak-lab/tools/perf/perfspec"
+	"havlak-lab/internal/gitwork"
+	"havlak-lab/tools/bisect/answer"
+	"havlak-lab/tools/bisect/firstbad"
 	"havlak-lab/tools/result"
+	"havlak-lab/tools/verdict"
 )
 
 func main() {
@@ -84,18 +85,19 @@ const usage = "usage: bisect GOOD BAD --benchmark NAME [--metric M] [--repetitio
 
 func run(args []string) error {
 	fs := flag.NewFlagSet("bisect", flag.ContinueOnError)
-	var o options
-	fs.StringVar(&o.benchmark, "benchmark", "", "the benchmark's `name`, as declared in benchmarks/")
-	fs.StringVar(&o.metric, "metric", "", "the count to bisect on: own_instructions or instructions (default: the one the gate judges)")
-	fs.IntVar(&o.repetitions, "repetitions", 0, "runs under Cachegrind per commit (default: the spec's counted repetitions, at least 3)")
-	fs.StringVar(&o.jsonOut, "json", "", "also write the answer and the measurements as JSON to `file`")
-	fs.StringVar(&o.builder, "build", "bazel", "how each commit is built: bazel (tools/bazel in the worktree) or go (the go command)")
-	fs.StringVar(&o.target, "target", "", "bazel: the benchmark's test `label` whose runfiles hold its spec (default: its quick test, from the manifest)")
-	fs.StringVar(&o.specFile, "spec", "", "go: the benchmark's spec `file` (perf_spec's JSON; default: its quick test's, from the manifest)")
-	fs.StringVar(&o.manifest, "manifest", "", "the benchmarks' manifest `file` (default: bazel-bin/"+defaultManifest+" in the repository)")
-	fs.StringVar(&o.goPackage, "go-package", "", "go: the benchmark's main `package`, relative to the repository's root (./go/havlak6)")
-	fs.StringVar(&o.repo, "repo", "", "the git repository (default: the workspace bazel run started in, else the current directory)")
-	fs.StringVar(&o.cache, "cache", "", "where the worktree goes (default: bisect in the lab's cache directory, internal/labcache)")
+	var o firstbad.Options
+	var jsonOut string
+	fs.StringVar(&o.Benchmark, "benchmark", "", "the benchmark's `name`, as declared in benchmarks/")
+	fs.StringVar(&o.Metric, "metric", "", "the count to bisect on: own_instructions or instructions (default: the one the gate judges)")
+	fs.IntVar(&o.Repetitions, "repetitions", 0, "runs under Cachegrind per commit (default: the spec's counted repetitions, at least 3)")
+	fs.StringVar(&jsonOut, "json", "", "also write the answer and the measurements as JSON to `file`")
+	fs.StringVar(&o.Builder, "build", "bazel", "how each commit is built: bazel (tools/bazel in the worktree) or go (the go command)")
+	fs.StringVar(&o.Target, "target", "", "bazel: the benchmark's test `label` whose runfiles hold its spec (default: its quick test, from the manifest)")
+	fs.StringVar(&o.SpecFile, "spec", "", "go: the benchmark's spec `file` (perf_spec's JSON; default: its quick test's, from the manifest)")
+	fs.StringVar(&o.Manifest, "manifest", "", "the benchmarks' manifest `file` (default: bazel-bin/"+firstbad.DefaultManifest+" in the repository)")
+	fs.StringVar(&o.GoPackage, "go-package", "", "go: the benchmark's main `package`, relative to the repository's root (./go/havlak6)")
+	fs.StringVar(&o.Repo, "repo", "", "the git repository (default: the workspace bazel run started in, else the current directory)")
+	fs.StringVar(&o.Cache, "cache", "", "where the worktree goes (default: bisect in the lab's cache directory, internal/labcache)")
 	// GOOD and BAD may come before or after the flags.
 	var positional []string
 	for {
@@ -111,117 +113,62 @@ func run(args []string) error {
 	if len(positional) != 2 {
 		return cli.Usagef("want GOOD and BAD, got %d commits\n%s", len(positional), usage)
 	}
-	o.good, o.bad = positional[0], positional[1]
-	if err := o.check(); err != nil {
+	o.Good, o.Bad = positional[0], positional[1]
+	if err := check(o); err != nil {
 		return err
 	}
-	if o.repo == "" {
-		o.repo = cli.WorkspaceRoot()
-		if o.repo == "" {
-			o.repo = "."
+	if o.Repo == "" {
+		o.Repo = cli.WorkspaceRoot()
+	} else {
+		o.Repo = cli.UserPath(o.Repo)
+	}
+	for _, path := range []*string{&o.SpecFile, &o.Manifest, &jsonOut, &o.Cache} {
+		if *path != "" {
+			*path = cli.UserPath(*path)
 		}
-	} else {
-		o.repo = cli.UserPath(o.repo)
 	}
-	if o.specFile != "" {
-		o.specFile = cli.UserPath(o.specFile)
-	}
-	if o.manifest == "" {
-		o.manifest = filepath.Join(o.repo, "bazel-bin", filepath.FromSlash(defaultManifest))
-	} else {
-		o.manifest = cli.UserPath(o.manifest)
-	}
-	if err := o.fromManifest(); err != nil {
+	a, err := firstbad.Find(o, terminal)
+	if err != nil {
 		return err
 	}
-	if o.jsonOut != "" {
-		o.jsonOut = cli.UserPath(o.jsonOut)
+	printAnswer(cli.Terminal(os.Stdout), a)
+	if jsonOut != "" {
+		return answer.Write(jsonOut, a)
 	}
-	if o.cache == "" {
-		var err error
-		if o.cache, err = labcache.Dir("bisect"); err != nil {
-			return err
-		}
-	} else {
-		o.cache = cli.UserPath(o.cache)
-	}
-	return bisect(&o, terminal)
+	return nil
 }
 
-// options are the command line's.
-type options struct {
-	good, bad           string
-	benchmark, metric   string
-	repetitions         int
-	jsonOut             string
-	builder             string
-	target              string
-	specFile, goPackage string
-	manifest            string
-	repo, cache         string
-	goCommand           string // "" for gosdk.Command()
-}
-
-func (o *options) check() error {
+// check refuses flags that do not go together.
+func check(o firstbad.Options) error {
 	switch {
-	case o.benchmark == "":
+	case o.Benchmark == "":
 		return cli.Usagef("--benchmark: which benchmark?\n%s", usage)
-	case o.repetitions < 0:
-		return cli.Usagef("--repetitions %d: want 1 or more", o.repetitions)
-	case o.builder == "bazel":
-		if o.specFile != "" || o.goPackage != "" {
+	case o.Repetitions < 0:
+		return cli.Usagef("--repetitions %d: want 1 or more", o.Repetitions)
+	case o.Builder == "bazel":
+		if o.SpecFile != "" || o.GoPackage != "" {
 			return cli.Usagef("--spec and --go-package are for --build=go")
 		}
-	case o.builder == "go":
-		if o.goPackage == "" {
+	case o.Builder == "go":
+		if o.GoPackage == "" {
 			return cli.Usagef("--build=go needs --go-package PKG")
 		}
-		if o.target != "" {
+		if o.Target != "" {
 			return cli.Usagef("--target is for --build=bazel")
 		}
 	default:
-		return cli.Usagef("--build %q: want bazel or go", o.builder)
+		return cli.Usagef("--build %q: want bazel or go", o.Builder)
 	}
 	return nil
 }
 
-// defaultManifest is the benchmarks' manifest (//benchmarks:manifest)
-// under bazel-bin.
-const defaultManifest = "benchmarks/manifest.json"
+// describe is a measurement's median and range.
+func describe(values []float64) string { return verdict.SampleText(result.NewSample(values)) }
 
-// fromManifest takes what the flags leave out from the benchmarks'
-// manifest: the label of the benchmark's quick test (bazel), its spec
-// (go).
-func (o *options) fromManifest() error {
-	if o.builder == "bazel" && o.target != "" || o.builder == "go" && o.specFile != "" {
-		return nil
-	}
-	m, err := perfspec.ReadManifest(o.manifest)
-	if errors.Is(err, fs.ErrNotExist) && o.builder == "bazel" {
-		// A checkout that never built it: the quick test as
-		// perf_benchmark names it.
-		o.target = "//benchmarks:" + o.benchmark + "_quick_test"
-		return nil
-	}
-	if err != nil {
-		return cli.Usagef("the benchmarks' manifest: %v (tools/bazel build //benchmarks:manifest writes it; or --manifest FILE, --spec FILE)", err)
-	}
-	b, err := m.Benchmark(o.benchmark)
-	if err != nil {
-		return cli.UsageError{Err: err}
-	}
-	quick, err := b.Target(result.ConfigQuick)
-	if err != nil {
-		return cli.UsageError{Err: err}
-	}
-	if o.builder == "bazel" {
-		o.target = quick.Label
-		return nil
-	}
-	root, err := m.Root()
-	if err != nil {
-		return cli.UsageError{Err: err}
-	}
-	o.specFile = filepath.Join(root, filepath.FromSlash(quick.Spec))
-	return nil
+func printAnswer(w io.Writer, r *answer.Answer) {
+	fmt.Fprintf(w, "first bad commit: %s %s\n", r.FirstBad.Commit, r.FirstBad.Subject)
+	fmt.Fprintf(w, "  %s %s: %s (%+.2f%% against its parent)\n", r.Benchmark, r.Metric, describe(r.FirstBad.Values), 100*r.Change)
+	fmt.Fprintf(w, "  its parent %s %s: %s\n", gitwork.Short(r.Parent.Commit), r.Parent.Subject, describe(r.Parent.Values))
+	fmt.Fprintf(w, "  GOOD %s: %s; BAD %s: %s; %d commits measured besides\n",
+		gitwork.Short(r.Good.Commit), describe(r.Good.Values), gitwork.Short(r.Bad.Commit), describe(r.Bad.Values), len(r.Steps))
 }

@@ -67,8 +67,8 @@
 // and gates it as gate does: a shard that failed or never reported, and
 // every benchmark without a result, named with its shard, fail the night.
 //
-// --bisect, before the subcommand, names bisect's command;
-// `bazel run //tools/nightly` gives it. Paths are relative to where bazel
+// --bisect, before the subcommand, bisects each new regression of the
+// history (tools/bisect/firstbad); `bazel run //tools/nightly` gives it. Paths are relative to where bazel
 // run was typed. Exit status: 1 for a regression or a failed step, 2 for
 // bad usage.
 //
@@ -96,7 +96,7 @@ func main() {
 	os.Exit(cli.Report(os.Stderr, "nightly", run(os.Args[1:], os.Stdout, os.Stderr)))
 }
 
-const usage = "usage: nightly [--bisect CMD --manifest FILE] collect --testlogs DIR EVENTS DEST | gate [--baseline DIR] [--tests-failed] [--dashboard URL] [--otava CMD [--history-dir DIR] [--history DSN] [--stale-after NIGHTS]] ARTIFACTS" +
+const usage = "usage: nightly [--bisect] [--manifest FILE] collect --testlogs DIR EVENTS DEST | gate [--baseline DIR] [--tests-failed] [--dashboard URL] [--otava CMD [--history-dir DIR] [--history DSN] [--stale-after NIGHTS]] ARTIFACTS" +
 	" | shardmap --manifest FILE --shards N [--history DSN] [--tolerance F] [--default-seconds S] [--since DAYS] [--quick] --out MAP | shard MAP K | steps [--upload] MAP | merge [gate's flags] MAP SHARDS ARTIFACTS"
 
 func run(args []string, stdout, stderr io.Writer) error {
@@ -108,7 +108,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("nightly", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprintln(stderr, usage); fs.PrintDefaults() }
-	bisect := fs.String("bisect", "", "the bisect `command` (//tools/bisect), run on each new regression of the history")
+	bisect := fs.Bool("bisect", false, "bisect each new regression of the history (tools/bisect/firstbad) for its first bad commit")
 	manifest := fs.String("manifest", "", "//benchmarks:manifest's `FILE`: shard, steps and merge place the benchmarks the map does not know (bazel run //tools/nightly gives it)")
 	if help, err := cli.ParseFlags(fs, args); help || err != nil {
 		return err

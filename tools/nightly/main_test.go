@@ -19,7 +19,7 @@ func TestFlags(t *testing.T) {
 	// collect looks for the lab's baseline and history under its cache
 	// directory, which a test's environment does not name.
 	t.Setenv("HAVLAK_LAB_CACHE", t.TempDir())
-	commands := []string{"--bisect", "bisect"}
+	commands := []string{"--bisect"}
 	for _, c := range []struct {
 		args []string
 		says string

@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+
+	"havlak-lab/internal/atomicfile"
 )
 
 // A Measurement is one commit's counts.
@@ -47,7 +49,17 @@ type Answer struct {
 	Saved int `json:"saved"`
 }
 
-// Read reads an answer that tools/bisect --json wrote.
+// Write writes a at path, whole or not at all.
+func Write(path string, a *Answer) error {
+	data, err := json.MarshalIndent(a, "", "  ")
+	if err != nil {
+		return err
+	}
+	return atomicfile.WriteFile(path, append(data, '\n'), 0o644)
+}
+
+// Read reads an answer that Write wrote (tools/bisect --json, the
+// nightly's bisect-NAME.json).
 func Read(path string) (*Answer, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {

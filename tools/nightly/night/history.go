@@ -25,6 +25,7 @@ import (
 	"havlak-lab/internal/numfmt"
 	"havlak-lab/tools/alert"
 	"havlak-lab/tools/bisect/answer"
+	"havlak-lab/tools/bisect/firstbad"
 	"havlak-lab/tools/changepoint"
 	"havlak-lab/tools/history"
 	"havlak-lab/tools/result"
@@ -41,9 +42,9 @@ type historyConfig struct {
 	dsn string
 	// otava is Apache Otava's command (tools/ci/tools.sh otava).
 	otava string
-	// bisect is tools/bisect's command, run in checkout for a new
-	// regression whose range holds more than one commit; "" for none.
-	bisect   string
+	// bisect: a new regression whose range holds more than one commit is
+	// bisected in checkout (tools/bisect/firstbad).
+	bisect   bool
 	checkout string
 	// name is the database's DSN without its password, once open.
 	name string
@@ -463,7 +464,7 @@ func (n *night) bisectFindings(findings []alert.Finding) {
 		good, bad := f.Range.From, f.Range.To
 		count, err := commitsBetween(n.history.checkout, good, bad)
 		switch {
-		case n.history.bisect == "":
+		case !n.history.bisect:
 			f.Evidence += "; not bisected (no --bisect)"
 			continue
 		case err != nil:
@@ -475,16 +476,13 @@ func (n *night) bisectFindings(findings []alert.Finding) {
 		}
 		out := filepath.Join(n.artifacts, "bisect-"+f.Benchmark+".json")
 		fmt.Fprintf(n.stdout, "%s: bisecting %d commits %s..%s\n", cli.Field(f.Benchmark), count, gitwork.Short(good), gitwork.Short(bad))
-		cmd := exec.Command(n.history.bisect, good, bad, "--benchmark", f.Benchmark, "--repo", n.history.checkout, "--json", out)
-		cmd.Stdout, cmd.Stderr = n.stdout, n.stderr
-		if err := cmd.Run(); err != nil {
+		b, err := firstbad.Find(firstbad.Options{Good: good, Bad: bad, Benchmark: f.Benchmark, Builder: "bazel", Repo: n.history.checkout}, n.stderr)
+		if err != nil {
 			f.Evidence += fmt.Sprintf("; the bisect failed (%v): see the log", err)
 			continue
 		}
-		b, err := answer.Read(out)
-		if err != nil {
+		if err := answer.Write(out, b); err != nil {
 			f.Evidence += "; " + err.Error()
-			continue
 		}
 		f.FirstBad, f.FirstBadSubject = b.FirstBad.Commit, b.FirstBad.Subject
 		f.Evidence += fmt.Sprintf("; bisected: %s %s → %s (%+.2f%%) at the first bad commit", b.Metric,

@@ -5,8 +5,8 @@
 //
 // Paths in the arguments and options are as a user types them: under
 // `bazel run`, relative to where it was typed (cli.UserPath), else to the
-// working directory. Commands (the report, bisect, Otava) are a
-// name looked up in PATH or a path relative to the working directory.
+// working directory. Otava's command is a name looked up in PATH or a path
+// relative to the working directory.
 package night
 
 import (
@@ -47,9 +47,9 @@ type GateOptions struct {
 	// benchmarks: MergeNight), one a line: the summary lists them, and
 	// the night fails.
 	Incomplete []string
-	// Bisect is the bisect command (//tools/bisect), run on each new
-	// regression of the history.
-	Bisect string
+	// Bisect: each new regression of the history is bisected
+	// (tools/bisect/firstbad), its first bad commit put in its alert.
+	Bisect bool
 	// Otava is Apache Otava's command (tools/ci/tools.sh otava); "" keeps
 	// the night out of the history, and no change points are searched.
 	Otava string
@@ -120,7 +120,7 @@ func Gate(o GateOptions) error {
 	}
 	if o.Otava != "" {
 		n.history = &historyConfig{dir: absolute(cli.UserPath(o.HistoryDir)), dsn: o.History, otava: absolute(o.Otava),
-			bisect: absolute(o.Bisect), checkout: cli.UserPath(".")}
+			bisect: o.Bisect, checkout: cli.UserPath(".")}
 		switch {
 		case n.history.dsn == "":
 			n.history.dsn = history.DirDSN(n.history.dir)

@@ -1,4 +1,4 @@
-package main
+package firstbad
 
 import (
 	"errors"
@@ -104,7 +104,7 @@ func bisectCounts(t *testing.T, goProgram bool, jitter float64, counts ...float6
 	spec := &perfspec.Spec{Common: perfspec.Common{Benchmark: result.Benchmark{Name: "stage"}, Binary: "program"},
 		Program: &perfspec.Program{Profiler: profiler, Counted: &perfspec.Counted{Repetitions: 3}}}
 	counter := &jitterCounter{jitter: jitter}
-	m := &measurer{o: &options{benchmark: "stage", builder: "files"}, wt: git(repo), builder: &fileBuilder{worktree: repo, out: t.TempDir(), spec: spec},
+	m := &measurer{o: &Options{Benchmark: "stage", Builder: "files"}, wt: git(repo), builder: &fileBuilder{worktree: repo, out: t.TempDir(), spec: spec},
 		tmp: t.TempDir(), log: io.Discard, count: counter.count}
 	rep, err := m.bisect(commits[0], commits[len(commits)-1])
 	return commits, rep, err

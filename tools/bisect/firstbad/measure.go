@@ -1,4 +1,4 @@
-package main
+package firstbad
 
 import (
 	"bufio"
@@ -39,7 +39,7 @@ type builder interface {
 
 // A measurer measures commits in the worktree.
 type measurer struct {
-	o           *options
+	o           *Options
 	wt          git
 	builder     builder
 	tmp         string
@@ -113,14 +113,14 @@ func (m *measurer) measure(commit, what string) (answer.Measurement, error) {
 		}
 	}()
 	switch {
-	case spec.Benchmark.Name != m.o.benchmark:
-		return meas, fmt.Errorf("%w: its spec is of benchmark %q, not %q", errBroken, spec.Benchmark.Name, m.o.benchmark)
+	case spec.Benchmark.Name != m.o.Benchmark:
+		return meas, fmt.Errorf("%w: its spec is of benchmark %q, not %q", errBroken, spec.Benchmark.Name, m.o.Benchmark)
 	case spec.Program == nil || spec.Program.Counted == nil:
-		return meas, fmt.Errorf("%w: benchmark %s declares no runs under Cachegrind (a program with counted_repetitions > 0)", errBroken, m.o.benchmark)
+		return meas, fmt.Errorf("%w: benchmark %s declares no runs under Cachegrind (a program with counted_repetitions > 0)", errBroken, m.o.Benchmark)
 	}
 	goProgram := spec.Program.Profiler == "go"
 	if m.metric == "" {
-		m.metric = m.o.metric
+		m.metric = m.o.Metric
 		if m.metric == "" {
 			m.metric = cachegrind.GatedMetric(goProgram)
 		}
@@ -130,7 +130,7 @@ func (m *measurer) measure(commit, what string) (answer.Measurement, error) {
 		// A C or C++ program's count is exact (cachegrind.Metrics), a
 		// Go program's is not.
 		m.exact = !goProgram
-		m.repetitions = m.o.repetitions
+		m.repetitions = m.o.Repetitions
 		if m.repetitions == 0 {
 			m.repetitions = max(spec.Program.Counted.Repetitions, minRepetitions)
 		}

@@ -1,7 +1,11 @@
-package main
+// Package firstbad finds the commit that changed a benchmark's low-noise
+// figure: the first bad commit between a good and a bad one, measured in a
+// worktree of its own under Cachegrind and judged by the gate's rule for
+// counts (verdict.Boundary). The bisect command and the nightly's gate
+// call it (Find); //tools/bisect documents the method.
+package firstbad
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -10,7 +14,6 @@ import (
 	"regexp"
 	"strings"
 
-	"havlak-lab/internal/atomicfile"
 	"havlak-lab/internal/cli"
 	"havlak-lab/internal/gitwork"
 	"havlak-lab/internal/gosdk"
@@ -32,12 +35,16 @@ func describe(values []float64) string { return verdict.SampleText(result.NewSam
 // git runs git commands in one directory.
 type git = gitwork.Repo
 
-// bisect does it all; progress goes to log, the answer to standard output.
-func bisect(o *options, log io.Writer) error {
-	repo := git(o.repo)
+// Find measures GOOD and BAD and the commits git bisect picks between them,
+// and answers with the first bad one; progress goes to log.
+func Find(o Options, log io.Writer) (*answer.Answer, error) {
+	if err := o.complete(); err != nil {
+		return nil, err
+	}
+	repo := git(o.Repo)
 	top, err := repo.Output("rev-parse", "--show-toplevel")
 	if err != nil {
-		return cli.Usagef("%s: not a git repository: %v", o.repo, err)
+		return nil, cli.Usagef("%s: not a git repository: %v", o.Repo, err)
 	}
 	repo = git(top)
 	resolve := func(what, rev string) (string, error) {
@@ -47,24 +54,24 @@ func bisect(o *options, log io.Writer) error {
 		}
 		return hash, nil
 	}
-	good, err := resolve("GOOD", o.good)
+	good, err := resolve("GOOD", o.Good)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	bad, err := resolve("BAD", o.bad)
+	bad, err := resolve("BAD", o.Bad)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if good == bad {
-		return cli.Usagef("GOOD and BAD are the same commit, %s", good)
+		return nil, cli.Usagef("GOOD and BAD are the same commit, %s", good)
 	}
 	if _, err := repo.Output("merge-base", "--is-ancestor", good, bad); err != nil {
-		return cli.Usagef("GOOD %s is not an ancestor of BAD %s", o.good, o.bad)
+		return nil, cli.Usagef("GOOD %s is not an ancestor of BAD %s", o.Good, o.Bad)
 	}
 
-	worktree, err := repo.AddWorktree("bisection", o.cache, good)
+	worktree, err := repo.AddWorktree("bisection", o.Cache, good)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	wt := worktree.Dir
 	defer func() {
@@ -73,45 +80,37 @@ func bisect(o *options, log io.Writer) error {
 	}()
 	tmp, err := os.MkdirTemp("", "bisect")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer os.RemoveAll(tmp)
 	var b builder
-	switch o.builder {
+	switch o.Builder {
 	case "bazel":
 		// The user's cache settings make each commit's build cheap.
 		if data, err := os.ReadFile(filepath.Join(top, "user.bazelrc")); err == nil {
 			if err := os.WriteFile(filepath.Join(wt, "user.bazelrc"), data, 0o644); err != nil {
-				return err
+				return nil, err
 			}
 		}
-		b = &bazelBuilder{worktree: wt, target: o.target, log: log}
+		b = &bazelBuilder{worktree: wt, target: o.Target, log: log}
 	case "go":
-		spec, err := perfspec.Read(o.specFile)
+		spec, err := perfspec.Read(o.SpecFile)
 		if err != nil {
-			return cli.UsageError{Err: err}
+			return nil, cli.UsageError{Err: err}
 		}
-		goCmd := o.goCommand
+		goCmd := o.GoCommand
 		if goCmd == "" {
 			goCmd = gosdk.Command()
 		}
-		b = &goBuilder{worktree: wt, pkg: o.goPackage, goCmd: goCmd, out: tmp, spec: spec, log: log}
+		b = &goBuilder{worktree: wt, pkg: o.GoPackage, goCmd: goCmd, out: tmp, spec: spec, log: log}
 	}
 	defer b.close()
 	// Without Valgrind every commit would be skipped as broken.
 	if _, err := cachegrind.Valgrind(); err != nil {
-		return err
+		return nil, err
 	}
-	m := &measurer{o: o, wt: git(wt), builder: b, tmp: tmp, log: log, count: underValgrind}
-	rep, err := m.bisect(good, bad)
-	if err != nil {
-		return err
-	}
-	printAnswer(cli.Terminal(os.Stdout), rep)
-	if o.jsonOut != "" {
-		return writeJSON(o.jsonOut, rep)
-	}
-	return nil
+	m := &measurer{o: &o, wt: git(wt), builder: b, tmp: tmp, log: log, count: underValgrind}
+	return m.bisect(good, bad)
 }
 
 // underValgrind counts a run under the Valgrind on PATH.
@@ -128,7 +127,7 @@ func underValgrind(run cachegrind.Run) (cachegrind.Counts, error) {
 // bisect picks between them, and answers with the first bad one.
 func (m *measurer) bisect(good, bad string) (*answer.Answer, error) {
 	o, log := m.o, m.log
-	fmt.Fprintf(log, "bisect: %s between GOOD %s and BAD %s, in the worktree %s (built with %s)\n", o.benchmark, gitwork.Short(good), gitwork.Short(bad), m.wt, o.builder)
+	fmt.Fprintf(log, "bisect: %s between GOOD %s and BAD %s, in the worktree %s (built with %s)\n", o.Benchmark, gitwork.Short(good), gitwork.Short(bad), m.wt, o.Builder)
 	goodM, err := m.measureAt(good, "GOOD")
 	if err != nil {
 		return nil, err
@@ -147,7 +146,7 @@ func (m *measurer) bisect(good, bad string) (*answer.Answer, error) {
 	goodM.Verdict, badM.Verdict = "good", "bad"
 	fmt.Fprintf(log, "bisect: %s\n", boundary.Rule())
 	rep := &answer.Answer{
-		Benchmark: o.benchmark, Metric: m.metric, Unit: "instructions", Builder: o.builder,
+		Benchmark: o.Benchmark, Metric: m.metric, Unit: "instructions", Builder: o.Builder,
 		Repetitions: m.repetitions, Rule: boundary.Rule(), Threshold: boundary.Threshold, Good: goodM, Bad: badM,
 	}
 	measured := map[string]answer.Measurement{good: goodM, bad: badM}
@@ -220,19 +219,3 @@ func (m *measurer) bisect(good, bad string) (*answer.Answer, error) {
 
 // firstBad is git bisect's answer.
 var firstBad = regexp.MustCompile(`(?m)^([0-9a-f]{40,64}) is the first bad commit`)
-
-func printAnswer(w io.Writer, r *answer.Answer) {
-	fmt.Fprintf(w, "first bad commit: %s %s\n", r.FirstBad.Commit, r.FirstBad.Subject)
-	fmt.Fprintf(w, "  %s %s: %s (%+.2f%% against its parent)\n", r.Benchmark, r.Metric, describe(r.FirstBad.Values), 100*r.Change)
-	fmt.Fprintf(w, "  its parent %s %s: %s\n", gitwork.Short(r.Parent.Commit), r.Parent.Subject, describe(r.Parent.Values))
-	fmt.Fprintf(w, "  GOOD %s: %s; BAD %s: %s; %d commits measured besides\n",
-		gitwork.Short(r.Good.Commit), describe(r.Good.Values), gitwork.Short(r.Bad.Commit), describe(r.Bad.Values), len(r.Steps))
-}
-
-func writeJSON(path string, r *answer.Answer) error {
-	data, err := json.MarshalIndent(r, "", "  ")
-	if err != nil {
-		return err
-	}
-	return atomicfile.WriteFile(path, append(data, '\n'), 0o644)
-}

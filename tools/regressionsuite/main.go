@@ -24,6 +24,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"time"
 
 	"havlak-lab/internal/atomicfile"
@@ -123,14 +124,20 @@ func measure(cases []suite.Case, checkout, cache string, reruns int, log io.Writ
 	m.Checkout = checkoutCommit(checkout)
 	var benchmarks []string
 	for _, c := range cases {
-		if !contains(benchmarks, c.Benchmark) {
-			benchmarks = append(benchmarks, c.Benchmark)
+		for _, b := range c.Benchmarks {
+			if !contains(benchmarks, b) {
+				benchmarks = append(benchmarks, b)
+			}
 		}
 	}
 	m.Reruns = r.Baseline(benchmarks, reruns)
 	for i, c := range cases {
-		fmt.Fprintf(log, "regressionsuite: [%d/%d] %s (%s, %s, %s in %s), %s since the start\n",
-			i+1, len(cases), c.Name, c.Kind, c.Language, c.Size, c.Benchmark, time.Since(m.Started).Round(time.Second))
+		what := c.Kind + ", " + c.Language
+		if c.Size != "" {
+			what += ", " + c.Size
+		}
+		fmt.Fprintf(log, "regressionsuite: [%d/%d] %s (%s in %s), %s since the start\n",
+			i+1, len(cases), c.Name, what, strings.Join(c.Benchmarks, ", "), time.Since(m.Started).Round(time.Second))
 		o := r.Run(c)
 		fmt.Fprintf(log, "regressionsuite: %s: %s\n", c.Name, o.Summary())
 		m.Outcomes = append(m.Outcomes, o)

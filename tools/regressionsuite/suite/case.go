@@ -4,7 +4,9 @@
 // that none did), with the false alarms of unchanged reruns. The kinds of
 // regression are declared here, once; each patch says in its header which
 // kind it injects, into which benchmark, at which size, and which figure
-// should catch it.
+// should catch it. Neutral patches, of no regression, are the corpus of a
+// second matrix: how far changes that should not move a gated figure move
+// it, and whether they set the gate off.
 package suite
 
 import (

@@ -183,16 +183,7 @@ func TestMatrixLoosened(t *testing.T) {
 		"| extra-work + its own threshold raised to 100% | C++ | 5% | havlak7cc | **caught** by `instructions` +5.00%; the base's gate applied, the perf check's summary says: the change declares a threshold of 100.0%, the base 1.0%: the base's applies | `instructions` +5.00% |",
 		"| extra-work + its own `gated` dropped | C++ | 5% | havlak7cc | **caught** by `instructions` +5.00%; the base's gate applied, the perf check's summary says: the change no longer gates it: the base's gate applies | `instructions` +5.00% |",
 	}
-	last := -1
-	for _, row := range rows {
-		i := strings.Index(got, row)
-		if i < 0 {
-			t.Errorf("the matrix lacks %q:\n%s", row, got)
-		} else if i < last {
-			t.Errorf("%q is out of order:\n%s", row, got)
-		}
-		last = i
-	}
+	wantInOrder(t, got, rows)
 	if err := m.Failure(); err != nil {
 		t.Errorf("Failure: %v", err)
 	}
@@ -215,5 +206,20 @@ func TestMatrixLoosened(t *testing.T) {
 	m.Outcomes[1].Benchmarks = silent
 	if err := m.Outcomes[1].GateHeld(); err == nil || !strings.Contains(err.Error(), "does not say that the change loosened its gate") {
 		t.Errorf("GateHeld: %v", err)
+	}
+}
+
+// wantInOrder fails t unless the matrix got has each of rows, in order.
+func wantInOrder(t *testing.T, got string, rows []string) {
+	t.Helper()
+	last := -1
+	for _, row := range rows {
+		i := strings.Index(got, row)
+		if i < 0 {
+			t.Errorf("the matrix lacks %q:\n%s", row, got)
+		} else if i < last {
+			t.Errorf("%q is out of order:\n%s", row, got)
+		}
+		last = i
 	}
 }

@@ -51,16 +51,7 @@ func TestNeutralMatrix(t *testing.T) {
 		"- neutral-cc-c: **false alarm**: instructions -1.00% in havlak6cc (4.00 of its threshold)",
 		"- neutral-cc-d: not run: the patch does not apply",
 	}
-	last := -1
-	for _, row := range rows {
-		i := strings.Index(got, row)
-		if i < 0 {
-			t.Errorf("the matrix lacks %q:\n%s", row, got)
-		} else if i < last {
-			t.Errorf("%q is out of order:\n%s", row, got)
-		}
-		last = i
-	}
+	wantInOrder(t, got, rows)
 	for _, absent := range []string{"d1_misses", "| neutral |"} {
 		if strings.Contains(got, absent) {
 			t.Errorf("the matrix shows %q:\n%s", absent, got)

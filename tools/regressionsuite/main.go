@@ -4,7 +4,9 @@
 // (tools/regressionsuite/patches: one kind of regression each, in Go or
 // C++, at about 0.5%, 1%, 2% or 5%), builds and measures the benchmark's
 // quick test, judges it against the unchanged one by the perf check's
-// rule, and writes the detection matrix.
+// rule, and writes the detection matrix; the neutral patches (changes that
+// compute the same with the same work) are judged the same way in every
+// benchmark they reach, for the false alarms of the second matrix.
 //
 //	tools/bazel run //tools/regressionsuite -- [--cases REGEXP] [--reruns N] [--out FILE] [--doc FILE]
 //
@@ -12,8 +14,8 @@
 // the matrix as Markdown (default: regression-suite.md in the checkout);
 // --doc also replaces the matrix between the markers of a document
 // (docs/records/regression-suite.md keeps the latest). Exit status 1 when a case could not be
-// run or unchanged code raised an alarm; a missed case is a finding, not a
-// failure.
+// run or unchanged code or a neutral change raised an alarm; a missed case
+// is a finding, not a failure.
 package main
 
 import (
@@ -24,6 +26,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"time"
 
 	"havlak-lab/internal/atomicfile"
@@ -123,14 +126,20 @@ func measure(cases []suite.Case, checkout, cache string, reruns int, log io.Writ
 	m.Checkout = checkoutCommit(checkout)
 	var benchmarks []string
 	for _, c := range cases {
-		if !contains(benchmarks, c.Benchmark) {
-			benchmarks = append(benchmarks, c.Benchmark)
+		for _, b := range c.Benchmarks {
+			if !contains(benchmarks, b) {
+				benchmarks = append(benchmarks, b)
+			}
 		}
 	}
 	m.Reruns = r.Baseline(benchmarks, reruns)
 	for i, c := range cases {
-		fmt.Fprintf(log, "regressionsuite: [%d/%d] %s (%s, %s, %s in %s), %s since the start\n",
-			i+1, len(cases), c.Name, c.Kind, c.Language, c.Size, c.Benchmark, time.Since(m.Started).Round(time.Second))
+		what := c.Kind + ", " + c.Language
+		if c.Size != "" {
+			what += ", " + c.Size
+		}
+		fmt.Fprintf(log, "regressionsuite: [%d/%d] %s (%s in %s), %s since the start\n",
+			i+1, len(cases), c.Name, what, strings.Join(c.Benchmarks, ", "), time.Since(m.Started).Round(time.Second))
 		o := r.Run(c)
 		fmt.Fprintf(log, "regressionsuite: %s: %s\n", c.Name, o.Summary())
 		m.Outcomes = append(m.Outcomes, o)

@@ -4,7 +4,9 @@
 // that none did), with the false alarms of unchanged reruns. The kinds of
 // regression are declared here, once; each patch says in its header which
 // kind it injects, into which benchmark, at which size, and which figure
-// should catch it.
+// should catch it. Neutral patches, of no regression, are the corpus of a
+// second matrix: how far changes that should not move a gated figure move
+// it, and whether they set the gate off.
 package suite
 
 import (
@@ -14,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -105,6 +108,13 @@ var Kinds = []Kind{
 		Catcher: "the quick test's sweep over workload sizes and its fitted growth (issue 28, item 2)"},
 }
 
+// Neutral is the kind of a case that injects no regression: a change that
+// computes the same and does the same work (a string reworded, functions
+// reordered or moved, a local renamed), which the gate should let through
+// untouched. Not one of Kinds: those are the detection matrix's, and a
+// neutral case has no size and no figure meant to catch it.
+const Neutral = "neutral"
+
 // KindNamed returns the declared kind called name.
 func KindNamed(name string) (Kind, bool) {
 	for _, k := range Kinds {
@@ -148,17 +158,21 @@ func LooseningNamed(name string) (Loosening, bool) {
 }
 
 // A Case is one patch: one kind of regression, in one benchmark, at one
-// size, and maybe a loosening of the benchmark's own gate.
+// size, and maybe a loosening of the benchmark's own gate; or a neutral
+// change, in every benchmark it reaches.
 type Case struct {
 	// Name is the patch file's name without .patch.
 	Name string
 	// Path is the patch file.
-	Path      string
-	Kind      string
-	Language  string
-	Size      string
-	Benchmark string
-	// Figure is the figure that should catch it.
+	Path     string
+	Kind     string
+	Language string
+	// Size is "" for a neutral case.
+	Size string
+	// Benchmarks are the benchmarks the patch is measured in: the one a
+	// regression is injected into, or each one a neutral change reaches.
+	Benchmarks []string
+	// Figure is the figure that should catch it; "" for a neutral case.
 	Figure string
 	// What the patch does, in words.
 	What string
@@ -167,8 +181,15 @@ type Case struct {
 	Loosens string
 }
 
-// Cell is the case's place in the matrix: no two cases share one.
+// IsNeutral tells whether the case is a neutral change, not a regression.
+func (c Case) IsNeutral() bool { return c.Kind == Neutral }
+
+// Cell is the case's place in the matrix: no two cases share one. Neutral
+// cases are each a row of their own, of the neutral matrix.
 func (c Case) Cell() string {
+	if c.IsNeutral() {
+		return Neutral + " " + c.Name
+	}
 	cell := c.Kind + " " + c.Language + " " + c.Size
 	if c.Loosens != "" {
 		cell += " loosening " + c.Loosens
@@ -177,10 +198,13 @@ func (c Case) Cell() string {
 }
 
 // The header's keys, each required once, before the first blank line;
-// optionalKeys may be given once too.
+// optionalKeys may be given once too. A neutral case requires neutralKeys
+// only, names each benchmark it reaches on a Benchmark line of its own,
+// and takes none of the keys of an expected move (the others).
 var (
 	headerKeys   = []string{"Kind", "Language", "Size", "Benchmark", "Figure", "What"}
 	optionalKeys = []string{"Loosens"}
+	neutralKeys  = []string{"Kind", "Language", "Benchmark", "What"}
 )
 
 var figureName = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
@@ -196,8 +220,8 @@ func ParseCase(path string, data []byte) (Case, error) {
 	if len(data) > MaxPatchSize {
 		return c, fmt.Errorf("%s: %d bytes, over %d", path, len(data), MaxPatchSize)
 	}
-	seen := map[string]bool{}
-	sizeLine := 0
+	// keyLines are the lines each key was given on, in order.
+	keyLines := map[string][]int{}
 	scanner := bufio.NewScanner(bytes.NewReader(data))
 	line := 0
 	for scanner.Scan() {
@@ -211,14 +235,16 @@ func ParseCase(path string, data []byte) (Case, error) {
 		if !ok || value == "" {
 			return c, fmt.Errorf("%s:%d: %q: want \"Key: value\" (the header ends at a blank line)", path, line, text)
 		}
-		if seen[key] {
+		// Only a neutral case names several benchmarks, which its Kind,
+		// maybe on a later line, says: checked after the header.
+		if len(keyLines[key]) > 0 && key != "Benchmark" {
 			return c, fmt.Errorf("%s:%d: %s given twice", path, line, key)
 		}
-		seen[key] = true
+		keyLines[key] = append(keyLines[key], line)
 		switch key {
 		case "Kind":
-			if _, ok := KindNamed(value); !ok {
-				return c, fmt.Errorf("%s:%d: kind %q: not one of the suite's kinds (%s)", path, line, value, kindNames())
+			if _, ok := KindNamed(value); !ok && value != Neutral {
+				return c, fmt.Errorf("%s:%d: kind %q: not one of the suite's kinds (%s) nor %s", path, line, value, kindNames(), Neutral)
 			}
 			c.Kind = value
 		case "Language":
@@ -230,13 +256,15 @@ func ParseCase(path string, data []byte) (Case, error) {
 			if !contains(Sizes, value) {
 				return c, fmt.Errorf("%s:%d: size %q: want one of %s", path, line, value, strings.Join(Sizes, ", "))
 			}
-			sizeLine = line
 			c.Size = value
 		case "Benchmark":
 			if err := result.CheckName(value); err != nil {
 				return c, fmt.Errorf("%s:%d: benchmark: %v", path, line, err)
 			}
-			c.Benchmark = value
+			if slices.Contains(c.Benchmarks, value) {
+				return c, fmt.Errorf("%s:%d: benchmark %s given twice", path, line, value)
+			}
+			c.Benchmarks = append(c.Benchmarks, value)
 		case "Figure":
 			if !figureName.MatchString(value) {
 				return c, fmt.Errorf("%s:%d: figure %q: want a result's metric name (own_instructions)", path, line, value)
@@ -253,26 +281,41 @@ func ParseCase(path string, data []byte) (Case, error) {
 			return c, fmt.Errorf("%s:%d: unknown key %q: want %s", path, line, key, strings.Join(append(headerKeys, optionalKeys...), ", "))
 		}
 	}
-	for _, key := range headerKeys {
-		if !seen[key] {
+	required := headerKeys
+	if c.IsNeutral() {
+		required = neutralKeys
+	}
+	for _, key := range required {
+		if len(keyLines[key]) == 0 {
 			return c, fmt.Errorf("%s: the header has no %s", path, key)
 		}
+	}
+	if !bytes.Contains(data, []byte("\ndiff --git a/")) {
+		return c, fmt.Errorf("%s: no diff after the header (want git diff's output)", path)
+	}
+	if c.IsNeutral() {
+		for _, key := range append(headerKeys, optionalKeys...) {
+			if lines := keyLines[key]; len(lines) > 0 && !slices.Contains(neutralKeys, key) {
+				return c, fmt.Errorf("%s:%d: a neutral case has no %s: it expects no move", path, lines[0], key)
+			}
+		}
+		return c, nil
+	}
+	if lines := keyLines["Benchmark"]; len(lines) > 1 {
+		return c, fmt.Errorf("%s:%d: Benchmark given twice (only a neutral case names several)", path, lines[1])
 	}
 	if k, _ := KindNamed(c.Kind); k.Absent[c.Language] != "" {
 		return c, fmt.Errorf("%s: the suite declares %s absent in %s: %s", path, c.Kind, c.Language, k.Absent[c.Language])
 	}
 	if k, _ := KindNamed(c.Kind); k.Unsized[c.Size] != "" {
-		return c, fmt.Errorf("%s:%d: the suite declares no %s case of %s: %s", path, sizeLine, c.Kind, c.Size, k.Unsized[c.Size])
-	}
-	if !bytes.Contains(data, []byte("\ndiff --git a/")) {
-		return c, fmt.Errorf("%s: no diff after the header (want git diff's output)", path)
+		return c, fmt.Errorf("%s:%d: the suite declares no %s case of %s: %s", path, keyLines["Size"][0], c.Kind, c.Size, k.Unsized[c.Size])
 	}
 	return c, nil
 }
 
 // LoadCases reads every *.patch file of dir, sorted by name, and checks
 // that no two inject the same kind into the same language at the same
-// size, loosening the same or nothing.
+// size, loosening the same or nothing (Case.Cell).
 func LoadCases(dir string) ([]Case, error) {
 	paths, err := filepath.Glob(filepath.Join(dir, "*.patch"))
 	if err != nil {

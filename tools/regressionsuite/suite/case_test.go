@@ -45,6 +45,32 @@ func TestThePatches(t *testing.T) {
 	}
 }
 
+// The neutral corpus: at least minNeutralCases changes, some in each
+// language.
+func TestTheNeutralPatches(t *testing.T) {
+	const minNeutralCases = 20
+	cases, err := LoadCases(patchesDir(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	languages := map[string]int{}
+	for _, c := range cases {
+		if c.IsNeutral() {
+			languages[c.Language]++
+		}
+	}
+	total := 0
+	for _, lang := range Languages {
+		if languages[lang] == 0 {
+			t.Errorf("no neutral patch in %s", lang)
+		}
+		total += languages[lang]
+	}
+	if total < minNeutralCases {
+		t.Errorf("%d neutral patches, want at least %d", total, minNeutralCases)
+	}
+}
+
 // A case that loosens its benchmark's gate changes the declaration as well
 // as the code: what it loosens is among the files it changes, beside the
 // regression of a case that loosens nothing, in the same cell.
@@ -70,7 +96,7 @@ func TestTheLooseningPatches(t *testing.T) {
 			t.Errorf("%s loosens %s but does not change %s: it changes %s", c.Path, c.Loosens, want, strings.Join(files, ", "))
 		}
 		if !slices.ContainsFunc(cases, func(o Case) bool {
-			return o.Loosens == "" && o.Kind == c.Kind && o.Language == c.Language && o.Size == c.Size && o.Benchmark == c.Benchmark && o.Figure == c.Figure
+			return o.Loosens == "" && o.Kind == c.Kind && o.Language == c.Language && o.Size == c.Size && slices.Equal(o.Benchmarks, c.Benchmarks) && o.Figure == c.Figure
 		}) {
 			t.Errorf("%s: no case injects %s alone, to compare it with", c.Path, c.Cell())
 		}
@@ -137,11 +163,12 @@ func TestThePatchesApply(t *testing.T) {
 	}
 }
 
-// patchedFiles are the files a git diff changes.
+// patchedFiles are the files a git diff changes that exist before it: not
+// those it creates ("--- /dev/null"), which there is nothing to copy of.
 func patchedFiles(diff string) []string {
 	var names []string
 	for _, line := range strings.Split(diff, "\n") {
-		if name, ok := strings.CutPrefix(line, "+++ b/"); ok {
+		if name, ok := strings.CutPrefix(line, "--- a/"); ok {
 			names = append(names, name)
 		}
 	}

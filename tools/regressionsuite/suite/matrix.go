@@ -15,17 +15,27 @@ import (
 // An Outcome is what the gate made of one case.
 type Outcome struct {
 	Case Case
-	// Benchmark is the case's benchmark as the perf check judged it; nil
-	// when the case could not be run (Err says why).
-	Benchmark *summary.Benchmark
-	Err       string
+	// Benchmarks are the case's benchmarks as the perf check judged them,
+	// in the case's order; nil when the case could not be run (Err says
+	// why).
+	Benchmarks []summary.Benchmark
+	Err        string
 }
 
-// Caught is the gated figures of the case's benchmark that regressed.
+// judged is a regression case's one benchmark as the perf check judged
+// it; nil when the case could not be run.
+func (o Outcome) judged() *summary.Benchmark {
+	if len(o.Benchmarks) == 0 {
+		return nil
+	}
+	return &o.Benchmarks[0]
+}
+
+// Caught is the gated figures of the case's benchmarks that regressed.
 func (o Outcome) Caught() []verdict.Verdict {
 	var caught []verdict.Verdict
-	if o.Benchmark != nil {
-		for _, f := range o.Benchmark.Figures {
+	for _, b := range o.Benchmarks {
+		for _, f := range b.Figures {
 			if f.Fails() {
 				caught = append(caught, f)
 			}
@@ -37,10 +47,10 @@ func (o Outcome) Caught() []verdict.Verdict {
 // Target is the verdict of the figure that should catch the case; nil
 // when the benchmark has no such gated figure.
 func (o Outcome) Target() *verdict.Verdict {
-	if o.Benchmark != nil {
-		for i, f := range o.Benchmark.Figures {
+	if b := o.judged(); b != nil {
+		for i, f := range b.Figures {
 			if f.Figure == o.Case.Figure {
-				return &o.Benchmark.Figures[i]
+				return &b.Figures[i]
 			}
 		}
 	}
@@ -55,10 +65,10 @@ func (o Outcome) Target() *verdict.Verdict {
 // change tried (verdict.Verdict.Loosened). nil for a case that loosens
 // nothing or did not run.
 func (o Outcome) GateHeld() error {
-	if o.Case.Loosens == "" || o.Benchmark == nil {
+	if o.Case.Loosens == "" || o.judged() == nil {
 		return nil
 	}
-	data, err := summary.Marshal(&summary.Summary{Tool: "perfcheck", Benchmarks: []summary.Benchmark{*o.Benchmark}})
+	data, err := summary.Marshal(&summary.Summary{Tool: "perfcheck", Benchmarks: []summary.Benchmark{*o.judged()}})
 	if err != nil {
 		return fmt.Errorf("the perf check's summary: %w", err)
 	}
@@ -111,7 +121,8 @@ type Matrix struct {
 // size, caught by which figure, missed, or absent (a language or sizes the
 // kind has no case of) and why, each followed
 // by its cases that also loosen the benchmark's own gate; then the false
-// alarms of the unchanged reruns.
+// alarms of the unchanged reruns; then the neutral matrix, if neutral
+// cases were run (writeNeutral).
 func (m *Matrix) WriteMarkdown(w io.Writer) {
 	fmt.Fprintf(w, "Run of %s UTC on `%s` (the checkout measured), %s in all.\n\n", m.Started.UTC().Format("2006-01-02 15:04"), m.Checkout, m.Took.Round(time.Second))
 	fmt.Fprintln(w, "| kind | language | size | benchmark | verdict | the figure meant to catch it |")
@@ -137,7 +148,7 @@ func (m *Matrix) WriteMarkdown(w io.Writer) {
 						kind += " + " + l.Row
 					}
 					cell, note := o.cells(k)
-					fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", kind, lang, size, markdown.Escape(o.Case.Benchmark), cell)
+					fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", kind, lang, size, markdown.Escape(strings.Join(o.Case.Benchmarks, ", ")), cell)
 					if note != "" && !contains(notes, note) {
 						notes = append(notes, note)
 					}
@@ -169,6 +180,7 @@ func (m *Matrix) WriteMarkdown(w io.Writer) {
 		}
 		fmt.Fprintf(w, "| %s | %d | %s |\n", markdown.Escape(r.Benchmark), r.Comparisons, said)
 	}
+	m.writeNeutral(w)
 }
 
 // unsizedGroup is sizes a kind has no case of, for one reason.
@@ -204,7 +216,7 @@ func (o Outcome) cells(k Kind) (string, string) {
 			target += fmt.Sprintf(" (noise %.3f%%)", 100*t.Noise)
 		}
 		target += markdown.Escape(shownOnly(*t))
-	} else if o.Benchmark != nil {
+	} else if o.judged() != nil {
 		target += ": not among the figures this check gates for the benchmark; what should catch it: " + k.Catcher
 	}
 	switch caught := o.Caught(); {
@@ -258,6 +270,9 @@ func (o Outcome) Summary() string {
 	if o.Err != "" {
 		return "not run: " + o.Err
 	}
+	if o.Case.IsNeutral() {
+		return o.neutralSummary()
+	}
 	var by []string
 	for _, f := range o.Caught() {
 		by = append(by, f.Figure+" "+f.ChangeText(2))
@@ -281,7 +296,7 @@ func (o Outcome) Summary() string {
 // Failure is an error when the suite itself failed: a case that could not
 // be run, a case that loosened its own gate and was not held to the
 // base's (Outcome.GateHeld), reruns that could not be measured, or a
-// false alarm.
+// false alarm, of unchanged code or of a neutral change.
 func (m *Matrix) Failure() error {
 	var problems []string
 	for _, o := range m.Outcomes {
@@ -290,6 +305,9 @@ func (m *Matrix) Failure() error {
 		}
 		if err := o.GateHeld(); err != nil {
 			problems = append(problems, o.Case.Name+": "+err.Error())
+		}
+		for _, a := range o.Alarms() {
+			problems = append(problems, o.Case.Name+": false alarm: "+a.String())
 		}
 	}
 	for _, r := range m.Reruns {

@@ -1,6 +1,7 @@
 package suite
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -19,6 +20,11 @@ func TestParseCaseRefuses(t *testing.T) {
 	if c, err := ParseCase("p/extra.patch", []byte(good+"Loosens: threshold\n"+diff)); err != nil || c.Loosens != "threshold" {
 		t.Fatalf("a good header that loosens: %+v, %v", c, err)
 	}
+	// A neutral case's Kind may follow its Benchmark lines.
+	const neutral = "Language: C++\nBenchmark: havlak7\nBenchmark: havlak8\nKind: neutral\nWhat: a comment reworded\n"
+	if c, err := ParseCase("p/n.patch", []byte(neutral+diff)); err != nil || !c.IsNeutral() || !slices.Equal(c.Benchmarks, []string{"havlak7", "havlak8"}) || c.Cell() != "neutral n" {
+		t.Fatalf("a neutral header of two benchmarks: %+v, %v", c, err)
+	}
 	for _, tc := range []struct{ text, want string }{
 		{strings.Replace(good, "extra-work", "slowness", 1) + diff, "p/x.patch:1: kind \"slowness\": not one of"},
 		{strings.Replace(good, "Go", "Rust", 1) + diff, "p/x.patch:2: language \"Rust\""},
@@ -33,6 +39,13 @@ func TestParseCaseRefuses(t *testing.T) {
 		{good, "no diff after the header"},
 		{strings.Replace(strings.Replace(good, "extra-work", "contention", 1), "Go", "C++", 1) + diff, "declares contention absent in C++"},
 		{strings.Replace(strings.Replace(good, "extra-work", "contention", 1), "2%", "0.5%", 1) + diff, "p/x.patch:3: the suite declares no contention case of 0.5%: the figure meant"},
+		{good + "Benchmark: havlak8\n" + diff, "p/x.patch:7: Benchmark given twice (only a neutral case names several)"},
+		{neutral + "Benchmark: havlak7\n" + diff, "p/x.patch:6: benchmark havlak7 given twice"},
+		{neutral + "Size: 2%\n" + diff, "p/x.patch:6: a neutral case has no Size: it expects no move"},
+		{neutral + "Figure: instructions\n" + diff, "p/x.patch:6: a neutral case has no Figure"},
+		{neutral + "Loosens: gated\n" + diff, "p/x.patch:6: a neutral case has no Loosens"},
+		{strings.Replace(neutral, "Benchmark: havlak7\nBenchmark: havlak8\n", "", 1) + diff, "the header has no Benchmark"},
+		{neutral, "no diff after the header"},
 	} {
 		if _, err := ParseCase("p/x.patch", []byte(tc.text)); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q: error %v, want %q", tc.text, err, tc.want)
@@ -55,10 +68,10 @@ func TestMatrixMarkdown(t *testing.T) {
 		Started:  time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC),
 		Took:     95 * time.Second,
 		Outcomes: []Outcome{
-			{Case: Case{Name: "a", Kind: "extra-work", Language: "Go", Size: "2%", Benchmark: "havlak7", Figure: "own_instructions"}, Benchmark: &caught},
-			{Case: Case{Name: "b", Kind: "asymptotic", Language: "Go", Size: "2%", Benchmark: "havlak7", Figure: "own_instructions"}, Benchmark: &missed},
-			{Case: Case{Name: "d", Kind: "locality", Language: "Go", Size: "2%", Benchmark: "havlak7", Figure: "d1_misses"}, Benchmark: &missed},
-			{Case: Case{Name: "c", Kind: "syscalls", Language: "Go", Size: "5%", Benchmark: "wordcount2", Figure: "read_syscalls"}, Err: "the patch does not apply"},
+			{Case: Case{Name: "a", Kind: "extra-work", Language: "Go", Size: "2%", Benchmarks: []string{"havlak7"}, Figure: "own_instructions"}, Benchmarks: []summary.Benchmark{caught}},
+			{Case: Case{Name: "b", Kind: "asymptotic", Language: "Go", Size: "2%", Benchmarks: []string{"havlak7"}, Figure: "own_instructions"}, Benchmarks: []summary.Benchmark{missed}},
+			{Case: Case{Name: "d", Kind: "locality", Language: "Go", Size: "2%", Benchmarks: []string{"havlak7"}, Figure: "d1_misses"}, Benchmarks: []summary.Benchmark{missed}},
+			{Case: Case{Name: "c", Kind: "syscalls", Language: "Go", Size: "5%", Benchmarks: []string{"wordcount2"}, Figure: "read_syscalls"}, Err: "the patch does not apply"},
 		},
 		Reruns: []FalseAlarms{{Benchmark: "havlak7", Comparisons: 8}, {Benchmark: "wordcount2", Comparisons: 8, Alarms: []string{"run 3: syscalls +5%"}}},
 	}
@@ -101,8 +114,8 @@ func TestMatrixShownFigure(t *testing.T) {
 	}
 	figures := verdict.Lab.Compare(verdict.Side{Figures: wait(0.01)}, verdict.Side{Figures: wait(0.03)})
 	judged := summary.Benchmark{Name: "router_sharded", Outcome: verdict.Worst(figures), Figures: figures}
-	c := Case{Name: "contention-go-5", Kind: "contention", Language: "Go", Size: "5%", Benchmark: "router_sharded", Figure: "mutex_wait_per_cpu_second"}
-	m := &Matrix{Outcomes: []Outcome{{Case: c, Benchmark: &judged}}}
+	c := Case{Name: "contention-go-5", Kind: "contention", Language: "Go", Size: "5%", Benchmarks: []string{"router_sharded"}, Figure: "mutex_wait_per_cpu_second"}
+	m := &Matrix{Outcomes: []Outcome{{Case: c, Benchmarks: []summary.Benchmark{judged}}}}
 	var b strings.Builder
 	m.WriteMarkdown(&b)
 	want := "| contention | Go | 5% | router_sharded | missed | `mutex_wait_per_cpu_second` +200.00% (shown, not gated; not comparable: 1 and 1 runs: too few for the U test (5 each); judged by a factor of 10 only) |"
@@ -139,23 +152,23 @@ func TestMatrixLoosened(t *testing.T) {
 		return result.MetricFigures([]result.Metric{{Name: "instructions", Unit: "instructions", Source: "cachegrind",
 			Values: []float64{value}, Gated: gated, Threshold: threshold, Exact: true}})
 	}
-	judge := func(changeGated bool, changeThreshold float64) *summary.Benchmark {
+	judge := func(changeGated bool, changeThreshold float64) []summary.Benchmark {
 		figures := verdict.Lab.Compare(verdict.Side{Figures: instructions(100e6, true, 0.01)},
 			verdict.Side{Figures: instructions(105e6, changeGated, changeThreshold)})
-		return &summary.Benchmark{Name: "havlak7cc", Outcome: verdict.Worst(figures), Figures: figures}
+		return []summary.Benchmark{{Name: "havlak7cc", Outcome: verdict.Worst(figures), Figures: figures}}
 	}
 	// What a comparison would make of it if the change's declaration
 	// decided: 5% under a threshold of 100%.
 	through := verdict.Judge("instructions", "instructions", []float64{100e6}, []float64{105e6}, verdict.CountRule(1, true))
-	plain := Case{Name: "extra-work-cc-5", Kind: "extra-work", Language: "C++", Size: "5%", Benchmark: "havlak7cc", Figure: "instructions"}
+	plain := Case{Name: "extra-work-cc-5", Kind: "extra-work", Language: "C++", Size: "5%", Benchmarks: []string{"havlak7cc"}, Figure: "instructions"}
 	threshold, gated := plain, plain
 	threshold.Name, threshold.Loosens = "extra-work-cc-5-threshold-100", "threshold"
 	gated.Name, gated.Loosens = "extra-work-cc-5-ungated", "gated"
 	m := &Matrix{Checkout: "0123456789ab", Started: time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC),
 		Outcomes: []Outcome{
-			{Case: gated, Benchmark: judge(false, 0.01)},
-			{Case: threshold, Benchmark: judge(true, 1)},
-			{Case: plain, Benchmark: judge(true, 0.01)},
+			{Case: gated, Benchmarks: judge(false, 0.01)},
+			{Case: threshold, Benchmarks: judge(true, 1)},
+			{Case: plain, Benchmarks: judge(true, 0.01)},
 		}}
 	for _, o := range m.Outcomes {
 		if err := o.GateHeld(); err != nil {
@@ -170,16 +183,7 @@ func TestMatrixLoosened(t *testing.T) {
 		"| extra-work + its own threshold raised to 100% | C++ | 5% | havlak7cc | **caught** by `instructions` +5.00%; the base's gate applied, the perf check's summary says: the change declares a threshold of 100.0%, the base 1.0%: the base's applies | `instructions` +5.00% |",
 		"| extra-work + its own `gated` dropped | C++ | 5% | havlak7cc | **caught** by `instructions` +5.00%; the base's gate applied, the perf check's summary says: the change no longer gates it: the base's gate applies | `instructions` +5.00% |",
 	}
-	last := -1
-	for _, row := range rows {
-		i := strings.Index(got, row)
-		if i < 0 {
-			t.Errorf("the matrix lacks %q:\n%s", row, got)
-		} else if i < last {
-			t.Errorf("%q is out of order:\n%s", row, got)
-		}
-		last = i
-	}
+	wantInOrder(t, got, rows)
 	if err := m.Failure(); err != nil {
 		t.Errorf("Failure: %v", err)
 	}
@@ -187,7 +191,7 @@ func TestMatrixLoosened(t *testing.T) {
 		t.Errorf("Summary: %s", s)
 	}
 
-	m.Outcomes[1].Benchmark = &summary.Benchmark{Name: "havlak7cc", Outcome: through.Outcome, Figures: []verdict.Verdict{through}}
+	m.Outcomes[1].Benchmarks = []summary.Benchmark{{Name: "havlak7cc", Outcome: through.Outcome, Figures: []verdict.Verdict{through}}}
 	b.Reset()
 	m.WriteMarkdown(&b)
 	if want := "| extra-work + its own threshold raised to 100% | C++ | 5% | havlak7cc | **GOT THROUGH**: the change loosened its own gate and got through: instructions +5.00%"; !strings.Contains(b.String(), want) {
@@ -198,9 +202,24 @@ func TestMatrixLoosened(t *testing.T) {
 	}
 	// Caught, but the verdict does not say the gate was loosened.
 	silent := judge(true, 1)
-	silent.Figures[0].Loosened = ""
-	m.Outcomes[1].Benchmark = silent
+	silent[0].Figures[0].Loosened = ""
+	m.Outcomes[1].Benchmarks = silent
 	if err := m.Outcomes[1].GateHeld(); err == nil || !strings.Contains(err.Error(), "does not say that the change loosened its gate") {
 		t.Errorf("GateHeld: %v", err)
+	}
+}
+
+// wantInOrder fails t unless the matrix got has each of rows, in order.
+func wantInOrder(t *testing.T, got string, rows []string) {
+	t.Helper()
+	last := -1
+	for _, row := range rows {
+		i := strings.Index(got, row)
+		if i < 0 {
+			t.Errorf("the matrix lacks %q:\n%s", row, got)
+		} else if i < last {
+			t.Errorf("%q is out of order:\n%s", row, got)
+		}
+		last = i
 	}
 }

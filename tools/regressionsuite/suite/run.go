@@ -18,7 +18,7 @@ import (
 // its own whose one commit is the checkout as it is (the base). Each
 // benchmark of the cases is measured at the base by its quick test (the
 // runner: result.json), again and again; each case is its patch applied to
-// the base, the benchmark's quick test built and run, and its gated
+// the base, the quick tests of its benchmarks built and run, and their gated
 // figures judged against the base's first run by the lab's one comparison
 // with the perf check's options (summary.Counted), which the nightly gate's
 // comparison shares.
@@ -114,14 +114,15 @@ func (r *Runner) Baseline(benchmarks []string, reruns int) []FalseAlarms {
 	return all
 }
 
-// Run applies the case's patch to the base, builds and runs its
-// benchmark's quick test, and judges it against the base's first run.
+// Run applies the case's patch to the base, builds and runs the quick
+// tests of its benchmarks, and judges each against the base's first run.
 func (r *Runner) Run(c Case) Outcome {
 	o := Outcome{Case: c}
-	base, ok := r.baseline[c.Benchmark]
-	if !ok {
-		o.Err = "the base of " + c.Benchmark + " was not measured"
-		return o
+	for _, b := range c.Benchmarks {
+		if _, ok := r.baseline[b]; !ok {
+			o.Err = "the base of " + b + " was not measured"
+			return o
+		}
 	}
 	patch, err := filepath.Abs(c.Path)
 	if err == nil {
@@ -137,17 +138,22 @@ func (r *Runner) Run(c Case) Outcome {
 		return o
 	}
 	defer r.toBase()
-	res := r.measure([]string{c.Benchmark}, 1)[c.Benchmark][0]
-	if res.err != nil {
-		o.Err = res.err.Error()
-		return o
+	results := r.measure(c.Benchmarks, 1)
+	var judged []summary.Benchmark
+	for _, b := range c.Benchmarks {
+		res := results[b][0]
+		if res.err != nil {
+			o.Err = b + ": " + res.err.Error()
+			return o
+		}
+		j, err := summary.CompareOne(r.baseline[b], res.side, summary.Counted(nil))
+		if err != nil {
+			o.Err = b + ": " + err.Error()
+			return o
+		}
+		judged = append(judged, j)
 	}
-	judged, err := summary.CompareOne(base, res.side, summary.Counted(nil))
-	if err != nil {
-		o.Err = err.Error()
-		return o
-	}
-	o.Benchmark = &judged
+	o.Benchmarks = judged
 	return o
 }
 

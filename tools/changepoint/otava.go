@@ -94,75 +94,133 @@ func detect(ctx context.Context, opts Options, series []Series) ([]Result, error
 	}
 	defer os.RemoveAll(dir)
 
-	scales := make([]float64, len(series))
-	tests := map[string]any{}
-	names := make([]string, len(series))
-	first, last := series[0].Points[0].Time, series[0].Points[0].Time
+	tests, err := writeTests(dir, series)
+	if err != nil {
+		return nil, err
+	}
+	stdout, stderr, err := runOtava(ctx, opts, dir, tests)
+	if err != nil {
+		return nil, err
+	}
+	reports, err := readReports(stdout, opts.Otava)
+	if err != nil {
+		return nil, err
+	}
+
+	results := make([]Result, len(series))
 	for i, s := range series {
-		names[i] = fmt.Sprintf("s%d", i)
-		scales[i] = scaleOf(s.Points)
-		file := filepath.Join(dir, names[i]+".csv")
-		if err := writeCSV(file, s.Points, scales[i]); err != nil {
-			return nil, err
+		groups, ok := reports[tests.names[i]]
+		if !ok {
+			return nil, fmt.Errorf("series %s: Otava printed no result%s", s.Name, said(stderr))
 		}
-		// Otava's direction: 1 when higher is better. It only labels its
-		// own reports; Result.Regression is decided here.
-		direction := -1
-		if s.Direction == HigherIsBetter {
-			direction = 1
+		points, err := changePoints(s, groups, tests.scales[i])
+		if err != nil {
+			return nil, fmt.Errorf("series %s: %s analyze: %w", s.Name, opts.Otava, err)
 		}
-		tests[names[i]] = map[string]any{
-			"type":        "csv",
-			"file":        file,
-			"time_column": otavaTime,
-			"attributes":  []string{otavaID},
-			"metrics":     map[string]any{otavaMetric: map[string]any{"column": otavaMetric, "direction": direction}},
+		results[i] = Result{Series: s.Name, Direction: s.Direction, ChangePoints: points}
+	}
+	return results, nil
+}
+
+// otavaTests are the series of one run of Otava as its tests: their names,
+// the scale of each (scaleOf), the config file that names them, and the
+// span of their points' times.
+type otavaTests struct {
+	names       []string
+	scales      []float64
+	configFile  string
+	first, last time.Time
+}
+
+// writeTests writes each series' CSV file and the config naming them into
+// dir.
+func writeTests(dir string, series []Series) (otavaTests, error) {
+	t := otavaTests{
+		names:  make([]string, len(series)),
+		scales: make([]float64, len(series)),
+		first:  series[0].Points[0].Time,
+		last:   series[0].Points[0].Time,
+	}
+	tests := map[string]any{}
+	for i, s := range series {
+		t.names[i] = fmt.Sprintf("s%d", i)
+		t.scales[i] = scaleOf(s.Points)
+		file := filepath.Join(dir, t.names[i]+".csv")
+		if err := writeCSV(file, s.Points, t.scales[i]); err != nil {
+			return otavaTests{}, err
 		}
-		if t := s.Points[0].Time; t.Before(first) {
-			first = t
+		tests[t.names[i]] = csvTest(file, s.Direction)
+		if first := s.Points[0].Time; first.Before(t.first) {
+			t.first = first
 		}
-		if t := s.Points[len(s.Points)-1].Time; t.After(last) {
-			last = t
+		if last := s.Points[len(s.Points)-1].Time; last.After(t.last) {
+			t.last = last
 		}
 	}
 	// JSON is YAML: Otava's config loader reads it as it is.
 	config, err := json.Marshal(map[string]any{"tests": tests})
 	if err != nil {
-		return nil, err
+		return otavaTests{}, err
 	}
-	configFile := filepath.Join(dir, "otava.yaml")
-	if err := os.WriteFile(configFile, config, 0o644); err != nil {
-		return nil, err
+	t.configFile = filepath.Join(dir, "otava.yaml")
+	if err := os.WriteFile(t.configFile, config, 0o644); err != nil {
+		return otavaTests{}, err
 	}
+	return t, nil
+}
 
+// csvTest is Otava's config of the test that reads a series from file.
+func csvTest(file string, d Direction) map[string]any {
+	// Otava's direction: 1 when higher is better. It only labels its own
+	// reports; Result.Regression is decided here.
+	direction := -1
+	if d == HigherIsBetter {
+		direction = 1
+	}
+	return map[string]any{
+		"type":        "csv",
+		"file":        file,
+		"time_column": otavaTime,
+		"attributes":  []string{otavaID},
+		"metrics":     map[string]any{otavaMetric: map[string]any{"column": otavaMetric, "direction": direction}},
+	}
+}
+
+// runOtava runs `otava analyze` on the tests, in dir, and returns what it
+// printed.
+func runOtava(ctx context.Context, opts Options, dir string, tests otavaTests) (stdout, stderr *bytes.Buffer, err error) {
 	// Otava keeps only the points between --since (by default a year ago)
 	// and --until (by default now): the whole series must pass.
 	args := []string{"analyze",
-		"--config-file", configFile,
+		"--config-file", tests.configFile,
 		"--output", "json",
-		"--since", first.Add(-24 * time.Hour).UTC().Format(otavaTimeLayout),
-		"--until", last.Add(24 * time.Hour).UTC().Format(otavaTimeLayout),
+		"--since", tests.first.Add(-24 * time.Hour).UTC().Format(otavaTimeLayout),
+		"--until", tests.last.Add(24 * time.Hour).UTC().Format(otavaTimeLayout),
 		"--window", strconv.Itoa(opts.Window),
 		// Otava 0.8.0 declares its p-value option as the one string
 		// "-P, --p-value": only -P works.
 		"-P", strconv.FormatFloat(opts.MaxPValue, 'g', -1, 64),
 		"-M", strconv.FormatFloat(opts.MinMagnitude, 'g', -1, 64),
 	}
-	args = append(args, names...)
+	args = append(args, tests.names...)
 	cmd := exec.CommandContext(ctx, opts.Otava, args...)
 	// Otava reads settings from its environment (BRANCH filters the series
 	// by a branch column, OTAVA_CONFIG, database addresses) and from
 	// ~/.otava: neither may change what it reads here.
 	cmd.Env = []string{"HOME=" + dir, "TMPDIR=" + dir, "PATH=" + os.Getenv("PATH"), "LANG=C.UTF-8", "TZ=UTC"}
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	stdout, stderr = &bytes.Buffer{}, &bytes.Buffer{}
+	cmd.Stdout, cmd.Stderr = stdout, stderr
 	if err := cmd.Run(); err != nil {
-		return nil, fmt.Errorf("%s analyze: %v%s", opts.Otava, err, said(&stderr))
+		return nil, nil, fmt.Errorf("%s analyze: %v%s", opts.Otava, err, said(stderr))
 	}
+	return stdout, stderr, nil
+}
 
+// readReports reads the change points Otava printed, by test.
+func readReports(stdout *bytes.Buffer, otava string) (map[string][]otavaGroup, error) {
 	// A test Otava could not read is only logged; its exit status is 0.
 	reports := map[string][]otavaGroup{}
-	lines := bufio.NewScanner(&stdout)
+	lines := bufio.NewScanner(stdout)
 	lines.Buffer(nil, 64<<20)
 	for lines.Scan() {
 		line := bytes.TrimSpace(lines.Bytes())
@@ -171,7 +229,7 @@ func detect(ctx context.Context, opts Options, series []Series) ([]Result, error
 		}
 		var report map[string][]otavaGroup
 		if err := json.Unmarshal(line, &report); err != nil {
-			return nil, fmt.Errorf("%s analyze printed unreadable JSON: %v: %.200s", opts.Otava, err, line)
+			return nil, fmt.Errorf("%s analyze printed unreadable JSON: %v: %.200s", otava, err, line)
 		}
 		for name, groups := range report {
 			reports[name] = groups
@@ -180,20 +238,7 @@ func detect(ctx context.Context, opts Options, series []Series) ([]Result, error
 	if err := lines.Err(); err != nil {
 		return nil, err
 	}
-
-	results := make([]Result, len(series))
-	for i, s := range series {
-		groups, ok := reports[names[i]]
-		if !ok {
-			return nil, fmt.Errorf("series %s: Otava printed no result%s", s.Name, said(&stderr))
-		}
-		points, err := changePoints(s, groups, scales[i])
-		if err != nil {
-			return nil, fmt.Errorf("series %s: %s analyze: %w", s.Name, opts.Otava, err)
-		}
-		results[i] = Result{Series: s.Name, Direction: s.Direction, ChangePoints: points}
-	}
-	return results, nil
+	return reports, nil
 }
 
 // scaleOf is what a series' values are divided by on their way to Otava,

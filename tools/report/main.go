@@ -103,119 +103,43 @@ func run(args []string, stderr io.Writer) error {
 	// Names, reasons and paths from results reach stderr: never a terminal's
 	// escape sequence (cli.Terminal).
 	stderr = cli.Terminal(stderr)
-	fs := flag.NewFlagSet("report", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	from := fs.String("from", "", "read results from `DIR` (downloaded CI artifacts)")
-	nightDir := fs.String("night", "", "read the night in `DIR` (a nightly job's artifacts: DIR/<test>/outputs.zip); --baseline is a night too")
-	testlogs := fs.Bool("testlogs", false, "read results from the workspace's bazel-testlogs/benchmarks (the default)")
-	out := fs.String("out", "", "write the report to `DIR` (default: report/ in the workspace)")
-	workload := fs.String("workload", "", "report the results of the `workload` standard or quick (default: standard when there are any)")
-	baseline := fs.String("baseline", "", "compare with the results in `DIR` and fail on regressions")
-	threshold := fs.Float64("threshold", model.DefaultThreshold, "the worsening of real time, as a `fraction`, past which a significant change fails")
-	rssThreshold := fs.Float64("rss-threshold", model.DefaultRSSThreshold, "the same for max RSS, as a `fraction`")
-	allowEnvChange := fs.Bool("allow-env-change", false, "compare with a baseline from another machine or toolchain")
-	trendsFile := fs.String("trends", "", "chart the history in `FILE` (JSON: benchmarks' series over commits, with change points)")
-	historyDSN := fs.String("history", "", "calibrate the baseline's thresholds with its recent results of the same binary in the history `DSN` (tools/history)")
-	var retire summary.Retire
-	var accepted []verdict.Acceptance
-	fs.Func("accept", "a regression the commits since the baseline declare intended, `BENCHMARK:FIGURE:REASON` (a Perf-Accepted: trailer; repeat for more)", func(v string) error {
-		a, err := verdict.ParseAcceptance(v)
-		accepted = append(accepted, a)
-		return err
-	})
-	fs.Var(&retire, "retire", "the baseline's benchmark `NAME` is gone on purpose: not missing (repeat for more)")
-	if help, err := cli.ParseFlags(fs, args); help || err != nil {
+	f, help, err := parseFlags(args, stderr)
+	if help || err != nil {
 		return err
 	}
-	switch {
-	case fs.NArg() > 0:
-		return cli.Usagef("unexpected argument %q", fs.Arg(0))
-	case len(slices.DeleteFunc([]bool{*from != "", *nightDir != "", *testlogs}, func(b bool) bool { return !b })) > 1:
-		return cli.Usagef("--from, --night and --testlogs are alternatives")
-	case *workload != "" && *workload != result.WorkloadStandard && *workload != result.WorkloadQuick:
-		return cli.Usagef("--workload=%s: want %s or %s", *workload, result.WorkloadStandard, result.WorkloadQuick)
-	case *threshold <= 0 || *rssThreshold <= 0:
-		return cli.Usagef("--threshold=%v --rss-threshold=%v: must be positive", *threshold, *rssThreshold)
-	case *allowEnvChange && *baseline == "":
-		return cli.Usagef("--allow-env-change needs --baseline")
-	case len(retire) > 0 && *baseline == "":
-		return cli.Usagef("--retire needs --baseline")
-	case *historyDSN != "" && *baseline == "":
-		return cli.Usagef("--history needs --baseline")
-	}
-
-	// The testlogs of every configuration: bazel-testlogs points at the
-	// last one built, and bazel run itself, in the default configuration,
-	// moves it away from the -c opt results of --config=perf.
-	sources, _ := filepath.Glob(filepath.Join(cli.WorkspaceRoot(), "bazel-out", "*", "testlogs", "benchmarks"))
-	if len(sources) == 0 {
-		sources = []string{filepath.Join(cli.WorkspaceRoot(), "bazel-testlogs", "benchmarks")}
-	}
-	if *from != "" {
-		sources = []string{cli.UserPath(*from)}
-	}
-	outDir := filepath.Join(cli.WorkspaceRoot(), "report")
-	if *out != "" {
-		outDir = cli.UserPath(*out)
-	}
-	// What is read is never what is written: the report replaces --out
-	// whole.
-	var night *result.Night
-	if *nightDir != "" {
-		var err error
-		if night, err = result.OpenNight(cli.UserPath(*nightDir)); err != nil {
-			return cli.UsageError{Err: err}
-		}
-		if err := night.CheckOutput(outDir); err != nil {
-			return cli.Usagef("--out: %v", err)
-		}
-		sources = []string{night.Dir}
-	} else {
-		for _, dir := range sources {
-			if err := result.Apart("--from", dir, "--out", outDir); err != nil {
-				return cli.Usagef("%v: the report would replace what it reads", err)
-			}
-		}
-	}
-	if *baseline != "" {
-		if err := result.Apart("--baseline", cli.UserPath(*baseline), "--out", outDir); err != nil {
-			return cli.Usagef("%v: the report would replace what it reads", err)
-		}
-	}
-	// The report replaces --out whole: only a directory it made, or one
-	// with nothing to lose.
-	outState, err := labdir.Check("--out", outDir, labdir.Report, adoptReport)
+	outDir := f.outDir()
+	sources, night, err := f.sourcesApartFrom(outDir)
 	if err != nil {
-		return cli.UsageError{Err: err}
+		return err
 	}
-	if outState == labdir.Adoptable {
-		fmt.Fprintf(stderr, "report: --out %s has no %s: adopted, as it holds a report and nothing else\n", cli.Field(outDir), labdir.Marker)
+	if err := claimOut(outDir, stderr); err != nil {
+		return err
 	}
 
 	var series []trends.Series
-	if *trendsFile != "" {
+	if f.trendsFile != "" {
 		var err error
-		if series, err = trends.Read(cli.UserPath(*trendsFile)); err != nil {
+		if series, err = trends.Read(cli.UserPath(f.trendsFile)); err != nil {
 			return cli.Usagef("--trends: %v", err)
 		}
 	}
-	set, err := load(*workload, sources, night != nil)
+	set, err := load(f.workload, sources, night != nil)
 	if err != nil {
 		return err
 	}
-	gate := model.Gate{Threshold: *threshold, RSSThreshold: *rssThreshold, AllowEnvChange: *allowEnvChange, Accepted: accepted}
-	if *historyDSN != "" {
+	gate := model.Gate{Threshold: f.threshold, RSSThreshold: f.rssThreshold, AllowEnvChange: f.allowEnvChange, Accepted: f.accepted}
+	if f.historyDSN != "" {
 		ctx := context.Background()
-		db, err := history.Open(ctx, *historyDSN)
+		db, err := history.Open(ctx, f.historyDSN)
 		if err != nil {
 			return fmt.Errorf("--history: %w", err)
 		}
 		defer db.Close()
 		gate.Recent = reporting.Recent(ctx, db)
 	}
-	o := reporting.Options{Set: set, Sources: sources, Gate: gate, Retire: retire, Trends: series, Out: outDir, Log: stderr}
-	if *baseline != "" {
-		o.BaselineDir = cli.UserPath(*baseline)
+	o := reporting.Options{Set: set, Sources: sources, Gate: gate, Retire: f.retire, Trends: series, Out: outDir, Log: stderr}
+	if f.baseline != "" {
+		o.BaselineDir = cli.UserPath(f.baseline)
 		if o.Baseline, err = load(set.Workload, []string{o.BaselineDir}, night != nil); err != nil {
 			return err
 		}
@@ -227,6 +151,133 @@ func run(args []string, stderr io.Writer) error {
 	// The exit status is the summary's.
 	if status := written.Status(); status != verdict.StatusOK {
 		return cli.ExitError{Status: status}
+	}
+	return nil
+}
+
+// reportFlags are the report's command line.
+type reportFlags struct {
+	// What is read, and where the report goes.
+	from, nightDir, out string
+	testlogs            bool
+	workload            string
+	trendsFile          string
+	// What it is compared with, and how.
+	baseline, historyDSN    string
+	threshold, rssThreshold float64
+	allowEnvChange          bool
+	accepted                []verdict.Acceptance
+	retire                  summary.Retire
+}
+
+// parseFlags reads the command line and checks that its flags go
+// together; help says it asked for the usage, which was printed.
+func parseFlags(args []string, stderr io.Writer) (f reportFlags, help bool, err error) {
+	fs := flag.NewFlagSet("report", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&f.from, "from", "", "read results from `DIR` (downloaded CI artifacts)")
+	fs.StringVar(&f.nightDir, "night", "", "read the night in `DIR` (a nightly job's artifacts: DIR/<test>/outputs.zip); --baseline is a night too")
+	fs.BoolVar(&f.testlogs, "testlogs", false, "read results from the workspace's bazel-testlogs/benchmarks (the default)")
+	fs.StringVar(&f.out, "out", "", "write the report to `DIR` (default: report/ in the workspace)")
+	fs.StringVar(&f.workload, "workload", "", "report the results of the `workload` standard or quick (default: standard when there are any)")
+	fs.StringVar(&f.baseline, "baseline", "", "compare with the results in `DIR` and fail on regressions")
+	fs.Float64Var(&f.threshold, "threshold", model.DefaultThreshold, "the worsening of real time, as a `fraction`, past which a significant change fails")
+	fs.Float64Var(&f.rssThreshold, "rss-threshold", model.DefaultRSSThreshold, "the same for max RSS, as a `fraction`")
+	fs.BoolVar(&f.allowEnvChange, "allow-env-change", false, "compare with a baseline from another machine or toolchain")
+	fs.StringVar(&f.trendsFile, "trends", "", "chart the history in `FILE` (JSON: benchmarks' series over commits, with change points)")
+	fs.StringVar(&f.historyDSN, "history", "", "calibrate the baseline's thresholds with its recent results of the same binary in the history `DSN` (tools/history)")
+	fs.Func("accept", "a regression the commits since the baseline declare intended, `BENCHMARK:FIGURE:REASON` (a Perf-Accepted: trailer; repeat for more)", func(v string) error {
+		a, err := verdict.ParseAcceptance(v)
+		f.accepted = append(f.accepted, a)
+		return err
+	})
+	fs.Var(&f.retire, "retire", "the baseline's benchmark `NAME` is gone on purpose: not missing (repeat for more)")
+	if help, err := cli.ParseFlags(fs, args); help || err != nil {
+		return f, help, err
+	}
+	if fs.NArg() > 0 {
+		return f, false, cli.Usagef("unexpected argument %q", fs.Arg(0))
+	}
+	return f, false, f.check()
+}
+
+// check refuses flags that do not go together.
+func (f reportFlags) check() error {
+	switch {
+	case len(slices.DeleteFunc([]bool{f.from != "", f.nightDir != "", f.testlogs}, func(b bool) bool { return !b })) > 1:
+		return cli.Usagef("--from, --night and --testlogs are alternatives")
+	case f.workload != "" && f.workload != result.WorkloadStandard && f.workload != result.WorkloadQuick:
+		return cli.Usagef("--workload=%s: want %s or %s", f.workload, result.WorkloadStandard, result.WorkloadQuick)
+	case f.threshold <= 0 || f.rssThreshold <= 0:
+		return cli.Usagef("--threshold=%v --rss-threshold=%v: must be positive", f.threshold, f.rssThreshold)
+	case f.allowEnvChange && f.baseline == "":
+		return cli.Usagef("--allow-env-change needs --baseline")
+	case len(f.retire) > 0 && f.baseline == "":
+		return cli.Usagef("--retire needs --baseline")
+	case f.historyDSN != "" && f.baseline == "":
+		return cli.Usagef("--history needs --baseline")
+	}
+	return nil
+}
+
+// outDir is where the report goes.
+func (f reportFlags) outDir() string {
+	if f.out != "" {
+		return cli.UserPath(f.out)
+	}
+	return filepath.Join(cli.WorkspaceRoot(), "report")
+}
+
+// sourcesApartFrom is the directories the results are read from, and the
+// night they are with --night, each refused when the report written to
+// outDir would replace it, as is a baseline that would be.
+func (f reportFlags) sourcesApartFrom(outDir string) ([]string, *result.Night, error) {
+	// The testlogs of every configuration: bazel-testlogs points at the
+	// last one built, and bazel run itself, in the default configuration,
+	// moves it away from the -c opt results of --config=perf.
+	sources, _ := filepath.Glob(filepath.Join(cli.WorkspaceRoot(), "bazel-out", "*", "testlogs", "benchmarks"))
+	if len(sources) == 0 {
+		sources = []string{filepath.Join(cli.WorkspaceRoot(), "bazel-testlogs", "benchmarks")}
+	}
+	if f.from != "" {
+		sources = []string{cli.UserPath(f.from)}
+	}
+	// What is read is never what is written: the report replaces --out
+	// whole.
+	var night *result.Night
+	if f.nightDir != "" {
+		var err error
+		if night, err = result.OpenNight(cli.UserPath(f.nightDir)); err != nil {
+			return nil, nil, cli.UsageError{Err: err}
+		}
+		if err := night.CheckOutput(outDir); err != nil {
+			return nil, nil, cli.Usagef("--out: %v", err)
+		}
+		sources = []string{night.Dir}
+	} else {
+		for _, dir := range sources {
+			if err := result.Apart("--from", dir, "--out", outDir); err != nil {
+				return nil, nil, cli.Usagef("%v: the report would replace what it reads", err)
+			}
+		}
+	}
+	if f.baseline != "" {
+		if err := result.Apart("--baseline", cli.UserPath(f.baseline), "--out", outDir); err != nil {
+			return nil, nil, cli.Usagef("%v: the report would replace what it reads", err)
+		}
+	}
+	return sources, night, nil
+}
+
+// claimOut refuses an outDir the report did not make and that has
+// something to lose: the report replaces it whole.
+func claimOut(outDir string, stderr io.Writer) error {
+	outState, err := labdir.Check("--out", outDir, labdir.Report, adoptReport)
+	if err != nil {
+		return cli.UsageError{Err: err}
+	}
+	if outState == labdir.Adoptable {
+		fmt.Fprintf(stderr, "report: --out %s has no %s: adopted, as it holds a report and nothing else\n", cli.Field(outDir), labdir.Marker)
 	}
 	return nil
 }

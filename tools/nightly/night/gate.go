@@ -99,17 +99,7 @@ func (n *night) gate() error {
 	}
 	// The baseline's results, read once: its commit (for the accepted
 	// regressions since) and its Go benchmarks (for the missing ones).
-	var before []result.Found
-	if n.hasBaseline() {
-		old, err := result.OpenNight(n.baseline)
-		if err == nil {
-			before, err = readNight(old)
-		}
-		if err != nil {
-			fmt.Fprintf(n.stderr, "nightly: reading the baseline: %v\n", err)
-			v.failed = true
-		}
-	}
+	before := n.readBaseline(&v)
 	accepted, err := n.acceptances(before, found)
 	if err != nil {
 		fmt.Fprintf(n.stderr, "nightly: %s\n", cli.Field(err.Error()))
@@ -166,22 +156,58 @@ func (n *night) gate() error {
 	pair := comparePair(n.dashboard, before, found)
 	text := n.summary(found, v, j, tonight, pair)
 	if n.annotate != nil {
-		style := "success"
-		switch {
-		case v.regressed || v.failed || v.unreadable || len(n.incomplete) > 0:
-			style = "error"
-		case v.environmentChanged || len(tonight) > 0:
-			style = "warning"
-		}
-		if err := n.annotate(style, text); err != nil {
+		if err := n.annotate(n.annotationStyle(v, tonight), text); err != nil {
 			fmt.Fprintf(n.stderr, "nightly: the annotation failed: %v\n", err)
 		}
 	}
 	fmt.Fprintln(n.stdout, text)
 
-	if v.regressed || v.failed || v.unreadable || len(n.incomplete) > 0 {
+	if n.fails(v) {
 		return cli.ExitError{Status: verdictlib.StatusRegressed}
 	}
+	return n.keepOrPromote(found, tonight)
+}
+
+// readBaseline reads the baseline's results, if there is a baseline; one
+// that cannot be read fails the night (v) and reads as none.
+func (n *night) readBaseline(v *verdict) []result.Found {
+	if !n.hasBaseline() {
+		return nil
+	}
+	old, err := result.OpenNight(n.baseline)
+	var before []result.Found
+	if err == nil {
+		before, err = readNight(old)
+	}
+	if err != nil {
+		fmt.Fprintf(n.stderr, "nightly: reading the baseline: %v\n", err)
+		v.failed = true
+	}
+	return before
+}
+
+// fails says the night fails: a regression, a step not made, a result
+// unreadable or missing.
+func (n *night) fails(v verdict) bool {
+	return v.regressed || v.failed || v.unreadable || len(n.incomplete) > 0
+}
+
+// annotationStyle is the summary's annotation's style (Buildkite's) for
+// the verdict and tonight's alerts.
+func (n *night) annotationStyle(v verdict, tonight []alert.Alert) string {
+	switch {
+	case n.fails(v):
+		return "error"
+	case v.environmentChanged || len(tonight) > 0:
+		return "warning"
+	}
+	return "success"
+}
+
+// keepOrPromote makes the night that did not fail the next baseline,
+// unless its tests failed, a result is not trusted, or an alert tonight
+// holds the baseline.
+func (n *night) keepOrPromote(found []result.Found, tonight []alert.Alert) error {
 	if n.testsFailed {
 		fmt.Fprintln(n.stdout, "Tests failed tonight: the baseline stays.")
 		return nil

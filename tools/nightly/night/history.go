@@ -203,14 +203,50 @@ func (n *night) reportDir() string { return filepath.Join(n.artifacts, result.Ni
 // tonight's point, each Known unless it is new tonight (found with
 // tonight's point and not without it): a known one only matches the
 // alert that found it before. A series whose level was accepted
-// (alert.ResetAt) is searched from the accepted level on; a change of a
-// benchmark's figure that a commit since the baseline accepts is found
-// accepted.
+// (alert.ResetAt) is searched from the accepted level on
+// (changepoint.NightWindow); a change of a benchmark's figure that a
+// commit since the baseline accepts is found accepted.
 func (n *night) detect(ctx context.Context, db *history.DB, found []result.Found, trendsFile string, accepted []verdictlib.Acceptance) ([]alert.Finding, []trends.Series, error) {
 	alerts, err := db.Alerts(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
+	all, err := tonightsSeries(ctx, db, found)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(all) == 0 {
+		fmt.Fprintln(n.stdout, "No history of tonight's benchmarks in this environment yet.")
+		return nil, nil, nil
+	}
+	windows := make([]changepoint.Window, len(all))
+	for i, s := range all {
+		windows[i] = changepoint.NightWindow(changeSeries(s), alert.ResetAt(alerts, alertSeries(s)), endsTonight(s, found))
+	}
+	if !slices.ContainsFunc(windows, func(w changepoint.Window) bool { return w.Searched }) {
+		fmt.Fprintf(n.stdout, "Change points: no series has %d points yet.\n", changepoint.MinSearchedPoints)
+		charts, err := writeCharts(trendsFile, chartsOf(all, nil, n.reportDir(), n.archivedNight))
+		return nil, charts, err
+	}
+	results, known, err := n.search(ctx, windows)
+	if err != nil {
+		return nil, nil, err
+	}
+	var findings []alert.Finding
+	for i, s := range all {
+		if !windows[i].Searched {
+			continue
+		}
+		findings = append(findings, n.changeFindings(s, windows[i], results[i], known, accepted)...)
+		results[i] = windows[i].Whole(results[i])
+	}
+	charts, err := writeCharts(trendsFile, chartsOf(all, results, n.reportDir(), n.archivedNight))
+	return findings, charts, err
+}
+
+// tonightsSeries reads the charted series (chartedSeries) of each of
+// tonight's benchmarks in its workload and environment.
+func tonightsSeries(ctx context.Context, db *history.DB, found []result.Found) ([]history.Series, error) {
 	var all []history.Series
 	for _, f := range found {
 		if f.Err != nil {
@@ -220,121 +256,92 @@ func (n *night) detect(ctx context.Context, db *history.DB, found []result.Found
 		q := history.Query{Benchmark: r.Benchmark.Name, Workload: r.Benchmark.Workload.Name, EnvKey: result.EnvironmentKey(r.Environment)}
 		charted, err := chartedSeries(ctx, db, q)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		all = append(all, charted...)
 	}
-	if len(all) == 0 {
-		fmt.Fprintln(n.stdout, "No history of tonight's benchmarks in this environment yet.")
-		return nil, nil, nil
+	return all, nil
+}
+
+// endsTonight says s's newest point is one of tonight's results.
+func endsTonight(s history.Series, found []result.Found) bool {
+	if len(s.Points) == 0 {
+		return false
 	}
-	var now, before []changepoint.Series
-	// tonight[i] tells that all[i] ends with a point of tonight's;
-	// searched[i] is all[i]'s index among the series searched.
-	tonight := make([]bool, len(all))
-	searched := make([]int, len(all))
-	// skipped[i] is how many of all[i]'s first points an accepted level
-	// leaves out of the search.
-	skipped := make([]int, len(all))
-	for i, s := range all {
-		searched[i] = -1
-		if reset := alert.ResetAt(alerts, alertSeries(s)); !reset.IsZero() {
-			skipped[i] = slices.IndexFunc(s.Points, func(p history.Point) bool { return !p.Started.Before(reset) })
-			if skipped[i] < 0 {
-				skipped[i] = len(s.Points)
-			}
+	last := s.Points[len(s.Points)-1]
+	return slices.ContainsFunc(found, func(f result.Found) bool {
+		return f.Err == nil && f.Result.Benchmark.Name == s.Benchmark && f.Result.Environment.Started == last.Started.Format(time.RFC3339)
+	})
+}
+
+// search searches the windows for change points with Otava, and returns
+// each window's change points (none for a window not searched) and those
+// found without tonight's point too (knownChange), where one may be new.
+func (n *night) search(ctx context.Context, windows []changepoint.Window) ([]changepoint.Result, map[string]bool, error) {
+	var now []changepoint.Series
+	for _, w := range windows {
+		if w.Searched {
+			now = append(now, w.Series)
 		}
-		// Fewer points cannot show a change against their own noise.
-		if len(s.Points)-skipped[i] < minSearchedPoints {
-			continue
-		}
-		cs := changeSeries(s)
-		cs.Points = cs.Points[skipped[i]:]
-		searched[i] = len(now)
-		now = append(now, cs)
-		last := s.Points[len(s.Points)-1]
-		tonight[i] = slices.ContainsFunc(found, func(f result.Found) bool {
-			return f.Err == nil && f.Result.Benchmark.Name == s.Benchmark && f.Result.Environment.Started == last.Started.Format(time.RFC3339)
-		})
-		if tonight[i] && len(cs.Points) > minSearchedPoints {
-			cs.Points = cs.Points[:len(cs.Points)-1]
-			before = append(before, cs)
-		}
-	}
-	if len(now) == 0 {
-		fmt.Fprintf(n.stdout, "Change points: no series has %d points yet.\n", minSearchedPoints)
-		charts, err := writeCharts(trendsFile, chartsOf(all, nil, n.reportDir(), n.archivedNight))
-		return nil, charts, err
 	}
 	opts := changepoint.DefaultOptions(n.history.otava)
 	fmt.Fprintf(n.stdout, "Change points: Apache Otava over %d series (window %d, p ≤ %g, change ≥ %g%%)\n",
 		len(now), opts.Window, opts.MaxPValue, 100*opts.MinMagnitude)
-	found1, err := changepoint.Detect(ctx, opts, now...)
+	foundNow, err := changepoint.Detect(ctx, opts, now...)
 	if err != nil {
 		return nil, nil, err
 	}
-	// Only a series with a regression tonight needs the search without
-	// tonight's point: known says which of its regressions are not new.
-	before = slices.DeleteFunc(before, func(cs changepoint.Series) bool {
-		i := slices.IndexFunc(now, func(s changepoint.Series) bool { return s.Name == cs.Name })
-		return len(found1[i].Regressions()) == 0
-	})
-	var found0 []changepoint.Result
-	if len(before) > 0 {
-		if found0, err = changepoint.Detect(ctx, opts, before...); err != nil {
-			return nil, nil, err
-		}
-	}
-	known := map[string]bool{} // series name and first commit after, without tonight
-	for _, r := range found0 {
-		for _, cp := range r.ChangePoints {
-			known[r.Series+" "+cp.After.ID] = true
-		}
-	}
-	var findings []alert.Finding
-	results := make([]changepoint.Result, len(all))
-	for i, s := range all {
-		if searched[i] < 0 {
+	results := make([]changepoint.Result, len(windows))
+	var before []changepoint.Series
+	for i, w := range windows {
+		if !w.Searched {
 			continue
 		}
-		r := found1[searched[i]]
-		for _, cp := range r.ChangePoints {
-			fmt.Fprintf(n.stdout, "%s: %s..%s %+.2f%%%s\n", cli.Field(r.Series), gitwork.Short(cp.Before.ID), gitwork.Short(cp.After.ID),
-				100*cp.Change, map[bool]string{true: " (regression)"}[cp.Regression])
-			if cp.Regression && tonight[i] {
-				findings = append(findings, changeFinding(s, cp, known[r.Series+" "+cp.After.ID], accepted))
-			}
+		results[i], foundNow = foundNow[0], foundNow[1:]
+		if w.NeedsWithoutNewest(results[i]) {
+			before = append(before, w.WithoutNewest)
 		}
-		// The charts index the whole series.
-		r.ChangePoints = slices.Clone(r.ChangePoints)
-		for j := range r.ChangePoints {
-			r.ChangePoints[j].Index += skipped[i]
-		}
-		results[i] = r
 	}
-	charts, err := writeCharts(trendsFile, chartsOf(all, results, n.reportDir(), n.archivedNight))
-	return findings, charts, err
+	known := map[string]bool{}
+	if len(before) == 0 {
+		return results, known, nil
+	}
+	foundBefore, err := changepoint.Detect(ctx, opts, before...)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, r := range foundBefore {
+		for _, cp := range r.ChangePoints {
+			known[knownChange(r.Series, cp)] = true
+		}
+	}
+	return results, known, nil
 }
 
-// searchedPoints is how many of a series' newest points the nightly job
-// reads, charts and searches for change points: three of Otava's windows.
-// Otava's E-divisive finds its candidates a window at a time, so tonight's
-// point, the newest, can make or unmake only a change point among the
-// newest window's points; Otava then tests each candidate against the
-// stable stretch before it, which the two windows before leave at least
-// 100 points long: far more than a change of the smallest size kept
-// (changepoint.DefaultMinMagnitude, 1%) needs against the gated figures'
-// noise (docs/noise.md) for Otava's p-value. Whether a regression is new
-// tonight is decided over the same stretch without tonight's point. Older
-// change points are no longer found again each night: their alerts stay
-// as they are (alert.Reconcile fixes no change point it does not find),
-// and the dashboard's series page charts the whole series. A night's
-// search is then bounded however long the history (docs/scale.md).
-const searchedPoints = 3 * changepoint.DefaultWindow
+// knownChange is how a change point found without tonight's point is
+// known: by its series and the first commit after it.
+func knownChange(series string, cp changepoint.ChangePoint) string {
+	return series + " " + cp.After.ID
+}
+
+// changeFindings prints the change points found in s's window, and
+// returns its regressions as findings if tonight's point is its newest.
+func (n *night) changeFindings(s history.Series, w changepoint.Window, r changepoint.Result, known map[string]bool, accepted []verdictlib.Acceptance) []alert.Finding {
+	var findings []alert.Finding
+	for _, cp := range r.ChangePoints {
+		fmt.Fprintf(n.stdout, "%s: %s..%s %+.2f%%%s\n", cli.Field(r.Series), gitwork.Short(cp.Before.ID), gitwork.Short(cp.After.ID),
+			100*cp.Change, map[bool]string{true: " (regression)"}[cp.Regression])
+		if cp.Regression && w.Tonight {
+			findings = append(findings, changeFinding(s, cp, known[knownChange(r.Series, cp)], accepted))
+		}
+	}
+	return findings
+}
 
 // chartedSeries reads the series of q's benchmark, workload and
 // environment that the nightly job charts and searches (trendMetric), each
-// its newest searchedPoints points: the others' figures are not read.
+// its newest changepoint.SearchedPoints points: the others' figures are
+// not read.
 func chartedSeries(ctx context.Context, db *history.DB, q history.Query) ([]history.Series, error) {
 	heads, err := db.SeriesOf(ctx, q)
 	if err != nil {
@@ -349,7 +356,7 @@ func chartedSeries(ctx context.Context, db *history.DB, q history.Query) ([]hist
 		}
 		read[h.Metric] = true
 		q := q
-		q.Metric, q.Newest = h.Metric, searchedPoints
+		q.Metric, q.Newest = h.Metric, changepoint.SearchedPoints
 		series, err := db.Series(ctx, q)
 		if err != nil {
 			return nil, err
@@ -383,10 +390,6 @@ func changeFinding(s history.Series, cp changepoint.ChangePoint, known bool, acc
 	}
 	return f
 }
-
-// minSearchedPoints is the fewest points a series needs to be searched
-// for change points.
-const minSearchedPoints = 3
 
 // chartsOf is the series with their change points (results[i], if any) as
 // the report charts them.

@@ -27,10 +27,10 @@ package night
 //     (tools/dashboard/web), named by their commits or by their dates;
 //   - sweep: the nightly job's alert sweep of the night just ingested:
 //     the change-point search of every charted series of its benchmarks,
-//     each its newest searchedPoints points (detect), and the night's
-//     findings entered into the alerts (alertStep: staleness over every
-//     series, RecordAlerts); and, apart, the history's reads it makes, to
-//     tell them from Otava's search.
+//     each its newest changepoint.SearchedPoints points (detect), and the
+//     night's findings entered into the alerts (alertStep: staleness over
+//     every series, RecordAlerts); and, apart, the history's reads it
+//     makes, to tell them from Otava's search.
 
 import (
 	"context"
@@ -342,8 +342,9 @@ func TestScale(t *testing.T) {
 				t.Fatalf("ingest of a night: %d of %d results added, %v", added, len(zips), err)
 			}
 			// Each job reads its benchmarks' charted series (the gated count
-			// and real time), a point a night, the newest searchedPoints.
-			want := smallScale.Results() / smallScale.Nights * 2 * min(smallScale.Nights+1, searchedPoints)
+			// and real time), a point a night, the newest
+			// changepoint.SearchedPoints.
+			want := smallScale.Results() / smallScale.Nights * 2 * min(smallScale.Nights+1, changepoint.SearchedPoints)
 			if points, err := s.sweepReads(ctx); err != nil || points != want {
 				t.Errorf("the sweep's reads: %d points, %v; want %d", points, err, want)
 			}
@@ -478,11 +479,11 @@ func BenchmarkScale(b *testing.B) {
 }
 
 // chartedSeries reads what reading every figure of a benchmark and keeping
-// the charted series' newest searchedPoints points would: the same
-// series, attributes and points, of a history longer than that.
+// the charted series' newest changepoint.SearchedPoints points would: the
+// same series, attributes and points, of a history longer than that.
 func TestChartedSeries(t *testing.T) {
 	ctx := context.Background()
-	spec := historytest.Spec{Benchmarks: 2, Figures: 7, Nights: searchedPoints + 9, Runs: 3, Trusted: true}
+	spec := historytest.Spec{Benchmarks: 2, Figures: 7, Nights: changepoint.SearchedPoints + 9, Runs: 3, Trusted: true}
 	dsn := "sqlite:" + filepath.Join(t.TempDir(), "history.sqlite")
 	if err := historytest.Fill(ctx, dsn, spec); err != nil {
 		t.Fatal(err)
@@ -502,7 +503,7 @@ func TestChartedSeries(t *testing.T) {
 			var want []history.Series
 			for _, s := range every {
 				if trendMetric(s) {
-					s.Points = s.Points[len(s.Points)-searchedPoints:]
+					s.Points = s.Points[len(s.Points)-changepoint.SearchedPoints:]
 					want = append(want, s)
 				}
 			}
@@ -511,7 +512,7 @@ func TestChartedSeries(t *testing.T) {
 				t.Fatal(err)
 			}
 			if len(want) != 2 || len(every) != spec.Figures || !reflect.DeepEqual(got, want) {
-				t.Errorf("%+v: the charted series of the newest %d points: %d series, want %d of the %d", q, searchedPoints,
+				t.Errorf("%+v: the charted series of the newest %d points: %d series, want %d of the %d", q, changepoint.SearchedPoints,
 					len(got), len(want), len(every))
 			}
 		}

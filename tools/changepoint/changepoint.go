@@ -13,6 +13,10 @@
 // surely (Otava's t-test p-value), and whether it is a regression given the
 // metric's Direction.
 //
+// Which part of a series the nightly job searches (its newest
+// SearchedPoints, from the level a trailer accepted on, and whether again
+// without tonight's point) is NightWindow's policy, here beside the search.
+//
 // The package knows no database and no result format: the caller builds the
 // series (tools/history, the nightly job, the changepoint command).
 package changepoint

@@ -29,6 +29,11 @@ type Manifest struct {
 	file string
 }
 
+// QuickSuffix ends the name of a benchmark's quick test, as the perf rules
+// name it (//benchmarks:havlak6_quick_test): for a tool that must name the
+// test before any manifest is built (the regression suite's scratch copy).
+const QuickSuffix = "_quick_test"
+
 // ManifestSchemaVersion is the version of the manifest's format that
 // benchmark_manifest writes.
 const ManifestSchemaVersion = 1

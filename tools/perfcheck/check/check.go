@@ -28,10 +28,6 @@ import (
 	"havlak-lab/tools/verdict"
 )
 
-// QuickSuffix ends the name of a benchmark's quick test, as the perf rules
-// name it (//benchmarks:havlak6_quick_test).
-const QuickSuffix = "_quick_test"
-
 // A Target is one benchmark's quick test in a built workspace.
 type Target struct {
 	// Test is the test's label (//benchmarks:havlak6_quick_test).

@@ -25,7 +25,7 @@ func workspace(t *testing.T, binaries map[string]string) string {
 	bin := filepath.Join(dir, "bazel-bin")
 	manifest := perfspec.Manifest{SchemaVersion: perfspec.ManifestSchemaVersion, Path: testManifest}
 	for name, binary := range binaries {
-		test := name + QuickSuffix
+		test := name + perfspec.QuickSuffix
 		root := filepath.Join(bin, "benchmarks", test+".runfiles", "lab")
 		os.MkdirAll(filepath.Join(root, "bin"), 0o755)
 		os.WriteFile(filepath.Join(root, "bin", name), []byte(binary), 0o755)

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"havlak-lab/internal/gitwork"
-	"havlak-lab/tools/perfcheck/check"
+	"havlak-lab/tools/perf/perfspec"
 	"havlak-lab/tools/result"
 	"havlak-lab/tools/summary"
 )
@@ -170,7 +170,7 @@ func (r *Runner) measure(benchmarks []string, runs int) map[string][]measured {
 	args := []string{"test", "--noremote_upload_local_results", "--nocache_test_results", "--local_test_jobs=1",
 		fmt.Sprintf("--runs_per_test=%d", runs), "--test_output=errors"}
 	for _, b := range benchmarks {
-		args = append(args, "//benchmarks:"+b+check.QuickSuffix)
+		args = append(args, "//benchmarks:"+b+perfspec.QuickSuffix)
 	}
 	// A failing test is read all the same: its result says why, or its
 	// absence does.
@@ -178,7 +178,7 @@ func (r *Runner) measure(benchmarks []string, runs int) map[string][]measured {
 	all := map[string][]measured{}
 	for _, b := range benchmarks {
 		for i := 1; i <= runs; i++ {
-			dir := filepath.Join(r.Scratch, "bazel-testlogs", "benchmarks", b+check.QuickSuffix)
+			dir := filepath.Join(r.Scratch, "bazel-testlogs", "benchmarks", b+perfspec.QuickSuffix)
 			if runs > 1 {
 				dir = filepath.Join(dir, fmt.Sprintf("run_%d_of_%d", i, runs))
 			}

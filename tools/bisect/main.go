@@ -67,8 +67,6 @@ import (
 	"havlak-lab/internal/gitwork"
 	"havlak-lab/tools/bisect/answer"
 	"havlak-lab/tools/bisect/firstbad"
-	"havlak-lab/tools/result"
-	"havlak-lab/tools/verdict"
 )
 
 func main() {
@@ -162,13 +160,10 @@ func check(o firstbad.Options) error {
 	return nil
 }
 
-// describe is a measurement's median and range.
-func describe(values []float64) string { return verdict.SampleText(result.NewSample(values)) }
-
 func printAnswer(w io.Writer, r *answer.Answer) {
 	fmt.Fprintf(w, "first bad commit: %s %s\n", r.FirstBad.Commit, r.FirstBad.Subject)
-	fmt.Fprintf(w, "  %s %s: %s (%+.2f%% against its parent)\n", r.Benchmark, r.Metric, describe(r.FirstBad.Values), 100*r.Change)
-	fmt.Fprintf(w, "  its parent %s %s: %s\n", gitwork.Short(r.Parent.Commit), r.Parent.Subject, describe(r.Parent.Values))
+	fmt.Fprintf(w, "  %s %s: %s (%+.2f%% against its parent)\n", r.Benchmark, r.Metric, firstbad.Describe(r.FirstBad.Values), 100*r.Change)
+	fmt.Fprintf(w, "  its parent %s %s: %s\n", gitwork.Short(r.Parent.Commit), r.Parent.Subject, firstbad.Describe(r.Parent.Values))
 	fmt.Fprintf(w, "  GOOD %s: %s; BAD %s: %s; %d commits measured besides\n",
-		gitwork.Short(r.Good.Commit), describe(r.Good.Values), gitwork.Short(r.Bad.Commit), describe(r.Bad.Values), len(r.Steps))
+		gitwork.Short(r.Good.Commit), firstbad.Describe(r.Good.Values), gitwork.Short(r.Bad.Commit), firstbad.Describe(r.Bad.Values), len(r.Steps))
 }

@@ -378,11 +378,14 @@ func (c *checker) check(baseCommit string) (*summary.Summary, check.Plan, error)
 		return nil, check.Plan{}, err
 	}
 	defer os.RemoveAll(measured)
+	var outputBase strings.Builder
+	if err := c.bazelTo(&outputBase, c.base, "info", "output_base"); err != nil {
+		return nil, check.Plan{}, err
+	}
+	h := check.NewHarness(c.base, strings.TrimSpace(outputBase.String()), c.bazelLog)
 	for i, side := range sides {
 		fmt.Fprintf(c.log, "perfcheck: [%d/4] measuring %d benchmarks at %s with the base's runner\n", i+3, len(plan.Changed), side.name)
-		if results[i], err = c.measure(plan.Changed, side.dir, filepath.Join(measured, strconv.Itoa(i)), side.name, &unreadable); err != nil {
-			return nil, check.Plan{}, err
-		}
+		results[i] = c.measure(h, plan.Changed, side.dir, filepath.Join(measured, strconv.Itoa(i)), side.name, &unreadable)
 	}
 	return judge()
 }
@@ -394,12 +397,7 @@ func (c *checker) check(baseCommit string) (*summary.Summary, check.Plan, error)
 // change's counts and every side's other quick tests, the base's runner
 // makes here (check.Harness). A benchmark whose result cannot be read is
 // named in unreadable.
-func (c *checker) measure(targets []check.Target, workspace, dir, side string, unreadable *[]string) (map[string]check.Measured, error) {
-	var outputBase strings.Builder
-	if err := c.bazelTo(&outputBase, c.base, "info", "output_base"); err != nil {
-		return nil, err
-	}
-	h := check.NewHarness(c.base, strings.TrimSpace(outputBase.String()), c.bazelLog)
+func (c *checker) measure(h check.Harness, targets []check.Target, workspace, dir, side string, unreadable *[]string) map[string]check.Measured {
 	var counts []string
 	for _, t := range targets {
 		if t.Counts != "" && workspace == c.base {
@@ -418,8 +416,11 @@ func (c *checker) measure(targets []check.Target, workspace, dir, side string, u
 	results := map[string]check.Measured{}
 	var cached []string
 	for _, t := range targets {
-		path, err := t.ResultPath(workspace)
-		if t.Counts == "" || workspace != c.base {
+		var path string
+		var err error
+		if slices.Contains(counts, t.Counts) {
+			path, err = t.ResultPath(workspace)
+		} else {
 			path, err = h.Measure(t, workspace, filepath.Join(dir, t.Benchmark))
 		}
 		var r *result.Result
@@ -443,7 +444,7 @@ func (c *checker) measure(targets []check.Target, workspace, dir, side string, u
 		}
 		fmt.Fprintf(c.log, "perfcheck: %s: %s, %d counted now\n", side, fromCache, len(counts)-len(cached))
 	}
-	return results, nil
+	return results
 }
 
 // reach asks which benchmarks the change's files can reach: the changes

@@ -29,8 +29,8 @@ import (
 // 0.01% (docs/noise.md), and three runs show that spread.
 const minRepetitions = 3
 
-// describe is a measurement's median and range.
-func describe(values []float64) string { return verdict.SampleText(result.NewSample(values)) }
+// Describe is a measurement's median and range, as bisect prints them.
+func Describe(values []float64) string { return verdict.SampleText(result.NewSample(values)) }
 
 // git runs git commands in one directory.
 type git = gitwork.Repo

@@ -101,7 +101,7 @@ func (m *measurer) measure(commit, what string) (answer.Measurement, error) {
 		m.saved++
 		meas.Values, meas.Median = same.Values, same.Median
 		fmt.Fprintf(m.log, "bisect: %s %s: the binary and run of %s, measured before: %s %s, not measured again\n",
-			gitwork.Short(commit), meas.Subject, gitwork.Short(same.Commit), m.metric, describe(meas.Values))
+			gitwork.Short(commit), meas.Subject, gitwork.Short(same.Commit), m.metric, Describe(meas.Values))
 		return meas, nil
 	}
 	defer func() {
@@ -171,7 +171,7 @@ func (m *measurer) measure(commit, what string) (answer.Measurement, error) {
 		meas.Values = append(meas.Values, float64(v))
 	}
 	meas.Median = result.NewSample(meas.Values).Median
-	fmt.Fprintf(m.log, "bisect: %s %s: %s %s (spread %.4f%%)\n", gitwork.Short(commit), meas.Subject, m.metric, describe(meas.Values), 100*result.NewSample(meas.Values).Spread())
+	fmt.Fprintf(m.log, "bisect: %s %s: %s %s (spread %.4f%%)\n", gitwork.Short(commit), meas.Subject, m.metric, Describe(meas.Values), 100*result.NewSample(meas.Values).Spread())
 	return meas, nil
 }
 

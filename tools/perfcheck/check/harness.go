@@ -3,7 +3,6 @@ package check
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -97,10 +96,14 @@ func (h Harness) Measure(t Target, workspace, dir string) (string, error) {
 	cmd.Stdout, cmd.Stderr = h.Log, h.Log
 	fmt.Fprintf(h.Log, "perfcheck: measuring %s in %s: %s\n", t.Benchmark, workspace, strings.Join(cmd.Args, " "))
 	runErr := cmd.Run()
-	if _, err := os.Stat(filepath.Join(out, result.FileName)); runErr != nil && (t.Counts != "" || errors.Is(err, os.ErrNotExist)) {
-		return "", fmt.Errorf("the base's runner on %s: %w", t.Benchmark, runErr)
+	if runErr == nil {
+		return out, nil
 	}
-	return out, nil
+	// A failing quick test's result says why; a failing count has none.
+	if _, err := os.Stat(filepath.Join(out, result.FileName)); t.Counts == "" && err == nil {
+		return out, nil
+	}
+	return "", fmt.Errorf("the base's runner on %s: %w", t.Benchmark, runErr)
 }
 
 // writeInputs writes the count action's list of its inputs

@@ -8,12 +8,15 @@
 // compute the same with the same work) are judged the same way in every
 // benchmark they reach, for the false alarms of the second matrix.
 //
-//	tools/bazel run //tools/regressionsuite -- [--cases REGEXP] [--reruns N] [--out FILE] [--doc FILE]
+//	tools/bazel run //tools/regressionsuite -- [--cases REGEXP] [--reruns N] [--out FILE] [--doc FILE] [--detection FILE]
 //
 // It takes long (about a minute per case): progress goes to stderr. --out writes
 // the matrix as Markdown (default: regression-suite.md in the checkout);
 // --doc also replaces the matrix between the markers of a document
-// (docs/records/regression-suite.md keeps the latest). Exit status 1 when a case could not be
+// (docs/records/regression-suite.md keeps the latest); --detection writes
+// the regression cases' outcomes as the detection record
+// (tools/regressionsuite/detection/detection.json keeps the latest, which
+// the perf check's comment reads). Exit status 1 when a case could not be
 // run or unchanged code or a neutral change raised an alarm; a missed case
 // is a finding, not a failure.
 package main
@@ -33,6 +36,7 @@ import (
 	"havlak-lab/internal/cli"
 	"havlak-lab/internal/gitwork"
 	"havlak-lab/internal/labcache"
+	"havlak-lab/tools/regressionsuite/detection"
 	"havlak-lab/tools/regressionsuite/suite"
 )
 
@@ -52,6 +56,7 @@ func run(args []string, log io.Writer) error {
 	repoFlag := fs.String("repo", "", "the checkout to copy (default: where bazel run was typed)")
 	out := fs.String("out", "", "write the matrix to `FILE` (default: regression-suite.md in the checkout)")
 	doc := fs.String("doc", "", "also put the matrix between the markers of `FILE` (docs/records/regression-suite.md)")
+	detectionFile := fs.String("detection", "", "also write the regression cases' outcomes to `FILE` (tools/regressionsuite/detection/detection.json)")
 	if help, err := cli.ParseFlags(fs, args); help || err != nil {
 		return err
 	}
@@ -108,6 +113,16 @@ func run(args []string, log io.Writer) error {
 		if err := suite.UpdateDoc(cli.UserPath(*doc), text.Bytes()); err != nil {
 			return err
 		}
+	}
+	if *detectionFile != "" {
+		data, err := detection.Marshal(m.Detection())
+		if err != nil {
+			return err
+		}
+		if err := atomicfile.WriteFile(cli.UserPath(*detectionFile), data, 0o644); err != nil {
+			return err
+		}
+		fmt.Fprintf(log, "regressionsuite: wrote %s\n", cli.UserPath(*detectionFile))
 	}
 	return m.Failure()
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"havlak-lab/tools/regressionsuite/detection"
 	"havlak-lab/tools/result"
 	"havlak-lab/tools/summary"
 	"havlak-lab/tools/verdict"
@@ -101,6 +102,20 @@ func TestMatrixMarkdown(t *testing.T) {
 	}
 	if err := m.Failure(); err == nil || !strings.Contains(err.Error(), "c: the patch does not apply") || !strings.Contains(err.Error(), "wordcount2: false alarm: run 3") {
 		t.Errorf("Failure: %v", err)
+	}
+	// The same run as the detection record: the caught case with its
+	// catcher, the missed ones with none, the one not run with why.
+	data, err := detection.Marshal(m.Detection())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := detection.Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Cases) != 4 || !slices.Equal(r.Cases[0].CaughtBy, []string{"own_instructions"}) || r.Cases[1].Caught() ||
+		r.Cases[3].Err != "the patch does not apply" || r.Cases[0].Benchmark != "havlak7" || r.Checkout != "0123456789ab+" {
+		t.Errorf("the detection record: %+v", r)
 	}
 }
 

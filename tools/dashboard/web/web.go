@@ -47,9 +47,9 @@ import (
 	"time"
 
 	"havlak-lab/internal/gitwork"
+	"havlak-lab/internal/uplot"
 	"havlak-lab/tools/alert"
 	"havlak-lab/tools/history"
-	"havlak-lab/tools/report/uplot"
 )
 
 //go:embed templates static

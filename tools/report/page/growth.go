@@ -11,8 +11,8 @@ import (
 	"slices"
 	"strings"
 
+	"havlak-lab/internal/uplot"
 	"havlak-lab/tools/report/model"
-	"havlak-lab/tools/report/uplot"
 )
 
 // curveSteps is how many segments draw a fitted curve.

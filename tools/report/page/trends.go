@@ -1,7 +1,7 @@
 package page
 
 // Trend charts: each benchmark's metrics over commits or nights, drawn in
-// the page by uPlot (//tools/report/uplot, inlined so the page works
+// the page by uPlot (//internal/uplot, inlined so the page works
 // offline). The report takes the series as they are given (--trends FILE):
 // it neither stores history nor detects change points, so a page can be
 // made from any source of history.
@@ -12,7 +12,7 @@ import (
 	"strings"
 
 	"havlak-lab/internal/gitwork"
-	"havlak-lab/tools/report/uplot"
+	"havlak-lab/internal/uplot"
 	"havlak-lab/tools/result"
 	"havlak-lab/tools/trends"
 )

@@ -1,11 +1,12 @@
 // Package uplot is uPlot (github.com/leeoniya/uPlot, MIT licence), the
-// charting library of the report's trend charts, embedded so that the
-// report inlines it into a page that works offline.
+// charting library of the report's trend charts and the dashboard's
+// series, embedded so that the report inlines it into a page that works
+// offline. It is a shared helper of both, so it lives under internal/.
 //
 // Its files come from the npm package pinned in the WORKSPACE (@uplot);
 // Bazel copies them here. A host `go build` needs them copied by hand:
 //
-//	tools/bazel build //tools/report/uplot:dist && cp bazel-bin/tools/report/uplot/uPlot.* bazel-bin/tools/report/uplot/LICENSE tools/report/uplot/
+//	tools/bazel build //internal/uplot:dist && cp bazel-bin/internal/uplot/uPlot.* bazel-bin/internal/uplot/LICENSE internal/uplot/
 package uplot
 
 import _ "embed"

@@ -87,6 +87,7 @@ import (
 	"havlak-lab/internal/cli"
 	"havlak-lab/internal/labdir"
 	"havlak-lab/tools/history"
+	"havlak-lab/tools/nightly/nightdir"
 	"havlak-lab/tools/report/model"
 	"havlak-lab/tools/report/reporting"
 	"havlak-lab/tools/result"
@@ -247,7 +248,7 @@ func (f reportFlags) sourcesApartFrom(outDir string) ([]string, *result.Night, e
 	var night *result.Night
 	if f.nightDir != "" {
 		var err error
-		if night, err = result.OpenNight(cli.UserPath(f.nightDir)); err != nil {
+		if night, err = result.OpenNight(cli.UserPath(f.nightDir), nightdir.Layout()); err != nil {
 			return nil, nil, cli.UsageError{Err: err}
 		}
 		if err := night.CheckOutput(outDir); err != nil {
@@ -319,7 +320,7 @@ func load(workload string, dirs []string, isNight bool) (*model.Set, error) {
 	var err error
 	if isNight {
 		var night *result.Night
-		if night, err = result.OpenNight(dirs[0]); err != nil {
+		if night, err = result.OpenNight(dirs[0], nightdir.Layout()); err != nil {
 			return nil, cli.UsageError{Err: err}
 		}
 		set, err = model.LoadNight(workload, night)

@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"testing"
 
+	"havlak-lab/tools/nightly/nightdir"
 	"havlak-lab/tools/result"
 )
 
@@ -128,7 +129,7 @@ func TestWriteBigNight(t *testing.T) {
 	for i := range *bigCount {
 		writeBigResult(t, *bigNight, fmt.Sprintf("big%d_test", i+1), fmt.Sprintf("big%d", i+1), *bigFileMB)
 	}
-	if _, err := result.OpenNight(*bigNight); err != nil {
+	if _, err := result.OpenNight(*bigNight, nightdir.Layout()); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -5,41 +5,47 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"havlak-lab/internal/labdir"
 )
 
-// The names the nightly job writes into a night's directory beside the
-// tests' directories (tools/ci/nightly.sh, tools/nightly): no test may
-// have one, and a night's reader passes over them.
-const (
-	// NightEvents is the build event file the job's bazel test writes.
-	NightEvents = "bazel-events.json"
-	// NightReport is the report's directory (tools/report).
-	NightReport = "report"
-	// NightExports is the exports' directory (tools/exports).
-	NightExports = "exports"
-	// NightBenchgate holds benchgate's summaries, one per Go benchmark.
-	NightBenchgate = "benchgate"
-	// NightTrends is the history's series for the report's charts.
-	NightTrends = "trends.json"
-)
+// A NightLayout is the names a night's writer puts into the night beside
+// its tests' directories, each to whether it is a directory: a night's
+// reader passes over them, and no test may have one. The nightly job
+// declares its own (tools/nightly/nightdir); every reader of a night is
+// given them.
+type NightLayout map[string]bool
 
-// nightReserved maps each reserved name to whether it is a directory.
-var nightReserved = map[string]bool{
-	NightEvents:    false,
-	NightReport:    true,
-	NightExports:   true,
-	NightBenchgate: true,
-	NightTrends:    false,
+// Reserved tells whether name is one of the layout's own.
+func (l NightLayout) Reserved(name string) bool {
+	_, ok := l[name]
+	return ok
 }
 
-// Reserved tells whether name is one the nightly job writes into a night
-// itself, which no test's directory may have.
-func Reserved(name string) bool {
-	_, ok := nightReserved[name]
-	return ok
+// dirs are the layout's directories, sorted, for messages.
+func (l NightLayout) dirs() []string {
+	var dirs []string
+	for name, isDir := range l {
+		if isDir {
+			dirs = append(dirs, name)
+		}
+	}
+	slices.Sort(dirs)
+	return dirs
+}
+
+// temporary tells whether name is one of a layout directory's
+// temporaries, .NAME.new-… or .NAME.new-….old, which the writer of a
+// directory that it replaces whole (the report) makes beside it.
+func (l NightLayout) temporary(name string) bool {
+	for _, dir := range l.dirs() {
+		if strings.HasPrefix(name, "."+dir+".new-") {
+			return true
+		}
+	}
+	return false
 }
 
 // A LayoutError is an entry of a night's directory where no result of a
@@ -58,6 +64,8 @@ func (e *LayoutError) Error() string { return e.Path + ": " + e.Why }
 type Night struct {
 	// Dir is the night's directory.
 	Dir string
+	// own is what its writer puts beside the tests.
+	own NightLayout
 	// tests are the names of the tests' directories that hold an
 	// outputs.zip, sorted.
 	tests []string
@@ -70,23 +78,23 @@ type Night struct {
 // result.json), an outputs.zip anywhere but DIR/<test>/, anything else in
 // a test's directory, files where a test's directory should be, tests
 // whose names are not names (CheckName), and a test named like one of the
-// job's own outputs (Reserved). The job's own outputs are passed over, and
+// writer's own outputs (own). Those outputs are passed over, and
 // so is a test's directory without an outputs.zip, the temporaries of the
 // job's own directories, and the lab's marker (internal/labdir) of a night
 // it keeps.
-func OpenNight(dir string) (*Night, error) {
+func OpenNight(dir string, own NightLayout) (*Night, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, err
 	}
-	n := &Night{Dir: dir}
+	n := &Night{Dir: dir, own: own}
 	var refused []error
 	refuse := func(path, why string, args ...any) {
 		refused = append(refused, &LayoutError{path, fmt.Sprintf(why, args...)})
 	}
 	for _, e := range entries {
 		name, path := e.Name(), filepath.Join(dir, e.Name())
-		isDir, reserved := nightReserved[name]
+		isDir, reserved := own[name]
 		switch {
 		case e.Type()&os.ModeSymlink != 0:
 			refuse(path, "a symbolic link: a night's results are its own files, never followed")
@@ -97,7 +105,7 @@ func OpenNight(dir string) (*Night, error) {
 				refuse(held, "a test named %q: the nightly job writes its own %s/ there, which would replace it; rename the test",
 					name, name)
 			}
-		case reserved, e.IsDir() && temporary(name):
+		case reserved, e.IsDir() && own.temporary(name):
 		case name == labdir.Marker && e.Type().IsRegular():
 			// The lab's mark on a night it keeps (the baseline): no result.
 		case name == ZipName:
@@ -148,18 +156,6 @@ func (n *Night) testDir(dir string) (zip bool, refused []error) {
 		}
 	}
 	return zip, refused
-}
-
-// temporary tells whether name is one of a reserved directory's
-// temporaries, .NAME.new-… or .NAME.new-….old, which the writer of a
-// directory that it replaces whole (the report) makes beside it.
-func temporary(name string) bool {
-	for reserved, isDir := range nightReserved {
-		if isDir && strings.HasPrefix(name, "."+reserved+".new-") {
-			return true
-		}
-	}
-	return false
 }
 
 // unpackedOrZip is the path of a result directly in dir, an outputs.zip
@@ -214,8 +210,8 @@ func (n *Night) Walk(fn func(Found) error) error {
 }
 
 // CheckOutput refuses a directory or file to write, path, that is the
-// night's directory, holds it, or is inside it but under one of the
-// nightly job's own names (Reserved): writing there could replace the
+// night's directory, holds it, or is inside it but under one of its
+// writer's own names (NightLayout): writing there could replace the
 // night's results.
 func (n *Night) CheckOutput(path string) error {
 	dir, err := resolve(n.Dir)
@@ -233,9 +229,9 @@ func (n *Night) CheckOutput(path string) error {
 		return nil
 	}
 	rel, _ := filepath.Rel(dir, out)
-	if first, _, _ := strings.Cut(rel, string(filepath.Separator)); !Reserved(first) {
+	if first, _, _ := strings.Cut(rel, string(filepath.Separator)); !n.own.Reserved(first) {
 		return fmt.Errorf("%s: inside the night %s, beside its results: want a place outside it, or one of the nightly job's own (%s)",
-			path, n.Dir, strings.Join([]string{NightReport, NightExports, NightBenchgate}, ", "))
+			path, n.Dir, strings.Join(n.own.dirs(), ", "))
 	}
 	return nil
 }

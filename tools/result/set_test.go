@@ -45,12 +45,12 @@ func TestNight(t *testing.T) {
 	}{
 		{"as collect writes it", func(*testing.T, string) {}, "", ""},
 		{"with the job's own outputs", func(t *testing.T, night string) {
-			for _, dir := range []string{NightReport, NightExports, NightBenchgate} {
+			for _, dir := range []string{jobReport, jobExports, jobBenchgate} {
 				os.MkdirAll(filepath.Join(night, dir, "stages"), 0o755)
 				os.WriteFile(filepath.Join(night, dir, "x.json"), nil, 0o644)
 			}
-			os.WriteFile(filepath.Join(night, NightEvents), nil, 0o644)
-			os.WriteFile(filepath.Join(night, NightTrends), nil, 0o644)
+			os.WriteFile(filepath.Join(night, jobEvents), nil, 0o644)
+			os.WriteFile(filepath.Join(night, jobTrends), nil, 0o644)
 			// The report's temporaries, left by a killed run.
 			os.MkdirAll(filepath.Join(night, ".report.new-123.old"), 0o755)
 		}, "", ""},
@@ -97,15 +97,15 @@ func TestNight(t *testing.T) {
 			os.MkdirAll(filepath.Join(night, "havlak8_test", ZipName), 0o755)
 		}, "havlak8_test/outputs.zip", "not a regular file"},
 		{"a test named report", func(t *testing.T, night string) {
-			zipOf(t, filepath.Join(night, NightReport, ZipName))
+			zipOf(t, filepath.Join(night, jobReport, ZipName))
 		}, "report/outputs.zip", `a test named "report": the nightly job writes its own report/ there`},
 		{"a test named exports, unpacked", func(t *testing.T, night string) {
-			os.MkdirAll(filepath.Join(night, NightExports), 0o755)
-			os.WriteFile(filepath.Join(night, NightExports, FileName), []byte("{}"), 0o644)
+			os.MkdirAll(filepath.Join(night, jobExports), 0o755)
+			os.WriteFile(filepath.Join(night, jobExports, FileName), []byte("{}"), 0o644)
 		}, "exports/result.json", `a test named "exports"`},
 		{"a directory named trends.json", func(t *testing.T, night string) {
-			os.MkdirAll(filepath.Join(night, NightTrends), 0o755)
-		}, NightTrends, "not what the nightly job writes under that name"},
+			os.MkdirAll(filepath.Join(night, jobTrends), 0o755)
+		}, jobTrends, "not what the nightly job writes under that name"},
 		{"a test whose name is no name", func(t *testing.T, night string) {
 			zipOf(t, filepath.Join(night, ".hidden", ZipName))
 		}, ".hidden", `not a test's directory: name ".hidden" starts with a dot`},
@@ -116,7 +116,7 @@ func TestNight(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			dir := nightOf(t)
 			c.change(t, dir)
-			n, err := OpenNight(dir)
+			n, err := OpenNight(dir, jobLayout)
 			if c.refused != "" {
 				want := filepath.Join(dir, c.refused) + ": " + c.why
 				if err == nil || !strings.Contains(err.Error(), want) {
@@ -150,7 +150,7 @@ func TestNight(t *testing.T) {
 // not followed.
 func TestNightWalkRechecks(t *testing.T) {
 	dir := nightOf(t)
-	n, err := OpenNight(dir)
+	n, err := OpenNight(dir, jobLayout)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +194,7 @@ func TestApartAndCheckOutput(t *testing.T) {
 		}
 	}
 
-	n, err := OpenNight(link)
+	n, err := OpenNight(link, jobLayout)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,8 +203,8 @@ func TestApartAndCheckOutput(t *testing.T) {
 		want string
 	}{
 		{filepath.Join(root, "report"), ""},
-		{filepath.Join(night, NightReport), ""},
-		{filepath.Join(link, NightExports, "bencher.json"), ""},
+		{filepath.Join(night, jobReport), ""},
+		{filepath.Join(link, jobExports, "bencher.json"), ""},
 		{night, "holds the night"},
 		{root, "holds the night"},
 		{filepath.Join(night, "havlak6_test"), "inside the night"},
@@ -216,3 +216,15 @@ func TestApartAndCheckOutput(t *testing.T) {
 		}
 	}
 }
+
+// The names of a night's writer in these tests: the nightly job's, as
+// tools/nightly/nightdir declares them (which imports this package).
+const (
+	jobEvents    = "bazel-events.json"
+	jobReport    = "report"
+	jobExports   = "exports"
+	jobBenchgate = "benchgate"
+	jobTrends    = "trends.json"
+)
+
+var jobLayout = NightLayout{jobEvents: false, jobReport: true, jobExports: true, jobBenchgate: true, jobTrends: false}

@@ -13,6 +13,7 @@ import (
 	"syscall"
 
 	"havlak-lab/tools/history"
+	"havlak-lab/tools/nightly/nightdir"
 	"havlak-lab/tools/result"
 )
 
@@ -74,7 +75,7 @@ func reportLink(source string) string {
 	if !ok {
 		return ""
 	}
-	return "/nights/" + night + "/" + result.NightReport + "/"
+	return "/nights/" + night + "/" + nightdir.Report + "/"
 }
 
 // archivedLink is the dashboard's address of a file of a night's report
@@ -83,7 +84,7 @@ func reportLink(source string) string {
 func archivedLink(p string) string {
 	parts := strings.Split(filepath.ToSlash(p), "/")
 	for i := len(parts) - 3; i >= 0; i-- {
-		if parts[i] != history.NightsDir || !nightName(parts[i+1]) || parts[i+2] != result.NightReport {
+		if parts[i] != history.NightsDir || !nightName(parts[i+1]) || parts[i+2] != nightdir.Report {
 			continue
 		}
 		rest := parts[i+3:]
@@ -92,7 +93,7 @@ func archivedLink(p string) string {
 				return ""
 			}
 		}
-		return "/nights/" + parts[i+1] + "/" + result.NightReport + "/" + strings.Join(rest, "/")
+		return "/nights/" + parts[i+1] + "/" + nightdir.Report + "/" + strings.Join(rest, "/")
 	}
 	return ""
 }
@@ -174,7 +175,7 @@ func (s *Server) nightReport(w http.ResponseWriter, r *http.Request) {
 	defer root.Close()
 	// The night's report is a root of its own: nothing in it, a symlink
 	// included, reaches the night's results or another night.
-	dir := path.Join(history.NightsDir, night, result.NightReport)
+	dir := path.Join(history.NightsDir, night, nightdir.Report)
 	report, err := root.OpenRoot(dir)
 	if err != nil {
 		s.failArchive(w, missing("the archive %s has no report of the night %s: %v", s.opts.Archive, night, unwrapPath(err)))

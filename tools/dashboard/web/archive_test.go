@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"havlak-lab/tools/history"
+	"havlak-lab/tools/nightly/nightdir"
 	"havlak-lab/tools/result"
 )
 
@@ -52,7 +53,7 @@ func TestNightReport(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(outside, "secret.html"), []byte(secret), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	report := filepath.Join(dir, history.NightsDir, lastNight, result.NightReport)
+	report := filepath.Join(dir, history.NightsDir, lastNight, nightdir.Report)
 	for link, target := range map[string]string{
 		"out.html":     filepath.Join(outside, "secret.html"),
 		"results.zip":  filepath.Join(dir, history.NightsDir, lastNight, "havlak6_quick_test", result.ZipName),
@@ -65,10 +66,10 @@ func TestNightReport(t *testing.T) {
 	if err := os.Symlink(outside, filepath.Join(dir, history.NightsDir, "elsewhere")); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Mkdir(filepath.Join(outside, result.NightReport), 0o755); err != nil {
+	if err := os.Mkdir(filepath.Join(outside, nightdir.Report), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(outside, result.NightReport, "index.html"), []byte(secret), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(outside, nightdir.Report, "index.html"), []byte(secret), 0o644); err != nil {
 		t.Fatal(err)
 	}
 

@@ -16,6 +16,7 @@ import (
 	"havlak-lab/internal/gitwork"
 	"havlak-lab/tools/alert"
 	"havlak-lab/tools/history"
+	"havlak-lab/tools/nightly/nightdir"
 	"havlak-lab/tools/result"
 	"havlak-lab/tools/result/resulttest"
 )
@@ -257,7 +258,7 @@ func archive(t *testing.T, db *history.DB, r *result.Result, profiles map[result
 	if _, err := db.Ingest(context.Background(), zipPath); err != nil {
 		t.Fatal(err)
 	}
-	report := filepath.Join(night, result.NightReport, "index.html")
+	report := filepath.Join(night, nightdir.Report, "index.html")
 	if err := os.MkdirAll(filepath.Dir(report), 0o755); err != nil {
 		t.Fatal(err)
 	}

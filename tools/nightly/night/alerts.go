@@ -17,6 +17,7 @@ import (
 	"havlak-lab/internal/markdown"
 	"havlak-lab/tools/alert"
 	"havlak-lab/tools/history"
+	"havlak-lab/tools/nightly/nightdir"
 	"havlak-lab/tools/result"
 	"havlak-lab/tools/summary"
 	verdictlib "havlak-lab/tools/verdict"
@@ -264,7 +265,7 @@ func rangeOf(base, now *result.Result) alert.Range {
 func (n *night) reportLinks(s *summary.Summary, benchmark string) (string, []string) {
 	dir := n.reportDir()
 	if n.archivedNight != "" {
-		dir = filepath.Join(n.archivedNight, result.NightReport)
+		dir = filepath.Join(n.archivedNight, nightdir.Report)
 	}
 	var diffs []string
 	for _, d := range s.ProfileDiffs {

@@ -16,6 +16,7 @@ import (
 
 	"havlak-lab/internal/cli"
 	"havlak-lab/tools/history"
+	"havlak-lab/tools/nightly/nightdir"
 	"havlak-lab/tools/result"
 )
 
@@ -155,7 +156,7 @@ func checkTestOutputs(label, zip string, testlogs ...string) error {
 	if err := result.CheckName(name); err != nil {
 		return fmt.Errorf("test %q: %v", label, err)
 	}
-	if result.Reserved(name) {
+	if nightdir.Layout().Reserved(name) {
 		return fmt.Errorf("test %s: the nightly job writes its own %s into the night's directory, which would replace the test's outputs: rename the test", label, name)
 	}
 	in := slices.ContainsFunc(testlogs, func(dir string) bool { return inside(zip, dir) })
@@ -226,7 +227,7 @@ func Collect(events, testlogs, dest string) ([]string, error) {
 		}
 	}
 	sort.Strings(labels)
-	if copied := filepath.Join(dest, result.NightEvents); filepath.Clean(events) != copied {
+	if copied := filepath.Join(dest, nightdir.Events); filepath.Clean(events) != copied {
 		if err := copyFile(events, copied); err != nil {
 			return nil, err
 		}
@@ -242,7 +243,7 @@ func Collect(events, testlogs, dest string) ([]string, error) {
 	sort.Strings(dirs)
 	// What the gate reads is a night (result.Night): what collect wrote,
 	// and nothing else, must be one.
-	if _, err := result.OpenNight(dest); err != nil && len(dirs) > 0 {
+	if _, err := result.OpenNight(dest, nightdir.Layout()); err != nil && len(dirs) > 0 {
 		return dirs, err
 	}
 	return dirs, nil
@@ -276,7 +277,7 @@ func checkDest(dest string) error {
 	case !info.IsDir():
 		return cli.Usagef("DEST %s: not a directory: refused, nothing written", dest)
 	}
-	if _, err := result.OpenNight(dest); err != nil {
+	if _, err := result.OpenNight(dest, nightdir.Layout()); err != nil {
 		return cli.Usagef("DEST %s: neither empty nor a night's results: refused, nothing written:\n%w", dest, err)
 	}
 	return nil

@@ -11,12 +11,13 @@ import (
 
 	"havlak-lab/internal/atomicfile"
 	"havlak-lab/tools/exports"
+	"havlak-lab/tools/nightly/nightdir"
 	"havlak-lab/tools/result"
 )
 
 // exportsDir is where the night's exports go, among the artifacts the job
 // uploads.
-const exportsDir = result.NightExports
+const exportsDir = nightdir.Exports
 
 // writeExports writes the night's readable results in every format of
 // tools/exports (docs/history.md, "Exports") into artifacts/exports/, one

@@ -18,6 +18,7 @@ import (
 	"havlak-lab/internal/markdown"
 	"havlak-lab/tools/alert"
 	"havlak-lab/tools/history"
+	"havlak-lab/tools/nightly/nightdir"
 	"havlak-lab/tools/report/model"
 	"havlak-lab/tools/report/reporting"
 	"havlak-lab/tools/result"
@@ -82,7 +83,7 @@ func (n *night) gate() error {
 	var v verdict
 	// The night is exactly its results (result.Night): what the gate
 	// judges is what the baseline becomes.
-	night, err := result.OpenNight(n.artifacts)
+	night, err := result.OpenNight(n.artifacts, nightdir.Layout())
 	if err != nil {
 		return err
 	}
@@ -110,7 +111,7 @@ func (n *night) gate() error {
 	var changes []alert.Finding
 	var charts []trends.Series
 	if n.history != nil {
-		trendsFile := filepath.Join(n.artifacts, result.NightTrends)
+		trendsFile := filepath.Join(n.artifacts, nightdir.Trends)
 		if db, err = n.history.open(ctx); err == nil {
 			defer db.Close()
 			changes, charts, err = n.historyStep(ctx, db, found, trendsFile, accepted)
@@ -174,7 +175,7 @@ func (n *night) readBaseline(v *verdict) []result.Found {
 	if !n.hasBaseline() {
 		return nil
 	}
-	old, err := result.OpenNight(n.baseline)
+	old, err := result.OpenNight(n.baseline, nightdir.Layout())
 	var before []result.Found
 	if err == nil {
 		before, err = readNight(old)
@@ -367,7 +368,7 @@ func commitOf(all []result.Found) string {
 // figures are their benchmark lines, result.Figures) against the
 // baseline's by the lab's one comparison (summary.Compare), in this
 // process: the report judges the programs and servers. It writes the
-// comparison into the night (result.NightBenchgate) and its failing
+// comparison into the night (nightdir.Benchgate) and its failing
 // figures into the log.
 func (n *night) compareGoTests(before, found []result.Found, accepted []verdictlib.Acceptance) (*summary.Summary, error) {
 	base, err := goTestSides(before)
@@ -402,7 +403,7 @@ func (n *night) compareGoTests(before, found []result.Found, accepted []verdictl
 			fmt.Fprintf(n.stdout, "%s: %s\n", cli.Field(b.Name), cli.Field(b.Label()))
 		}
 	}
-	file := filepath.Join(n.artifacts, result.NightBenchgate, summary.FileName)
+	file := filepath.Join(n.artifacts, nightdir.Benchgate, summary.FileName)
 	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
 		return nil, err
 	}
@@ -596,7 +597,7 @@ func (n *night) promote(found []result.Found) error {
 // verifyCopy reads the copies in dir back as a night and checks that they
 // are the results judged, want, and no others.
 func verifyCopy(dir string, want []result.Found) error {
-	copied, err := result.OpenNight(dir)
+	copied, err := result.OpenNight(dir, nightdir.Layout())
 	if err != nil {
 		return err
 	}

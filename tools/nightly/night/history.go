@@ -28,6 +28,7 @@ import (
 	"havlak-lab/tools/bisect/firstbad"
 	"havlak-lab/tools/changepoint"
 	"havlak-lab/tools/history"
+	"havlak-lab/tools/nightly/nightdir"
 	"havlak-lab/tools/result"
 	"havlak-lab/tools/trends"
 	verdictlib "havlak-lab/tools/verdict"
@@ -195,7 +196,7 @@ func (n *night) archiveReport() error {
 }
 
 // reportDir is where the report of the night goes.
-func (n *night) reportDir() string { return filepath.Join(n.artifacts, result.NightReport) }
+func (n *night) reportDir() string { return filepath.Join(n.artifacts, nightdir.Report) }
 
 // detect searches every charted series of tonight's benchmarks for change
 // points, writes them with the series as a trends file for the report,

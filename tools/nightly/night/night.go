@@ -22,6 +22,7 @@ import (
 	"havlak-lab/internal/labcache"
 	"havlak-lab/internal/labdir"
 	"havlak-lab/tools/history"
+	"havlak-lab/tools/nightly/nightdir"
 	"havlak-lab/tools/result"
 	"havlak-lab/tools/summary"
 )
@@ -223,7 +224,7 @@ func (o *GateOptions) stateDirs() (labdir.State, error) {
 // else, the report's directory or a stray file beside the results, the
 // promotion would delete.
 func adoptBaseline(dir string) error {
-	night, err := result.OpenNight(dir)
+	night, err := result.OpenNight(dir, nightdir.Layout())
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"havlak-lab/internal/labdir"
+	"havlak-lab/tools/nightly/nightdir"
 	"havlak-lab/tools/result"
 )
 
@@ -62,7 +63,7 @@ func TestGateRefusesWhatIsNotANight(t *testing.T) {
 		}, 1, "havlak8_quick_test: a symbolic link"},
 		{"a test named report", func(t *testing.T) (string, string) {
 			night := makeNight(t, nightSpec{allocs: 1})
-			os.Rename(filepath.Join(night, "havlak6_quick_test"), filepath.Join(night, result.NightReport))
+			os.Rename(filepath.Join(night, "havlak6_quick_test"), filepath.Join(night, nightdir.Report))
 			return night, ""
 		}, 1, `report/outputs.zip: a test named "report": the nightly job writes its own report/ there`},
 		{"the baseline is the night", func(t *testing.T) (string, string) {
@@ -142,8 +143,8 @@ func TestGateRefusesABaselineNotTheLabs(t *testing.T) {
 		}, false, "BASELINE/notes.txt: not a test's directory"},
 		{"a night's artifacts, with its report", func(t *testing.T, path string) {
 			os.Rename(makeNight(t, nightSpec{allocs: 1}), path)
-			os.MkdirAll(filepath.Join(path, result.NightReport), 0o755)
-			os.WriteFile(filepath.Join(path, result.NightReport, "report.md"), []byte("precious"), 0o644)
+			os.MkdirAll(filepath.Join(path, nightdir.Report), 0o755)
+			os.WriteFile(filepath.Join(path, nightdir.Report, "report.md"), []byte("precious"), 0o644)
 		}, false, "BASELINE/report is not a test's results"},
 		{"a report's directory", func(t *testing.T, path string) {
 			os.Mkdir(path, 0o755)
@@ -200,7 +201,7 @@ func gateOf(t *testing.T, artifacts, baseline string) *night {
 
 func foundOf(t *testing.T, dir string) []result.Found {
 	t.Helper()
-	n, err := result.OpenNight(dir)
+	n, err := result.OpenNight(dir, nightdir.Layout())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,6 +21,7 @@ import (
 	"havlak-lab/internal/cli"
 	"havlak-lab/tools/alert"
 	"havlak-lab/tools/history"
+	"havlak-lab/tools/nightly/nightdir"
 	"havlak-lab/tools/result"
 )
 
@@ -412,8 +413,8 @@ func TestCollect(t *testing.T) {
 	// A night elsewhere than the event file (a shard's) keeps a copy of
 	// it: how its build ended, which the merge reads.
 	eventFile, _ := os.ReadFile(events)
-	if data, _ := os.ReadFile(filepath.Join(dest, result.NightEvents)); string(data) != string(eventFile) {
-		t.Errorf("the night's %s: %q, want the event file's copy", result.NightEvents, data)
+	if data, _ := os.ReadFile(filepath.Join(dest, nightdir.Events)); string(data) != string(eventFile) {
+		t.Errorf("the night's %s: %q, want the event file's copy", nightdir.Events, data)
 	}
 
 	for name, c := range map[string]struct{ events, want string }{

@@ -17,6 +17,7 @@ import (
 
 	"havlak-lab/internal/cli"
 	"havlak-lab/tools/history"
+	"havlak-lab/tools/nightly/nightdir"
 	"havlak-lab/tools/nightly/shard"
 	"havlak-lab/tools/perf/perfspec"
 	"havlak-lab/tools/result"
@@ -308,12 +309,12 @@ func Merge(mapFile, manifest, shards, dest string, stdout io.Writer) error {
 			}
 			continue
 		}
-		if code, name, err := buildExit(filepath.Join(dir, result.NightEvents)); err != nil {
+		if code, name, err := buildExit(filepath.Join(dir, nightdir.Events)); err != nil {
 			merr.Failed = append(merr.Failed, fmt.Sprintf("shard %d never said how its tests ended: %v", s.Index, err))
 		} else if code != 0 {
 			merr.Failed = append(merr.Failed, fmt.Sprintf("shard %d failed: its tests ended %s (exit status %d)", s.Index, name, code))
 		}
-		n, err := result.OpenNight(dir)
+		n, err := result.OpenNight(dir, nightdir.Layout())
 		if err != nil {
 			refused = append(refused, fmt.Sprintf("shard %d: %v", s.Index, err))
 			continue
@@ -364,7 +365,7 @@ func Merge(mapFile, manifest, shards, dest string, stdout io.Writer) error {
 			return err
 		}
 	}
-	if _, err := result.OpenNight(dest); err != nil {
+	if _, err := result.OpenNight(dest, nightdir.Layout()); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "%s: one night of %d results from %d shards\n", dest, len(zips), len(m.Shards))

@@ -15,6 +15,7 @@ import (
 
 	"havlak-lab/internal/cli"
 	"havlak-lab/tools/history"
+	"havlak-lab/tools/nightly/nightdir"
 	"havlak-lab/tools/nightly/shard"
 	"havlak-lab/tools/result"
 )
@@ -104,7 +105,7 @@ func writeStatus(t *testing.T, shards string, k, status int) {
 	default:
 		lines = append(lines, fmt.Sprintf(`{"id":{"buildFinished":{}},"finished":{"exitCode":{"name":"TESTS_FAILED","code":%d}}}`, status))
 	}
-	if err := os.WriteFile(filepath.Join(shards, ShardDir(k), result.NightEvents), []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(shards, ShardDir(k), nightdir.Events), []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -131,7 +132,7 @@ func TestMergeThreeShards(t *testing.T) {
 		if !strings.Contains(log, "perf-0, perf-1, perf-2)") {
 			t.Errorf("night %d: the summary does not name the shards' machines:\n%s", i, log)
 		}
-		n, err := result.OpenNight(merged)
+		n, err := result.OpenNight(merged, nightdir.Layout())
 		if err != nil || len(n.Tests()) != 8 {
 			t.Fatalf("night %d: the merged night: %v, %d tests, want 8", i, err, len(n.Tests()))
 		}
@@ -202,7 +203,7 @@ func TestMergeMissingShard(t *testing.T) {
 		t.Fatalf("a missing shard: %v, want a MergeError\n%s", err, out.String())
 	}
 	says := []string{"shard 2 never reported", "shard 1 failed: its tests ended TESTS_FAILED (exit status 3)",
-		"shard 0 never said how its tests ended: " + filepath.Join(shards, ShardDir(0), result.NightEvents) + ": the build never finished",
+		"shard 0 never said how its tests ended: " + filepath.Join(shards, ShardDir(0), nightdir.Events) + ": the build never finished",
 		fmt.Sprintf("%s MISSING (shard 1, %s): no result in", lost.Name, lost.Test)}
 	for _, b := range m.Shards[2].Benchmarks {
 		says = append(says, fmt.Sprintf("%s MISSING (shard 2, %s): the shard never reported", b.Name, b.Test))
@@ -219,7 +220,7 @@ func TestMergeMissingShard(t *testing.T) {
 	// missing benchmarks fail it, named, and it never becomes the baseline.
 	before := snapshot(t, baseline)
 	status, log, merged := mergeNight(t, baseline, mapFile, shards)
-	n, _ := result.OpenNight(merged)
+	n, _ := result.OpenNight(merged, nightdir.Layout())
 	if status == 0 || n == nil || len(n.Tests()) != 8-len(m.Shards[2].Benchmarks)-1 || snapshot(t, baseline) != before {
 		t.Errorf("the incomplete night: exit status %d, want a failure, the results that arrived gated, and the baseline kept:\n%s", status, log)
 	}
@@ -297,7 +298,7 @@ func TestShardTestsAndSteps(t *testing.T) {
 	}
 	for k, s := range pipeline.Steps[:2] {
 		if s.Agents["perf_shard"] != fmt.Sprint(k) || s.Command != fmt.Sprintf("tools/ci/nightly.sh --shard %d", k) || s.Concurrency != 1 ||
-			!slices.Contains(s.ArtifactPaths, fmt.Sprintf("%s/shard-%d/%s", ShardArtifacts, k, result.NightEvents)) {
+			!slices.Contains(s.ArtifactPaths, fmt.Sprintf("%s/shard-%d/%s", ShardArtifacts, k, nightdir.Events)) {
 			t.Errorf("shard %d's step: %+v", k, s)
 		}
 	}
@@ -448,7 +449,7 @@ func TestShardsPlaceANewBenchmark(t *testing.T) {
 	if err := Merge(mapFile, manifest, shards, merged, &out); err != nil || !strings.Contains(out.String(), named) {
 		t.Errorf("merge: %v\n%s", err, out.String())
 	}
-	if n, err := result.OpenNight(merged); err != nil || !slices.Contains(n.Tests(), test) {
+	if n, err := result.OpenNight(merged, nightdir.Layout()); err != nil || !slices.Contains(n.Tests(), test) {
 		t.Errorf("the merged night lacks %s: %v", test, err)
 	}
 	// Without the manifest, the map as it is: the merge refuses the test

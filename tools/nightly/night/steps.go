@@ -10,8 +10,8 @@ import (
 	"strconv"
 
 	"havlak-lab/internal/cli"
+	"havlak-lab/tools/nightly/nightdir"
 	"havlak-lab/tools/nightly/shard"
-	"havlak-lab/tools/result"
 )
 
 // The keys of the nightly job's generated steps.
@@ -85,7 +85,7 @@ func Steps(mapFile, manifest string, upload bool, stdout, stderr io.Writer) erro
 			// Its benchmarks, 5 timed runs plus profiled runs each, on a
 			// cold agent: as the whole suite's step had.
 			TimeoutInMinutes: 240,
-			ArtifactPaths:    []string{dir + "/*/outputs.zip", dir + "/" + result.NightEvents},
+			ArtifactPaths:    []string{dir + "/*/outputs.zip", dir + "/" + nightdir.Events},
 			Retry:            agentGone,
 		})
 		keys = append(keys, shardStepKey+k)

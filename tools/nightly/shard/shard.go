@@ -25,6 +25,7 @@ import (
 	"strings"
 
 	"havlak-lab/internal/atomicfile"
+	"havlak-lab/tools/nightly/nightdir"
 	"havlak-lab/tools/perf/perfspec"
 	"havlak-lab/tools/result"
 )
@@ -124,7 +125,7 @@ func (m *Map) Check() error {
 			if !strings.HasPrefix(b.Test, "//") || !strings.Contains(b.Test, ":") {
 				return fmt.Errorf("%s (%s).test %q: want a label //package:name", where, b.Name, b.Test)
 			}
-			if err := result.CheckName(TestName(b.Test)); err != nil || result.Reserved(TestName(b.Test)) {
+			if err := result.CheckName(TestName(b.Test)); err != nil || nightdir.Layout().Reserved(TestName(b.Test)) {
 				return fmt.Errorf("%s (%s).test %q: not a name a night's test directory can have", where, b.Name, b.Test)
 			}
 			if !finite(b.Seconds) || b.Seconds < 0 {

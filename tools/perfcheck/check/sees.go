@@ -82,11 +82,22 @@ func rankSees(b summary.Benchmark) int {
 // figures a sub-item, "" when it has none. Everything from a result or
 // from the record is escaped.
 func seesLine(b summary.Benchmark, record *detection.Record) string {
-	var figures []string
+	names := map[string]int{}
 	for _, v := range b.Figures {
 		if v.Rule.Gated {
-			figures = append(figures, "  - "+seesFigure(b, v, record))
+			names[v.Figure]++
 		}
+	}
+	var figures []string
+	for _, v := range b.Figures {
+		if !v.Rule.Gated {
+			continue
+		}
+		label := markdown.Code(v.Figure)
+		if names[v.Figure] > 1 { // a Go benchmark's line: its B/op and allocs/op
+			label += " (" + markdown.Escape(v.Unit) + ")"
+		}
+		figures = append(figures, "  - "+label+": "+seesFigure(b, v, record))
 	}
 	if len(figures) == 0 {
 		return ""
@@ -98,11 +109,11 @@ func seesLine(b summary.Benchmark, record *detection.Record) string {
 // it came from (verdict.Calibration.Origin), and, with a record, the
 // smallest case the suite caught with it (detection.Record.Sees), saying
 // when that was on another benchmark than this one and so says less
-// about this one: "`instructions`: threshold 0.25% (the floor: what 3
-// reruns measured is under it); the smallest the suite caught with it:
-// 0.5% extra-work, on this benchmark".
+// about this one: "threshold 0.25% (the floor: what 3 reruns measured is
+// under it); the smallest the suite caught with it: 0.5% extra-work, on
+// this benchmark".
 func seesFigure(b summary.Benchmark, v verdict.Verdict, record *detection.Record) string {
-	text := markdown.Code(v.Figure) + ": threshold " + verdict.Percent(v.Rule.Threshold)
+	text := "threshold " + verdict.Percent(v.Rule.Threshold)
 	if v.Calibration != nil {
 		text += " (" + v.Calibration.Origin() + ")"
 	}

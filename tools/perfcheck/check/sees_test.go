@@ -145,6 +145,20 @@ func TestCommentSeesEscapes(t *testing.T) {
 	}
 }
 
+// A Go benchmark's line gates two figures of one name: each is told by
+// its unit.
+func TestCommentSeesUnits(t *testing.T) {
+	withRecord(t, seesRecord(), nil)
+	bytes, allocs := calibrated("Naive-2", false, verdict.Noise{}), calibrated("Naive-2", false, verdict.Noise{})
+	bytes.Unit, allocs.Unit = "B/op", "allocs/op"
+	s := &summary.Summary{Tool: "perfcheck", Baseline: "abc", Benchmarks: []summary.Benchmark{{Name: "explodepath", Language: "Go", Figures: []verdict.Verdict{bytes, allocs}}}}
+	var b strings.Builder
+	WriteComment(&b, s, Plan{Changed: []Target{{Benchmark: "explodepath"}}}, summary.Pair{}, CommentLimit)
+	if !strings.Contains(b.String(), "- explodepath:\n  - `Naive-2` (B/op): threshold 1% (the declared ceiling: too few unchanged measurements to calibrate it); the suite caught nothing with it\n  - `Naive-2` (allocs/op): threshold 1%") {
+		t.Errorf("comment:\n%s", b.String())
+	}
+}
+
 // Many benchmarks of many gated figures: the block is cut with the rest,
 // saying how many benchmarks it leaves out, and the comment stays under
 // the limit; with a smaller limit the block goes before the table does.

@@ -50,7 +50,12 @@ func seesBlock(benchmarks []summary.Benchmark, budget int) string {
 	}
 	head := "\n<details><summary>What each gated figure can see: its threshold and where that came from, and the smallest case of the regression suite it caught"
 	if record != nil {
-		head += fmt.Sprintf(" (the base's record: the suite's run at %s, %s)", markdown.Code(gitwork.Short(record.Checkout)), record.Started.Format("2006-01-02"))
+		// "+": the suite measured a checkout with uncommitted changes.
+		at := markdown.Code(gitwork.Short(strings.TrimSuffix(record.Checkout, "+")))
+		if strings.HasSuffix(record.Checkout, "+") {
+			at += " with uncommitted changes"
+		}
+		head += fmt.Sprintf(" (the base's record: the suite's run at %s, %s)", at, record.Started.Format("2006-01-02"))
 	}
 	head += "</summary>\n\n" + note
 	const tail = "\n</details>\n"

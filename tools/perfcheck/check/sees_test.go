@@ -134,12 +134,16 @@ func TestCommentSeesWithoutARecord(t *testing.T) {
 // HTML stays text.
 func TestCommentSeesEscapes(t *testing.T) {
 	r := seesRecord()
+	r.Checkout += "+"
 	r.Cases = append(r.Cases, detection.Case{Name: "odd", Kind: "<img src=x>", Language: "C++", Size: "5%", Benchmark: "a|b", Figure: "f", CaughtBy: []string{"f`x"}})
 	withRecord(t, r, nil)
 	s := &summary.Summary{Tool: "perfcheck", Baseline: "abc", Benchmarks: []summary.Benchmark{{Name: "a|b", Language: "C++", Figures: []verdict.Verdict{
 		calibrated("f`x", true, verdict.Noise{Reruns: []float64{1, 1, 1}})}}}}
 	var b strings.Builder
 	WriteComment(&b, s, Plan{Changed: []Target{{Benchmark: "a|b"}}}, summary.Pair{}, CommentLimit)
+	if !strings.Contains(b.String(), "(the base's record: the suite's run at `9f9f9f9f9f9f` with uncommitted changes, 2026-11-29)") {
+		t.Errorf("the record's checkout, with changes, is not said so:\n%s", b.String())
+	}
 	if want := "- a\\|b:\n  - ``f`x``: threshold 0.25% (the floor: what 3 reruns measured is under it); the smallest the suite caught with it: 5% \\<img src=x\\>, on this benchmark\n"; !strings.Contains(b.String(), want) {
 		t.Errorf("comment:\n%s\nwant\n%s", b.String(), want)
 	}

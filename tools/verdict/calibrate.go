@@ -281,6 +281,38 @@ func (c Calibration) measured() string {
 	return strings.Join(parts, " and ")
 }
 
+// Origin says where the threshold came from in the fewest words, for a
+// line that names every gated figure of a benchmark (String has the
+// numbers): "calibrated from 3 reruns and 10 history results", "the
+// floor: what 3 reruns measured is under it", "the declared ceiling:
+// what 3 reruns measured is over it", "the declared ceiling: too few
+// unchanged measurements to calibrate it".
+func (c Calibration) Origin() string {
+	var parts []string
+	if c.Reruns > 0 {
+		parts = append(parts, fmt.Sprintf("%d reruns", c.Reruns))
+	}
+	if c.Sizes > 0 {
+		parts = append(parts, fmt.Sprintf("the fit over %d sizes", c.Sizes))
+	}
+	if c.Points > 0 {
+		parts = append(parts, fmt.Sprintf("%d history results", c.Points))
+	}
+	measured := strings.Join(parts, " and ")
+	switch c.Source {
+	case Ceiling:
+		return "the declared ceiling: what " + measured + " measured is over it"
+	case Floor:
+		return "the floor: what " + measured + " measured is under it"
+	case Measured:
+		return "calibrated from " + measured
+	}
+	if c.Needed < 2 {
+		return "the declared ceiling"
+	}
+	return "the declared ceiling: too few unchanged measurements to calibrate it"
+}
+
 // CalibrateGrowth sets a growth's threshold (JudgeGrowth) from the noise
 // of the base's sweep, as Calibrate does a figure's: rule is the growth's
 // as its base declares it, whose threshold is the ceiling; exact says

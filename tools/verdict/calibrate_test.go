@@ -196,3 +196,27 @@ func TestPercent(t *testing.T) {
 }
 
 func near(a, b float64) bool { return a-b < 1e-12 && b-a < 1e-12 }
+
+// Origin names each source of a threshold in words, from what calibrated
+// it: reruns, history results, the floor, the declared ceiling.
+func TestCalibrationOrigin(t *testing.T) {
+	rule := Rule{Threshold: CountThreshold, Gated: true}
+	for _, tc := range []struct {
+		noise  Noise
+		exact  bool
+		source ThresholdSource
+		want   string
+	}{
+		{Noise{Reruns: runs(1e6, 0.0015, 3)}, false, Measured, "calibrated from 3 reruns"},
+		{Noise{Reruns: runs(1e6, 0.0015, 3), History: runs(1e6, 0.0016, 10)}, false, Measured, "calibrated from 3 reruns and 10 history results"},
+		{Noise{Reruns: []float64{1e6}, History: runs(1e6, 0.0016, 5)}, false, Measured, "calibrated from 5 history results"},
+		{Noise{Reruns: runs(1e6, 0, 3)}, true, Floor, "the floor: what 3 reruns measured is under it"},
+		{Noise{Reruns: runs(1e6, 0.01, 3)}, false, Ceiling, "the declared ceiling: what 3 reruns measured is over it"},
+		{Noise{Reruns: []float64{1e6}}, true, Declared, "the declared ceiling: too few unchanged measurements to calibrate it"},
+	} {
+		_, c := Lab.Calibrate(rule, result.ClassCount, tc.exact, tc.noise)
+		if c.Source != tc.source || c.Origin() != tc.want {
+			t.Errorf("%+v: %s, %q; want %s, %q", tc.noise, c.Source, c.Origin(), tc.source, tc.want)
+		}
+	}
+}

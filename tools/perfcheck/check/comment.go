@@ -34,7 +34,9 @@ const CommentLimit = 65536 - 512
 // when it has one; the ones not measured, collapsed; what changed in the
 // regressions' profiles. Past limit characters the collapsed lists, then
 // the table, are cut, saying how many rows are left out (summary.json has
-// them all).
+// them all). After the table, folded, what each measured benchmark's
+// gated figures can see (seesBlock): cut before the list of those not
+// measured, which the table's rows already outrank.
 func WriteComment(w io.Writer, s *summary.Summary, plan Plan, pair summary.Pair, limit int) {
 	var head strings.Builder
 	failing := s.Regressed()
@@ -87,6 +89,8 @@ func WriteComment(w io.Writer, s *summary.Summary, plan Plan, pair summary.Pair,
 	budget -= len(header) + len(table)
 	quietTable := cut(quiet, budget-len(header)-100)
 	budget -= len(header) + len(quietTable) + 100
+	sees := seesBlock(s.Benchmarks, budget-100)
+	budget -= len(sees)
 	var notMeasured []string
 	for _, name := range plan.Unchanged {
 		notMeasured = append(notMeasured, "- "+markdown.Escape(name)+": same binary and run at the base")
@@ -103,6 +107,7 @@ func WriteComment(w io.Writer, s *summary.Summary, plan Plan, pair summary.Pair,
 	if quietTable != "" {
 		fmt.Fprintf(w, "\n<details><summary>%d measured, unchanged within the noise</summary>\n%s%s\n</details>\n", len(quiet), header, quietTable)
 	}
+	io.WriteString(w, sees)
 	if unchangedList != "" {
 		fmt.Fprintf(w, "\n<details><summary>%d not measured</summary>\n\n%s\n</details>\n", len(notMeasured), unchangedList)
 	}
@@ -114,10 +119,15 @@ func WriteComment(w io.Writer, s *summary.Summary, plan Plan, pair summary.Pair,
 // cut joins lines, one a line, while they fit in budget bytes, then says
 // how many it left out.
 func cut(lines []string, budget int) string {
+	return cutSaying(lines, budget, "summary.json has them all")
+}
+
+// cutSaying is cut, saying where the lines left out can be read.
+func cutSaying(lines []string, budget int, where string) string {
 	var b strings.Builder
 	for i, line := range lines {
 		if b.Len()+len(line)+1 > budget {
-			fmt.Fprintf(&b, "\n… and %d more (summary.json has them all)\n", len(lines)-i)
+			fmt.Fprintf(&b, "\n… and %d more (%s)\n", len(lines)-i, where)
 			break
 		}
 		b.WriteString(line + "\n")

@@ -67,6 +67,7 @@ import (
 	"unicode/utf8"
 
 	"havlak-lab/tools/perf/cachegrind"
+	"havlak-lab/tools/result"
 )
 
 // FileName is the file's name among a count's outputs.
@@ -437,4 +438,22 @@ func (f *File) Counts() cachegrind.Counts {
 		}
 	}
 	return c
+}
+
+// ErrNone is Open's error for a result that keeps no line counts.
+var ErrNone = errors.New("the result keeps no line counts (line_counts)")
+
+// Open reads the line counts a result keeps in its outputs, the file its
+// line_counts names (result.Validate has checked that it is inside the
+// result), or returns ErrNone.
+func Open(r *result.Result, out result.Outputs) (*File, error) {
+	if r.LineCounts == "" {
+		return nil, ErrNone
+	}
+	in, err := out.OpenFile(r.LineCounts)
+	if err != nil {
+		return nil, err
+	}
+	defer in.Close()
+	return Read(in, out.Path(r.LineCounts))
 }

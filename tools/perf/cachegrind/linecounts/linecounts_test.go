@@ -2,11 +2,14 @@ package linecounts
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
 	"havlak-lab/tools/perf/cachegrind"
+	"havlak-lab/tools/result"
 )
 
 // The file names Cachegrind printed for havlak6 and havlak6cc built by
@@ -193,4 +196,38 @@ func TestReadRefuses(t *testing.T) {
 	if _, err := Read(big, "big.tsv"); err == nil || !strings.Contains(err.Error(), "over the limit") {
 		t.Errorf("a file over MaxBytes: %v", err)
 	}
+}
+
+// A result's line counts are read from the file its line_counts names;
+// a result without says so.
+func TestOpen(t *testing.T) {
+	dir := t.TempDir()
+	f, err := FromCachegrind(strings.NewReader(goOutput), "t", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, FileName), must(f.Marshal()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, result.FileName), []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := result.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Open(&result.Result{LineCounts: FileName}, out)
+	if err != nil || !reflect.DeepEqual(got, f) {
+		t.Errorf("Open = %+v, %v; want the file written", got, err)
+	}
+	if _, err := Open(&result.Result{}, out); err != ErrNone {
+		t.Errorf("Open of a result without line counts: %v, want ErrNone", err)
+	}
+}
+
+func must(data []byte, err error) []byte {
+	if err != nil {
+		panic(err)
+	}
+	return data
 }

@@ -540,6 +540,9 @@ func (r *Result) listed() []string {
 	if r.GoBench != "" {
 		names = append(names, r.GoBench)
 	}
+	if r.LineCounts != "" {
+		names = append(names, r.LineCounts)
+	}
 	for _, f := range r.Files {
 		names = append(names, f.Name)
 	}

@@ -107,6 +107,11 @@
 //	                 status_codes, error_messages); profile_rates
 //	                 (block_profile_rate, mutex_profile_fraction); and the
 //	                 server's exit (signal sent, exit_status, clean)
+//	line_counts      a count's Cachegrind counts per source line and
+//	                 function, of its first counted run: the file's name
+//	                 (tools/perf/cachegrind/linecounts owns its format),
+//	                 relative to the result; absent when not kept (a
+//	                 result of no count, or older)
 //	sweeps           how counted figures grow with the workload's size
 //	                 (Sweep, complexity.go): the figure at each size and
 //	                 the order fitted to it; absent when not swept
@@ -176,7 +181,11 @@ type Result struct {
 	GoBench       string      `json:"go_bench,omitempty"`
 	Metrics       []Metric    `json:"metrics,omitempty"`
 	Server        *Server     `json:"server,omitempty"`
-	Files         []File      `json:"files"`
+	// LineCounts names the file of Cachegrind's counts per line
+	// (package linecounts), or is "": like GoBench, a file of the result
+	// that Files does not list.
+	LineCounts string `json:"line_counts,omitempty"`
+	Files      []File `json:"files"`
 	// Sweeps: how counted figures grow with the workload (complexity.go).
 	Sweeps []Sweep `json:"sweeps,omitempty"`
 
@@ -471,6 +480,7 @@ func (r *Result) Validate() error {
 	r.checkMetrics(bad)
 	r.checkSweeps(bad)
 	r.checkFiles(bad)
+	r.checkLineCounts(bad)
 	switch n := len(problems); {
 	case n == 0:
 		return nil
@@ -632,13 +642,31 @@ func (r *Result) checkSweeps(bad func(string, ...any)) {
 // known role.
 func (r *Result) checkFiles(bad func(string, ...any)) {
 	for i, f := range r.Files {
-		if f.Name == "" || f.Name == FileName || strings.HasPrefix(f.Name, "/") || slices.Contains(strings.Split(f.Name, "/"), "..") {
+		if !insideResult(f.Name) {
 			bad("files[%d].name %q: want a relative path inside the result", i, f.Name)
 		}
 		if !slices.Contains(roles, f.Role) {
 			bad("files[%d] (%s): role %q, want one of %s", i, f.Name, f.Role, strings.Join(roles, ", "))
 		}
 	}
+}
+
+// checkLineCounts checks the name of the line counts' file, which its
+// readers open in the result: inside it, not listed among files.
+func (r *Result) checkLineCounts(bad func(string, ...any)) {
+	switch {
+	case r.LineCounts == "":
+	case !insideResult(r.LineCounts):
+		bad("line_counts %q: want a relative path inside the result", r.LineCounts)
+	case r.LineCounts == r.GoBench || slices.ContainsFunc(r.Files, func(f File) bool { return f.Name == r.LineCounts }):
+		bad("line_counts %q: a file of its own, not go_bench's or one of files", r.LineCounts)
+	}
+}
+
+// insideResult tells whether name is a file's name inside a result: not
+// empty, not result.json, relative and without "..".
+func insideResult(name string) bool {
+	return name != "" && name != FileName && !strings.HasPrefix(name, "/") && !slices.Contains(strings.Split(name, "/"), "..")
 }
 
 // MaxNameBytes bounds a benchmark's name.

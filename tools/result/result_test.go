@@ -98,6 +98,10 @@ func TestWriteRefusesAndLeavesNothing(t *testing.T) {
 		"escaping file":  {func(r *Result) { r.Files[0].Name = "../cpu.pb.gz" }, "inside the result"},
 		"unknown role":   {func(r *Result) { r.Files[0].Role = "picture" }, `role "picture"`},
 		"go test no out": {func(r *Result) { r.Benchmark.Kind = KindGoTest }, "go_bench is empty"},
+		"no line counts": {func(r *Result) { r.LineCounts = "lines.tsv" }, "lines.tsv"},
+		"escaping lines": {func(r *Result) { r.LineCounts = "../lines.tsv" }, `line_counts "../lines.tsv": want a relative path inside`},
+		"absolute lines": {func(r *Result) { r.LineCounts = "/etc/passwd" }, `line_counts "/etc/passwd"`},
+		"lines listed":   {func(r *Result) { r.LineCounts = "cpu.top.txt" }, `line_counts "cpu.top.txt": a file of its own`},
 	} {
 		dir := t.TempDir()
 		r := example()
@@ -286,5 +290,31 @@ func TestMetricLookup(t *testing.T) {
 	decoded.Metrics = append(decoded.Metrics, Metric{Name: "added"})
 	if decoded.Metric("m0") != nil || decoded.Metric("renamed") != &decoded.Metrics[0] || decoded.Metric("added") == nil {
 		t.Error("Metric after a change of the metrics")
+	}
+}
+
+// A count's line counts are a file of the result that its line_counts
+// names: written and read back with it, through a directory and a zip.
+func TestLineCountsRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	want := example()
+	want.LineCounts = "cachegrind.lines.tsv"
+	writeFiles(t, dir, want)
+	if err := Write(dir, want); err != nil {
+		t.Fatal(err)
+	}
+	zipPath := filepath.Join(t.TempDir(), ZipName)
+	zipDir(t, dir, zipPath)
+	for _, path := range []string{dir, zipPath} {
+		got, out, err := Read(path)
+		if err != nil {
+			t.Fatalf("Read(%s): %v", path, err)
+		}
+		if got.LineCounts != want.LineCounts {
+			t.Errorf("Read(%s): line_counts %q, want %q", path, got.LineCounts, want.LineCounts)
+		}
+		if data, err := out.ReadFile(got.LineCounts); err != nil || string(data) != want.LineCounts {
+			t.Errorf("Read(%s): %s holds %q, %v", path, got.LineCounts, data, err)
+		}
 	}
 }

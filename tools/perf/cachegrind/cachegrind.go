@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"sort"
+	"strconv"
 	"strings"
 
 	"havlak-lab/tools/result"
@@ -167,8 +168,9 @@ func Metrics(counts []Counts, goProgram bool, source string, threshold float64) 
 	return []result.Metric{own, total}
 }
 
-// goRuntime tells whether a Cachegrind function name is the Go runtime's.
-func goRuntime(fn string) bool {
+// GoRuntime tells whether a Cachegrind function name is the Go runtime's:
+// the functions the own figures leave out (Counts.Own).
+func GoRuntime(fn string) bool {
 	return strings.HasPrefix(fn, "runtime.") || strings.HasPrefix(fn, "internal/runtime/")
 }
 
@@ -188,9 +190,29 @@ func ReadFile(path string) (Counts, error) {
 // Parse reads a Cachegrind output as ReadFile does; path names it in
 // errors.
 func Parse(r io.Reader, path string) (Counts, error) {
+	return ParseLines(r, path, nil)
+}
+
+// A LineCount is one line of a Cachegrind output: the events of one
+// source line within one function, by Cachegrind's names for its file
+// (as the debug information gives it: "./go/havlak6/havlak.go",
+// "/proc/self/cwd/cc/havlak6cc/havlak.cc", "???") and for the function.
+// A line may run in several functions (inlined into each) and a function
+// in several files.
+type LineCount struct {
+	File, Function string
+	Line           uint64
+	Events         Events
+}
+
+// ParseLines reads a Cachegrind output as Parse does and, when each is
+// not nil, calls it with each line of counts in the file's order, so
+// that a caller keeps them (package linecounts) while the counts are
+// checked against the summary here, once.
+func ParseLines(r io.Reader, path string, each func(LineCount)) (Counts, error) {
 	c := Counts{Functions: map[string]uint64{}}
 	var sum Events
-	var fn string
+	var fn, fl string
 	var columns []int // the Events index of each count of a line
 	summary, inRuntime := false, false
 	s := bufio.NewScanner(r)
@@ -208,9 +230,11 @@ func Parse(r io.Reader, path string) (Counts, error) {
 				c.Cache = &Cache{}
 				c.FunctionEvents = map[string]Events{}
 			}
+		case strings.HasPrefix(text, "fl="):
+			fl = strings.TrimPrefix(text, "fl=")
 		case strings.HasPrefix(text, "fn="):
 			fn = strings.TrimPrefix(text, "fn=")
-			inRuntime = goRuntime(fn)
+			inRuntime = GoRuntime(fn)
 		case strings.HasPrefix(text, "summary:"):
 			total, err := parseCounts(strings.Fields(strings.TrimPrefix(text, "summary:")), columns)
 			if err != nil {
@@ -229,17 +253,24 @@ func Parse(r io.Reader, path string) (Counts, error) {
 			if err != nil {
 				return c, bad(err.Error())
 			}
-			sum.add(n)
+			sum.Add(n)
+			if each != nil {
+				at, err := strconv.ParseUint(fields[0], 10, 64)
+				if err != nil {
+					return c, bad("want LINE COUNT...")
+				}
+				each(LineCount{File: fl, Function: fn, Line: at, Events: n})
+			}
 			c.Functions[fn] += n[Ir]
 			if c.FunctionEvents != nil {
 				e := c.FunctionEvents[fn]
-				e.add(n)
+				e.Add(n)
 				c.FunctionEvents[fn] = e
 			}
 			if !inRuntime {
 				c.Own += n[Ir]
 				if c.Cache != nil {
-					c.Cache.Own.add(n)
+					c.Cache.Own.Add(n)
 				}
 			}
 		}

@@ -95,3 +95,28 @@ func TestMetricsExact(t *testing.T) {
 		}
 	}
 }
+
+// ParseLines reports every line of counts with the file and function
+// Cachegrind names it under, and the same totals as Parse.
+func TestParseLines(t *testing.T) {
+	const out = "events: Ir\nfl=./go/p/a.go\nfn=main.f\n3 10\n4 5\nfl=./external/go_sdk/src/runtime/proc.go\nfn=main.f\n250 2\nfn=runtime.main\n250 7\nsummary: 24\n"
+	var lines []LineCount
+	c, err := ParseLines(strings.NewReader(out), "t", func(l LineCount) { lines = append(lines, l) })
+	if err != nil || c.Total != 24 || c.Own != 17 {
+		t.Fatalf("ParseLines = %+v, %v; want 24 instructions, 17 outside the runtime", c, err)
+	}
+	want := []LineCount{
+		{File: "./go/p/a.go", Function: "main.f", Line: 3, Events: Events{Ir: 10}},
+		{File: "./go/p/a.go", Function: "main.f", Line: 4, Events: Events{Ir: 5}},
+		{File: "./external/go_sdk/src/runtime/proc.go", Function: "main.f", Line: 250, Events: Events{Ir: 2}},
+		{File: "./external/go_sdk/src/runtime/proc.go", Function: "runtime.main", Line: 250, Events: Events{Ir: 7}},
+	}
+	if len(lines) != len(want) {
+		t.Fatalf("ParseLines reported %+v, want %+v", lines, want)
+	}
+	for i := range want {
+		if lines[i] != want[i] {
+			t.Errorf("line %d: %+v, want %+v", i, lines[i], want[i])
+		}
+	}
+}

@@ -54,7 +54,8 @@ var CacheEvents = [numEvents]string{"Ir", "I1mr", "ILmr", "Dr", "D1mr", "DLmr", 
 // Events are counts of each event, indexed by Ir, I1mr, ...
 type Events [numEvents]uint64
 
-func (e *Events) add(o Events) {
+// Add adds o's counts to e's.
+func (e *Events) Add(o Events) {
 	for i := range e {
 		e[i] += o[i]
 	}
@@ -252,7 +253,7 @@ func (c Counts) FigureProfile(figure string, goProgram bool) (*profile.Profile, 
 	if !ok {
 		return nil, fmt.Errorf("figure %q: Cachegrind's figures are %s", figure, strings.Join(slices.Sorted(maps.Keys(figures)), ", "))
 	}
-	own := figure == MetricOwnInstructions || goProgram && figure != MetricInstructions
+	own := ownFigure(figure, goProgram)
 	weights := map[string]uint64{}
 	switch {
 	case figure == MetricInstructions || figure == MetricOwnInstructions:
@@ -267,7 +268,27 @@ func (c Counts) FigureProfile(figure string, goProgram bool) (*profile.Profile, 
 		}
 	}
 	if own {
-		maps.DeleteFunc(weights, func(fn string, _ uint64) bool { return goRuntime(fn) })
+		maps.DeleteFunc(weights, func(fn string, _ uint64) bool { return GoRuntime(fn) })
 	}
 	return functionProfile(figure, f.unit, weights), nil
+}
+
+// ownFigure tells whether figure leaves out the Go runtime's functions:
+// a Go program's own instructions and its cache figures (CacheMetrics).
+func ownFigure(figure string, goProgram bool) bool {
+	return figure == MetricOwnInstructions || goProgram && figure != MetricInstructions
+}
+
+// FigureEvents is how figure (a name of Metrics' or CacheMetrics') is
+// made of events, a sum over lines or functions, and whether it leaves
+// out the Go runtime's functions (GoRuntime) as FigureProfile does: what
+// a breakdown of the figure by line (package attribution) must weigh and
+// leave out for its parts to add up to the figure's change. A cache
+// figure needs events of a run that simulated the caches.
+func FigureEvents(figure string, goProgram bool) (value func(Events) uint64, own bool, err error) {
+	f, ok := figures[figure]
+	if !ok {
+		return nil, false, fmt.Errorf("figure %q: Cachegrind's figures are %s", figure, strings.Join(slices.Sorted(maps.Keys(figures)), ", "))
+	}
+	return f.value, ownFigure(figure, goProgram), nil
 }

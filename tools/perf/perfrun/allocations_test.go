@@ -1,12 +1,14 @@
 package perfrun
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"strconv"
 	"testing"
 
 	"havlak-lab/internal/runtimemetrics"
+	"havlak-lab/tools/perf/cachegrind/linecounts"
 	"havlak-lab/tools/perf/perfspec"
 	"havlak-lab/tools/result"
 	"havlak-lab/tools/verdict"
@@ -60,6 +62,7 @@ func TestAllocationsAreCaught(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		checkLineCounts(t, p, metrics)
 		return metrics
 	}
 	base := measure("100000", 2)
@@ -71,4 +74,29 @@ func TestAllocationsAreCaught(t *testing.T) {
 		t.Errorf("2%% more objects: %v; want a gated regression, a cost of memory management", v)
 	}
 	t.Logf("caught: %v", v)
+}
+
+// checkLineCounts checks that the counted runs kept their first run's
+// counts per line, which add up to that run's instructions and cache
+// events.
+func checkLineCounts(t *testing.T, p *program, metrics []result.Metric) {
+	t.Helper()
+	if p.lineCounts != linecounts.FileName {
+		t.Fatalf("the counted runs kept line counts in %q, want %q", p.lineCounts, linecounts.FileName)
+	}
+	data, err := os.ReadFile(p.outPath(p.lineCounts))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := linecounts.Read(bytes.NewReader(data), p.lineCounts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := f.Counts()
+	for _, m := range metrics {
+		want := map[string]uint64{"instructions": c.Total, "d1_misses": c.Cache.Own.D1Misses()}[m.Name]
+		if want != 0 && m.Values[0] != float64(want) {
+			t.Errorf("the first run's %s: %v, its line counts add up to %d", m.Name, m.Values[0], want)
+		}
+	}
 }

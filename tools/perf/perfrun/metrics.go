@@ -143,7 +143,7 @@ func (p *program) countedRuns() ([]result.Metric, error) {
 		}
 		ic, err := cachegrind.Run{
 			Valgrind: valgrind, Program: p.binary, Args: args, GoProgram: p.Profiler == "go", Env: env,
-			Out: p.outPath(fmt.Sprintf("cachegrind.%d.out", i)), Stdout: f, CacheSim: p.simulatesCaches(i),
+			Out: p.outPath(countedOut(i)), Stdout: f, CacheSim: p.simulatesCaches(i),
 		}.Count()
 		if cerr := f.Close(); err == nil {
 			err = cerr
@@ -162,6 +162,9 @@ func (p *program) countedRuns() ([]result.Metric, error) {
 			perRun = n
 		}
 		counts = append(counts, ic)
+	}
+	if err := p.keepLineCounts(); err != nil {
+		return nil, err
 	}
 	source := fmt.Sprintf("cachegrind, %d counted runs: %s", c.Repetitions, strings.Join(append([]string{filepath.Base(p.binary)}, c.Args...), " "))
 	goProgram := p.Profiler == "go"

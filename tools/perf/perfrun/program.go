@@ -22,6 +22,9 @@ type program struct {
 	*bench
 	*perfspec.Program
 	xtime string // absolute
+	// lineCounts is the outputs' file of the counted runs' counts per
+	// line, once kept (keepLineCounts), or "".
+	lineCounts string
 }
 
 func (b *bench) program() *program {
@@ -187,7 +190,7 @@ func (p *program) measure(env result.Environment, counts bool) (*result.Result, 
 		}
 		sweeps = append(sweeps, *sweep)
 	}
-	r := &result.Result{Environment: env, Timing: &rec.Timing, Metrics: metrics, Sweeps: sweeps}
+	r := &result.Result{Environment: env, Timing: &rec.Timing, Metrics: metrics, Sweeps: sweeps, LineCounts: p.lineCounts}
 	if counts {
 		r.Timing = nil
 	}

@@ -19,7 +19,7 @@ import (
 // to which it adds the benchmark, its identity (perfspec: the sums of its
 // binary and declared run) and the files; it returns r.
 func (b *bench) writeResult(r *result.Result) (*result.Result, error) {
-	files, err := b.files(r.GoBench)
+	files, err := b.files(r.GoBench, r.LineCounts)
 	if err != nil {
 		return nil, err
 	}
@@ -86,16 +86,16 @@ func classify(name string, have map[string]bool) result.File {
 	return f
 }
 
-// files lists every file in the outputs but result.json and skip, with its
-// role, in name order.
-func (b *bench) files(skip string) ([]result.File, error) {
+// files lists every file in the outputs but result.json and skip (the
+// files a field of the result names), with its role, in name order.
+func (b *bench) files(skip ...string) ([]result.File, error) {
 	var names []string
 	err := filepath.WalkDir(b.out, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
 		name, err := filepath.Rel(b.out, path)
-		if err == nil && name != skip && name != "result.json" {
+		if err == nil && !slices.Contains(skip, name) && name != "result.json" {
 			names = append(names, filepath.ToSlash(name))
 		}
 		return err

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
 	"testing"
 
 	"havlak-lab/internal/runtimemetrics"
@@ -14,17 +15,18 @@ import (
 	"havlak-lab/tools/verdict"
 )
 
-// allocateEnv makes this test binary the helper of
-// TestAllocationsAreCaught: it allocates as many 64-byte objects as its
-// first argument says, records its runtime figures as a lab program does
-// at exit, and prints how many it kept.
-const allocateEnv = "RUNNER_TEST_ALLOCATE"
+// allocateArg, followed by a number, makes this test binary the helper of
+// TestAllocationsAreCaught: it allocates as many 64-byte objects as the
+// number says, records its runtime figures as a lab program does at exit,
+// and prints how many it kept. An argument, not a variable: counted runs
+// get PATH alone (CountEnvironment).
+const allocateArg = "allocate="
 
 var sink [][64]byte
 
 func TestMain(m *testing.M) {
-	if os.Getenv(allocateEnv) != "" {
-		n, err := strconv.Atoi(os.Args[1])
+	if len(os.Args) == 2 && strings.HasPrefix(os.Args[1], allocateArg) {
+		n, err := strconv.Atoi(strings.TrimPrefix(os.Args[1], allocateArg))
 		if err != nil {
 			os.Exit(2)
 		}
@@ -49,13 +51,12 @@ func TestAllocationsAreCaught(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Setenv(allocateEnv, "1")
 	measure := func(objects string, runs int) []result.Metric {
 		p := &program{
 			bench: &bench{Spec: &perfspec.Spec{Common: perfspec.Common{Benchmark: result.Benchmark{Name: "allocate"}}},
 				binary: exe, out: t.TempDir()},
 			Program: &perfspec.Program{Profiler: "go", ExactAllocations: true,
-				Counted: &perfspec.Counted{Args: []string{objects}, Expect: "^kept 1$", Repetitions: runs}},
+				Counted: &perfspec.Counted{Args: []string{allocateArg + objects}, Expect: "^kept 1$", Repetitions: runs}},
 		}
 		p.bench.Spec.Program = p.Program
 		metrics, err := p.countedRuns()

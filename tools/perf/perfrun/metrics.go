@@ -128,7 +128,9 @@ func (p *program) countedRuns() ([]result.Metric, error) {
 		}
 	}
 	args := withOutputs(c.Args, p.out)
-	env := os.Environ()
+	// Only PATH: the sizes of other variables would move the counts
+	// (CountEnvironment).
+	env := CountEnvironment(os.Environ())
 	if p.Profiler == "go" {
 		env = append(env, runtimemetrics.EnvVar+"="+p.outPath(countedRuntimeMetricsFile))
 	}

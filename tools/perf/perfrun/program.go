@@ -125,7 +125,11 @@ func (p *program) testMode(out string) (*result.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return p.measure(env, false)
+	if p.Counted == nil && p.Sweep == nil {
+		return p.measure(env, false)
+	}
+	// Its exact counts are made where the count action makes them.
+	return p.inCountPlace(out, func() (*result.Result, error) { return p.measure(env, false) })
 }
 
 // countMode is the count action of the quick workload (perf_counts): its

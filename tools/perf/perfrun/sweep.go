@@ -40,7 +40,7 @@ func (p *program) sweep() (*result.Sweep, error) {
 		}
 		args := withOutputs(point.Args, p.out)
 		counts, err := cachegrind.Run{
-			Valgrind: valgrind, Program: p.binary, Args: args, GoProgram: goProgram,
+			Valgrind: valgrind, Program: p.binary, Args: args, GoProgram: goProgram, Env: CountEnvironment(os.Environ()),
 			Out: p.outPath(fmt.Sprintf("sweep.%d.cachegrind.out", point.N)), Stdout: f,
 		}.Count()
 		if cerr := f.Close(); err == nil {

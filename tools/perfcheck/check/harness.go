@@ -1,7 +1,6 @@
 package check
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"io"
@@ -11,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"havlak-lab/tools/perf/perfrun"
 	"havlak-lab/tools/result"
 )
 
@@ -76,7 +76,7 @@ func (h Harness) Measure(t Target, workspace, dir string) (string, error) {
 	env := []string{"PATH=/bin:/usr/bin:/usr/local/bin", "TMPDIR=" + tmp}
 	if t.Counts != "" {
 		inputs := filepath.Join(dir, "inputs")
-		if err := writeInputs(filepath.Join(runfiles, "MANIFEST"), name, inputs); err != nil {
+		if err := perfrun.ManifestInputs(filepath.Join(runfiles, "MANIFEST"), name, inputs); err != nil {
 			return "", err
 		}
 		out = filepath.Join(dir, result.ZipName)
@@ -104,36 +104,4 @@ func (h Harness) Measure(t Target, workspace, dir string) (string, error) {
 		return out, nil
 	}
 	return "", fmt.Errorf("the base's runner on %s: %w", t.Benchmark, runErr)
-}
-
-// writeInputs writes the count action's list of its inputs
-// (perfrun.StageInputs: RUNFILES_PATH<tab>PATH) from a runfiles tree's
-// MANIFEST, whose lines name the workspace's files under name/ and other
-// repositories' under theirs.
-func writeInputs(manifest, name, inputs string) error {
-	in, err := os.Open(manifest)
-	if err != nil {
-		return fmt.Errorf("the runfiles of a quick test: %w", err)
-	}
-	defer in.Close()
-	var lines strings.Builder
-	sc := bufio.NewScanner(in)
-	for line := 1; sc.Scan(); line++ {
-		rel, target, ok := strings.Cut(sc.Text(), " ")
-		switch {
-		case !ok || rel == "":
-			return fmt.Errorf("%s:%d: want RUNFILES_PATH PATH: %q", manifest, line, sc.Text())
-		case target == "":
-			continue // an empty file Bazel makes (__init__.py): nothing to stage
-		}
-		short, ours := strings.CutPrefix(rel, name+"/")
-		if !ours {
-			short = "../" + rel
-		}
-		fmt.Fprintf(&lines, "%s\t%s\n", short, target)
-	}
-	if err := sc.Err(); err != nil {
-		return fmt.Errorf("%s: %w", manifest, err)
-	}
-	return os.WriteFile(inputs, []byte(lines.String()), 0o644)
 }

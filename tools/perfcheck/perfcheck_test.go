@@ -25,8 +25,9 @@ var workspaceFile = flag.String("workspace", "", "the checkout's WORKSPACE file 
 // Perf-Accepted: trailer passes, the reason shown; a regression with the
 // gate's floors set to 100%, or with a runner that scales its counts by
 // 0.9, fails all the same (the base's perf check, built in a worktree of
-// the base, measures and judges) and is named as a gate edit. It runs nested Bazel
-// builds of the whole //benchmarks:all: --config=perf only.
+// the base, measures and judges) and is named as a gate edit, with what
+// its own tools would say beside. It runs nested Bazel builds of the whole
+// //benchmarks:all: --config=perf only.
 func TestChecks(t *testing.T) {
 	if *workspaceFile == "" {
 		t.Skip("-workspace: the checkout's WORKSPACE (bazel test passes it)")
@@ -212,16 +213,27 @@ func TestChecks(t *testing.T) {
 
 	// The base's tools measure and judge a change that edits them: both
 	// fail, havlak6cc's instructions regressed, and are named as gate
-	// edits.
-	for _, c := range []struct{ name, head, file string }{
-		{"floors of 100%", floors, "tools/verdict/calibrate.go"},
-		{"a runner that scales its counts", scaled, "tools/perf/cachegrind/cachegrind.go"},
+	// edits. Beside, deciding nothing, what the change's own tools say:
+	// its own runner counting both sides, its own policy judging. With
+	// floors of 100%, no regression, and the figures it judges otherwise
+	// listed; a runner that scales every count by 0.9 scales both sides,
+	// so its own tools see the regression too, and agree.
+	for _, c := range []struct{ name, head, file, own string }{
+		{"floors of 100%", floors, "tools/verdict/calibrate.go", "Its own tools would say: no regression — deciding nothing.\n"},
+		{"a runner that scales its counts", scaled, "tools/perf/cachegrind/cachegrind.go", "Its own tools would say: 1 regressed (havlak6cc "},
 	} {
 		s, comment, status = check(c.head, base)
 		f := figure(s, "havlak6cc", "instructions")
 		if status != 1 || f == nil || !f.Fails() || float64(f.Change) < 0.03 ||
 			!strings.Contains(comment, "**This change edits the gate** (") || !strings.Contains(comment, c.file) {
 			t.Errorf("%s: exit status %d, havlak6cc instructions %v:\n%s", c.name, status, f, comment)
+		}
+		head, _, _ := strings.Cut(comment, "Against the base")
+		_, own, _ := strings.Cut(head, "its own copies decided nothing.\n\n")
+		disagree := strings.Contains(own, "Where they disagree with the base's tools:\n\n- havlak6cc instructions: the base's tools: REGRESSED +")
+		if !strings.HasPrefix(own, c.own) || disagree != (c.name == "floors of 100%") ||
+			disagree && !strings.Contains(own, "; its own: unchanged +") {
+			t.Errorf("%s: what its own tools would say, under the gate edits: want %q:\n%s\n(the check's output: %s)", c.name, c.own, comment, lastLog)
 		}
 	}
 }

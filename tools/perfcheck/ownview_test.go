@@ -299,3 +299,48 @@ func TestAskOwnView(t *testing.T) {
 		t.Errorf("left behind: %q", left)
 	}
 }
+
+// counts is havlak6cc's instructions, as a runner declares them with
+// threshold.
+func counts(threshold float64, values ...float64) *result.Result {
+	return &result.Result{Benchmark: result.Benchmark{Name: "havlak6cc", Study: "s", Language: "C++"},
+		Metrics: []result.Metric{{Name: "instructions", Unit: "instructions", Values: values, Gated: true, Threshold: threshold, Exact: true}}}
+}
+
+// judged is the perf check's summary of havlak6cc measured at both sides.
+func judged(t *testing.T, base, change *result.Result) *summary.Summary {
+	t.Helper()
+	out, err := result.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := check.Compare("abc", map[string]check.Measured{"havlak6cc": {Result: base, Outputs: out}},
+		map[string]check.Measured{"havlak6cc": {Result: change, Outputs: out}}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestChecks's reading of the comment's own view (ownViewSays) reads the
+// comment as WriteComment writes it, for its two gate-editing changes:
+// floors of 100%, which the change's tools pass, and a runner that scales
+// both sides' counts, which they find regressed as the base's do.
+func TestChecksReadTheOwnView(t *testing.T) {
+	base := judged(t, counts(0.01, 1e9), counts(0.01, 1.0536e9))
+	plan := check.Plan{Changed: []check.Target{{Benchmark: "havlak6cc"}}, GateEdits: []string{"tools/verdict/calibrate.go"}}
+	comment := func(own *summary.Summary) string {
+		plan.OwnView = &check.OwnView{Summary: own}
+		var b strings.Builder
+		check.WriteComment(&b, base, plan, summary.Pair{}, check.CommentLimit)
+		return b.String()
+	}
+	floors := comment(judged(t, counts(1, 1e9), counts(1, 1.0536e9)))
+	if !ownViewSays(floors, "Its own tools would say: no regression — deciding nothing.\n", true) || ownViewSays(floors, "Its own tools would say: 1 regressed (havlak6cc ", false) {
+		t.Errorf("floors of 100%%:\n%s", floors)
+	}
+	scaled := comment(judged(t, counts(0.01, 0.9e9), counts(0.01, 0.9*1.0536e9)))
+	if !ownViewSays(scaled, "Its own tools would say: 1 regressed (havlak6cc ", false) || ownViewSays(scaled, "Its own tools would say: no regression — deciding nothing.\n", true) {
+		t.Errorf("a runner that scales its counts:\n%s", scaled)
+	}
+}

@@ -148,7 +148,7 @@ func judgments(s *summary.Summary) (map[[2]string]judgment, [][2]string) {
 // disagreements are the gated figures the base's tools (s) and the
 // change's own (own) judged differently, one Markdown line each: the
 // base's verdict against the change's tools'. Their changes may differ a
-// little, each side measured by its own runner; only the verdicts must
+// little, each view measured by its own runner: only the verdicts must
 // agree.
 func disagreements(s, own *summary.Summary) []string {
 	base, baseKeys := judgments(s)

@@ -40,7 +40,15 @@
 //	Perf-Accepted: havlak6 own_instructions: trades 3% instructions for 40% less memory
 //
 // A change that edits the gate's own code (check.GateEdits) is named at
-// the top of the comment.
+// the top of the comment, and what its own tools would say is shown
+// beside, deciding nothing: the base's check builds the change's perf
+// check in its checkout and runs it with --own-view DIR --base-checkout
+// BASE (its own checkout, already built) and no cache; that check hands
+// nothing over, measures both sides with the change's runner, judges with
+// the change's policy, writes DIR/summary.json (and its Bazel log) but no
+// comment, and exits 0 whatever it finds. The base's check reads that summary as untrusted (bounded,
+// escaped); a failure to get it is one line of the comment, never the
+// check's failure.
 //
 // It writes DIR/summary.json (tools/summary) and DIR/pr-comment.md (the
 // comment for the pull request, under GitHub's 65,536 characters, each
@@ -54,6 +62,7 @@ package main
 import (
 	"bytes"
 	"cmp"
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -94,29 +103,77 @@ const (
 	manifest = pkg + "/manifest.json"
 )
 
-func run(args []string, log io.Writer) error {
+// options are the command's flags.
+type options struct {
+	base, out, repo, diskCache, countsConfig, dashboard string
+	// ownView and baseCheckout: this perf check is the change's own, run
+	// by the base's to show what the change's tools would say.
+	ownView, baseCheckout string
+	shutdown              bool
+}
+
+// parseFlags parses the command's flags: help is true when they asked for
+// it, and were answered.
+func parseFlags(args []string, log io.Writer) (o options, help bool, err error) {
 	fs := flag.NewFlagSet("perfcheck", flag.ContinueOnError)
 	fs.SetOutput(log)
-	base := fs.String("base", "", "the `revision` to compare with (default: the merge base of HEAD with main)")
-	out := fs.String("out", "", "write summary.json and pr-comment.md into `DIR` (default: perf-check/ in the checkout)")
-	repoFlag := fs.String("repo", "", "the checkout of the change (default: where bazel run was typed)")
-	diskCache := fs.String("disk-cache", "", "the Bazel disk cache both sides build with, `DIR` (default: disk-cache in the lab's cache directory; \"none\": none)")
-	countsConfig := fs.String("counts-config", "", "build the count actions with --config=`NAME` too (buildbarn: on the Buildbarn cluster's workers, counts cached there for every check of the same base)")
-	shutdown := fs.Bool("shutdown", false, "stop the base's Bazel server when done (by default it stays up for the next check, until Bazel's idle timeout)")
-	dashboard := fs.String("dashboard", os.Getenv(summary.DashboardEnv), "the dashboard's `URL` (//tools/dashboard): the comment's rows link to its compare page of the base and the change (default $"+summary.DashboardEnv+"; none: no links)")
-	if help, err := cli.ParseFlags(fs, args); help || err != nil {
-		return err
+	fs.StringVar(&o.base, "base", "", "the `revision` to compare with (default: the merge base of HEAD with main)")
+	fs.StringVar(&o.out, "out", "", "write summary.json and pr-comment.md into `DIR` (default: perf-check/ in the checkout)")
+	fs.StringVar(&o.repo, "repo", "", "the checkout of the change (default: where bazel run was typed)")
+	fs.StringVar(&o.diskCache, "disk-cache", "", "the Bazel disk cache both sides build with, `DIR` (default: disk-cache in the lab's cache directory; \"none\": none)")
+	fs.StringVar(&o.countsConfig, "counts-config", "", "build the count actions with --config=`NAME` too (buildbarn: on the Buildbarn cluster's workers, counts cached there for every check of the same base)")
+	fs.BoolVar(&o.shutdown, "shutdown", false, "stop the base's Bazel server when done (by default it stays up for the next check, until Bazel's idle timeout)")
+	fs.StringVar(&o.dashboard, "dashboard", os.Getenv(summary.DashboardEnv), "the dashboard's `URL` (//tools/dashboard): the comment's rows link to its compare page of the base and the change (default $"+summary.DashboardEnv+"; none: no links)")
+	fs.StringVar(&o.ownView, "own-view", "", "this is the change's own perf check, run by the base's beside its verdict: measure and judge with this build's tools, write `DIR`/summary.json only, decide nothing (exit 0 whatever it finds)")
+	fs.StringVar(&o.baseCheckout, "base-checkout", "", "with --own-view: the base's clean checkout `DIR` (the base's perf check's own), where the base's side is built")
+	if help, err = cli.ParseFlags(fs, args); help || err != nil {
+		return o, help, err
 	}
 	if fs.NArg() > 0 {
-		return cli.Usagef("unexpected argument %q", fs.Arg(0))
+		return o, false, cli.Usagef("unexpected argument %q", fs.Arg(0))
 	}
-	dashboardURL, err := summary.ParseDashboard(*dashboard)
+	if o.countsConfig != "" && !validConfig.MatchString(o.countsConfig) {
+		return o, false, cli.Usagef("--counts-config %q: want the name of a config of .bazelrc", o.countsConfig)
+	}
+	return o, false, checkOwnView(o)
+}
+
+// checkOwnView refuses --own-view with what it must not have, and
+// --base-checkout without it. The change's own tools never reach a cache
+// the base's checks read (no disk cache, no counts config), write no
+// comment, and leave the base's Bazel server to the base's check.
+func checkOwnView(o options) error {
+	switch {
+	case o.ownView == "" && o.baseCheckout != "":
+		return cli.Usagef("--base-checkout is for --own-view only: a check builds the base where the base's perf check runs")
+	case o.ownView == "":
+		return nil
+	case o.baseCheckout == "":
+		return cli.Usagef("--own-view needs --base-checkout: the base's perf check names the checkout it runs in")
+	case o.diskCache != "" && o.diskCache != "none":
+		return cli.Usagef("--own-view builds with no disk cache: --disk-cache none, not %q", o.diskCache)
+	case o.countsConfig != "":
+		return cli.Usagef("--own-view never builds with a remote cache: no --counts-config")
+	case o.out != "":
+		return cli.Usagef("--own-view writes its summary into its DIR: no --out")
+	case o.shutdown:
+		return cli.Usagef("--own-view leaves the base's Bazel server to the base's perf check: no --shutdown")
+	}
+	return nil
+}
+
+func run(args []string, log io.Writer) error {
+	o, help, err := parseFlags(args, log)
+	if help || err != nil {
+		return err
+	}
+	dashboardURL, err := summary.ParseDashboard(o.dashboard)
 	if err != nil {
 		return cli.Usagef("--dashboard: %v", err)
 	}
 	workspace := cli.WorkspaceRoot()
-	if *repoFlag != "" {
-		workspace = cli.UserPath(*repoFlag)
+	if o.repo != "" {
+		workspace = cli.UserPath(o.repo)
 	}
 	repo := gitwork.Repo(workspace)
 	top, err := repo.Output("rev-parse", "--show-toplevel")
@@ -124,7 +181,7 @@ func run(args []string, log io.Writer) error {
 		return cli.Usagef("%s: not a git checkout: %v", workspace, err)
 	}
 	repo = gitwork.Repo(top)
-	rev := *base
+	rev := o.base
 	if rev == "" {
 		if rev, err = repo.Output("merge-base", "HEAD", "main"); err != nil {
 			return cli.Usagef("no merge base of HEAD with main (--base REV names one): %v", err)
@@ -134,28 +191,33 @@ func run(args []string, log io.Writer) error {
 	if err != nil {
 		return cli.UsageError{Err: err}
 	}
+	c := &checker{repo: repo, change: top, log: log, shutdown: o.shutdown, countsConfig: o.countsConfig}
+	if o.ownView != "" {
+		// The change's own tools: nothing handed over to the base's.
+		return c.runOwnView(baseCommit, cli.UserPath(o.baseCheckout), cli.UserPath(o.ownView))
+	}
 	outDir := filepath.Join(top, "perf-check")
-	if *out != "" {
-		outDir = cli.UserPath(*out)
+	if o.out != "" {
+		outDir = cli.UserPath(o.out)
 	}
 	head, err := repo.Commit("HEAD", "HEAD")
 	if err != nil {
 		return err
 	}
-	if *countsConfig != "" && !validConfig.MatchString(*countsConfig) {
-		return cli.Usagef("--counts-config %q: want the name of a config of .bazelrc", *countsConfig)
-	}
-	c := &checker{repo: repo, change: top, log: log, shutdown: *shutdown, countsConfig: *countsConfig}
-	switch *diskCache {
+	switch o.diskCache {
 	case "none":
 	case "":
 		if c.diskCache, err = labcache.Dir("disk-cache"); err != nil {
 			return err
 		}
 	default:
-		c.diskCache = cli.UserPath(*diskCache)
+		c.diskCache = cli.UserPath(o.diskCache)
 	}
-	if err := c.openBazelLog(); err != nil {
+	cache, err := labcache.Dir("perfcheck")
+	if err != nil {
+		return err
+	}
+	if err := c.openBazelLog(cache); err != nil {
 		return err
 	}
 	defer c.bazelLog.Close()
@@ -163,9 +225,9 @@ func run(args []string, log io.Writer) error {
 	// anywhere but at the base (the change's checkout, above all) runs the
 	// base's instead, built in a worktree of the base.
 	if c.base = builtAt(baseCommit); c.base == "" {
-		return c.runTheBases(baseCommit, outDir, *dashboard)
+		return c.runTheBases(baseCommit, outDir, o.dashboard)
 	}
-	s, plan, err := c.check(baseCommit)
+	s, plan, err := c.checkWithOwnView(baseCommit)
 	if err != nil {
 		return err
 	}
@@ -196,22 +258,45 @@ type checker struct {
 	// countsConfig is the Bazel config the count actions build with too
 	// ("": none).
 	countsConfig string
+	// ownView: this check is the change's own (--own-view), run by the
+	// base's to show what the change's tools would say. Its runner, built
+	// in the change's checkout, measures both sides; the base's count
+	// actions, the base's runner's, are not read.
+	ownView bool
+	// baseUsed: the check ran Bazel in the base's checkout, whose server
+	// --shutdown stops.
+	baseUsed bool
+}
+
+// harness is the checkout whose runner measures both sides: the base's,
+// or in the own view the change's.
+func (c *checker) harness() string {
+	if c.ownView {
+		return c.change
+	}
+	return c.base
+}
+
+// whose names the tools that measure and judge, for the log.
+func (c *checker) whose() string {
+	if c.ownView {
+		return "the change's own"
+	}
+	return "the base's"
 }
 
 // validConfig is a Bazel config's name, as .bazelrc's are.
 var validConfig = regexp.MustCompile(`^[a-z][a-z0-9_-]*$`)
 
-// openBazelLog opens the log Bazel's output goes to, in the lab's cache
-// directory.
-func (c *checker) openBazelLog() error {
-	cache, err := labcache.Dir("perfcheck")
-	if err != nil {
+// openBazelLog opens the log Bazel's output goes to, in dir: the lab's
+// cache directory's, or the own view's directory (the base's check is
+// writing the other).
+func (c *checker) openBazelLog(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	if err := os.MkdirAll(cache, 0o755); err != nil {
-		return err
-	}
-	if c.bazelLog, err = os.Create(filepath.Join(cache, "bazel.log")); err != nil {
+	var err error
+	if c.bazelLog, err = os.Create(filepath.Join(dir, "bazel.log")); err != nil {
 		return err
 	}
 	fmt.Fprintf(c.log, "perfcheck: Bazel's output goes to %s\n", c.bazelLog.Name())
@@ -222,7 +307,13 @@ func (c *checker) openBazelLog() error {
 // was typed) when that checkout is commit, with nothing changed: then its
 // tools are the base's. "" otherwise.
 func builtAt(commit string) string {
-	repo := gitwork.Repo(cli.WorkspaceRoot())
+	return checkoutAt(cli.WorkspaceRoot(), commit)
+}
+
+// checkoutAt is the top of the checkout dir when it is commit with nothing
+// changed, "" otherwise.
+func checkoutAt(dir, commit string) string {
+	repo := gitwork.Repo(dir)
 	top, err := repo.Output("rev-parse", "--show-toplevel")
 	if err != nil {
 		return ""
@@ -276,6 +367,115 @@ func (c *checker) runTheBases(baseCommit, outDir, dashboard string) error {
 	return err
 }
 
+// checkWithOwnView is the check, and, when the change edits the gate, what
+// its own tools would say beside it (askOwnView). With --shutdown, the
+// base's Bazel server stops after both.
+func (c *checker) checkWithOwnView(baseCommit string) (*summary.Summary, check.Plan, error) {
+	if c.shutdown {
+		defer func() {
+			if c.baseUsed {
+				c.bazel(c.base, "shutdown")
+			}
+		}()
+	}
+	s, plan, err := c.check(baseCommit)
+	if err != nil || len(plan.GateEdits) == 0 {
+		return s, plan, err
+	}
+	plan.OwnView = c.askOwnView(baseCommit)
+	// Its check ran Bazel in the base's checkout too.
+	c.baseUsed = true
+	return s, plan, nil
+}
+
+// ownViewTimeout bounds the change's own perf check: it builds both sides
+// again (from Bazel's caches, mostly) and its runner, and measures what
+// this check measured. One that hangs leaves a reason, not a hung gate.
+const ownViewTimeout = 30 * time.Minute
+
+// askOwnView runs the change's own perf check, as the change built it, in
+// the mode that decides nothing (--own-view): the change's runner
+// measures both sides, the change's policy judges, and it writes only its
+// summary. Its output goes to the Bazel log. It never fails this check:
+// any failure is the reason there is no own view.
+func (c *checker) askOwnView(baseCommit string) *check.OwnView {
+	fmt.Fprintf(c.log, "perfcheck: this change edits the gate: asking its own perf check what it would say, deciding nothing (its output in %s)\n", c.bazelLog.Name())
+	s, err := c.ownViewSummary(baseCommit)
+	if err != nil {
+		fmt.Fprintf(c.log, "perfcheck: the change's own perf check says nothing: %v\n", err)
+		return &check.OwnView{Reason: err.Error()}
+	}
+	fmt.Fprintf(c.log, "perfcheck: the change's own perf check: %d of %d measured benchmarks regressed (deciding nothing)\n", len(s.Regressed()), len(s.Benchmarks))
+	return &check.OwnView{Summary: s}
+}
+
+// ownViewSummary builds the change's perf check in its checkout and runs
+// it on the change with no disk cache and no remote one, on this check's
+// own base checkout, already built: a worktree of its own
+// (gitwork.AddWorktree) is refused while this check holds it, and in CI
+// would be another checkout to build from nothing. It reads the summary
+// the change's check wrote as untrusted: bounded as a result's files are,
+// and parsed by the base's summary package.
+func (c *checker) ownViewSummary(baseCommit string) (*summary.Summary, error) {
+	if err := c.bazel(c.change, "build", "//tools/perfcheck"); err != nil {
+		return nil, fmt.Errorf("building the change's perf check: %w", err)
+	}
+	dir, err := os.MkdirTemp(filepath.Dir(c.bazelLog.Name()), "own-view-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	ctx, cancel := context.WithTimeout(context.Background(), ownViewTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, filepath.Join(c.change, "bazel-bin", "tools", "perfcheck", "perfcheck_", "perfcheck"),
+		"--own-view", dir, "--repo", c.change, "--base", baseCommit, "--base-checkout", c.base, "--disk-cache", "none")
+	cmd.Env = append(os.Environ(), "BUILD_WORKSPACE_DIRECTORY="+c.change)
+	cmd.Stdout, cmd.Stderr = c.bazelLog, c.bazelLog
+	if err := cmd.Run(); err != nil {
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("the change's perf check: still running after %s", ownViewTimeout)
+		}
+		return nil, fmt.Errorf("the change's perf check: %w", err)
+	}
+	data, err := result.ReadFileLimited(filepath.Join(dir, summary.FileName), summary.MaxSize)
+	if err != nil {
+		return nil, fmt.Errorf("the change's perf check's summary: %w", err)
+	}
+	s, err := summary.Parse(data)
+	if err != nil {
+		return nil, fmt.Errorf("the change's perf check's summary: %w", err)
+	}
+	return s, nil
+}
+
+// runOwnView is the check as the change's own tools make it (--own-view),
+// which the base's perf check runs beside its verdict: nothing is handed
+// over to the base's, the change's runner measures both sides (the base's
+// built in baseCheckout, where the base's check runs), the change's
+// policy judges, and dir gets summary.json and Bazel's log, never a
+// comment. Whatever it finds, it exits 0: the base's verdict decides.
+// Only a failure to check is an error.
+func (c *checker) runOwnView(baseCommit, baseCheckout, dir string) error {
+	if c.base = checkoutAt(baseCheckout, baseCommit); c.base == "" {
+		return cli.Usagef("--base-checkout %s: not a checkout of the base %s with nothing changed", baseCheckout, gitwork.Short(baseCommit))
+	}
+	c.ownView = true
+	if err := c.openBazelLog(dir); err != nil {
+		return err
+	}
+	defer c.bazelLog.Close()
+	s, _, err := c.check(baseCommit)
+	if err != nil {
+		return err
+	}
+	path := filepath.Join(dir, summary.FileName)
+	if err := summary.Write(path, s); err != nil {
+		return err
+	}
+	fmt.Fprintf(c.log, "perfcheck: the change's own tools: %d of %d measured benchmarks regressed; wrote %s, deciding nothing\n", len(s.Regressed()), len(s.Benchmarks), path)
+	return nil
+}
+
 // shareUserSettings gives the base's worktree the change checkout's
 // user.bazelrc (the user's cache settings serve the base's build too).
 func (c *checker) shareUserSettings(dir string) error {
@@ -308,39 +508,14 @@ func (c *checker) check(baseCommit string) (*summary.Summary, check.Plan, error)
 		}
 		fmt.Fprintf(c.log, "perfcheck: the change can reach %d benchmarks, not the other %d\n", len(reach.Reached), len(reach.NotReached))
 	}
-	fmt.Fprintf(c.log, "perfcheck: the base is %s, in %s; its tools measure and judge\n", gitwork.Short(baseCommit), c.base)
-	if len(reach.GateEdits) > 0 {
+	fmt.Fprintf(c.log, "perfcheck: the base is %s, in %s; %s tools measure and judge\n", gitwork.Short(baseCommit), c.base, c.whose())
+	if len(reach.GateEdits) > 0 && !c.ownView {
 		fmt.Fprintf(c.log, "perfcheck: this change edits the gate (%s): the base's copies measure and judge it\n", strings.Join(reach.GateEdits, ", "))
 	}
-	if c.shutdown {
-		defer c.bazel(c.base, "shutdown")
+	plan, err := c.build(build, reach)
+	if err != nil {
+		return nil, check.Plan{}, err
 	}
-	sides := []struct{ name, dir string }{{"the change", c.change}, {"the base", c.base}}
-	var targets [2][]check.Target
-	for i, side := range sides {
-		fmt.Fprintf(c.log, "perfcheck: [%d/4] building %s at %s\n", i+1, strings.Join(build, " "), side.name)
-		args := append([]string{"build"}, build...)
-		if side.dir == c.base {
-			// The base's runner, which measures both sides, and the
-			// worker its counts are for; with the counts' config, the
-			// base (trusted code) may read what main's post-merge step
-			// built. The change's build never uses a remote cache.
-			args = append(args, check.HarnessTargets...)
-			if c.countsConfig != "" {
-				args = append(args, "--config="+c.countsConfig)
-			}
-		}
-		if err := c.bazel(side.dir, args...); err != nil {
-			return nil, check.Plan{}, fmt.Errorf("building %s: %w", side.name, err)
-		}
-		if targets[i], err = check.Targets(side.dir, manifest, reach.Reached); err != nil {
-			return nil, check.Plan{}, err
-		}
-	}
-	plan := check.NewPlan(targets[1], targets[0])
-	plan.NotReached, plan.Everything, plan.GateEdits = reach.NotReached, reach.Everything, reach.GateEdits
-	fmt.Fprintf(c.log, "perfcheck: %d benchmarks changed, %d unchanged (same binary and run: not measured), %d added, %d removed\n",
-		len(plan.Changed), len(plan.Unchanged), len(plan.Added), len(plan.Removed))
 	messages, err := c.repo.Output("log", "--format=%B", baseCommit+"..HEAD")
 	if err != nil {
 		return nil, check.Plan{}, err
@@ -379,28 +554,71 @@ func (c *checker) check(baseCommit string) (*summary.Summary, check.Plan, error)
 	}
 	defer os.RemoveAll(measured)
 	var outputBase strings.Builder
-	if err := c.bazelTo(&outputBase, c.base, "info", "output_base"); err != nil {
+	if err := c.bazelTo(&outputBase, c.harness(), "info", "output_base"); err != nil {
 		return nil, check.Plan{}, err
 	}
-	h := check.NewHarness(c.base, strings.TrimSpace(outputBase.String()), c.bazelLog)
-	for i, side := range sides {
-		fmt.Fprintf(c.log, "perfcheck: [%d/4] measuring %d benchmarks at %s with the base's runner\n", i+3, len(plan.Changed), side.name)
+	h := check.NewHarness(c.harness(), strings.TrimSpace(outputBase.String()), c.bazelLog)
+	for i, side := range c.sides() {
+		fmt.Fprintf(c.log, "perfcheck: [%d/4] measuring %d benchmarks at %s with %s runner\n", i+3, len(plan.Changed), side.name, c.whose())
 		results[i] = c.measure(h, plan.Changed, side.dir, filepath.Join(measured, strconv.Itoa(i)), side.name, &unreadable)
 	}
 	return judge()
 }
 
-// measure measures the benchmarks as built in workspace, with the base's
-// runner, in dir. The base's counts are its count actions, which the
+// side is one side of the check: its name and its checkout.
+type side struct{ name, dir string }
+
+// sides are the change and the base, in the order the check builds and
+// measures them.
+func (c *checker) sides() []side {
+	return []side{{"the change", c.change}, {"the base", c.base}}
+}
+
+// build builds the benchmarks the check builds (build) at both sides, and
+// the harness (the runner that measures both sides, and the worker its
+// counts are for) in its checkout, then plans what to measure: the
+// benchmarks whose identity changed.
+func (c *checker) build(build []string, reach check.Reach) (check.Plan, error) {
+	var targets [2][]check.Target
+	for i, side := range c.sides() {
+		fmt.Fprintf(c.log, "perfcheck: [%d/4] building %s at %s\n", i+1, strings.Join(build, " "), side.name)
+		args := append([]string{"build"}, build...)
+		if side.dir == c.harness() {
+			args = append(args, check.HarnessTargets...)
+		}
+		if side.dir == c.base && c.countsConfig != "" {
+			// With the counts' config, the base (trusted code) may read
+			// what main's post-merge step built. The change's build never
+			// uses a remote cache, nor does the own view's.
+			args = append(args, "--config="+c.countsConfig)
+		}
+		if err := c.bazel(side.dir, args...); err != nil {
+			return check.Plan{}, fmt.Errorf("building %s: %w", side.name, err)
+		}
+		var err error
+		if targets[i], err = check.Targets(side.dir, manifest, reach.Reached); err != nil {
+			return check.Plan{}, err
+		}
+	}
+	plan := check.NewPlan(targets[1], targets[0])
+	plan.NotReached, plan.Everything, plan.GateEdits = reach.NotReached, reach.Everything, reach.GateEdits
+	fmt.Fprintf(c.log, "perfcheck: %d benchmarks changed, %d unchanged (same binary and run: not measured), %d added, %d removed\n",
+		len(plan.Changed), len(plan.Unchanged), len(plan.Added), len(plan.Removed))
+	return plan, nil
+}
+
+// measure measures the benchmarks as built in workspace, with the
+// harness's runner (the base's; in the own view, the change's), in dir. The base's counts are its count actions, which the
 // user's Bazel settings may run on a remote worker and any cache keeps
 // (made once per base commit, by main's post-merge step in CI); the
 // change's counts and every side's other quick tests, the base's runner
-// makes here (check.Harness). A benchmark whose result cannot be read is
-// named in unreadable.
+// makes here (check.Harness). In the own view the change's runner counts
+// both sides: the base's count actions are its runner's. A benchmark whose
+// result cannot be read is named in unreadable.
 func (c *checker) measure(h check.Harness, targets []check.Target, workspace, dir, side string, unreadable *[]string) map[string]check.Measured {
 	var counts []string
 	for _, t := range targets {
-		if t.Counts != "" && workspace == c.base {
+		if t.Counts != "" && workspace == c.base && !c.ownView {
 			counts = append(counts, t.Counts)
 		}
 	}
@@ -505,6 +723,9 @@ func (c *checker) bazel(dir string, args ...string) error {
 // standard error to the Bazel log; when it fails, the log's end is printed.
 func (c *checker) bazelTo(stdout io.Writer, dir string, args ...string) error {
 	args = bazelArgs(args, c.diskCache)
+	if dir == c.base {
+		c.baseUsed = true
+	}
 	start, _ := c.bazelLog.Seek(0, io.SeekCurrent)
 	cmd := exec.Command(filepath.Join(dir, "tools", "bazel"), args...)
 	cmd.Dir = dir

@@ -25,8 +25,9 @@ var workspaceFile = flag.String("workspace", "", "the checkout's WORKSPACE file 
 // Perf-Accepted: trailer passes, the reason shown; a regression with the
 // gate's floors set to 100%, or with a runner that scales its counts by
 // 0.9, fails all the same (the base's perf check, built in a worktree of
-// the base, measures and judges) and is named as a gate edit. It runs nested Bazel
-// builds of the whole //benchmarks:all: --config=perf only.
+// the base, measures and judges) and is named as a gate edit, with what
+// its own tools would say beside. It runs nested Bazel builds of the whole
+// //benchmarks:all: --config=perf only.
 func TestChecks(t *testing.T) {
 	if *workspaceFile == "" {
 		t.Skip("-workspace: the checkout's WORKSPACE (bazel test passes it)")
@@ -154,24 +155,13 @@ func TestChecks(t *testing.T) {
 		}
 		return s, string(comment), status
 	}
-	figure := func(s *summary.Summary, benchmark, name string) *verdict.Verdict {
-		for _, b := range s.Benchmarks {
-			for i, f := range b.Figures {
-				if b.Name == benchmark && f.Figure == name {
-					return &b.Figures[i]
-				}
-			}
-		}
-		return nil
-	}
-
 	s, comment, status := check(docs, base)
 	if status != 0 || len(s.Benchmarks) != 0 || !strings.Contains(comment, "no benchmark can be affected") {
 		t.Errorf("docs only: exit status %d, %d benchmarks measured:\n%s", status, len(s.Benchmarks), comment)
 	}
 
 	s, comment, status = check(slower, base)
-	goFigure, ccFigure := figure(s, "havlak6", "own_instructions"), figure(s, "havlak6cc", "instructions")
+	goFigure, ccFigure := figureOf(s, "havlak6", "own_instructions"), figureOf(s, "havlak6cc", "instructions")
 	if status != 1 || goFigure == nil || ccFigure == nil || !goFigure.Fails() || !ccFigure.Fails() ||
 		!strings.Contains(comment, "| havlak6 | **REGRESSED** | **REGRESSED** own_instructions +") ||
 		!strings.Contains(comment, "| havlak6cc | **REGRESSED** | **REGRESSED** instructions +") ||
@@ -206,22 +196,53 @@ func TestChecks(t *testing.T) {
 	}
 
 	s, comment, status = check(reverted, accepted)
-	if f := figure(s, "havlak6cc", "instructions"); status != 0 || f == nil || f.Outcome != verdict.Improved || !strings.Contains(comment, "| havlak6cc | improved |") {
+	if f := figureOf(s, "havlak6cc", "instructions"); status != 0 || f == nil || f.Outcome != verdict.Improved || !strings.Contains(comment, "| havlak6cc | improved |") {
 		t.Errorf("the revert: exit status %d:\n%s", status, comment)
 	}
 
 	// The base's tools measure and judge a change that edits them: both
 	// fail, havlak6cc's instructions regressed, and are named as gate
-	// edits.
-	for _, c := range []struct{ name, head, file string }{
-		{"floors of 100%", floors, "tools/verdict/calibrate.go"},
-		{"a runner that scales its counts", scaled, "tools/perf/cachegrind/cachegrind.go"},
+	// edits. Beside, deciding nothing, what the change's own tools say:
+	// its own runner counting both sides, its own policy judging. With
+	// floors of 100%, no regression, and the figures it judges otherwise
+	// listed; a runner that scales every count by 0.9 scales both sides,
+	// so its own tools see the regression too, and agree.
+	for _, c := range []struct{ name, head, file, own string }{
+		{"floors of 100%", floors, "tools/verdict/calibrate.go", "Its own tools would say: no regression — deciding nothing.\n"},
+		{"a runner that scales its counts", scaled, "tools/perf/cachegrind/cachegrind.go", "Its own tools would say: 1 regressed (havlak6cc "},
 	} {
 		s, comment, status = check(c.head, base)
-		f := figure(s, "havlak6cc", "instructions")
+		f := figureOf(s, "havlak6cc", "instructions")
 		if status != 1 || f == nil || !f.Fails() || float64(f.Change) < 0.03 ||
 			!strings.Contains(comment, "**This change edits the gate** (") || !strings.Contains(comment, c.file) {
 			t.Errorf("%s: exit status %d, havlak6cc instructions %v:\n%s", c.name, status, f, comment)
 		}
+		if !ownViewSays(comment, c.own, c.name == "floors of 100%") {
+			t.Errorf("%s: what its own tools would say, under the gate edits: want %q:\n%s\n(the check's output: %s)", c.name, c.own, comment, lastLog)
+		}
 	}
+}
+
+// figureOf is the verdict on a benchmark's figure in s, nil when it has
+// none.
+func figureOf(s *summary.Summary, benchmark, name string) *verdict.Verdict {
+	for _, b := range s.Benchmarks {
+		for i, f := range b.Figures {
+			if b.Name == benchmark && f.Figure == name {
+				return &b.Figures[i]
+			}
+		}
+	}
+	return nil
+}
+
+// ownViewSays tells whether a comment says, under the line that names the
+// gate edits, what the change's own tools would say, starting with want,
+// and whether it lists havlak6cc's instructions as the figure they judge
+// otherwise (the base's tools: regressed; the change's: unchanged).
+func ownViewSays(comment, want string, disagree bool) bool {
+	head, _, _ := strings.Cut(comment, "Against the base")
+	_, own, _ := strings.Cut(head, "its own copies decided nothing.\n\n")
+	listed := strings.Contains(own, "Where they disagree with the base's tools:\n\n- havlak6cc instructions: the base's tools: REGRESSED +")
+	return strings.HasPrefix(own, want) && listed == disagree && (!listed || strings.Contains(own, "; its own: unchanged +"))
 }

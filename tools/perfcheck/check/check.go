@@ -188,6 +188,10 @@ type Plan struct {
 	GateEdits []string
 	// Added are new with the change; Removed, gone from it.
 	Added, Removed []string
+	// OwnView, when the change edits the gate, is what its own tools
+	// would say, shown beside the verdict and deciding nothing; nil when
+	// they were not asked.
+	OwnView *OwnView
 }
 
 // NewPlan compares the identities of the base's and the change's targets.

@@ -26,13 +26,14 @@ const CommentFile = "pr-comment.md"
 // for the note that says what was cut.
 const CommentLimit = 65536 - 512
 
-// WriteComment writes the comment of a check: its verdict; a table of the
-// measured benchmarks, regressions, missing ones and improvements first,
-// those unchanged within noise collapsed, each row saying what happened to
-// each of its gated figures (summary.Benchmark.FiguresMarkdown, with the
-// evidence) and its name linking to the dashboard's compare page of pair
-// when it has one; the ones not measured, collapsed; what changed in the
-// regressions' profiles. Past limit characters the collapsed lists, then
+// WriteComment writes the comment of a check: its verdict; the gate edits,
+// and what the change's own tools would say (Plan.OwnView); a table of
+// the measured benchmarks, regressions, missing ones and improvements
+// first, those unchanged within noise collapsed, each row saying what
+// happened to each of its gated figures
+// (summary.Benchmark.FiguresMarkdown, with the evidence) and its name
+// linking to the dashboard's compare page of pair when it has one; the
+// ones not measured, collapsed; what changed in the regressions' profiles. Past limit characters the collapsed lists, then
 // the table, are cut, saying how many rows are left out (summary.json has
 // them all). After the table, folded, what each measured benchmark's
 // gated figures can see (seesBlock): cut before the list of those not
@@ -52,6 +53,7 @@ func WriteComment(w io.Writer, s *summary.Summary, plan Plan, pair summary.Pair,
 		fmt.Fprintf(&head, "**This change edits the gate** (%s): it was measured and judged by the base's tools, as every change is; its own copies decided nothing.\n\n",
 			markdown.Escape(strings.Join(plan.GateEdits, ", ")))
 	}
+	writeOwnView(&head, s, plan.OwnView)
 	fmt.Fprintf(&head, "Against the base `%s`: %d benchmarks changed and measured (their quick workload, counted figures judged by the gate's rule), "+
 		"%d unchanged: same binary and run, not measured", gitwork.Short(s.Baseline), len(plan.Changed), len(plan.Unchanged))
 	if len(plan.NotReached) > 0 {

@@ -22,7 +22,9 @@ var HarnessTargets = []string{"//tools/perf/runner", "@count_worker//:worker.jso
 // both sides of a check. The change contributes its benchmarks' binaries
 // and declared runs, the files of its quick tests' runfiles; how they are
 // run, counted and read is the base's. So a change that edits the runner
-// (a count scaled, a figure dropped) is measured as any other.
+// (a count scaled, a figure dropped) is measured as any other. (The own
+// view of a change that edits the gate, which decides nothing, is
+// measured by the change's runner instead: what its own tools would say.)
 type Harness struct {
 	// Runner is the base's runner binary.
 	Runner string
@@ -103,5 +105,5 @@ func (h Harness) Measure(t Target, workspace, dir string) (string, error) {
 	if _, err := os.Stat(filepath.Join(out, result.FileName)); t.Counts == "" && err == nil {
 		return out, nil
 	}
-	return "", fmt.Errorf("the base's runner on %s: %w", t.Benchmark, runErr)
+	return "", fmt.Errorf("the runner on %s: %w", t.Benchmark, runErr)
 }

@@ -218,7 +218,7 @@ func TestOwnViewCountsTheBaseItself(t *testing.T) {
 		}
 		// Nothing is counted here: the count action's zip is not there,
 		// or the runner has no runfiles to count in.
-		if want := map[bool]string{false: "havlak6cc_counts.zip", true: "the runfiles of a quick test"}[ownView]; len(unreadable) == 1 && !strings.Contains(unreadable[0], want) {
+		if want := map[bool]string{false: "havlak6cc_counts.zip", true: "the runfiles of a test"}[ownView]; len(unreadable) == 1 && !strings.Contains(unreadable[0], want) {
 			t.Errorf("own view %v: %q, want %q", ownView, unreadable, want)
 		}
 	}

@@ -35,15 +35,21 @@ func newBench(spec *perfspec.Spec) (*bench, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &bench{Spec: spec, runfiles: runfiles}
-	b.binary = b.path(spec.Binary)
-	b.pprof = b.path(spec.PProf)
+	b := &bench{Spec: spec}
+	b.rootAt(runfiles)
 	if spec.Expect != "" {
 		if b.expectRE, err = regexp.Compile(spec.Expect); err != nil {
 			return nil, fmt.Errorf("expect: %w", err)
 		}
 	}
 	return b, nil
+}
+
+// rootAt makes runfiles the tree the spec's paths are relative to.
+func (b *bench) rootAt(runfiles string) {
+	b.runfiles = runfiles
+	b.binary = b.path(b.Binary)
+	b.pprof = b.path(b.PProf)
 }
 
 func (b *bench) path(p string) string { return filepath.Join(b.runfiles, p) }

@@ -83,9 +83,14 @@ func (p *program) inCountPlace(out string, measure func() (*result.Result, error
 	if err := os.Chdir(root); err != nil {
 		return nil, err
 	}
+	// The program, its data and the runs' outputs all under dir: the
+	// runs see its paths only.
+	runfiles := p.runfiles
+	p.rootAt(root)
 	p.out = outputs
 	defer func() {
 		p.out = out
+		p.rootAt(runfiles)
 		if cerr := os.Chdir(wd); err == nil {
 			err = cerr
 		}

@@ -33,7 +33,12 @@
 //     inlined function's cost is on the inlined function's lines, under the
 //     function it was inlined into. A change to a small function inlined
 //     elsewhere lands in ChangedLines (its lines) and makes the functions
-//     it was inlined into edited ones.
+//     it was inlined into edited ones. The other way round, library code
+//     inlined into the program's own (a std::vector's push_back, a Go
+//     standard library helper) counts on the library's lines, in
+//     Toolchain, even when the change's added line is what called it:
+//     Cachegrind keeps no call site, so a patch whose work is mostly
+//     inlined library code shows less of it in ChangedLines.
 //   - A changed line that counts nothing (a declaration, a comment, a line
 //     the compiler folded into another) edits no function: a change of
 //     code generation it causes lands in OtherOwnCode.

@@ -296,6 +296,9 @@ func TestParseDiffRefuses(t *testing.T) {
 		"no header":     {"@@ -1 +1 @@\n-a\n+b\n", "diff:1: a hunk before its file's"},
 		"combined":      {"--- a/x\n+++ b/x\n@@@ -1 -1 +1 @@@\n", "diff:3: a combined diff"},
 		"out of order":  {"--- a/x\n+++ b/x\n@@ -5 +5 @@\n-a\n+b\n@@ -1 +1 @@\n-a\n+b\n", "diff:6: "},
+		"overlapping":   {"--- a/x\n+++ b/x\n@@ -5,2 +5,2 @@\n-a\n-b\n+c\n+d\n@@ -6 +7 @@\n-b\n+e\n", "diff:8: \"@@ -6 +7 @@\": hunks out of order or overlapping"},
+		"moved lines":   {"--- a/x\n+++ b/x\n@@ -1 +2 @@\n a\n", "diff:3: \"@@ -1 +2 @@\": the lines before it moved by +1, not the +0"},
+		"from line 0":   {"--- a/x\n+++ b/x\n@@ -0 +1 @@\n a\n", "diff:3: \"@@ -0 +1 @@\": lines from line 0"},
 		"twice":         {"--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n--- a/x\n+++ b/x\n@@ -5 +5 @@\n-a\n+b\n", "a file twice"},
 		"huge number":   {"--- a/x\n+++ b/x\n@@ -99999999999 +1 @@\n", "over"},
 	} {

@@ -14,8 +14,9 @@
 //	ChangedLines     lines the change added or edited, and the base's
 //	                 lines it removed or edited
 //	EditedFunctions  unchanged lines of the program's own sources in a
-//	                 function the change edited: one with a counted line
-//	                 among the changed lines of either side
+//	                 function the change edited: one that ran a line
+//	                 among the changed lines of either side (any event
+//	                 counted there, whatever the figure)
 //	OtherOwnCode     the rest of the program's own sources
 //	Toolchain        the Go SDK (runtime and standard library), other
 //	                 repositories and the toolchain's libraries
@@ -32,7 +33,12 @@
 //     inlined function's cost is on the inlined function's lines, under the
 //     function it was inlined into. A change to a small function inlined
 //     elsewhere lands in ChangedLines (its lines) and makes the functions
-//     it was inlined into edited ones.
+//     it was inlined into edited ones. The other way round, library code
+//     inlined into the program's own (a std::vector's push_back, a Go
+//     standard library helper) counts on the library's lines, in
+//     Toolchain, even when the change's added line is what called it:
+//     Cachegrind keeps no call site, so a patch whose work is mostly
+//     inlined library code shows less of it in ChangedLines.
 //   - A changed line that counts nothing (a declaration, a comment, a line
 //     the compiler folded into another) edits no function: a change of
 //     code generation it causes lands in OtherOwnCode.
@@ -220,11 +226,14 @@ func (a *attributor) fileOn(s side, file string) *fileDiff {
 	return a.d.byChange[file]
 }
 
-// findEdited adds the functions with a counted line among the lines only
-// side s has.
+// findEdited adds the functions that ran a line only side s has. Any
+// record counts, whatever the weight: which functions the change edited
+// is a fact of the diff and the runs, the same for every figure, so that
+// a function whose added loop misses no D1 line is edited for D1 misses
+// as it is for instructions.
 func (a *attributor) findEdited(f *linecounts.File, s side) {
 	for _, r := range f.Records {
-		if fd := a.fileOn(s, r.File); fd != nil && a.counted(r) > 0 && fd.changed(s, int(min(r.Line, maxLineNumber+1))) {
+		if fd := a.fileOn(s, r.File); fd != nil && fd.changed(s, int(min(r.Line, maxLineNumber+1))) {
 			a.edited[r.Function] = true
 		}
 	}

@@ -296,6 +296,9 @@ func TestParseDiffRefuses(t *testing.T) {
 		"no header":     {"@@ -1 +1 @@\n-a\n+b\n", "diff:1: a hunk before its file's"},
 		"combined":      {"--- a/x\n+++ b/x\n@@@ -1 -1 +1 @@@\n", "diff:3: a combined diff"},
 		"out of order":  {"--- a/x\n+++ b/x\n@@ -5 +5 @@\n-a\n+b\n@@ -1 +1 @@\n-a\n+b\n", "diff:6: "},
+		"overlapping":   {"--- a/x\n+++ b/x\n@@ -5,2 +5,2 @@\n-a\n-b\n+c\n+d\n@@ -6 +7 @@\n-b\n+e\n", "diff:8: \"@@ -6 +7 @@\": hunks out of order or overlapping"},
+		"moved lines":   {"--- a/x\n+++ b/x\n@@ -1 +2 @@\n a\n", "diff:3: \"@@ -1 +2 @@\": the lines before it moved by +1, not the +0"},
+		"from line 0":   {"--- a/x\n+++ b/x\n@@ -0 +1 @@\n a\n", "diff:3: \"@@ -0 +1 @@\": lines from line 0"},
 		"twice":         {"--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n--- a/x\n+++ b/x\n@@ -5 +5 @@\n-a\n+b\n", "a file twice"},
 		"huge number":   {"--- a/x\n+++ b/x\n@@ -99999999999 +1 @@\n", "over"},
 	} {
@@ -314,5 +317,62 @@ func TestParseDiffRefuses(t *testing.T) {
 	}
 	if _, err := ParseDiff(make([]byte, MaxDiffBytes+1)); err == nil {
 		t.Error("a diff over MaxDiffBytes was read")
+	}
+}
+
+// cacheFile is line counts with the cache simulation's events from
+// "FILE LINE FUNCTION IR D1MR" lines, the other events zero.
+func cacheFile(t *testing.T, text string) *linecounts.File {
+	t.Helper()
+	var ir, d1 uint64
+	var records strings.Builder
+	for _, l := range strings.Split(strings.TrimSpace(text), "\n") {
+		f := strings.Fields(l)
+		i, err1 := strconv.ParseUint(f[3], 10, 64)
+		d, err2 := strconv.ParseUint(f[4], 10, 64)
+		if err1 != nil || err2 != nil {
+			t.Fatal(l)
+		}
+		ir, d1 = ir+i, d1+d
+		fmt.Fprintf(&records, "%s\t%s\t%s\t%d\t0\t0\t0\t%d\t0\t0\t0\t0\n", f[0], f[1], f[2], i, d)
+	}
+	data := fmt.Sprintf("havlak-lab cachegrind line counts 1\nevents\t%s\ntotal\t%d\t0\t0\t0\t%d\t0\t0\t0\t0\n%s",
+		strings.Join(cachegrind.CacheEvents[:], "\t"), ir, d1, records.String())
+	f, err := linecounts.Read(strings.NewReader(data), "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// Which functions the change edited does not hang on the figure: a loop
+// added to f that misses no D1 line still makes f edited for D1 misses,
+// so f's other line's extra misses land in the edited functions' part,
+// not in other own code.
+func TestEditedIsTheSameForEveryFigure(t *testing.T) {
+	base := cacheFile(t, "cc/p/p.cc 5 f() 100 10\ncc/p/p.cc 9 g() 40 4\n")
+	change := cacheFile(t, "cc/p/p.cc 5 f() 100 12\ncc/p/p.cc 6 f() 50 0\ncc/p/p.cc 10 g() 40 5\n")
+	d := diff(t, "--- a/cc/p/p.cc\n+++ b/cc/p/p.cc\n@@ -5,0 +6 @@\n+  for (int i = 0; i < n; i++) x += i;\n")
+	for _, event := range []string{"Ir", "D1mr"} {
+		w, err := EventWeight(event)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := Attribute(base, change, d, w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkExact(t, a)
+		want := map[string][NumParts]int64{"Ir": {50, 0, 0, 0}, "D1mr": {0, 2, 1, 0}}[event]
+		for p, w := range want {
+			if got := a.Parts[p].Delta(); got != w {
+				t.Errorf("%s, %v: %+d, want %+d", event, Part(p), got, w)
+			}
+		}
+		for _, f := range a.Functions {
+			if f.Edited != (f.Function == "f()") {
+				t.Errorf("%s: %s edited %v; want f() alone", event, f.Function, f.Edited)
+			}
+		}
 	}
 }

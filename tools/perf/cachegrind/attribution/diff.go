@@ -231,13 +231,47 @@ func (p *diffParser) startHunk(text string) error {
 		return err
 	}
 	h := hunk{baseStart: n[0], baseLines: n[1], changeStart: n[2], changeLines: n[3]}
-	if k := len(f.hunks); k > 0 && (h.baseStart <= f.hunks[k-1].baseStart || h.changeStart <= f.hunks[k-1].changeStart) {
-		return fmt.Errorf("%q: hunks out of order", text)
+	if err := h.follows(f.hunks); err != nil {
+		return fmt.Errorf("%q: %w", text, err)
 	}
 	f.hunks = append(f.hunks, h)
 	p.open = &f.hunks[len(f.hunks)-1]
 	p.baseLeft, p.changeLeft = h.baseLines, h.changeLines
 	return nil
+}
+
+// follows checks that h can follow hunks on both sides: a range that
+// holds lines starts at line 1 or later (line 0 only names an empty range
+// at the top), after the previous hunk's lines, or after the line an
+// empty range sits behind; and the lines between hunks, which both sides
+// share, have moved by what the hunks before added and removed. mapLine
+// needs no less to map a line there and back.
+func (h *hunk) follows(hunks []hunk) error {
+	for _, s := range []side{baseSide, changeSide} {
+		if h.count(s) > 0 && h.start(s) == 0 {
+			return errors.New("lines from line 0: want 1 or later")
+		}
+		if k := len(hunks); k > 0 && h.start(s) < hunks[k-1].start(s)+max(hunks[k-1].count(s), 1) {
+			return errors.New("hunks out of order or overlapping")
+		}
+	}
+	shift := 0
+	for i := range hunks {
+		shift += hunks[i].changeLines - hunks[i].baseLines
+	}
+	if h.first(changeSide)-h.first(baseSide) != shift {
+		return fmt.Errorf("the lines before it moved by %+d, not the %+d the hunks before add", h.first(changeSide)-h.first(baseSide), shift)
+	}
+	return nil
+}
+
+// first is the first line of side s the hunk's range holds, or the one
+// an empty range sits before.
+func (h *hunk) first(s side) int {
+	if h.count(s) == 0 {
+		return h.start(s) + 1
+	}
+	return h.start(s)
 }
 
 // hunkLine reads a line of the open hunk.
@@ -302,10 +336,7 @@ func (f *fileDiff) mapLine(s side, n int) (other int, ok bool) {
 	shift := 0
 	for i := range f.hunks {
 		h := &f.hunks[i]
-		start := h.start(s)
-		if h.count(s) == 0 {
-			start++ // an empty range sits after its line
-		}
+		start := h.first(s) // an empty range sits after its line
 		if n < start {
 			break
 		}

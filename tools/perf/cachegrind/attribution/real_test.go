@@ -72,6 +72,11 @@ func runRealGo(t *testing.T, source string) realRun {
 	if goCmd == "" {
 		goCmd = filepath.Join(runtime.GOROOT(), "bin", "go")
 	}
+	// Bazel's $(rootpath) is relative to the workspace's runfiles root,
+	// not to the package's directory a Go test runs in.
+	if root := filepath.Join(os.Getenv("TEST_SRCDIR"), os.Getenv("TEST_WORKSPACE")); !filepath.IsAbs(goCmd) && os.Getenv("TEST_SRCDIR") != "" {
+		goCmd = filepath.Join(root, goCmd)
+	}
 	goCmd, err := filepath.Abs(goCmd) // the build runs in its directory
 	if err != nil {
 		t.Fatal(err)

@@ -284,6 +284,11 @@ func Read(r io.Reader, name string) (*File, error) {
 	if len(data) > MaxBytes {
 		return nil, fmt.Errorf("%s: over the limit of %d bytes", name, MaxBytes)
 	}
+	// Every line ends in a newline, as Marshal writes it: a file without
+	// its last one was cut short.
+	if len(data) > 0 && data[len(data)-1] != '\n' {
+		return nil, fmt.Errorf("%s: no newline at its end: a file cut short", name)
+	}
 	f, line, err := parse(data)
 	if err != nil {
 		return nil, fmt.Errorf("%s:%d: %w", name, line, err)

@@ -64,7 +64,7 @@ func runExport(ctx context.Context, fs *flag.FlagSet, args []string, stdout io.W
 	if len(stored) == 0 {
 		return fmt.Errorf("%s: no results for --benchmark %q --workload %q --env %q --commit %q", d.Name(), q.Benchmark, q.Workload, q.EnvKey, q.Commit)
 	}
-	set := exports.Set{Metric: *metric}
+	set := exports.Set{Figure: *metric}
 	for _, s := range stored {
 		set.Inputs = append(set.Inputs, exports.Input{Result: s.Result, Outputs: s.Outputs()})
 	}

@@ -4,8 +4,8 @@
 //	history init [--personal] DSN
 //	history ingest DSN RESULT...
 //	history backfill DSN ARTIFACTS_ROOT
-//	history series DSN [--benchmark B] [--metric M] [--workload W] [--env KEY]
-//	history export DSN --format F [--benchmark B] [--metric M] [--workload W] [--env KEY] [--commit C] [--limit N] [-o FILE]
+//	history series DSN [--benchmark B] [--figure F] [--workload W] [--env KEY]
+//	history export DSN --format F [--benchmark B] [--figure F] [--workload W] [--env KEY] [--commit C] [--limit N] [-o FILE]
 //	history alerts DSN [list|show|ACTION ...] (alerts.go; tools/alert.Rules)
 //
 // DSN is an SQLite file (PATH or sqlite:PATH) or postgres://.... init
@@ -59,7 +59,7 @@ var usage = `usage:
   history init [--personal] DSN
   history ingest DSN RESULT...
   history backfill DSN ARTIFACTS_ROOT
-  history series DSN [--benchmark B] [--metric M] [--workload W] [--env KEY]
+  history series DSN [--benchmark B] [--figure F] [--workload W] [--env KEY]
 ` + exportUsage + `
   history alerts DSN [list|show|` + alert.ActionsUsage() + ` ...] (history alerts -h)
 DSN: an SQLite file (PATH or sqlite:PATH) or postgres://USER@HOST:PORT/DATABASE`
@@ -116,7 +116,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	case "series":
 		var q history.Query
 		fs.StringVar(&q.Benchmark, "benchmark", "", "the benchmark's `name` (all when empty)")
-		fs.StringVar(&q.Figure, "metric", "", "the figure's `name`: real_seconds, own_instructions, ... (all when empty)")
+		fs.StringVar(&q.Figure, "figure", "", "the figure's `name`: real_seconds, own_instructions, ... (all when empty)")
+		fs.StringVar(&q.Figure, "metric", "", "deprecated: --figure")
 		fs.StringVar(&q.Workload, "workload", "", "standard or quick (both when empty)")
 		fs.StringVar(&q.EnvKey, "env", "", "the environment `key` (all when empty)")
 		pos, help, err := parse(fs, args[1:])

@@ -33,15 +33,17 @@ type runFigure struct {
 	value func(Run) (v float64, ok bool)
 }
 
-// A roundFigure is a declared figure of a server's rounds of load.
+// A roundFigure is a declared figure of a server's rounds of load, and
+// its value in a round: ok is false when the round did not record it (a
+// figure older records lack).
 type roundFigure struct {
 	Declared
-	value func(LoadRound) float64
+	value func(LoadRound) (v float64, ok bool)
 }
 
-// always is a run's value that every run records.
-func always(f func(Run) float64) func(Run) (float64, bool) {
-	return func(r Run) (float64, bool) { return f(r), true }
+// always is a run's or a round's value that every one records.
+func always[T any](f func(T) float64) func(T) (float64, bool) {
+	return func(r T) (float64, bool) { return f(r), true }
 }
 
 // programFigures are the figures xtime measures of every timed run.
@@ -72,13 +74,13 @@ var programFigures = []runFigure{
 // round.
 var serverFigures = []roundFigure{
 	{Declared{Name: "throughput", Unit: "requests/s", Class: ClassTiming, Cost: CostTime, Gated: true, Charted: true, Headline: true},
-		func(r LoadRound) float64 { return r.Throughput }},
-	{Declared{Name: "latency_mean", Unit: "s", Class: ClassTiming, Cost: CostTime}, func(r LoadRound) float64 { return r.Latency.Mean }},
-	{Declared{Name: "latency_p50", Unit: "s", Class: ClassTiming, Cost: CostTime}, func(r LoadRound) float64 { return r.Latency.P50 }},
-	{Declared{Name: "latency_p90", Unit: "s", Class: ClassTiming, Cost: CostTime}, func(r LoadRound) float64 { return r.Latency.P90 }},
+		always(func(r LoadRound) float64 { return r.Throughput })},
+	{Declared{Name: "latency_mean", Unit: "s", Class: ClassTiming, Cost: CostTime}, always(func(r LoadRound) float64 { return r.Latency.Mean })},
+	{Declared{Name: "latency_p50", Unit: "s", Class: ClassTiming, Cost: CostTime}, always(func(r LoadRound) float64 { return r.Latency.P50 })},
+	{Declared{Name: "latency_p90", Unit: "s", Class: ClassTiming, Cost: CostTime}, always(func(r LoadRound) float64 { return r.Latency.P90 })},
 	{Declared{Name: "latency_p99", Unit: "s", Class: ClassTiming, Cost: CostTime, Gated: true},
-		func(r LoadRound) float64 { return r.Latency.P99 }},
-	{Declared{Name: "latency_max", Unit: "s", Class: ClassTiming, Cost: CostTime}, func(r LoadRound) float64 { return r.Latency.Max }},
+		always(func(r LoadRound) float64 { return r.Latency.P99 })},
+	{Declared{Name: "latency_max", Unit: "s", Class: ClassTiming, Cost: CostTime}, always(func(r LoadRound) float64 { return r.Latency.Max })},
 }
 
 // Declaration is the declared figure named name, if one is.
@@ -144,16 +146,20 @@ func runFigures(runs []Run) []Figure {
 	return figs
 }
 
-// roundFigures are the declared figures of a server's rounds, measured by
-// generator.
+// roundFigures are the declared figures of a server's rounds that every
+// round recorded, measured by generator.
 func roundFigures(rounds []LoadRound, generator string) []Figure {
 	figs := make([]Figure, 0, len(serverFigures))
 	for _, f := range serverFigures {
-		values := make([]float64, len(rounds))
-		for i, r := range rounds {
-			values[i] = f.value(r)
+		values := make([]float64, 0, len(rounds))
+		for _, r := range rounds {
+			if v, ok := f.value(r); ok {
+				values = append(values, v)
+			}
 		}
-		figs = append(figs, f.figure(generator, values))
+		if len(values) == len(rounds) {
+			figs = append(figs, f.figure(generator, values))
+		}
 	}
 	return figs
 }

@@ -5,10 +5,11 @@ import "slices"
 // A Declared figure is one the lab measures of every benchmark of a kind
 // (a program's timed runs, a server's rounds of load), declared once, in
 // the tables below: how it is judged (Class, Gated), what it costs, and
-// how it is shown (Charted, Headline). Every consumer reads it here: the
-// comparison's gate (Figure.Gated), the nightly's charts and change-point
-// search, the dashboard's and the summaries' first figure. A new figure of
-// runs or rounds is a row, and its producer.
+// how it is shown (Charted, Headline, Column). Every consumer reads it
+// here: the comparison's gate (Figure.Gated), the nightly's charts and
+// change-point search, the dashboard's and the summaries' first figure,
+// the report's tables. A new figure of runs or rounds is a row, and its
+// producer.
 type Declared struct {
 	Name, Unit string
 	Class      Class
@@ -23,6 +24,34 @@ type Declared struct {
 	// Headline: a benchmark's pages open on it and its values lead with
 	// it.
 	Headline bool
+	// Column: how the report's table of the benchmark's kind shows it.
+	Column Column
+}
+
+// A Column is how the report's tables show a declared figure: a column of
+// its own, in the order of the table below, and its name in the column
+// that compares each benchmark with the baseline. A gated figure has
+// both, so that what fails the gate is seen and named.
+type Column struct {
+	// Header heads the figure's column, with the unit it is shown in
+	// ("user s", "p99 ms"); "" for a figure without a column.
+	Header string
+	// Scale turns a value in the figure's unit into the column's (1/1024:
+	// KiB to MiB; 1000: s to ms); 0 is 1.
+	Scale float64
+	// Digits are the decimals shown.
+	Digits int
+	// Label names the figure in the comparison with the baseline ("time",
+	// "p99"); "" leaves it out there.
+	Label string
+}
+
+// Shown is v, a value in the figure's unit, in the column's.
+func (c Column) Shown(v float64) float64 {
+	if c.Scale == 0 {
+		return v
+	}
+	return v * c.Scale
 }
 
 // A runFigure is a declared figure of a program's timed runs, and its
@@ -48,17 +77,20 @@ func always[T any](f func(T) float64) func(T) (float64, bool) {
 
 // programFigures are the figures xtime measures of every timed run.
 var programFigures = []runFigure{
-	{Declared{Name: "real_seconds", Unit: "s", Class: ClassTiming, Cost: CostTime, Gated: true, Charted: true, Headline: true},
+	{Declared{Name: "real_seconds", Unit: "s", Class: ClassTiming, Cost: CostTime, Gated: true, Charted: true, Headline: true,
+		Column: Column{Header: "real s", Digits: 2, Label: "time"}},
 		always(func(r Run) float64 { return r.RealSeconds })},
-	{Declared{Name: "user_seconds", Unit: "s", Class: ClassTiming, Cost: CostTime},
+	{Declared{Name: "user_seconds", Unit: "s", Class: ClassTiming, Cost: CostTime, Column: Column{Header: "user s", Digits: 2}},
 		always(func(r Run) float64 { return r.UserSeconds })},
-	{Declared{Name: "sys_seconds", Unit: "s", Class: ClassTiming, Cost: CostTime},
+	{Declared{Name: "sys_seconds", Unit: "s", Class: ClassTiming, Cost: CostTime, Column: Column{Header: "sys s", Digits: 2}},
 		always(func(r Run) float64 { return r.SysSeconds })},
 	// CPU time beside real time, shown: when real time worsens and CPU
-	// time does not, the machine was not the program's alone.
-	{Declared{Name: "cpu_seconds", Unit: "s", Class: ClassTiming, Cost: CostTime},
+	// time does not, the machine was not the program's alone. The
+	// comparison names it; user and sys have the columns.
+	{Declared{Name: "cpu_seconds", Unit: "s", Class: ClassTiming, Cost: CostTime, Column: Column{Label: "CPU"}},
 		always(func(r Run) float64 { return r.UserSeconds + r.SysSeconds })},
-	{Declared{Name: "max_rss_kib", Unit: "KiB", Class: ClassMemory, Cost: CostMemory, Gated: true},
+	{Declared{Name: "max_rss_kib", Unit: "KiB", Class: ClassMemory, Cost: CostMemory, Gated: true,
+		Column: Column{Header: "max RSS MiB", Scale: 1.0 / 1024, Label: "RSS"}},
 		always(func(r Run) float64 { return float64(r.MaxRSSKiB) })},
 	// Pages touched for the first time: memory a run maps and uses.
 	{Declared{Name: "minor_faults", Unit: "faults", Class: ClassCount, Cost: CostMemory},
@@ -73,14 +105,37 @@ var programFigures = []runFigure{
 // serverFigures are the figures the load generator measures of every
 // round.
 var serverFigures = []roundFigure{
-	{Declared{Name: "throughput", Unit: "requests/s", Class: ClassTiming, Cost: CostTime, Gated: true, Charted: true, Headline: true},
+	{Declared{Name: "throughput", Unit: "requests/s", Class: ClassTiming, Cost: CostTime, Gated: true, Charted: true, Headline: true,
+		Column: Column{Header: "throughput req/s", Label: "throughput"}},
 		always(func(r LoadRound) float64 { return r.Throughput })},
 	{Declared{Name: "latency_mean", Unit: "s", Class: ClassTiming, Cost: CostTime}, always(func(r LoadRound) float64 { return r.Latency.Mean })},
-	{Declared{Name: "latency_p50", Unit: "s", Class: ClassTiming, Cost: CostTime}, always(func(r LoadRound) float64 { return r.Latency.P50 })},
-	{Declared{Name: "latency_p90", Unit: "s", Class: ClassTiming, Cost: CostTime}, always(func(r LoadRound) float64 { return r.Latency.P90 })},
-	{Declared{Name: "latency_p99", Unit: "s", Class: ClassTiming, Cost: CostTime, Gated: true},
+	{Declared{Name: "latency_p50", Unit: "s", Class: ClassTiming, Cost: CostTime, Column: Column{Header: "p50 ms", Scale: 1e3, Digits: 3}},
+		always(func(r LoadRound) float64 { return r.Latency.P50 })},
+	{Declared{Name: "latency_p90", Unit: "s", Class: ClassTiming, Cost: CostTime, Column: Column{Header: "p90 ms", Scale: 1e3, Digits: 3}},
+		always(func(r LoadRound) float64 { return r.Latency.P90 })},
+	{Declared{Name: "latency_p99", Unit: "s", Class: ClassTiming, Cost: CostTime, Gated: true,
+		Column: Column{Header: "p99 ms", Scale: 1e3, Digits: 3, Label: "p99"}},
 		always(func(r LoadRound) float64 { return r.Latency.P99 })},
-	{Declared{Name: "latency_max", Unit: "s", Class: ClassTiming, Cost: CostTime}, always(func(r LoadRound) float64 { return r.Latency.Max })},
+	{Declared{Name: "latency_max", Unit: "s", Class: ClassTiming, Cost: CostTime, Column: Column{Header: "max ms", Scale: 1e3, Digits: 3}},
+		always(func(r LoadRound) float64 { return r.Latency.Max })},
+}
+
+// Declarations are the declared figures of a benchmark of kind, in their
+// order: a program's timed runs' (KindProgram), a server's rounds'
+// (KindServer); none of another kind.
+func Declarations(kind string) []Declared {
+	var all []Declared
+	switch kind {
+	case KindProgram:
+		for _, f := range programFigures {
+			all = append(all, f.Declared)
+		}
+	case KindServer:
+		for _, f := range serverFigures {
+			all = append(all, f.Declared)
+		}
+	}
+	return all
 }
 
 // Declaration is the declared figure named name, if one is.

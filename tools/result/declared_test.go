@@ -91,3 +91,30 @@ func TestRoundFigureOfEveryRound(t *testing.T) {
 		t.Errorf("a round did not record it: p95 %v, throughput %v", p95, throughput)
 	}
 }
+
+// What the gate judges is seen: every gated figure of the tables has a
+// column in the report and a name in its comparison with the baseline,
+// and no two figures of a kind share either.
+func TestGatedFiguresHaveColumns(t *testing.T) {
+	for _, kind := range []string{KindProgram, KindServer} {
+		headers, labels := map[string]string{}, map[string]string{}
+		for _, d := range Declarations(kind) {
+			c := d.Column
+			if d.Gated && (c.Header == "" || c.Label == "") {
+				t.Errorf("%s %s: gated, with column %+v: want a header and a label", kind, d.Name, c)
+			}
+			for _, seen := range []struct {
+				names map[string]string
+				name  string
+			}{{headers, c.Header}, {labels, c.Label}} {
+				if other, ok := seen.names[seen.name]; ok && seen.name != "" {
+					t.Errorf("%s: %s and %s are both %q", kind, other, d.Name, seen.name)
+				}
+				seen.names[seen.name] = d.Name
+			}
+		}
+	}
+	if len(Declarations(KindGoTest)) != 0 {
+		t.Error("a Go test's figures are its lines, none declared here")
+	}
+}

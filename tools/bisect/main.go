@@ -86,7 +86,7 @@ func run(args []string) error {
 	var o firstbad.Options
 	var jsonOut string
 	fs.StringVar(&o.Benchmark, "benchmark", "", "the benchmark's `name`, as declared in benchmarks/")
-	fs.StringVar(&o.Metric, "metric", "", "the count to bisect on: own_instructions or instructions (default: the one the gate judges)")
+	fs.StringVar(&o.Figure, "metric", "", "the count to bisect on: own_instructions or instructions (default: the one the gate judges)")
 	fs.IntVar(&o.Repetitions, "repetitions", 0, "runs under Cachegrind per commit (default: the spec's counted repetitions, at least 3)")
 	fs.StringVar(&jsonOut, "json", "", "also write the answer and the measurements as JSON to `file`")
 	fs.StringVar(&o.Builder, "build", "bazel", "how each commit is built: bazel (tools/bazel in the worktree) or go (the go command)")
@@ -162,7 +162,7 @@ func check(o firstbad.Options) error {
 
 func printAnswer(w io.Writer, r *answer.Answer) {
 	fmt.Fprintf(w, "first bad commit: %s %s\n", r.FirstBad.Commit, r.FirstBad.Subject)
-	fmt.Fprintf(w, "  %s %s: %s (%+.2f%% against its parent)\n", r.Benchmark, r.Metric, firstbad.Describe(r.FirstBad.Values), 100*r.Change)
+	fmt.Fprintf(w, "  %s %s: %s (%+.2f%% against its parent)\n", r.Benchmark, r.Figure, firstbad.Describe(r.FirstBad.Values), 100*r.Change)
 	fmt.Fprintf(w, "  its parent %s %s: %s\n", gitwork.Short(r.Parent.Commit), r.Parent.Subject, firstbad.Describe(r.Parent.Values))
 	fmt.Fprintf(w, "  GOOD %s: %s; BAD %s: %s; %d commits measured besides\n",
 		gitwork.Short(r.Good.Commit), firstbad.Describe(r.Good.Values), gitwork.Short(r.Bad.Commit), firstbad.Describe(r.Bad.Values), len(r.Steps))

@@ -54,9 +54,9 @@ type Input struct {
 // A Set is what one export writes.
 type Set struct {
 	Inputs []Input
-	// Metric keeps only the figures of that name ("own_instructions",
+	// Figure keeps only the figures of that name ("own_instructions",
 	// "throughput", a Go benchmark's "Naive-2"); "" keeps them all.
-	Metric string
+	Figure string
 }
 
 // The formats' names, for callers that write one format by name.
@@ -81,7 +81,7 @@ type Format struct {
 	// commit, one environment), so a sharded night gets one file per
 	// environment, never its results mixed.
 	PerEnvironment bool
-	// Write encodes the set; the set's metric, when it has one, is known
+	// Write encodes the set; the set's figure, when it has one, is known
 	// to name figures of it.
 	Write func(Set) ([]byte, error)
 }
@@ -126,13 +126,13 @@ func Write(w io.Writer, format string, set Set) error {
 	if err != nil {
 		return err
 	}
-	if set.Metric != "" {
+	if set.Figure != "" {
 		figs, err := set.figures()
 		if err != nil {
 			return err
 		}
 		if len(figs) == 0 {
-			return fmt.Errorf("no figure named %q in these %d results", set.Metric, len(set.Inputs))
+			return fmt.Errorf("no figure named %q in these %d results", set.Figure, len(set.Inputs))
 		}
 	}
 	data, err := f.Write(set)
@@ -167,7 +167,7 @@ func (set Set) figures() ([]figure, error) {
 			return nil, err
 		}
 		for _, f := range figs {
-			if len(f.Values) > 0 && (set.Metric == "" || f.Name == set.Metric) {
+			if len(f.Values) > 0 && (set.Figure == "" || f.Name == set.Figure) {
 				all = append(all, figure{in, f})
 			}
 		}
@@ -185,7 +185,7 @@ func (set Set) sorted() Set {
 			cmp.Compare(a.Result.Benchmark.Workload.Name, b.Result.Benchmark.Workload.Name),
 			cmp.Compare(a.Result.Environment.Started, b.Result.Environment.Started))
 	})
-	return Set{Inputs: inputs, Metric: set.Metric}
+	return Set{Inputs: inputs, Figure: set.Figure}
 }
 
 // oneRun checks that set holds one run of the suite: one commit, one

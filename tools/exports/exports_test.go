@@ -57,7 +57,7 @@ func only(set Set, names ...string) Set {
 // a copy of the result.
 func withCounts(t *testing.T, set Set, name string, goProgram bool, counts ...cachegrind.Counts) Set {
 	t.Helper()
-	out := Set{Metric: set.Metric}
+	out := Set{Figure: set.Figure}
 	found := false
 	for _, in := range set.Inputs {
 		if in.Result.Benchmark.Name == name {
@@ -76,7 +76,7 @@ func withCounts(t *testing.T, set Set, name string, goProgram bool, counts ...ca
 
 // withCommit gives every result of set the commit, on copies.
 func withCommit(set Set, commit string) Set {
-	out := Set{Metric: set.Metric}
+	out := Set{Figure: set.Figure}
 	for _, in := range set.Inputs {
 		r := *in.Result
 		r.Environment.Source.Commit = commit
@@ -130,7 +130,7 @@ func TestOneRun(t *testing.T) {
 
 func TestNoSuchMetric(t *testing.T) {
 	set := readNight(t, nightDir)
-	set.Metric = "own_instructions"
+	set.Figure = "own_instructions"
 	if err := Write(&bytes.Buffer{}, BMF, set); err == nil || !strings.Contains(err.Error(), `no figure named "own_instructions" in these 7 results`) {
 		t.Errorf("a metric the night has not: %v", err)
 	}

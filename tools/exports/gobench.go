@@ -42,7 +42,7 @@ func goBench(set Set) ([]byte, error) {
 	units := unitTable{}
 	for i := range set.Inputs {
 		in := &set.Inputs[i]
-		lines, err := goBenchLines(in, set.Metric, units)
+		lines, err := goBenchLines(in, set.Figure, units)
 		if err != nil {
 			return nil, err
 		}
@@ -64,17 +64,17 @@ func goBench(set Set) ([]byte, error) {
 }
 
 // goBenchLines returns in's lines, each with in's configuration, and notes
-// their units in units.
-func goBenchLines(in *Input, metric string, units unitTable) ([]*benchfmt.Result, error) {
+// their units in units; only, when not "", keeps the figures of that name.
+func goBenchLines(in *Input, only string, units unitTable) ([]*benchfmt.Result, error) {
 	r := in.Result
 	if r.Benchmark.Kind == result.KindGoTest {
-		return goTestLines(in, metric, units)
+		return goTestLines(in, only, units)
 	}
 	name, err := goBenchmarkName(r.Benchmark.Name)
 	if err != nil {
 		return nil, err
 	}
-	figs, err := Set{Inputs: []Input{*in}, Metric: metric}.figures()
+	figs, err := Set{Inputs: []Input{*in}, Figure: only}.figures()
 	if err != nil {
 		return nil, err
 	}
@@ -120,7 +120,7 @@ func goBenchLines(in *Input, metric string, units unitTable) ([]*benchfmt.Result
 
 // goTestLines returns the lines of a Go benchmark's go_bench file, with
 // the file's own configuration (goos, pkg, ...) and in's.
-func goTestLines(in *Input, metric string, units unitTable) ([]*benchfmt.Result, error) {
+func goTestLines(in *Input, only string, units unitTable) ([]*benchfmt.Result, error) {
 	read, _, err := result.GoBench(in.Result, in.Outputs)
 	if err != nil {
 		return nil, err
@@ -135,7 +135,7 @@ func goTestLines(in *Input, metric string, units unitTable) ([]*benchfmt.Result,
 	}
 	var lines []*benchfmt.Result
 	for _, rec := range read {
-		if metric != "" && rec.Name.String() != metric {
+		if only != "" && rec.Name.String() != only {
 			continue
 		}
 		line := &benchfmt.Result{Name: slices.Clone(rec.Name), Iters: rec.Iters, Values: slices.Clone(rec.Values),

@@ -28,7 +28,7 @@ func openMetrics(set Set) ([]byte, error) {
 			servers.Inputs = append(servers.Inputs, in)
 		}
 	}
-	servers.Metric = set.Metric
+	servers.Figure = set.Figure
 	type family struct {
 		figure, help, unit string
 		samples            []string

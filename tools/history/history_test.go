@@ -85,7 +85,7 @@ func checkIngestAndSeries(t *testing.T, dsn string) {
 	ingest(t, d, night{benchmark: "havlak7", commit: "c1", started: day0, real: []float64{0.5}, instrs: []float64{9}, origin: nightly}.
 		write(t, filepath.Join(root, "other")))
 
-	series, err := d.Series(ctx, Query{Benchmark: "havlak6", Metric: "real_seconds"})
+	series, err := d.Series(ctx, Query{Benchmark: "havlak6", Figure: "real_seconds"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +120,7 @@ func checkIngestAndSeries(t *testing.T, dsn string) {
 		t.Errorf("first point's files %v, profiles %v; want its 3 files, 2 profiles", p.Files, profiles)
 	}
 
-	gated, err := d.Series(ctx, Query{Benchmark: "havlak6", Metric: "own_instructions"})
+	gated, err := d.Series(ctx, Query{Benchmark: "havlak6", Figure: "own_instructions"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +136,7 @@ func checkIngestAndSeries(t *testing.T, dsn string) {
 	}
 	var names []string
 	for _, s := range all {
-		names = append(names, s.Metric)
+		names = append(names, s.Figure)
 	}
 	if strings.Join(names, ",") != "cpu_seconds,max_rss_kib,own_instructions,real_seconds,sys_seconds,user_seconds" {
 		t.Errorf("havlak6's series %v", names)
@@ -147,7 +147,7 @@ func checkIngestAndSeries(t *testing.T, dsn string) {
 		newest  int
 		commits string
 	}{{2, "c2,c3"}, {1, "c3"}, {5, "c1,c2,c3"}} {
-		cut, err := d.Series(ctx, Query{Benchmark: "havlak6", Metric: "real_seconds", Workload: result.WorkloadStandard, EnvKey: env, Newest: c.newest})
+		cut, err := d.Series(ctx, Query{Benchmark: "havlak6", Figure: "real_seconds", Workload: result.WorkloadStandard, EnvKey: env, Newest: c.newest})
 		if err != nil || len(cut) != 1 {
 			t.Fatalf("Series(the newest %d of havlak6's real_seconds) = %+v, %v; want 1 series", c.newest, cut, err)
 		}
@@ -166,7 +166,7 @@ func checkIngestAndSeries(t *testing.T, dsn string) {
 		t.Error("the newest points of every figure of havlak6: no error")
 	}
 	// SeriesOf is Series without the points, from the table of series.
-	for _, q := range []Query{{}, {Benchmark: "havlak6"}, {Benchmark: "havlak6", Metric: "own_instructions"}, {Benchmark: "havlak7", EnvKey: env}} {
+	for _, q := range []Query{{}, {Benchmark: "havlak6"}, {Benchmark: "havlak6", Figure: "own_instructions"}, {Benchmark: "havlak7", EnvKey: env}} {
 		want, err := d.Series(ctx, q)
 		if err != nil {
 			t.Fatal(err)
@@ -367,7 +367,7 @@ func checkOtherKinds(t *testing.T, dsn string) {
 	}
 	got := map[string]Series{}
 	for _, s := range series {
-		got[s.Metric+" "+s.Unit] = s
+		got[s.Figure+" "+s.Unit] = s
 	}
 	if len(got) != 5 {
 		t.Errorf("explodepath's series: %v, want Naive-2 in sec/op, B/op, allocs/op and Split/fields-2 in sec/op, B/s", got)
@@ -379,7 +379,7 @@ func checkOtherKinds(t *testing.T, dsn string) {
 	if speed := got["Split/fields-2 B/s"]; speed.LowerIsBetter() || len(speed.Points) != 1 {
 		t.Errorf("a speed (B/s) = %+v, want higher is better", speed)
 	}
-	tput, err := d.Series(ctx, Query{Benchmark: "router_mutex", Metric: "throughput", Workload: result.WorkloadQuick})
+	tput, err := d.Series(ctx, Query{Benchmark: "router_mutex", Figure: "throughput", Workload: result.WorkloadQuick})
 	if err != nil || len(tput) != 1 || tput[0].LowerIsBetter() || !slices.Equal(tput[0].Points[0].Values, []float64{5000, 5100}) {
 		t.Errorf("router_mutex throughput = %+v, %v; want the rounds, higher is better", tput, err)
 	}

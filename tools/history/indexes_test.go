@@ -125,7 +125,7 @@ func checkMigrationToIndexes(t *testing.T, dsn string) {
 		if got, err := d.Recent(ctx, q); err != nil || got.Results != 2 {
 			t.Errorf("version %s migrated: the recent results of a: %+v, %v; want 2", version, got, err)
 		}
-		if series, err := d.Series(ctx, Query{Benchmark: "havlak6", Metric: "real_seconds"}); err != nil || len(series) != 1 || len(series[0].Points) != 1 {
+		if series, err := d.Series(ctx, Query{Benchmark: "havlak6", Figure: "real_seconds"}); err != nil || len(series) != 1 || len(series[0].Points) != 1 {
 			t.Errorf("version %s migrated: series %+v, %v", version, series, err)
 		}
 		if seen, _, err := d.Seen(ctx); err != nil || !slices.ContainsFunc(seen, func(s alert.Seen) bool {
@@ -192,7 +192,7 @@ func TestQueryPlans(t *testing.T) {
 	}
 	// The newest points of a series: the cut and the read through the
 	// series' index, the figures and values looked up by their keys.
-	cond, args, err := newest(Query{Benchmark: "b", Metric: "m", Workload: "quick", EnvKey: "k", Newest: 150}, cond, args)
+	cond, args, err := newest(Query{Benchmark: "b", Figure: "m", Workload: "quick", EnvKey: "k", Newest: 150}, cond, args)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,13 +12,13 @@ import (
 // A Query selects series; each field left "" selects all.
 type Query struct {
 	Benchmark string // "havlak6"
-	Metric    string // a figure's name: "own_instructions", "real_seconds", ...
+	Figure    string // a figure's name: "own_instructions", "real_seconds", ...
 	Workload  string // result.WorkloadStandard or WorkloadQuick
 	EnvKey    string // result.EnvironmentKey
 	// Newest, when above 0, keeps only the newest Newest points of each
 	// series, read through the index of a series' results rather than
 	// every point: the stretch a night's change-point search looks at. It
-	// needs Benchmark, Metric, Workload and EnvKey given: the newest are of
+	// needs Benchmark, Figure, Workload and EnvKey given: the newest are of
 	// one series' results.
 	Newest int
 }
@@ -29,7 +29,7 @@ type Query struct {
 type Series struct {
 	Benchmark string
 	Workload  string
-	Metric    string
+	Figure    string
 	Unit      string
 	EnvKey    string
 	// Source, Gated and Threshold are the newest point's: how the figure
@@ -76,10 +76,10 @@ func (p Point) Profiles() []result.File {
 }
 
 // Series returns the series q selects, ordered by benchmark, workload,
-// metric, unit and environment key. A figure without values (measured
+// figure, unit and environment key. A figure without values (measured
 // nowhere: its reason is in the result) makes no point.
 func (d *DB) Series(ctx context.Context, q Query) ([]Series, error) {
-	cond, args := where("r.benchmark", q.Benchmark, "f.name", q.Metric, "r.workload", q.Workload, "r.env_key", q.EnvKey)
+	cond, args := where("r.benchmark", q.Benchmark, "f.name", q.Figure, "r.workload", q.Workload, "r.env_key", q.EnvKey)
 	cond, args, err := newest(q, cond, args)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", d.name, err)
@@ -98,7 +98,7 @@ func (d *DB) Series(ctx context.Context, q Query) ([]Series, error) {
 			run       int
 			value     float64
 		)
-		if err := rows.Scan(&s.Benchmark, &s.Workload, &s.Metric, &s.Unit, &s.EnvKey, &s.Source, &s.Gated,
+		if err := rows.Scan(&s.Benchmark, &s.Workload, &s.Figure, &s.Unit, &s.EnvKey, &s.Source, &s.Gated,
 			&s.Threshold, &s.Better, &p.SHA256, &p.Commit, &p.Dirty, &startedNS, &p.Source, &run, &value); err != nil {
 			return nil, fmt.Errorf("%s: %w", d.name, err)
 		}
@@ -151,11 +151,11 @@ func newest(q Query, cond string, args []any) (string, []any, error) {
 	if q.Newest <= 0 {
 		return cond, args, nil
 	}
-	if q.Benchmark == "" || q.Metric == "" || q.Workload == "" || q.EnvKey == "" {
+	if q.Benchmark == "" || q.Figure == "" || q.Workload == "" || q.EnvKey == "" {
 		return "", nil, fmt.Errorf("the newest %d points of %+v: want one series' benchmark, figure, workload and environment", q.Newest, q)
 	}
 	// cond has at least the four conditions above.
-	return cond + " AND " + whereNewest, append(args, q.Benchmark, q.Workload, q.EnvKey, q.Metric, q.Newest-1, int64(math.MinInt64)), nil
+	return cond + " AND " + whereNewest, append(args, q.Benchmark, q.Workload, q.EnvKey, q.Figure, q.Newest-1, int64(math.MinInt64)), nil
 }
 
 // SeriesOf returns the series q selects, as Series does but without their
@@ -167,7 +167,7 @@ func (d *DB) SeriesOf(ctx context.Context, q Query) ([]Series, error) {
 	if q.Newest != 0 {
 		return nil, fmt.Errorf("%s: SeriesOf reads no points: Newest %d", d.name, q.Newest)
 	}
-	cond, args := where("s.benchmark", q.Benchmark, "s.name", q.Metric, "s.workload", q.Workload, "s.env_key", q.EnvKey)
+	cond, args := where("s.benchmark", q.Benchmark, "s.name", q.Figure, "s.workload", q.Workload, "s.env_key", q.EnvKey)
 	rows, err := d.db.QueryContext(ctx, d.q(selectSeriesOf+cond+orderSeriesOf), args...)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", d.name, err)
@@ -177,7 +177,7 @@ func (d *DB) SeriesOf(ctx context.Context, q Query) ([]Series, error) {
 	for rows.Next() {
 		var s Series
 		var sum string
-		if err := rows.Scan(&s.Benchmark, &s.Workload, &s.Metric, &s.Unit, &s.EnvKey, &s.Source, &s.Gated,
+		if err := rows.Scan(&s.Benchmark, &s.Workload, &s.Figure, &s.Unit, &s.EnvKey, &s.Source, &s.Gated,
 			&s.Threshold, &s.Better, &sum); err != nil {
 			return nil, fmt.Errorf("%s: %w", d.name, err)
 		}
@@ -196,11 +196,11 @@ func (d *DB) SeriesOf(ctx context.Context, q Query) ([]Series, error) {
 }
 
 func sameSeries(a, b Series) bool {
-	return a.Benchmark == b.Benchmark && a.Workload == b.Workload && a.Metric == b.Metric &&
+	return a.Benchmark == b.Benchmark && a.Workload == b.Workload && a.Figure == b.Figure &&
 		a.Unit == b.Unit && a.EnvKey == b.EnvKey
 }
 
-// files returns the files of the results q selects (its metric aside) by
+// files returns the files of the results q selects (its figure aside) by
 // the result's sha256.
 func (d *DB) files(ctx context.Context, q Query) (map[string][]result.File, error) {
 	cond, args := where("r.benchmark", q.Benchmark, "r.workload", q.Workload, "r.env_key", q.EnvKey)

@@ -158,7 +158,7 @@ func TestTrendsInBrowser(t *testing.T) {
 		X       float64 // on the chart's plot, in CSS pixels
 	}
 	var charts map[string]struct {
-		Benchmark, Metric string
+		Benchmark, Figure string
 		Points            int
 		Painted           int // pixels of the plot not left blank
 		Markers           []marker
@@ -172,7 +172,7 @@ func TestTrendsInBrowser(t *testing.T) {
 			let painted = 0;
 			for (let i = 3; i < pixels.length; i += 4) if (pixels[i] > 0) painted++;
 			charts[figure.id] = {
-				benchmark: figure.dataset.benchmark, metric: figure.dataset.metric,
+				benchmark: figure.dataset.benchmark, figure: figure.dataset.metric,
 				points: u.data[0].length, painted: painted,
 				markers: Array.from(figure.querySelectorAll(".trend-change")).map(m => ({
 					text: m.textContent, visible: m.offsetParent !== null && getComputedStyle(m).display !== "none",
@@ -187,8 +187,8 @@ func TestTrendsInBrowser(t *testing.T) {
 	for i, s := range trends.Series {
 		id := fmt.Sprintf("trend-%d", i)
 		c := charts[id]
-		if c.Benchmark != s.Benchmark || c.Metric != s.Metric || c.Points != len(s.Points) {
-			t.Errorf("%s: %s %s with %d points, want %s %s with %d", id, c.Benchmark, c.Metric, c.Points, s.Benchmark, s.Metric, len(s.Points))
+		if c.Benchmark != s.Benchmark || c.Figure != s.Figure || c.Points != len(s.Points) {
+			t.Errorf("%s: %s %s with %d points, want %s %s with %d", id, c.Benchmark, c.Figure, c.Points, s.Benchmark, s.Figure, len(s.Points))
 		}
 		if c.Painted < 5000 {
 			t.Errorf("%s: only %d pixels painted: not drawn?", id, c.Painted)

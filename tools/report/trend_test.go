@@ -29,7 +29,7 @@ func stepTrends() trends.File {
 	rng := rand.New(rand.NewSource(1))
 	start := time.Date(2026, 11, 1, 2, 0, 0, 0, time.UTC)
 	series := func(benchmark, metric, unit string, level, noise, step float64) trends.Series {
-		s := trends.Series{Benchmark: benchmark, Metric: metric, Unit: unit}
+		s := trends.Series{Benchmark: benchmark, Figure: metric, Unit: unit}
 		for i := range stepNights {
 			mean := level
 			if i >= stepAt {
@@ -114,7 +114,7 @@ func TestReadTrendsErrors(t *testing.T) {
 		{"bad time", `{"series": [{"benchmark": "havlak6", "points": [{"time": "last night"}]}]}`, `"last night"`},
 		{"no series", `{"series": []}`, `"series": no series`},
 		{"no benchmark", edit(func(f *trends.File) { f.Series[1].Benchmark = "" }), `series[1] ( instructions): "benchmark": missing`},
-		{"no metric", edit(func(f *trends.File) { f.Series[2].Metric = "" }), `series[2] (havlak6cc ): "metric": missing`},
+		{"no metric", edit(func(f *trends.File) { f.Series[2].Figure = "" }), `series[2] (havlak6cc ): "metric": missing`},
 		{"no points", edit(func(f *trends.File) { f.Series[2].Points = nil }), `series[2] (havlak6cc real): "points": no points`},
 		{"no commit", edit(func(f *trends.File) { f.Series[0].Points[4].Commit = "" }), `series[0] (havlak6 real): "points"[4]."commit": missing`},
 		{"no time", edit(func(f *trends.File) { f.Series[0].Points[4].Time = time.Time{} }), `"points"[4] (` + stepCommit(4) + `)."time": missing`},

@@ -5,10 +5,11 @@ import "slices"
 // A Declared figure is one the lab measures of every benchmark of a kind
 // (a program's timed runs, a server's rounds of load), declared once, in
 // the tables below: how it is judged (Class, Gated), what it costs, and
-// how it is shown (Charted, Headline). Every consumer reads it here: the
-// comparison's gate (Figure.Gated), the nightly's charts and change-point
-// search, the dashboard's and the summaries' first figure. A new figure of
-// runs or rounds is a row, and its producer.
+// how it is shown (Charted, Headline, Column). Every consumer reads it
+// here: the comparison's gate (Figure.Gated), the nightly's charts and
+// change-point search, the dashboard's and the summaries' first figure,
+// the report's tables. A new figure of runs or rounds is a row, and its
+// producer.
 type Declared struct {
 	Name, Unit string
 	Class      Class
@@ -23,6 +24,34 @@ type Declared struct {
 	// Headline: a benchmark's pages open on it and its values lead with
 	// it.
 	Headline bool
+	// Column: how the report's table of the benchmark's kind shows it.
+	Column Column
+}
+
+// A Column is how the report's tables show a declared figure: a column of
+// its own, in the order of the table below, and its name in the column
+// that compares each benchmark with the baseline. A gated figure has
+// both, so that what fails the gate is seen and named.
+type Column struct {
+	// Header heads the figure's column, with the unit it is shown in
+	// ("user s", "p99 ms"); "" for a figure without a column.
+	Header string
+	// Scale turns a value in the figure's unit into the column's (1/1024:
+	// KiB to MiB; 1000: s to ms); 0 is 1.
+	Scale float64
+	// Digits are the decimals shown.
+	Digits int
+	// Label names the figure in the comparison with the baseline ("time",
+	// "p99"); "" leaves it out there.
+	Label string
+}
+
+// Shown is v, a value in the figure's unit, in the column's.
+func (c Column) Shown(v float64) float64 {
+	if c.Scale == 0 {
+		return v
+	}
+	return v * c.Scale
 }
 
 // A runFigure is a declared figure of a program's timed runs, and its
@@ -33,30 +62,35 @@ type runFigure struct {
 	value func(Run) (v float64, ok bool)
 }
 
-// A roundFigure is a declared figure of a server's rounds of load.
+// A roundFigure is a declared figure of a server's rounds of load, and
+// its value in a round: ok is false when the round did not record it (a
+// figure older records lack).
 type roundFigure struct {
 	Declared
-	value func(LoadRound) float64
+	value func(LoadRound) (v float64, ok bool)
 }
 
-// always is a run's value that every run records.
-func always(f func(Run) float64) func(Run) (float64, bool) {
-	return func(r Run) (float64, bool) { return f(r), true }
+// always is a run's or a round's value that every one records.
+func always[T any](f func(T) float64) func(T) (float64, bool) {
+	return func(r T) (float64, bool) { return f(r), true }
 }
 
 // programFigures are the figures xtime measures of every timed run.
 var programFigures = []runFigure{
-	{Declared{Name: "real_seconds", Unit: "s", Class: ClassTiming, Cost: CostTime, Gated: true, Charted: true, Headline: true},
+	{Declared{Name: "real_seconds", Unit: "s", Class: ClassTiming, Cost: CostTime, Gated: true, Charted: true, Headline: true,
+		Column: Column{Header: "real s", Digits: 2, Label: "time"}},
 		always(func(r Run) float64 { return r.RealSeconds })},
-	{Declared{Name: "user_seconds", Unit: "s", Class: ClassTiming, Cost: CostTime},
+	{Declared{Name: "user_seconds", Unit: "s", Class: ClassTiming, Cost: CostTime, Column: Column{Header: "user s", Digits: 2}},
 		always(func(r Run) float64 { return r.UserSeconds })},
-	{Declared{Name: "sys_seconds", Unit: "s", Class: ClassTiming, Cost: CostTime},
+	{Declared{Name: "sys_seconds", Unit: "s", Class: ClassTiming, Cost: CostTime, Column: Column{Header: "sys s", Digits: 2}},
 		always(func(r Run) float64 { return r.SysSeconds })},
 	// CPU time beside real time, shown: when real time worsens and CPU
-	// time does not, the machine was not the program's alone.
-	{Declared{Name: "cpu_seconds", Unit: "s", Class: ClassTiming, Cost: CostTime},
+	// time does not, the machine was not the program's alone. The
+	// comparison names it; user and sys have the columns.
+	{Declared{Name: "cpu_seconds", Unit: "s", Class: ClassTiming, Cost: CostTime, Column: Column{Label: "CPU"}},
 		always(func(r Run) float64 { return r.UserSeconds + r.SysSeconds })},
-	{Declared{Name: "max_rss_kib", Unit: "KiB", Class: ClassMemory, Cost: CostMemory, Gated: true},
+	{Declared{Name: "max_rss_kib", Unit: "KiB", Class: ClassMemory, Cost: CostMemory, Gated: true,
+		Column: Column{Header: "max RSS MiB", Scale: 1.0 / 1024, Label: "RSS"}},
 		always(func(r Run) float64 { return float64(r.MaxRSSKiB) })},
 	// Pages touched for the first time: memory a run maps and uses.
 	{Declared{Name: "minor_faults", Unit: "faults", Class: ClassCount, Cost: CostMemory},
@@ -71,14 +105,47 @@ var programFigures = []runFigure{
 // serverFigures are the figures the load generator measures of every
 // round.
 var serverFigures = []roundFigure{
-	{Declared{Name: "throughput", Unit: "requests/s", Class: ClassTiming, Cost: CostTime, Gated: true, Charted: true, Headline: true},
-		func(r LoadRound) float64 { return r.Throughput }},
-	{Declared{Name: "latency_mean", Unit: "s", Class: ClassTiming, Cost: CostTime}, func(r LoadRound) float64 { return r.Latency.Mean }},
-	{Declared{Name: "latency_p50", Unit: "s", Class: ClassTiming, Cost: CostTime}, func(r LoadRound) float64 { return r.Latency.P50 }},
-	{Declared{Name: "latency_p90", Unit: "s", Class: ClassTiming, Cost: CostTime}, func(r LoadRound) float64 { return r.Latency.P90 }},
-	{Declared{Name: "latency_p99", Unit: "s", Class: ClassTiming, Cost: CostTime, Gated: true},
-		func(r LoadRound) float64 { return r.Latency.P99 }},
-	{Declared{Name: "latency_max", Unit: "s", Class: ClassTiming, Cost: CostTime}, func(r LoadRound) float64 { return r.Latency.Max }},
+	{Declared{Name: "throughput", Unit: "requests/s", Class: ClassTiming, Cost: CostTime, Gated: true, Charted: true, Headline: true,
+		Column: Column{Header: "throughput req/s", Label: "throughput"}},
+		always(func(r LoadRound) float64 { return r.Throughput })},
+	{Declared{Name: "latency_mean", Unit: "s", Class: ClassTiming, Cost: CostTime}, always(func(r LoadRound) float64 { return r.Latency.Mean })},
+	{Declared{Name: "latency_p50", Unit: "s", Class: ClassTiming, Cost: CostTime, Column: Column{Header: "p50 ms", Scale: 1e3, Digits: 3}},
+		always(func(r LoadRound) float64 { return r.Latency.P50 })},
+	{Declared{Name: "latency_p90", Unit: "s", Class: ClassTiming, Cost: CostTime, Column: Column{Header: "p90 ms", Scale: 1e3, Digits: 3}},
+		always(func(r LoadRound) float64 { return r.Latency.P90 })},
+	// The tail short of p99's few slowest requests: steadier night to
+	// night, so the tail latency charted and searched for change points.
+	{Declared{Name: "latency_p95", Unit: "s", Class: ClassTiming, Cost: CostTime, Gated: true, Charted: true,
+		Column: Column{Header: "p95 ms", Scale: 1e3, Digits: 3, Label: "p95"}},
+		func(r LoadRound) (float64, bool) {
+			if r.Latency.P95 == nil {
+				return 0, false
+			}
+			return *r.Latency.P95, true
+		}},
+	{Declared{Name: "latency_p99", Unit: "s", Class: ClassTiming, Cost: CostTime, Gated: true,
+		Column: Column{Header: "p99 ms", Scale: 1e3, Digits: 3, Label: "p99"}},
+		always(func(r LoadRound) float64 { return r.Latency.P99 })},
+	{Declared{Name: "latency_max", Unit: "s", Class: ClassTiming, Cost: CostTime, Column: Column{Header: "max ms", Scale: 1e3, Digits: 3}},
+		always(func(r LoadRound) float64 { return r.Latency.Max })},
+}
+
+// Declarations are the declared figures of a benchmark of kind, in their
+// order: a program's timed runs' (KindProgram), a server's rounds'
+// (KindServer); none of another kind.
+func Declarations(kind string) []Declared {
+	var all []Declared
+	switch kind {
+	case KindProgram:
+		for _, f := range programFigures {
+			all = append(all, f.Declared)
+		}
+	case KindServer:
+		for _, f := range serverFigures {
+			all = append(all, f.Declared)
+		}
+	}
+	return all
 }
 
 // Declaration is the declared figure named name, if one is.
@@ -144,16 +211,20 @@ func runFigures(runs []Run) []Figure {
 	return figs
 }
 
-// roundFigures are the declared figures of a server's rounds, measured by
-// generator.
+// roundFigures are the declared figures of a server's rounds that every
+// round recorded, measured by generator.
 func roundFigures(rounds []LoadRound, generator string) []Figure {
 	figs := make([]Figure, 0, len(serverFigures))
 	for _, f := range serverFigures {
-		values := make([]float64, len(rounds))
-		for i, r := range rounds {
-			values[i] = f.value(r)
+		values := make([]float64, 0, len(rounds))
+		for _, r := range rounds {
+			if v, ok := f.value(r); ok {
+				values = append(values, v)
+			}
 		}
-		figs = append(figs, f.figure(generator, values))
+		if len(values) == len(rounds) {
+			figs = append(figs, f.figure(generator, values))
+		}
 	}
 	return figs
 }

@@ -55,3 +55,66 @@ func TestDeclaredFigures(t *testing.T) {
 		t.Errorf("no declared headline: %s", got)
 	}
 }
+
+// A figure of rounds that a round did not record (one older records lack)
+// is left out of a server's figures, as a run's is of a program's: no
+// series of rounds, and never a 0 the gate would judge.
+func TestRoundFigureOfEveryRound(t *testing.T) {
+	defer func(declared []roundFigure) { serverFigures = declared }(serverFigures)
+	serverFigures = append(slices.Clip(serverFigures), roundFigure{Declared{Name: "p95_of_some", Unit: "s", Class: ClassTiming},
+		func(r LoadRound) (float64, bool) {
+			if r.Latency.P95 == nil {
+				return 0, false
+			}
+			return *r.Latency.P95, true
+		}})
+	r := serverExample()
+	for i := range r.Server.Rounds {
+		r.Server.Rounds[i].Latency.P95 = ptr(0.002)
+	}
+	has := func() (p95, throughput bool) {
+		figs, err := Figures(r, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range figs {
+			p95 = p95 || f.Name == "p95_of_some" && len(f.Values) == len(r.Server.Rounds)
+			throughput = throughput || f.Name == "throughput"
+		}
+		return p95, throughput
+	}
+	if p95, throughput := has(); !p95 || !throughput {
+		t.Errorf("every round recorded it: p95 %v, throughput %v", p95, throughput)
+	}
+	r.Server.Rounds[1].Latency.P95 = nil
+	if p95, throughput := has(); p95 || !throughput {
+		t.Errorf("a round did not record it: p95 %v, throughput %v", p95, throughput)
+	}
+}
+
+// What the gate judges is seen: every gated figure of the tables has a
+// column in the report and a name in its comparison with the baseline,
+// and no two figures of a kind share either.
+func TestGatedFiguresHaveColumns(t *testing.T) {
+	for _, kind := range []string{KindProgram, KindServer} {
+		headers, labels := map[string]string{}, map[string]string{}
+		for _, d := range Declarations(kind) {
+			c := d.Column
+			if d.Gated && (c.Header == "" || c.Label == "") {
+				t.Errorf("%s %s: gated, with column %+v: want a header and a label", kind, d.Name, c)
+			}
+			for _, seen := range []struct {
+				names map[string]string
+				name  string
+			}{{headers, c.Header}, {labels, c.Label}} {
+				if other, ok := seen.names[seen.name]; ok && seen.name != "" {
+					t.Errorf("%s: %s and %s are both %q", kind, other, d.Name, seen.name)
+				}
+				seen.names[seen.name] = d.Name
+			}
+		}
+	}
+	if len(Declarations(KindGoTest)) != 0 {
+		t.Error("a Go test's figures are its lines, none declared here")
+	}
+}

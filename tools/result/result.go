@@ -103,8 +103,9 @@
 //	                 run with no profile being taken (start, seconds,
 //	                 requests, errors: transport errors and answers other
 //	                 than 2xx, throughput: successful requests/s,
-//	                 latency_seconds: mean, p50, p90, p99, max, exact;
-//	                 status_codes, error_messages); profile_rates
+//	                 latency_seconds: mean, p50, p90, p95 (absent in
+//	                 older records), p99, max, exact; status_codes,
+//	                 error_messages); profile_rates
 //	                 (block_profile_rate, mutex_profile_fraction); and the
 //	                 server's exit (signal sent, exit_status, clean)
 //	line_counts      a count's Cachegrind counts per source line and

@@ -59,8 +59,11 @@ type Latency struct {
 	Mean float64 `json:"mean"`
 	P50  float64 `json:"p50"`
 	P90  float64 `json:"p90"`
-	P99  float64 `json:"p99"`
-	Max  float64 `json:"max"`
+	// P95 is absent in older records: nil, not 0, so that a round that
+	// did not record it is not read as one of no latency.
+	P95 *float64 `json:"p95,omitempty"`
+	P99 float64  `json:"p99"`
+	Max float64  `json:"max"`
 }
 
 // ServerExit is how the server stopped once the load was over.
@@ -152,7 +155,12 @@ func (s *Server) problems() []string {
 		checkCount(bad, field+"latency_seconds.p90", l.P90, maxSeconds)
 		checkCount(bad, field+"latency_seconds.p99", l.P99, maxSeconds)
 		checkCount(bad, field+"latency_seconds.max", l.Max, maxSeconds)
-		if !(l.P50 <= l.P90 && l.P90 <= l.P99 && l.P99 <= l.Max) {
+		inOrder := l.P50 <= l.P90 && l.P90 <= l.P99 && l.P99 <= l.Max
+		if l.P95 != nil {
+			checkCount(bad, field+"latency_seconds.p95", *l.P95, maxSeconds)
+			inOrder = inOrder && l.P90 <= *l.P95 && *l.P95 <= l.P99
+		}
+		if !inOrder {
 			bad("server.rounds[%d]: latency percentiles out of order", i)
 		}
 		for _, code := range slices.Sorted(maps.Keys(r.StatusCodes)) {

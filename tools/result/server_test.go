@@ -78,6 +78,9 @@ func TestServerValidate(t *testing.T) {
 		"block rate":      {func(r *Result) { r.Server.Rates.BlockProfileRate = -1 }, "server.profile_rates.block_profile_rate: -1"},
 		"status count":    {func(r *Result) { r.Server.Rounds[0].StatusCodes = map[string]int{"200": -3} }, `server.rounds[0].status_codes["200"]: -3`},
 		"error messages":  {func(r *Result) { r.Server.Rounds[0].ErrorMessages = make([]string, 11) }, "server.rounds[0].error_messages: 11, over the limit of 10"},
+		"p95 negative":    {func(r *Result) { r.Server.Rounds[1].Latency.P95 = ptr(-0.5) }, "server.rounds[1].latency_seconds.p95: -0.5"},
+		"p95 above p99":   {func(r *Result) { r.Server.Rounds[0].Latency.P95 = ptr(0.0045) }, "rounds[0]: latency percentiles out of order"},
+		"p95 below p90":   {func(r *Result) { r.Server.Rounds[2].Latency.P95 = ptr(0.0015) }, "rounds[2]: latency percentiles out of order"},
 	} {
 		r := serverExample()
 		if err := r.Validate(); err != nil {
@@ -87,6 +90,35 @@ func TestServerValidate(t *testing.T) {
 		if err := r.Validate(); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: Validate = %v, want %q", name, err, tc.want)
 		}
+	}
+}
+
+func ptr(v float64) *float64 { return &v }
+
+// A round's p95 latency is optional: written and read back when a round
+// has it, absent (nil, not 0) from a round that does not, as from every
+// older record.
+func TestLatencyP95IsOptional(t *testing.T) {
+	dir := t.TempDir()
+	want := serverExample()
+	want.Server.Rounds[0].Latency.P95 = ptr(0.003)
+	writeFiles(t, dir, want)
+	if err := Write(dir, want); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(data), `"p95"`); n != 1 {
+		t.Errorf("result.json has %d p95 keys, want the one round's:\n%s", n, data)
+	}
+	got, _, err := Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p95 := got.Server.Rounds[0].Latency.P95; p95 == nil || *p95 != 0.003 || got.Server.Rounds[1].Latency.P95 != nil {
+		t.Errorf("read back the rounds' p95: %v, %v", p95, got.Server.Rounds[1].Latency.P95)
 	}
 }
 

@@ -34,10 +34,10 @@ type File struct {
 	Series []Series `json:"series"`
 }
 
-// A Series is one metric of one benchmark over commits or nights.
+// A Series is one figure of one benchmark over commits or nights.
 type Series struct {
 	Benchmark string `json:"benchmark"`
-	Metric    string `json:"metric"`
+	Figure    string `json:"metric"`
 	Unit      string `json:"unit,omitempty"` // may be empty for plain counts
 	// Points in the order of the history (commit order); the chart spaces
 	// them evenly.
@@ -65,7 +65,7 @@ type Change struct {
 	From string `json:"from"`
 	To   string `json:"to"`
 	// Change is the relative change of the level, e.g. 0.031 for 3.1%
-	// higher; Regression says whether that is worse for this metric.
+	// higher; Regression says whether that is worse for this figure.
 	Change     float64 `json:"change"`
 	Regression bool    `json:"regression"`
 }
@@ -105,7 +105,7 @@ func Parse(data []byte) ([]Series, error) {
 		if err := s.check(); err != nil {
 			return nil, fmt.Errorf("series[%d]%s: %w", i, s.label(), err)
 		}
-		key := [3]string{s.Benchmark, s.Metric, s.Unit}
+		key := [3]string{s.Benchmark, s.Figure, s.Unit}
 		if j, ok := seen[key]; ok {
 			return nil, fmt.Errorf("series[%d]%s: the same benchmark, metric and unit as series[%d]", i, s.label(), j)
 		}
@@ -116,17 +116,17 @@ func Parse(data []byte) ([]Series, error) {
 
 // label names a series in errors, as far as it can.
 func (s Series) label() string {
-	if s.Benchmark == "" && s.Metric == "" {
+	if s.Benchmark == "" && s.Figure == "" {
 		return ""
 	}
-	return fmt.Sprintf(" (%s %s)", s.Benchmark, s.Metric)
+	return fmt.Sprintf(" (%s %s)", s.Benchmark, s.Figure)
 }
 
 func (s Series) check() error {
 	switch {
 	case s.Benchmark == "":
 		return errors.New(`"benchmark": missing`)
-	case s.Metric == "":
+	case s.Figure == "":
 		return errors.New(`"metric": missing`)
 	case len(s.Points) == 0:
 		return errors.New(`"points": no points`)

@@ -12,7 +12,7 @@ import (
 func TestWriteReadsBack(t *testing.T) {
 	at := time.Date(2026, 11, 1, 2, 0, 0, 0, time.UTC)
 	want := []Series{{
-		Benchmark: "havlak6", Metric: "own_instructions", Unit: "instructions",
+		Benchmark: "havlak6", Figure: "own_instructions", Unit: "instructions",
 		Points: []Point{
 			{Commit: "c1", Time: at, Values: []float64{100, 101}, Profiles: "nights/1/havlak6/"},
 			{Commit: "c2", Time: at.Add(24 * time.Hour), Values: []float64{103}},
@@ -35,7 +35,7 @@ func TestWriteReadsBack(t *testing.T) {
 // A series the reader would refuse is not written, and nothing is left.
 func TestWriteRefusesWhatReadRefuses(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "trends.json")
-	err := Write(path, []Series{{Benchmark: "havlak6", Metric: "real"}})
+	err := Write(path, []Series{{Benchmark: "havlak6", Figure: "real"}})
 	if err == nil || !strings.Contains(err.Error(), "no points") {
 		t.Fatalf("Write: %v, want an error about no points", err)
 	}

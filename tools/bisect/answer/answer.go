@@ -28,7 +28,7 @@ type Measurement struct {
 // An Answer is the bisection's answer, what --json writes.
 type Answer struct {
 	Benchmark   string `json:"benchmark"`
-	Metric      string `json:"metric"`
+	Figure      string `json:"metric"`
 	Unit        string `json:"unit"`
 	Builder     string `json:"builder"`
 	Repetitions int    `json:"repetitions"`

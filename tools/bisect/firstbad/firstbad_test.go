@@ -175,10 +175,10 @@ func TestNamesTheCommitOfTheExtraPass(t *testing.T) {
 	if rep.FirstBad.Commit != culprit {
 		t.Errorf("first bad commit %s %q, want %s, the extra pass\n%s", rep.FirstBad.Commit, rep.FirstBad.Subject, culprit, data)
 	}
-	if rep.Metric != "own_instructions" || rep.Parent.Commit != gitIn("rev-parse", culprit+"^") ||
+	if rep.Figure != "own_instructions" || rep.Parent.Commit != gitIn("rev-parse", culprit+"^") ||
 		!(rep.FirstBad.Median > rep.Threshold && rep.Threshold > rep.Parent.Median) || rep.Change <= 0 {
 		t.Errorf("report: metric %q, parent %s, first bad %v, threshold %v, parent %v, change %v; want own_instructions, the culprit's parent, more instructions",
-			rep.Metric, rep.Parent.Commit, rep.FirstBad.Median, rep.Threshold, rep.Parent.Median, rep.Change)
+			rep.Figure, rep.Parent.Commit, rep.FirstBad.Median, rep.Threshold, rep.Parent.Median, rep.Change)
 	}
 	// Commits of comments and docs build the binary of their parent: at
 	// least one of the steps was not measured again.

@@ -44,8 +44,8 @@ type measurer struct {
 	builder     builder
 	tmp         string
 	log         io.Writer
-	metric      string // after the first measurement
-	exact       bool   // after the first measurement: the metric is an exact count
+	figure      string // after the first measurement
+	exact       bool   // after the first measurement: the figure is an exact count
 	repetitions int    // after the first measurement
 	// count runs the program once under Cachegrind (underValgrind).
 	count func(cachegrind.Run) (cachegrind.Counts, error)
@@ -97,11 +97,11 @@ func (m *measurer) measure(commit, what string) (answer.Measurement, error) {
 	if err != nil {
 		return meas, fmt.Errorf("%w: %v", errBroken, err)
 	}
-	if same, ok := m.measured[id]; ok && m.metric != "" && !m.again {
+	if same, ok := m.measured[id]; ok && m.figure != "" && !m.again {
 		m.saved++
 		meas.Values, meas.Median = same.Values, same.Median
 		fmt.Fprintf(m.log, "bisect: %s %s: the binary and run of %s, measured before: %s %s, not measured again\n",
-			gitwork.Short(commit), meas.Subject, gitwork.Short(same.Commit), m.metric, Describe(meas.Values))
+			gitwork.Short(commit), meas.Subject, gitwork.Short(same.Commit), m.figure, Describe(meas.Values))
 		return meas, nil
 	}
 	defer func() {
@@ -119,12 +119,12 @@ func (m *measurer) measure(commit, what string) (answer.Measurement, error) {
 		return meas, fmt.Errorf("%w: benchmark %s declares no runs under Cachegrind (a program with counted_repetitions > 0)", errBroken, m.o.Benchmark)
 	}
 	goProgram := spec.Program.Profiler == "go"
-	if m.metric == "" {
-		m.metric = m.o.Metric
-		if m.metric == "" {
-			m.metric = cachegrind.GatedMetric(goProgram)
+	if m.figure == "" {
+		m.figure = m.o.Figure
+		if m.figure == "" {
+			m.figure = cachegrind.GatedMetric(goProgram)
 		}
-		if _, err := (cachegrind.Counts{}).Metric(m.metric); err != nil {
+		if _, err := (cachegrind.Counts{}).Metric(m.figure); err != nil {
 			return meas, err
 		}
 		// A C or C++ program's count is exact (cachegrind.Metrics), a
@@ -167,11 +167,11 @@ func (m *measurer) measure(commit, what string) (answer.Measurement, error) {
 			}
 			perRun = n
 		}
-		v, _ := c.Metric(m.metric)
+		v, _ := c.Metric(m.figure)
 		meas.Values = append(meas.Values, float64(v))
 	}
 	meas.Median = result.NewSample(meas.Values).Median
-	fmt.Fprintf(m.log, "bisect: %s %s: %s %s (spread %.4f%%)\n", gitwork.Short(commit), meas.Subject, m.metric, Describe(meas.Values), 100*result.NewSample(meas.Values).Spread())
+	fmt.Fprintf(m.log, "bisect: %s %s: %s %s (spread %.4f%%)\n", gitwork.Short(commit), meas.Subject, m.figure, Describe(meas.Values), 100*result.NewSample(meas.Values).Spread())
 	return meas, nil
 }
 

@@ -16,8 +16,8 @@ type Options struct {
 	// Good and Bad are the commits (any revision git names).
 	Good, Bad string
 	// Benchmark is the benchmark's name, as declared in benchmarks/;
-	// Metric the count to bisect on ("": the one the gate judges).
-	Benchmark, Metric string
+	// Figure the count to bisect on ("": the one the gate judges).
+	Benchmark, Figure string
 	// Repetitions are the runs under Cachegrind per commit (0: the spec's
 	// counted repetitions, at least 3).
 	Repetitions int

@@ -117,8 +117,8 @@ func TestBisectsHalfAPercentOfAnExactCount(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.FirstBad.Commit != commits[4] || rep.Parent.Commit != commits[3] || rep.Metric != cachegrind.MetricInstructions {
-		t.Errorf("first bad %s (parent %s, metric %s), want %s, the commit of +0.5%%", rep.FirstBad.Commit, rep.Parent.Commit, rep.Metric, commits[4])
+	if rep.FirstBad.Commit != commits[4] || rep.Parent.Commit != commits[3] || rep.Figure != cachegrind.MetricInstructions {
+		t.Errorf("first bad %s (parent %s, metric %s), want %s, the commit of +0.5%%", rep.FirstBad.Commit, rep.Parent.Commit, rep.Figure, commits[4])
 	}
 	if rep.Change < 0.0049 || rep.Change > 0.0051 || !strings.Contains(rep.Rule, "threshold 0.25% (the floor") {
 		t.Errorf("change %v, rule %q: want +0.5%% judged at the exact count's floor", rep.Change, rep.Rule)
@@ -137,8 +137,8 @@ func TestBisectsHalfAPercentOfAGoCountOverItsFloor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.FirstBad.Commit != commits[2] || rep.Metric != cachegrind.MetricOwnInstructions {
-		t.Errorf("first bad %s of %s, want %s", rep.FirstBad.Commit, rep.Metric, commits[2])
+	if rep.FirstBad.Commit != commits[2] || rep.Figure != cachegrind.MetricOwnInstructions {
+		t.Errorf("first bad %s of %s, want %s", rep.FirstBad.Commit, rep.Figure, commits[2])
 	}
 }
 

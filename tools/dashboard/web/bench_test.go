@@ -106,7 +106,7 @@ func measure(b *testing.B, s *Server, target string, check func(body string) err
 // chart draws: a year of nights), and the page around them (/series: its
 // menus, from every series the history has).
 func BenchmarkSeriesPage(b *testing.B) {
-	c := choice{Benchmark: historytest.Benchmark(17), Figure: historytest.Metric(1), Unit: "count",
+	c := choice{Benchmark: historytest.Benchmark(17), Figure: historytest.Figure(1), Unit: "count",
 		Workload: historytest.Workloads[1], Env: historytest.EnvKey(1)}
 	engines(b, func(b *testing.B, s *Server) {
 		b.Run("data", func(b *testing.B) {

@@ -381,7 +381,7 @@ func (s *Server) seriesPoints(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "want benchmark, figure, unit, workload and env: one series", http.StatusBadRequest)
 		return
 	}
-	all, err := s.db.Series(r.Context(), history.Query{Benchmark: c.Benchmark, Metric: c.Figure, Workload: c.Workload, EnvKey: c.Env})
+	all, err := s.db.Series(r.Context(), history.Query{Benchmark: c.Benchmark, Figure: c.Figure, Workload: c.Workload, EnvKey: c.Env})
 	if err != nil {
 		s.logf("%v", err)
 		http.Error(w, "the history could not be read; the server's log says why", http.StatusInternalServerError)
@@ -393,7 +393,7 @@ func (s *Server) seriesPoints(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	se := all[i]
-	out := seriesJSON{Benchmark: se.Benchmark, Figure: se.Metric, Unit: se.Unit, Workload: se.Workload, EnvKey: se.EnvKey,
+	out := seriesJSON{Benchmark: se.Benchmark, Figure: se.Figure, Unit: se.Unit, Workload: se.Workload, EnvKey: se.EnvKey,
 		Better: se.Better, Gated: se.Gated, Name: c.String(), Series: link("/series", c.query()),
 		Total: len(se.Points), Points: make([]point, 0, len(se.Points)), Markers: []marker{}}
 	for i, p := range se.Points {

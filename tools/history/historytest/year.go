@@ -122,8 +122,9 @@ func Commit(n int) string {
 // Benchmark is the name of benchmark b.
 func Benchmark(b int) string { return fmt.Sprintf("bench%02d", b) }
 
-// Metric is the name of metric m (0 is instructions, a gated one).
-func Metric(m int) string {
+// Figure is the name of figure m, a metric of the results (0 is
+// instructions, a gated one).
+func Figure(m int) string {
 	names := []string{"instructions", "d1_misses", "ll_misses", "estimated_cycles", "branch_misses"}
 	if m < len(names) {
 		return names[m]
@@ -183,7 +184,7 @@ func Result(s Spec, b, w, m, n int) *result.Result {
 	for i := range s.Figures - 5 {
 		base := 1e8 * float64(1+b) * float64(1+w) / float64(1+i)
 		v := math.Round(base * step * (1 + 0.001*rng.NormFloat64()))
-		metric := result.Metric{Name: Metric(i), Unit: "count", Source: "cachegrind", Exact: true, Values: []float64{v}}
+		metric := result.Metric{Name: Figure(i), Unit: "count", Source: "cachegrind", Exact: true, Values: []float64{v}}
 		if i == 0 {
 			metric.Unit, metric.Gated, metric.Threshold = "instructions", true, 0.01
 		}
@@ -285,7 +286,7 @@ func RecordAlerts(ctx context.Context, db *history.DB, s Spec) error {
 			unit = "instructions"
 		}
 		finding := alert.Finding{Kind: alert.Regression,
-			Series: alert.Series{Benchmark: Benchmark(b), Figure: Metric(f), Unit: unit, Workload: Workloads[w], EnvKey: envs[m]},
+			Series: alert.Series{Benchmark: Benchmark(b), Figure: Figure(f), Unit: unit, Workload: Workloads[w], EnvKey: envs[m]},
 			Size:   0.03, Before: 1e8, After: 1.03e8, Evidence: fmt.Sprintf("generated alert %d", i),
 			Range: alert.Range{From: Commit(n - 1), To: Commit(n), FromTime: NightTime(n - 1), ToTime: NightTime(n)}}
 		recorded, err := db.RecordAlerts(ctx, night, []alert.Finding{finding}, func(alert.Alert) string { return "" })

@@ -83,7 +83,7 @@ func TestBulkIsIngest(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	series, err := db.Series(ctx, history.Query{Benchmark: Benchmark(1), Metric: Metric(0), Workload: Workloads[1], EnvKey: EnvKey(1)})
+	series, err := db.Series(ctx, history.Query{Benchmark: Benchmark(1), Figure: Figure(0), Workload: Workloads[1], EnvKey: EnvKey(1)})
 	if err != nil || len(series) != 1 || len(series[0].Points) != small.Nights {
 		t.Fatalf("series of %s: %v, %d series", Benchmark(1), err, len(series))
 	}

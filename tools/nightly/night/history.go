@@ -51,10 +51,10 @@ type historyConfig struct {
 	name string
 }
 
-// trendMetric tells whether a figure gets a chart and a change-point
+// chartedFigure tells whether a figure gets a chart and a change-point
 // search, as tools/result declares it (result.Charted).
-func trendMetric(s history.Series) bool {
-	return result.Charted(s.Metric, s.Gated)
+func chartedFigure(s history.Series) bool {
+	return result.Charted(s.Figure, s.Gated)
 }
 
 // open opens the history database, making a shared SQLite one the first
@@ -340,7 +340,7 @@ func (n *night) changeFindings(s history.Series, w changepoint.Window, r changep
 }
 
 // chartedSeries reads the series of q's benchmark, workload and
-// environment that the nightly job charts and searches (trendMetric), each
+// environment that the nightly job charts and searches (chartedFigure), each
 // its newest changepoint.SearchedPoints points: the others' figures are
 // not read.
 func chartedSeries(ctx context.Context, db *history.DB, q history.Query) ([]history.Series, error) {
@@ -352,18 +352,18 @@ func chartedSeries(ctx context.Context, db *history.DB, q history.Query) ([]hist
 	read := map[string]bool{}
 	for _, h := range heads {
 		// A figure's units are read together.
-		if !trendMetric(h) || read[h.Metric] {
+		if !chartedFigure(h) || read[h.Figure] {
 			continue
 		}
-		read[h.Metric] = true
+		read[h.Figure] = true
 		q := q
-		q.Metric, q.Newest = h.Metric, changepoint.SearchedPoints
+		q.Figure, q.Newest = h.Figure, changepoint.SearchedPoints
 		series, err := db.Series(ctx, q)
 		if err != nil {
 			return nil, err
 		}
 		for _, s := range series {
-			if trendMetric(s) {
+			if chartedFigure(s) {
 				charted = append(charted, s)
 			}
 		}
@@ -373,7 +373,7 @@ func chartedSeries(ctx context.Context, db *history.DB, q history.Query) ([]hist
 
 // alertSeries is what an alert names of a history series.
 func alertSeries(s history.Series) alert.Series {
-	return alert.Series{Benchmark: s.Benchmark, Figure: s.Metric, Unit: s.Unit, Workload: s.Workload, EnvKey: s.EnvKey}
+	return alert.Series{Benchmark: s.Benchmark, Figure: s.Figure, Unit: s.Unit, Workload: s.Workload, EnvKey: s.EnvKey}
 }
 
 // changeFinding is a change point for the worse of s as an alert's
@@ -385,7 +385,7 @@ func changeFinding(s history.Series, cp changepoint.ChangePoint, known bool, acc
 		Evidence: fmt.Sprintf("Apache Otava: mean %s → %s %s over the stable stretches on either side, p=%.6f",
 			numfmt.Number(cp.MeanBefore), numfmt.Number(cp.MeanAfter), s.Unit, cp.Otava.PValue)}
 	for _, a := range accepted {
-		if a.Benchmark == s.Benchmark && a.Figure == s.Metric {
+		if a.Benchmark == s.Benchmark && a.Figure == s.Figure {
 			f.Accepted = a.Reason
 		}
 	}
@@ -414,7 +414,7 @@ func changeSeries(s history.Series) changepoint.Series {
 		dir = changepoint.HigherIsBetter
 	}
 	// A figure is its name and unit: a Go benchmark line has one of each.
-	cs := changepoint.Series{Name: fmt.Sprintf("%s %s (%s; %s, %s)", s.Benchmark, s.Metric, s.Unit, s.Workload, s.EnvKey), Direction: dir}
+	cs := changepoint.Series{Name: fmt.Sprintf("%s %s (%s; %s, %s)", s.Benchmark, s.Figure, s.Unit, s.Workload, s.EnvKey), Direction: dir}
 	for _, p := range s.Points {
 		median := result.NewSample(p.Values).Median
 		cs.Points = append(cs.Points, changepoint.Point{ID: p.Commit, Time: p.Started, Value: median})
@@ -428,7 +428,7 @@ func changeSeries(s history.Series) changepoint.Series {
 // (NIGHT/report/stages/BENCHMARK/; tonight's is archived after the
 // report is made), else the night's archived results.
 func trendSeries(s history.Series, r changepoint.Result, reportDir, tonight string) trends.Series {
-	t := trends.Series{Benchmark: s.Benchmark, Metric: s.Metric, Unit: s.Unit}
+	t := trends.Series{Benchmark: s.Benchmark, Figure: s.Figure, Unit: s.Unit}
 	for _, p := range s.Points {
 		link := ""
 		if filepath.IsAbs(p.Source) {
@@ -489,7 +489,7 @@ func (n *night) bisectFindings(findings []alert.Finding) {
 			f.Evidence += "; " + err.Error()
 		}
 		f.FirstBad, f.FirstBadSubject = b.FirstBad.Commit, b.FirstBad.Subject
-		f.Evidence += fmt.Sprintf("; bisected: %s %s → %s (%+.2f%%) at the first bad commit", b.Metric,
+		f.Evidence += fmt.Sprintf("; bisected: %s %s → %s (%+.2f%%) at the first bad commit", b.Figure,
 			numfmt.Number(b.Parent.Median), numfmt.Number(b.FirstBad.Median), 100*b.Change)
 	}
 }

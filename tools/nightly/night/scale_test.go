@@ -158,7 +158,7 @@ func (s *scaled) ingest(ctx context.Context, zips []string) (int, error) {
 // aSeries is the query of one series: a gated count of the last benchmark
 // on the standard workload and the second machine.
 func (s *scaled) aSeries() history.Query {
-	return history.Query{Benchmark: historytest.Benchmark(s.spec.Benchmarks - 1), Metric: historytest.Metric(0),
+	return history.Query{Benchmark: historytest.Benchmark(s.spec.Benchmarks - 1), Figure: historytest.Figure(0),
 		Workload: historytest.Workloads[1], EnvKey: historytest.EnvKey(1)}
 }
 
@@ -502,7 +502,7 @@ func TestChartedSeries(t *testing.T) {
 			}
 			var want []history.Series
 			for _, s := range every {
-				if trendMetric(s) {
+				if chartedFigure(s) {
 					s.Points = s.Points[len(s.Points)-changepoint.SearchedPoints:]
 					want = append(want, s)
 				}

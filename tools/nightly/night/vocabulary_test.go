@@ -67,7 +67,7 @@ func TestServerRegressionAndChangePointAreOneAlert(t *testing.T) {
 	for _, f := range figures {
 		if f.Name == "throughput" {
 			series = history.Series{Benchmark: tonight.Benchmark.Name, Workload: tonight.Benchmark.Workload.Name,
-				Metric: f.Name, Unit: f.Unit, EnvKey: result.EnvironmentKey(tonight.Environment)}
+				Figure: f.Name, Unit: f.Unit, EnvKey: result.EnvironmentKey(tonight.Environment)}
 		}
 	}
 	day := time.Date(2026, 11, 20, 2, 0, 0, 0, time.UTC)

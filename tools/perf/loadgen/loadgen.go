@@ -235,9 +235,10 @@ func Summarize(lat []time.Duration) result.Latency {
 		i := int(math.Ceil(p*float64(len(s)))) - 1
 		return s[max(i, 0)].Seconds()
 	}
+	p95 := rank(0.95)
 	return result.Latency{
 		Mean: sum.Seconds() / float64(len(s)),
-		P50:  rank(0.50), P90: rank(0.90), P99: rank(0.99),
+		P50:  rank(0.50), P90: rank(0.90), P95: &p95, P99: rank(0.99),
 		Max: s[len(s)-1].Seconds(),
 	}
 }

@@ -27,6 +27,9 @@ func TestSummarize(t *testing.T) {
 	if !near(got.Mean, want.Mean) || !near(got.P50, want.P50) || !near(got.P90, want.P90) || !near(got.P99, want.P99) || !near(got.Max, want.Max) {
 		t.Errorf("Summarize = %+v, want %+v (nearest rank)", got, want)
 	}
+	if got.P95 == nil || !near(*got.P95, 0.095) {
+		t.Errorf("Summarize's p95 = %v, want 0.095 (nearest rank)", got.P95)
+	}
 	if lat[0] != 100*time.Millisecond {
 		t.Error("Summarize sorted its argument")
 	}

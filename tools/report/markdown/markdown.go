@@ -27,8 +27,19 @@ func WriteTable(w io.Writer, r *model.Report) {
 			fmt.Fprintln(w)
 		}
 		fmt.Fprintf(w, "**%s**\n\n%s\n\n", md.Escape(s.Title), md.Escape(s.Workload()))
-		fmt.Fprintf(w, "| benchmark | language | real s, median (min–max) | user s | sys s | max RSS MiB | %s |", md.Escape(s.SpeedUpHeader()))
-		columns := "|---|---|---:|---:|---:|---:|---:|"
+		fmt.Fprint(w, "| benchmark | language |")
+		columns := "|---|---|"
+		for i, d := range s.Columns() {
+			header := d.Column.Header
+			if i == 0 {
+				// Said once, of every figure's cell.
+				header += ", median (min–max)"
+			}
+			fmt.Fprintf(w, " %s |", md.Escape(header))
+			columns += "---:|"
+		}
+		fmt.Fprintf(w, " %s |", md.Escape(s.SpeedUpHeader()))
+		columns += "---:|"
 		pairs := s.PairHeader()
 		if pairs != "" {
 			fmt.Fprintf(w, " %s |", md.Escape(pairs))
@@ -40,9 +51,11 @@ func WriteTable(w io.Writer, r *model.Report) {
 		}
 		fmt.Fprintf(w, "\n%s\n", columns)
 		for _, row := range s.Rows {
-			fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s |",
-				md.Escape(row.Name), md.Escape(row.Language), model.Seconds(row.Real), model.Seconds(row.User), model.Seconds(row.Sys),
-				model.Mebibytes(row.MaxRSS), model.Ratio(row.SpeedUp))
+			fmt.Fprintf(w, "| %s | %s |", md.Escape(row.Name), md.Escape(row.Language))
+			for _, c := range row.Cells() {
+				fmt.Fprintf(w, " %s |", c.Range())
+			}
+			fmt.Fprintf(w, " %s |", model.Ratio(row.SpeedUp))
 			if pairs != "" {
 				fmt.Fprintf(w, " %s |", model.Ratio(row.PairRatio))
 			}
@@ -221,18 +234,30 @@ func writeServerTables(w io.Writer, r *model.Report, after bool) {
 			fmt.Fprintln(w)
 		}
 		fmt.Fprintf(w, "**%s**\n\n%s\n\n", md.Escape(s.Title), md.Escape(s.Workload()))
-		header, columns := "| benchmark | stage | throughput req/s | × reference | p50 ms | p90 ms | p99 ms | max ms | errors / requests | rounds | mutex contention | clean exit |",
-			"|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---|"
+		header, columns := "| benchmark | stage |", "|---|---:|"
+		for _, d := range s.Columns() {
+			header, columns = header+" "+md.Escape(d.Column.Header)+" |", columns+"---:|"
+			if d.Headline {
+				// The reference's ratio is of the headline (the
+				// throughput): beside it.
+				header, columns = header+" × reference |", columns+"---:|"
+			}
+		}
+		header, columns = header+" errors / requests | rounds | mutex contention | clean exit |", columns+"---:|---|---|---|"
 		if r.Baseline != "" {
 			header, columns = header+" vs baseline |", columns+"---|"
 		}
 		fmt.Fprintf(w, "%s\n%s\n", header, columns)
 		for _, row := range s.Rows {
+			fmt.Fprintf(w, "| %s | %d |", md.Escape(row.Name), row.Stage)
+			for _, c := range row.Cells() {
+				fmt.Fprintf(w, " %s |", c.Value())
+				if c.Headline {
+					fmt.Fprintf(w, " %s |", model.Ratio(row.SpeedUp))
+				}
+			}
 			m := row.Median
-			fmt.Fprintf(w, "| %s | %d | %.0f | %s | %s | %s | %s | %s | %d / %d | %s | %s | %v |",
-				md.Escape(row.Name), row.Stage, m.Throughput, model.Ratio(row.SpeedUp), model.Millis(m.Latency.P50), model.Millis(m.Latency.P90),
-				model.Millis(m.Latency.P99), model.Millis(m.Latency.Max), m.Errors, m.Requests, row.RoundsText(),
-				row.MutexContention.Short(), row.Server.Exit.Clean)
+			fmt.Fprintf(w, " %d / %d | %s | %s | %v |", m.Errors, m.Requests, row.RoundsText(), row.MutexContention.Short(), row.Server.Exit.Clean)
 			if r.Baseline != "" {
 				fmt.Fprintf(w, " %s |", compareCell(row.Compared.Text()))
 			}

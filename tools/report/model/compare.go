@@ -30,11 +30,10 @@ type Comparison struct {
 	// Benchmark is its comparison, as summary.json has it: every figure
 	// judged, the acceptances, the environment's changes, the outcome.
 	Benchmark summary.Benchmark
-	// Real, CPU and MaxRSS are the timings among its figures
-	// (real_seconds, cpu_seconds, max_rss_kib), for the tables; Made
-	// tells that they were judged: both sides had enough runs.
-	Real, CPU, MaxRSS verdict.Verdict
-	Made              bool
+	// Real is the verdict on its real time (real_seconds); Made tells
+	// that its timings were judged: both sides had enough runs.
+	Real verdict.Verdict
+	Made bool
 	// Metrics are the others: the low-noise figures and their growth.
 	Metrics []verdict.Verdict
 	// Regressed: it fails the comparison (summary.Benchmark.Fails).
@@ -176,8 +175,7 @@ type Missing = verdict.Gone
 
 // programComparison is a program's comparison b as the tables show it.
 func programComparison(b summary.Benchmark, base *Result, metrics []result.Metric) *Comparison {
-	c := &Comparison{Benchmark: b, Baseline: base, Regressed: b.Fails(), Note: b.Note,
-		Real: figure(b.Figures, "real_seconds"), CPU: figure(b.Figures, "cpu_seconds"), MaxRSS: figure(b.Figures, "max_rss_kib")}
+	c := &Comparison{Benchmark: b, Baseline: base, Regressed: b.Fails(), Note: b.Note, Real: figure(b.Figures, "real_seconds")}
 	if base == nil {
 		return c
 	}
@@ -205,11 +203,9 @@ func programComparison(b summary.Benchmark, base *Result, metrics []result.Metri
 
 // A ServerComparison is a server benchmark against its baseline: the lab's
 // one comparison of it (Benchmark, summary.Compare), among its figures its
-// throughput and p99 latency over the rounds (timings) and its counted
-// figures per request.
+// timings over the rounds and its counted figures per request.
 type ServerComparison struct {
-	Benchmark       summary.Benchmark
-	Throughput, P99 verdict.Verdict
+	Benchmark summary.Benchmark
 	// Metrics are the counted figures per request.
 	Metrics   []verdict.Verdict
 	Regressed bool
@@ -221,8 +217,7 @@ func (c *ServerComparison) Figures() []verdict.Verdict { return c.Benchmark.Figu
 
 // serverComparison is a server's comparison b as the tables show it.
 func serverComparison(b summary.Benchmark, metrics []result.Metric) *ServerComparison {
-	c := &ServerComparison{Benchmark: b, Regressed: b.Fails(), Note: b.Note,
-		Throughput: figure(b.Figures, "throughput"), P99: figure(b.Figures, "latency_p99")}
+	c := &ServerComparison{Benchmark: b, Regressed: b.Fails(), Note: b.Note}
 	for _, v := range b.Figures {
 		if withMetrics(v, metrics) {
 			c.Metrics = append(c.Metrics, v)
@@ -236,10 +231,10 @@ func (c *ServerComparison) Text() string {
 	if c == nil {
 		return ""
 	}
-	if c.Throughput.Figure == "" {
+	text := labelled(result.KindServer, c.Benchmark.Figures)
+	if text == "" {
 		return c.Note
 	}
-	text := "throughput " + timingText(c.Throughput) + ", p99 " + timingText(c.P99)
 	for _, m := range c.Metrics {
 		// A figure shown, not gated (a server's contention, until its
 		// noise is measured), is named when worse too: "(worse, ...)".
@@ -251,6 +246,20 @@ func (c *ServerComparison) Text() string {
 		text = "REGRESSED: " + text
 	}
 	return text
+}
+
+// labelled is the text of the verdicts among judged on the declared
+// figures of kind that the tables name (result.Column's Label), in the
+// table's order: "time ~ (+1.2%, p=0.310), CPU ..., RSS ...". A figure
+// the baseline lacks is not judged, and not named.
+func labelled(kind string, judged []verdict.Verdict) string {
+	var parts []string
+	for _, d := range result.Declarations(kind) {
+		if v := figure(judged, d.Name); d.Column.Label != "" && v.Figure != "" {
+			parts = append(parts, d.Column.Label+" "+timingText(v))
+		}
+	}
+	return strings.Join(parts, ", ")
 }
 
 // timingText is a timing's change with the U test's p: "~" when the test
@@ -279,7 +288,7 @@ func (row *Row) CompareText() string {
 	}
 	var parts []string
 	if c.Made {
-		parts = append(parts, "time "+timingText(c.Real)+", CPU "+timingText(c.CPU)+", RSS "+timingText(c.MaxRSS))
+		parts = append(parts, labelled(result.KindProgram, c.Benchmark.Figures))
 	}
 	for _, m := range c.Metrics {
 		switch {

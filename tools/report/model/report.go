@@ -61,6 +61,9 @@ type Study struct {
 	Rows  []*Row
 }
 
+// Columns are the figures the study's table shows, a column each.
+func (Study) Columns() []result.Declared { return Columns(result.KindProgram) }
+
 // studies groups the rows by study, in their order.
 func studies(rows []*Row) []Study {
 	var studies []Study

@@ -9,11 +9,9 @@ import (
 // A Row is one benchmark in the report's table.
 type Row struct {
 	*Result
-	// The timed runs' figures (result.Figures), the lab's one summary
-	// of runs each.
-	Real, User, Sys result.Sample
-	CPUTime         result.Sample // user + sys, run by run
-	MaxRSS          result.Sample // MiB, as the tables show it
+	// Real is its real time (real_seconds, result.Figures), which the
+	// speed-up, the pair ratio and the bar charts read.
+	Real result.Sample
 
 	// SpeedUp is the median real time of the benchmark's declared
 	// reference over this one's; 0 without one.
@@ -33,8 +31,7 @@ func Rows(results []*Result) []*Row {
 	rows := make([]*Row, 0, len(results))
 	byName := map[string]*Row{}
 	for _, r := range results {
-		row := &Row{Result: r, Real: r.sample("real_seconds", 1), User: r.sample("user_seconds", 1), Sys: r.sample("sys_seconds", 1),
-			CPUTime: r.sample("cpu_seconds", 1), MaxRSS: r.sample("max_rss_kib", 1.0/1024)}
+		row := &Row{Result: r, Real: sample(r.Side.Figures, "real_seconds", result.Column{})}
 		rows = append(rows, row)
 		byName[r.Name] = row
 	}
@@ -61,16 +58,53 @@ func Rows(results []*Result) []*Row {
 	return rows
 }
 
-// sample is the result's figure name (result.Figures), its values scaled
-// by scale; an empty sample when it has none.
-func (r *Result) sample(name string, scale float64) result.Sample {
-	i := slices.IndexFunc(r.Side.Figures, func(f result.Figure) bool { return f.Name == name })
+// A Cell is a declared figure of a row in its column (result.Column): its
+// values, one per run or round, in the column's unit.
+type Cell struct {
+	result.Declared
+	result.Sample // no runs when the result has not the figure
+}
+
+// Columns are the figures of a benchmark of kind that the tables show,
+// in their order: the declared figures that have a column
+// (result.Declared's Column).
+func Columns(kind string) []result.Declared {
+	return slices.DeleteFunc(result.Declarations(kind), func(d result.Declared) bool { return d.Column.Header == "" })
+}
+
+// cells are a benchmark's figures in the columns of its kind, in their
+// order.
+func cells(kind string, figures []result.Figure) []Cell {
+	var cells []Cell
+	for _, d := range Columns(kind) {
+		cells = append(cells, Cell{Declared: d, Sample: sample(figures, d.Name, d.Column)})
+	}
+	return cells
+}
+
+// Cells are the row's figures in the program table's columns.
+func (row *Row) Cells() []Cell { return cells(result.KindProgram, row.Side.Figures) }
+
+// Cell is the row's cell of the declared figure name; an empty one when
+// it has no column.
+func (row *Row) Cell(name string) Cell {
+	all := row.Cells()
+	if i := slices.IndexFunc(all, func(c Cell) bool { return c.Name == name }); i >= 0 {
+		return all[i]
+	}
+	return Cell{Declared: result.Declared{Name: name}}
+}
+
+// sample is the figure name among figures (result.Figures), its values in
+// column's unit; an empty sample when there is none.
+func sample(figures []result.Figure, name string, column result.Column) result.Sample {
+	i := slices.IndexFunc(figures, func(f result.Figure) bool { return f.Name == name })
 	if i < 0 {
 		return result.Sample{}
 	}
-	values := make([]float64, len(r.Side.Figures[i].Values))
-	for j, v := range r.Side.Figures[i].Values {
-		values[j] = v * scale
+	values := make([]float64, len(figures[i].Values))
+	for j, v := range figures[i].Values {
+		values[j] = column.Shown(v)
 	}
 	return result.NewSample(values)
 }

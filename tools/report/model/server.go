@@ -106,6 +106,12 @@ type ServerStudy struct {
 	Rows  []*ServerRow
 }
 
+// Columns are the figures the study's table shows, a column each.
+func (ServerStudy) Columns() []result.Declared { return Columns(result.KindServer) }
+
+// Cells are the row's figures in the server table's columns.
+func (row *ServerRow) Cells() []Cell { return cells(result.KindServer, row.Side.Figures) }
+
 // Workload describes the workloads of the study's rows.
 func (s ServerStudy) Workload() string {
 	var benchmarks []result.Benchmark

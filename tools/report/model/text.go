@@ -1,28 +1,8 @@
 package model
 
-import (
-	"fmt"
-
-	"havlak-lab/tools/result"
-)
+import "fmt"
 
 // The figures as text, the same in every format.
-
-// Seconds is a time's median and range: "0.51 (0.49–0.62)".
-func Seconds(s result.Sample) string {
-	if s.Runs == 0 {
-		return "–"
-	}
-	return fmt.Sprintf("%.2f (%.2f–%.2f)", s.Median, s.Min, s.Max)
-}
-
-// Mebibytes is a memory size's median and range: "45 (44–48)".
-func Mebibytes(s result.Sample) string {
-	if s.Runs == 0 {
-		return "–"
-	}
-	return fmt.Sprintf("%.0f (%.0f–%.0f)", s.Median, s.Min, s.Max)
-}
 
 // Ratio is a speed-up or a pair's ratio, "" for none.
 func Ratio(x float64) string {
@@ -32,5 +12,21 @@ func Ratio(x float64) string {
 	return fmt.Sprintf("%.2f×", x)
 }
 
-// Millis shows a latency in milliseconds.
-func Millis(seconds float64) string { return fmt.Sprintf("%.3f", seconds*1e3) }
+// Range is the cell's median and range, as a program's table shows it:
+// "0.51 (0.49–0.62)"; "–" without values.
+func (c Cell) Range() string {
+	if c.Runs == 0 {
+		return "–"
+	}
+	d := c.Column.Digits
+	return fmt.Sprintf("%.*f (%.*f–%.*f)", d, c.Median, d, c.Min, d, c.Max)
+}
+
+// Value is the cell's median alone, as a server's table shows it; "–"
+// without values.
+func (c Cell) Value() string {
+	if c.Runs == 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.*f", c.Column.Digits, c.Median)
+}

@@ -102,9 +102,10 @@ func studyCharts(s model.Study, class map[string]string) []barChart {
 	for _, row := range s.Rows {
 		labels = append(labels, row.Name)
 		times = append(times, fmt.Sprintf("%.2f s", row.Real.Median))
-		rsses = append(rsses, fmt.Sprintf("%.0f MiB", row.MaxRSS.Median))
+		rss := row.Cell("max_rss_kib").Median // MiB, as its column shows it
+		rsses = append(rsses, fmt.Sprintf("%.0f MiB", rss))
 		timeValues = append(timeValues, row.Real.Median)
-		rssValues = append(rssValues, row.MaxRSS.Median)
+		rssValues = append(rssValues, rss)
 		classes = append(classes, class[row.Language])
 	}
 	id := studyID(s.Title)

@@ -29,12 +29,9 @@ func asset(name string) string {
 }
 
 var templates = template.Must(template.New("").Funcs(template.FuncMap{
-	"seconds":   model.Seconds,
-	"mebibytes": model.Mebibytes,
-	"ratio":     model.Ratio,
-	"millis":    model.Millis,
-	"change":    changeText,
-	"studyID":   studyID,
+	"ratio":   model.Ratio,
+	"change":  changeText,
+	"studyID": studyID,
 	// Contention's text marks functions as Markdown code; the page shows
 	// them plain.
 	"plain": func(s string) string { return strings.ReplaceAll(s, "`", "") },

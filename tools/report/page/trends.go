@@ -1,6 +1,6 @@
 package page
 
-// Trend charts: each benchmark's metrics over commits or nights, drawn in
+// Trend charts: each benchmark's figures over commits or nights, drawn in
 // the page by uPlot (//internal/uplot, inlined so the page works
 // offline). The report takes the series as they are given (--trends FILE):
 // it neither stores history nor detects change points, so a page can be
@@ -21,7 +21,7 @@ import (
 type trendChart struct {
 	ID        string          `json:"id"`
 	Benchmark string          `json:"benchmark"`
-	Metric    string          `json:"metric"`
+	Figure    string          `json:"metric"`
 	Unit      string          `json:"unit"`
 	Commits   []string        `json:"commits"`
 	Times     []int64         `json:"times"` // milliseconds since 1970
@@ -47,7 +47,7 @@ func trendGroups(series []trends.Series) []trendGroup {
 		c := trendChart{
 			ID:        fmt.Sprintf("trend-%d", i),
 			Benchmark: s.Benchmark,
-			Metric:    s.Metric,
+			Figure:    s.Figure,
 			Unit:      s.Unit,
 			Changes:   s.ChangePoints,
 		}

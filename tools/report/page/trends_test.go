@@ -13,18 +13,18 @@ import (
 // benchmark in the file's order.
 func TestTrendGroups(t *testing.T) {
 	series := []trends.Series{
-		{Benchmark: "b", Metric: "real", Unit: "s", Points: []trends.Point{
+		{Benchmark: "b", Figure: "real", Unit: "s", Points: []trends.Point{
 			{Commit: "c1", Time: time.UnixMilli(1000), Values: []float64{3, 1, 2}, Profiles: "p1/"},
 			{Commit: "c2", Time: time.UnixMilli(2000), Values: []float64{4, 6}},
 		}, ChangePoints: []trends.Change{{Index: 1, From: "c1", To: "c2", Change: 1.5, Regression: true}}},
-		{Benchmark: "a", Metric: "real", Points: []trends.Point{{Commit: "c1", Time: time.UnixMilli(1000), Values: []float64{7}}}},
-		{Benchmark: "b", Metric: "rss", Points: []trends.Point{{Commit: "c1", Time: time.UnixMilli(1000), Values: []float64{8}}}},
+		{Benchmark: "a", Figure: "real", Points: []trends.Point{{Commit: "c1", Time: time.UnixMilli(1000), Values: []float64{7}}}},
+		{Benchmark: "b", Figure: "rss", Points: []trends.Point{{Commit: "c1", Time: time.UnixMilli(1000), Values: []float64{8}}}},
 	}
 	groups := trendGroups(series)
 	var got []string
 	for _, g := range groups {
 		for _, c := range g.Charts {
-			got = append(got, g.Benchmark+":"+c.ID+":"+c.Metric)
+			got = append(got, g.Benchmark+":"+c.ID+":"+c.Figure)
 		}
 	}
 	if want := "b:trend-0:real b:trend-2:rss a:trend-1:real"; strings.Join(got, " ") != want {

@@ -5,7 +5,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
+
+	"havlak-lab/tools/result"
 )
 
 // Every file under the directory is in the zip by its relative name,
@@ -47,6 +50,26 @@ func TestZipDir(t *testing.T) {
 	for name, data := range files {
 		if got[name] != data {
 			t.Errorf("entry %s: %q, want %q", name, got[name], data)
+		}
+	}
+}
+
+// The made-up results are valid, and have every declared figure of their
+// kind.
+func TestDeclared(t *testing.T) {
+	for _, kind := range []string{result.KindProgram, result.KindServer} {
+		r := Declared(kind)
+		if err := r.Validate(); err != nil {
+			t.Fatalf("%s: %v", kind, err)
+		}
+		figures, err := result.Figures(r, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range result.Declarations(kind) {
+			if !slices.ContainsFunc(figures, func(f result.Figure) bool { return f.Name == d.Name && len(f.Values) == 5 }) {
+				t.Errorf("%s: no %s of five values: record its field in Declared", kind, d.Name)
+			}
 		}
 	}
 }

@@ -18,7 +18,7 @@ import (
 
 // exportUsage is the usage of history export: its formats are
 // tools/exports' registry.
-var exportUsage = `  history export DSN --format ` + exports.Usage() + ` [--benchmark B] [--metric M]
+var exportUsage = `  history export DSN --format ` + exports.Usage() + ` [--benchmark B] [--figure F]
       [--workload W] [--env KEY] [--commit C] [--limit N] [-o FILE]`
 
 // runExport writes the results of the history that the flags select in
@@ -27,7 +27,8 @@ func runExport(ctx context.Context, fs *flag.FlagSet, args []string, stdout io.W
 	var q history.ResultQuery
 	format := fs.String("format", "", "the `format`: "+strings.Join(exports.Names(), ", ")+" (docs/history.md)")
 	fs.StringVar(&q.Benchmark, "benchmark", "", "the benchmark's `name` (all when empty)")
-	metric := fs.String("metric", "", "only the figure of this `name`: real_seconds, own_instructions, ... (all when empty)")
+	figure := fs.String("figure", "", "only the figure of this `name`: real_seconds, own_instructions, ... (all when empty)")
+	fs.StringVar(figure, "metric", "", "deprecated: --figure")
 	fs.StringVar(&q.Workload, "workload", "", "standard or quick (both when empty)")
 	fs.StringVar(&q.EnvKey, "env", "", "the environment `key` (all when empty)")
 	fs.StringVar(&q.Commit, "commit", "", "the `commit`, or a prefix of it (all when empty)")
@@ -64,7 +65,7 @@ func runExport(ctx context.Context, fs *flag.FlagSet, args []string, stdout io.W
 	if len(stored) == 0 {
 		return fmt.Errorf("%s: no results for --benchmark %q --workload %q --env %q --commit %q", d.Name(), q.Benchmark, q.Workload, q.EnvKey, q.Commit)
 	}
-	set := exports.Set{Metric: *metric}
+	set := exports.Set{Figure: *figure}
 	for _, s := range stored {
 		set.Inputs = append(set.Inputs, exports.Input{Result: s.Result, Outputs: s.Outputs()})
 	}

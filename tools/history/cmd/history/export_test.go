@@ -45,9 +45,9 @@ func TestExport(t *testing.T) {
 		t.Errorf("gab-bigger of router_mutex: %d %s%s", status, out, errs)
 	}
 	// One figure, across both commits, to stdout.
-	out, errs, status = runHistory(t, "export", db, "--format", "gobench", "--metric", "real_seconds")
+	out, errs, status = runHistory(t, "export", db, "--format", "gobench", "--figure", "real_seconds")
 	if status != 0 || strings.Contains(out, "user_seconds") || strings.Count(out, "BenchmarkHavlak6 1 ") != 5 {
-		t.Errorf("gobench --metric real_seconds: %d %s%s", status, out, errs)
+		t.Errorf("gobench --figure real_seconds: %d %s%s", status, out, errs)
 	}
 
 	for _, c := range []struct {

@@ -4,8 +4,8 @@
 //	history init [--personal] DSN
 //	history ingest DSN RESULT...
 //	history backfill DSN ARTIFACTS_ROOT
-//	history series DSN [--benchmark B] [--metric M] [--workload W] [--env KEY]
-//	history export DSN --format F [--benchmark B] [--metric M] [--workload W] [--env KEY] [--commit C] [--limit N] [-o FILE]
+//	history series DSN [--benchmark B] [--figure F] [--workload W] [--env KEY]
+//	history export DSN --format F [--benchmark B] [--figure F] [--workload W] [--env KEY] [--commit C] [--limit N] [-o FILE]
 //	history alerts DSN [list|show|ACTION ...] (alerts.go; tools/alert.Rules)
 //
 // DSN is an SQLite file (PATH or sqlite:PATH) or postgres://.... init
@@ -59,7 +59,7 @@ var usage = `usage:
   history init [--personal] DSN
   history ingest DSN RESULT...
   history backfill DSN ARTIFACTS_ROOT
-  history series DSN [--benchmark B] [--metric M] [--workload W] [--env KEY]
+  history series DSN [--benchmark B] [--figure F] [--workload W] [--env KEY]
 ` + exportUsage + `
   history alerts DSN [list|show|` + alert.ActionsUsage() + ` ...] (history alerts -h)
 DSN: an SQLite file (PATH or sqlite:PATH) or postgres://USER@HOST:PORT/DATABASE`
@@ -116,7 +116,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	case "series":
 		var q history.Query
 		fs.StringVar(&q.Benchmark, "benchmark", "", "the benchmark's `name` (all when empty)")
-		fs.StringVar(&q.Metric, "metric", "", "the figure's `name`: real_seconds, own_instructions, ... (all when empty)")
+		fs.StringVar(&q.Figure, "figure", "", "the figure's `name`: real_seconds, own_instructions, ... (all when empty)")
+		fs.StringVar(&q.Figure, "metric", "", "deprecated: --figure")
 		fs.StringVar(&q.Workload, "workload", "", "standard or quick (both when empty)")
 		fs.StringVar(&q.EnvKey, "env", "", "the environment `key` (all when empty)")
 		pos, help, err := parse(fs, args[1:])
@@ -279,7 +280,7 @@ func printSeries(ctx context.Context, d *history.DB, q history.Query, w io.Write
 			gate = "gated"
 		}
 		// Every string here came from a result: printed, not obeyed.
-		fmt.Fprintf(w, "%s\n", cli.Printable(fmt.Sprintf("%s %s (%s, %s is better, %s; %s) on the %s workload", s.Benchmark, s.Metric, s.Unit,
+		fmt.Fprintf(w, "%s\n", cli.Printable(fmt.Sprintf("%s %s (%s, %s is better, %s; %s) on the %s workload", s.Benchmark, s.Figure, s.Unit,
 			s.Better, gate, s.Source, s.Workload)))
 		fmt.Fprintf(w, "environment %s: %s\n", cli.Printable(s.EnvKey), cli.Printable(fmt.Sprint(env)))
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
@@ -319,7 +320,7 @@ func noSeries(ctx context.Context, d *history.DB, q history.Query) error {
 		of          func(alert.Series) string
 	}{
 		{"benchmark", q.Benchmark, func(s alert.Series) string { return s.Benchmark }},
-		{"figure", q.Metric, func(s alert.Series) string { return s.Figure }},
+		{"figure", q.Figure, func(s alert.Series) string { return s.Figure }},
 		{"workload", q.Workload, func(s alert.Series) string { return s.Workload }},
 		{"environment", q.EnvKey, func(s alert.Series) string { return s.EnvKey }},
 	}

@@ -81,7 +81,7 @@ func TestCommand(t *testing.T) {
 		!strings.Contains(errs, "history init --personal") {
 		t.Errorf("ingest: status %d\n%s%s", status, out, errs)
 	}
-	out, errs, status = runHistory(t, "series", db, "--benchmark", "havlak6", "--metric", "real_seconds")
+	out, errs, status = runHistory(t, "series", db, "--benchmark", "havlak6", "--figure", "real_seconds")
 	if status != 0 {
 		t.Fatalf("series: status %d\n%s%s", status, out, errs)
 	}
@@ -193,8 +193,9 @@ func TestSeriesOfUnknownNames(t *testing.T) {
 	}{
 		{[]string{"--benchmark", "nope"}, `no series for benchmark "nope" (known: bench00, bench01, ` +
 			`bench02, bench03, bench04, bench05, bench06, bench07, bench08, bench09, bench10, bench11, … 2 more)`},
-		{[]string{"--benchmark", "bench03", "--metric", "nope"},
+		{[]string{"--benchmark", "bench03", "--figure", "nope"},
 			`no series for figure "nope" of benchmark "bench03" (known: `},
+		// --metric: the deprecated name of --figure, still read.
 		{[]string{"--metric", "real_seconds", "--workload", "quick"},
 			`no series for workload "quick" of figure "real_seconds" (known: standard)`},
 		{[]string{"--benchmark", "\x1b]0;pwned\a"}, `no series for benchmark "\x1b]0;pwned\a" (known: `},
@@ -206,7 +207,7 @@ func TestSeriesOfUnknownNames(t *testing.T) {
 		}
 	}
 	// A known benchmark's figures are its own, real_seconds among them.
-	_, errs, _ := runHistory(t, "series", db, "--benchmark", "bench03", "--metric", "nope")
+	_, errs, _ := runHistory(t, "series", db, "--benchmark", "bench03", "--figure", "nope")
 	if !strings.Contains(errs, "real_seconds") || strings.Contains(errs, "bench00") {
 		t.Errorf("the figures of bench03: %s", errs)
 	}

@@ -4,7 +4,7 @@
 // Usage:
 //
 //	tools/bazel run //tools/bisect -- GOOD BAD --benchmark NAME
-//		[--metric M] [--repetitions N] [--json FILE]
+//		[--figure F] [--repetitions N] [--json FILE]
 //		[--build bazel|go] [--target LABEL] [--spec FILE --go-package PKG]
 //
 // It adds a git worktree of the repository (the workspace bazel run was
@@ -42,8 +42,8 @@
 // bazel builder falls back to the quick test's conventional label,
 // //benchmarks:NAME_quick_test.
 //
-// The metric is the one the gate judges (own_instructions for a Go
-// program, instructions for C and C++), or --metric. GOOD and BAD must
+// The figure is the one the gate judges (own_instructions for a Go
+// program, instructions for C and C++), or --figure. GOOD and BAD must
 // differ as the gate judges counts (tools/verdict: by more than their
 // runs' noise and than its threshold, calibrated from GOOD's runs as the
 // gate's is from its base's: 0.25% for an exact count that does not move,
@@ -79,14 +79,15 @@ func main() {
 // too.
 var terminal = cli.Terminal(os.Stderr)
 
-const usage = "usage: bisect GOOD BAD --benchmark NAME [--metric M] [--repetitions N] [--json FILE] [--build bazel|go] [--target LABEL] [--go-package PKG [--spec FILE]] [--manifest FILE] [--repo DIR]"
+const usage = "usage: bisect GOOD BAD --benchmark NAME [--figure F] [--repetitions N] [--json FILE] [--build bazel|go] [--target LABEL] [--go-package PKG [--spec FILE]] [--manifest FILE] [--repo DIR]"
 
 func run(args []string) error {
 	fs := flag.NewFlagSet("bisect", flag.ContinueOnError)
 	var o firstbad.Options
 	var jsonOut string
 	fs.StringVar(&o.Benchmark, "benchmark", "", "the benchmark's `name`, as declared in benchmarks/")
-	fs.StringVar(&o.Figure, "metric", "", "the count to bisect on: own_instructions or instructions (default: the one the gate judges)")
+	fs.StringVar(&o.Figure, "figure", "", "the count to bisect on: own_instructions or instructions (default: the one the gate judges)")
+	fs.StringVar(&o.Figure, "metric", "", "deprecated: --figure")
 	fs.IntVar(&o.Repetitions, "repetitions", 0, "runs under Cachegrind per commit (default: the spec's counted repetitions, at least 3)")
 	fs.StringVar(&jsonOut, "json", "", "also write the answer and the measurements as JSON to `file`")
 	fs.StringVar(&o.Builder, "build", "bazel", "how each commit is built: bazel (tools/bazel in the worktree) or go (the go command)")

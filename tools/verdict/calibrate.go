@@ -267,7 +267,11 @@ func (c Calibration) String() string {
 
 // measured says what measured the noise: "3 reruns and 10 results of the
 // same binary and run".
-func (c Calibration) measured() string {
+func (c Calibration) measured() string { return c.measuredBy("results of the same binary and run") }
+
+// measuredBy lists what measured the noise, the history's results named
+// points.
+func (c Calibration) measuredBy(points string) string {
 	var parts []string
 	if c.Reruns > 0 {
 		parts = append(parts, fmt.Sprintf("%d reruns", c.Reruns))
@@ -276,7 +280,7 @@ func (c Calibration) measured() string {
 		parts = append(parts, fmt.Sprintf("the fit over %d sizes", c.Sizes))
 	}
 	if c.Points > 0 {
-		parts = append(parts, fmt.Sprintf("%d results of the same binary and run", c.Points))
+		parts = append(parts, fmt.Sprintf("%d %s", c.Points, points))
 	}
 	return strings.Join(parts, " and ")
 }
@@ -288,17 +292,7 @@ func (c Calibration) measured() string {
 // what 3 reruns measured is over it", "the declared ceiling: too few
 // unchanged measurements to calibrate it".
 func (c Calibration) Origin() string {
-	var parts []string
-	if c.Reruns > 0 {
-		parts = append(parts, fmt.Sprintf("%d reruns", c.Reruns))
-	}
-	if c.Sizes > 0 {
-		parts = append(parts, fmt.Sprintf("the fit over %d sizes", c.Sizes))
-	}
-	if c.Points > 0 {
-		parts = append(parts, fmt.Sprintf("%d history results", c.Points))
-	}
-	measured := strings.Join(parts, " and ")
+	measured := c.measuredBy("history results")
 	switch c.Source {
 	case Ceiling:
 		return "the declared ceiling: what " + measured + " measured is over it"

@@ -1,6 +1,6 @@
 """havlak_benchmark: perf_benchmark for a stage of the Havlak benchmark."""
 
-load("//tools/perf:defs.bzl", "perf_benchmark", "sweep_point", "workload_sweep")
+load("//tools/perf:defs.bzl", "layout_variants", "perf_benchmark", "sweep_point", "workload_sweep")
 load(
     ":stages.bzl",
     "HAVLAK_HEAP_PROFILE_ENV",
@@ -59,5 +59,6 @@ def havlak_benchmark(stage, **kwargs):
         srcs = [stage.package + ":srcs"],
         sweep = _sweep(HAVLAK_SWEEP_TREES, stage),
         quick_sweep = _sweep(HAVLAK_QUICK_SWEEP_TREES, stage),
+        layout_variants = layout_variants(stage.package) if stage.layout else [],
         **kwargs
     )

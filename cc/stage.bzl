@@ -2,6 +2,7 @@
 
 load("@rules_cc//cc:defs.bzl", "cc_binary", "cc_library", "cc_test")
 load("//cc:copts.bzl", "HAVLAK_COPTS")
+load("//tools/perf:defs.bzl", "layout_pads", "layout_variant_name")
 
 # The parts every stage has, as the Go stages do: the CFG, the loop
 # structure graph, Havlak's algorithm, and the Finder that binds them to the
@@ -40,6 +41,29 @@ def havlak_cc_stage(name):
             "//cc/lab",
         ],
     )
+
+    # The program's layout variants (//tools/perf/private/layout.bzl): its
+    # objects linked after a padding object of each variant's own, which
+    # comes first so that it moves them.
+    for v, pad in enumerate(layout_pads(name, "c++"), 1):
+        cc_library(
+            name = pad[1:] + "_lib",
+            srcs = [pad],
+            alwayslink = True,
+            visibility = ["//visibility:private"],
+        )
+        cc_binary(
+            name = layout_variant_name(name, v),
+            srcs = ["main.cc"],
+            copts = HAVLAK_COPTS,
+            tags = ["manual"],
+            visibility = ["//visibility:public"],
+            deps = [
+                pad + "_lib",
+                ":" + lib,
+                "//cc/lab",
+            ],
+        )
 
     cc_test(
         name = name + "_test",

@@ -33,6 +33,7 @@ Manifest): the tools that look for benchmarks read it.
 load("//tools/perf/private:benchmark.bzl", _perf_benchmark = "perf_benchmark")
 load("//tools/perf/private:go_benchmark.bzl", _go_benchmark = "go_benchmark")
 load("//tools/perf/private:info.bzl", _BenchmarkInfo = "BenchmarkInfo", _benchmark_info = "benchmark_info")
+load("//tools/perf/private:layout.bzl", _LAYOUT_VARIANTS = "LAYOUT_VARIANTS", _go_layout_variants = "go_layout_variants", _layout_pads = "layout_pads", _layout_variant_name = "layout_variant_name", _layout_variants = "layout_variants")
 load("//tools/perf/private:manifest.bzl", _benchmark_manifest = "benchmark_manifest")
 load("//tools/perf/private:server_benchmark.bzl", _server_benchmark = "server_benchmark")
 load("//tools/perf/private:sweep.bzl", _sweep_point = "sweep_point", _workload_sweep = "workload_sweep")
@@ -45,3 +46,8 @@ perf_benchmark = _perf_benchmark
 server_benchmark = _server_benchmark
 sweep_point = _sweep_point
 workload_sweep = _workload_sweep
+LAYOUT_VARIANTS = _LAYOUT_VARIANTS
+go_layout_variants = _go_layout_variants
+layout_pads = _layout_pads
+layout_variant_name = _layout_variant_name
+layout_variants = _layout_variants

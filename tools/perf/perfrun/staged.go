@@ -99,6 +99,9 @@ func (p *program) inCountPlace(out string, measure func() (*result.Result, error
 			err = merr
 		}
 	}()
+	if err := p.countFrom(dir); err != nil {
+		return nil, err
+	}
 	return measure()
 }
 

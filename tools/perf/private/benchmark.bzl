@@ -24,8 +24,11 @@ def _heap_mode(name, kind, profiles, memprofile_flag, heap_profile_env):
         fail("perf_benchmark {}: a Go heap profile needs memprofile_flag or heap_profile_env".format(name))
     return ""
 
-def _spec(b, target, config, repetitions, expect, args, counted = True, sweep = None):
-    """The perf_spec of b's target, in config; returns its label."""
+def _spec(b, target, config, repetitions, expect, args, counted = True, sweep = None, layout_variant = 0, binary = None):
+    """The perf_spec of b's target, in config; returns its label.
+
+    A layout variant's spec runs the variant's binary, counted once.
+    """
     perf_spec(
         name = target + "_spec",
         info = b.info,
@@ -33,7 +36,8 @@ def _spec(b, target, config, repetitions, expect, args, counted = True, sweep = 
         repetitions = repetitions,
         kind = "program",
         config = config,
-        binary = b.binary,
+        binary = binary or b.binary,
+        layout_variant = layout_variant,
         program_args = args,
         data = b.data,
         expect = expect or "",
@@ -45,7 +49,7 @@ def _spec(b, target, config, repetitions, expect, args, counted = True, sweep = 
         trace = b.trace,
         counted_args = b.counted_args if counted else [],
         counted_expect = b.counted_expect or "",
-        counted_repetitions = b.counted_repetitions if counted and b.counted_args else 0,
+        counted_repetitions = (1 if layout_variant else b.counted_repetitions) if counted and b.counted_args else 0,
         pin_cpu = b.pin_cpu,
         disable_aslr = b.disable_aslr,
         sweep = sweep_json(sweep, b.name),
@@ -77,6 +81,7 @@ def perf_benchmark(
         quick_sweep = None,
         exact_allocations = False,
         steady_cache_misses = False,
+        layout_variants = [],
         data = [],
         srcs = [],
         tags = [],
@@ -163,6 +168,10 @@ def perf_benchmark(
         or C++ program's are exact, and always gated). A program that
         spends its time in system calls has them moved by the runtime's
         work around each call (docs/noise.md).
+      layout_variants: the program's layout variants (layout.bzl's
+        layout_variants(binary)): each quick workload counted as
+        `name + "_layout_" + N + "_counts"`, once, beside the program's own
+        count action; the spread over them calibrates what layout moves.
       data: files the arguments name.
       srcs: the program's sources, for `pprof -list`.
       tags: added to the tags of every target.
@@ -260,3 +269,13 @@ def perf_benchmark(
             target_compatible_with = compatible,
             visibility = visibility,
         )
+        for v, variant in enumerate(layout_variants, 1):
+            counts = "{}_layout_{}_counts".format(name, v)
+            perf_counts(
+                name = counts,
+                spec = _spec(b, counts, "quick", 1, quick_expect or expect, quick_args, layout_variant = v, binary = variant),
+                layout_variant = v,
+                tags = tags + ["manual"],
+                target_compatible_with = compatible,
+                visibility = visibility,
+            )

@@ -19,6 +19,7 @@ PerfCountsInfo = provider(
     doc = "A benchmark's count action, for benchmark_manifest.",
     fields = {
         "benchmark": "The benchmark's BenchmarkInfo.",
+        "layout_variant": "The layout variant of the program it counts (layout.bzl), from 1; 0 for the program itself.",
         "output": "The File of its outputs' zip.",
         "spec": "The File of the spec it counts (the quick test's).",
         "target": "The Label of the perf_counts target.",
@@ -55,7 +56,7 @@ def _perf_counts_impl(ctx):
     )
     return [
         DefaultInfo(files = depset([out])),
-        PerfCountsInfo(benchmark = spec.benchmark, output = out, spec = spec.spec, target = ctx.label),
+        PerfCountsInfo(benchmark = spec.benchmark, layout_variant = ctx.attr.layout_variant, output = out, spec = spec.spec, target = ctx.label),
     ]
 
 perf_counts = rule(
@@ -63,7 +64,8 @@ perf_counts = rule(
     doc = "The count action of a program benchmark's quick workload: `name + \".zip\"`, " +
           "an outputs.zip whose result.json has config \"counts\" (//tools/result).",
     attrs = {
-        "spec": attr.label(mandatory = True, providers = [PerfSpecInfo], doc = "The quick test's perf_spec."),
+        "spec": attr.label(mandatory = True, providers = [PerfSpecInfo], doc = "The quick test's perf_spec, or a layout variant's."),
+        "layout_variant": attr.int(doc = "The layout variant the spec runs (layout.bzl), from 1; 0 for the program itself."),
         # The target configuration's runner, the one the quick test runs:
         # the lab's tools and benchmarks run on one kind of machine, and
         # this builds it once.

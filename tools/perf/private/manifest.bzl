@@ -15,7 +15,10 @@ Manifest):
                 {label, spec}: the label of the binary or test, and the
                 path of its spec; a count action's (perf_counts) also
                 {output}, the path of its outputs' zip, and the spec it
-                counts, the quick test's
+                counts, the quick test's;
+                and, for a program with layout variants (layout.bzl),
+                layout_variants: their count actions, {label, spec,
+                output} each, by variant
 
 Paths are relative to bazel-bin and, identically, to the workspace's
 directory in a runfiles tree (File.short_path). Building the manifest
@@ -50,12 +53,20 @@ def _manifest_impl(ctx):
                 s.target,
             ))
         b.targets[s.config] = struct(label = str(s.target), spec = s.spec.short_path)
+    layouts = {}
     for target in ctx.attr.counts:
         c = target[PerfCountsInfo]
         b = benchmarks.get(c.benchmark.name)
         if b == None or b.info != c.benchmark:
             fail("benchmark_manifest {}: the count action {} is of no benchmark given a spec".format(ctx.label, c.target))
-        b.targets["counts"] = struct(label = str(c.target), spec = c.spec.short_path, output = c.output.short_path)
+        target = struct(label = str(c.target), spec = c.spec.short_path, output = c.output.short_path)
+        if c.layout_variant:
+            layouts.setdefault(c.benchmark.name, {})[c.layout_variant] = target
+        else:
+            b.targets["counts"] = target
+    for name, variants in layouts.items():
+        if "counts" not in benchmarks[name].targets:
+            fail("benchmark_manifest {}: the benchmark {} has layout variants' count actions and no count action of its own".format(ctx.label, name))
     if not benchmarks:
         fail("benchmark_manifest {}: no benchmark's spec given".format(ctx.label))
 
@@ -75,6 +86,7 @@ def _manifest_impl(ctx):
                 workload = benchmarks[name].info.workload,
                 quick_workload = benchmarks[name].info.quick_workload,
                 targets = benchmarks[name].targets,
+                layout_variants = [layouts[name][v] for v in sorted(layouts.get(name, {}))],
             )
             for name in sorted(benchmarks)
         ],
@@ -135,7 +147,7 @@ def benchmark_manifest(name, specs = None, **kwargs):
         specs = sorted([
             ":" + rule_name
             for rule_name, rule in native.existing_rules().items()
-            if rule["kind"] == "perf_spec"
+            if rule["kind"] == "perf_spec" and not rule.get("layout_variant")
         ])
     counts = sorted([
         ":" + rule_name

@@ -264,6 +264,7 @@ _COMMON_ATTRS = {
         doc = "The benchmark's declaration (info.bzl's declare_benchmark): what the spec's benchmark records.",
     ),
     "kind": attr.string(mandatory = True, values = ["program", "go_test", "server"], doc = "The benchmark's kind: the section the spec has."),
+    "layout_variant": attr.int(doc = "The layout variant of the benchmark's program it runs (layout.bzl), from 1; 0 for the program itself. A variant's spec is counted only (perf_counts), never listed as the benchmark's."),
     "program_args": attr.string_list(doc = "The program's or server's arguments; $(rootpath) works for `binary` and `data`."),
     "repetitions": attr.int(mandatory = True, doc = "The timed runs, rounds or counts of the spec's target."),
     "target": attr.string(mandatory = True, doc = "The name, in this package, of the test or binary that runs the spec."),

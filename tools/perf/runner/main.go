@@ -146,7 +146,7 @@ func count(specPath, workerPath, inputs, out string) error {
 	defer log.Close()
 	stdout, stderr := os.Stdout, os.Stderr
 	os.Stdout, os.Stderr = log, log
-	err = countIn(specPath, outputs, worker)
+	err = countIn(specPath, tmp, outputs, worker)
 	os.Stdout, os.Stderr = stdout, stderr
 	if err != nil {
 		fmt.Fprintf(stderr, "perf: the count failed; its log, %s:\n", log.Name())
@@ -158,13 +158,14 @@ func count(specPath, workerPath, inputs, out string) error {
 	return result.WriteZip(outputs, out)
 }
 
-// countIn counts the spec's benchmark into the directory outputs.
-func countIn(specPath, outputs string, worker result.CountWorker) error {
+// countIn counts the spec's benchmark from the count place, into the
+// directory outputs.
+func countIn(specPath, place, outputs string, worker result.CountWorker) error {
 	_, b, err := load(specPath)
 	if err != nil {
 		return err
 	}
-	_, err = b.Count(outputs, worker)
+	_, err = b.Count(place, outputs, worker)
 	return err
 }
 

@@ -28,7 +28,9 @@
 // runner (check.Harness): a program at the base by its count action
 // (perf_counts: its quick workload's exact counts, a Bazel action that
 // --counts-config=buildbarn sends to the cluster's workers and any cache
-// may serve, main's post-merge step first), at the change by the base's
+// may serve, main's post-merge step first; with it, the count actions of
+// the base's layout variants, whose spread calibrates the thresholds of
+// the figures that layout moves), at the change by the base's
 // runner counting the change's binary and declared run; a server's or a
 // go_test's quick test, here, on both; their gated counted figures
 // are judged by tools/verdict: the
@@ -560,7 +562,7 @@ func (c *checker) check(baseCommit string) (*summary.Summary, check.Plan, error)
 	h := check.NewHarness(c.harness(), strings.TrimSpace(outputBase.String()), c.bazelLog)
 	for i, side := range c.sides() {
 		fmt.Fprintf(c.log, "perfcheck: [%d/4] measuring %d benchmarks at %s with %s runner\n", i+3, len(plan.Changed), side.name, c.whose())
-		results[i] = c.measure(h, plan.Changed, side.dir, filepath.Join(measured, strconv.Itoa(i)), side.name, &unreadable)
+		results[i] = c.measure(h, plan.Changed, plan.LayoutVariants, side.dir, filepath.Join(measured, strconv.Itoa(i)), side.name, &unreadable)
 	}
 	return judge()
 }
@@ -612,14 +614,21 @@ func (c *checker) build(build []string, reach check.Reach) (check.Plan, error) {
 // user's Bazel settings may run on a remote worker and any cache keeps
 // (made once per base commit, by main's post-merge step in CI); the
 // change's counts and every side's other quick tests, the base's runner
-// makes here (check.Harness). In the own view the change's runner counts
-// both sides: the base's count actions are its runner's. A benchmark whose
-// result cannot be read is named in unreadable.
-func (c *checker) measure(h check.Harness, targets []check.Target, workspace, dir, side string, unreadable *[]string) map[string]check.Measured {
-	var counts []string
+// makes here (check.Harness). With the base's count actions come those of
+// its layout variants (layouts, by benchmark, as the base's manifest lists
+// them), whose counts calibrate the base's thresholds against another
+// binary (check.ReadLayout). In the own view the change's runner counts
+// both sides: the base's count actions are its runner's, and no layout
+// variant is counted. A benchmark whose result cannot be read, or whose
+// base's layout variants cannot, is named in unreadable.
+func (c *checker) measure(h check.Harness, targets []check.Target, layouts map[string][]perfspec.ManifestTarget, workspace, dir, side string, unreadable *[]string) map[string]check.Measured {
+	var counts, variants []string
 	for _, t := range targets {
 		if t.Counts != "" && workspace == c.base && !c.ownView {
 			counts = append(counts, t.Counts)
+			for _, v := range layouts[t.Benchmark] {
+				variants = append(variants, v.Label)
+			}
 		}
 	}
 	since := time.Now()
@@ -629,8 +638,9 @@ func (c *checker) measure(h check.Harness, targets []check.Target, workspace, di
 		if c.countsConfig != "" {
 			build = append(build, "--config="+c.countsConfig)
 		}
-		c.bazel(c.base, append(build, counts...)...)
+		c.bazel(c.base, slices.Concat(build, counts, variants)...)
 	}
+	var variantsCached int
 	results := map[string]check.Measured{}
 	var cached []string
 	for _, t := range targets {
@@ -653,7 +663,22 @@ func (c *checker) measure(h check.Harness, targets []check.Target, workspace, di
 		if slices.Contains(counts, t.Counts) && check.FromCache(r, since) {
 			cached = append(cached, t.Benchmark)
 		}
-		results[t.Benchmark] = check.Measured{Result: r, Outputs: out}
+		m := check.Measured{Result: r, Outputs: out}
+		if slices.Contains(counts, t.Counts) && len(layouts[t.Benchmark]) > 0 {
+			// Fail closed: without them, the figures are judged without
+			// layout noise, and the check fails on what it could not read.
+			layout, read, err := check.ReadLayout(m, check.LayoutPaths(workspace, layouts[t.Benchmark]))
+			if err != nil {
+				*unreadable = append(*unreadable, fmt.Sprintf("%s, %s's layout variants: %v", t.Benchmark, side, err))
+			}
+			m.Layout = layout
+			for _, r := range read {
+				if check.FromCache(r, since) {
+					variantsCached++
+				}
+			}
+		}
+		results[t.Benchmark] = m
 	}
 	if len(counts) > 0 {
 		fromCache := fmt.Sprintf("%d of %d counts from a cache", len(cached), len(counts))
@@ -661,6 +686,9 @@ func (c *checker) measure(h check.Harness, targets []check.Target, workspace, di
 			fromCache += " (counted before this check: " + strings.Join(cached, " ") + ")"
 		}
 		fmt.Fprintf(c.log, "perfcheck: %s: %s, %d counted now\n", side, fromCache, len(counts)-len(cached))
+	}
+	if len(variants) > 0 {
+		fmt.Fprintf(c.log, "perfcheck: %s's layout variants: %d of %d counts from a cache, %d counted now\n", side, variantsCached, len(variants), len(variants)-variantsCached)
 	}
 	return results
 }

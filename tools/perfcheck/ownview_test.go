@@ -210,7 +210,7 @@ func TestOwnViewCountsTheBaseItself(t *testing.T) {
 		}
 		var unreadable []string
 		h := check.NewHarness(c.harness(), t.TempDir(), c.bazelLog)
-		c.measure(h, []check.Target{target}, base, t.TempDir(), "the base", &unreadable)
+		c.measure(h, []check.Target{target}, nil, base, t.TempDir(), "the base", &unreadable)
 		c.bazelLog.Close()
 		calls, _ := os.ReadFile(bazelLog)
 		if built := strings.Contains(string(calls), "//benchmarks:havlak6cc_counts"); built == ownView || len(unreadable) != 1 {

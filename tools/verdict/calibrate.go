@@ -23,6 +23,16 @@ import (
 // measurements of either kind the noise is not known, and the ceiling
 // applies: what was not measured cannot tighten a gate.
 //
+// Reruns of one binary do not see what moves between two builds of
+// different code: where functions and data land (the layout) moves a
+// program's cache misses and a Go program's counted allocations by more
+// than its reruns ever do (a neutral change moved C++ ll_misses 2.15%). So
+// when the two sides are different binaries, the base's layout variants
+// (its code built with other padding before its code and data) calibrate
+// too: LayoutFactor times the spread of the figure over the base and its
+// variants is a threshold the figure's is never under, whatever its
+// ceiling.
+//
 // The numbers are the policy's (Lab; docs/noise.md has the measurements
 // behind them), and every verdict says which applied and why
 // (Verdict.Calibration).
@@ -123,6 +133,15 @@ const (
 	// times what its coefficient was seen to move and 10 times five times
 	// that: room for what 9 reruns of one binary do not show.
 	GrowthFloor = 0.0025
+	// LayoutFactor: a figure's threshold between different binaries is
+	// never under twice its layout noise, the spread of its medians over
+	// the base and the base's layout variants. A neutral change's move is
+	// one more draw from the same distribution of layouts, so twice the
+	// largest spread the variants showed covers it. This term may exceed
+	// the declared ceiling: the ceiling stops a change from loosening the
+	// gate, and the layout noise is measured on the base's own code by the
+	// base's tools, which a change cannot argue with.
+	LayoutFactor = 2
 	// GrowthSpread: a fit's noise is this many standard errors of its
 	// coefficient (complexity.RelativeError). The other figures' noise is
 	// the range of 3 or more runs, which for 3 is on average 1.7 standard
@@ -135,12 +154,15 @@ var LabFloors = Floors{ExactCount: ExactCountFloor, Count: CountFloor, Timing: T
 	SampledTiming: TimingFloor, ExactGrowth: ExactGrowthFloor, Growth: GrowthFloor}
 
 // Noise is what a figure measured when nothing changed, as a caller has
-// it: the base's runs, and the medians of the history's recent results of
-// the base's identity and environment key (tools/history's Recent), each
-// nil when unknown.
+// it: the base's runs, the medians of the history's recent results of
+// the base's identity and environment key (tools/history's Recent), and
+// its medians in the base's own count and in each layout variant of the
+// base (Layout: the same code at other addresses), each nil when unknown.
+// Layout calibrates only a comparison of two different binaries.
 type Noise struct {
 	Reruns  []float64
 	History []float64
+	Layout  []float64
 }
 
 // A ThresholdSource says where a verdict's threshold came from.
@@ -159,6 +181,10 @@ const (
 	Floor ThresholdSource = "floor"
 	// Measured: NoiseFactor times the noise measured.
 	Measured ThresholdSource = "noise"
+	// Layout: LayoutFactor times the layout noise, the spread over the
+	// base's layout variants, which was over what the others set (the
+	// ceiling too).
+	Layout ThresholdSource = "layout"
 )
 
 // A Calibration is how a verdict's threshold (its Rule's) was set.
@@ -180,6 +206,12 @@ type Calibration struct {
 	Sizes  int `json:"sizes,omitempty"`
 	// Needed is the fewest of either that calibrate.
 	Needed int `json:"needed,omitempty"`
+	// Layouts counts the builds of the base whose medians measured its
+	// layout noise, LayoutNoise (the base and its layout variants; 0:
+	// none); LayoutFactor is what multiplied it.
+	Layouts      int     `json:"layouts,omitempty"`
+	LayoutNoise  float64 `json:"layout_noise,omitempty"`
+	LayoutFactor float64 `json:"layout_factor,omitempty"`
 }
 
 // Calibrate sets rule's threshold from a figure's noise: rule is the
@@ -209,7 +241,8 @@ func (p Policy) Calibrate(rule Rule, class result.Class, exact bool, noise Noise
 	if s, ok := spread(noise.History); ok {
 		c.Noise, c.Points = max(c.Noise, s), len(noise.History)
 	}
-	return p.calibrated(rule, c)
+	rule, c = p.calibrated(rule, c)
+	return p.layoutCalibrated(rule, c, noise.Layout)
 }
 
 // calibrated is rule with the threshold that c's noise sets, between its
@@ -219,16 +252,40 @@ func (p Policy) calibrated(rule Rule, c Calibration) (Rule, Calibration) {
 		return rule, c
 	}
 	c.Factor = p.NoiseFactor
-	t := p.NoiseFactor * c.Noise
+	c.Source, rule.Threshold = c.bounded()
+	return rule, c
+}
+
+// bounded is where the threshold comes from, and the threshold, by c's
+// noise between its floor and its ceiling, leaving the layout noise out.
+func (c Calibration) bounded() (ThresholdSource, float64) {
+	if c.Reruns == 0 && c.Points == 0 && c.Sizes == 0 {
+		return Declared, c.Ceiling
+	}
+	t := c.Factor * c.Noise
 	switch {
 	case max(t, c.Floor) >= c.Ceiling:
-		c.Source, t = Ceiling, c.Ceiling
+		return Ceiling, c.Ceiling
 	case t <= c.Floor:
-		c.Source, t = Floor, c.Floor
-	default:
-		c.Source = Measured
+		return Floor, c.Floor
 	}
-	rule.Threshold = t
+	return Measured, t
+}
+
+// layoutCalibrated is rule with its threshold raised to LayoutFactor times
+// the figure's layout noise, the spread of layout (its medians in the
+// base and in the base's layout variants, 2 or more, all numbers), when
+// that is more, even past the ceiling (Layout): the layout noise is the
+// base's own code measured by the base's tools, and the ceiling is there
+// to stop a change loosening the gate.
+func (p Policy) layoutCalibrated(rule Rule, c Calibration, layout []float64) (Rule, Calibration) {
+	if p.LayoutFactor <= 0 || len(layout) < 2 || slices.ContainsFunc(layout, func(x float64) bool { return !finite(x) }) {
+		return rule, c
+	}
+	c.Layouts, c.LayoutNoise, c.LayoutFactor = len(layout), result.NewSample(layout).Spread(), p.LayoutFactor
+	if t := p.LayoutFactor * c.LayoutNoise; t > rule.Threshold {
+		c.Source, rule.Threshold = Layout, t
+	}
 	return rule, c
 }
 
@@ -258,11 +315,33 @@ func (c Calibration) String() string {
 		return fmt.Sprintf("the floor: %s is under it", noise)
 	case Measured:
 		return noise
+	case Layout:
+		return c.layoutText()
 	}
 	if c.Needed < 2 {
 		return "declared"
 	}
 	return fmt.Sprintf("declared: fewer than %d unchanged measurements to calibrate it", c.Needed)
+}
+
+// layoutText is String of a threshold the layout noise set, and what the
+// other measurements would have set: "layout variants: 2 × layout noise
+// 1.5% of 6 builds of the base, over the floor 0.25% (5 × noise 0% of 3
+// reruns is under it)".
+func (c Calibration) layoutText() string {
+	text := fmt.Sprintf("layout variants: %g × layout noise %s of %d builds of the base, over ", c.LayoutFactor, Percent(c.LayoutNoise), c.Layouts)
+	without := c
+	source, t := c.bounded()
+	without.Source = source
+	switch source {
+	case Measured:
+		return text + without.String() + " (" + Percent(t) + ")"
+	case Declared:
+		return text + "the declared " + Percent(t)
+	}
+	// The floor or the ceiling, and why.
+	name, why, _ := strings.Cut(without.String(), ": ")
+	return text + name + " " + Percent(t) + " (" + why + ")"
 }
 
 // measured says what measured the noise: "3 reruns and 10 results of the
@@ -300,6 +379,8 @@ func (c Calibration) Origin() string {
 		return "the floor: what " + measured + " measured is under it"
 	case Measured:
 		return "calibrated from " + measured
+	case Layout:
+		return fmt.Sprintf("calibrated from %d layout variants of the base: layout moves it %s", c.Layouts, Percent(c.LayoutNoise))
 	}
 	if c.Needed < 2 {
 		return "the declared ceiling"

@@ -37,6 +37,10 @@ type Policy struct {
 	// base's identity a caller with a history reads for its noise
 	// (Side.History).
 	HistoryResults int
+	// LayoutFactor times a figure's layout noise (Side.Layout) is the
+	// least threshold of a figure compared between different binaries,
+	// over its ceiling if need be (Calibrate); 0 leaves layout noise out.
+	LayoutFactor float64
 }
 
 // Lab is the policy the lab's gates judge by (docs/regressions.md,
@@ -45,7 +49,8 @@ type Policy struct {
 // their declaration's: a metric's, or tools/result's table of the figures
 // of every run and round (result.Declared).
 var Lab = Policy{Count: CountThreshold, Timing: TimingThreshold, Memory: MemoryThreshold,
-	Floors: LabFloors, NoiseFactor: NoiseFactor, CalibrationRuns: CalibrationRuns, HistoryResults: HistoryResults}
+	Floors: LabFloors, NoiseFactor: NoiseFactor, CalibrationRuns: CalibrationRuns, HistoryResults: HistoryResults,
+	LayoutFactor: LayoutFactor}
 
 // gates tells whether the policy gates figure f whatever it declares.
 func (p Policy) gates(f result.Figure) bool {
@@ -105,6 +110,13 @@ type Side struct {
 	// results: of the base, they calibrate its growth's threshold with
 	// its own sweep's fit (CalibrateGrowth).
 	HistorySweeps map[string][]result.Sweep
+	// Layout has, by figure, its medians in the base's own count and in
+	// each of the base's layout variants (the same code built to land at
+	// other addresses), when the caller counted them: of the base, when
+	// the sides are different binaries, they calibrate the figure's
+	// threshold too (Calibrate). Of the same binary and run they loosen
+	// nothing: its inconsistency is judged without them.
+	Layout map[result.FigureKey][]float64
 }
 
 // environmentChange names what differs between the sides' environments
@@ -200,7 +212,13 @@ func (p Policy) Compare(base, change Side) []Verdict {
 			// change's own runs cannot loosen the gate (its noise still
 			// counts for a count's BeyondNoise).
 			var calibration Calibration
-			rule, calibration = p.Calibrate(rule, o.Class, o.Exact, Noise{Reruns: o.Values, History: base.History[result.FigureKey{Name: o.Name, Unit: o.Unit}]})
+			key := result.FigureKey{Name: o.Name, Unit: o.Unit}
+			noise := Noise{Reruns: o.Values, History: base.History[key]}
+			if !same {
+				// Another binary: where its code and data land moved too.
+				noise.Layout = base.Layout[key]
+			}
+			rule, calibration = p.Calibrate(rule, o.Class, o.Exact, noise)
 			v = Judge(o.Name, o.Unit, o.Values, n.Values, rule)
 			v.Calibration = &calibration
 			v.Loosened = loosened

@@ -42,7 +42,8 @@ const ManifestSchemaVersion = 1
 // BenchmarkInfo of tools/perf/private/info.bzl), its kind, and its targets
 // by build config (result.ConfigRun, ConfigPerf, ConfigQuick, and
 // ConfigCounts for a program's count action, tools/perf/private/counts.bzl),
-// those it has.
+// those it has; a benchmark with a count action may have the count
+// actions of its layout variants too (LayoutVariants).
 type ManifestBenchmark struct {
 	Name          string                    `json:"name"`
 	Kind          string                    `json:"kind"`
@@ -54,6 +55,14 @@ type ManifestBenchmark struct {
 	Workload      string                    `json:"workload"`
 	QuickWorkload string                    `json:"quick_workload"`
 	Targets       map[string]ManifestTarget `json:"targets"`
+	// LayoutVariants are the count actions of the benchmark's program
+	// built in layout variants: the same code linked with other padding
+	// before its code and data, so that its functions and data land at
+	// other addresses. Each counts what the counts target counts and has
+	// an Output; how far a figure moves between them is its layout noise
+	// (verdict.Noise's Layout). Only a benchmark with a counts target has
+	// them.
+	LayoutVariants []ManifestTarget `json:"layout_variants,omitempty"`
 }
 
 // A ManifestTarget is one target of a benchmark: the binary or test that
@@ -158,6 +167,44 @@ func (m *Manifest) Check() error {
 				}
 			}
 		}
+		if err := b.checkLayoutVariants(where); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkLayoutVariants tells what is wrong with a benchmark's layout
+// variants, at where: each a count action (label, spec and output), of a
+// benchmark that has one, none given twice nor the counts target again.
+func (b ManifestBenchmark) checkLayoutVariants(where string) error {
+	if len(b.LayoutVariants) == 0 {
+		return nil
+	}
+	counts, ok := b.Targets[result.ConfigCounts]
+	if !ok {
+		return fmt.Errorf("%s (%s).layout_variants: %d, and no %s target: only a count action has layout variants", where, b.Name, len(b.LayoutVariants), result.ConfigCounts)
+	}
+	labels := map[string]bool{counts.Label: true}
+	outputs := map[string]bool{counts.Output: true}
+	for i, t := range b.LayoutVariants {
+		where := fmt.Sprintf("%s (%s).layout_variants[%d]", where, b.Name, i)
+		if !strings.HasPrefix(t.Label, "//") && !strings.HasPrefix(t.Label, "@") {
+			return fmt.Errorf("%s.label %q: want a label", where, t.Label)
+		}
+		if err := checkPath(where+".spec", t.Spec); err != nil {
+			return err
+		}
+		if err := checkPath(where+".output", t.Output); err != nil {
+			return err
+		}
+		switch {
+		case labels[t.Label]:
+			return fmt.Errorf("%s.label %q: a second time", where, t.Label)
+		case outputs[t.Output]:
+			return fmt.Errorf("%s.output %q: a second time", where, t.Output)
+		}
+		labels[t.Label], outputs[t.Output] = true, true
 	}
 	return nil
 }

@@ -24,7 +24,11 @@ const manifestJSON = `{
         "perf": {"label": "//benchmarks:havlak6_test", "spec": "benchmarks/havlak6_test_spec.json"},
         "quick": {"label": "//benchmarks:havlak6_quick_test", "spec": "benchmarks/havlak6_quick_test_spec.json"},
         "counts": {"label": "//benchmarks:havlak6_counts", "spec": "benchmarks/havlak6_quick_test_spec.json", "output": "benchmarks/havlak6_counts.zip"}
-      }
+      },
+      "layout_variants": [
+        {"label": "//benchmarks:havlak6_layout_1_counts", "spec": "benchmarks/havlak6_layout_1_counts_spec.json", "output": "benchmarks/havlak6_layout_1_counts.zip"},
+        {"label": "//benchmarks:havlak6_layout_2_counts", "spec": "benchmarks/havlak6_layout_2_counts_spec.json", "output": "benchmarks/havlak6_layout_2_counts.zip"}
+      ]
     },
     {
       "name": "explodepath", "kind": "go_test", "study": "explodePath", "stage": 0,
@@ -56,6 +60,10 @@ func TestReadManifest(t *testing.T) {
 	}
 	if counts, err := b.Target(result.ConfigCounts); err != nil || counts.Output != "benchmarks/havlak6_counts.zip" || counts.Spec != quick.Spec {
 		t.Errorf("havlak6's count action: %+v, %v", counts, err)
+	}
+	if v := b.LayoutVariants; len(v) != 2 || v[1].Label != "//benchmarks:havlak6_layout_2_counts" ||
+		v[1].Spec != "benchmarks/havlak6_layout_2_counts_spec.json" || v[1].Output != "benchmarks/havlak6_layout_2_counts.zip" {
+		t.Errorf("havlak6's layout variants: %+v", v)
 	}
 	if root, err := m.Root(); err != nil || root != bin {
 		t.Errorf("Root() = %q, %v; want %q", root, err, bin)
@@ -99,6 +107,19 @@ func TestDecodeManifestRefuses(t *testing.T) {
 		"counts, no output":   {`, "output": "benchmarks/havlak6_counts.zip"`, ``, "targets.counts.output"},
 		"an output elsewhere": {`"spec": "benchmarks/havlak6_quick_test_spec.json"}`, `"spec": "benchmarks/havlak6_quick_test_spec.json", "output": "x.zip"}`, "targets.quick.output"},
 		"an output out of it": {`"output": "benchmarks/havlak6_counts.zip"`, `"output": "../x.zip"`, `targets.counts.output "../x.zip"`},
+		// Layout variants: count actions, each with its own output, of a
+		// benchmark that has a count action.
+		"variants, no counts": {`,
+        "counts": {"label": "//benchmarks:havlak6_counts", "spec": "benchmarks/havlak6_quick_test_spec.json", "output": "benchmarks/havlak6_counts.zip"}`, ``,
+			"(havlak6).layout_variants: 2, and no counts target"},
+		"a variant, no label":  {`"label": "//benchmarks:havlak6_layout_1_counts"`, `"label": ""`, `layout_variants[0].label ""`},
+		"a variant, no spec":   {`"spec": "benchmarks/havlak6_layout_2_counts_spec.json"`, `"spec": ""`, `layout_variants[1].spec ""`},
+		"a variant, no output": {`, "output": "benchmarks/havlak6_layout_1_counts.zip"`, ``, `layout_variants[0].output ""`},
+		"a variant elsewhere":  {`"output": "benchmarks/havlak6_layout_2_counts.zip"`, `"output": "/tmp/x.zip"`, `layout_variants[1].output "/tmp/x.zip"`},
+		"a variant twice":      {`"label": "//benchmarks:havlak6_layout_2_counts"`, `"label": "//benchmarks:havlak6_layout_1_counts"`, `layout_variants[1].label "//benchmarks:havlak6_layout_1_counts": a second time`},
+		"the counts again":     {`"label": "//benchmarks:havlak6_layout_1_counts"`, `"label": "//benchmarks:havlak6_counts"`, `layout_variants[0].label "//benchmarks:havlak6_counts": a second time`},
+		"an output twice":      {`"output": "benchmarks/havlak6_layout_2_counts.zip"`, `"output": "benchmarks/havlak6_layout_1_counts.zip"`, `layout_variants[1].output "benchmarks/havlak6_layout_1_counts.zip": a second time`},
+		"the counts' output":   {`"output": "benchmarks/havlak6_layout_1_counts.zip"`, `"output": "benchmarks/havlak6_counts.zip"`, `layout_variants[0].output "benchmarks/havlak6_counts.zip": a second time`},
 	} {
 		data := strings.Replace(manifestJSON, c.old, c.new, 1)
 		if data == manifestJSON {

@@ -40,6 +40,10 @@ type Target struct {
 	// has none (a server's counts need it under load, a go_test's are
 	// not exact). CountsOutput is the action's zip under bazel-bin.
 	Counts, CountsOutput string
+	// LayoutVariants are the count actions of its layout variants, as
+	// its manifest lists them (perfspec.ManifestBenchmark's): only with
+	// Counts.
+	LayoutVariants []perfspec.ManifestTarget
 	// Spec is the quick test's spec, relative to the workspace's
 	// directory in its runfiles (benchmarks/havlak6_quick_test_spec.json);
 	// Mode, the runner's mode its quick test runs it in (test, gotest).
@@ -121,6 +125,7 @@ func Targets(workspace, manifest string, only map[string]string) ([]Target, erro
 				return nil, fmt.Errorf("%s: the count action of %s counts %s, not its quick test's spec %s", workspace, b.Name, counts.Spec, quick.Spec)
 			}
 			t.Counts, t.CountsOutput = counts.Label, counts.Output
+			t.LayoutVariants = b.LayoutVariants
 		}
 		dir, err := t.TestDir()
 		if err != nil {
@@ -188,6 +193,10 @@ type Plan struct {
 	GateEdits []string
 	// Added are new with the change; Removed, gone from it.
 	Added, Removed []string
+	// LayoutVariants are, by benchmark of Changed, the count actions of
+	// its layout variants as the base's manifest lists them: the base's
+	// variants calibrate its thresholds, never the change's.
+	LayoutVariants map[string][]perfspec.ManifestTarget
 	// OwnView, when the change edits the gate, is what its own tools
 	// would say, shown beside the verdict and deciding nothing; nil when
 	// they were not asked.
@@ -210,6 +219,12 @@ func NewPlan(base, change []Target) Plan {
 			p.Unchanged = append(p.Unchanged, t.Benchmark)
 		default:
 			p.Changed = append(p.Changed, t)
+			if len(b.LayoutVariants) > 0 {
+				if p.LayoutVariants == nil {
+					p.LayoutVariants = map[string][]perfspec.ManifestTarget{}
+				}
+				p.LayoutVariants[t.Benchmark] = b.LayoutVariants
+			}
 		}
 		delete(before, t.Benchmark)
 	}
@@ -229,7 +244,8 @@ func NewPlan(base, change []Target) Plan {
 // environments are not compared either: both sides ran on this agent, or
 // their counts on the declared count worker, which refuses to count
 // anywhere else (result.CountWorker). Accepted regressions are recorded
-// and do not fail.
+// and do not fail. The base's layout noise (Measured's Layout) calibrates
+// the thresholds of the figures layout moves (verdict.Side's Layout).
 func Compare(baseCommit string, base, change map[string]Measured, removed []string, accepted []verdict.Acceptance) (*summary.Summary, error) {
 	var before, after []summary.Side
 	for _, name := range slices.Sorted(maps.Keys(change)) {
@@ -243,6 +259,7 @@ func Compare(baseCommit string, base, change map[string]Measured, removed []stri
 				return nil, err
 			}
 			if i == 0 {
+				side.Layout = m.Layout
 				before = append(before, side)
 			} else {
 				after = append(after, side)

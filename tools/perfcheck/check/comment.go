@@ -141,6 +141,9 @@ func cutSaying(lines []string, budget int, where string) string {
 type Measured struct {
 	*result.Result
 	Outputs result.Outputs
+	// Layout, of the base, has its figures' medians in its count and its
+	// layout variants' (ReadLayout).
+	Layout map[result.FigureKey][]float64
 }
 
 // ProfileDiffs is pprof's diff of what a failing benchmark ran at the

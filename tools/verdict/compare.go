@@ -142,7 +142,9 @@ func environmentChange(base, change Side, exact bool) string {
 // the base does not, declare a smaller threshold), never loosen them, and a
 // change that tries is shown so (Verdict.Loosened). A gated figure of the
 // base that the change lacks is missing. Figures only the change has are
-// not judged: they have no baseline.
+// not judged: they have no baseline. Between two different binaries, the
+// base's layout noise (Side.Layout, measured on the base's own code)
+// raises a threshold it is over, past the ceiling if need be (Calibrate).
 //
 // A figure is compared only between environments that cannot change it:
 // an exact count survives another machine (result.DifferencesFor), a
@@ -154,7 +156,8 @@ func environmentChange(base, change Side, exact bool) string {
 // (SameIdentity). In an environment that cannot change the figure, a
 // change that one measurement cannot make is an inconsistent measurement,
 // which fails: a broken measurement or a forged result (inconsistency
-// says which changes those are). The base's declaration says what is
+// says which changes those are), its calibration without layout noise:
+// one binary has one layout. The base's declaration says what is
 // exact: a change cannot escape the check by declaring its counts
 // otherwise.
 func (p Policy) Compare(base, change Side) []Verdict {

@@ -152,3 +152,24 @@ func TestLayoutNoiseDoesNotLoosenTheSameIdentity(t *testing.T) {
 		t.Errorf("the same count, same identity: %v", v)
 	}
 }
+
+// A threshold the layout set says so, and what the other measurements
+// would have set: the declared ceiling, their noise, the floor.
+func TestLayoutText(t *testing.T) {
+	layout := runs(1e6, 0.015, 6)
+	for _, tc := range []struct {
+		reruns []float64
+		want   string
+	}{
+		{[]float64{1e6}, "over the declared 1%"},
+		{runs(1e6, 0.0019, 5), "over 5 × noise 0.19% of 5 reruns (0.95%)"},
+		{runs(1e6, 0.01, 3), "over the declared ceiling 1% (5 × noise 1% of 3 reruns is over it)"},
+		{runs(1e6, 0, 3), "over the floor 0.5% (5 × noise 0% of 3 reruns is under it)"},
+	} {
+		rule, c := Lab.Calibrate(CountRule(CountThreshold, true), result.ClassCount, false, Noise{Reruns: tc.reruns, Layout: layout})
+		want := "layout variants: 2 × layout noise 1.5% of 6 builds of the base, " + tc.want
+		if !near(rule.Threshold, 0.03) || c.Source != Layout || c.String() != want {
+			t.Errorf("%v: %v, %q; want 3%%, %q", tc.reruns, rule.Threshold, c.String(), want)
+		}
+	}
+}

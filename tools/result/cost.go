@@ -33,6 +33,16 @@ const (
 // Costs are the kinds of cost a metric may declare.
 var Costs = []string{CostWork, CostLocality, CostWorkAndLocality, CostMemoryManagement, CostSystemCalls, CostContention, CostTime, CostMemory}
 
+// MovedByLayout tells whether a figure of cost moves with where the
+// program's code and data lie, as a layout variant of it (tools/perf/
+// private/layout.bzl) moves them: its cache misses, and the cycles
+// estimated from them. A layout variant's other figures differ from the
+// program's by what its padding does (a C++ variant allocates its heap
+// padding: 4 objects, 2.5% of havlak7cc's), not by layout.
+func MovedByLayout(cost string) bool {
+	return cost == CostLocality || cost == CostWorkAndLocality
+}
+
 // validCost tells whether cost is one of Costs, or "" (undeclared: the
 // results of schema 2 before the field).
 func validCost(cost string) bool { return cost == "" || slices.Contains(Costs, cost) }

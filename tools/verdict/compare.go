@@ -217,7 +217,7 @@ func (p Policy) Compare(base, change Side) []Verdict {
 			var calibration Calibration
 			key := result.FigureKey{Name: o.Name, Unit: o.Unit}
 			noise := Noise{Reruns: o.Values, History: base.History[key]}
-			if !same {
+			if !same && result.MovedByLayout(o.Cost) {
 				// Another binary: where its code and data land moved too.
 				noise.Layout = base.Layout[key]
 			}

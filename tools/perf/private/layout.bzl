@@ -43,12 +43,34 @@ def _cc_pad(variant, text, rodata, data, bss):
     ]
     lines = [
         "// Layout variant {} (//tools/perf/private/layout.bzl): padding the".format(variant),
-        "// program never runs, which moves what the linker puts after it.",
+        "// program never runs, which moves what the linker puts after it,",
+        "// and a few blocks allocated before main and kept, which move what",
+        "// the allocator gives the program after them, as a longer string",
+        "// of its own would.",
+        "",
+        "#include <cstdlib>",
+        "",
         "asm(",
     ]
     for name, flags, size in sections:
         lines.append("    \".pushsection {},{}\\n.space {}\\n.popsection\\n\"".format(name, flags, size))
-    lines.append(");")
+    lines += [
+        ");",
+        "",
+        "namespace {",
+        "",
+        "struct LayoutPadHeap {",
+        "  LayoutPadHeap() {",
+        "    const int sizes[] = {" + ", ".join([str(8 + n % 249) for n in (text, rodata, data, bss)]) + "};",
+        "    for (int i = 0; i < 4; i++) blocks[i] = std::malloc(sizes[i]);",
+        "  }",
+        "  void* blocks[4];",
+        "};",
+        "",
+        "LayoutPadHeap layout_pad_heap;",
+        "",
+        "}  // namespace",
+    ]
     return "\n".join(lines) + "\n"
 
 def _go_pad(variant, text, rodata, data, bss):

@@ -24,7 +24,7 @@ func countsResult(name string, instructions, llMisses float64) *result.Result {
 		Environment: result.Environment{Started: "2026-11-20T02:00:00Z", Build: result.Build{CompilationMode: "opt", Config: result.ConfigCounts}},
 		Metrics: []result.Metric{
 			{Name: "instructions", Unit: "instructions", Values: []float64{instructions, instructions, instructions}, Gated: true, Exact: true, Threshold: verdict.CountThreshold},
-			{Name: "ll_misses", Unit: "misses", Values: []float64{llMisses, llMisses, llMisses}, Gated: true, Exact: true, Threshold: verdict.CountThreshold},
+			{Name: "ll_misses", Unit: "misses", Values: []float64{llMisses, llMisses, llMisses}, Gated: true, Exact: true, Threshold: verdict.CountThreshold, Cost: result.CostLocality},
 		}}
 }
 

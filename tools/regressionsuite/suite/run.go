@@ -77,17 +77,27 @@ func (r *Runner) Baseline(benchmarks []string, reruns int) []FalseAlarms {
 	runs := reruns + 1
 	fmt.Fprintf(r.Log, "regression suite: measuring %s at the base, %d times each\n", strings.Join(benchmarks, ", "), runs)
 	results := r.measure(benchmarks, runs)
+	for _, b := range benchmarks {
+		if first := results[b]; len(first) > 0 && first[0].err == nil {
+			r.baseline[b] = first[0].side
+		}
+	}
+	layouts := r.layouts(benchmarks)
 	var all []FalseAlarms
 	for _, b := range benchmarks {
 		fa := FalseAlarms{Benchmark: b}
+		if err := layouts[b]; err != nil {
+			fa.Err = err.Error()
+			all = append(all, fa)
+			continue
+		}
 		for i, res := range results[b] {
 			if res.err != nil {
 				fa.Err = res.err.Error()
 				break
 			}
 			if i == 0 {
-				r.baseline[b] = res.side
-				continue
+				continue // the base, r.baseline[b]
 			}
 			fa.Comparisons++
 			// A rerun is the same binary and run: judged as a change all
@@ -155,6 +165,61 @@ func (r *Runner) Run(c Case) Outcome {
 	}
 	o.Benchmarks = judged
 	return o
+}
+
+// layouts counts the base's layout variants of benchmarks (the count
+// actions the base's manifest lists) and gives each base side its layout
+// noise (summary.ReadLayout), as the perf check gives its base's: a case
+// is another binary, whose code and data land elsewhere. It returns, by
+// benchmark, why it could not.
+func (r *Runner) layouts(benchmarks []string) map[string]error {
+	failed := map[string]error{}
+	fail := func(err error) map[string]error {
+		for _, b := range benchmarks {
+			failed[b] = fmt.Errorf("its base's layout variants: %w", err)
+		}
+		return failed
+	}
+	if err := r.bazel("build", "--noremote_upload_local_results", "//benchmarks:manifest"); err != nil {
+		return fail(err)
+	}
+	m, err := perfspec.ReadManifest(filepath.Join(r.Scratch, "bazel-bin", "benchmarks", "manifest.json"))
+	if err != nil {
+		return fail(err)
+	}
+	paths := map[string][]string{}
+	labels := []string{"build", "--noremote_upload_local_results"}
+	for _, b := range benchmarks {
+		mb, err := m.Benchmark(b)
+		if err != nil {
+			failed[b] = err
+			continue
+		}
+		for _, v := range mb.LayoutVariants {
+			labels = append(labels, v.Label)
+			paths[b] = append(paths[b], filepath.Join(r.Scratch, "bazel-bin", filepath.FromSlash(v.Output)))
+		}
+	}
+	if len(labels) > 2 {
+		fmt.Fprintf(r.Log, "regression suite: counting %d layout variants of the base\n", len(labels)-2)
+		if err := r.bazel(labels...); err != nil {
+			return fail(err)
+		}
+	}
+	for _, b := range benchmarks {
+		side, ok := r.baseline[b]
+		if failed[b] != nil || !ok || len(paths[b]) == 0 {
+			continue
+		}
+		layout, _, err := summary.ReadLayout(side, paths[b])
+		if err != nil {
+			failed[b] = err
+			continue
+		}
+		side.Layout = layout
+		r.baseline[b] = side
+	}
+	return failed
 }
 
 // measured is one run's result as a side of the comparison, or why there

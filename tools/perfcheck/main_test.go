@@ -18,6 +18,13 @@ func TestBazelArgs(t *testing.T) {
 			t.Errorf("without a disk cache: %q", got)
 		}
 	}
+	// The counts' config (remote execution) takes no disk cache, which
+	// Bazel 4 refuses beside it, and comes before the flag that keeps the
+	// build from uploading, which it would otherwise override.
+	got := bazelArgs([]string{"build", "--keep_going", "--config=buildbarn", "//benchmarks:a_counts"}, "/cache/disk")
+	if want := []string{"build", "--config=buildbarn", "--noremote_upload_local_results", "--keep_going", "//benchmarks:a_counts"}; !slices.Equal(got, want) {
+		t.Errorf("with the counts' config: %q, want %q", got, want)
+	}
 	for _, args := range [][]string{{"shutdown"}, {"query", "--output=xml", "//a:*"}} {
 		if got := bazelArgs(args, "/cache/disk"); !slices.Equal(got, args) {
 			t.Errorf("%q: %q", args, got)

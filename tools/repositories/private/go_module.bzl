@@ -174,7 +174,11 @@ def _go_toolchain_repository_impl(ctx):
     goos, _, goarch = platform.partition("-")
     pack = "pkg/tool/{}_{}/pack".format(goos, goarch)
     if not ctx.path(pack).exists:
-        _run(ctx, [go, "build", "-o", pack, "cmd/pack"], environment = env)
+        # -trimpath: without it the binary holds this output base's path,
+        # and since every Go action has the SDK's tools among its inputs,
+        # no Go action of one checkout hit the cache another had filled
+        # (main's post-merge step's, for a pull request's check).
+        _run(ctx, [go, "build", "-trimpath", "-o", pack, "cmd/pack"], environment = env)
     ctx.delete(scratch)
 
     # go_wrap_sdk finds the SDK through this file.

@@ -84,6 +84,7 @@ import (
 	"havlak-lab/internal/cli"
 	"havlak-lab/internal/gitwork"
 	"havlak-lab/internal/labcache"
+	"havlak-lab/tools/perf/cachegrind/attribution"
 	"havlak-lab/tools/perf/perfspec"
 	"havlak-lab/tools/perfcheck/check"
 	"havlak-lab/tools/result"
@@ -545,6 +546,9 @@ func (c *checker) check(baseCommit string) (*summary.Summary, check.Plan, error)
 			}
 			s.ProfileDiffs = append(s.ProfileDiffs, diffs...)
 		}
+		if !c.ownView { // which writes no comment
+			plan.Attributions = c.attribute(s, baseCommit, results[1], results[0])
+		}
 		return s, plan, nil
 	}
 	if len(plan.Changed) == 0 {
@@ -565,6 +569,19 @@ func (c *checker) check(baseCommit string) (*summary.Summary, check.Plan, error)
 		results[i] = c.measure(h, plan.Changed, plan.LayoutVariants, side.dir, filepath.Join(measured, strconv.Itoa(i)), side.name, &unreadable)
 	}
 	return judge()
+}
+
+// attribute says where each regressed or improved counted figure's
+// change went (check.Attribute), with the change's diff against the base
+// as measured: information beside the verdict. What cannot be said is a
+// problem of the summary and a line of the log, failing nothing.
+func (c *checker) attribute(s *summary.Summary, baseCommit string, base, change map[string]check.Measured) []check.Attributed {
+	attributed, err := check.Attribute(s, base, change, func() (*attribution.Diff, error) { return check.ChangeDiff(c.repo, baseCommit) })
+	if err != nil {
+		s.Problems = append(s.Problems, err.Error())
+		fmt.Fprintf(c.log, "perfcheck: where the figures went, not all said: %v\n", err)
+	}
+	return attributed
 }
 
 // side is one side of the check: its name and its checkout.

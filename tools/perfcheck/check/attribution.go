@@ -76,8 +76,8 @@ func ChangeDiff(repo gitwork.Repo, baseCommit string) (*attribution.Diff, error)
 	return d, nil
 }
 
-// Attribute says where the change of each regressed or improved figure of
-// s's benchmarks went that Cachegrind counts per line
+// Attribute says where the change of each regressed or improved gated
+// figure of s's benchmarks went that Cachegrind counts per line
 // (attribution.FigureWeight), when both sides kept their line counts
 // (linecounts.Open), with the change's diff: diff is called once, when a
 // figure needs it. A benchmark whose sides kept none is left out, saying
@@ -90,7 +90,8 @@ func Attribute(s *summary.Summary, base, change map[string]Measured, diff func()
 	for _, b := range s.Benchmarks {
 		var figures []string
 		for _, v := range b.Figures {
-			if (v.Outcome == verdict.Regressed || v.Outcome == verdict.Improved) && cachegrind.Explains(v.Figure) && !slices.Contains(figures, v.Figure) {
+			shown := v.Rule.Gated && (v.Outcome == verdict.Regressed || v.Outcome == verdict.Improved)
+			if shown && cachegrind.Explains(v.Figure) && !slices.Contains(figures, v.Figure) {
 				figures = append(figures, v.Figure)
 			}
 		}
@@ -168,14 +169,19 @@ func compareLine(x, y ExcerptLine) int {
 
 // Outside tells whether the change moved the figure from outside its own
 // code: no more than outsideShare of the move, counting each part's
-// absolutely, in the lines it changed and the functions it edited.
+// absolutely, in the lines it changed and the functions it edited. A move
+// mostly in the toolchain's code when the changed lines ran is not called
+// so: it may be library code those lines call, which Cachegrind counts on
+// the library's lines (attribution's limits).
 func (a Attributed) Outside() bool {
-	own := math.Abs(float64(a.Parts[attribution.ChangedLines].Delta())) + math.Abs(float64(a.Parts[attribution.EditedFunctions].Delta()))
+	abs := func(p attribution.Part) float64 { return math.Abs(float64(a.Parts[p].Delta())) }
 	var all float64
-	for _, p := range a.Parts {
-		all += math.Abs(float64(p.Delta()))
+	for p := range attribution.NumParts {
+		all += abs(p)
 	}
-	return all > 0 && own <= outsideShare*all
+	ran := a.Parts[attribution.ChangedLines] != attribution.Sums{}
+	return all > 0 && abs(attribution.ChangedLines)+abs(attribution.EditedFunctions) <= outsideShare*all &&
+		!(ran && 2*abs(attribution.Toolchain) > all)
 }
 
 // Markdown is the attribution as the comment shows it: one line saying

@@ -210,6 +210,29 @@ toolchain:memcpy.S 0 memcpy 5000 12
 	if b := s.Benchmarks[0]; b.Outcome != verdict.Regressed || !b.Fails() {
 		t.Errorf("the verdict: %+v, want the rule's, regressed", b)
 	}
+
+	// A line added that calls library code (a sort), which Cachegrind
+	// counts on the library's lines: not called layout, its parts shown.
+	sorted := `diff --git a/cc/p/a.cc b/cc/p/a.cc
+--- a/cc/p/a.cc
++++ b/cc/p/a.cc
+@@ -9,0 +10 @@
++  std::sort(v, v + n);
+`
+	base = map[string]Measured{"havlak6cc": withLines("havlak6cc", lineCounts(t, false, `
+cc/p/a.cc 9 f 100000
+toolchain:/usr/include/c++/12/bits/stl_algo.h 1900 f 10
+`), map[string]float64{"instructions": 100_010})}
+	change = map[string]Measured{"havlak6cc": withLines("havlak6cc", lineCounts(t, false, `
+cc/p/a.cc 9 f 100000
+cc/p/a.cc 10 f 5
+toolchain:/usr/include/c++/12/bits/stl_algo.h 1900 f 900000
+`), map[string]float64{"instructions": 1_000_005})}
+	attributed, err = Attribute(compareSides(t, base, change), base, change, parsed(t, sorted))
+	if err != nil || len(attributed) != 1 || attributed[0].Outside() || !strings.HasPrefix(attributed[0].Markdown(),
+		"havlak6cc +899,995 instructions: <1% in lines the change added or edited, `cc/p/a.cc:10`; 100% in the toolchain, runtime and standard library\n") {
+		t.Errorf("a sort added: %+v, %v", attributed, err)
+	}
 }
 
 // A path and a line of source are the change's: nothing in them gets out

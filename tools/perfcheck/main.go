@@ -36,7 +36,10 @@
 // are judged by tools/verdict: the
 // regressions get pprof's diff of the figures that failed, Cachegrind's
 // events of each function (a cache regression's misses, a Go program's
-// own figures without the runtime), else of their CPU profiles. A commit
+// own figures without the runtime), else of their CPU profiles; and each
+// gated Cachegrind figure that moved, when both sides kept line counts,
+// is split between the lines the change's diff added or edited and the
+// rest (check.Attribute), information beside the verdict. A commit
 // of the change may accept a regression it intends, with a trailer:
 //
 //	Perf-Accepted: havlak6 own_instructions: trades 3% instructions for 40% less memory

@@ -56,6 +56,9 @@ const (
 	// counts, in the change's lines and the functions it edited is
 	// outside the change.
 	outsideShare = 0.05
+	// mixedMoves: parts that moved against each other by more than this,
+	// the sum of their moves over the whole's, are shown as counts.
+	mixedMoves = 1.25
 )
 
 // ChangeDiff is the change's diff against the base, as the check measured
@@ -236,15 +239,16 @@ func (a Attributed) Markdown() string {
 
 // partsText says how the change split, the lines the change added or
 // edited first with where they are: each part that moved as its share of
-// the whole when all moved the same way, else as its own signed count.
+// the whole (a part that moved against it, negative), unless parts moved
+// against each other by more than mixedMoves of the whole, when shares
+// would mislead (+600% and -500%): then as its own signed count.
 func (a Attributed) partsText() string {
 	total := a.Delta()
-	sameWay := total != 0
+	var moved float64
 	for _, p := range a.Parts {
-		if d := p.Delta(); d != 0 && (d < 0) != (total < 0) {
-			sameWay = false
-		}
+		moved += math.Abs(float64(p.Delta()))
 	}
+	shares := total != 0 && moved <= mixedMoves*math.Abs(float64(total))
 	var parts []string
 	for i, p := range a.Parts {
 		d := p.Delta()
@@ -252,7 +256,7 @@ func (a Attributed) partsText() string {
 			continue
 		}
 		text := signed(d)
-		if sameWay {
+		if shares {
 			text = share(d, total)
 		}
 		text += " in " + attribution.Part(i).String()
@@ -313,10 +317,14 @@ func signed(v int64) string {
 	return numfmt.Number(float64(v))
 }
 
-// share is part as a whole percentage of total, which has its sign.
+// share is part as a whole percentage of total: negative when it moved
+// against it.
 func share(part, total int64) string {
 	p := math.Round(100 * float64(part) / float64(total))
-	if p == 0 {
+	switch {
+	case p == 0 && (part < 0) != (total < 0):
+		return "-<1%"
+	case p == 0:
 		return "<1%"
 	}
 	return fmt.Sprintf("%.0f%%", p)

@@ -386,3 +386,34 @@ func TestChangeDiff(t *testing.T) {
 		t.Error("a base that is no commit: no error")
 	}
 }
+
+// Each part is its share of the whole, one that moved against it
+// negative; when parts moved against each other by more than the whole,
+// shares would mislead, and each is its own count: a change whose lines
+// add work while the code around them gets cheaper shows both halves.
+func TestPartsText(t *testing.T) {
+	attributed := func(parts ...int64) Attributed {
+		a := &attribution.Attribution{Weight: "instructions", Base: 1_000_000, Change: 1_000_000}
+		for i, d := range parts {
+			a.Parts[i] = attribution.Sums{Base: 100_000, Change: uint64(100_000 + d)}
+			a.Change = uint64(int64(a.Change) + d)
+		}
+		a.Lines = []attribution.LineDelta{{File: "go/havlak5/havlak.go", Line: 120, Part: attribution.ChangedLines, Sums: a.Parts[0]}}
+		return Attributed{Benchmark: "havlak5", Figure: "own_instructions", Attribution: a}
+	}
+	for _, c := range []struct {
+		parts []int64
+		want  string
+	}{
+		{[]int64{1000, 100, -50}, "havlak5 +1,050 own_instructions: 95% in lines the change added or edited, `go/havlak5/havlak.go:120`; " +
+			"10% in unchanged lines of functions the change edited; -5% in other code of the program's own sources\n"},
+		{[]int64{40_000, 0, -50_000, 1}, "havlak5 -9,999 own_instructions: +40,000 in lines the change added or edited, `go/havlak5/havlak.go:120`; " +
+			"-50,000 in other code of the program's own sources; +1 in the toolchain, runtime and standard library\n"},
+		{[]int64{1000, 0, 0, -1}, "havlak5 +999 own_instructions: 100% in lines the change added or edited, `go/havlak5/havlak.go:120`; " +
+			"-<1% in the toolchain, runtime and standard library\n"},
+	} {
+		if got := attributed(c.parts...).Markdown(); got != c.want {
+			t.Errorf("parts %v:\n%s\nwant\n%s", c.parts, got, c.want)
+		}
+	}
+}

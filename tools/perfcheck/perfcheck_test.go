@@ -258,7 +258,7 @@ func figureOf(s *summary.Summary, benchmark, name string) *verdict.Verdict {
 // in the unchanged lines of the functions it edited: -1 when it says
 // none.
 func attributedShares(comment, benchmark, figure, file string) (lines, function int) {
-	m := regexp.MustCompile("(?m)^" + regexp.QuoteMeta(benchmark) + " [+][0-9,]+ " + regexp.QuoteMeta(figure) +
+	m := regexp.MustCompile("(?m)^" + regexp.QuoteMeta("**"+benchmark+"**") + " [+][0-9,]+ " + regexp.QuoteMeta(figure) +
 		": (-?[0-9]+)% in lines the change added or edited, `" + regexp.QuoteMeta(file) + ":[^`]*`(?: and [0-9]+ more files)?(?:; (-?[0-9]+)% in unchanged lines of functions the change edited)?").FindStringSubmatch(comment)
 	if m == nil {
 		return -1, -1

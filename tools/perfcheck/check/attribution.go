@@ -194,7 +194,7 @@ func (a Attributed) Outside() bool {
 // a code block, markdown.CodeBlock).
 func (a Attributed) Markdown() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s %s: ", markdown.Escape(a.Benchmark), signed(a.Delta()), markdown.Escape(a.Figure))
+	fmt.Fprintf(&b, "**%s** %s %s: ", markdown.Escape(a.Benchmark), signed(a.Delta()), markdown.Escape(a.Figure))
 	switch {
 	case a.Delta() == 0 && a.Parts == [attribution.NumParts]attribution.Sums{}:
 		b.WriteString("its line counts show no change (a median over runs may move where one run's counts do not)")

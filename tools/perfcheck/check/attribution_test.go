@@ -138,7 +138,7 @@ func TestAttributeExtraWork(t *testing.T) {
 	}
 	text := a.Markdown()
 	line, _, _ := strings.Cut(text, "\n")
-	if want := "havlak6cc +80,200 instructions: 100% in lines the change added or edited, `cc/p/a.cc:10–11`; <1% in the toolchain, runtime and standard library"; line != want {
+	if want := "**havlak6cc** +80,200 instructions: 100% in lines the change added or edited, `cc/p/a.cc:10–11`; <1% in the toolchain, runtime and standard library"; line != want {
 		t.Errorf("its line:\n%s\nwant\n%s", line, want)
 	}
 	for _, want := range []string{
@@ -159,7 +159,7 @@ func TestAttributeExtraWork(t *testing.T) {
 
 	// The change undone: an improvement, attributed the same way.
 	attributed, err = Attribute(compareSides(t, change, base), change, base, parsed(t, extraUndone))
-	if err != nil || len(attributed) != 1 || !strings.HasPrefix(attributed[0].Markdown(), "havlak6cc -80,200 instructions: 100% in lines the change added or edited") {
+	if err != nil || len(attributed) != 1 || !strings.HasPrefix(attributed[0].Markdown(), "**havlak6cc** -80,200 instructions: 100% in lines the change added or edited") {
 		t.Errorf("the change undone: %+v, %v", attributed, err)
 	}
 
@@ -203,7 +203,7 @@ toolchain:memcpy.S 0 memcpy 5000 12
 	if !a.Outside() {
 		t.Errorf("%+v: want outside the change", a.Parts)
 	}
-	want := "havlak6cc +52 i1_misses: **outside the change: layout or code generation**; moved most: `f` +60, `main` -10, `memcpy` +2\n"
+	want := "**havlak6cc** +52 i1_misses: **outside the change: layout or code generation**; moved most: `f` +60, `main` -10, `memcpy` +2\n"
 	if got := a.Markdown(); got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
@@ -230,7 +230,7 @@ toolchain:/usr/include/c++/12/bits/stl_algo.h 1900 f 900000
 `), map[string]float64{"instructions": 1_000_005})}
 	attributed, err = Attribute(compareSides(t, base, change), base, change, parsed(t, sorted))
 	if err != nil || len(attributed) != 1 || attributed[0].Outside() || !strings.HasPrefix(attributed[0].Markdown(),
-		"havlak6cc +899,995 instructions: <1% in lines the change added or edited, `cc/p/a.cc:10`; 100% in the toolchain, runtime and standard library\n") {
+		"**havlak6cc** +899,995 instructions: <1% in lines the change added or edited, `cc/p/a.cc:10`; 100% in the toolchain, runtime and standard library\n") {
 		t.Errorf("a sort added: %+v, %v", attributed, err)
 	}
 }
@@ -249,7 +249,7 @@ func TestAttributionEscapes(t *testing.T) {
 	}
 	text := attributed[0].Markdown()
 	for _, want := range []string{
-		"b\\<i\\> +500 instructions: 100% in lines the change added or edited, ``cc/`x`<script>\\|y.cc:2``\n",
+		"**b\\<i\\>** +500 instructions: 100% in lines the change added or edited, ``cc/`x`<script>\\|y.cc:2``\n",
 		"\n`````\ncc/`x`<script>|y.cc\n",
 		"+2  x = \"````\"; // </details><script>alert(1)</script> | a b\n`````\n\n</details>\n",
 	} {
@@ -318,7 +318,7 @@ func TestCommentSaysWhereItWent(t *testing.T) {
 	text := b.String()
 	row := strings.Index(text, "| havlak6cc | **REGRESSED** | **REGRESSED** instructions +75.65%")
 	where := strings.Index(text, "\n**Where the changes went** (Cachegrind's counts per line and the change's diff; information, not the verdict):\n\n"+
-		"havlak6cc +80,200 instructions: 100% in lines the change added or edited, `cc/p/a.cc:10–11`")
+		"**havlak6cc** +80,200 instructions: 100% in lines the change added or edited, `cc/p/a.cc:10–11`")
 	if row < 0 || where < row || !strings.HasPrefix(text, "### :x: Perf check: 1 of 1") {
 		t.Errorf("comment:\n%s", text)
 	}
@@ -405,11 +405,11 @@ func TestPartsText(t *testing.T) {
 		parts []int64
 		want  string
 	}{
-		{[]int64{1000, 100, -50}, "havlak5 +1,050 own_instructions: 95% in lines the change added or edited, `go/havlak5/havlak.go:120`; " +
+		{[]int64{1000, 100, -50}, "**havlak5** +1,050 own_instructions: 95% in lines the change added or edited, `go/havlak5/havlak.go:120`; " +
 			"10% in unchanged lines of functions the change edited; -5% in other code of the program's own sources\n"},
-		{[]int64{40_000, 0, -50_000, 1}, "havlak5 -9,999 own_instructions: +40,000 in lines the change added or edited, `go/havlak5/havlak.go:120`; " +
+		{[]int64{40_000, 0, -50_000, 1}, "**havlak5** -9,999 own_instructions: +40,000 in lines the change added or edited, `go/havlak5/havlak.go:120`; " +
 			"-50,000 in other code of the program's own sources; +1 in the toolchain, runtime and standard library\n"},
-		{[]int64{1000, 0, 0, -1}, "havlak5 +999 own_instructions: 100% in lines the change added or edited, `go/havlak5/havlak.go:120`; " +
+		{[]int64{1000, 0, 0, -1}, "**havlak5** +999 own_instructions: 100% in lines the change added or edited, `go/havlak5/havlak.go:120`; " +
 			"-<1% in the toolchain, runtime and standard library\n"},
 	} {
 		if got := attributed(c.parts...).Markdown(); got != c.want {

@@ -130,7 +130,7 @@ func TestRealCommentSaysWhereItWent(t *testing.T) {
 	if lines := strings.Split(where, "\n"); len(lines) > 2 {
 		line = lines[2]
 	}
-	m := regexp.MustCompile("^sums_cc [+][0-9,]+ instructions: ([0-9]+)% in lines the change added or edited, `prog.cc:[0-9]+–[0-9]+`").FindStringSubmatch(line)
+	m := regexp.MustCompile("^[*][*]sums_cc[*][*] [+][0-9,]+ instructions: ([0-9]+)% in lines the change added or edited, `prog.cc:[0-9]+–[0-9]+`").FindStringSubmatch(line)
 	share := 0
 	if m != nil {
 		share, _ = strconv.Atoi(m[1])

@@ -369,12 +369,26 @@ func TestChangeDiff(t *testing.T) {
 	write("cc/p/a.cc", "a\nnew\nb\nc\n")
 	git("commit", "-q", "-am", "change")
 	write("go/p/b.go", "x\ny\n") // not committed
+	// Untracked: a source file, added; a binary, a link out of the
+	// checkout and an ignored file, left out.
+	write("cc/p/new file.cc", "int f() {\r\n  return 1;\r\n}")
+	write("cc/p/blob.bin", "a\x00b")
+	if err := os.Symlink("/etc/hostname", filepath.Join(dir, "cc/p/link.cc")); err != nil {
+		t.Fatal(err)
+	}
+	write(".gitignore", "*.o\n")
+	write("cc/p/a.o", "object\n")
 	d, err := ChangeDiff(gitwork.Repo(dir), base)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := fmt.Sprint(d.Files()); got != "[cc/p/a.cc go/p/b.go]" {
+	if got := fmt.Sprint(d.Files()); got != "[cc/p/a.cc go/p/b.go .gitignore cc/p/new file.cc]" {
 		t.Errorf("files %s", got)
+	}
+	for line, want := range []string{1: "int f() {", 2: "  return 1;", 3: "}"} {
+		if text, ok := d.Text("cc/p/new file.cc", uint64(line), 0); line > 0 && (text != want || !ok) {
+			t.Errorf("cc/p/new file.cc:%d: %q, %v; want %q", line, text, ok, want)
+		}
 	}
 	if text, ok := d.Text("cc/p/a.cc", 2, 0); text != "new" || !ok {
 		t.Errorf("cc/p/a.cc:2: %q, %v", text, ok)

@@ -190,9 +190,9 @@ func attributeFigure(base, change *linecounts.File, d *attribution.Diff, figure 
 	return attribution.Attribute(base, change, d, w)
 }
 
-// excerpt are the lines of the change's own code that moved a most, in
-// the order of the source: its changed lines and the unchanged lines of
-// the functions it edited, each with its text from d.
+// excerpt are the lines of the change's own code that moved a's figure
+// most, in the order of the source: its changed lines and the unchanged
+// lines of the functions it edited, each with its text from d.
 func excerpt(a *attribution.Attribution, d *attribution.Diff) []ExcerptLine {
 	var lines []ExcerptLine
 	for _, l := range a.Lines { // largest change first
@@ -244,12 +244,12 @@ func (a Attributed) Markdown() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "**%s** %s %s: ", markdown.Escape(a.Benchmark), signed(a.Delta()), markdown.Escape(a.Figure))
 	switch {
-	case a.Delta() == 0 && a.Parts == [attribution.NumParts]attribution.Sums{}:
+	case !slices.ContainsFunc(a.Parts[:], func(p attribution.Sums) bool { return p.Delta() != 0 }):
 		b.WriteString("its line counts show no change (a median over runs may move where one run's counts do not)")
 	case a.Outside():
 		b.WriteString("**outside the change: layout or code generation**")
 		if own := a.Parts[attribution.ChangedLines].Delta() + a.Parts[attribution.EditedFunctions].Delta(); own != 0 {
-			fmt.Fprintf(&b, " (%s in the change's own functions)", signed(own))
+			fmt.Fprintf(&b, " (%s in the change's own lines and functions)", signed(own))
 		}
 		var moved []string
 		for _, f := range a.Functions[:min(len(a.Functions), shownFunctions)] {

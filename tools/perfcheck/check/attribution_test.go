@@ -425,6 +425,8 @@ func TestPartsText(t *testing.T) {
 			"-50,000 in other code of the program's own sources; +1 in the toolchain, runtime and standard library\n"},
 		{[]int64{1000, 0, 0, -1}, "**havlak5** +999 own_instructions: 100% in lines the change added or edited, `go/havlak5/havlak.go:120`; " +
 			"-<1% in the toolchain, runtime and standard library\n"},
+		{[]int64{10, 0, 1000}, "**havlak5** +1,010 own_instructions: **outside the change: layout or code generation** (+10 in the change's own lines and functions)\n"},
+		{[]int64{0}, "**havlak5** 0 own_instructions: its line counts show no change (a median over runs may move where one run's counts do not)\n"},
 	} {
 		if got := attributed(c.parts...).Markdown(); got != c.want {
 			t.Errorf("parts %v:\n%s\nwant\n%s", c.parts, got, c.want)

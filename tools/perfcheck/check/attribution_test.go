@@ -116,7 +116,8 @@ toolchain:memcpy.S 0 memcpy 5200
 `
 )
 
-func parsed(t *testing.T, text string) func() (*attribution.Diff, error) {
+// parsed gives the diff text is, as Attribute asks for it.
+func parsed(text string) func() (*attribution.Diff, error) {
 	return func() (*attribution.Diff, error) { return attribution.ParseDiff([]byte(text)) }
 }
 
@@ -128,7 +129,7 @@ func TestAttributeExtraWork(t *testing.T) {
 	base := map[string]Measured{"havlak6cc": withLines("havlak6cc", lineCounts(t, false, extraBase), map[string]float64{"instructions": 106_010})}
 	change := map[string]Measured{"havlak6cc": withLines("havlak6cc", lineCounts(t, false, extraChange), map[string]float64{"instructions": 186_210})}
 	s := compareSides(t, base, change)
-	attributed, err := Attribute(s, base, change, parsed(t, extraWork))
+	attributed, err := Attribute(s, base, change, parsed(extraWork))
 	if err != nil || len(attributed) != 1 {
 		t.Fatalf("%+v, %v: want one attribution", attributed, err)
 	}
@@ -158,7 +159,7 @@ func TestAttributeExtraWork(t *testing.T) {
 	}
 
 	// The change undone: an improvement, attributed the same way.
-	attributed, err = Attribute(compareSides(t, change, base), change, base, parsed(t, extraUndone))
+	attributed, err = Attribute(compareSides(t, change, base), change, base, parsed(extraUndone))
 	if err != nil || len(attributed) != 1 || !strings.HasPrefix(attributed[0].Markdown(), "**havlak6cc** -80,200 instructions: 100% in lines the change added or edited") {
 		t.Errorf("the change undone: %+v, %v", attributed, err)
 	}
@@ -195,7 +196,7 @@ cc/p/a.cc 20 main 1000 40
 toolchain:memcpy.S 0 memcpy 5000 12
 `), map[string]float64{"instructions": 106_000, "i1_misses": 312})}
 	s := compareSides(t, base, change)
-	attributed, err := Attribute(s, base, change, parsed(t, reworded))
+	attributed, err := Attribute(s, base, change, parsed(reworded))
 	if err != nil || len(attributed) != 1 || attributed[0].Figure != "i1_misses" {
 		t.Fatalf("%+v, %v: want the I1 misses' attribution alone", attributed, err)
 	}
@@ -228,7 +229,7 @@ cc/p/a.cc 9 f 100000
 cc/p/a.cc 10 f 5
 toolchain:/usr/include/c++/12/bits/stl_algo.h 1900 f 900000
 `), map[string]float64{"instructions": 1_000_005})}
-	attributed, err = Attribute(compareSides(t, base, change), base, change, parsed(t, sorted))
+	attributed, err = Attribute(compareSides(t, base, change), base, change, parsed(sorted))
 	if err != nil || len(attributed) != 1 || attributed[0].Outside() || !strings.HasPrefix(attributed[0].Markdown(),
 		"**havlak6cc** +899,995 instructions: <1% in lines the change added or edited, `cc/p/a.cc:10`; 100% in the toolchain, runtime and standard library\n") {
 		t.Errorf("a sort added: %+v, %v", attributed, err)
@@ -243,7 +244,7 @@ func TestAttributionEscapes(t *testing.T) {
 		"+x = \"````\"; // </details><script>alert(1)</script> | a\rb\n"
 	base := map[string]Measured{"b<i>": withLines("b<i>", lineCounts(t, false, "cc/p/a.cc 1 f 1000"), map[string]float64{"instructions": 1000})}
 	change := map[string]Measured{"b<i>": withLines("b<i>", lineCounts(t, false, hostile+" 2 f<script> 500\ncc/p/a.cc 1 f 1000"), map[string]float64{"instructions": 1500})}
-	attributed, err := Attribute(compareSides(t, base, change), base, change, parsed(t, d))
+	attributed, err := Attribute(compareSides(t, base, change), base, change, parsed(d))
 	if err != nil || len(attributed) != 1 {
 		t.Fatalf("%+v, %v", attributed, err)
 	}
@@ -289,7 +290,7 @@ func TestAttributeWithoutLineCounts(t *testing.T) {
 		"broken": withLines("broken", "havlak-lab cachegrind line counts 9\n", map[string]float64{"instructions": 186_210}),
 	}
 	s := compareSides(t, base, change)
-	attributed, err := Attribute(s, base, change, parsed(t, extraWork))
+	attributed, err := Attribute(s, base, change, parsed(extraWork))
 	if len(attributed) != 1 || attributed[0].Benchmark != "kept" || err == nil || !strings.Contains(err.Error(), "broken: where its figures went") || strings.Contains(err.Error(), "none") {
 		t.Errorf("%+v, %v: want kept's attribution, broken's error, nothing of none", attributed, err)
 	}
@@ -305,7 +306,7 @@ func TestCommentSaysWhereItWent(t *testing.T) {
 	base := map[string]Measured{"havlak6cc": withLines("havlak6cc", lineCounts(t, false, extraBase), map[string]float64{"instructions": 106_010})}
 	change := map[string]Measured{"havlak6cc": withLines("havlak6cc", lineCounts(t, false, extraChange), map[string]float64{"instructions": 186_210})}
 	s := compareSides(t, base, change)
-	attributed, err := Attribute(s, base, change, parsed(t, extraWork))
+	attributed, err := Attribute(s, base, change, parsed(extraWork))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -29,6 +30,41 @@ func (r Repo) Output(args ...string) (string, error) {
 		return stdout.String(), fmt.Errorf("git %s: %v: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
 	}
 	return strings.TrimSpace(stdout.String()), nil
+}
+
+// OutputLimited runs git with args and returns its standard output as it
+// is, untrimmed (a diff's, say), or an error when it is over limit bytes:
+// what the command prints may be a change's, as large as the change.
+func (r Repo) OutputLimited(limit int, args ...string) ([]byte, error) {
+	cmd := exec.Command("git", append([]string{"-C", string(r)}, args...)...)
+	stdout := &limitedBuffer{limit: limit}
+	var stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = stdout, &stderr
+	err := cmd.Run()
+	switch {
+	case stdout.over:
+		return nil, fmt.Errorf("git %s: its output is over the limit of %d bytes", strings.Join(args, " "), limit)
+	case err != nil:
+		return nil, fmt.Errorf("git %s: %v: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
+	}
+	return stdout.buf.Bytes(), nil
+}
+
+// A limitedBuffer keeps up to limit bytes, and refuses more: the command
+// writing to it stops on a broken pipe. (It has no ReadFrom, which
+// io.Copy would call instead of Write.)
+type limitedBuffer struct {
+	buf   bytes.Buffer
+	limit int
+	over  bool
+}
+
+func (b *limitedBuffer) Write(p []byte) (int, error) {
+	if b.buf.Len()+len(p) > b.limit {
+		b.over = true
+		return 0, errors.New("over the limit")
+	}
+	return b.buf.Write(p)
 }
 
 // Commit resolves rev to a commit's full name; what names rev in errors.

@@ -160,3 +160,22 @@ func TestCopyCheckout(t *testing.T) {
 		t.Errorf("an ignored file was copied: %v", err)
 	}
 }
+
+// OutputLimited gives git's output as it is, or refuses it past its
+// limit.
+func TestOutputLimited(t *testing.T) {
+	dir := t.TempDir()
+	if out, err := exec.Command("git", "-C", dir, "init", "-q").CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
+	}
+	repo := Repo(dir)
+	if out, err := repo.OutputLimited(100, "version"); err != nil || !strings.HasPrefix(string(out), "git version ") || !strings.HasSuffix(string(out), "\n") {
+		t.Errorf("git version: %q, %v; want its line, untrimmed", out, err)
+	}
+	if out, err := repo.OutputLimited(5, "version"); err == nil || out != nil || !strings.Contains(err.Error(), "over the limit of 5 bytes") {
+		t.Errorf("git version in 5 bytes: %q, %v; want refused", out, err)
+	}
+	if _, err := repo.OutputLimited(100, "no-such-command"); err == nil {
+		t.Error("a failing git command: no error")
+	}
+}

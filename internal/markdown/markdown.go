@@ -46,3 +46,31 @@ func Code(text string) string {
 	}
 	return fence + text + fence
 }
+
+// CodeBlock is lines as a fenced code block, ending in a newline: its
+// fence of backticks longer than any run of them inside, so that no line
+// ends it; each line one line (line breaks become spaces, a tab four
+// spaces); and what would not show as itself shown as cli.Field shows it.
+// Inside, nothing is Markdown or HTML.
+func CodeBlock(lines []string) string {
+	var body strings.Builder
+	longest := 0
+	for _, line := range lines {
+		line = cli.Field(strings.ReplaceAll(blockBreaks.Replace(line), "\t", "    "))
+		run := 0
+		for _, r := range line {
+			if r != '`' {
+				run = 0
+				continue
+			}
+			run++
+			longest = max(longest, run)
+		}
+		body.WriteString(line + "\n")
+	}
+	fence := strings.Repeat("`", max(3, longest+1))
+	return fence + "\n" + body.String() + fence + "\n"
+}
+
+// blockBreaks become spaces: a line of a code block is one line.
+var blockBreaks = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ")

@@ -44,3 +44,16 @@ func TestCode(t *testing.T) {
 		}
 	}
 }
+
+// A code block holds its lines as they are, one a line: no run of
+// backticks closes it, no line break or escape sequence gets through.
+func TestCodeBlock(t *testing.T) {
+	got := CodeBlock([]string{"\tfor i := range n {", "x := \"```\" // </details><script>alert(1)</script>", "two\nlines\r\x1b[2J \u202e", "| a | b |"})
+	want := "````\n    for i := range n {\nx := \"```\" // </details><script>alert(1)</script>\ntwo lines \\x1b[2J \\u202e\n| a | b |\n````\n"
+	if got != want || raw(strings.ReplaceAll(got, "\n", "")) {
+		t.Errorf("CodeBlock = %q, want %q", got, want)
+	}
+	if got := CodeBlock([]string{"plain"}); got != "```\nplain\n```\n" {
+		t.Errorf("CodeBlock(plain) = %q", got)
+	}
+}

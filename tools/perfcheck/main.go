@@ -36,7 +36,10 @@
 // are judged by tools/verdict: the
 // regressions get pprof's diff of the figures that failed, Cachegrind's
 // events of each function (a cache regression's misses, a Go program's
-// own figures without the runtime), else of their CPU profiles. A commit
+// own figures without the runtime), else of their CPU profiles; and each
+// gated Cachegrind figure that moved, when both sides kept line counts,
+// is split between the lines the change's diff added or edited and the
+// rest (check.Attribute), information beside the verdict. A commit
 // of the change may accept a regression it intends, with a trailer:
 //
 //	Perf-Accepted: havlak6 own_instructions: trades 3% instructions for 40% less memory
@@ -84,6 +87,7 @@ import (
 	"havlak-lab/internal/cli"
 	"havlak-lab/internal/gitwork"
 	"havlak-lab/internal/labcache"
+	"havlak-lab/tools/perf/cachegrind/attribution"
 	"havlak-lab/tools/perf/perfspec"
 	"havlak-lab/tools/perfcheck/check"
 	"havlak-lab/tools/result"
@@ -545,6 +549,9 @@ func (c *checker) check(baseCommit string) (*summary.Summary, check.Plan, error)
 			}
 			s.ProfileDiffs = append(s.ProfileDiffs, diffs...)
 		}
+		if !c.ownView { // which writes no comment
+			plan.Attributions = c.attribute(s, baseCommit, results[1], results[0])
+		}
 		return s, plan, nil
 	}
 	if len(plan.Changed) == 0 {
@@ -565,6 +572,19 @@ func (c *checker) check(baseCommit string) (*summary.Summary, check.Plan, error)
 		results[i] = c.measure(h, plan.Changed, plan.LayoutVariants, side.dir, filepath.Join(measured, strconv.Itoa(i)), side.name, &unreadable)
 	}
 	return judge()
+}
+
+// attribute says where each regressed or improved counted figure's
+// change went (check.Attribute), with the change's diff against the base
+// as measured: information beside the verdict. What cannot be said is a
+// problem of the summary and a line of the log, failing nothing.
+func (c *checker) attribute(s *summary.Summary, baseCommit string, base, change map[string]check.Measured) []check.Attributed {
+	attributed, err := check.Attribute(s, base, change, func() (*attribution.Diff, error) { return check.ChangeDiff(c.repo, baseCommit) })
+	if err != nil {
+		s.Problems = append(s.Problems, err.Error())
+		fmt.Fprintf(c.log, "perfcheck: where the figures went, not all said: %v\n", err)
+	}
+	return attributed
 }
 
 // side is one side of the check: its name and its checkout.

@@ -201,6 +201,9 @@ type Plan struct {
 	// would say, shown beside the verdict and deciding nothing; nil when
 	// they were not asked.
 	OwnView *OwnView
+	// Attributions say where each regressed or improved counted figure's
+	// change went (Attribute): shown under the table, deciding nothing.
+	Attributions []Attributed
 }
 
 // NewPlan compares the identities of the base's and the change's targets.

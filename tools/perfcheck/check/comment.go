@@ -37,7 +37,9 @@ const CommentLimit = 65536 - 512
 // the table, are cut, saying how many rows are left out (summary.json has
 // them all). After the table, folded, what each measured benchmark's
 // gated figures can see (seesBlock): cut before the list of those not
-// measured, which the table's rows already outrank.
+// measured, which the table's rows already outrank. Right after the
+// table, where each regressed or improved counted figure's change went
+// (Plan.Attributions), in at most a quarter of limit.
 func WriteComment(w io.Writer, s *summary.Summary, plan Plan, pair summary.Pair, limit int) {
 	var head strings.Builder
 	failing := s.Regressed()
@@ -85,7 +87,8 @@ func WriteComment(w io.Writer, s *summary.Summary, plan Plan, pair summary.Pair,
 		fmt.Fprintf(&tail, "- unreadable: %s\n", markdown.Escape(u))
 	}
 
-	budget := limit - head.Len() - tail.Len() - 600
+	where := attributionsBlock(plan.Attributions, limit/4)
+	budget := limit - head.Len() - tail.Len() - len(where) - 600
 	const header = "\n| benchmark | verdict | counted figures, each with its verdict |\n|---|---|---|\n"
 	table := cut(first, budget-len(header))
 	budget -= len(header) + len(table)
@@ -106,6 +109,7 @@ func WriteComment(w io.Writer, s *summary.Summary, plan Plan, pair summary.Pair,
 	if table != "" {
 		io.WriteString(w, header+table)
 	}
+	io.WriteString(w, where)
 	if quietTable != "" {
 		fmt.Fprintf(w, "\n<details><summary>%d measured, unchanged within the noise</summary>\n%s%s\n</details>\n", len(quiet), header, quietTable)
 	}
@@ -116,6 +120,20 @@ func WriteComment(w io.Writer, s *summary.Summary, plan Plan, pair summary.Pair,
 	if tail.Len() > 0 {
 		fmt.Fprintf(w, "\n**What changed in the profiles** (pprof -diff_base):\n\n%s", tail.String())
 	}
+}
+
+// attributionsBlock says where the figures' changes went (Attributed), in
+// at most budget bytes.
+func attributionsBlock(attributions []Attributed, budget int) string {
+	var each []string
+	for _, a := range attributions {
+		each = append(each, a.Markdown())
+	}
+	if len(each) == 0 {
+		return ""
+	}
+	const head = "\n**Where the changes went** (Cachegrind's counts per line and the change's diff; information, not the verdict):\n\n"
+	return head + cutSaying(each, budget-len(head), "the results' line counts have them all")
 }
 
 // cut joins lines, one a line, while they fit in budget bytes, then says

@@ -376,3 +376,39 @@ func TestEditedIsTheSameForEveryFigure(t *testing.T) {
 		}
 	}
 }
+
+// A diff shows the text of its hunks' lines, by the change's line or,
+// for a removed one, the base's; not the lines outside its hunks.
+func TestDiffText(t *testing.T) {
+	d := diff(t, `diff --git a/go/p/a.go b/go/p/a.go
+--- a/go/p/a.go
++++ b/go/p/a.go
+@@ -10,2 +10,4 @@ func f() {
+ 	x++
++	for i := range n {
++	}
+-}
++} // end
+\ No newline at end of file
+`)
+	for _, c := range []struct {
+		file           string
+		line, baseLine uint64
+		text           string
+		ok             bool
+	}{
+		{"go/p/a.go", 10, 0, "\tx++", true},
+		{"go/p/a.go", 11, 0, "\tfor i := range n {", true},
+		{"go/p/a.go", 13, 0, "} // end", true},
+		{"go/p/a.go", 0, 11, "}", true},
+		{"go/p/a.go", 0, 10, "\tx++", true},
+		{"go/p/a.go", 14, 0, "", false},
+		{"go/p/a.go", 9, 0, "", false},
+		{"go/p/b.go", 10, 0, "", false},
+		{"go/p/a.go", 0, 0, "", false},
+	} {
+		if text, ok := d.Text(c.file, c.line, c.baseLine); text != c.text || ok != c.ok {
+			t.Errorf("Text(%s, %d, %d) = %q, %v; want %q, %v", c.file, c.line, c.baseLine, text, ok, c.text, c.ok)
+		}
+	}
+}

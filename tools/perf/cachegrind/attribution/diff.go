@@ -25,7 +25,8 @@ const (
 // A Diff is a unified diff between the base's source tree and the
 // change's (git diff BASE CHANGE, or diff -u), as far as an attribution
 // needs it: for each file it touches, which lines the change added or
-// edited, which base lines it removed, and where every other line moved.
+// edited, which base lines it removed, and where every other line moved;
+// and the text of its hunks' lines (Text), for an excerpt of the change.
 type Diff struct {
 	files    []*fileDiff
 	byChange map[string]*fileDiff
@@ -41,8 +42,10 @@ type fileDiff struct {
 // A hunk is one "@@ -a,b +c,d @@" and its lines.
 type hunk struct {
 	baseStart, baseLines, changeStart, changeLines int
-	// kinds are its lines' first characters (' ', '-', '+') in order.
+	// kinds are its lines' first characters (' ', '-', '+') in order;
+	// texts, the rest of each.
 	kinds []byte
+	texts []string
 }
 
 // hunkHeader is a hunk's first line; a count left out is 1.
@@ -294,6 +297,7 @@ func (p *diffParser) hunkLine(text string) error {
 		return fmt.Errorf("%q: not a line the hunk has left (%d base, %d change)", text, p.baseLeft, p.changeLeft)
 	}
 	p.open.kinds = append(p.open.kinds, kind)
+	p.open.texts = append(p.open.texts, strings.TrimPrefix(text, string(kind)))
 	return nil
 }
 
@@ -386,4 +390,38 @@ func (d *Diff) Files() []string {
 		names = append(names, cmpOr(f.change, f.base))
 	}
 	return slices.Clip(names)
+}
+
+// Text is the text of a line as the diff shows it, named as a LineDelta
+// names it: line of the change's file, a line the change added or edited
+// or a context line; or, line being 0, baseLine of the base's, a line the
+// change removed or edited. ok is false for a line the diff does not show
+// (outside every hunk, or of a file it does not touch). The text is the
+// change's, untrusted: whoever shows it escapes it.
+func (d *Diff) Text(file string, line, baseLine uint64) (text string, ok bool) {
+	f := d.byChange[file]
+	if f == nil {
+		f = d.byBase[file]
+	}
+	s, n := changeSide, line
+	if line == 0 {
+		s, n = baseSide, baseLine
+	}
+	if f == nil || n == 0 || n > maxLineNumber {
+		return "", false
+	}
+	for i := range f.hunks {
+		h := &f.hunks[i]
+		at := uint64(h.start(s))
+		for j, kind := range h.kinds {
+			if kind != ' ' && kind != own(s) {
+				continue
+			}
+			if at == n {
+				return h.texts[j], true
+			}
+			at++
+		}
+	}
+	return "", false
 }

@@ -1,0 +1,387 @@
+package check
+
+import (
+	"bytes"
+	"cmp"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+
+	"havlak-lab/internal/gitwork"
+	"havlak-lab/internal/markdown"
+	"havlak-lab/internal/numfmt"
+	"havlak-lab/tools/perf/cachegrind"
+	"havlak-lab/tools/perf/cachegrind/attribution"
+	"havlak-lab/tools/perf/cachegrind/linecounts"
+	"havlak-lab/tools/summary"
+	"havlak-lab/tools/verdict"
+)
+
+// An Attributed is where one regressed or improved counted figure's change
+// went (package attribution): its split between the lines the change
+// added or edited, the rest of the functions it edited, the program's
+// other code and the toolchain, from both sides' counts per line and the
+// change's diff. It is information shown under the verdict, never part of
+// it.
+type Attributed struct {
+	Benchmark, Figure string
+	*attribution.Attribution
+	// Excerpt are the lines of the change's own code (its changed lines
+	// and the functions it edited) that moved the figure most, in the
+	// order of the source.
+	Excerpt []ExcerptLine
+}
+
+// An ExcerptLine is one line of an Attributed's excerpt: its counts on
+// both sides and its text as the change's diff shows it (Text is "" when
+// the diff does not show the line).
+type ExcerptLine struct {
+	attribution.LineDelta
+	Text string
+}
+
+// Limits of what an Attributed shows: its text is the change's.
+const (
+	// excerptLines bounds an excerpt's lines.
+	excerptLines = 6
+	// excerptText bounds a line's text, in characters.
+	excerptText = 120
+	// shownName bounds a file's or a function's name, in characters.
+	shownName = 160
+	// shownFunctions are the functions named for a move outside the
+	// change.
+	shownFunctions = 3
+	// outsideShare: a move with at most this share of it, in absolute
+	// counts, in the change's lines and the functions it edited is
+	// outside the change.
+	outsideShare = 0.05
+	// mixedMoves: parts that moved against each other by more than this,
+	// the sum of their moves over the whole's, are shown as counts.
+	mixedMoves = 1.25
+	// maxUntracked bounds an untracked file the diff takes as added: a
+	// source file is kilobytes.
+	maxUntracked = 1 << 20
+)
+
+// ChangeDiff is the change's diff against the base, as the check measured
+// it: git diff of the base's commit against the change's checkout (its
+// commits and its uncommitted edits), in git's own spelling whatever the
+// user's settings, and each file git does not track yet but would (what
+// the check's reach counts as changed) as a file the change added;
+// bounded as attribution.ParseDiff bounds a diff.
+func ChangeDiff(repo gitwork.Repo, baseCommit string) (*attribution.Diff, error) {
+	data, err := repo.OutputLimited(attribution.MaxDiffBytes, "-c", "core.quotePath=true", "diff", "--no-color", "--no-ext-diff",
+		"--no-textconv", "--no-relative", "--src-prefix=a/", "--dst-prefix=b/", "--find-renames", baseCommit, "--")
+	if err != nil {
+		return nil, err
+	}
+	untracked, err := repo.Files("--others", "--exclude-standard")
+	if err != nil {
+		return nil, err
+	}
+	if data, err = addUntracked(data, string(repo), untracked); err != nil {
+		return nil, err
+	}
+	d, err := attribution.ParseDiff(data)
+	if err != nil {
+		return nil, fmt.Errorf("the change's diff: %w", err)
+	}
+	return d, nil
+}
+
+// addUntracked adds to a diff each of files, untracked files of the
+// checkout dir, as added: a regular file of at most maxUntracked bytes
+// and no NUL byte (source), read inside dir only (os.Root); the others,
+// a link among them, are left out, as is any past attribution.MaxDiffBytes
+// in all.
+func addUntracked(diff []byte, dir string, files []string) ([]byte, error) {
+	if len(files) == 0 {
+		return diff, nil
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	out := bytes.NewBuffer(diff)
+	for _, name := range files {
+		info, err := root.Lstat(name)
+		if err != nil || !info.Mode().IsRegular() || info.Size() > maxUntracked || out.Len()+2*int(info.Size())+3*len(name)+100 > attribution.MaxDiffBytes {
+			continue
+		}
+		data, err := root.ReadFile(name)
+		if err != nil || len(data) == 0 || len(data) > maxUntracked || bytes.IndexByte(data, 0) >= 0 {
+			continue
+		}
+		lines := strings.SplitAfter(strings.TrimSuffix(string(data), "\n"), "\n")
+		fmt.Fprintf(out, "diff --git %s %s\nnew file mode 100644\n--- /dev/null\n+++ %s\n@@ -0,0 +1,%d @@\n",
+			strconv.Quote("a/"+name), strconv.Quote("b/"+name), strconv.Quote("b/"+name), len(lines))
+		for _, line := range lines {
+			out.WriteString("+" + strings.TrimSuffix(line, "\n") + "\n")
+		}
+	}
+	return out.Bytes(), nil
+}
+
+// Attribute says where the change of each regressed or improved gated
+// figure of s's benchmarks went that Cachegrind counts per line
+// (attribution.FigureWeight), when both sides kept their line counts
+// (linecounts.Open), with the change's diff: diff is called once, when a
+// figure needs it. A benchmark whose sides kept none is left out, saying
+// nothing; what could not be read or split is the error, beside the
+// attributions that could, and fails nothing.
+func Attribute(s *summary.Summary, base, change map[string]Measured, diff func() (*attribution.Diff, error)) ([]Attributed, error) {
+	var out []Attributed
+	var errs []error
+	var d *attribution.Diff
+	for _, b := range s.Benchmarks {
+		var figures []string
+		for _, v := range b.Figures {
+			shown := v.Rule.Gated && (v.Outcome == verdict.Regressed || v.Outcome == verdict.Improved)
+			if shown && cachegrind.Explains(v.Figure) && !slices.Contains(figures, v.Figure) {
+				figures = append(figures, v.Figure)
+			}
+		}
+		if len(figures) == 0 || base[b.Name].Result == nil || change[b.Name].Result == nil {
+			continue
+		}
+		var sides [2]*linecounts.File
+		var err error
+		for i, m := range []Measured{base[b.Name], change[b.Name]} {
+			if sides[i], err = linecounts.Open(m.Result, m.Outputs); err != nil {
+				break
+			}
+		}
+		if errors.Is(err, linecounts.ErrNone) {
+			continue
+		}
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: where its figures went: %w", b.Name, err))
+			continue
+		}
+		if d == nil {
+			if d, err = diff(); err != nil {
+				return out, errors.Join(append(errs, fmt.Errorf("where the figures went: %w", err))...)
+			}
+		}
+		goProgram := change[b.Name].Metric(cachegrind.MetricOwnInstructions) != nil
+		for _, figure := range figures {
+			a, err := attributeFigure(sides[0], sides[1], d, figure, goProgram)
+			if err != nil {
+				errs = append(errs, fmt.Errorf("%s: where %s went: %w", b.Name, figure, err))
+				continue
+			}
+			out = append(out, Attributed{Benchmark: b.Name, Figure: figure, Attribution: a, Excerpt: excerpt(a, d)})
+		}
+	}
+	return out, errors.Join(errs...)
+}
+
+// attributeFigure splits figure's change from base to change.
+func attributeFigure(base, change *linecounts.File, d *attribution.Diff, figure string, goProgram bool) (*attribution.Attribution, error) {
+	w, err := attribution.FigureWeight(figure, goProgram)
+	if err != nil {
+		return nil, err
+	}
+	return attribution.Attribute(base, change, d, w)
+}
+
+// excerpt are the lines of the change's own code that moved a's figure
+// most, in the order of the source: its changed lines and the unchanged
+// lines of the functions it edited, each with its text from d.
+func excerpt(a *attribution.Attribution, d *attribution.Diff) []ExcerptLine {
+	var lines []ExcerptLine
+	for _, l := range a.Lines { // largest change first
+		if len(lines) == excerptLines {
+			break
+		}
+		if l.Delta() == 0 || l.Part != attribution.ChangedLines && l.Part != attribution.EditedFunctions {
+			continue
+		}
+		text, _ := d.Text(l.File, l.Line, l.BaseLine)
+		lines = append(lines, ExcerptLine{LineDelta: l, Text: text})
+	}
+	slices.SortStableFunc(lines, func(x, y ExcerptLine) int {
+		return cmp.Or(strings.Compare(x.File, y.File), compareLine(x, y))
+	})
+	return lines
+}
+
+// compareLine orders two lines of one file: by the change's line, a
+// removed one near where the base's line was.
+func compareLine(x, y ExcerptLine) int {
+	at := func(l ExcerptLine) uint64 { return cmp.Or(l.Line, l.BaseLine) }
+	return cmp.Compare(at(x), at(y))
+}
+
+// Outside tells whether the change moved the figure from outside its own
+// code: no more than outsideShare of the move, counting each part's
+// absolutely, in the lines it changed and the functions it edited. A move
+// mostly in the toolchain's code when the changed lines ran is not called
+// so: it may be library code those lines call, which Cachegrind counts on
+// the library's lines (attribution's limits).
+func (a Attributed) Outside() bool {
+	abs := func(p attribution.Part) float64 { return math.Abs(float64(a.Parts[p].Delta())) }
+	var all float64
+	for p := range attribution.NumParts {
+		all += abs(p)
+	}
+	ran := a.Parts[attribution.ChangedLines] != attribution.Sums{}
+	return all > 0 && abs(attribution.ChangedLines)+abs(attribution.EditedFunctions) <= outsideShare*all &&
+		!(ran && 2*abs(attribution.Toolchain) > all)
+}
+
+// Markdown is the attribution as the comment shows it: one line saying
+// where the change went, and, folded under it, the excerpt of the lines
+// that moved it most with their counts before and after. Every name and
+// line of source is the change's, escaped (a source line only ever inside
+// a code block, markdown.CodeBlock).
+func (a Attributed) Markdown() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "**%s** %s %s: ", markdown.Escape(a.Benchmark), signed(a.Delta()), markdown.Escape(a.Figure))
+	switch {
+	case !slices.ContainsFunc(a.Parts[:], func(p attribution.Sums) bool { return p.Delta() != 0 }):
+		b.WriteString("its line counts show no change (a median over runs may move where one run's counts do not)")
+	case a.Outside():
+		b.WriteString("**outside the change: layout or code generation**")
+		if own := a.Parts[attribution.ChangedLines].Delta() + a.Parts[attribution.EditedFunctions].Delta(); own != 0 {
+			fmt.Fprintf(&b, " (%s in the change's own lines and functions)", signed(own))
+		}
+		var moved []string
+		for _, f := range a.Functions[:min(len(a.Functions), shownFunctions)] {
+			moved = append(moved, markdown.Code(cutText(f.Function, shownName))+" "+signed(f.Delta()))
+		}
+		if len(moved) > 0 {
+			b.WriteString("; moved most: " + strings.Join(moved, ", "))
+		}
+	default:
+		b.WriteString(a.partsText())
+	}
+	b.WriteString("\n")
+	if len(a.Excerpt) > 0 && !a.Outside() {
+		var lines []string
+		file := ""
+		for _, l := range a.Excerpt {
+			if l.File != file {
+				file = l.File
+				lines = append(lines, cutText(file, shownName))
+			}
+			label := fmt.Sprintf("%d", l.Line)
+			switch {
+			case l.Part == attribution.ChangedLines && l.Line == 0:
+				label = fmt.Sprintf("-%d", l.BaseLine)
+			case l.Part == attribution.ChangedLines:
+				label = "+" + label
+			}
+			lines = append(lines, fmt.Sprintf("%13s → %-13s %7s  %s", numfmt.Number(float64(l.Base)), numfmt.Number(float64(l.Change)), label, cutText(l.Text, excerptText)))
+		}
+		fmt.Fprintf(&b, "\n<details><summary>the lines that moved it most: %s before → after (+ added or edited, - removed, base's line)</summary>\n\n%s\n</details>\n",
+			markdown.Escape(a.Weight), markdown.CodeBlock(lines))
+	}
+	return b.String()
+}
+
+// partsText says how the change split, the lines the change added or
+// edited first with where they are: each part that moved as its share of
+// the whole (a part that moved against it, negative), unless parts moved
+// against each other by more than mixedMoves of the whole, when shares
+// would mislead (+600% and -500%): then as its own signed count.
+func (a Attributed) partsText() string {
+	total := a.Delta()
+	var moved float64
+	for _, p := range a.Parts {
+		moved += math.Abs(float64(p.Delta()))
+	}
+	shares := total != 0 && moved <= mixedMoves*math.Abs(float64(total))
+	var parts []string
+	for i, p := range a.Parts {
+		d := p.Delta()
+		if d == 0 {
+			continue
+		}
+		text := signed(d)
+		if shares {
+			text = share(d, total)
+		}
+		text += " in " + attribution.Part(i).String()
+		if attribution.Part(i) == attribution.ChangedLines {
+			text += where(a.Lines)
+		}
+		parts = append(parts, text)
+	}
+	return strings.Join(parts, "; ")
+}
+
+// where are the lines of the change's side that the change added or edited
+// and that moved: the file whose line moved most, from its first such
+// line to its last, and how many other files have some.
+func where(lines []attribution.LineDelta) string {
+	file := ""
+	var first, last uint64
+	others := map[string]bool{}
+	for _, l := range lines { // largest change first
+		if l.Part != attribution.ChangedLines || l.Delta() == 0 {
+			continue
+		}
+		switch {
+		case file == "":
+			file, first, last = l.File, l.Line, l.Line
+		case l.File != file:
+			others[l.File] = true
+			continue
+		}
+		if l.Line != 0 && (first == 0 || l.Line < first) {
+			first = l.Line
+		}
+		last = max(last, l.Line)
+	}
+	if file == "" {
+		return ""
+	}
+	at := file
+	switch {
+	case first == 0: // only lines it removed
+	case first == last:
+		at += fmt.Sprintf(":%d", first)
+	default:
+		at += fmt.Sprintf(":%d–%d", first, last)
+	}
+	text := ", " + markdown.Code(cutText(at, shownName))
+	if len(others) > 0 {
+		text += fmt.Sprintf(" and %d more files", len(others))
+	}
+	return text
+}
+
+// signed is a count with its sign.
+func signed(v int64) string {
+	if v > 0 {
+		return "+" + numfmt.Number(float64(v))
+	}
+	return numfmt.Number(float64(v))
+}
+
+// share is part as a whole percentage of total: negative when it moved
+// against it.
+func share(part, total int64) string {
+	p := math.Round(100 * float64(part) / float64(total))
+	switch {
+	case p == 0 && (part < 0) != (total < 0):
+		return "-<1%"
+	case p == 0:
+		return "<1%"
+	}
+	return fmt.Sprintf("%.0f%%", p)
+}
+
+// cutText is text cut to n characters, saying so.
+func cutText(text string, n int) string {
+	if r := []rune(text); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return text
+}

@@ -1,0 +1,436 @@
+package check
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"havlak-lab/internal/gitwork"
+	"havlak-lab/tools/perf/cachegrind"
+	"havlak-lab/tools/perf/cachegrind/attribution"
+	"havlak-lab/tools/perf/cachegrind/linecounts"
+	"havlak-lab/tools/result"
+	"havlak-lab/tools/summary"
+	"havlak-lab/tools/verdict"
+)
+
+// lineCounts is a file of line counts from "FILE LINE FUNCTION IR" lines
+// (instructions alone), or with the nine events of the cache simulation
+// when cache, "FILE LINE FUNCTION IR I1MR": the others zero.
+func lineCounts(t *testing.T, cache bool, text string) string {
+	t.Helper()
+	f := &linecounts.File{Cache: cache}
+	for _, l := range strings.Split(strings.TrimSpace(text), "\n") {
+		fields := strings.Fields(l)
+		line, err := strconv.ParseUint(fields[1], 10, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := linecounts.Record{File: fields[0], Line: line, Function: fields[2]}
+		for i, at := range []int{cachegrind.Ir, cachegrind.I1mr}[:len(fields)-3] {
+			if r.Events[at], err = strconv.ParseUint(fields[3+i], 10, 64); err != nil {
+				t.Fatal(err)
+			}
+		}
+		f.Records = append(f.Records, r)
+	}
+	data, err := f.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+// withLines is a C++ program's result whose figures are values (figure:
+// value) and whose outputs keep lines, its line counts ("": none).
+func withLines(name, lines string, figures map[string]float64) Measured {
+	r := &result.Result{Benchmark: result.Benchmark{Name: name, Study: "s", Language: "C++"}}
+	for _, figure := range []string{cachegrind.MetricInstructions, cachegrind.MetricI1Misses} {
+		if v, ok := figures[figure]; ok {
+			r.Metrics = append(r.Metrics, result.Metric{Name: figure, Unit: "n", Values: []float64{v}, Gated: true, Threshold: verdict.CountThreshold, Exact: true})
+		}
+	}
+	out := files{}
+	if lines != "" {
+		r.LineCounts = linecounts.FileName
+		out[linecounts.FileName] = lines
+	}
+	return Measured{Result: r, Outputs: out}
+}
+
+// compareSides is the check's comparison of the benchmarks measured at
+// both sides.
+func compareSides(t *testing.T, base, change map[string]Measured) *summary.Summary {
+	t.Helper()
+	s, err := Compare("base", base, change, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// extraWork is a loop added to f, lines 10-11 of the change, with the
+// lines of f after it shifted by 2; the C library's memcpy moves a little.
+const extraWork = `diff --git a/cc/p/a.cc b/cc/p/a.cc
+index 1111111..2222222 100644
+--- a/cc/p/a.cc
++++ b/cc/p/a.cc
+@@ -9,3 +9,5 @@ long f(const int* v, int n) {
+   for (int i = 0; i < n; i++) sum += v[i];
++  for (int i = 0; i < n; i++)
++    sum ^= v[i] << (i % 7);
+   return sum;
+ }
+`
+
+var (
+	extraBase = `
+cc/p/a.cc 9 f 100000
+cc/p/a.cc 10 f 10
+cc/p/a.cc 20 main 1000
+toolchain:memcpy.S 0 memcpy 5000
+`
+	extraChange = `
+cc/p/a.cc 9 f 100000
+cc/p/a.cc 10 f 20000
+cc/p/a.cc 11 f 60000
+cc/p/a.cc 12 f 10
+cc/p/a.cc 22 main 1000
+toolchain:memcpy.S 0 memcpy 5200
+`
+	// extraUndone is extraWork undone.
+	extraUndone = `diff --git a/cc/p/a.cc b/cc/p/a.cc
+--- a/cc/p/a.cc
++++ b/cc/p/a.cc
+@@ -9,5 +9,3 @@ long f(const int* v, int n) {
+   for (int i = 0; i < n; i++) sum += v[i];
+-  for (int i = 0; i < n; i++)
+-    sum ^= v[i] << (i % 7);
+   return sum;
+ }
+`
+)
+
+// parsed gives the diff text is, as Attribute asks for it.
+func parsed(text string) func() (*attribution.Diff, error) {
+	return func() (*attribution.Diff, error) { return attribution.ParseDiff([]byte(text)) }
+}
+
+// Extra work in the lines a change added is attributed to them, with
+// where they are and an excerpt of them; an improved figure is attributed
+// too; a figure Cachegrind does not count, or one that did not move, is
+// not.
+func TestAttributeExtraWork(t *testing.T) {
+	base := map[string]Measured{"havlak6cc": withLines("havlak6cc", lineCounts(t, false, extraBase), map[string]float64{"instructions": 106_010})}
+	change := map[string]Measured{"havlak6cc": withLines("havlak6cc", lineCounts(t, false, extraChange), map[string]float64{"instructions": 186_210})}
+	s := compareSides(t, base, change)
+	attributed, err := Attribute(s, base, change, parsed(extraWork))
+	if err != nil || len(attributed) != 1 {
+		t.Fatalf("%+v, %v: want one attribution", attributed, err)
+	}
+	a := attributed[0]
+	if a.Benchmark != "havlak6cc" || a.Figure != "instructions" || a.Delta() != 80_200 || a.Parts[attribution.ChangedLines].Delta() != 80_000 || a.Outside() {
+		t.Errorf("%+v: want 80,000 of +80,200 instructions in the added lines", a.Attribution)
+	}
+	text := a.Markdown()
+	line, _, _ := strings.Cut(text, "\n")
+	if want := "**havlak6cc** +80,200 instructions: 100% in lines the change added or edited, `cc/p/a.cc:10–11`; <1% in the toolchain, runtime and standard library"; line != want {
+		t.Errorf("its line:\n%s\nwant\n%s", line, want)
+	}
+	for _, want := range []string{
+		"<details><summary>the lines that moved it most: instructions before → after",
+		"```\ncc/p/a.cc\n",
+		"            0 → 20,000            +10    for (int i = 0; i < n; i++)\n",
+		"            0 → 60,000            +11      sum ^= v[i] << (i % 7);\n",
+		"```\n\n</details>\n",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("its excerpt:\n%s\nwant %q", text, want)
+		}
+	}
+	// A share of 90% at least is said as such.
+	if share(80_000, 80_200) != "100%" || share(9, 10) != "90%" || share(1, 1000) != "<1%" {
+		t.Error("shares")
+	}
+
+	// The change undone: an improvement, attributed the same way.
+	attributed, err = Attribute(compareSides(t, change, base), change, base, parsed(extraUndone))
+	if err != nil || len(attributed) != 1 || !strings.HasPrefix(attributed[0].Markdown(), "**havlak6cc** -80,200 instructions: 100% in lines the change added or edited") {
+		t.Errorf("the change undone: %+v, %v", attributed, err)
+	}
+
+	// Nothing moved: nothing to attribute, and no diff asked for.
+	none := func() (*attribution.Diff, error) { return nil, errors.New("not asked") }
+	if attributed, err := Attribute(compareSides(t, base, base), base, base, none); err != nil || len(attributed) != 0 {
+		t.Errorf("nothing moved: %+v, %v", attributed, err)
+	}
+}
+
+// A move that lands only outside the change's lines and functions is
+// labelled so, with the functions that moved; the verdict stays the
+// rule's.
+func TestAttributeOutsideTheChange(t *testing.T) {
+	// Two error messages reworded in shared code, which no counted line
+	// runs: the program's I1 misses move in functions the change did not
+	// touch.
+	reworded := `diff --git a/cc/lib/errors.cc b/cc/lib/errors.cc
+--- a/cc/lib/errors.cc
++++ b/cc/lib/errors.cc
+@@ -3 +3 @@
+-  "bad input"
++  "the input is bad"
+`
+	base := map[string]Measured{"havlak6cc": withLines("havlak6cc", lineCounts(t, true, `
+cc/p/a.cc 9 f 100000 200
+cc/p/a.cc 20 main 1000 50
+toolchain:memcpy.S 0 memcpy 5000 10
+`), map[string]float64{"instructions": 106_000, "i1_misses": 260})}
+	change := map[string]Measured{"havlak6cc": withLines("havlak6cc", lineCounts(t, true, `
+cc/p/a.cc 9 f 100000 260
+cc/p/a.cc 20 main 1000 40
+toolchain:memcpy.S 0 memcpy 5000 12
+`), map[string]float64{"instructions": 106_000, "i1_misses": 312})}
+	s := compareSides(t, base, change)
+	attributed, err := Attribute(s, base, change, parsed(reworded))
+	if err != nil || len(attributed) != 1 || attributed[0].Figure != "i1_misses" {
+		t.Fatalf("%+v, %v: want the I1 misses' attribution alone", attributed, err)
+	}
+	a := attributed[0]
+	if !a.Outside() {
+		t.Errorf("%+v: want outside the change", a.Parts)
+	}
+	want := "**havlak6cc** +52 i1_misses: **outside the change: layout or code generation**; moved most: `f` +60, `main` -10, `memcpy` +2\n"
+	if got := a.Markdown(); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	if b := s.Benchmarks[0]; b.Outcome != verdict.Regressed || !b.Fails() {
+		t.Errorf("the verdict: %+v, want the rule's, regressed", b)
+	}
+
+	// A line added that calls library code (a sort), which Cachegrind
+	// counts on the library's lines: not called layout, its parts shown.
+	sorted := `diff --git a/cc/p/a.cc b/cc/p/a.cc
+--- a/cc/p/a.cc
++++ b/cc/p/a.cc
+@@ -9,0 +10 @@
++  std::sort(v, v + n);
+`
+	base = map[string]Measured{"havlak6cc": withLines("havlak6cc", lineCounts(t, false, `
+cc/p/a.cc 9 f 100000
+toolchain:/usr/include/c++/12/bits/stl_algo.h 1900 f 10
+`), map[string]float64{"instructions": 100_010})}
+	change = map[string]Measured{"havlak6cc": withLines("havlak6cc", lineCounts(t, false, `
+cc/p/a.cc 9 f 100000
+cc/p/a.cc 10 f 5
+toolchain:/usr/include/c++/12/bits/stl_algo.h 1900 f 900000
+`), map[string]float64{"instructions": 1_000_005})}
+	attributed, err = Attribute(compareSides(t, base, change), base, change, parsed(sorted))
+	if err != nil || len(attributed) != 1 || attributed[0].Outside() || !strings.HasPrefix(attributed[0].Markdown(),
+		"**havlak6cc** +899,995 instructions: <1% in lines the change added or edited, `cc/p/a.cc:10`; 100% in the toolchain, runtime and standard library\n") {
+		t.Errorf("a sort added: %+v, %v", attributed, err)
+	}
+}
+
+// A path and a line of source are the change's: nothing in them gets out
+// of a code span or block, or reaches the page as HTML.
+func TestAttributionEscapes(t *testing.T) {
+	hostile := "cc/`x`<script>|y.cc"
+	d := "diff --git a/" + hostile + " b/" + hostile + "\n--- a/" + hostile + "\n+++ b/" + hostile + "\n@@ -1,0 +2,1 @@\n" +
+		"+x = \"````\"; // </details><script>alert(1)</script> | a\rb\n"
+	base := map[string]Measured{"b<i>": withLines("b<i>", lineCounts(t, false, "cc/p/a.cc 1 f 1000"), map[string]float64{"instructions": 1000})}
+	change := map[string]Measured{"b<i>": withLines("b<i>", lineCounts(t, false, hostile+" 2 f<script> 500\ncc/p/a.cc 1 f 1000"), map[string]float64{"instructions": 1500})}
+	attributed, err := Attribute(compareSides(t, base, change), base, change, parsed(d))
+	if err != nil || len(attributed) != 1 {
+		t.Fatalf("%+v, %v", attributed, err)
+	}
+	text := attributed[0].Markdown()
+	for _, want := range []string{
+		"**b\\<i\\>** +500 instructions: 100% in lines the change added or edited, ``cc/`x`<script>\\|y.cc:2``\n",
+		"\n`````\ncc/`x`<script>|y.cc\n",
+		"+2  x = \"````\"; // </details><script>alert(1)</script> | a b\n`````\n\n</details>\n",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("got\n%s\nwant %q", text, want)
+		}
+	}
+	// Outside its code spans and block, the text has no tag but the
+	// details' own.
+	outside := text
+	for _, code := range []string{"``cc/`x`<script>\\|y.cc:2``", text[strings.Index(text, "`````\n"):strings.LastIndex(text, "`````\n")]} {
+		outside = strings.Replace(outside, code, "", 1)
+	}
+	outside = strings.ReplaceAll(outside, `\<`, "") // escaped, shown as itself
+	if n := strings.Count(outside, "<"); strings.Contains(outside, "<script") || strings.Contains(outside, "\r") ||
+		n != strings.Count(outside, "<details>")+strings.Count(outside, "<summary>")+strings.Count(outside, "</summary>")+strings.Count(outside, "</details>") {
+		t.Errorf("a tag outside code:\n%s", outside)
+	}
+	// A long name is cut.
+	if got := cutText(strings.Repeat("é", 200), 160); len([]rune(got)) != 161 || !strings.HasSuffix(got, "…") {
+		t.Errorf("cut: %q", got)
+	}
+}
+
+// A benchmark whose sides kept no line counts says nothing; one whose
+// line counts cannot be read is an error beside the others' attributions;
+// a diff that cannot be had is one error, failing nothing.
+func TestAttributeWithoutLineCounts(t *testing.T) {
+	base := map[string]Measured{
+		"kept":   withLines("kept", lineCounts(t, false, extraBase), map[string]float64{"instructions": 106_010}),
+		"none":   withLines("none", "", map[string]float64{"instructions": 1000}),
+		"broken": withLines("broken", lineCounts(t, false, extraBase), map[string]float64{"instructions": 106_010}),
+	}
+	change := map[string]Measured{
+		"kept":   withLines("kept", lineCounts(t, false, extraChange), map[string]float64{"instructions": 186_210}),
+		"none":   withLines("none", lineCounts(t, false, extraChange), map[string]float64{"instructions": 2000}),
+		"broken": withLines("broken", "havlak-lab cachegrind line counts 9\n", map[string]float64{"instructions": 186_210}),
+	}
+	s := compareSides(t, base, change)
+	attributed, err := Attribute(s, base, change, parsed(extraWork))
+	if len(attributed) != 1 || attributed[0].Benchmark != "kept" || err == nil || !strings.Contains(err.Error(), "broken: where its figures went") || strings.Contains(err.Error(), "none") {
+		t.Errorf("%+v, %v: want kept's attribution, broken's error, nothing of none", attributed, err)
+	}
+	attributed, err = Attribute(s, base, change, func() (*attribution.Diff, error) { return nil, errors.New("no diff") })
+	if len(attributed) != 0 || err == nil || !strings.Contains(err.Error(), "where the figures went: no diff") {
+		t.Errorf("no diff: %+v, %v", attributed, err)
+	}
+}
+
+// The comment shows, after the table, where each attributed figure's
+// change went; the table and the verdict are what they were.
+func TestCommentSaysWhereItWent(t *testing.T) {
+	base := map[string]Measured{"havlak6cc": withLines("havlak6cc", lineCounts(t, false, extraBase), map[string]float64{"instructions": 106_010})}
+	change := map[string]Measured{"havlak6cc": withLines("havlak6cc", lineCounts(t, false, extraChange), map[string]float64{"instructions": 186_210})}
+	s := compareSides(t, base, change)
+	attributed, err := Attribute(s, base, change, parsed(extraWork))
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan := Plan{Changed: []Target{{Benchmark: "havlak6cc"}}}
+	var without strings.Builder
+	WriteComment(&without, s, plan, summary.Pair{}, CommentLimit)
+	plan.Attributions = attributed
+	var b strings.Builder
+	WriteComment(&b, s, plan, summary.Pair{}, CommentLimit)
+	text := b.String()
+	row := strings.Index(text, "| havlak6cc | **REGRESSED** | **REGRESSED** instructions +75.65%")
+	where := strings.Index(text, "\n**Where the changes went** (Cachegrind's counts per line and the change's diff; information, not the verdict):\n\n"+
+		"**havlak6cc** +80,200 instructions: 100% in lines the change added or edited, `cc/p/a.cc:10–11`")
+	if row < 0 || where < row || !strings.HasPrefix(text, "### :x: Perf check: 1 of 1") {
+		t.Errorf("comment:\n%s", text)
+	}
+	if got := strings.Replace(text, attributionsBlock(attributed, CommentLimit/4), "", 1); got != without.String() {
+		t.Errorf("with an attribution, the rest of the comment changed:\n%s\nwithout:\n%s", text, without.String())
+	}
+	// However many, they stay within their share of the comment.
+	for range 200 {
+		plan.Attributions = append(plan.Attributions, attributed[0])
+	}
+	b.Reset()
+	WriteComment(&b, s, plan, summary.Pair{}, CommentLimit)
+	if n := len(b.String()); n > CommentLimit || !strings.Contains(b.String(), "more (the results' line counts have them all)") {
+		t.Errorf("a comment of %d bytes for 201 attributions", n)
+	}
+}
+
+// The change's diff is git's of the base against the checkout, edits not
+// yet committed included, whatever the user's settings.
+func TestChangeDiff(t *testing.T) {
+	dir := t.TempDir()
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=lab", "-c", "user.email=lab@localhost"}, args...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	write := func(name, text string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	git("init", "-q")
+	git("config", "diff.noprefix", "true") // the user's: no a/ and b/
+	write("cc/p/a.cc", "a\nb\nc\n")
+	write("go/p/b.go", "x\n")
+	git("add", ".")
+	git("commit", "-q", "-m", "base")
+	base, err := gitwork.Repo(dir).Commit("base", "HEAD")
+	if err != nil {
+		t.Fatal(err)
+	}
+	write("cc/p/a.cc", "a\nnew\nb\nc\n")
+	git("commit", "-q", "-am", "change")
+	write("go/p/b.go", "x\ny\n") // not committed
+	// Untracked: a source file, added; a binary, a link out of the
+	// checkout and an ignored file, left out.
+	write("cc/p/new file.cc", "int f() {\r\n  return 1;\r\n}")
+	write("cc/p/blob.bin", "a\x00b")
+	if err := os.Symlink("/etc/hostname", filepath.Join(dir, "cc/p/link.cc")); err != nil {
+		t.Fatal(err)
+	}
+	write(".gitignore", "*.o\n")
+	write("cc/p/a.o", "object\n")
+	d, err := ChangeDiff(gitwork.Repo(dir), base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(d.Files()); got != "[cc/p/a.cc go/p/b.go .gitignore cc/p/new file.cc]" {
+		t.Errorf("files %s", got)
+	}
+	for line, want := range []string{1: "int f() {", 2: "  return 1;", 3: "}"} {
+		if text, ok := d.Text("cc/p/new file.cc", uint64(line), 0); line > 0 && (text != want || !ok) {
+			t.Errorf("cc/p/new file.cc:%d: %q, %v; want %q", line, text, ok, want)
+		}
+	}
+	if text, ok := d.Text("cc/p/a.cc", 2, 0); text != "new" || !ok {
+		t.Errorf("cc/p/a.cc:2: %q, %v", text, ok)
+	}
+	if text, ok := d.Text("go/p/b.go", 2, 0); text != "y" || !ok {
+		t.Errorf("go/p/b.go:2, not committed: %q, %v", text, ok)
+	}
+	if _, err := ChangeDiff(gitwork.Repo(dir), "no-such-commit"); err == nil {
+		t.Error("a base that is no commit: no error")
+	}
+}
+
+// Each part is its share of the whole, one that moved against it
+// negative; when parts moved against each other by more than the whole,
+// shares would mislead, and each is its own count: a change whose lines
+// add work while the code around them gets cheaper shows both halves.
+func TestPartsText(t *testing.T) {
+	attributed := func(parts ...int64) Attributed {
+		a := &attribution.Attribution{Weight: "instructions", Base: 1_000_000, Change: 1_000_000}
+		for i, d := range parts {
+			a.Parts[i] = attribution.Sums{Base: 100_000, Change: uint64(100_000 + d)}
+			a.Change = uint64(int64(a.Change) + d)
+		}
+		a.Lines = []attribution.LineDelta{{File: "go/havlak5/havlak.go", Line: 120, Part: attribution.ChangedLines, Sums: a.Parts[0]}}
+		return Attributed{Benchmark: "havlak5", Figure: "own_instructions", Attribution: a}
+	}
+	for _, c := range []struct {
+		parts []int64
+		want  string
+	}{
+		{[]int64{1000, 100, -50}, "**havlak5** +1,050 own_instructions: 95% in lines the change added or edited, `go/havlak5/havlak.go:120`; " +
+			"10% in unchanged lines of functions the change edited; -5% in other code of the program's own sources\n"},
+		{[]int64{40_000, 0, -50_000, 1}, "**havlak5** -9,999 own_instructions: +40,000 in lines the change added or edited, `go/havlak5/havlak.go:120`; " +
+			"-50,000 in other code of the program's own sources; +1 in the toolchain, runtime and standard library\n"},
+		{[]int64{1000, 0, 0, -1}, "**havlak5** +999 own_instructions: 100% in lines the change added or edited, `go/havlak5/havlak.go:120`; " +
+			"-<1% in the toolchain, runtime and standard library\n"},
+		{[]int64{10, 0, 1000}, "**havlak5** +1,010 own_instructions: **outside the change: layout or code generation** (+10 in the change's own lines and functions)\n"},
+		{[]int64{0}, "**havlak5** 0 own_instructions: its line counts show no change (a median over runs may move where one run's counts do not)\n"},
+	} {
+		if got := attributed(c.parts...).Markdown(); got != c.want {
+			t.Errorf("parts %v:\n%s\nwant\n%s", c.parts, got, c.want)
+		}
+	}
+}

@@ -23,9 +23,13 @@ type bench struct {
 	*perfspec.Spec
 	runfiles      string // the working directory
 	binary, pprof string // absolute
-	args          []string
-	out           string         // the directory of the outputs
-	expectRE      *regexp.Regexp // the spec's expect, or nil
+	// named is the program at its runfiles path, under its own name, for
+	// the timed runs (xtime reports the command by name) and what a person
+	// reads: the count place counts a copy named "program" (countFrom).
+	named    string
+	args     []string
+	out      string         // the directory of the outputs
+	expectRE *regexp.Regexp // the spec's expect, or nil
 }
 
 // newBench prepares the run of spec, whose paths are relative to the
@@ -49,6 +53,7 @@ func newBench(spec *perfspec.Spec) (*bench, error) {
 func (b *bench) rootAt(runfiles string) {
 	b.runfiles = runfiles
 	b.binary = b.path(b.Binary)
+	b.named = b.binary
 	b.pprof = b.path(b.PProf)
 }
 

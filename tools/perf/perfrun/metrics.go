@@ -168,7 +168,7 @@ func (p *program) countedRuns() ([]result.Metric, error) {
 	if err := p.keepLineCounts(); err != nil {
 		return nil, err
 	}
-	source := fmt.Sprintf("cachegrind, %d counted runs: %s", c.Repetitions, strings.Join(append([]string{filepath.Base(p.binary)}, c.Args...), " "))
+	source := fmt.Sprintf("cachegrind, %d counted runs: %s", c.Repetitions, strings.Join(append([]string{filepath.Base(p.named)}, c.Args...), " "))
 	goProgram := p.Profiler == "go"
 	metrics := append(cachegrind.Metrics(counts, goProgram, source, countThreshold),
 		cachegrind.CacheMetrics(counts, goProgram, p.SteadyCacheMisses, source, countThreshold)...)

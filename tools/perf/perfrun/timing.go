@@ -17,8 +17,9 @@ import (
 func (p *program) timed(xtimeFlags []string, figures string) (*exec.Cmd, result.Setup) {
 	// xtime runs the program by name, so that its report shows the command
 	// line a user would type: "havlak6 -iterations=3", not the runfiles path.
-	cmd := exec.Command(p.xtime, slices.Concat(xtimeFlags, []string{filepath.Base(p.binary)}, p.args)...)
-	cmd.Env = append(os.Environ(), "PATH="+filepath.Dir(p.binary)+string(filepath.ListSeparator)+os.Getenv("PATH"))
+	// Timings are not exact: they run the runfiles' copy, by its name.
+	cmd := exec.Command(p.xtime, slices.Concat(xtimeFlags, []string{filepath.Base(p.named)}, p.args)...)
+	cmd.Env = append(os.Environ(), "PATH="+filepath.Dir(p.named)+string(filepath.ListSeparator)+os.Getenv("PATH"))
 	if figures != "" {
 		cmd.Env = append(cmd.Env, runtimemetrics.EnvVar+"="+figures)
 	}

@@ -106,7 +106,7 @@ func main() {
 // (//benchmarks:manifest), which lists the quick tests it runs.
 const (
 	pkg      = "benchmarks"
-	manifest = pkg + "/manifest.json"
+	manifest = perfspec.DefaultManifest
 )
 
 // options are the command's flags.

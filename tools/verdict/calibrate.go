@@ -24,14 +24,14 @@ import (
 // applies: what was not measured cannot tighten a gate.
 //
 // Reruns of one binary do not see what moves between two builds of
-// different code: where functions and data land (the layout) moves a
-// program's cache misses and a Go program's counted allocations by more
-// than its reruns ever do (a neutral change moved C++ ll_misses 2.15%). So
-// when the two sides are different binaries, the base's layout variants
-// (its code built with other padding before its code and data) calibrate
-// too: LayoutFactor times the spread of the figure over the base and its
-// variants is a threshold the figure's is never under, whatever its
-// ceiling.
+// different code: where functions, data and heap blocks land (the
+// layout) moves a program's cache misses by more than its reruns ever do
+// (a neutral change moved C++ ll_misses 2.15%). So when the two sides are
+// different binaries, the base's layout variants (its code built with
+// other padding before its code, data and heap) calibrate the figures
+// layout moves (result.MovedByLayout) too: LayoutFactor times the spread
+// of the figure over the base and its variants is a threshold the
+// figure's is never under, whatever its ceiling.
 //
 // The numbers are the policy's (Lab; docs/noise.md has the measurements
 // behind them), and every verdict says which applied and why

@@ -38,12 +38,12 @@ type Options struct {
 
 // DefaultManifest is the benchmarks' manifest (//benchmarks:manifest)
 // under bazel-bin.
-const DefaultManifest = "benchmarks/manifest.json"
+const DefaultManifest = perfspec.DefaultManifest
 
 // complete fills in what o leaves to its defaults.
 func (o *Options) complete() error {
 	if o.Manifest == "" {
-		o.Manifest = filepath.Join(o.Repo, "bazel-bin", filepath.FromSlash(DefaultManifest))
+		o.Manifest = perfspec.Built(o.Repo, DefaultManifest)
 	}
 	if err := o.fromManifest(); err != nil {
 		return err

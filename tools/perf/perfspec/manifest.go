@@ -29,6 +29,16 @@ type Manifest struct {
 	file string
 }
 
+// DefaultManifest is the benchmarks' manifest (//benchmarks:manifest),
+// relative to bazel-bin as the paths in it are.
+const DefaultManifest = "benchmarks/manifest.json"
+
+// Built is where a build in workspace leaves a file the manifest names
+// relative to bazel-bin: a spec, a count action's outputs, the manifest.
+func Built(workspace, path string) string {
+	return filepath.Join(workspace, "bazel-bin", filepath.FromSlash(path))
+}
+
 // QuickSuffix ends the name of a benchmark's quick test, as the perf rules
 // name it (//benchmarks:havlak6_quick_test): for a tool that must name the
 // test before any manifest is built (the regression suite's scratch copy).

@@ -55,7 +55,7 @@ type Target struct {
 // outputs.zip.
 func (t Target) ResultPath(workspace string) (string, error) {
 	if t.Counts != "" {
-		return filepath.Join(workspace, "bazel-bin", filepath.FromSlash(t.CountsOutput)), nil
+		return perfspec.Built(workspace, t.CountsOutput), nil
 	}
 	dir, err := t.TestDir()
 	if err != nil {

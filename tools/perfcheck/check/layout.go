@@ -1,8 +1,6 @@
 package check
 
 import (
-	"path/filepath"
-
 	"havlak-lab/tools/perf/perfspec"
 	"havlak-lab/tools/result"
 	"havlak-lab/tools/summary"
@@ -15,7 +13,7 @@ import (
 func LayoutPaths(workspace string, variants []perfspec.ManifestTarget) []string {
 	var paths []string
 	for _, v := range variants {
-		paths = append(paths, filepath.Join(workspace, "bazel-bin", filepath.FromSlash(v.Output)))
+		paths = append(paths, perfspec.Built(workspace, v.Output))
 	}
 	return paths
 }

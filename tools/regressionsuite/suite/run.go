@@ -183,7 +183,7 @@ func (r *Runner) layouts(benchmarks []string) map[string]error {
 	if err := r.bazel("build", "--noremote_upload_local_results", "//benchmarks:manifest"); err != nil {
 		return fail(err)
 	}
-	m, err := perfspec.ReadManifest(filepath.Join(r.Scratch, "bazel-bin", "benchmarks", "manifest.json"))
+	m, err := perfspec.ReadManifest(perfspec.Built(r.Scratch, perfspec.DefaultManifest))
 	if err != nil {
 		return fail(err)
 	}
@@ -197,7 +197,7 @@ func (r *Runner) layouts(benchmarks []string) map[string]error {
 		}
 		for _, v := range mb.LayoutVariants {
 			labels = append(labels, v.Label)
-			paths[b] = append(paths[b], filepath.Join(r.Scratch, "bazel-bin", filepath.FromSlash(v.Output)))
+			paths[b] = append(paths[b], perfspec.Built(r.Scratch, v.Output))
 		}
 	}
 	if len(labels) > 2 {

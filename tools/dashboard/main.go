@@ -100,12 +100,22 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.BoolVar(&opts.ReadRequiresSignIn, "read-requires-sign-in", false, "every page needs a signed-in user, not only the writes")
 	fs.DurationVar(&opts.SessionTTL, "session-ttl", 12*time.Hour, "how long a sign-in lasts")
 	fs.StringVar(&opts.ProxyHeader, "trust-proxy-header", "", "the request header (`NAME`) in which an authenticating reverse proxy names its user, believed only from --trusted-proxy")
+	fs.StringVar(&opts.Links.Commit, "commit-url", "", "link every commit to the forge: a `URL` holding {commit}, such as https://host/org/repo/commit/{commit}")
+	fs.StringVar(&opts.Links.Range, "range-url", "", "link every range of commits to the forge: a `URL` holding {base} and {change}, such as https://host/org/repo/compare/{base}...{change}")
+	fs.StringVar(&opts.Links.Issue, "issue-url", "", "offer to file an issue of an alert: a `URL` holding {title}, such as https://host/org/repo/issues/new?title={title}")
 	var proxies cidrs
 	fs.Var(&proxies, "trusted-proxy", "the address or `CIDR` of the authenticating proxy (repeatable)")
 	if help, err := cli.ParseFlags(fs, args); help || err != nil {
 		return err
 	}
 	opts.TrustedProxies = proxies
+	for _, l := range []struct{ flag, kind, value string }{
+		{"--commit-url", "commit", opts.Links.Commit}, {"--range-url", "range", opts.Links.Range}, {"--issue-url", "issue", opts.Links.Issue},
+	} {
+		if err := web.CheckLinkTemplate(l.kind, l.value); err != nil {
+			return cli.Usagef("%s %v", l.flag, err)
+		}
+	}
 	if *archive == "" {
 		dir, err := history.LocalDir()
 		if err != nil {

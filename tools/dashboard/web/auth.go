@@ -61,6 +61,8 @@ type Options struct {
 	// Archive is the directory of the nightly job's archive, which holds
 	// history.NightsDir (archive.go); "": none is served.
 	Archive string
+	// Links make commits, ranges and new issues links to the team's forge.
+	Links Links
 }
 
 // A viewer is who sends a request: User "" for nobody signed in.

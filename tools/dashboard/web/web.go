@@ -81,7 +81,8 @@ func New(db *history.DB, opts Options) (*Server, error) {
 		return nil, err
 	}
 	funcs := template.FuncMap{"short": gitwork.Short, "day": day, "dict": dict, "minute": minute, "archived": archivedLink,
-		"actions": alert.ActionsUsage}
+		"actions": alert.ActionsUsage, "commitURL": opts.Links.CommitURL, "rangeURL": opts.Links.RangeURL,
+		"issueURL": opts.Links.IssueURL}
 	for _, page := range []string{"series", "compare", "alerts", "alert", "signin", "error"} {
 		t, err := template.New("layout.html").Funcs(funcs).ParseFS(files, "templates/layout.html", "templates/"+page+".html")
 		if err != nil {

@@ -1,8 +1,10 @@
 package suite
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -237,17 +239,42 @@ func (r *Runner) measure(benchmarks []string, runs int) map[string][]measured {
 	for _, b := range benchmarks {
 		args = append(args, "//benchmarks:"+b+perfspec.QuickSuffix)
 	}
-	// A failing test is read all the same: its result says why, or its
-	// absence does.
-	r.bazel(args...)
-	all := map[string][]measured{}
+	all, zips := map[string][]measured{}, map[string][]string{}
 	for _, b := range benchmarks {
 		for i := 1; i <= runs; i++ {
 			dir := filepath.Join(r.Scratch, "bazel-testlogs", "benchmarks", b+perfspec.QuickSuffix)
 			if runs > 1 {
 				dir = filepath.Join(dir, fmt.Sprintf("run_%d_of_%d", i, runs))
 			}
-			all[b] = append(all[b], readSide(filepath.Join(dir, "test.outputs", result.ZipName)))
+			zips[b] = append(zips[b], filepath.Join(dir, "test.outputs", result.ZipName))
+		}
+	}
+	// The test logs of an earlier case are still there when this case's
+	// build fails: read, they would judge that case's binary as this one's.
+	var stale error
+	for _, b := range benchmarks {
+		for _, zip := range zips[b] {
+			if err := os.Remove(zip); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				stale = fmt.Errorf("the last case's result is still there: %w", err)
+			}
+		}
+	}
+	var built error
+	if stale == nil {
+		// A failing test is read all the same: its result says why, or
+		// its absence does.
+		built = r.bazel(args...)
+	}
+	for _, b := range benchmarks {
+		for _, zip := range zips[b] {
+			m := measured{err: stale}
+			if stale == nil {
+				m = readSide(zip)
+			}
+			if errors.Is(m.err, fs.ErrNotExist) {
+				m.err = fmt.Errorf("its quick test left no result (bazel test: %v; the log says why)", built)
+			}
+			all[b] = append(all[b], m)
 		}
 	}
 	return all

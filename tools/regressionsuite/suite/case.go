@@ -190,7 +190,7 @@ func (c Case) Cell() string {
 	if c.IsNeutral() {
 		return Neutral + " " + c.Name
 	}
-	cell := c.Kind + " " + c.Language + " " + c.Size
+	cell := c.Kind + " " + c.Language + " " + c.Size + " in " + strings.Join(c.Benchmarks, ", ")
 	if c.Loosens != "" {
 		cell += " loosening " + c.Loosens
 	}
@@ -314,7 +314,7 @@ func ParseCase(path string, data []byte) (Case, error) {
 }
 
 // LoadCases reads every *.patch file of dir, sorted by name, and checks
-// that no two inject the same kind into the same language at the same
+// that no two inject the same kind into the same benchmark at the same
 // size, loosening the same or nothing (Case.Cell).
 func LoadCases(dir string) ([]Case, error) {
 	paths, err := filepath.Glob(filepath.Join(dir, "*.patch"))

@@ -103,7 +103,8 @@ func TestTheLooseningPatches(t *testing.T) {
 	}
 }
 
-// Two cases of one cell are refused; a loosening makes a cell of its own.
+// Two cases of one cell are refused; a loosening, or another benchmark,
+// makes a cell of its own.
 func TestLoadCasesCells(t *testing.T) {
 	const header = "Kind: extra-work\nLanguage: C++\nSize: 5%\nBenchmark: havlak7cc\nFigure: instructions\nWhat: more\n"
 	const diff = "\ndiff --git a/x b/x\n"
@@ -117,12 +118,17 @@ func TestLoadCasesCells(t *testing.T) {
 	write(dir, "b.patch", header+"Loosens: threshold\n"+diff)
 	write(dir, "c.patch", header+"Loosens: gated\n"+diff)
 	cases, err := LoadCases(dir)
-	if err != nil || len(cases) != 3 || cases[1].Loosens != "threshold" || cases[1].Cell() != "extra-work C++ 5% loosening threshold" {
+	if err != nil || len(cases) != 3 || cases[1].Loosens != "threshold" || cases[1].Cell() != "extra-work C++ 5% in havlak7cc loosening threshold" {
 		t.Fatalf("three cells: %+v, %v", cases, err)
 	}
 	write(dir, "d.patch", header+"Loosens: gated\n"+diff)
-	if _, err := LoadCases(dir); err == nil || !strings.Contains(err.Error(), "c.patch and "+filepath.Join(dir, "d.patch")+" both inject extra-work C++ 5% loosening gated") {
+	if _, err := LoadCases(dir); err == nil || !strings.Contains(err.Error(), "c.patch and "+filepath.Join(dir, "d.patch")+" both inject extra-work C++ 5% in havlak7cc loosening gated") {
 		t.Errorf("two cases in one cell: %v", err)
+	}
+	os.Remove(filepath.Join(dir, "d.patch"))
+	write(dir, "e.patch", strings.Replace(header, "havlak7cc", "havlak6cc", 1)+diff)
+	if cases, err := LoadCases(dir); err != nil || len(cases) != 4 {
+		t.Errorf("the same kind, language and size in another benchmark: %d cases, %v", len(cases), err)
 	}
 }
 

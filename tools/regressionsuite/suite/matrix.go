@@ -139,18 +139,18 @@ func (m *Matrix) WriteMarkdown(w io.Writer) {
 			}
 			for _, size := range k.Sizes() {
 				for _, loosens := range append([]string{""}, looseningNamesList()...) {
-					o, ok := m.find(k.Name, lang, size, loosens)
-					if !ok {
-						continue // not run this time (a -cases filter), or no such case
-					}
-					kind := k.Name
-					if l, ok := LooseningNamed(loosens); ok {
-						kind += " + " + l.Row
-					}
-					cell, note := o.cells(k)
-					fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", kind, lang, size, markdown.Escape(strings.Join(o.Case.Benchmarks, ", ")), cell)
-					if note != "" && !contains(notes, note) {
-						notes = append(notes, note)
+					// None when not run this time (a -cases filter) or no
+					// such case; one per benchmark it was injected into.
+					for _, o := range m.find(k.Name, lang, size, loosens) {
+						kind := k.Name
+						if l, ok := LooseningNamed(loosens); ok {
+							kind += " + " + l.Row
+						}
+						cell, note := o.cells(k)
+						fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", kind, lang, size, markdown.Escape(strings.Join(o.Case.Benchmarks, ", ")), cell)
+						if note != "" && !contains(notes, note) {
+							notes = append(notes, note)
+						}
 					}
 				}
 			}
@@ -256,13 +256,16 @@ func shownOnly(t verdict.Verdict) string {
 	return " (" + strings.Join(why, "; ") + ")"
 }
 
-func (m *Matrix) find(kind, language, size, loosens string) (Outcome, bool) {
+// find returns the outcomes of the cases of one kind, language, size and
+// loosening, in the order they ran: one per benchmark injected.
+func (m *Matrix) find(kind, language, size, loosens string) []Outcome {
+	var found []Outcome
 	for _, o := range m.Outcomes {
 		if o.Case.Kind == kind && o.Case.Language == language && o.Case.Size == size && o.Case.Loosens == loosens {
-			return o, true
+			found = append(found, o)
 		}
 	}
-	return Outcome{}, false
+	return found
 }
 
 // Summary is the outcome in a line, for the progress log.

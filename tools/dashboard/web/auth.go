@@ -9,6 +9,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"net/netip"
@@ -180,6 +181,10 @@ func (s *Server) write(h func(http.ResponseWriter, *http.Request, viewer)) http.
 			s.refuse(w, r, http.StatusForbidden, "refused: "+err.Error()+"; nothing was changed")
 			return
 		}
+		if status, message := readForm(r); status != 0 {
+			s.refuse(w, r, status, message)
+			return
+		}
 		token := r.Header.Get(csrfHeader)
 		if token == "" {
 			token = r.PostFormValue("csrf")
@@ -190,6 +195,20 @@ func (s *Server) write(h func(http.ResponseWriter, *http.Request, viewer)) http.
 		}
 		h(w, r, v)
 	}
+}
+
+// readForm reads a write's form, its body at most maxForm bytes: a status
+// and what to say when it cannot (413 for a body too big, which without
+// this check would read as a form with no CSRF token), 0 when it can.
+func readForm(r *http.Request) (int, string) {
+	err := r.ParseForm()
+	if err == nil {
+		return 0, ""
+	}
+	if tooBig := (*http.MaxBytesError)(nil); errors.As(err, &tooBig) {
+		return http.StatusRequestEntityTooLarge, fmt.Sprintf("refused: the request's body is over %d KiB; nothing was changed", maxForm>>10)
+	}
+	return http.StatusBadRequest, "refused: the request's form could not be read; nothing was changed"
 }
 
 // api tells whether r is a script's request (it sends the CSRF token as a
@@ -247,6 +266,10 @@ func (s *Server) signin(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store")
 	if err := s.origins.Check(r); err != nil {
 		s.fail(w, "signin", http.StatusForbidden, "refused: "+err.Error())
+		return
+	}
+	if status, message := readForm(r); status != 0 {
+		s.fail(w, "signin", status, message)
 		return
 	}
 	c, err := r.Cookie(signinCookie)

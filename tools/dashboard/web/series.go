@@ -22,28 +22,55 @@ type choice struct {
 }
 
 func choiceOf(r *http.Request) choice {
-	return choice{Benchmark: param(r, "benchmark"), Figure: param(r, "figure"), Unit: param(r, "unit"),
-		Workload: param(r, "workload"), Env: param(r, "env")}
+	return choice{Benchmark: name(r, "benchmark"), Figure: name(r, "figure"), Unit: name(r, "unit"),
+		Workload: name(r, "workload"), Env: name(r, "env")}
 }
+
+// name is a query parameter that names something of the history, as it
+// is: never trimmed, since a name may begin or end with a space. The
+// history validates it: a name it does not have is not found.
+func name(r *http.Request, key string) string { return r.URL.Query().Get(key) }
 
 func (c choice) query() url.Values {
 	return query("benchmark", c.Benchmark, "figure", c.Figure, "unit", c.Unit, "workload", c.Workload, "env", c.Env)
 }
 
 // param is c as the series page's repeatable s parameter names a series
-// overlaid on the chart: benchmark|figure|unit|workload|env.
+// overlaid on the chart: benchmark|figure|unit|workload|env, each part
+// with its "%" and "|" percent-encoded (%25, %7C), so that a name holding
+// either reads back whole. A name with neither is written as it is: the
+// links of before the encoding still open.
 func (c choice) param() string {
-	return strings.Join([]string{c.Benchmark, c.Figure, c.Unit, c.Workload, c.Env}, "|")
+	parts := []string{c.Benchmark, c.Figure, c.Unit, c.Workload, c.Env}
+	for i, p := range parts {
+		parts[i] = partEscaper.Replace(p)
+	}
+	return strings.Join(parts, "|")
 }
 
-// choiceOfParam reads an s parameter: every part of one series.
+var partEscaper = strings.NewReplacer("%", "%25", "|", "%7C")
+
+// choiceOfParam reads an s parameter: every part of one series. A part
+// that is no valid percent-encoding is taken as it is (an older link of a
+// name with a "%").
 func choiceOfParam(s string) (choice, error) {
 	parts := strings.Split(s, "|")
+	for i, p := range parts {
+		if u, err := url.PathUnescape(p); err == nil {
+			parts[i] = u
+		}
+	}
 	if len(parts) != 5 || slices.Contains(parts, "") {
-		return choice{}, fmt.Errorf("s=%s: want benchmark|figure|unit|workload|env, every part of one series", s)
+		return choice{}, fmt.Errorf("s=%s: want benchmark|figure|unit|workload|env, every part of one series", clip(s))
 	}
 	return choice{Benchmark: parts[0], Figure: parts[1], Unit: parts[2], Workload: parts[3], Env: parts[4]}, nil
 }
+
+// viewParams are the series page's parameters of how its chart is drawn,
+// which its script keeps in the address (static/series.js): values
+// (view=relative, from the reference point ref), y range (y=zero), scale
+// (scale=log) and zoom (from, to). A redirect carries them on.
+var viewParams = []string{"view", "ref", "y", "scale", "from", "to"}
 
 // String names the series for people: "havlak6 real_seconds (s, quick)".
 func (c choice) String() string {
@@ -177,7 +204,7 @@ type overlay struct {
 // maxOverlays bounds the series one chart draws; maxUnits the units it
 // has axes for: the chosen series' on the left, another on the right.
 const (
-	maxOverlays = 8
+	maxOverlays = 10 // as many as static/series.js has distinct colours
 	maxUnits    = 2
 )
 
@@ -189,12 +216,12 @@ func overlaysOf(r *http.Request, c choice, seen []alert.Seen) ([]string, []overl
 	var kept []choice
 	var params []string
 	for _, s := range r.URL.Query()["s"] {
-		o, err := choiceOfParam(strings.TrimSpace(s))
+		o, err := choiceOfParam(s)
 		if err != nil {
 			return nil, nil, http.StatusBadRequest, err
 		}
 		if !o.exists(seen) {
-			return nil, nil, http.StatusNotFound, fmt.Errorf("s=%s: the history has no such series", s)
+			return nil, nil, http.StatusNotFound, fmt.Errorf("s=%s: the history has no such series", clip(s))
 		}
 		if slices.Contains(params, o.param()) {
 			continue
@@ -256,13 +283,20 @@ func (s *Server) series(w http.ResponseWriter, r *http.Request) {
 	}
 	c, p, unknown := resolve(asked, seen)
 	if unknown != "" {
-		s.render(w, http.StatusNotFound, "series", seriesPage{Nav: "series", Choice: c, Pickers: p})
+		// The page's title says the choice: what the history lacks, clipped.
+		shown := choice{Benchmark: clip(c.Benchmark), Figure: clip(c.Figure), Unit: clip(c.Unit), Workload: clip(c.Workload), Env: clip(c.Env)}
+		s.render(w, http.StatusNotFound, "series", seriesPage{Nav: "series", Choice: shown, Pickers: p})
 		return
 	}
-	if c != asked || param(r, "benchmark") == "" {
+	if c != asked || name(r, "benchmark") == "" {
 		q := c.query()
 		for _, k := range asks {
 			q.Add("s", k)
+		}
+		for _, k := range viewParams {
+			if v := r.URL.Query().Get(k); v != "" {
+				q.Set(k, v)
+			}
 		}
 		http.Redirect(w, r, link("/series", q), http.StatusFound)
 		return

@@ -45,6 +45,7 @@ import (
 	"net/url"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"havlak-lab/internal/gitwork"
 	"havlak-lab/internal/uplot"
@@ -199,7 +200,7 @@ func (s *Server) fail(w http.ResponseWriter, nav string, status int, message str
 		s.logf("%s", message)
 		message = "the history could not be read; the server's log says why"
 	}
-	s.render(w, status, "error", errorPage{Nav: nav, Status: status, Message: message})
+	s.render(w, status, "error", errorPage{Nav: nav, Status: status, Message: clipWords(message)})
 }
 
 func (s *Server) logf(format string, args ...any) {
@@ -250,6 +251,33 @@ func day(t time.Time) string {
 		return ""
 	}
 	return t.UTC().Format("2006-01-02")
+}
+
+// echoRunes is how much of a parameter a page says back: a bad one of a
+// megabyte still makes a small page.
+const echoRunes = 80
+
+// clip is s cut to echoRunes runes, "…" marking the cut.
+func clip(s string) string {
+	if utf8.RuneCountInString(s) <= echoRunes {
+		return s
+	}
+	return string([]rune(s)[:echoRunes]) + "…"
+}
+
+// clipWords clips each word of a message (clip), and the message to ten
+// times its rune budget in all: what a page says about a parameter it
+// could not use stays short whoever wrote the message.
+func clipWords(message string) string {
+	words := strings.Split(message, " ")
+	for i, w := range words {
+		words[i] = clip(w)
+	}
+	message = strings.Join(words, " ")
+	if utf8.RuneCountInString(message) > 10*echoRunes {
+		message = string([]rune(message)[:10*echoRunes]) + "…"
+	}
+	return message
 }
 
 // param is a request's query parameter, trimmed.

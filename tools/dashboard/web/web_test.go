@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"havlak-lab/tools/alert"
+	"havlak-lab/tools/history"
 	"havlak-lab/tools/result"
 )
 
@@ -527,5 +528,115 @@ func TestStatesFromTheRules(t *testing.T) {
 	}
 	if want := "<code>history alerts DSN " + alert.ActionsUsage() + " ID</code>"; !strings.Contains(page, want) {
 		t.Errorf("the alerts page lacks %s", want)
+	}
+}
+
+// oddNames adds to db a benchmark whose figures are named with a "|" and
+// with spaces around the name, and returns their series.
+func oddNames(t *testing.T, db *history.DB) (pipe, spaced choice) {
+	t.Helper()
+	for n := range 2 {
+		ingestResult(t, db, program("oddnames", 6, n, 1, 2e8, "",
+			result.Metric{Name: "left|right", Unit: "count", Source: "test", Values: []float64{float64(3 + n)}},
+			result.Metric{Name: " spaced ", Unit: "count", Source: "test", Values: []float64{float64(5 + n)}}))
+	}
+	pipe = choice{Benchmark: "oddnames", Figure: "left|right", Unit: "count", Workload: result.WorkloadQuick, Env: envKey}
+	spaced = choice{Benchmark: "oddnames", Figure: " spaced ", Unit: "count", Workload: result.WorkloadQuick, Env: envKey}
+	return pipe, spaced
+}
+
+// A figure named with a "|" or with spaces around its name opens, as a
+// series and as an overlay (s keeps each part whole, "|" and "%"
+// percent-encoded), and its points are served; an s of before the
+// encoding still opens.
+func TestSeriesOddNames(t *testing.T) {
+	db, _ := testHistory(t)
+	pipe, spaced := oddNames(t, db)
+	srv := serve(t, db)
+	if got := pipe.param(); got != "oddnames|left%7Cright|count|quick|"+envKey {
+		t.Errorf("the s of %q is %q", pipe.Figure, got)
+	}
+	for _, c := range []choice{pipe, spaced, {Benchmark: "a%b|", Figure: " f ", Unit: "%7C", Workload: "w", Env: "e"}} {
+		if back, err := choiceOfParam(c.param()); err != nil || back != c {
+			t.Errorf("%+v as s=%s reads back as %+v, %v", c, c.param(), back, err)
+		}
+	}
+	for _, c := range []choice{pipe, spaced} {
+		resp, body := get(t, srv.URL, link("/series", c.query()))
+		if resp.StatusCode != http.StatusOK || !strings.Contains(body, `<h1 id="title"><span class="benchmark">oddnames</span> `+html.EscapeString(c.Figure)+` <span`) {
+			t.Errorf("the series of %q: %s, want it shown:\n%s", c.Figure, resp.Status, body)
+		}
+		resp, body = get(t, srv.URL, link("/api/series", c.query()))
+		var got seriesJSON
+		if err := json.Unmarshal([]byte(body), &got); resp.StatusCode != http.StatusOK || err != nil || got.Figure != c.Figure || len(got.Points) != 2 {
+			t.Errorf("the points of %q: %s, %v: %s", c.Figure, resp.Status, err, body)
+		}
+		// Overlaid on havlak6's count of the hostile figure, the same unit.
+		resp, body = get(t, srv.URL, "/series?"+seriesQuery("havlak6", hostile, "count")+"&s="+url.QueryEscape(c.param()))
+		if text := html.UnescapeString(body); resp.StatusCode != http.StatusOK || !strings.Contains(text, `<li data-points="`+link("/api/series", c.query())+`"`) ||
+			!strings.Contains(text, `name="s" value="`+c.param()+`"`) {
+			t.Errorf("%q overlaid: %s, want it drawn and kept:\n%s", c.Figure, resp.Status, body)
+		}
+	}
+	// Only the spaced name: a trimmed one is not in the history.
+	trimmed := spaced
+	trimmed.Figure = strings.TrimSpace(spaced.Figure)
+	if resp, _ := get(t, srv.URL, link("/series", trimmed.query())); resp.StatusCode != http.StatusNotFound {
+		t.Errorf("the spaced figure's name trimmed: %s, want 404", resp.Status)
+	}
+	// An address of before the encoding: plain names, joined by "|".
+	old := "&s=" + url.QueryEscape(strings.Join([]string{"havlak6cc", "real_seconds", "s", result.WorkloadQuick, envKey}, "|"))
+	if resp, _ := get(t, srv.URL, "/series?"+seriesQuery("havlak6", "real_seconds", "s")+old); resp.StatusCode != http.StatusOK {
+		t.Errorf("an s of plain names: %s, want 200", resp.Status)
+	}
+}
+
+// A page that cannot use a parameter says at most its first 80 runes
+// back: half a megabyte asked for is a page of a few KiB.
+func TestErrorPagesClipParameters(t *testing.T) {
+	db, _ := testHistory(t)
+	srv := serve(t, db)
+	long := strings.Repeat("x", 400_000)
+	for path, want := range map[string]int{
+		"/series?" + seriesQuery("havlak6", "real_seconds", "s") + "&s=" + url.QueryEscape(long):            http.StatusBadRequest,
+		"/series?" + seriesQuery("havlak6", "real_seconds", "s") + "&s=" + url.QueryEscape(long+"|f|u|w|e"): http.StatusNotFound,
+		"/series?benchmark=" + url.QueryEscape(long):                                                        http.StatusNotFound,
+		"/alerts?state=" + url.QueryEscape(long):                                                            http.StatusBadRequest,
+	} {
+		resp, body := get(t, srv.URL, path)
+		if resp.StatusCode != want || len(body) > 8<<10 || strings.Contains(body, strings.Repeat("x", echoRunes+1)) {
+			t.Errorf("%.40s…: %s, %d bytes; want %d, at most %d runes of the parameter said back", path, resp.Status, len(body), want, echoRunes)
+		}
+		if !regexp.MustCompile(`x{` + fmt.Sprint(echoRunes-2) + `,` + fmt.Sprint(echoRunes) + `}…`).MatchString(body) {
+			t.Errorf("%.40s…: the page does not say the parameter's first %d runes, then …", path, echoRunes)
+		}
+	}
+}
+
+// A write whose body is over 64 KiB is refused as too large (413), a
+// form's or a script's, not as one without a CSRF token; nothing changes.
+func TestWriteTooLarge(t *testing.T) {
+	db, _ := testHistory(t)
+	srv := serve(t, db)
+	before := changes(t, db, 1)
+	ann := newBrowser(t, srv)
+	ann.signIn(addUser(t, db, "ann"))
+	csrf := ann.csrf("/alerts/1")
+	big := strings.Repeat("x", maxForm)
+	resp, body := ann.do(http.MethodPost, "/alerts/1/ack", url.Values{"csrf": {csrf}, "note": {big}}, nil)
+	if resp.StatusCode != http.StatusRequestEntityTooLarge || !strings.Contains(body, "over 64 KiB") {
+		t.Errorf("a form over 64 KiB: %s:\n%.300s", resp.Status, body)
+	}
+	resp, body = ann.do(http.MethodPost, "/alerts/1/ack", url.Values{"note": {big}}, map[string]string{csrfHeader: csrf})
+	if resp.StatusCode != http.StatusRequestEntityTooLarge || resp.Header.Get("Content-Type") != "application/json" {
+		t.Errorf("a script's write over 64 KiB: %s %s:\n%.300s", resp.Status, resp.Header.Get("Content-Type"), body)
+	}
+	if after := changes(t, db, 1); len(after) != len(before) {
+		t.Errorf("refused writes changed alert 1: %d changes, were %d", len(after), len(before))
+	}
+	// Just under the limit, the write is made.
+	resp, body = ann.do(http.MethodPost, "/alerts/1/ack", url.Values{"csrf": {csrf}, "note": {"known"}, "pad": {strings.Repeat("x", maxForm-100)}}, nil)
+	if resp.StatusCode/100 != 3 && resp.StatusCode != http.StatusOK {
+		t.Errorf("a form under 64 KiB: %s:\n%.300s", resp.Status, body)
 	}
 }

@@ -76,6 +76,7 @@ func TestDashboardInBrowser(t *testing.T) {
 		}
 	}
 	d.Screenshot("/screenshot", "series.png")
+	checkAxes(t, d)
 
 	// The alerts of the series, drawn: as many markers as the page's own
 	// data (/api/series) has alerts, each listed with its state.
@@ -174,6 +175,9 @@ func TestDashboardInBrowser(t *testing.T) {
 		t.Errorf("two series overlaid: %+v; want 7 uPlot series (x, and median, min, max of each), 2 medians, 3 axes", overlay)
 	}
 	d.Screenshot("/screenshot", "overlay.png")
+	checkLegend(t, d, 2)
+	checkViews(t, d, srv.URL)
+	checkZoomKept(t, d, srv.URL)
 
 	// The compare page: "only changed" reloads it with fewer rows.
 	d.Open(srv.URL + "/compare?a=" + commitOf(0) + "&b=" + commitOf(nights-1))
@@ -403,3 +407,158 @@ func TestTriageInTwoBrowsers(t *testing.T) {
 		}
 	}
 }
+
+// checkAxes checks the axes of the chart d shows: the time axis' ticks
+// are ISO dates; the value axis is as wide as its widest label, measured
+// in its font; its labels read 349,700,000 whole ("349.7 M" among ticks a
+// tenth of a million apart, in full among ticks 1 apart); fitted, a
+// wobble of a thousandth takes at most a hundredth of the axis.
+func checkAxes(t *testing.T, d *webdrivertest.Driver) {
+	t.Helper()
+	var axes struct {
+		Dates, Values, Big, Full []string
+		Size, Need, Left         float64
+		Min, Max                 float64
+	}
+	d.Script(&axes, `const u = window.seriesChart, y = u.axes[1];
+		const ctx = document.createElement("canvas").getContext("2d");
+		ctx.font = y.font[0];
+		const widest = Math.max(...y._values.map(v => ctx.measureText(v).width)) / devicePixelRatio;
+		return {dates: u.axes[0]._values, values: y._values, size: y._size, need: y.ticks.size + y.gap + widest,
+			left: u.bbox.left / devicePixelRatio,
+			big: y.values(u, [349.6e6, 349.7e6, 349.8e6], 1, 50, 1e5), full: y.values(u, [349700000, 349700001], 1, 50, 1),
+			min: u.scales[u.series[1].scale].min, max: u.scales[u.series[1].scale].max};`)
+	iso := regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+	for _, v := range axes.Dates {
+		if !iso.MatchString(v) {
+			t.Errorf("the time axis' tick %q is not an ISO date (of ticks %q)", v, axes.Dates)
+		}
+	}
+	if len(axes.Dates) < 2 || len(axes.Values) < 2 {
+		t.Errorf("the axes' ticks: %q, %q", axes.Dates, axes.Values)
+	}
+	if axes.Size < axes.Need || axes.Left < axes.Size {
+		t.Errorf("the value axis is %.0f px wide, its ticks and widest label (%q) need %.0f, the plot starts at %.0f", axes.Size, axes.Values, axes.Need, axes.Left)
+	}
+	if fmt.Sprint(axes.Big) != "[349.6 M 349.7 M 349.8 M]" || fmt.Sprint(axes.Full) != "[349,700,000 349,700,001]" {
+		t.Errorf("349,700,000 on the value axis reads %q, and %q among ticks 1 apart", axes.Big, axes.Full)
+	}
+	// The series wobbles by 0.2% until the last night, which is 50% up:
+	// the fitted axis holds all of it.
+	if axes.Min > 0.98 || axes.Max < 1.5*1.02 {
+		t.Errorf("the fitted value axis spans %g to %g, want the band from 0.98 to 1.53", axes.Min, axes.Max)
+	}
+}
+
+// checkLegend checks the legend of the chart d shows: every series, the
+// chosen one first, each in its own colour, that of its median's line.
+func checkLegend(t *testing.T, d *webdrivertest.Driver, series int) {
+	t.Helper()
+	var legend struct {
+		Items, Strokes, Swatches []string
+		Chosen                   bool
+	}
+	d.Script(&legend, `const u = window.seriesChart, items = Array.from(document.querySelectorAll("#legend li"));
+		return {items: items.map(li => li.textContent.trim()), chosen: items[0].classList.contains("chosen"),
+			swatches: items.map(li => getComputedStyle(li.querySelector(".swatch")).backgroundColor),
+			strokes: items.map((li, k) => { const s = u.series[1 + 3 * k], c = typeof s.stroke == "function" ? s.stroke(u, 1 + 3 * k) : s.stroke;
+				const e = document.createElement("span"); e.style.color = c; document.body.appendChild(e);
+				const rgb = getComputedStyle(e).color; e.remove(); return rgb; })};`)
+	distinct := map[string]bool{}
+	for _, c := range legend.Swatches {
+		distinct[c] = true
+	}
+	if len(legend.Items) != series || !legend.Chosen || len(distinct) != series || fmt.Sprint(legend.Swatches) != fmt.Sprint(legend.Strokes) {
+		t.Errorf("the legend: %+v; want %d series, the chosen one first, each in its line's colour, all distinct", legend, series)
+	}
+}
+
+// checkViews switches the overlaid chart d shows to the relative view and
+// to a log scale, each kept in the address and there after a reload.
+func checkViews(t *testing.T, d *webdrivertest.Driver, base string) {
+	t.Helper()
+	choose := func(name, value string) {
+		d.Call("POST", "/execute/sync", map[string]any{"args": []any{name, value}, "script": `
+			const select = document.querySelector("#view select[name=" + arguments[0] + "]");
+			select.value = arguments[1];
+			select.dispatchEvent(new Event("change"));`})
+	}
+	var rel struct {
+		Search     string
+		Axes       int
+		First, Max []float64
+		Label      string
+	}
+	read := func() {
+		d.Script(&rel, `const u = window.seriesChart;
+			return {search: location.search, axes: u.axes.length, first: [u.data[1][0], u.data[4][0]],
+				max: [Math.max(...u.data[1].filter(v => v != null))], label: u.axes[1].label};`)
+	}
+	choose("view", "relative")
+	read()
+	// havlak6's real time is 50% up on the last night.
+	if !strings.Contains(rel.Search, "view=relative") || rel.Axes != 2 || fmt.Sprint(rel.First) != "[0 0]" ||
+		len(rel.Max) != 1 || rel.Max[0] < 49.9 || rel.Max[0] > 50.1 || !strings.HasPrefix(rel.Label, "% from the reference") {
+		t.Errorf("relative: %+v; want one axis in %% from each series' first point (0), the last night +50%%, kept in the address", rel)
+	}
+	d.Screenshot("/screenshot", "overlay-relative.png")
+	d.Open(base + "/series" + rel.Search)
+	waitFor(t, d, "the reloaded chart", "window.seriesChart")
+	read()
+	if !strings.Contains(rel.Search, "view=relative") || fmt.Sprint(rel.First) != "[0 0]" {
+		t.Errorf("reloaded: %+v; want the relative view still", rel)
+	}
+	choose("view", "absolute")
+	choose("scale", "log")
+	var log struct {
+		Search string
+		Distr  int
+	}
+	d.Script(&log, `return {search: location.search, distr: window.seriesChart.scales.s.distr}`)
+	if !strings.Contains(log.Search, "scale=log") || strings.Contains(log.Search, "view=") || log.Distr != 3 {
+		t.Errorf("log scale: %+v; want the scale logarithmic (distr 3), kept in the address", log)
+	}
+	choose("scale", "linear")
+}
+
+// checkZoomKept zooms into the first nights of havlak6's real time by a
+// drag: the address keeps the zoom, a reload shows it again, and the
+// fitted axis shows the 0.2% wobble of those nights as small.
+func checkZoomKept(t *testing.T, d *webdrivertest.Driver, base string) {
+	t.Helper()
+	d.Open(base + "/series?" + seriesQuery("havlak6", "real_seconds", "s"))
+	waitFor(t, d, "the chart", "window.seriesChart")
+	var from, to webdrivertest.MouseStep
+	d.Script(&from, `const u = window.seriesChart, box = u.over.getBoundingClientRect();
+		return {x: box.left + u.valToPos(u.data[0][0], "x") + 3, y: box.top + 20};`)
+	d.Script(&to, fmt.Sprintf(`const u = window.seriesChart, box = u.over.getBoundingClientRect();
+		return {x: box.left + u.valToPos(u.data[0][%d], "x") + 3, y: box.top + 20};`, nights-2))
+	from.Do, to.Do = "down", "up"
+	d.Mouse(from, webdrivertest.MouseStep{Do: "move", X: (from.X + to.X) / 2, Y: from.Y}, to)
+	waitFor(t, d, "the zoom in the address", `location.search.includes("from=") && location.search.includes("to=")`)
+	var zoom struct {
+		Search           string
+		Min, Max, Lo, Hi float64
+	}
+	read := func() {
+		d.Script(&zoom, `const u = window.seriesChart;
+			return {search: location.search, min: u.scales.x.min, max: u.scales.x.max, lo: u.scales.s.min, hi: u.scales.s.max};`)
+	}
+	read()
+	saved := zoom
+	d.Open(base + "/series" + saved.Search)
+	waitFor(t, d, "the reloaded chart", "window.seriesChart")
+	read()
+	if zoom.Search != saved.Search || abs(zoom.Min-saved.Min) > 1 || abs(zoom.Max-saved.Max) > 1 ||
+		saved.Max > float64(nightTime(nights-1).Unix()) || saved.Min < float64(nightTime(0).Unix()) {
+		t.Errorf("the zoom %+v after a reload is %+v; want the same window, before the last night", saved, zoom)
+	}
+	// The nights shown are 1 and 1.002 s, their bands 0.98 to 1.022: the
+	// axis spans at least a tenth of a second.
+	if zoom.Hi-zoom.Lo < 0.1 || zoom.Lo > 0.98 || zoom.Hi < 1.02 || zoom.Hi > 1.2 {
+		t.Errorf("the fitted axis of the zoomed nights spans %g to %g; want at least 0.1 s around 0.98 to 1.02", zoom.Lo, zoom.Hi)
+	}
+	d.Screenshot("/screenshot", "series-zoomed.png")
+}
+
+func abs(x float64) float64 { return max(x, -x) }

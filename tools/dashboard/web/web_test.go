@@ -445,8 +445,8 @@ func TestSeriesOverlaysAndMarkers(t *testing.T) {
 	}
 	base := "/series?" + seriesQuery("havlak6", "real_seconds", "s")
 	resp, body := get(t, srv.URL, base+s("havlak6cc", "real_seconds", "s")+s("havlak6cc", "own_instructions", "instructions"))
-	if resp.StatusCode != http.StatusOK || strings.Count(body, `<li data-points="/api/series?`) != 2 {
-		t.Errorf("two overlays: %s, %d listed", resp.Status, strings.Count(body, `<li data-points="/api/series?`))
+	if resp.StatusCode != http.StatusOK || strings.Count(body, `<li data-points="/api/series?`) != 3 {
+		t.Errorf("two overlays: %s, %d listed; want the chosen series and the two", resp.Status, strings.Count(body, `<li data-points="/api/series?`))
 	}
 	if resp, _ := get(t, srv.URL, "/series?"+strings.TrimPrefix(s("havlak6cc", "real_seconds", "s"), "&")); resp.StatusCode != http.StatusFound ||
 		!strings.Contains(resp.Header.Get("Location"), "benchmark=havlak6cc") {

@@ -1,12 +1,39 @@
 // The series page: the pickers reload the page on a change, and the chart
-// draws the points that /api/series gives: the chosen series (the URL is
-// the figure's data-points) and those kept on the chart (each overlay's
-// data-points), on one time axis, a second value axis for a second unit.
-// Each series' alerts of a change (regression, change point) are drawn
-// as their commit range, coloured by state; a click on a point opens its
-// night. Every string of the history goes in as text, never as markup.
+// draws the points that /api/series gives: the chosen series (the first of
+// the legend) and those kept on the chart (the legend's others), on one
+// time axis, a second value axis for a second unit. Each series' alerts of
+// a change (regression, change point) are drawn as their commit range,
+// coloured by state; a click on a point opens its night.
+//
+// How the chart is drawn is the page's address, kept with
+// history.replaceState and read back on load: view=relative (percent from
+// the reference night ref, by default each series' first point), y=zero
+// (the value axis from zero; by default fitted), scale=log, and the zoom
+// from=/to= (ISO times). Every string of the history goes in as text,
+// never as markup.
 (function () {
   "use strict";
+  // The keys of the address that say how the chart is drawn (series.go's
+  // viewParams: a redirect carries them on).
+  var viewKeys = ["view", "ref", "y", "scale", "from", "to"];
+  var address = new URLSearchParams(location.search);
+  var state = {};
+  viewKeys.forEach(function (k) { state[k] = address.get(k) || ""; });
+
+  // carry adds the chart's state to a form as it is sent: picking another
+  // series keeps how it is drawn.
+  function carry(form) {
+    viewKeys.forEach(function (k) {
+      var old = form.querySelector("input[type=hidden][name=" + k + "]");
+      if (old) old.remove();
+      if (!state[k]) return;
+      var input = document.createElement("input");
+      input.type = "hidden";
+      input.name = k;
+      input.value = state[k];
+      form.appendChild(input);
+    });
+  }
   var form = document.getElementById("pick");
   if (form) {
     var selects = Array.prototype.slice.call(form.querySelectorAll("select"));
@@ -15,17 +42,27 @@
         // The choices after this one may not exist under it: the server
         // picks them again.
         selects.slice(i + 1).forEach(function (later) { later.disabled = true; });
+        carry(form);
         form.submit();
       });
     });
   }
+  var keep = document.getElementById("keep");
+  if (keep) keep.addEventListener("submit", function () { carry(keep); });
 
   var figure = document.getElementById("series-chart");
   if (!figure) return;
   var tip = figure.querySelector(".tooltip");
   var number = new Intl.NumberFormat("en", {maximumFractionDigits: 4});
-  var colours = ["#00add8", "#ce3262", "#5dc9e2", "#fdb515", "#555", "#1b7f2a", "#8e44ad", "#e67e22"];
+  // Ten clearly distinct hues (matplotlib's tab10), one a series, in the
+  // legend's order: series.go's maxOverlays is as many.
+  var colours = ["#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#d62728", "#17becf", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22"];
+  // FIT: a fitted value axis spans at least this fraction of its values'
+  // size, so that a wobble of 0.1% takes at most a hundredth of its height.
+  var FIT = 0.1;
+  var DAY = 86400;
   function when(seconds) { return new Date(seconds * 1000).toISOString().slice(0, 16).replace("T", " ") + " UTC"; }
+  function iso(seconds) { return new Date(Math.round(seconds) * 1000).toISOString().replace(".000Z", "Z"); }
   function element(tag, text, className) {
     var e = document.createElement(tag);
     if (text != null) e.textContent = text;
@@ -46,6 +83,77 @@
   }
   function seconds(time) { return Date.parse(time) / 1000; }
 
+  // Tick labels. SI prefixes (k, M, G, T, P) above a thousand, one prefix
+  // for all the labels of an axis, with as many decimals as the step
+  // between its ticks needs: 349,700,000 is "349.7 M", never cut.
+  var prefixes = [[1e15, "P"], [1e12, "T"], [1e9, "G"], [1e6, "M"], [1e3, "k"]];
+  var formats = {};
+  function fixed(v, digits) {
+    var f = formats[digits] || (formats[digits] = new Intl.NumberFormat("en", {minimumFractionDigits: digits, maximumFractionDigits: digits}));
+    return f.format(v);
+  }
+  function decimals(step) {
+    return Math.max(0, Math.min(6, -Math.floor(Math.log10(step) + 1e-9)));
+  }
+  function si(v) {
+    for (var i = 0; i < prefixes.length; i++) if (Math.abs(v) >= prefixes[i][0]) return prefixes[i];
+    return [1, ""];
+  }
+  // siTicks labels the ticks of a linear axis (step apart) or, step 0, of
+  // a log axis, each with three significant digits at most.
+  function siTicks(ticks, step) {
+    var big = 0;
+    ticks.forEach(function (v) { if (v != null && isFinite(v)) big = Math.max(big, Math.abs(v)); });
+    var p = si(big);
+    // Ticks closer than a hundredth of the prefix: the number in full,
+    // grouped (349,700,001).
+    if (step > 0 && step / p[0] < 0.01) p = [1, ""];
+    return ticks.map(function (v) {
+      if (v == null) return "";
+      var q = step > 0 ? p : si(v), x = v / q[0];
+      var digits = step > 0 ? decimals(step / q[0]) : Math.max(0, 2 - Math.floor(Math.log10(Math.abs(x) || 1)));
+      var text = fixed(x, digits);
+      if (step <= 0) text = text.replace(/\.?0+$/, "");
+      return text + (q[1] ? " " + q[1] : "");
+    });
+  }
+  function percentTicks(ticks, step) {
+    var digits = step > 0 ? decimals(step) : 1;
+    return ticks.map(function (v) { return v == null ? "" : (v > 0 ? "+" : "") + fixed(v, digits) + " %"; });
+  }
+  function percent(v) { return (v > 0 ? "+" : "") + fixed(v, Math.abs(v) < 10 ? 2 : 1) + " %"; }
+  // The step between ticks, as uPlot found it or from the ticks.
+  function stepOf(ticks, found) {
+    if (found > 0 && isFinite(found)) return found;
+    var step = Infinity;
+    for (var i = 1; i < ticks.length; i++) step = Math.min(step, Math.abs(ticks[i] - ticks[i - 1]));
+    return isFinite(step) && step > 0 ? step : 1;
+  }
+  // An axis as wide as its widest label, measured in its font, and its
+  // ticks and gap: no label is ever cut.
+  function axisSize(u, values, i, cycle) {
+    var axis = u.axes[i];
+    if (cycle > 1) return axis._size; // settled
+    var size = axis.ticks.size + axis.gap, widest = 0;
+    if (values && values.length) {
+      u.ctx.save();
+      u.ctx.font = axis.font[0];
+      values.forEach(function (v) { widest = Math.max(widest, u.ctx.measureText(v).width); });
+      u.ctx.restore();
+    }
+    return Math.ceil(size + widest / devicePixelRatio) + 2;
+  }
+  // Time ticks: ISO dates (YYYY-MM-DD, UTC); times (HH:MM) only when the
+  // chart shows less than two days.
+  var dayIncrs = [DAY, 2 * DAY, 3 * DAY, 7 * DAY, 14 * DAY, 30 * DAY, 61 * DAY, 91 * DAY, 182 * DAY, 365 * DAY, 730 * DAY];
+  var hourIncrs = [60, 300, 600, 900, 1800, 3600, 2 * 3600, 3 * 3600, 6 * 3600, 12 * 3600].concat(dayIncrs);
+  function dateTicks(u, ticks, i, space, step) {
+    return ticks.map(function (t) {
+      var text = new Date(t * 1000).toISOString();
+      return step >= DAY ? text.slice(0, 10) : text.slice(0, 16).replace("T", " ");
+    });
+  }
+
   function draw(all) {
     var several = all.length > 1;
     var units = [];
@@ -65,23 +173,57 @@
       s.points.forEach(function (p) { byTime[seconds(p.time)] = p; });
       return xs.map(function (x) { return byTime[x]; });
     });
-    var series = [{}], bands = [];
-    all.forEach(function (s, k) {
-      var colour = colours[k % colours.length], scale = s.unit, name = several ? s.name + " " : "";
-      series.push({label: name + "median", scale: scale, stroke: colour, width: 2, spanGaps: true,
-        points: {show: true, size: 6, fill: colour}});
-      series.push({label: name + "min", scale: scale, stroke: rgba(colour, 0.35), width: 1, spanGaps: true, points: {show: false}});
-      series.push({label: name + "max", scale: scale, stroke: rgba(colour, 0.35), width: 1, spanGaps: true, points: {show: false}});
-      bands.push({series: [3 * k + 3, 3 * k + 2], fill: rgba(colour, 0.15)});
+    // A log scale needs every value above zero.
+    var positive = all.every(function (s) { return s.points.every(function (p) { return p.min > 0; }); });
+
+    // The legend: every series, the chosen one first, in its colour.
+    Array.prototype.forEach.call(document.querySelectorAll("#legend li[data-points]"), function (li, k) {
+      var colour = colours[k % colours.length];
+      li.dataset.colour = colour;
+      var swatch = li.querySelector(".swatch");
+      if (swatch) swatch.style.backgroundColor = colour;
     });
-    var scales = {x: {time: true}};
-    var axes = [{}];
-    units.forEach(function (unit, i) {
-      scales[unit] = {};
-      axes.push({scale: unit, side: i === 0 ? 3 : 1, size: 80, label: several ? unit : undefined,
-        grid: {show: i === 0},
-        values: function (u, splits) { return splits.map(function (v) { return number.format(v); }); }});
-    });
+
+    // The reference of the relative view: each series' point at the
+    // reference night, or its first after it; by default its first.
+    function references() {
+      var ref = state.ref ? seconds(state.ref) : -Infinity;
+      return all.map(function (s) {
+        var p = s.points.find(function (p) { return seconds(p.time) >= ref; }) || s.points[s.points.length - 1];
+        return p && p.median !== 0 ? p : null;
+      });
+    }
+    function view() {
+      var relative = state.view === "relative";
+      return {relative: relative, log: state.scale === "log" && !relative && positive, zero: state.y === "zero"};
+    }
+
+    // yRange is a value axis' range: from zero (of the values as
+    // measured: -100 % in the relative view), or fitted to the values shown
+    // and spanning at least FIT of their size, padded by 5%.
+    function yRange(v) {
+      return function (u, lo, hi) {
+        if (lo == null || !isFinite(lo) || !isFinite(hi)) return v.relative ? [-1, 1] : [0, 1];
+        if (v.log) {
+          var c = Math.sqrt(lo * hi), f = Math.sqrt(1 + FIT);
+          return uPlot.rangeLog(Math.min(lo, c / f), Math.max(hi, c * f), 10, false);
+        }
+        var size = v.relative ? 100 : Math.max(Math.abs(lo), Math.abs(hi));
+        if (v.zero) {
+          var zero = v.relative ? -100 : 0;
+          lo = Math.min(lo, zero);
+          hi = Math.max(hi, zero);
+        } else if (hi - lo < FIT * size) {
+          var mid = (lo + hi) / 2;
+          lo = mid - FIT * size / 2;
+          hi = mid + FIT * size / 2;
+        }
+        if (hi === lo) return [lo - 1, hi + 1];
+        var pad = 0.05 * (hi - lo);
+        return [v.zero && lo === (v.relative ? -100 : 0) ? lo : lo - pad, v.zero && hi === 0 ? hi : hi + pad];
+      };
+    }
+
     // The alerts' ranges, drawn under the points: a band from the commit
     // before the change to the one that brought it, a line at the latter.
     var markers = [];
@@ -113,56 +255,153 @@
       for (var k = 0; k < all.length; k++) if (at[k][i]) return {series: k, point: at[k][i]};
       return null;
     }
-    var opts = {
-      width: Math.max(400, figure.clientWidth),
-      height: 360,
-      legend: {show: false},
-      cursor: {drag: {x: true, y: false}},
-      scales: scales,
-      series: series,
-      bands: bands,
-      axes: axes,
-      hooks: {
-        drawClear: [drawMarkers],
-        setCursor: [function (u) {
-          var i = u.cursor.idx;
-          if (i == null || u.cursor.left < 0 || !pointAt(i)) {
-            tip.hidden = true;
-            return;
-          }
-          var lines = [];
-          all.forEach(function (s, k) {
-            var p = at[k][i];
-            if (!p) return;
-            var unit = " " + s.unit;
-            if (several) lines.push(line(s.name, "name"));
-            lines.push(line(p.commit + (p.dirty ? " (dirty)" : ""), "commit"),
-              line("median " + number.format(p.median) + unit),
-              line("min–max " + number.format(p.min) + "–" + number.format(p.max) + unit + " (" + p.runs + " runs)"));
-          });
-          lines.splice(several ? 0 : 1, 0, line(when(xs[i])));
-          tip.replaceChildren.apply(tip, lines);
-          tip.hidden = false;
-          var first = pointAt(i);
-          var x = u.valToPos(xs[i], "x"), y = u.valToPos(first.point.median, all[first.series].unit);
-          var left = x < u.over.clientWidth / 2 ? x + 12 : x - 12 - tip.offsetWidth;
-          tip.style.left = (u.over.offsetLeft + left) + "px";
-          tip.style.top = (u.over.offsetTop + Math.max(0, y - tip.offsetHeight / 2)) + "px";
-        }],
-      },
-    };
-    // The uPlot instance and the alerts it marks, for the browser test.
-    window.seriesChart = new uPlot(opts, data, figure.querySelector(".chart"));
-    window.seriesMarkers = markers;
+
+    // save writes the state into the address, leaving out each default.
+    function save() {
+      var q = new URLSearchParams(location.search);
+      viewKeys.forEach(function (k) { if (state[k]) q.set(k, state[k]); else q.delete(k); });
+      history.replaceState(null, "", "?" + q.toString());
+    }
+
+    var chart = figure.querySelector(".chart");
+    function build() {
+      var v = view(), refs = v.relative ? references() : null;
+      var rel = function (k, x) { return x == null || !refs[k] ? null : (x / refs[k].median - 1) * 100; };
+      var table = [xs];
+      var series = [{}], bands = [];
+      all.forEach(function (s, k) {
+        var colour = colours[k % colours.length], scale = v.relative ? "%" : s.unit, name = several ? s.name + " " : "";
+        for (var j = 1; j <= 3; j++) {
+          var column = data[3 * k + j];
+          table.push(v.relative ? column.map(function (x) { return rel(k, x); }) : column);
+        }
+        series.push({label: name + "median", scale: scale, stroke: colour, width: 2, spanGaps: true,
+          points: {show: true, size: 6, fill: colour}});
+        series.push({label: name + "min", scale: scale, stroke: rgba(colour, 0.35), width: 1, spanGaps: true, points: {show: false}});
+        series.push({label: name + "max", scale: scale, stroke: rgba(colour, 0.35), width: 1, spanGaps: true, points: {show: false}});
+        bands.push({series: [3 * k + 3, 3 * k + 2], fill: rgba(colour, 0.15)});
+      });
+      var scales = {x: {time: true}};
+      var axes = [{space: 90, size: axisSize, values: dateTicks,
+        incrs: function (u, i, min, max) { return max - min >= 2 * DAY ? dayIncrs : hourIncrs; }}];
+      (v.relative ? ["%"] : units).forEach(function (unit, i) {
+        scales[unit] = v.log ? {distr: 3, log: 10, range: yRange(v)} : {range: yRange(v)};
+        var label = v.relative ? "% from the reference" + (state.ref ? " (" + state.ref.slice(0, 10) + ")" : " (each series' first point)") : unit;
+        axes.push({scale: unit, side: i === 0 ? 3 : 1, size: axisSize, label: label, labelSize: 20, grid: {show: i === 0},
+          values: function (u, ticks, ai, space, step) {
+            return v.relative ? percentTicks(ticks, stepOf(ticks, step)) : siTicks(ticks, v.log ? 0 : stepOf(ticks, step));
+          }});
+      });
+      // Zoom: restored from the address once the chart is drawn, kept in it
+      // on every zoom after (a double click shows the whole series).
+      var restore = state.from || state.to ? {min: state.from ? seconds(state.from) : xs[0], max: state.to ? seconds(state.to) : xs[xs.length - 1]} : null;
+      var opts = {
+        width: Math.max(400, figure.clientWidth),
+        height: 360,
+        legend: {show: false},
+        tzDate: function (ts) { return uPlot.tzDate(new Date(ts * 1000), "Etc/UTC"); },
+        cursor: {drag: {x: true, y: false}},
+        scales: scales,
+        series: series,
+        bands: bands,
+        axes: axes,
+        hooks: {
+          drawClear: [drawMarkers],
+          setScale: [function (u, key) {
+            if (key !== "x") return;
+            var min = u.scales.x.min, max = u.scales.x.max;
+            if (restore) {
+              if (Math.abs(min - restore.min) > 1 || Math.abs(max - restore.max) > 1) return; // the first draw's, before the zoom
+              restore = null;
+            }
+            var whole = min <= xs[0] && max >= xs[xs.length - 1];
+            state.from = whole ? "" : iso(min);
+            state.to = whole ? "" : iso(max);
+            save();
+          }],
+          setCursor: [function (u) {
+            var i = u.cursor.idx;
+            if (i == null || u.cursor.left < 0 || !pointAt(i)) {
+              tip.hidden = true;
+              return;
+            }
+            var lines = [];
+            all.forEach(function (s, k) {
+              var p = at[k][i];
+              if (!p) return;
+              var unit = " " + s.unit;
+              if (several) lines.push(line(s.name, "name"));
+              lines.push(line(p.commit + (p.dirty ? " (dirty)" : ""), "commit"),
+                line("median " + number.format(p.median) + unit),
+                line("min–max " + number.format(p.min) + "–" + number.format(p.max) + unit + " (" + p.runs + " runs)"));
+              if (v.relative && refs[k]) lines.push(line(percent(rel(k, p.median)) + " from the reference, " + refs[k].commit.slice(0, 12)));
+            });
+            lines.splice(several ? 0 : 1, 0, line(when(xs[i])));
+            tip.replaceChildren.apply(tip, lines);
+            tip.hidden = false;
+            var first = pointAt(i);
+            var x = u.valToPos(xs[i], "x"), y = u.valToPos(u.data[1 + 3 * first.series][i], u.series[1 + 3 * first.series].scale);
+            var left = x < u.over.clientWidth / 2 ? x + 12 : x - 12 - tip.offsetWidth;
+            tip.style.left = (u.over.offsetLeft + left) + "px";
+            tip.style.top = (u.over.offsetTop + Math.max(0, y - tip.offsetHeight / 2)) + "px";
+          }],
+        },
+      };
+      if (window.seriesChart) window.seriesChart.destroy();
+      // The uPlot instance and the alerts it marks, for the browser test.
+      var u = window.seriesChart = new uPlot(opts, table, chart);
+      window.seriesMarkers = markers;
+      if (restore) u.setScale("x", restore);
+      u.over.addEventListener("click", function () { openNight(u); });
+    }
+
+    // The view's controls: each change redraws the chart and is kept in
+    // the address.
+    var controls = document.getElementById("view");
+    function showControls() {
+      var v = view();
+      controls.querySelector("select[name=view]").value = v.relative ? "relative" : "absolute";
+      controls.querySelector("select[name=y]").value = v.zero ? "zero" : "fitted";
+      var scale = controls.querySelector("select[name=scale]");
+      scale.value = v.log ? "log" : "linear";
+      scale.disabled = v.relative || !positive;
+      scale.title = v.relative ? "the relative view is linear" : positive ? "" : "a value at or below zero has no logarithm";
+    }
+    if (controls) {
+      controls.hidden = false;
+      ["view", "y", "scale"].forEach(function (k) {
+        controls.querySelector("select[name=" + k + "]").addEventListener("change", function (e) {
+          var value = e.target.value;
+          state[k] = value === "absolute" || value === "fitted" || value === "linear" ? "" : value;
+          save();
+          showControls();
+          build();
+        });
+      });
+      controls.querySelector("#whole-series").addEventListener("click", function () {
+        window.seriesChart.setScale("x", {min: xs[0], max: xs[xs.length - 1]});
+      });
+      showControls();
+    }
 
     // A click on a point opens its night: the compare page of its commit
     // against the series' night before it, the night's report and the
     // flame graphs of its result's profiles, from the archive.
     var night = document.getElementById("night");
-    window.seriesChart.over.addEventListener("click", function () {
-      var u = window.seriesChart, i = u.cursor.idx;
+    function openNight(u) {
+      var i = u.cursor.idx;
       if (i == null || !pointAt(i) || u.select.width > 0) return;
       var lines = [element("h2", "The night of " + when(xs[i]))];
+      var reference = element("button", "Show the series relative to this night", "reference");
+      reference.type = "button";
+      reference.addEventListener("click", function () {
+        state.view = "relative";
+        state.ref = iso(xs[i]);
+        save();
+        if (controls) showControls();
+        build();
+      });
+      lines.push(reference);
       all.forEach(function (s, k) {
         var p = at[k][i];
         if (!p) return;
@@ -198,7 +437,8 @@
       });
       night.replaceChildren.apply(night, lines);
       night.hidden = false;
-    });
+    }
+    build();
 
     var list = document.getElementById("markers");
     markers.forEach(function (m) {
@@ -225,8 +465,7 @@
       return resp.json();
     });
   }
-  var urls = [figure.dataset.points];
-  Array.prototype.forEach.call(document.querySelectorAll("#overlays li[data-points]"), function (li) { urls.push(li.dataset.points); });
+  var urls = Array.prototype.map.call(document.querySelectorAll("#legend li[data-points]"), function (li) { return li.dataset.points; });
   Promise.all(urls.map(points))
     .then(draw)
     .catch(function (err) {

@@ -432,6 +432,7 @@ func checkAxes(t *testing.T, d *webdrivertest.Driver) {
 	for _, v := range axes.Dates {
 		if !iso.MatchString(v) {
 			t.Errorf("the time axis' tick %q is not an ISO date (of ticks %q)", v, axes.Dates)
+			break
 		}
 	}
 	if len(axes.Dates) < 2 || len(axes.Values) < 2 {
@@ -498,7 +499,7 @@ func checkViews(t *testing.T, d *webdrivertest.Driver, base string) {
 	read()
 	// havlak6's real time is 50% up on the last night.
 	if !strings.Contains(rel.Search, "view=relative") || rel.Axes != 2 || fmt.Sprint(rel.First) != "[0 0]" ||
-		len(rel.Max) != 1 || rel.Max[0] < 49.9 || rel.Max[0] > 50.1 || !strings.HasPrefix(rel.Label, "% from the reference") {
+		len(rel.Max) != 1 || rel.Max[0] < 49.9 || rel.Max[0] > 50.1 || rel.Label != "% from the reference" {
 		t.Errorf("relative: %+v; want one axis in %% from each series' first point (0), the last night +50%%, kept in the address", rel)
 	}
 	d.Screenshot("/screenshot", "overlay-relative.png")
@@ -507,6 +508,23 @@ func checkViews(t *testing.T, d *webdrivertest.Driver, base string) {
 	read()
 	if !strings.Contains(rel.Search, "view=relative") || fmt.Sprint(rel.First) != "[0 0]" {
 		t.Errorf("reloaded: %+v; want the relative view still", rel)
+	}
+	// The second night as the reference, from its night's panel.
+	var at webdrivertest.MouseStep
+	d.Script(&at, `const u = window.seriesChart, box = u.over.getBoundingClientRect();
+		return {x: box.left + u.valToPos(u.data[0][1], "x"), y: box.top + u.valToPos(u.data[1][1], "%")};`)
+	at.Do = "down"
+	d.Mouse(webdrivertest.MouseStep{Do: "move", X: at.X, Y: at.Y}, at, webdrivertest.MouseStep{Do: "up", X: at.X, Y: at.Y})
+	waitFor(t, d, "the night's panel", `!document.getElementById("night").hidden`)
+	d.Click("#night button.reference")
+	var ref struct {
+		Search, Note string
+		Second       float64
+	}
+	d.Script(&ref, `return {search: location.search, second: window.seriesChart.data[1][1], note: document.getElementById("reference").textContent}`)
+	if want := "ref=" + url.QueryEscape(nightTime(1).Format(time.RFC3339)); !strings.Contains(ref.Search, want) || ref.Second != 0 ||
+		!strings.Contains(ref.Note, nightTime(1).Format("2006-01-02 15:04")) {
+		t.Errorf("the second night as the reference: %+v; want %s in the address, its point at 0%%, said", ref, want)
 	}
 	choose("view", "absolute")
 	choose("scale", "log")

@@ -286,7 +286,7 @@
         incrs: function (u, i, min, max) { return max - min >= 2 * DAY ? dayIncrs : hourIncrs; }}];
       (v.relative ? ["%"] : units).forEach(function (unit, i) {
         scales[unit] = v.log ? {distr: 3, log: 10, range: yRange(v)} : {range: yRange(v)};
-        var label = v.relative ? "% from the reference" + (state.ref ? " (" + state.ref.slice(0, 10) + ")" : " (each series' first point)") : unit;
+        var label = v.relative ? "% from the reference" : unit;
         axes.push({scale: unit, side: i === 0 ? 3 : 1, size: axisSize, label: label, labelSize: 20, grid: {show: i === 0},
           values: function (u, ticks, ai, space, step) {
             return v.relative ? percentTicks(ticks, stepOf(ticks, step)) : siTicks(ticks, v.log ? 0 : stepOf(ticks, step));
@@ -366,6 +366,9 @@
       scale.value = v.log ? "log" : "linear";
       scale.disabled = v.relative || !positive;
       scale.title = v.relative ? "the relative view is linear" : positive ? "" : "a value at or below zero has no logarithm";
+      controls.querySelector("#reference").textContent = !v.relative ? "" : state.ref ?
+        "The reference: each series' point of " + when(seconds(state.ref)) + ", or its first after it." :
+        "The reference: each series' first point; click a point for its night to choose another.";
     }
     if (controls) {
       controls.hidden = false;

@@ -537,6 +537,21 @@ func checkViews(t *testing.T, d *webdrivertest.Driver, base string) {
 		t.Errorf("log scale: %+v; want the scale logarithmic (distr 3), kept in the address", log)
 	}
 	choose("scale", "linear")
+	// Another series picked keeps the view; so does taking one off.
+	choose("view", "relative")
+	d.Script(&rel.Search, `return document.querySelector("#legend a.remove").getAttribute("href")`)
+	if !strings.Contains(rel.Search, "view=relative") {
+		t.Errorf("the remove link %s loses the relative view", rel.Search)
+	}
+	d.Call("POST", "/execute/sync", map[string]any{"args": []any{}, "script": `
+		const select = document.querySelector("#pick select[name=figure]");
+		select.value = "own_instructions";
+		select.dispatchEvent(new Event("change"));`})
+	waitFor(t, d, "the page of another figure", `location.search.includes("figure=own_instructions") && window.seriesChart`)
+	d.Script(&rel.Search, `return location.search`)
+	if !strings.Contains(rel.Search, "view=relative") {
+		t.Errorf("another figure picked: %s, the relative view lost", rel.Search)
+	}
 }
 
 // checkZoomKept zooms into the first nights of havlak6's real time by a

@@ -640,3 +640,22 @@ func TestWriteTooLarge(t *testing.T) {
 		t.Errorf("a form under 64 KiB: %s:\n%.300s", resp.Status, body)
 	}
 }
+
+// A choice completed by a redirect keeps how the chart is drawn: the
+// parameters the page's script keeps in the address (viewParams).
+func TestSeriesRedirectKeepsTheView(t *testing.T) {
+	db, _ := testHistory(t)
+	srv := serve(t, db)
+	view := "&view=relative&ref=2026-11-02T02%3A00%3A00Z&y=zero&scale=log&from=2026-11-02T00%3A00%3A00Z&to=2026-11-04T00%3A00%3A00Z"
+	resp, _ := get(t, srv.URL, "/series?benchmark=havlak6"+view)
+	loc, err := url.Parse(resp.Header.Get("Location"))
+	if resp.StatusCode != http.StatusFound || err != nil {
+		t.Fatalf("%s to %q, want a redirect", resp.Status, resp.Header.Get("Location"))
+	}
+	want, _ := url.ParseQuery(strings.TrimPrefix(view, "&"))
+	for k := range want {
+		if got := loc.Query().Get(k); got != want.Get(k) {
+			t.Errorf("redirected to %s: %s=%q, want %q", loc, k, got, want.Get(k))
+		}
+	}
+}

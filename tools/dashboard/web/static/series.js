@@ -19,6 +19,11 @@
   var address = new URLSearchParams(location.search);
   var state = {};
   viewKeys.forEach(function (k) { state[k] = address.get(k) || ""; });
+  // What the page cannot read is its default.
+  if (state.view !== "relative") state.view = "";
+  if (state.y !== "zero") state.y = "";
+  if (state.scale !== "log") state.scale = "";
+  ["ref", "from", "to"].forEach(function (k) { if (isNaN(Date.parse(state[k]))) state[k] = ""; });
 
   // carry adds the chart's state to a form as it is sent: picking another
   // series keeps how it is drawn.
@@ -261,6 +266,12 @@
       var q = new URLSearchParams(location.search);
       viewKeys.forEach(function (k) { if (state[k]) q.set(k, state[k]); else q.delete(k); });
       history.replaceState(null, "", "?" + q.toString());
+      // Taking a series off the chart keeps how it is drawn.
+      Array.prototype.forEach.call(document.querySelectorAll("#legend a.remove"), function (a) {
+        var url = new URL(a.href);
+        viewKeys.forEach(function (k) { if (state[k]) url.searchParams.set(k, state[k]); else url.searchParams.delete(k); });
+        a.href = url.pathname + url.search;
+      });
     }
 
     var chart = figure.querySelector(".chart");

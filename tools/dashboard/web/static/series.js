@@ -59,13 +59,6 @@
   if (!figure) return;
   var tip = figure.querySelector(".tooltip");
   var number = new Intl.NumberFormat("en", {maximumFractionDigits: 4});
-  // Ten clearly distinct hues (matplotlib's tab10), one a series, in the
-  // legend's order: series.go's maxOverlays is as many.
-  var colours = ["#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#d62728", "#17becf", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22"];
-  // FIT: a fitted value axis spans at least this fraction of its values'
-  // size, so that a wobble of 0.1% takes at most a hundredth of its height.
-  var FIT = 0.1;
-  var DAY = 86400;
   function when(seconds) { return new Date(seconds * 1000).toISOString().slice(0, 16).replace("T", " ") + " UTC"; }
   function iso(seconds) { return new Date(Math.round(seconds) * 1000).toISOString().replace(".000Z", "Z"); }
   function element(tag, text, className) {
@@ -82,82 +75,7 @@
     if (/^\/(?![\/\\])/.test(href)) a.href = href;
     return a;
   }
-  function rgba(hex, alpha) {
-    var n = parseInt(hex.slice(1), 16);
-    return "rgba(" + (n >> 16) + ", " + ((n >> 8) & 255) + ", " + (n & 255) + ", " + alpha + ")";
-  }
-  function seconds(time) { return Date.parse(time) / 1000; }
-
-  // Tick labels. SI prefixes (k, M, G, T, P) above a thousand, one prefix
-  // for all the labels of an axis, with as many decimals as the step
-  // between its ticks needs: 349,700,000 is "349.7 M", never cut.
-  var prefixes = [[1e15, "P"], [1e12, "T"], [1e9, "G"], [1e6, "M"], [1e3, "k"]];
-  var formats = {};
-  function fixed(v, digits) {
-    var f = formats[digits] || (formats[digits] = new Intl.NumberFormat("en", {minimumFractionDigits: digits, maximumFractionDigits: digits}));
-    return f.format(v);
-  }
-  function decimals(step) {
-    return Math.max(0, Math.min(6, -Math.floor(Math.log10(step) + 1e-9)));
-  }
-  function si(v) {
-    for (var i = 0; i < prefixes.length; i++) if (Math.abs(v) >= prefixes[i][0]) return prefixes[i];
-    return [1, ""];
-  }
-  // siTicks labels the ticks of a linear axis (step apart) or, step 0, of
-  // a log axis, each with three significant digits at most.
-  function siTicks(ticks, step) {
-    var big = 0;
-    ticks.forEach(function (v) { if (v != null && isFinite(v)) big = Math.max(big, Math.abs(v)); });
-    var p = si(big);
-    // Ticks closer than a hundredth of the prefix: the number in full,
-    // grouped (349,700,001).
-    if (step > 0 && step / p[0] < 0.01) p = [1, ""];
-    return ticks.map(function (v) {
-      if (v == null) return "";
-      var q = step > 0 ? p : si(v), x = v / q[0];
-      var digits = step > 0 ? decimals(step / q[0]) : Math.max(0, 2 - Math.floor(Math.log10(Math.abs(x) || 1)));
-      var text = fixed(x, digits);
-      if (step <= 0) text = text.replace(/\.?0+$/, "");
-      return text + (q[1] ? " " + q[1] : "");
-    });
-  }
-  function percentTicks(ticks, step) {
-    var digits = step > 0 ? decimals(step) : 1;
-    return ticks.map(function (v) { return v == null ? "" : (v > 0 ? "+" : "") + fixed(v, digits) + " %"; });
-  }
-  function percent(v) { return (v > 0 ? "+" : "") + fixed(v, Math.abs(v) < 10 ? 2 : 1) + " %"; }
-  // The step between ticks, as uPlot found it or from the ticks.
-  function stepOf(ticks, found) {
-    if (found > 0 && isFinite(found)) return found;
-    var step = Infinity;
-    for (var i = 1; i < ticks.length; i++) step = Math.min(step, Math.abs(ticks[i] - ticks[i - 1]));
-    return isFinite(step) && step > 0 ? step : 1;
-  }
-  // An axis as wide as its widest label, measured in its font, and its
-  // ticks and gap: no label is ever cut.
-  function axisSize(u, values, i, cycle) {
-    var axis = u.axes[i];
-    if (cycle > 1) return axis._size; // settled
-    var size = axis.ticks.size + axis.gap, widest = 0;
-    if (values && values.length) {
-      u.ctx.save();
-      u.ctx.font = axis.font[0];
-      values.forEach(function (v) { widest = Math.max(widest, u.ctx.measureText(v).width); });
-      u.ctx.restore();
-    }
-    return Math.ceil(size + widest / devicePixelRatio) + 2;
-  }
-  // Time ticks: ISO dates (YYYY-MM-DD, UTC); times (HH:MM) only when the
-  // chart shows less than two days.
-  var dayIncrs = [DAY, 2 * DAY, 3 * DAY, 7 * DAY, 14 * DAY, 30 * DAY, 61 * DAY, 91 * DAY, 182 * DAY, 365 * DAY, 730 * DAY];
-  var hourIncrs = [60, 300, 600, 900, 1800, 3600, 2 * 3600, 3 * 3600, 6 * 3600, 12 * 3600].concat(dayIncrs);
-  function dateTicks(u, ticks, i, space, step) {
-    return ticks.map(function (t) {
-      var text = new Date(t * 1000).toISOString();
-      return step >= DAY ? text.slice(0, 10) : text.slice(0, 16).replace("T", " ");
-    });
-  }
+  var C = window.labChart, colours = C.colours, rgba = C.rgba, seconds = C.seconds, percent = C.percent;
 
   function draw(all) {
     var several = all.length > 1;
@@ -201,32 +119,6 @@
     function view() {
       var relative = state.view === "relative";
       return {relative: relative, log: state.scale === "log" && !relative && positive, zero: state.y === "zero"};
-    }
-
-    // yRange is a value axis' range: from zero (of the values as
-    // measured: -100 % in the relative view), or fitted to the values shown
-    // and spanning at least FIT of their size, padded by 5%.
-    function yRange(v) {
-      return function (u, lo, hi) {
-        if (lo == null || !isFinite(lo) || !isFinite(hi)) return v.relative ? [-1, 1] : [0, 1];
-        if (v.log) {
-          var c = Math.sqrt(lo * hi), f = Math.sqrt(1 + FIT);
-          return uPlot.rangeLog(Math.min(lo, c / f), Math.max(hi, c * f), 10, false);
-        }
-        var size = v.relative ? 100 : Math.max(Math.abs(lo), Math.abs(hi));
-        if (v.zero) {
-          var zero = v.relative ? -100 : 0;
-          lo = Math.min(lo, zero);
-          hi = Math.max(hi, zero);
-        } else if (hi - lo < FIT * size) {
-          var mid = (lo + hi) / 2;
-          lo = mid - FIT * size / 2;
-          hi = mid + FIT * size / 2;
-        }
-        if (hi === lo) return [lo - 1, hi + 1];
-        var pad = 0.05 * (hi - lo);
-        return [v.zero && lo === (v.relative ? -100 : 0) ? lo : lo - pad, v.zero && hi === 0 ? hi : hi + pad];
-      };
     }
 
     // The alerts' ranges, drawn under the points: a band from the commit
@@ -293,15 +185,12 @@
         bands.push({series: [3 * k + 3, 3 * k + 2], fill: rgba(colour, 0.15)});
       });
       var scales = {x: {time: true}};
-      var axes = [{space: 90, size: axisSize, values: dateTicks,
-        incrs: function (u, i, min, max) { return max - min >= 2 * DAY ? dayIncrs : hourIncrs; }}];
+      var axes = [C.timeAxis()];
       (v.relative ? ["%"] : units).forEach(function (unit, i) {
-        scales[unit] = v.log ? {distr: 3, log: 10, range: yRange(v)} : {range: yRange(v)};
+        scales[unit] = v.log ? {distr: 3, log: 10, range: C.range(v)} : {range: C.range(v)};
         var label = v.relative ? "% from the reference" : unit;
-        axes.push({scale: unit, side: i === 0 ? 3 : 1, size: axisSize, label: label, labelSize: 20, grid: {show: i === 0},
-          values: function (u, ticks, ai, space, step) {
-            return v.relative ? percentTicks(ticks, stepOf(ticks, step)) : siTicks(ticks, v.log ? 0 : stepOf(ticks, step));
-          }});
+        axes.push({scale: unit, side: i === 0 ? 3 : 1, size: C.axisSize, label: label, labelSize: 20, grid: {show: i === 0},
+          values: C.valueTicks(v.relative, v.log)});
       });
       // Zoom: restored from the address once the chart is drawn, kept in it
       // on every zoom after (a double click shows the whole series).
@@ -310,7 +199,7 @@
         width: Math.max(400, figure.clientWidth),
         height: 360,
         legend: {show: false},
-        tzDate: function (ts) { return uPlot.tzDate(new Date(ts * 1000), "Etc/UTC"); },
+        tzDate: C.tzDate,
         cursor: {drag: {x: true, y: false}},
         scales: scales,
         series: series,

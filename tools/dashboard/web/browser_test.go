@@ -178,6 +178,7 @@ func TestDashboardInBrowser(t *testing.T) {
 	checkLegend(t, d, 2)
 	checkViews(t, d, srv.URL)
 	checkZoomKept(t, d, srv.URL)
+	checkMultiples(t, d)
 
 	// The compare page: "only changed" reloads it with fewer rows.
 	d.Open(srv.URL + "/compare?a=" + commitOf(0) + "&b=" + commitOf(nights-1))
@@ -216,6 +217,7 @@ func TestDashboardInBrowser(t *testing.T) {
 	for _, path := range []string{
 		"/series?" + seriesQuery(hostile, "real_seconds", "s"),
 		"/series?" + seriesQuery("havlak6", hostile, "count"),
+		"/series/multiples?figure=real_seconds&unit=s&workload=quick",
 		"/alerts",
 	} {
 		d.Open(srv.URL + path)
@@ -595,3 +597,32 @@ func checkZoomKept(t *testing.T, d *webdrivertest.Driver, base string) {
 }
 
 func abs(x float64) float64 { return max(x, -x) }
+
+// checkMultiples follows the series page's link to its figure across
+// benchmarks: a chart each, every one drawn with its points, all on one
+// time range, with ISO dates and value labels no wider than their axis.
+func checkMultiples(t *testing.T, d *webdrivertest.Driver) {
+	t.Helper()
+	d.Click("#multiples-link")
+	waitFor(t, d, "the small multiples", "window.multiplesCharts")
+	var m struct {
+		Figures int
+		Points  []int
+		Ranges  []string
+		Dates   []string
+		Fit     []bool
+	}
+	d.Script(&m, `const charts = window.multiplesCharts;
+		return {figures: document.querySelectorAll("#multiples figure").length, points: charts.map(u => u.data[0].length),
+			ranges: charts.map(u => u.scales.x.min + ".." + u.scales.x.max), dates: charts[0].axes[0]._values,
+			fit: charts.map(u => u.axes[1]._size >= u.axes[1].ticks.size + u.axes[1].gap)};`)
+	distinct := map[string]bool{}
+	for _, r := range m.Ranges {
+		distinct[r] = true
+	}
+	iso := regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+	if m.Figures != 3 || len(m.Points) != 3 || m.Points[1] != nights || len(distinct) != 1 || len(m.Dates) == 0 || !iso.MatchString(m.Dates[0]) {
+		t.Errorf("the small multiples: %+v; want 3 charts (havlak6's of %d points), one time range, ISO dates", m, nights)
+	}
+	d.Screenshot("/screenshot", "multiples.png")
+}

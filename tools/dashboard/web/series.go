@@ -191,6 +191,8 @@ type seriesPage struct {
 	Overlays []overlay
 	// Message says what was wrong with an s parameter.
 	Message string
+	// Multiples is the page of the chosen figure across benchmarks.
+	Multiples string
 }
 
 // An overlay is a series drawn on the chart with the chosen one.
@@ -320,7 +322,7 @@ func (s *Server) series(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	page := seriesPage{Nav: "series", Choice: c, Pickers: p, Environment: env.String(),
-		Points: link("/api/series", c.query()), Kept: kept, Keep: c.param(), Overlays: overlays}
+		Points: link("/api/series", c.query()), Kept: kept, Keep: c.param(), Overlays: overlays, Multiples: multiplesLink(c)}
 	if slices.Contains(kept, page.Keep) {
 		page.Keep = ""
 	}

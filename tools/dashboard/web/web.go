@@ -14,6 +14,7 @@
 //
 //	/series?benchmark=B&figure=F&unit=U&workload=W&env=KEY   a series chart
 //	/api/series?...                                          its points, JSON
+//	/series/multiples?figure=F&unit=U&workload=W             one figure across benchmarks
 //	/compare?a=COMMIT&b=COMMIT[&changed=1][&sort=COLUMN]     two commits
 //	/alerts[?state=S]                                        the alerts
 //	/alerts/{id}                                             one alert, its record
@@ -84,7 +85,7 @@ func New(db *history.DB, opts Options) (*Server, error) {
 	funcs := template.FuncMap{"short": gitwork.Short, "day": day, "dict": dict, "minute": minute, "archived": archivedLink,
 		"actions": alert.ActionsUsage, "commitURL": opts.Links.CommitURL, "rangeURL": opts.Links.RangeURL,
 		"issueURL": opts.Links.IssueURL}
-	for _, page := range []string{"series", "compare", "alerts", "alert", "signin", "error"} {
+	for _, page := range []string{"series", "multiples", "compare", "alerts", "alert", "signin", "error"} {
 		t, err := template.New("layout.html").Funcs(funcs).ParseFS(files, "templates/layout.html", "templates/"+page+".html")
 		if err != nil {
 			return nil, err
@@ -103,6 +104,7 @@ func (s *Server) routes() {
 		http.Redirect(w, r, "/series", http.StatusFound)
 	})
 	s.mux.HandleFunc("GET /series", s.series)
+	s.mux.HandleFunc("GET /series/multiples", s.multiples)
 	s.mux.HandleFunc("GET /api/series", s.seriesPoints)
 	s.mux.HandleFunc("GET /compare", s.compare)
 	s.mux.HandleFunc("GET /alerts", s.alerts)

@@ -659,3 +659,36 @@ func TestSeriesRedirectKeepsTheView(t *testing.T) {
 		}
 	}
 }
+
+// The small multiples page: a figure's chart of every benchmark that has
+// it, each in its latest environment, by name (the forged hostile name as
+// text); the series page links to it; an incomplete or unknown figure is
+// the user's mistake.
+func TestSeriesMultiples(t *testing.T) {
+	db, _ := testHistory(t)
+	srv := serve(t, db)
+	page := "/series/multiples?" + url.Values{"figure": {"real_seconds"}, "unit": {"s"}, "workload": {result.WorkloadQuick}}.Encode()
+	resp, body := get(t, srv.URL, page)
+	charts := regexp.MustCompile(`<figure class="multiple" data-points="([^"]+)">\s*<figcaption><a href="[^"]+">([^<]*)</a>`).FindAllStringSubmatch(body, -1)
+	var names []string
+	for _, c := range charts {
+		names = append(names, html.UnescapeString(c[2]))
+		q, err := url.ParseQuery(strings.TrimPrefix(html.UnescapeString(c[1]), "/api/series?"))
+		if err != nil || q.Get("env") != envKey || q.Get("figure") != "real_seconds" || q.Get("benchmark") != names[len(names)-1] {
+			t.Errorf("the chart of %s fetches %s", names[len(names)-1], c[1])
+		}
+	}
+	if resp.StatusCode != http.StatusOK || fmt.Sprint(names) != fmt.Sprint([]string{hostile, "havlak6", "havlak6cc"}) ||
+		strings.Contains(body, hostile) {
+		t.Errorf("%s: %s, charts of %q; want the three benchmarks', the hostile name escaped", page, resp.Status, names)
+	}
+	_, body = get(t, srv.URL, "/series?"+seriesQuery("havlak6", "real_seconds", "s"))
+	if !strings.Contains(html.UnescapeString(body), `<a id="multiples-link" href="`+page+`"`) {
+		t.Errorf("the series page does not link %s", page)
+	}
+	for q, want := range map[string]int{"?figure=real_seconds": http.StatusBadRequest, "?figure=nosuch&unit=s&workload=quick": http.StatusNotFound} {
+		if resp, body := get(t, srv.URL, "/series/multiples"+q); resp.StatusCode != want || !strings.Contains(body, `class="error"`) {
+			t.Errorf("/series/multiples%s: %s, want %d with the error said", q, resp.Status, want)
+		}
+	}
+}

@@ -199,6 +199,9 @@
         width: Math.max(400, figure.clientWidth),
         height: 360,
         legend: {show: false},
+        // Without a value axis on the right, room there for the last
+        // date's label.
+        padding: [10, axes.length > 2 ? null : 40, null, null],
         tzDate: C.tzDate,
         cursor: {drag: {x: true, y: false}},
         scales: scales,

@@ -145,8 +145,18 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Set("Content-Security-Policy", contentSecurity)
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "same-origin")
+	if len(r.URL.RawQuery) > maxQuery {
+		// No page's address is this long: a page would only say it back.
+		s.fail(w, "", http.StatusRequestURITooLong, fmt.Sprintf("the address' query is %d KiB, over %d KiB: no page's is as long",
+			len(r.URL.RawQuery)>>10, maxQuery>>10))
+		return
+	}
 	s.withViewer(s.mux).ServeHTTP(w, r)
 }
+
+// maxQuery bounds a request's query: a series page with ten series on its
+// chart has one of 2 KiB.
+const maxQuery = 16 << 10
 
 // statesCSS are the alert states' colours (tools/alert.Rules) as the
 // pages' style: a state's alerts listed under a chart (class "marker

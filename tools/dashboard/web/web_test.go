@@ -592,11 +592,12 @@ func TestSeriesOddNames(t *testing.T) {
 }
 
 // A page that cannot use a parameter says at most its first 80 runes
-// back: half a megabyte asked for is a page of a few KiB.
+// back: a parameter of 16 KiB asked for is a page of a few KiB; a longer
+// address is refused (414).
 func TestErrorPagesClipParameters(t *testing.T) {
 	db, _ := testHistory(t)
 	srv := serve(t, db)
-	long := strings.Repeat("x", 400_000)
+	long := strings.Repeat("x", maxQuery-200)
 	for path, want := range map[string]int{
 		"/series?" + seriesQuery("havlak6", "real_seconds", "s") + "&s=" + url.QueryEscape(long):            http.StatusBadRequest,
 		"/series?" + seriesQuery("havlak6", "real_seconds", "s") + "&s=" + url.QueryEscape(long+"|f|u|w|e"): http.StatusNotFound,
@@ -609,6 +610,13 @@ func TestErrorPagesClipParameters(t *testing.T) {
 		}
 		if !regexp.MustCompile(`x{` + fmt.Sprint(echoRunes-2) + `,` + fmt.Sprint(echoRunes) + `}…`).MatchString(body) {
 			t.Errorf("%.40s…: the page does not say the parameter's first %d runes, then …", path, echoRunes)
+		}
+	}
+	// An address longer than any page's is refused before a page says it
+	// back (the compare page's form would, twice).
+	for _, path := range []string{"/compare?a=" + strings.Repeat("x", 400_000), "/series?benchmark=" + strings.Repeat("x", maxQuery)} {
+		if resp, body := get(t, srv.URL, path); resp.StatusCode != http.StatusRequestURITooLong || len(body) > 4<<10 {
+			t.Errorf("%.40s…: %s, %d bytes; want 414, a small page", path, resp.Status, len(body))
 		}
 	}
 }

@@ -206,7 +206,7 @@ type overlay struct {
 // maxOverlays bounds the series one chart draws; maxUnits the units it
 // has axes for: the chosen series' on the left, another on the right.
 const (
-	maxOverlays = 10 // as many as static/series.js has distinct colours
+	maxOverlays = 10 // as many as static/chart.js has distinct colours
 	maxUnits    = 2
 )
 

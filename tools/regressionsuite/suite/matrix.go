@@ -216,6 +216,11 @@ func (o Outcome) cells(k Kind) (string, string) {
 			target += fmt.Sprintf(" (noise %.3f%%)", 100*t.Noise)
 		}
 		target += markdown.Escape(shownOnly(*t))
+		if !t.Fails() && t.Rule.Gated {
+			// What it would have taken, and where that came from
+			// (reruns, history, layout variants, the floor).
+			target += ", under its " + markdown.Escape(t.ThresholdText())
+		}
 	} else if o.judged() != nil {
 		target += ": not among the figures this check gates for the benchmark; what should catch it: " + k.Catcher
 	}

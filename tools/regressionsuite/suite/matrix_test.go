@@ -54,7 +54,7 @@ func TestParseCaseRefuses(t *testing.T) {
 	}
 }
 
-// A matrix of three cases: one caught, one missed, one that did not run;
+// A matrix of cases: caught, missed, injected in two benchmarks, not run;
 // a kind absent in C++ says why, and so do the sizes a kind has no case
 // of, in one row per reason; the reruns' false alarms are counted.
 func TestMatrixMarkdown(t *testing.T) {
@@ -71,6 +71,7 @@ func TestMatrixMarkdown(t *testing.T) {
 		Outcomes: []Outcome{
 			{Case: Case{Name: "a", Kind: "extra-work", Language: "Go", Size: "2%", Benchmarks: []string{"havlak7"}, Figure: "own_instructions"}, Benchmarks: []summary.Benchmark{caught}},
 			{Case: Case{Name: "b", Kind: "asymptotic", Language: "Go", Size: "2%", Benchmarks: []string{"havlak7"}, Figure: "own_instructions"}, Benchmarks: []summary.Benchmark{missed}},
+			{Case: Case{Name: "b6", Kind: "asymptotic", Language: "Go", Size: "2%", Benchmarks: []string{"havlak6"}, Figure: "own_instructions"}, Benchmarks: []summary.Benchmark{caught}},
 			{Case: Case{Name: "d", Kind: "locality", Language: "Go", Size: "2%", Benchmarks: []string{"havlak7"}, Figure: "d1_misses"}, Benchmarks: []summary.Benchmark{missed}},
 			{Case: Case{Name: "c", Kind: "syscalls", Language: "Go", Size: "5%", Benchmarks: []string{"wordcount2"}, Figure: "read_syscalls"}, Err: "the patch does not apply"},
 		},
@@ -82,7 +83,10 @@ func TestMatrixMarkdown(t *testing.T) {
 	for _, want := range []string{
 		"Run of 2026-11-25 10:00 UTC on `0123456789ab+` (the checkout measured), 1m35s in all.",
 		"| extra-work | Go | 2% | havlak7 | **caught** by `own_instructions` +2.00% | `own_instructions` +2.00% |",
-		"| asymptotic | Go | 2% | havlak7 | missed | `own_instructions` +0.50% |",
+		// Missed by its figure: under which threshold, and why that one.
+		"| asymptotic | Go | 2% | havlak7 | missed | `own_instructions` +0.50%, under its threshold 1% |\n" +
+			// The same kind and size in another benchmark: a row of its own.
+			"| asymptotic | Go | 2% | havlak6 | **caught** by `own_instructions` +2.00% | `own_instructions` +2.00% |",
 		"| syscalls | Go | 5% | wordcount2 | not run: the patch does not apply | `read_syscalls` |",
 		"| locality | Go | 2% | havlak7 | missed | `d1_misses`: not among the figures this check gates for the benchmark; what should catch it: Cachegrind's cache simulation (issue 28, item 1) |",
 		"| syscalls | C++ | all | — | absent | the lab has no C++ program",
@@ -113,8 +117,8 @@ func TestMatrixMarkdown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(r.Cases) != 4 || !slices.Equal(r.Cases[0].CaughtBy, []string{"own_instructions"}) || r.Cases[1].Caught() ||
-		r.Cases[3].Err != "the patch does not apply" || r.Cases[0].Benchmark != "havlak7" || r.Checkout != "0123456789ab+" {
+	if len(r.Cases) != 5 || !slices.Equal(r.Cases[0].CaughtBy, []string{"own_instructions"}) || r.Cases[1].Caught() ||
+		r.Cases[2].Benchmark != "havlak6" || r.Cases[4].Err != "the patch does not apply" || r.Cases[0].Benchmark != "havlak7" || r.Checkout != "0123456789ab+" {
 		t.Errorf("the detection record: %+v", r)
 	}
 }

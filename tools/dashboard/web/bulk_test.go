@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"havlak-lab/internal/webdrivertest"
 	"havlak-lab/tools/alert"
 	"havlak-lab/tools/history"
 	"havlak-lab/tools/result"
@@ -284,5 +285,34 @@ func TestFileAnIssue(t *testing.T) {
 	}
 	if u, err := url.Parse(html.UnescapeString(m[1])); err != nil || !strings.Contains(u.Query().Get("title"), hostile) || u.Host != "forge.example" {
 		t.Errorf("alert 2's issue: %s, %v; want the hostile name in the title", m[1], err)
+	}
+}
+
+// In a browser, signed in: the range's box ticks its two alerts, and one
+// Acknowledge with one note acknowledges both.
+func TestBulkTriageInBrowser(t *testing.T) {
+	db, _ := testHistory(t)
+	sameRange(t, db)
+	token := addUser(t, db, "ann")
+	srv := serve(t, db)
+	d := webdrivertest.Start(t, 1400)
+	d.Open(srv.URL + "/alerts/1")
+	signInBrowser(t, d, token)
+	d.Open(srv.URL + "/alerts")
+	d.Click("input.pick-group")
+	var ticked int
+	d.Script(&ticked, `return document.querySelectorAll('input[name="id"]:checked').length`)
+	if ticked != 2 {
+		t.Fatalf("the range's box ticked %d alerts, want its 2", ticked)
+	}
+	d.Call("POST", "/element/"+d.Element(`#bulk input[name="text"]`)+"/value", map[string]string{"text": "one change"})
+	d.Click(`#bulk button[formaction="/alerts/bulk/ack"]`)
+	waitFor(t, d, "the alerts page again, both acknowledged",
+		`location.pathname == "/alerts" && document.querySelectorAll("tr.acknowledged").length == 3`)
+	d.Screenshot("/screenshot", "alerts.png")
+	for _, id := range []int64{1, 3} {
+		if got := changes(t, db, id); got[len(got)-1].State != alert.Acknowledged || got[len(got)-1].By != "ann" || got[len(got)-1].Note != "one change" {
+			t.Errorf("alert %d: %+v; want acknowledged by ann", id, got)
+		}
 	}
 }

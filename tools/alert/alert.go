@@ -233,7 +233,12 @@ func (a Alert) State() State {
 }
 
 // Assignee is who the alert is assigned to, "" for nobody.
-func (a Alert) Assignee() string { return a.Current().Assignee }
+func (a Alert) Assignee() string {
+	if len(a.Changes) == 0 {
+		return ""
+	}
+	return a.Changes[len(a.Changes)-1].Assignee
+}
 
 // then is a's changes with c after them, c keeping a's assignee: only
 // Assign changes who it is assigned to.
@@ -242,12 +247,17 @@ func (a Alert) then(c Change) []Change {
 	return append(slices.Clone(a.Changes), c)
 }
 
-// Current is the change that put the alert in its state.
+// Current is the change that put the alert in its state: its note or
+// issue are what is known of it, whatever assignments came after.
 func (a Alert) Current() Change {
 	if len(a.Changes) == 0 {
 		return Change{State: New}
 	}
-	return a.Changes[len(a.Changes)-1]
+	i := len(a.Changes) - 1
+	for i > 0 && a.Assigned(i) {
+		i--
+	}
+	return a.Changes[i]
 }
 
 // Fails tells whether the alert, found tonight, fails the night: a

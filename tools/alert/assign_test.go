@@ -3,6 +3,7 @@ package alert
 import (
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -39,8 +40,13 @@ func TestAssign(t *testing.T) {
 	at := night0.AddDate(0, 0, 1).Add(time.Hour)
 	got, err := AssignTo(a, " ann ", "bob", at)
 	if err != nil || got.Assignee() != "ann" || got.State() != New || len(got.Changes) != 2 || !got.Assigned(1) ||
-		got.Assigned(0) || got.Current().By != "bob" || !got.Current().At.Equal(at) || len(a.Changes) != 1 {
+		got.Assigned(0) || got.Changes[1].By != "bob" || !got.Changes[1].At.Equal(at) || got.Current().By != "nightly" || len(a.Changes) != 1 {
 		t.Fatalf("assigned: %+v, %v; want new, assigned to ann by bob, the original untouched", got, err)
+	}
+	// Someone who saw it before the assignment is told of it.
+	if _, err := Move(3, 1, Change{State: Acknowledged, By: "carol", At: at, Note: "x"})([]Alert{got}); !errors.Is(err, ErrChanged) ||
+		!strings.Contains(err.Error(), "it is new, assigned to ann now (by bob") {
+		t.Errorf("a move on a view from before the assignment: %v", err)
 	}
 	got, err = Transition(got, Change{State: Acknowledged, By: "ann", At: at, Note: "looking", Assignee: "mallory"})
 	if err != nil || got.Assignee() != "ann" || got.Assigned(2) {

@@ -54,6 +54,14 @@ func change(id int64, seen int, how func(Alert) (Alert, error)) Update {
 			}
 			if seen >= 0 && len(a.Changes) != seen {
 				now := a.Current()
+				if last := a.Changes[len(a.Changes)-1]; a.Assigned(len(a.Changes) - 1) {
+					who := last.Assignee
+					if who == "" {
+						who = "nobody"
+					}
+					return nil, fmt.Errorf("alert %d: %w: it is %s, assigned to %s now (by %s, %s)", id, ErrChanged, now.State, who,
+						last.By, last.At.UTC().Format("2006-01-02 15:04:05Z"))
+				}
 				return nil, fmt.Errorf("alert %d: %w: it is %s now (by %s, %s)", id, ErrChanged, now.State, now.By,
 					now.At.UTC().Format("2006-01-02 15:04:05Z"))
 			}

@@ -21,12 +21,7 @@ type alertRow struct {
 // alertRowOf is a's row in the list, and the head of its page.
 func alertRowOf(a alert.Alert) alertRow {
 	r := alertRow{Alert: a, Change: a.ChangeText(), Commits: a.RangeText(), Page: "/alerts/" + strconv.FormatInt(a.ID, 10)}
-	// The note of its state: of the change that moved it last, not of an
-	// assignment after it.
 	c := a.Current()
-	for i := len(a.Changes) - 1; i > 0 && a.Assigned(i); i-- {
-		c = a.Changes[i-1]
-	}
 	r.Note = c.Note
 	if c.Issue != "" {
 		r.Note = c.Issue + " " + c.Note

@@ -180,7 +180,8 @@ type Finding struct {
 	// Evidence says what the finding rests on, in words.
 	Evidence string `json:"evidence,omitempty"`
 	// Report is the report of the night that found it; ProfileDiffs its
-	// profile diffs of the benchmark.
+	// profile diffs of the benchmark. An alert keeps those of the night
+	// that opened it (Reconcile), where the change came in.
 	Report       string   `json:"report,omitempty"`
 	ProfileDiffs []string `json:"profile_diffs,omitempty"`
 	// LastPoint is, for a stale or missing finding, the night the series
@@ -195,7 +196,8 @@ type Finding struct {
 	Accepted string `json:"accepted,omitempty"`
 }
 
-// A Change is one move of an alert into a state: by whom, when, and why.
+// A Change is one move of an alert into a state, or one assignment
+// (assign.go): by whom, when, and why.
 type Change struct {
 	State State     `json:"state"`
 	By    string    `json:"by"`
@@ -203,6 +205,10 @@ type Change struct {
 	// Note is the note or reason; Issue an issue's link.
 	Note  string `json:"note,omitempty"`
 	Issue string `json:"issue,omitempty"`
+	// Assignee is who the alert is assigned to from this change on, ""
+	// for nobody: a change of state keeps the one before (then), an
+	// assignment (Assign) changes it and keeps the state.
+	Assignee string `json:"assignee,omitempty"`
 }
 
 // An Alert is a finding and its triage.
@@ -226,12 +232,32 @@ func (a Alert) State() State {
 	return a.Changes[len(a.Changes)-1].State
 }
 
-// Current is the change that put the alert in its state.
+// Assignee is who the alert is assigned to, "" for nobody.
+func (a Alert) Assignee() string {
+	if len(a.Changes) == 0 {
+		return ""
+	}
+	return a.Changes[len(a.Changes)-1].Assignee
+}
+
+// then is a's changes with c after them, c keeping a's assignee: only
+// Assign changes who it is assigned to.
+func (a Alert) then(c Change) []Change {
+	c.Assignee = a.Assignee()
+	return append(slices.Clone(a.Changes), c)
+}
+
+// Current is the change that put the alert in its state: its note or
+// issue are what is known of it, whatever assignments came after.
 func (a Alert) Current() Change {
 	if len(a.Changes) == 0 {
 		return Change{State: New}
 	}
-	return a.Changes[len(a.Changes)-1]
+	i := len(a.Changes) - 1
+	for i > 0 && a.Assigned(i) {
+		i--
+	}
+	return a.Changes[i]
 }
 
 // Fails tells whether the alert, found tonight, fails the night: a
@@ -290,7 +316,8 @@ var (
 // the move must be allowed from a's state (acknowledged may be moved
 // again, to change its note), the words it takes must be there (a note or
 // an http(s) issue link; a reason, in Note), and a state of changes of
-// level only (accepted) takes no other kind. c.By and c.At must be set.
+// level only (accepted) takes no other kind. c.By and c.At must be set;
+// the alert stays assigned as it was (c.Assignee is not read).
 func Transition(a Alert, c Change) (Alert, error) {
 	from := a.State()
 	where := fmt.Sprintf("alert %d (%s %s, %s)", a.ID, a.Kind, a.Series, from)
@@ -321,7 +348,7 @@ func Transition(a Alert, c Change) (Alert, error) {
 			"a missing benchmark leaves the suite with the gate's --retire, a stale series is ignored, "+
 			"an environment change is acknowledged", where, ErrState, c.State)
 	}
-	a.Changes = append(slices.Clone(a.Changes), c)
+	a.Changes = a.then(c)
 	return a, nil
 }
 
@@ -377,17 +404,19 @@ func Reconcile(alerts []Alert, findings []Finding, night Night, cleared func(Ale
 			i = len(alerts) - 1
 		} else {
 			a := &alerts[i]
-			// What tonight adds: a bisected first bad commit, the latest
-			// report. Where and how big it came in, and on what evidence,
-			// stays as first found.
+			// What tonight adds: a bisected first bad commit, a report
+			// when the alert has none. Where and how big it came in, on
+			// what evidence, and the report and profile diffs of the
+			// night that opened it (the night the change came in, which
+			// later nights' reports compare past) stay as first found.
 			if f.FirstBad != "" {
 				a.FirstBad, a.FirstBadSubject = f.FirstBad, f.FirstBadSubject
 			}
-			if f.Report != "" {
+			if a.Report == "" && f.Report != "" {
 				a.Report, a.ProfileDiffs = f.Report, f.ProfileDiffs
 			}
 			if f.Accepted != "" && a.State() != Accepted {
-				a.Changes = append(a.Changes, Change{State: Accepted, By: night.By + " (Perf-Accepted trailer)", At: night.Time, Note: f.Accepted})
+				a.Changes = a.then(Change{State: Accepted, By: night.By + " (Perf-Accepted trailer)", At: night.Time, Note: f.Accepted})
 			}
 		}
 		alerts[i].LastFound, alerts[i].LastFoundCommit = night.Time, night.Commit
@@ -398,7 +427,7 @@ func Reconcile(alerts []Alert, findings []Finding, night Night, cleared func(Ale
 			continue
 		}
 		if why := cleared(a); why != "" {
-			alerts[i].Changes = append(slices.Clone(a.Changes), Change{State: Fixed, By: night.By, At: night.Time,
+			alerts[i].Changes = a.then(Change{State: Fixed, By: night.By, At: night.Time,
 				Note: why + " on the night of " + night.Time.UTC().Format("2006-01-02") + " (" + gitwork.Short(night.Commit) + ")"})
 			touch(i)
 		}

@@ -67,6 +67,20 @@ func (d *DB) ChangeAlertSeen(ctx context.Context, id int64, seen int, c alert.Ch
 	return changed[0], nil
 }
 
+// AssignAlertSeen assigns alert id to assignee ("" for nobody), by by at at
+// (alert.Assign), for a person who saw it with seen changes, and returns
+// it as it is now.
+func (d *DB) AssignAlertSeen(ctx context.Context, id int64, seen int, assignee, by string, at time.Time) (alert.Alert, error) {
+	changed, err := d.UpdateAlerts(ctx, alert.Assign(id, seen, assignee, by, at))
+	switch {
+	case errors.Is(err, ErrNoAlert):
+		return alert.Alert{}, fmt.Errorf("%w (history alerts %s list --all lists them)", err, d.name)
+	case err != nil:
+		return alert.Alert{}, err
+	}
+	return changed[0], nil
+}
+
 // RecordAlerts enters a night's findings (alert.Record) and returns the
 // alerts it changed, with their ids.
 func (d *DB) RecordAlerts(ctx context.Context, night alert.Night, findings []alert.Finding, cleared func(alert.Alert) string) ([]alert.Alert, error) {
@@ -212,7 +226,7 @@ func (d *DB) alerts(ctx context.Context, q querier) ([]alert.Alert, error) {
 			c        alert.Change
 			state    string
 		)
-		if err := changes.Scan(&id, &seq, &state, &c.By, &atNS, &c.Note, &c.Issue); err != nil {
+		if err := changes.Scan(&id, &seq, &state, &c.By, &atNS, &c.Note, &c.Issue, &c.Assignee); err != nil {
 			return nil, err
 		}
 		c.State, c.At = alert.State(state), fromNano(atNS)
@@ -249,7 +263,7 @@ func (d *DB) saveAlert(ctx context.Context, tx *sql.Tx, a alert.Alert, stored in
 	}
 	for seq := stored; seq < len(a.Changes); seq++ {
 		c := a.Changes[seq]
-		if _, err := tx.ExecContext(ctx, d.q(insertChange), a.ID, seq, string(c.State), c.By, nano(c.At), c.Note, c.Issue); err != nil {
+		if _, err := tx.ExecContext(ctx, d.q(insertChange), a.ID, seq, string(c.State), c.By, nano(c.At), c.Note, c.Issue, c.Assignee); err != nil {
 			return err
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -46,6 +47,7 @@ func checkAlerts(t *testing.T, dsn string) {
 	}
 	night2, f2 := regressionOn(2)
 	f2.Evidence = "100 → 106"
+	f2.Report, f2.ProfileDiffs = "/nights/2/report/index.html", []string{"/nights/2/report/diff.svg"}
 	again, err := d.RecordAlerts(ctx, night2, []alert.Finding{f2}, nil)
 	if err != nil || len(again) != 1 || again[0].ID != 1 || again[0].State() != alert.Acknowledged || alert.Fails(again) {
 		t.Fatalf("night 2: %+v, %v; want alert 1 again, acknowledged, not failing", again, err)
@@ -56,11 +58,30 @@ func checkAlerts(t *testing.T, dsn string) {
 	}
 	a := all[0]
 	if a.Series != own || a.Range != f.Range || a.Size != 0.05 || a.Evidence != "100 → 105" || a.Report != f.Report ||
-		len(a.ProfileDiffs) != 1 || !a.FirstFound.Equal(night1.Time) || !a.LastFound.Equal(night2.Time) || a.LastFoundCommit != "c2" {
-		t.Errorf("stored alert: %+v\nwant the finding, found on nights 1 and 2", a)
+		!slices.Equal(a.ProfileDiffs, f.ProfileDiffs) || !a.FirstFound.Equal(night1.Time) || !a.LastFound.Equal(night2.Time) || a.LastFoundCommit != "c2" {
+		t.Errorf("stored alert: %+v\nwant the finding, found on nights 1 and 2, with night 1's report", a)
 	}
 	if len(a.Changes) != 2 || a.Changes[1].By != "ann" || !a.Changes[1].At.Equal(ackAt) || a.Changes[1].Issue != "https://example.com/issues/9" {
 		t.Errorf("changes: %+v, want new then acknowledged by ann with the issue", a.Changes)
+	}
+	// An assignment is kept in the record, who made it and when, and
+	// checked against the changes its maker saw.
+	assignAt := ackAt.Add(time.Hour)
+	if _, err := d.AssignAlertSeen(ctx, 1, 1, "bob", "ann", assignAt); !errors.Is(err, ErrAlertChanged) {
+		t.Errorf("assigning on a stale view: %v, want ErrAlertChanged", err)
+	}
+	if _, err := d.AssignAlertSeen(ctx, 1, 2, "bob", "ann", assignAt); err != nil {
+		t.Fatal(err)
+	}
+	if a, err := d.Alert(ctx, 1); err != nil || a.Assignee() != "bob" || len(a.Changes) != 3 || a.Changes[2].By != "ann" ||
+		!a.Changes[2].At.Equal(assignAt) || a.State() != alert.Acknowledged || !a.Assigned(2) || a.Changes[1].Assignee != "" {
+		t.Errorf("assigned: %+v, %v; want acknowledged, assigned to bob by ann", a, err)
+	}
+	if _, err := d.ChangeAlert(ctx, 1, alert.Change{State: alert.Acknowledged, By: "bob", At: assignAt, Note: "mine"}); err != nil {
+		t.Fatal(err)
+	}
+	if a, err := d.Alert(ctx, 1); err != nil || a.Assignee() != "bob" {
+		t.Errorf("acknowledged again: assignee %q, %v; want bob still", a.Assignee(), err)
 	}
 	// The series came back on night 3.
 	night3, _ := regressionOn(3)

@@ -222,9 +222,9 @@ func Create(ctx context.Context, dsn string, access Access) (*DB, error) {
 // schema version gets the tables of the later ones (migrations): version 1,
 // from before alerts were kept, gets theirs, version 2 the dashboard's
 // users', version 3 the indexes of the dashboard's reads, version 4 the
-// index of a night's results, and version 5 the columns of a result's
-// identity, read from its result_json, and their index; nothing else
-// changes.
+// index of a night's results, version 5 the columns of a result's
+// identity, read from its result_json, and their index, and version 6 the
+// assignee of the alerts' changes (nobody); nothing else changes.
 func Open(ctx context.Context, dsn string) (*DB, error) {
 	e, err := parseDSN(dsn)
 	if err != nil {
@@ -279,6 +279,9 @@ func (d *DB) migrate(ctx context.Context, version int) error {
 	}
 	return d.inTx(ctx, func(tx *sql.Tx) error {
 		for v := version + 1; v <= schemaVersion; v++ {
+			if v == 7 && version < 2 {
+				continue // alertSchema, of version 2, made alert_changes with the assignee
+			}
 			for _, stmt := range migrations[v] {
 				if _, err := tx.ExecContext(ctx, stmt); err != nil {
 					return err

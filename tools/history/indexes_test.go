@@ -37,14 +37,18 @@ func indexes(t *testing.T, d *DB) []string {
 	return names
 }
 
-// before6 makes a database of schema version 6 what version 5 was: no
-// identity's columns, no index of them (the version too is for the caller
-// to set).
-var before6 = []string{
-	"DROP INDEX results_by_identity",
-	"ALTER TABLE results DROP COLUMN run_sha256",
-	"ALTER TABLE results DROP COLUMN binary_sha256",
-}
+// before7 makes a database of schema version 7 what version 6 was: no
+// assignee of the alerts' changes; before6 makes it what version 5 was: no
+// identity's columns either, no index of them (the version too is for the
+// caller to set).
+var (
+	before7 = []string{"ALTER TABLE alert_changes DROP COLUMN assignee"}
+	before6 = append(slices.Clone(before7),
+		"DROP INDEX results_by_identity",
+		"ALTER TABLE results DROP COLUMN run_sha256",
+		"ALTER TABLE results DROP COLUMN binary_sha256",
+	)
+)
 
 // A database of schema version 5 (no identity's columns), one of version 4
 // (no index of a night's results either), one of version 3 (no indexes of
@@ -92,12 +96,15 @@ func checkMigrationToIndexes(t *testing.T, dsn string) {
 	if written[a.BinarySHA256+"/"+a.RunSHA256] != identityBatch || written["/"] != 1 {
 		t.Errorf("ingest wrote the identities %v, want %d of a and 1 of none", written, identityBatch)
 	}
-	for _, version := range []string{"5", "4", "3", "1"} {
+	for _, version := range []string{"6", "5", "4", "3", "1"} {
 		stmts := before6
-		if version != "5" {
+		if version == "6" {
+			stmts = before7
+		}
+		if version != "6" && version != "5" {
 			stmts = append(stmts, "DROP INDEX results_by_started")
 		}
-		if version != "5" && version != "4" {
+		if version != "6" && version != "5" && version != "4" {
 			stmts = append(stmts, "DROP INDEX results_by_series", "DROP INDEX results_by_commit", "DROP TABLE series")
 		}
 		if version == "1" {

@@ -16,20 +16,23 @@ import (
 // schemaVersion is the version of the tables below; Open refuses another,
 // but for an older one, which it migrates by adding the tables each later
 // version added (migrations).
-const schemaVersion = 6
+const schemaVersion = 7
 
 // migrations are the tables each version added to the one before, by
 // version: 2 the alerts', 3 the dashboard's users and sessions, 4 the
 // indexes and the table of series of the dashboard's reads (filled from
 // the figures already there), 5 the index of a night's results, 6 the
 // columns of a result's identity (filled in Go, fillIdentity, after the
-// statements) and their index.
+// statements) and their index, 7 the assignee of an alert's changes (not
+// when version 2's tables are made in the same migration: alertSchema
+// makes them as they are now).
 var migrations = map[int][]string{
 	2: alertSchema,
 	3: userSchema,
 	4: slices.Concat(indexSchema, []string{fillSeries}),
 	5: nightSchema,
 	6: slices.Concat(addIdentity, identitySchema),
+	7: addAssignee,
 }
 
 // schema creates the tables. Time is Unix nanoseconds (UTC), which both
@@ -121,10 +124,12 @@ var schema = []string{
 	)`,
 }
 
-// alertSchema creates the tables of the alerts (tools/alert), version 2.
-// An alert's current state is in alerts.state too, for listing; its
-// changes, oldest first (seq 0, 1, ...), are the record of who moved it
-// when. Times are Unix nanoseconds, 0 for none.
+// alertSchema creates the tables of the alerts (tools/alert), version 2,
+// with the column version 7 added (addAssignee). An alert's current state
+// is in alerts.state too, for listing; its changes, oldest first (seq 0,
+// 1, ...), are the record of who moved it when, or assigned it to whom
+// (assignee: who it is assigned to from that change on, "" for nobody).
+// Times are Unix nanoseconds, 0 for none.
 var alertSchema = []string{
 	`CREATE TABLE IF NOT EXISTS alerts (
 		id                BIGINT PRIMARY KEY,
@@ -160,8 +165,15 @@ var alertSchema = []string{
 		at_ns    BIGINT NOT NULL,
 		note     TEXT NOT NULL,
 		issue    TEXT NOT NULL,
+		assignee TEXT NOT NULL DEFAULT '',
 		PRIMARY KEY (alert_id, seq)
 	)`,
+}
+
+// addAssignee adds to the alerts' changes of a history older than version
+// 7 who each leaves the alert assigned to: nobody, as then.
+var addAssignee = []string{
+	`ALTER TABLE alert_changes ADD COLUMN assignee TEXT NOT NULL DEFAULT ''`,
 }
 
 // userSchema creates the tables of the dashboard's sign-in, version 3
@@ -352,13 +364,13 @@ const (
 		range_to_ns, first_bad, first_bad_subject, size, before_value, after_value, evidence, report, profile_diffs,
 		last_point_ns, first_found_ns, last_found_ns, last_found_commit, state`
 	selectAlerts  = `SELECT id, ` + alertColumns + ` FROM alerts ORDER BY id`
-	selectChanges = `SELECT alert_id, seq, state, by_whom, at_ns, note, issue FROM alert_changes ORDER BY alert_id, seq`
+	selectChanges = `SELECT alert_id, seq, state, by_whom, at_ns, note, issue, assignee FROM alert_changes ORDER BY alert_id, seq`
 	nextAlertID   = `SELECT COALESCE(MAX(id), 0) + 1 FROM alerts`
 	insertAlert   = `INSERT INTO alerts (id, ` + alertColumns + `)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 	updateAlert = `UPDATE alerts SET first_bad = ?, first_bad_subject = ?, evidence = ?, report = ?, profile_diffs = ?,
 		last_found_ns = ?, last_found_commit = ?, state = ? WHERE id = ?`
-	insertChange = `INSERT INTO alert_changes (alert_id, seq, state, by_whom, at_ns, note, issue) VALUES (?, ?, ?, ?, ?, ?, ?)`
+	insertChange = `INSERT INTO alert_changes (alert_id, seq, state, by_whom, at_ns, note, issue, assignee) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`
 	// PostgreSQL: one writer of alerts at a time, so that two never take
 	// the same next id (SQLite's write lock already does that).
 	lockAlerts = `LOCK TABLE alerts IN SHARE ROW EXCLUSIVE MODE`

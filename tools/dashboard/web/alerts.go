@@ -38,7 +38,46 @@ type alertsPage struct {
 	State  string // "" (open ones), "all", or a state
 	States []option
 	Alerts []alertRow
+	// Groups are Alerts by their commit range, in the order of their
+	// newest alert: the alerts one change brought in are one group.
+	Groups []alertGroup
 	Total  int
+	// User and CSRF are the signed-in user's, who may triage the alerts
+	// in bulk (bulk.go); Bulk are the actions offered for that (their
+	// Action and Label).
+	User, CSRF string
+	Bulk       []actionForm
+}
+
+// An alertGroup is the alerts of one commit range (none: From and To are
+// "").
+type alertGroup struct {
+	From, To string
+	Compare  string // the compare page of the range
+	Alerts   []alertRow
+}
+
+// groupsOf groups rows by their commit range, each group where its first
+// row is.
+func groupsOf(rows []alertRow) []alertGroup {
+	var groups []alertGroup
+	for _, r := range rows {
+		i := slices.IndexFunc(groups, func(g alertGroup) bool { return g.From == r.Range.From && g.To == r.Range.To })
+		if i < 0 {
+			groups = append(groups, alertGroup{From: r.Range.From, To: r.Range.To, Compare: compareOf(r.Range)})
+			i = len(groups) - 1
+		}
+		groups[i].Alerts = append(groups[i].Alerts, r)
+	}
+	return groups
+}
+
+// compareOf is the compare page of a range's two ends, "" without both.
+func compareOf(r alert.Range) string {
+	if r.From == "" || r.To == "" {
+		return ""
+	}
+	return link("/compare", query("a", r.From, "b", r.To))
 }
 
 // alerts serves the list of alerts, newest first: the open ones, every
@@ -72,6 +111,15 @@ func (s *Server) alerts(w http.ResponseWriter, r *http.Request) {
 			continue
 		}
 		p.Alerts = append(p.Alerts, alertRowOf(a))
+	}
+	p.Groups = groupsOf(p.Alerts)
+	if v := viewerOf(r); v.User != "" {
+		p.User, p.CSRF = v.User, v.CSRF
+		for _, act := range alert.Actions {
+			p.Bulk = append(p.Bulk, actionForm{Action: act, Label: alert.ActionRule(act).ActionLabel})
+		}
+		p.Bulk = append(p.Bulk, actionForm{Action: alert.AssignAction, Label: "Assign"})
+		w.Header().Set("Cache-Control", "no-store")
 	}
 	s.render(w, http.StatusOK, "alerts", p)
 }

@@ -2,6 +2,7 @@ package web
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -31,6 +32,32 @@ type alertPage struct {
 	CSRF    string
 	Actions []actionForm
 	SignIn  string // the sign-in page, back to this one
+	// Points are the address of its series' points (the series page's
+	// chart, drawn here by the series page's script), "" when it has no
+	// one series; Compare the compare page of its range, "" without one.
+	Points, Compare string
+	// IssueTitle is the title of an issue about it, for the "file an
+	// issue" link (Links.Issue).
+	IssueTitle string
+	// Changes are its record, each marked when it is an assignment.
+	Changes []changeRow
+}
+
+// A changeRow is a change in an alert's record, as its page lists it.
+type changeRow struct {
+	alert.Change
+	// Assigned: the change assigned the alert (to Assignee, "" nobody),
+	// and did not move it.
+	Assigned bool
+}
+
+// issueTitle names a for an issue: what, how big, and where it came in.
+func issueTitle(a alert.Alert) string {
+	title := string(a.Kind) + ": " + a.Series.String() + " " + a.ChangeText()
+	if r := a.RangeText(); r != "" {
+		title += ", " + r
+	}
+	return title
 }
 
 // alert serves an alert's page: what was found, where and on what
@@ -53,7 +80,14 @@ func (s *Server) alert(w http.ResponseWriter, r *http.Request) {
 	}
 	v := viewerOf(r)
 	p := alertPage{Nav: "alerts", alertRow: alertRowOf(a), Seen: len(a.Changes), User: v.User,
-		SignIn: link("/signin", query("next", r.URL.RequestURI()))}
+		SignIn: link("/signin", query("next", r.URL.RequestURI())), Compare: compareOf(a.Range), IssueTitle: issueTitle(a)}
+	if p.alertRow.Series != "" {
+		p.Points = link("/api/series", query("benchmark", a.Benchmark, "figure", a.Figure, "unit", a.Unit,
+			"workload", a.Workload, "env", a.EnvKey))
+	}
+	for i, c := range a.Changes {
+		p.Changes = append(p.Changes, changeRow{Change: c, Assigned: a.Assigned(i)})
+	}
 	if v.User != "" {
 		p.CSRF = v.CSRF
 		for _, act := range a.Actions() {
@@ -77,45 +111,71 @@ func (s *Server) triage(w http.ResponseWriter, r *http.Request, v viewer) {
 		s.refuse(w, r, http.StatusNotFound, "alert "+strconv.Quote(r.PathValue("id"))+": want the number the alerts page shows")
 		return
 	}
-	act, err := alert.ParseAction(r.PathValue("action"))
+	seen, err := seenOf(r, "seen")
 	if err != nil {
-		s.refuse(w, r, http.StatusNotFound, err.Error())
+		s.refuse(w, r, http.StatusBadRequest, err.Error())
 		return
 	}
-	seen := -1
-	if text := r.PostFormValue("seen"); text != "" {
-		if seen, err = strconv.Atoi(text); err != nil || seen < 0 {
-			s.refuse(w, r, http.StatusBadRequest, "seen="+strconv.Quote(text)+": want the number of changes the page showed")
+	var a alert.Alert
+	if r.PathValue("action") == string(alert.AssignAction) {
+		a, err = s.db.AssignAlertSeen(r.Context(), id, seen, r.PostFormValue("assignee"), v.User, time.Now().UTC())
+	} else {
+		act, perr := alert.ParseAction(r.PathValue("action"))
+		if perr != nil {
+			s.refuse(w, r, http.StatusNotFound, perr.Error())
 			return
 		}
+		c, cerr := askOf(r, act).Change(alert.Form, v.User, time.Now().UTC())
+		if cerr != nil {
+			s.refuse(w, r, http.StatusBadRequest, cerr.Error()+"; nothing was changed")
+			return
+		}
+		a, err = s.db.ChangeAlertSeen(r.Context(), id, seen, c)
 	}
-	ask := alert.Ask{Action: act, Note: strings.TrimSpace(r.PostFormValue("note")), Issue: strings.TrimSpace(r.PostFormValue("issue")),
-		Reason: strings.TrimSpace(r.PostFormValue("reason"))}
-	c, err := ask.Change(alert.Form, v.User, time.Now().UTC())
 	if err != nil {
-		s.refuse(w, r, http.StatusBadRequest, err.Error()+"; nothing was changed")
+		s.triageFailed(w, r, v, err, "alert "+strconv.FormatInt(id, 10))
 		return
 	}
-	a, err := s.db.ChangeAlertSeen(r.Context(), id, seen, c)
-	switch {
-	case errors.Is(err, history.ErrNoAlert):
-		s.refuse(w, r, http.StatusNotFound, "no alert "+strconv.FormatInt(id, 10)+" in the history")
-		return
-	case errors.Is(err, history.ErrAlertChanged), errors.Is(err, alert.ErrState):
-		s.refuse(w, r, http.StatusConflict, err.Error()+"; nothing was changed (reload the alert's page)")
-		return
-	case errors.Is(err, alert.ErrReason), errors.Is(err, alert.ErrIssue):
-		s.refuse(w, r, http.StatusBadRequest, err.Error()+"; nothing was changed")
-		return
-	case err != nil:
-		s.logf("alert %d: %s by %s: %v", id, act, v.User, err)
-		s.refuse(w, r, http.StatusInternalServerError, "the history could not be changed; the server's log says why")
-		return
-	}
-	s.logf("alert %d is %s, by %s", a.ID, a.State(), v.User)
+	s.logf("alert %d is %s, assigned to %q, by %s", a.ID, a.State(), a.Assignee(), v.User)
 	if api(r) {
 		writeJSON(w, http.StatusOK, a)
 		return
 	}
 	http.Redirect(w, r, "/alerts/"+strconv.FormatInt(a.ID, 10), http.StatusSeeOther)
+}
+
+// askOf is the Ask of a triage's form: act and the words it takes.
+func askOf(r *http.Request, act alert.Action) alert.Ask {
+	return alert.Ask{Action: act, Note: strings.TrimSpace(r.PostFormValue("note")), Issue: strings.TrimSpace(r.PostFormValue("issue")),
+		Reason: strings.TrimSpace(r.PostFormValue("reason"))}
+}
+
+// seenOf reads the form's field name: how many changes of an alert its
+// page showed; -1 (no check) when there is none.
+func seenOf(r *http.Request, name string) (int, error) {
+	text := r.PostFormValue(name)
+	if text == "" {
+		return -1, nil
+	}
+	seen, err := strconv.Atoi(text)
+	if err != nil || seen < 0 {
+		return 0, fmt.Errorf("%s=%s: want the number of changes the page showed", name, strconv.Quote(text))
+	}
+	return seen, nil
+}
+
+// triageFailed answers a change of what ("alert 7") that the history
+// refused (err), or could not make.
+func (s *Server) triageFailed(w http.ResponseWriter, r *http.Request, v viewer, err error, what string) {
+	switch {
+	case errors.Is(err, history.ErrNoAlert):
+		s.refuse(w, r, http.StatusNotFound, "no "+what+" in the history; nothing was changed")
+	case errors.Is(err, history.ErrAlertChanged), errors.Is(err, alert.ErrState):
+		s.refuse(w, r, http.StatusConflict, err.Error()+"; nothing was changed (reload the alert's page)")
+	case errors.Is(err, alert.ErrReason), errors.Is(err, alert.ErrIssue), errors.Is(err, alert.ErrAssignee):
+		s.refuse(w, r, http.StatusBadRequest, err.Error()+"; nothing was changed")
+	default:
+		s.logf("%s: %s by %s: %v", what, r.PathValue("action"), v.User, err)
+		s.refuse(w, r, http.StatusInternalServerError, "the history could not be changed; the server's log says why")
+	}
 }

@@ -26,7 +26,8 @@
 // Writes, each a POST behind sign-in and its CSRF token (auth.go), and
 // registered apart from the reading routes:
 //
-//	/alerts/{id}/{action}   ack, accept, ignore, fix, reopen (tools/alert)
+//	/alerts/{id}/{action}   ack, accept, ignore, fix, reopen, assign (tools/alert)
+//	/alerts/bulk/{action}   the same, on the alerts ticked (bulk.go)
 //	/signin, /signout
 //
 // Reading is open to whoever can reach the server, unless
@@ -132,6 +133,7 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("POST /signin", s.signin)
 	s.mux.HandleFunc("POST /signout", s.write(s.signout))
 	s.mux.HandleFunc("POST /alerts/{id}/{action}", s.write(s.triage))
+	s.mux.HandleFunc("POST /alerts/bulk/{action}", s.write(s.bulk))
 }
 
 // contentSecurity lets the pages run and style with the dashboard's own

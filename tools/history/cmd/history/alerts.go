@@ -207,8 +207,15 @@ func printAlert(w io.Writer, a alert.Alert) {
 	}
 	line("found", fmt.Sprintf("%s to %s (commit %s)", a.FirstFound.Format("2006-01-02"), a.LastFound.Format("2006-01-02"), a.LastFoundCommit))
 	fmt.Fprintln(w, "history:")
-	for _, c := range a.Changes {
+	for i, c := range a.Changes {
 		text := fmt.Sprintf("  %s  %-12s by %s", c.At.Format("2006-01-02 15:04Z"), c.State, c.By)
+		if a.Assigned(i) {
+			who := c.Assignee
+			if who == "" {
+				who = "nobody"
+			}
+			text = fmt.Sprintf("  %s  assigned to %s by %s", c.At.Format("2006-01-02 15:04Z"), who, c.By)
+		}
 		if c.Note != "" {
 			text += ": " + c.Note
 		}

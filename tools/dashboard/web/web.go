@@ -12,6 +12,7 @@
 //
 // Pages (each addressed by its URL, so that a link to it is shareable):
 //
+//	/[?night=DATE]                                           a night against the one before (landing.go)
 //	/series?benchmark=B&figure=F&unit=U&workload=W&env=KEY   a series chart
 //	/api/series?...                                          its points, JSON
 //	/series/multiples?figure=F&unit=U&workload=W             one figure across benchmarks

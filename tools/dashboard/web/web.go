@@ -188,7 +188,8 @@ func asset(contentType, body string) http.HandlerFunc {
 // render fills page's template with data and sends it with status. The
 // page's own copy of the template knows its viewer (withViewer): the
 // header names who is signed in, and serverPath shows a path of the
-// server's in full to a signed-in user only (readerPath).
+// server's in full to a signed-in user only (readerPath). The copy is
+// escaped afresh, some 0.2 ms a page; the pages' data stay as they are.
 func (s *Server) render(w http.ResponseWriter, status int, page string, data any) {
 	var b bytes.Buffer
 	v := viewerOfWriter(w)

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"io"
 	"io/fs"
 	"net/http"
 	"path"
@@ -15,6 +16,7 @@ import (
 	"havlak-lab/tools/history"
 	"havlak-lab/tools/nightly/nightdir"
 	"havlak-lab/tools/result"
+	"havlak-lab/tools/summary"
 	"havlak-lab/tools/verdict"
 )
 
@@ -75,6 +77,8 @@ type nightRun struct {
 	Night   string // its date: the landing page of it
 	Tests   int
 	Report  string // the dashboard's address of its report, "" for none
+	// Verdict is what its report judged (reportVerdict), "" for none.
+	Verdict string
 }
 
 type outcomeCount struct {
@@ -382,7 +386,9 @@ func (s *Server) nightAlerts(ctx context.Context, p *landingPage) error {
 
 // archivedRuns are the newest nights of the nightly job's archive, or a
 // note of why there are none. The archive keeps no record of a run's
-// shards or status: a night it holds is one whose merge step finished.
+// shards, nor of a run that archived nothing: a night it holds is one
+// whose results were collected, and its report's summary says how its
+// gate judged it.
 func (s *Server) archivedRuns() ([]nightRun, string) {
 	root, err := s.openArchive()
 	if err != nil {
@@ -413,12 +419,39 @@ func (s *Server) archivedRuns() ([]nightRun, string) {
 		if _, err := fs.Stat(root.FS(), path.Join(dir, nightdir.Report, "index.html")); err == nil {
 			run.Report = "/nights/" + e.Name() + "/" + nightdir.Report + "/"
 		}
+		run.Verdict = reportVerdict(root.FS(), path.Join(dir, nightdir.Report, summary.FileName))
 		runs = append(runs, run)
 	}
 	if len(runs) == 0 {
 		return nil, "the archive holds no night yet"
 	}
 	return runs, ""
+}
+
+// reportVerdict is what a night's report judged against its baseline, as
+// its summary (tools/summary) at name says: the status the report exited
+// with, in words; "" when it has none.
+func reportVerdict(fsys fs.FS, name string) string {
+	f, err := fsys.Open(name)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, summary.MaxSize+1))
+	if err != nil || len(data) > summary.MaxSize {
+		return "its summary cannot be read"
+	}
+	sum, err := summary.Parse(data)
+	if err != nil {
+		return "its summary cannot be read"
+	}
+	switch sum.Status() {
+	case verdict.StatusRegressed:
+		return fmt.Sprintf("failed: %d benchmarks failing, %d results unreadable", len(sum.Regressed()), len(sum.Unreadable))
+	case verdict.StatusNotComparable:
+		return fmt.Sprintf("not comparable: %d benchmarks in another environment", len(sum.EnvironmentChanged()))
+	}
+	return "passed"
 }
 
 // nightDirName reads a night's directory of the archive, as the nightly

@@ -5,12 +5,16 @@ import (
 	"html"
 	"net/http"
 	"net/url"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
 	"havlak-lab/tools/history"
+	"havlak-lab/tools/nightly/nightdir"
+	"havlak-lab/tools/summary"
+	"havlak-lab/tools/verdict"
 )
 
 // landingRows are the rows of the landing page's table id: each row's
@@ -44,6 +48,16 @@ func TestLanding(t *testing.T) {
 	db, _ := testHistory(t)
 	srv := serve(t, db)
 	last, prev := day(nightTime(nights-1)), day(nightTime(nights-2))
+	// The last night's report judged it: a benchmark missing fails it.
+	sum, err := summary.Marshal(&summary.Summary{SchemaVersion: summary.SchemaVersion, Tool: "report",
+		Benchmarks: []summary.Benchmark{{Name: "havlak6", Outcome: verdict.Missing}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reportDir := filepath.Join(filepath.Dir(db.Name()), history.NightsDir, lastNight, nightdir.Report)
+	if err := os.WriteFile(filepath.Join(reportDir, summary.FileName), sum, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	resp, body := get(t, srv.URL, "/")
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("/: %s:\n%s", resp.Status, body)
@@ -70,7 +84,8 @@ func TestLanding(t *testing.T) {
 		// The stale series' alert, acknowledged (open), of no range.
 		`no commit range`, `<a href="/alerts/2">alert 2</a>`,
 		// The nightly job's run of the night, its report linked.
-		`<a class="report" href="/nights/` + lastNight + `/report/">report</a>`,
+		`<a class="report" href="/nights/` + lastNight + `/report/">report</a></td><td class="run-verdict">failed: 1 benchmarks failing, 0 results unreadable</td>`,
+		`<a class="report" href="/nights/20261105T020000Z-ce0000000000/report/">report</a></td><td class="run-verdict"></td>`,
 		`<option value="` + prev + `">`, `<option value="` + last + `" selected>`,
 	} {
 		if !strings.Contains(body, want) {

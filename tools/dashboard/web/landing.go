@@ -221,6 +221,8 @@ func (s *Server) judgeNight(ctx context.Context, p *landingPage, rows []row) err
 		case r.Figure == "" && r.a != nil && r.b == nil:
 			gone = true
 			counts["missing"]++
+			lr.Series = link("/series", query("benchmark", r.Benchmark, "workload", r.Workload,
+				"env", result.EnvironmentKey(r.a.Result.Environment)))
 			p.Missing = append(p.Missing, lr)
 		case r.Figure == "":
 			counts["not compared"]++

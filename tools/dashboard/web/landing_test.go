@@ -114,6 +114,15 @@ func TestLanding(t *testing.T) {
 	if resp.StatusCode != http.StatusOK || !strings.Contains(body, `<span id="night">`+prev+`</span>`) || landingRows(t, body, "regressed") != nil {
 		t.Errorf("/?night=%s: %s, want its page with no regression:\n%s", prev, resp.Status, body)
 	}
+	// The night the forged benchmark stopped (its result still names it
+	// "forged"): missing, linked to its series at the night before.
+	gone := day(nightTime(3))
+	resp, body = get(t, srv.URL, "/?night="+gone)
+	missing := landingRows(t, body, "missing")
+	if resp.StatusCode != http.StatusOK || len(missing) != 1 || missing[0][0] != "forged" || !strings.Contains(body, "<strong>missing</strong>") ||
+		!strings.Contains(body, `<a href="/series?benchmark=forged&amp;env=`+envKey+`&amp;workload=quick">its series</a>`) {
+		t.Errorf("/?night=%s: %s, missing %q; want the forged benchmark missing, linked to its series:\n%s", gone, resp.Status, missing, body)
+	}
 	for night, want := range map[string]int{"2026-10-01": http.StatusNotFound, "yesterday": http.StatusBadRequest} {
 		resp, body := get(t, srv.URL, "/?night="+night)
 		if resp.StatusCode != want || !strings.Contains(body, "night="+night+": ") {

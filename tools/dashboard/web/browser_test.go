@@ -626,6 +626,7 @@ func checkMultiples(t *testing.T, d *webdrivertest.Driver) {
 	}
 	d.Screenshot("/screenshot", "multiples.png")
 }
+
 // The landing page in a real browser: the last night's first regression
 // is the seeded one (havlak6's real time, 1 s to 1.5 s), its sparkline is
 // drawn, the hostile names show as text; picking the night before

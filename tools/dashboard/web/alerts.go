@@ -16,6 +16,7 @@ type alertRow struct {
 	Change, Commits, Note string
 	Series                string // the series page of its figure, if it has one
 	Page                  string // its own page
+	New                   bool   // the night the landing page shows found it first
 }
 
 // alertRowOf is a's row in the list, and the head of its page.

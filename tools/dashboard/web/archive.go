@@ -98,6 +98,23 @@ func archivedLink(p string) string {
 	return ""
 }
 
+// readerPath is a path of the server's (an alert's report or profile diff)
+// as v may see it: whole when signed in; else from the archive's
+// nights/NIGHT/ on, or its last name, so that nobody who merely reaches
+// the port learns how the server's disks are laid out.
+func readerPath(v viewer, p string) string {
+	if v.User != "" || !filepath.IsAbs(p) {
+		return p
+	}
+	parts := strings.Split(filepath.ToSlash(p), "/")
+	for i := len(parts) - 2; i >= 0; i-- {
+		if parts[i] == history.NightsDir && nightName(parts[i+1]) {
+			return strings.Join(parts[i:], "/")
+		}
+	}
+	return ".../" + filepath.Base(p)
+}
+
 // An archiveError is something of the archive that is not there, or not
 // served: a 404 that names it.
 type archiveError struct{ what string }

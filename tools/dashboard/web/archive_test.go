@@ -123,13 +123,17 @@ func TestNightReport(t *testing.T) {
 	}
 
 	// The alert's page links the night's report and the nightly job's
-	// profile diff, in the archive.
+	// profile diff, in the archive; to a reader not signed in it names
+	// them from the archive's nights/ on, never by the server's path.
 	_, body := get(t, srv.URL, "/alerts/1")
-	for _, want := range []string{`<a class="report" href="/nights/` + lastNight + `/report/index.html">` + nightReport + `</a>`,
-		`<a class="profile-diff" href="/nights/` + lastNight + `/report/stages/havlak6/cpu-diff.svg">` + archivedDiff + `</a>`} {
+	for _, want := range []string{`<a class="report" href="/nights/` + lastNight + `/report/index.html">nights/` + lastNight + `/report/index.html</a>`,
+		`<a class="profile-diff" href="/nights/` + lastNight + `/report/stages/havlak6/cpu-diff.svg">nights/` + lastNight + `/report/stages/havlak6/cpu-diff.svg</a>`} {
 		if !strings.Contains(body, want) {
 			t.Errorf("alert 1's page lacks %s", want)
 		}
+	}
+	if strings.Contains(body, "/var/lab") {
+		t.Errorf("alert 1's page shows a reader not signed in the server's path /var/lab/...")
 	}
 
 	// No archive: every page of it says so.

@@ -162,8 +162,26 @@ func (s *Server) withViewer(next http.Handler) http.Handler {
 			s.signinPage(w, r, http.StatusUnauthorized, "Reading this dashboard requires signing in.")
 			return
 		}
-		next.ServeHTTP(w, r)
+		next.ServeHTTP(&viewerWriter{ResponseWriter: w, viewer: v}, r)
 	})
+}
+
+// A viewerWriter is a response that knows whom it answers, for render.
+type viewerWriter struct {
+	http.ResponseWriter
+	viewer viewer
+}
+
+// Unwrap lets http.ResponseController reach the response beneath.
+func (w *viewerWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// viewerOfWriter is the viewer of the request w answers: nobody for a
+// response that did not pass withViewer.
+func viewerOfWriter(w http.ResponseWriter) viewer {
+	if vw, ok := w.(*viewerWriter); ok {
+		return vw.viewer
+	}
+	return viewer{}
 }
 
 // write is a handler of a write: it runs only for a signed-in user whose

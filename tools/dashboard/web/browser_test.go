@@ -629,3 +629,47 @@ func checkMultiples(t *testing.T, d *webdrivertest.Driver) {
 	}
 	d.Screenshot("/screenshot", "multiples.png")
 }
+
+// The landing page in a real browser: the last night's first regression
+// is the seeded one (havlak6's real time, 1 s to 1.5 s), its sparkline is
+// drawn, the hostile names show as text; picking the night before
+// submits the picker and shows that night, of no regression.
+func TestLandingInBrowser(t *testing.T) {
+	db, _ := testHistory(t)
+	srv := serve(t, db)
+	d := webdrivertest.Start(t, 1400)
+
+	d.Open(srv.URL + "/")
+	var page struct {
+		First      string
+		SparkWidth float64
+		Points     int
+		Alerts     int
+		Hostile    int
+	}
+	d.Script(&page, `const row = document.querySelector("#regressed tbody tr");
+		const spark = row.querySelector("svg.spark");
+		return {first: row.innerText, sparkWidth: spark.getBoundingClientRect().width,
+			points: spark.querySelector("polyline").points.numberOfItems,
+			alerts: document.querySelectorAll(".night-alerts li").length,
+			hostile: document.querySelectorAll("main img").length};`)
+	for _, want := range []string{"havlak6", "real_seconds", "1.5", "+50.00%", "REGRESSED"} {
+		if !strings.Contains(page.First, want) {
+			t.Errorf("the first regression reads %q, want %q in it", page.First, want)
+		}
+	}
+	if page.SparkWidth != 120 || page.Points != nights || page.Alerts != 2 || page.Hostile != 0 {
+		t.Errorf("the page: %+v; want a sparkline 120 px wide of %d points, 2 alerts, no <img>", page, nights)
+	}
+	d.Screenshot("/screenshot", "landing.png")
+
+	prev := day(nightTime(nights - 2))
+	d.Script(nil, `const picker = document.getElementById("night-picker");
+		picker.value = "`+prev+`"; picker.form.submit();`)
+	waitFor(t, d, "the night before", `document.getElementById("night") && document.getElementById("night").textContent === "`+prev+`"`)
+	var regressed int
+	d.Script(&regressed, `return document.querySelectorAll("#regressed tbody tr").length`)
+	if regressed != 0 {
+		t.Errorf("the night of %s shows %d regressions, want none", prev, regressed)
+	}
+}

@@ -12,6 +12,7 @@
 //
 // Pages (each addressed by its URL, so that a link to it is shareable):
 //
+//	/[?night=DATE]                                           a night against the one before (landing.go)
 //	/series?benchmark=B&figure=F&unit=U&workload=W&env=KEY   a series chart
 //	/api/series?...                                          its points, JSON
 //	/series/multiples?figure=F&unit=U&workload=W             one figure across benchmarks
@@ -85,8 +86,11 @@ func New(db *history.DB, opts Options) (*Server, error) {
 	}
 	funcs := template.FuncMap{"short": gitwork.Short, "day": day, "dict": dict, "minute": minute, "archived": archivedLink,
 		"actions": alert.ActionsUsage, "commitURL": opts.Links.CommitURL, "rangeURL": opts.Links.RangeURL,
-		"issueURL": opts.Links.IssueURL}
-	for _, page := range []string{"series", "multiples", "compare", "alerts", "alert", "signin", "error"} {
+		"issueURL": opts.Links.IssueURL,
+		// Each request's own (render): who reads the page, and a path of
+		// the server's as they may see it.
+		"viewer": func() viewer { return viewer{} }, "serverPath": func(p string) string { return p }}
+	for _, page := range []string{"series", "multiples", "compare", "alerts", "alert", "signin", "error", "landing"} {
 		t, err := template.New("layout.html").Funcs(funcs).ParseFS(files, "templates/layout.html", "templates/"+page+".html")
 		if err != nil {
 			return nil, err
@@ -101,9 +105,7 @@ func New(db *history.DB, opts Options) (*Server, error) {
 // writes, below them, are each wrapped in write, which checks the session
 // and the CSRF token before the handler runs.
 func (s *Server) routes() {
-	s.mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
-		http.Redirect(w, r, "/series", http.StatusFound)
-	})
+	s.mux.HandleFunc("GET /{$}", s.landing)
 	s.mux.HandleFunc("GET /series", s.series)
 	s.mux.HandleFunc("GET /series/multiples", s.multiples)
 	s.mux.HandleFunc("GET /api/series", s.seriesPoints)
@@ -185,10 +187,21 @@ func asset(contentType, body string) http.HandlerFunc {
 	}
 }
 
-// render fills page's template with data and sends it with status.
+// render fills page's template with data and sends it with status. The
+// page's own copy of the template knows its viewer (withViewer): the
+// header names who is signed in, and serverPath shows a path of the
+// server's in full to a signed-in user only (readerPath). The copy is
+// escaped afresh, some 0.2 ms a page; the pages' data stay as they are.
 func (s *Server) render(w http.ResponseWriter, status int, page string, data any) {
 	var b bytes.Buffer
-	if err := s.pages[page].Execute(&b, data); err != nil {
+	v := viewerOfWriter(w)
+	t, err := s.pages[page].Clone()
+	if err == nil {
+		t.Funcs(template.FuncMap{"viewer": func() viewer { return v },
+			"serverPath": func(p string) string { return readerPath(v, p) }})
+		err = t.Execute(&b, data)
+	}
+	if err != nil {
 		s.logf("page %s: %v", page, err)
 		http.Error(w, "the page could not be made; the server's log says why", http.StatusInternalServerError)
 		return

@@ -1,0 +1,454 @@
+package web
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"havlak-lab/tools/history"
+	"havlak-lab/tools/nightly/nightdir"
+	"havlak-lab/tools/result"
+	"havlak-lab/tools/summary"
+	"havlak-lab/tools/verdict"
+)
+
+// The landing page, /: a night (the last, or ?night=DATE) against the
+// night before, as the compare page of the two shows it (rowsOf: the
+// lab's one comparison), cut into what regressed, improved and went
+// missing, worst first, each with a sparkline of its series; the alerts
+// that night found or that are still open, by commit range; what was not
+// compared and why; the history's nights to pick from; and the nightly
+// job's last runs as its archive keeps them.
+
+const (
+	// pickedNights is how many of the newest nights the picker offers,
+	// archivedRuns how many of the archive's nights the page lists.
+	pickedNights = 30
+	archivedRuns = 10
+	// sparkPoints is how many of a series' newest points a sparkline
+	// draws; sparkRows how many rows of a list get one.
+	sparkPoints = 30
+	sparkRows   = 12
+	// The sparkline's box, in pixels.
+	sparkWidth, sparkHeight = 120, 24
+)
+
+// A landingRow is a row of the night's comparison, with its sparkline.
+type landingRow struct {
+	row
+	Spark *sparkline
+}
+
+// A sparkline is a series' newest medians as an SVG polyline: Points in
+// the box's coordinates, the last one (the night) marked at LastX, LastY.
+type sparkline struct {
+	Width, Height int
+	Points        string
+	LastX, LastY  string
+	Count         int
+}
+
+// A nightRun is a night the nightly job archived: its directory's name
+// (when it started, its commit), how many tests it kept and its report.
+type nightRun struct {
+	Name    string
+	Started time.Time
+	Commit  string
+	Night   string // its date: the landing page of it
+	Tests   int
+	Report  string // the dashboard's address of its report, "" for none
+	// Verdict is what its report judged (reportVerdict), "" for none.
+	Verdict string
+}
+
+type outcomeCount struct {
+	Label string
+	N     int
+}
+
+type landingPage struct {
+	Nav string
+	// Night is the date shown, Commit its results' commit; Prev the
+	// night before and its commit, "" for none.
+	Night, Commit    string
+	Prev, PrevCommit string
+	Compare          string // the compare page of Prev against Night
+	Nights           []option
+	// Empty: the history has no result at all.
+	Empty bool
+	// Message says why the night could not be compared (its results of
+	// two commits), else "".
+	Message string
+	// Worst is the night's verdict: the worst outcome (verdict.Worst), or
+	// missing when a benchmark of the night before has no result.
+	Worst                verdict.Outcome
+	Counts               []outcomeCount
+	Regressed, Improved  []landingRow
+	Missing, NotCompared []landingRow
+	Alerts               []alertGroup
+	// Measured lists the night's benchmarks when there is no night before
+	// it: each links to its series.
+	Measured []measuredBenchmark
+	Results  int
+	Runs     []nightRun
+	RunsNote string
+}
+
+type measuredBenchmark struct {
+	Benchmark, Workload, Series string
+}
+
+// landing serves the landing page of the night asked for, the last by
+// default. A night the history does not have is a 404.
+func (s *Server) landing(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	_, days, err := s.db.Seen(ctx)
+	if err != nil {
+		s.fail(w, "night", http.StatusInternalServerError, err.Error())
+		return
+	}
+	p := landingPage{Nav: "night"}
+	p.Runs, p.RunsNote = s.archivedRuns()
+	if len(days) == 0 {
+		if asked := param(r, "night"); asked != "" {
+			s.fail(w, "night", http.StatusNotFound, "night="+asked+": the history has no night yet")
+			return
+		}
+		p.Empty = true
+		s.render(w, http.StatusOK, "landing", p)
+		return
+	}
+	i := len(days) - 1
+	if asked := param(r, "night"); asked != "" {
+		d, ok := nightOf(asked)
+		if !ok {
+			s.fail(w, "night", http.StatusBadRequest, "night="+asked+": want a night's date, 2026-11-20")
+			return
+		}
+		if i = slices.IndexFunc(days, func(t time.Time) bool { return t.Equal(d) }); i < 0 {
+			s.fail(w, "night", http.StatusNotFound, "night="+asked+": the history has no result that started that day (UTC)")
+			return
+		}
+	}
+	p.Night = day(days[i])
+	for j := len(days) - 1; j >= 0 && j >= len(days)-pickedNights; j-- {
+		p.Nights = append(p.Nights, option{Value: day(days[j]), Label: day(days[j]), Selected: j == i})
+	}
+	if i > 0 {
+		p.Prev = day(days[i-1])
+		p.Compare = link("/compare", query("a", p.Prev, "b", p.Night))
+	}
+	status, err := s.fillNight(ctx, &p)
+	if status >= 500 {
+		s.fail(w, "night", status, err.Error())
+		return
+	}
+	if err != nil {
+		p.Message = err.Error()
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	s.render(w, http.StatusOK, "landing", p)
+}
+
+// fillNight compares p's night with the night before, if there is one,
+// and reads its alerts; a night that cannot be compared (the results of
+// two commits) is a 4xx status and the error that says why.
+func (s *Server) fillNight(ctx context.Context, p *landingPage) (int, error) {
+	b, status, err := s.loadSide(ctx, "night", p.Night)
+	if err != nil {
+		return status, err
+	}
+	p.Commit, p.Results = b.Commit, len(b.Results)
+	if p.Prev == "" {
+		for k, st := range b.Results {
+			p.Measured = append(p.Measured, measuredBenchmark{Benchmark: k.Benchmark, Workload: k.Workload,
+				Series: link("/series", query("benchmark", k.Benchmark, "workload", k.Workload,
+					"env", result.EnvironmentKey(st.Result.Environment)))})
+		}
+		slices.SortFunc(p.Measured, func(x, y measuredBenchmark) int {
+			return cmp.Or(cmp.Compare(x.Benchmark, y.Benchmark), cmp.Compare(x.Workload, y.Workload))
+		})
+	} else {
+		a, status, err := s.loadSide(ctx, "the night before", p.Prev)
+		if err == nil {
+			if err = s.loadRecent(ctx, &a); err != nil {
+				status = http.StatusInternalServerError
+			}
+		}
+		if err != nil {
+			return status, err
+		}
+		p.PrevCommit = a.Commit
+		if err := s.judgeNight(ctx, p, rowsOf(a, b)); err != nil {
+			return http.StatusInternalServerError, err
+		}
+	}
+	if err := s.nightAlerts(ctx, p); err != nil {
+		return http.StatusInternalServerError, err
+	}
+	return 0, nil
+}
+
+// judgeNight sorts the comparison's rows into p's lists, worst first,
+// and draws the sparklines of the first of each.
+func (s *Server) judgeNight(ctx context.Context, p *landingPage, rows []row) error {
+	counts := map[string]int{}
+	var verdicts []verdict.Verdict
+	gone := false
+	for _, r := range rows {
+		lr := landingRow{row: r}
+		switch {
+		case r.Figure == "" && r.a != nil && r.b == nil:
+			gone = true
+			counts["missing"]++
+			lr.Series = link("/series", query("benchmark", r.Benchmark, "workload", r.Workload,
+				"env", result.EnvironmentKey(r.a.Result.Environment)))
+			p.Missing = append(p.Missing, lr)
+		case r.Figure == "":
+			counts["not compared"]++
+			p.NotCompared = append(p.NotCompared, lr)
+		default:
+			verdicts = append(verdicts, r.verdict)
+			switch r.Outcome {
+			case verdict.Regressed, verdict.Inconsistent:
+				counts["regressed"]++
+				p.Regressed = append(p.Regressed, lr)
+			case verdict.Improved:
+				counts["improved"]++
+				p.Improved = append(p.Improved, lr)
+			case verdict.Missing:
+				counts["missing"]++
+				p.Missing = append(p.Missing, lr)
+			case verdict.NotComparable:
+				counts["not compared"]++
+				p.NotCompared = append(p.NotCompared, lr)
+			default:
+				counts["unchanged"]++
+			}
+		}
+	}
+	p.Worst = verdict.Worst(verdicts)
+	if gone {
+		p.Worst = verdict.Missing
+	}
+	for _, label := range []string{"regressed", "improved", "missing", "not compared", "unchanged"} {
+		p.Counts = append(p.Counts, outcomeCount{Label: label, N: counts[label]})
+	}
+	// Worst first: by how much worse the figure got, its direction
+	// (higher or lower is better) as its rule has it; the improvements by
+	// how much better.
+	worseFirst := func(x, y landingRow) int {
+		return cmp.Or(cmp.Compare(worsening(y.row), worsening(x.row)), cmp.Compare(x.Benchmark, y.Benchmark))
+	}
+	slices.SortStableFunc(p.Regressed, func(x, y landingRow) int {
+		// What fails the gate (verdict.Fails: an inconsistent measurement,
+		// a gated regression) before a figure that is only worse.
+		return cmp.Or(cmp.Compare(rank(x), rank(y)), worseFirst(x, y))
+	})
+	slices.SortStableFunc(p.Improved, func(x, y landingRow) int { return worseFirst(y, x) })
+	for _, list := range [][]landingRow{p.Regressed, p.Improved, p.Missing} {
+		for i := range list[:min(len(list), sparkRows)] {
+			if err := s.sparkOf(ctx, &list[i]); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// rank orders regressions: an inconsistent measurement (a broken one),
+// then what fails the gate, then the rest.
+func rank(r landingRow) int {
+	switch {
+	case r.Outcome == verdict.Inconsistent:
+		return 0
+	case r.verdict.Fails():
+		return 1
+	}
+	return 2
+}
+
+// worsening is r's change in the direction that is worse: positive when
+// its figure got worse.
+func worsening(r row) float64 {
+	if r.verdict.Rule.HigherIsBetter {
+		return -r.change
+	}
+	return r.change
+}
+
+// sparkOf draws r's series: its figure in the environment of its newest
+// side's result.
+func (s *Server) sparkOf(ctx context.Context, r *landingRow) error {
+	st := r.b
+	if st == nil {
+		st = r.a
+	}
+	if st == nil || r.Figure == "" {
+		return nil
+	}
+	env := result.EnvironmentKey(st.Result.Environment)
+	if r.Series == "" {
+		r.Series = link("/series", query("benchmark", r.Benchmark, "figure", r.Figure, "unit", r.Unit,
+			"workload", r.Workload, "env", env))
+	}
+	all, err := s.db.Series(ctx, history.Query{Benchmark: r.Benchmark, Figure: r.Figure, Workload: r.Workload,
+		EnvKey: env, Newest: sparkPoints})
+	if err != nil {
+		return err
+	}
+	for _, series := range all {
+		if series.Unit != r.Unit {
+			continue
+		}
+		var medians []float64
+		for _, pt := range series.Points {
+			if len(pt.Values) > 0 {
+				medians = append(medians, result.NewSample(pt.Values).Median)
+			}
+		}
+		r.Spark = sparkOfValues(medians)
+	}
+	return nil
+}
+
+// sparkOfValues is the sparkline of values, oldest first; nil for none.
+func sparkOfValues(values []float64) *sparkline {
+	if len(values) == 0 {
+		return nil
+	}
+	lo, hi := slices.Min(values), slices.Max(values)
+	const pad = 2.0
+	x := func(i int) float64 {
+		if len(values) == 1 {
+			return sparkWidth - pad
+		}
+		return pad + float64(i)*(sparkWidth-2*pad)/float64(len(values)-1)
+	}
+	y := func(v float64) float64 {
+		if hi == lo {
+			return sparkHeight / 2
+		}
+		return sparkHeight - pad - (v-lo)*(sparkHeight-2*pad)/(hi-lo)
+	}
+	f := func(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
+	sp := &sparkline{Width: sparkWidth, Height: sparkHeight, Count: len(values)}
+	var pts []string
+	for i, v := range values {
+		pts = append(pts, f(x(i))+","+f(y(v)))
+	}
+	sp.Points = strings.Join(pts, " ")
+	sp.LastX, sp.LastY = f(x(len(values)-1)), f(y(values[len(values)-1]))
+	return sp
+}
+
+// nightAlerts are the alerts the night found first and those open now,
+// newest first, grouped by their commit range.
+func (s *Server) nightAlerts(ctx context.Context, p *landingPage) error {
+	all, err := s.db.Alerts(ctx)
+	if err != nil {
+		return err
+	}
+	slices.Reverse(all)
+	var rows []alertRow
+	for _, a := range all {
+		isNew := day(a.FirstFound) == p.Night
+		if !isNew && !a.State().Open() {
+			continue
+		}
+		r := alertRowOf(a)
+		r.New = isNew
+		rows = append(rows, r)
+	}
+	p.Alerts = groupsOf(rows)
+	return nil
+}
+
+// archivedRuns are the newest nights of the nightly job's archive, or a
+// note of why there are none. The archive keeps no record of a run's
+// shards, nor of a run that archived nothing: a night it holds is one
+// whose results were collected, and its report's summary says how its
+// gate judged it.
+func (s *Server) archivedRuns() ([]nightRun, string) {
+	root, err := s.openArchive()
+	if err != nil {
+		return nil, err.Error()
+	}
+	defer root.Close()
+	entries, err := fs.ReadDir(root.FS(), history.NightsDir)
+	if err != nil {
+		return nil, fmt.Sprintf("the archive has no %s directory: the nightly job has archived no night", history.NightsDir)
+	}
+	var runs []nightRun
+	for _, e := range slices.Backward(entries) {
+		if len(runs) == archivedRuns {
+			break
+		}
+		started, commit, ok := nightDirName(e.Name())
+		if !e.IsDir() || !ok {
+			continue
+		}
+		run := nightRun{Name: e.Name(), Started: started, Commit: commit, Night: day(started)}
+		dir := path.Join(history.NightsDir, e.Name())
+		tests, _ := fs.ReadDir(root.FS(), dir)
+		for _, t := range tests {
+			if _, err := fs.Stat(root.FS(), path.Join(dir, t.Name(), result.ZipName)); err == nil && archiveName(t.Name()) {
+				run.Tests++
+			}
+		}
+		if _, err := fs.Stat(root.FS(), path.Join(dir, nightdir.Report, "index.html")); err == nil {
+			run.Report = "/nights/" + e.Name() + "/" + nightdir.Report + "/"
+		}
+		run.Verdict = reportVerdict(root.FS(), path.Join(dir, nightdir.Report, summary.FileName))
+		runs = append(runs, run)
+	}
+	if len(runs) == 0 {
+		return nil, "the archive holds no night yet"
+	}
+	return runs, ""
+}
+
+// reportVerdict is what a night's report judged against its baseline, as
+// its summary (tools/summary) at name says: the status the report exited
+// with, in words; "" when it has none.
+func reportVerdict(fsys fs.FS, name string) string {
+	f, err := fsys.Open(name)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, summary.MaxSize+1))
+	if err != nil || len(data) > summary.MaxSize {
+		return "its summary cannot be read"
+	}
+	sum, err := summary.Parse(data)
+	if err != nil {
+		return "its summary cannot be read"
+	}
+	switch sum.Status() {
+	case verdict.StatusRegressed:
+		return fmt.Sprintf("failed: %d benchmarks failing, %d results unreadable", len(sum.Regressed()), len(sum.Unreadable))
+	case verdict.StatusNotComparable:
+		return fmt.Sprintf("not comparable: %d benchmarks in another environment", len(sum.EnvironmentChanged()))
+	}
+	return "passed"
+}
+
+// nightDirName reads a night's directory of the archive, as the nightly
+// job names it: 20261106T020000Z-COMMIT, when it started and its commit.
+func nightDirName(name string) (time.Time, string, bool) {
+	stamp, commit, ok := strings.Cut(name, "-")
+	if !ok || !nightName(name) {
+		return time.Time{}, "", false
+	}
+	started, err := time.Parse("20060102T150405Z", stamp)
+	return started, commit, err == nil
+}

@@ -1,0 +1,198 @@
+package web
+
+import (
+	"context"
+	"html"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"havlak-lab/tools/history"
+	"havlak-lab/tools/nightly/nightdir"
+	"havlak-lab/tools/summary"
+	"havlak-lab/tools/verdict"
+)
+
+// landingRows are the rows of the landing page's table id: each row's
+// cells' text.
+func landingRows(t *testing.T, body, id string) [][]string {
+	t.Helper()
+	table := regexp.MustCompile(`(?s)<table id="` + id + `"[^>]*>(.*?)</table>`).FindStringSubmatch(body)
+	if table == nil {
+		return nil
+	}
+	row := regexp.MustCompile(`(?s)<tr class="[^"]*">(.*?)</tr>`)
+	cell := regexp.MustCompile(`(?s)<td[^>]*>(.*?)</td>`)
+	tag := regexp.MustCompile(`(?s)<[^>]+>`)
+	var all [][]string
+	for _, m := range row.FindAllStringSubmatch(table[1], -1) {
+		var cells []string
+		for _, c := range cell.FindAllStringSubmatch(m[1], -1) {
+			cells = append(cells, html.UnescapeString(strings.TrimSpace(tag.ReplaceAllString(c[1], ""))))
+		}
+		all = append(all, cells)
+	}
+	return all
+}
+
+// The landing page of the last night: its regressions worst first (what
+// fails the gate first, then by how much worse), the seeded one (havlak6's real time, 1 s to 1.5 s) at the top with its
+// sparkline, the night's compare page and its new alert linked, hostile
+// names as text; the nightly job's runs as the archive keeps them; and
+// an earlier night picked by its date.
+func TestLanding(t *testing.T) {
+	db, _ := testHistory(t)
+	srv := serve(t, db)
+	last, prev := day(nightTime(nights-1)), day(nightTime(nights-2))
+	// The last night's report judged it: a benchmark missing fails it.
+	sum, err := summary.Marshal(&summary.Summary{SchemaVersion: summary.SchemaVersion, Tool: "report",
+		Benchmarks: []summary.Benchmark{{Name: "havlak6", Outcome: verdict.Missing}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reportDir := filepath.Join(filepath.Dir(db.Name()), history.NightsDir, lastNight, nightdir.Report)
+	if err := os.WriteFile(filepath.Join(reportDir, summary.FileName), sum, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	resp, body := get(t, srv.URL, "/")
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("/: %s:\n%s", resp.Status, body)
+	}
+	regressed := landingRows(t, body, "regressed")
+	if len(regressed) < 2 {
+		t.Fatalf("the regressions: %q, want havlak6's real time and instructions", regressed)
+	}
+	if top := regressed[0]; top[0] != "havlak6" || !strings.HasPrefix(top[2], "real_seconds") || top[3] != "1" || top[4] != "1.5" || top[5] != "+50.00%" {
+		t.Errorf("the first regression is %q, want havlak6 real_seconds 1 → 1.5 (+50.00%%)", top)
+	}
+	if second := regressed[1]; second[0] != "havlak6" || !strings.HasPrefix(second[2], "own_instructions") {
+		t.Errorf("the second regression is %q, want havlak6's own_instructions (+5%%)", second)
+	}
+	if n := strings.Count(body, `<svg class="spark"`); n < len(regressed) {
+		t.Errorf("%d sparklines for %d regressions", n, len(regressed))
+	}
+	for _, want := range []string{
+		`<span id="night">` + last + `</span>`,
+		`<strong>regressed</strong>`,
+		`<a id="night-compare" href="/compare?a=` + prev + `&amp;b=` + last + `">`,
+		// The seeded regression's alert, new tonight, in its range.
+		`<a href="/alerts/1">alert 1</a> <strong>new tonight</strong>`,
+		// The stale series' alert, acknowledged (open), of no range.
+		`no commit range`, `<a href="/alerts/2">alert 2</a>`,
+		// The nightly job's run of the night, its report linked.
+		`<a class="report" href="/nights/` + lastNight + `/report/">report</a></td><td class="run-verdict">failed: 1 benchmarks failing, 0 results unreadable</td>`,
+		`<a class="report" href="/nights/20261105T020000Z-ce0000000000/report/">report</a></td><td class="run-verdict"></td>`,
+		`<option value="` + prev + `">`, `<option value="` + last + `" selected>`,
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the landing page lacks %s", want)
+		}
+	}
+	if strings.Contains(body, "<img") || strings.Contains(body, "<script>alert") {
+		t.Errorf("a hostile name reached the page as markup")
+	}
+
+	// The seeded regression's compare page shows what the landing page
+	// says: the same verdict of the same figure.
+	_, compared := get(t, srv.URL, "/compare?a="+prev+"&b="+last)
+	found := false
+	for _, r := range rows(t, compared) {
+		if r[0] == "havlak6" && r[2] == "real_seconds" && r[6] == "+50.00%" && r[7] != "" && strings.HasPrefix(regressed[0][6], r[7]) {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("the compare page of the two nights does not show the landing page's first row %q", regressed[0])
+	}
+
+	// An earlier night: against its own night before, nothing regressed.
+	resp, body = get(t, srv.URL, "/?night="+prev)
+	if resp.StatusCode != http.StatusOK || !strings.Contains(body, `<span id="night">`+prev+`</span>`) || landingRows(t, body, "regressed") != nil {
+		t.Errorf("/?night=%s: %s, want its page with no regression:\n%s", prev, resp.Status, body)
+	}
+	// The night the forged benchmark stopped (its result still names it
+	// "forged"): missing, linked to its series at the night before.
+	gone := day(nightTime(3))
+	resp, body = get(t, srv.URL, "/?night="+gone)
+	missing := landingRows(t, body, "missing")
+	if resp.StatusCode != http.StatusOK || len(missing) != 1 || missing[0][0] != "forged" || !strings.Contains(body, "<strong>missing</strong>") ||
+		!strings.Contains(body, `<a href="/series?benchmark=forged&amp;env=`+envKey+`&amp;workload=quick">its series</a>`) {
+		t.Errorf("/?night=%s: %s, missing %q; want the forged benchmark missing, linked to its series:\n%s", gone, resp.Status, missing, body)
+	}
+	for night, want := range map[string]int{"2026-10-01": http.StatusNotFound, "yesterday": http.StatusBadRequest} {
+		resp, body := get(t, srv.URL, "/?night="+night)
+		if resp.StatusCode != want || !strings.Contains(body, "night="+night+": ") {
+			t.Errorf("/?night=%s: %s, want %d naming it:\n%s", night, resp.Status, want, body)
+		}
+	}
+}
+
+// A newcomer's history, of one quick run: one night, nothing to compare
+// against; the page says so and lists what was measured, each benchmark
+// linking to its series. An empty history says how to fill it.
+func TestLandingOneNight(t *testing.T) {
+	ctx := context.Background()
+	db, err := history.Create(ctx, filepath.Join(t.TempDir(), "history.sqlite"), history.Personal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	srv := serve(t, db)
+	if resp, body := get(t, srv.URL, "/"); resp.StatusCode != http.StatusOK || !strings.Contains(body, "The history holds no result yet") {
+		t.Errorf("an empty history's landing page: %s:\n%s", resp.Status, body)
+	}
+	ingestResult(t, db, program("havlak6", 6, 0, 1, 1.69e8, ""))
+	cc := program("havlak6cc", 6, 0, 0.8, 2.3e8, "")
+	cc.Benchmark.Language = "C++"
+	ingestResult(t, db, cc)
+	resp, body := get(t, srv.URL, "/")
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("/: %s:\n%s", resp.Status, body)
+	}
+	for _, want := range []string{
+		"One night so far: 2 benchmarks measured; nothing to compare against yet.",
+		`<a href="/series?benchmark=havlak6&amp;env=` + envKey + `&amp;workload=quick">havlak6</a>`,
+		`<a href="/series?benchmark=havlak6cc&amp;env=` + envKey + `&amp;workload=quick">havlak6cc</a>`,
+		"the nightly job has archived no night",
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the landing page of one night lacks %s:\n%s", want, body)
+		}
+	}
+	if strings.Contains(body, `class="error"`) {
+		t.Errorf("the landing page of one night shows an error:\n%s", body)
+	}
+}
+
+// The header names who is signed in, with a form to sign out that
+// carries the session's CSRF token; nobody signed in sees "Sign in". A
+// signed-in user sees an alert's archive paths whole.
+func TestHeaderNamesViewer(t *testing.T) {
+	db, _ := testHistory(t)
+	srv := serve(t, db)
+	ann := newBrowser(t, srv)
+	if _, body := ann.do(http.MethodGet, "/", nil, nil); !strings.Contains(body, `<a class="signin" href="/signin">Sign in</a>`) || strings.Contains(body, `id="viewer"`) {
+		t.Errorf("nobody signed in: the header does not offer to sign in:\n%s", body)
+	}
+	ann.signIn(addUser(t, db, "ann"))
+	for _, page := range []string{"/", "/alerts", "/alerts/1", "/compare"} {
+		_, body := ann.do(http.MethodGet, page, nil, nil)
+		if !strings.Contains(body, `signed in as <span id="viewer">ann</span>`) || strings.Contains(body, ">Sign in</a>") ||
+			!regexp.MustCompile(`<form id="header-signout" method="post" action="/signout"><input type="hidden" name="csrf" value="[0-9a-f]{64}">`).MatchString(body) {
+			t.Errorf("%s, signed in as ann: the header does not name her with a sign-out form:\n%s", page, body)
+		}
+	}
+	if _, body := ann.do(http.MethodGet, "/alerts/1", nil, nil); !strings.Contains(body, nightReport+"</a>") {
+		t.Errorf("signed in, alert 1's page does not show its report's path %s", nightReport)
+	}
+	if resp, _ := ann.do(http.MethodPost, "/signout", url.Values{"csrf": {ann.csrf("/")}}, nil); resp.StatusCode != http.StatusSeeOther {
+		t.Errorf("signing out with the header's form: %s", resp.Status)
+	}
+	if _, body := ann.do(http.MethodGet, "/", nil, nil); strings.Contains(body, `id="viewer"`) {
+		t.Errorf("signed out, the header still names a user")
+	}
+}

@@ -84,3 +84,22 @@ func smallest(sights []Sight) Sight {
 		return cmp.Or(cmp.Compare(a.Percent, b.Percent), cmp.Compare(meantFirst(a), meantFirst(b)), cmp.Compare(a.Case, b.Case))
 	})
 }
+
+// Missed is the largest case injected into benchmark for figure to catch
+// (its Figure) that figure did not catch, though the case ran: what it
+// cannot see there, when Sees has only other benchmarks' cases to tell.
+// ok is false when there is none. A loosening case is left out, as Sees
+// leaves it out.
+func (r *Record) Missed(benchmark, figure string) (s Sight, ok bool) {
+	for _, c := range r.Cases {
+		if c.Benchmark != benchmark || c.Figure != figure || c.Err != "" || c.Loosens != "" || slices.Contains(c.CaughtBy, figure) {
+			continue
+		}
+		p, err := c.SizePercent()
+		if err != nil || (ok && p <= s.Percent) {
+			continue
+		}
+		s, ok = Sight{Size: c.Size, Percent: p, Case: c.Name, Kind: c.Kind, Language: c.Language, Benchmark: c.Benchmark, Own: true, Meant: true}, true
+	}
+	return s, ok
+}

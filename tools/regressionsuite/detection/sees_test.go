@@ -57,3 +57,27 @@ func TestSees(t *testing.T) {
 		t.Error("an empty record sees something")
 	}
 }
+
+// What a figure missed on a benchmark: the largest case made for it there
+// that it did not catch; never a case of another benchmark, one that did
+// not run, or one made for another figure.
+func TestMissed(t *testing.T) {
+	r := seesRecord()
+	r.Cases = append(r.Cases,
+		Case{Name: "locality-cc-5-havlak6cc", Kind: "locality", Language: "C++", Size: "5%", Benchmark: "havlak6cc", Figure: "ll_misses", CaughtBy: []string{"instructions"}},
+		Case{Name: "locality-cc-2-havlak6cc", Kind: "locality", Language: "C++", Size: "2%", Benchmark: "havlak6cc", Figure: "ll_misses", CaughtBy: []string{"d1_misses"}},
+		Case{Name: "locality-cc-9-havlak6cc", Kind: "locality", Language: "C++", Size: "9%", Benchmark: "havlak6cc", Figure: "ll_misses", Err: "did not build"})
+	if got, ok := r.Missed("havlak6cc", "ll_misses"); !ok || got.Case != "locality-cc-5-havlak6cc" || got.Percent != 5 || !got.Own {
+		t.Errorf("Missed(havlak6cc, ll_misses) = %+v, %v; want the 5%% case", got, ok)
+	}
+	for _, q := range [][2]string{{"havlak6cc", "d1_misses"}, {"havlak7cc", "ll_misses"}, {"havlak7cc", "instructions_growth"}} {
+		if got, ok := r.Missed(q[0], q[1]); ok {
+			t.Errorf("Missed(%s, %s) = %+v; want none", q[0], q[1], got)
+		}
+	}
+	// The 0.5% extra work havlak7cc's instructions missed, though a larger
+	// one caught: Missed says what it missed, Sees what it saw.
+	if got, ok := r.Missed("havlak7cc", "instructions"); !ok || got.Size != "0.5%" {
+		t.Errorf("Missed(havlak7cc, instructions) = %+v, %v; want the 0.5%% case", got, ok)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -156,4 +157,16 @@ func contains(want ...string) func(string) error {
 		}
 		return nil
 	}
+}
+
+// BenchmarkCompareFixtures: the compare page of the tests' history
+// (testHistory: 3 or 4 results a night), its first night against its last.
+func BenchmarkCompareFixtures(b *testing.B) {
+	db, _ := testHistory(b)
+	s, err := New(db, Options{Archive: filepath.Dir(db.Name())})
+	if err != nil {
+		b.Fatal(err)
+	}
+	target := link("/compare", query("a", commitOf(0), "b", commitOf(nights-1)))
+	measure(b, s, target, contains("havlak6cc", "own_instructions"))
 }

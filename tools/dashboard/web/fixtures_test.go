@@ -66,7 +66,7 @@ func program(name string, stage, night int, real, instructions float64, identity
 
 // sweepOf is a gated sweep of figure (instructions) with counts at sizes,
 // fitted.
-func sweepOf(t *testing.T, figure string, sizes, counts []float64) result.Sweep {
+func sweepOf(t testing.TB, figure string, sizes, counts []float64) result.Sweep {
 	t.Helper()
 	s := result.Sweep{Figure: figure, Unit: "instructions", N: "loops", Source: "cachegrind", Gated: true, Threshold: 0.01}
 	for i, n := range sizes {
@@ -88,7 +88,7 @@ func sweepOf(t *testing.T, figure string, sizes, counts []float64) result.Sweep 
 // hostile, whose name is forged in the database (tools/result refuses
 // such a name, the dashboard must not trust the history for it); and
 // alerts, one of them acknowledged with a hostile note.
-func testHistory(t *testing.T) (*history.DB, string) {
+func testHistory(t testing.TB) (*history.DB, string) {
 	t.Helper()
 	ctx := context.Background()
 	// The history's directory is also the nightly job's archive, as the
@@ -184,7 +184,7 @@ func serve(t *testing.T, db *history.DB) *httptest.Server {
 
 // ingestResult enters r into db as history ingest does: written out, then
 // read back from its directory.
-func ingestResult(t *testing.T, db *history.DB, r *result.Result) {
+func ingestResult(t testing.TB, db *history.DB, r *result.Result) {
 	t.Helper()
 	dir := t.TempDir()
 	if err := result.Write(dir, r); err != nil {
@@ -202,7 +202,7 @@ const fixtureResults = "../../report/testdata/results"
 // fixtureProfiles are the profiles (role profile: cpu.pb.gz, heap.pb.gz)
 // of havlak6's and havlak6cc's results among the report's fixtures, by
 // benchmark, each file by its result.File.
-func fixtureProfiles(t *testing.T) map[string]map[result.File][]byte {
+func fixtureProfiles(t testing.TB) map[string]map[result.File][]byte {
 	t.Helper()
 	out := map[string]map[result.File][]byte{}
 	for _, benchmark := range []string{"havlak6", "havlak6cc"} {
@@ -239,7 +239,7 @@ func archivedNight(db *history.DB, r *result.Result) string {
 // archive beside db, as the nightly job does: its outputs.zip in the
 // night's directory, ingested from there; and the night's report, a page
 // that runs a script.
-func archive(t *testing.T, db *history.DB, r *result.Result, profiles map[result.File][]byte) {
+func archive(t testing.TB, db *history.DB, r *result.Result, profiles map[result.File][]byte) {
 	t.Helper()
 	dir := t.TempDir()
 	for f, data := range profiles {

@@ -86,6 +86,10 @@ func (o Outcome) rank() int {
 	return 6
 }
 
+// Rank orders outcomes from the worst, 0: inconsistent, missing,
+// regressed, not comparable, improved, unchanged.
+func (o Outcome) Rank() int { return o.rank() }
+
 // Valid reports whether o is one of the outcomes.
 func (o Outcome) Valid() bool { return o.rank() < 6 }
 
@@ -274,6 +278,10 @@ func Judge(figure, unit string, old, new []float64, rule Rule) Verdict {
 		return judgeGross(v, rule, len(old), len(new))
 	case len(old) < rule.MinRuns || len(new) < rule.MinRuns:
 		v.Outcome, v.Reason = NotComparable, fmt.Sprintf("%d and %d runs: too few to compare (%d each needed)", len(old), len(new), rule.MinRuns)
+		if len(old) > 0 && len(new) > 0 {
+			// Unjudged, but how far it moved is still what a reader wants.
+			v.Change = Ratio(relativeChange(v.Old.Median, v.New.Median))
+		}
 		return v
 	case len(old) == 0 || len(new) == 0:
 		v.Outcome, v.Reason = NotComparable, fmt.Sprintf("no runs to compare (%d and %d)", len(old), len(new))
@@ -326,6 +334,11 @@ func judgeGross(v Verdict, rule Rule, oldRuns, newRuns int) Verdict {
 	}
 	return v
 }
+
+// Worsening is the change in the direction that is worse, as the figure's
+// rule declares it (Rule.HigherIsBetter: a throughput that fell got
+// worse): positive when the figure got worse, whatever its outcome.
+func (v Verdict) Worsening() float64 { return v.worsening() }
 
 // worsening is the change in the direction that is worse: positive when
 // the figure got worse.

@@ -122,6 +122,45 @@ func (d *DB) Results(ctx context.Context, q ResultQuery, limit int) ([]Stored, e
 	return all, nil
 }
 
+// A Commit is a commit the history has results of, and when the newest of
+// them started.
+type Commit struct {
+	Name string
+	Last time.Time
+}
+
+// RecentCommits returns the commits of the history's newest results,
+// newest first, at most n of them (the dashboard's pickers): read down
+// the results by their started time, from the index, until n commits.
+func (d *DB) RecentCommits(ctx context.Context, n int) ([]Commit, error) {
+	if n < 1 || n > MaxResults {
+		return nil, fmt.Errorf("%d commits: want 1 to %d", n, MaxResults)
+	}
+	rows, err := d.db.QueryContext(ctx, d.q(selectRecentCommits), MaxResults)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", d.name, busy(err))
+	}
+	defer rows.Close()
+	var commits []Commit
+	seen := map[string]bool{}
+	for len(commits) < n && rows.Next() {
+		var c Commit
+		var started int64
+		if err := rows.Scan(&c.Name, &started); err != nil {
+			return nil, fmt.Errorf("%s: %w", d.name, err)
+		}
+		if !seen[c.Name] {
+			seen[c.Name] = true
+			c.Last = time.Unix(0, started).UTC()
+			commits = append(commits, c)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", d.name, busy(err))
+	}
+	return commits, nil
+}
+
 // Outputs opens the result's files where they were ingested from. When
 // they are gone, it returns one that refuses every read, naming the
 // source: a program's or a server's figures are all in its result.json,

@@ -63,6 +63,14 @@ func checkResults(t *testing.T, dsn string) {
 	if got := nightOf(ResultQuery{Benchmark: "havlak6", From: second}); got != "havlak6@bb22 havlak6@aa33" {
 		t.Errorf("havlak6 from %s on: %q", second, got)
 	}
+	// The commits of the newest results, newest first, each once.
+	if recent, err := d.RecentCommits(ctx, 2); err != nil || len(recent) != 2 || recent[0].Name != "aa33" ||
+		!recent[0].Last.Equal(day0.Add(48*time.Hour)) || recent[1].Name != "bb22" {
+		t.Errorf("the 2 recent commits: %+v, %v; want aa33 (%s), bb22", recent, err, day0.Add(48*time.Hour))
+	}
+	if recent, err := d.RecentCommits(ctx, 10); err != nil || len(recent) != 3 || recent[2].Name != "aa11" {
+		t.Errorf("the recent commits: %+v, %v; want aa33, bb22, aa11", recent, err)
+	}
 	// One result by its key.
 	if one, err := d.Results(ctx, ResultQuery{SHA256: got[1].SHA256}, 1); err != nil || len(one) != 1 ||
 		one[0].SHA256 != got[1].SHA256 || one[0].Source != got[1].Source {

@@ -325,6 +325,10 @@ const (
 	// whereCommit.
 	selectResults = `SELECT sha256, source_uri, result_json FROM results`
 	orderResults  = ` ORDER BY started_ns, sha256 LIMIT ?`
+	// selectRecentCommits returns the results' commits, newest first
+	// (results_by_started), at most ? of them: RecentCommits reads on
+	// until it has as many commits as it was asked for.
+	selectRecentCommits = `SELECT source_commit, started_ns FROM results ORDER BY started_ns DESC LIMIT ?`
 	// whereCommit is the condition of a commit's prefix, LIKE as before
 	// version 4; with whereCommitKey too when the prefix is long enough:
 	// the lookup results_by_commit serves, which ignores case as SQLite's

@@ -66,7 +66,9 @@ func TallyOf(benchmarks []Benchmark) Tally {
 		}
 		return len(result.Costs)
 	}
-	slices.SortFunc(t.Means, func(x, y Mean) int { return cmp.Or(cmp.Compare(order(x.Cost), order(y.Cost)), cmp.Compare(x.Cost, y.Cost)) })
+	slices.SortFunc(t.Means, func(x, y Mean) int {
+		return cmp.Or(cmp.Compare(order(x.Cost), order(y.Cost)), cmp.Compare(x.Cost, y.Cost))
+	})
 	return t
 }
 

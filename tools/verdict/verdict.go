@@ -86,10 +86,6 @@ func (o Outcome) rank() int {
 	return 6
 }
 
-// Rank orders outcomes from the worst, 0: inconsistent, missing,
-// regressed, not comparable, improved, unchanged.
-func (o Outcome) Rank() int { return o.rank() }
-
 // Valid reports whether o is one of the outcomes.
 func (o Outcome) Valid() bool { return o.rank() < 6 }
 

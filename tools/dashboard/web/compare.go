@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"io"
+	"math"
 	"net/http"
 	"net/url"
 	"slices"
@@ -121,11 +123,16 @@ type row struct {
 	Cost  string
 	Class result.Class
 	Exact bool
-	// Old and New are the medians at A and B; Change the relative change.
+	// Old and New are the medians at A and B; Change the relative change,
+	// shown for a figure not judged too (not comparable) when it has one.
 	Old, New, Change string
 	change           float64
-	Outcome          verdict.Outcome
-	verdict          verdict.Verdict
+	// Moved is, for a figure not judged that moved, which way its
+	// declaration calls the move (verdict.Verdict.Worsening): "worse" or
+	// "better".
+	Moved   string
+	Outcome verdict.Outcome
+	verdict verdict.Verdict
 	// Label is the verdict in a word (verdict.Label), Evidence what it
 	// rests on; Note anything else to know of the row.
 	Label, Evidence, Note string
@@ -133,7 +140,11 @@ type row struct {
 	// identity): the row is the noise floor, not a change.
 	NotRemeasured bool
 	Changed       bool
-	Series        string // the series page of the figure at B
+	// Series is the series page of the figure at B, zoomed to the nights
+	// around the two commits.
+	Series string
+	// Alerts are the alerts of the figure whose nights span B's.
+	Alerts []alertLink
 	// Profiles is, for a regression, where its profile diff is or why
 	// there is none (profilesOf).
 	Profiles *profileDiff
@@ -146,6 +157,13 @@ type row struct {
 // its thresholds: the dashboard pairs nothing itself. A benchmark whose
 // result at either side cannot be read is one row saying why.
 func rowsOf(a, b side) []row {
+	rows, _ := comparisonOf(a, b)
+	return rows
+}
+
+// comparisonOf is rowsOf with the tally of the rows' verdicts
+// (summary.TallyOf): a benchmark that is one row counts once.
+func comparisonOf(a, b side) ([]row, summary.Tally) {
 	var workloads []string
 	for _, results := range []map[benchKey]history.Stored{a.Results, b.Results} {
 		for k := range results {
@@ -155,17 +173,21 @@ func rowsOf(a, b side) []row {
 		}
 	}
 	var rows []row
+	var judged []summary.Benchmark
 	for _, w := range workloads {
-		rows = append(rows, workloadRows(a, b, w)...)
+		r, j := workloadRows(a, b, w)
+		rows, judged = append(rows, r...), append(judged, j...)
 	}
 	slices.SortStableFunc(rows, func(x, y row) int {
 		return cmp.Or(cmp.Compare(x.Benchmark, y.Benchmark), cmp.Compare(x.Workload, y.Workload))
 	})
-	return rows
+	return rows, summary.TallyOf(judged)
 }
 
-// workloadRows are the rows of the two sides' results of one workload.
-func workloadRows(a, b side, workload string) []row {
+// workloadRows are the rows of the two sides' results of one workload,
+// and the benchmarks as they were judged, one without figures for each
+// benchmark that is one row.
+func workloadRows(a, b side, workload string) ([]row, []summary.Benchmark) {
 	unreadable := map[string]error{}
 	sidesOf := func(results map[benchKey]history.Stored) []summary.Side {
 		var sides []summary.Side
@@ -173,7 +195,9 @@ func workloadRows(a, b side, workload string) []row {
 			if k.Workload != workload {
 				continue
 			}
-			side, err := summary.NewSide(st.Result, st.Outputs(), st.Source)
+			out := &lazyOutputs{st: st}
+			side, err := summary.NewSide(st.Result, out, st.Source)
+			out.Close()
 			if err != nil && unreadable[k.Benchmark] == nil {
 				unreadable[k.Benchmark] = err
 			}
@@ -189,10 +213,15 @@ func workloadRows(a, b side, workload string) []row {
 	s, err := summary.Compare("dashboard", a.Commit, before, after, summary.Options{Policy: verdict.Lab, Recent: recent})
 	if err != nil {
 		// Each side has one result a benchmark (loadSide): not reached.
-		return []row{{Workload: workload, Label: "unreadable", Note: err.Error(), Changed: true}}
+		return []row{{Workload: workload, Label: "unreadable", Note: err.Error(), Changed: true, Outcome: verdict.Missing,
+			verdict: verdict.Verdict{Outcome: verdict.Missing}}}, []summary.Benchmark{{Outcome: verdict.Missing}}
 	}
 	var rows []row
+	var benchmarks []summary.Benchmark
 	for _, judged := range s.Benchmarks {
+		// A benchmark of one row (one side lacks it, or cannot be read)
+		// has its own outcome: missing, or not compared.
+		whole := summary.Benchmark{Name: judged.Name, Outcome: judged.Outcome}
 		k := benchKey{judged.Name, workload}
 		base := row{Benchmark: k.Benchmark, Workload: k.Workload, Study: judged.Study, Language: judged.Language}
 		old, inA := a.Results[k]
@@ -203,38 +232,107 @@ func workloadRows(a, b side, workload string) []row {
 		if inB {
 			base.b = &now
 		}
+		// A benchmark gone from B fails as its figures would (Benchmark.Fails).
+		base.Outcome, base.verdict = judged.Outcome, verdict.Verdict{Outcome: judged.Outcome, Rule: verdict.Rule{Gated: judged.Fails()}}
 		switch {
 		case !inB:
 			base.Study, base.Language = old.Result.Benchmark.Study, old.Result.Benchmark.Language
 			base.Label, base.Note, base.Changed = "only at A", "B has no result of it", true
-			rows = append(rows, base)
-			continue
 		case !inA:
 			base.Label, base.Note, base.Changed = "only at B", "A has no result of it", true
-			rows = append(rows, base)
-			continue
 		case unreadable[k.Benchmark] != nil:
 			base.Label, base.Note, base.Changed = "unreadable", unreadable[k.Benchmark].Error(), true
-			rows = append(rows, base)
+		}
+		if base.Label != "" {
+			rows, benchmarks = append(rows, base), append(benchmarks, whole)
 			continue
 		}
+		benchmarks = append(benchmarks, judged)
+		from, to := around(old.Result, now.Result)
 		for _, v := range judged.Figures {
 			r := base
 			r.Figure, r.Unit, r.Outcome, r.verdict = v.Figure, v.Unit, v.Outcome, v
 			r.Cost, r.Class, r.Exact = v.Cost, v.Class, v.Exact
 			r.Old, r.New = numfmt.Number(v.Old.Median), numfmt.Number(v.New.Median)
-			if v.Outcome != verdict.Missing && v.Outcome != verdict.NotComparable {
+			if hasChange(v) {
 				r.Change, r.change = v.ChangeText(2), float64(v.Change)
+				if w := v.Worsening(); v.Outcome == verdict.NotComparable && w > 0 {
+					r.Moved = "worse"
+				} else if v.Outcome == verdict.NotComparable && w < 0 {
+					r.Moved = "better"
+				}
 			}
 			r.Label, r.Evidence, r.Note = v.Label(), v.Evidence(), v.Warning
+			if r.Note == r.Evidence {
+				// A figure of too few runs says why once.
+				r.Note = ""
+			}
 			r.NotRemeasured = judged.SameIdentity || old.SHA256 == now.SHA256
 			r.Changed = v.Outcome != verdict.Unchanged && v.Outcome != verdict.NotComparable
 			r.Series = link("/series", query("benchmark", k.Benchmark, "figure", v.Figure, "unit", v.Unit,
-				"workload", k.Workload, "env", result.EnvironmentKey(now.Result.Environment)))
+				"workload", k.Workload, "env", result.EnvironmentKey(now.Result.Environment), "from", from, "to", to))
 			rows = append(rows, r)
 		}
 	}
-	return rows
+	return rows, benchmarks
+}
+
+// hasChange tells whether a verdict has a change to show: a judged
+// figure's, or one not judged of runs at both sides.
+func hasChange(v verdict.Verdict) bool {
+	switch {
+	case v.Outcome == verdict.Missing:
+		return false
+	case v.Growth != nil:
+		return v.Outcome != verdict.NotComparable
+	}
+	return v.Old.Runs > 0 && v.New.Runs > 0 && !math.IsNaN(float64(v.Change))
+}
+
+// seriesMargin is how far before and after its two results a row's
+// series page shows its figure.
+const seriesMargin = 14 * 24 * time.Hour
+
+// around is the zoom of a row's series page (its from= and to=): the
+// nights of the two results, seriesMargin either side.
+func around(a, b *result.Result) (string, string) {
+	var times []time.Time
+	for _, r := range []*result.Result{a, b} {
+		if t, err := time.Parse(time.RFC3339, r.Environment.Started); err == nil {
+			times = append(times, t.UTC())
+		}
+	}
+	if len(times) == 0 {
+		return "", ""
+	}
+	from, to := slices.MinFunc(times, time.Time.Compare), slices.MaxFunc(times, time.Time.Compare)
+	return from.Add(-seriesMargin).Format(time.RFC3339), to.Add(seriesMargin).Format(time.RFC3339)
+}
+
+// lazyOutputs are a stored result's files (history.Stored.Outputs),
+// opened at the first read: a program's or a server's figures are all in
+// its result.json, and the compare page then opens no outputs.zip.
+type lazyOutputs struct {
+	st  history.Stored
+	out result.Outputs
+}
+
+func (l *lazyOutputs) open() result.Outputs {
+	if l.out == nil {
+		l.out = l.st.Outputs()
+	}
+	return l.out
+}
+
+func (l *lazyOutputs) ReadFile(name string) ([]byte, error)        { return l.open().ReadFile(name) }
+func (l *lazyOutputs) OpenFile(name string) (io.ReadCloser, error) { return l.open().OpenFile(name) }
+func (l *lazyOutputs) Path(name string) string                     { return l.open().Path(name) }
+
+func (l *lazyOutputs) Close() error {
+	if l.out == nil {
+		return nil
+	}
+	return l.out.Close()
 }
 
 // The columns the compare table sorts by, each with its order.
@@ -243,23 +341,26 @@ var sortings = map[string]func(x, y row) int{
 		return cmp.Or(cmp.Compare(x.Benchmark, y.Benchmark), cmp.Compare(x.Workload, y.Workload))
 	},
 	"figure": func(x, y row) int { return cmp.Compare(x.Figure, y.Figure) },
-	"change": func(x, y row) int { return cmp.Compare(x.change, y.change) },
-	// What fails a gate first (verdict.Fails), then what changed, then
-	// the rest; in words within each.
-	"outcome": func(x, y row) int {
-		return cmp.Or(cmp.Compare(x.severity(), y.severity()), cmp.Compare(x.Label, y.Label))
-	},
+	// By how much worse the figure got, in the direction its rule
+	// declares worse (a throughput down, a count up): the most better
+	// first; -change, the most worse first.
+	"change": func(x, y row) int { return cmp.Compare(worseningOf(x), worseningOf(y)) },
+	// The worst first (summary.Worse): by outcome, what fails a gate
+	// first, then by how much worse. The default.
+	"outcome": func(x, y row) int { return summary.Worse(x.verdict, y.verdict) },
 }
 
-func (r row) severity() int {
-	switch {
-	case r.Figure != "" && r.verdict.Fails():
+// worseningOf is how much worse r's figure got (verdict.Worsening), 0
+// for a row without a change.
+func worseningOf(r row) float64 {
+	if r.Change == "" {
 		return 0
-	case r.Changed:
-		return 1
 	}
-	return 2
+	return r.verdict.Worsening()
 }
+
+// defaultSort is the compare table's order when the URL names none.
+const defaultSort = "outcome"
 
 type column struct {
 	Name, Title, Link, Arrow string
@@ -273,22 +374,39 @@ type filters struct {
 	Cost            string
 	Study, Language string
 	Exact           bool
+	// Verdict keeps the rows of one outcome (verdict=regressed).
+	Verdict verdict.Outcome
 }
 
 func filtersOf(r *http.Request) (filters, error) {
 	f := filters{OnlyChanged: param(r, "changed") == "1", Cost: param(r, "cost"), Study: param(r, "study"),
-		Language: param(r, "language"), Exact: param(r, "exact") == "1"}
+		Language: param(r, "language"), Exact: param(r, "exact") == "1", Verdict: verdict.Outcome(param(r, "verdict"))}
 	if f.Cost != "" && !slices.Contains(result.Costs, f.Cost) {
 		return f, fmt.Errorf("cost=%s: want one of %s", f.Cost, strings.Join(result.Costs, ", "))
 	}
+	if f.Verdict != "" && !f.Verdict.Valid() {
+		return f, fmt.Errorf("verdict=%s: want one of %s", clip(string(f.Verdict)), strings.Join(outcomeNames(), ", "))
+	}
 	return f, nil
+}
+
+// outcomes are the verdicts the page counts and filters by, worst first.
+var outcomes = []verdict.Outcome{verdict.Regressed, verdict.Inconsistent, verdict.Missing, verdict.NotComparable,
+	verdict.Improved, verdict.Unchanged}
+
+func outcomeNames() []string {
+	var names []string
+	for _, o := range outcomes {
+		names = append(names, string(o))
+	}
+	return names
 }
 
 // keeps tells whether the table shows r. A row of a benchmark only one
 // side has, or unreadable, has no figure: no cost and not exact.
 func (f filters) keeps(r row) bool {
 	return (r.Changed || !f.OnlyChanged) && (f.Cost == "" || r.Cost == f.Cost) && (f.Study == "" || r.Study == f.Study) &&
-		(f.Language == "" || r.Language == f.Language) && (!f.Exact || r.Exact)
+		(f.Language == "" || r.Language == f.Language) && (!f.Exact || r.Exact) && (f.Verdict == "" || r.Outcome == f.Verdict)
 }
 
 // choices are a filter's options: "" (any) and every value the rows
@@ -320,11 +438,37 @@ type comparePage struct {
 	filters
 	Sort                   string
 	Costs, Studies, Langs  []option
+	Verdicts               []option
 	Columns                []column
 	Rows                   []row
 	Total, Changed, Hidden int
-	Message                string
+	// Counts are every row's verdicts counted (summary.TallyOf), each a
+	// link to its rows; Means the geometric means of the cost ratios.
+	Counts  []verdictCount
+	Means   []costMean
+	Recent  []option // the pickers' nights and commits, newest first
+	Message string
 }
+
+// A verdictCount is how many rows have an outcome, and the page of them.
+type verdictCount struct {
+	Outcome verdict.Outcome
+	Label   string
+	N       int
+	Link    string
+}
+
+// A costMean is summary.Mean in words: "+1.20%" of Figures figures.
+type costMean struct {
+	Cost, Change string
+	Figures      int
+	Worse        bool
+	Better       bool
+}
+
+// recentCommits is how many of the history's newest commits the pickers
+// offer, beside their nights.
+const recentCommits = 20
 
 // compare serves the comparison of two commits or nights: every
 // benchmark and figure of either, judged by the lab's one comparison, in
@@ -342,14 +486,20 @@ func (s *Server) compare(w http.ResponseWriter, r *http.Request) {
 		s.render(w, http.StatusBadRequest, "compare", p)
 		return
 	}
+	recent, err := s.db.RecentCommits(r.Context(), recentCommits)
+	if err != nil {
+		s.fail(w, "compare", http.StatusInternalServerError, err.Error())
+		return
+	}
+	p.Recent = recentOptions(recent)
 	if p.A == "" && p.B == "" {
 		s.render(w, http.StatusOK, "compare", p)
 		return
 	}
-	by, desc := strings.CutPrefix(p.Sort, "-")
+	by, desc := strings.CutPrefix(cmp.Or(p.Sort, defaultSort), "-")
 	order, ok := sortings[by]
-	if p.Sort != "" && !ok {
-		p.Message = fmt.Sprintf("sort=%s: want one of benchmark, figure, change, outcome (- before it: descending)", p.Sort)
+	if !ok {
+		p.Message = fmt.Sprintf("sort=%s: want one of benchmark, figure, change, outcome (- before it: descending)", clip(p.Sort))
 		s.render(w, http.StatusBadRequest, "compare", p)
 		return
 	}
@@ -363,13 +513,12 @@ func (s *Server) compare(w http.ResponseWriter, r *http.Request) {
 		var b side
 		if b, status, err = s.loadSide(r.Context(), "b", p.B); err == nil {
 			p.CommitA, p.CommitB, p.NightA, p.NightB = a.Commit, b.Commit, a.Night, b.Night
-			all := rowsOf(a, b)
-			if ok {
-				slices.SortStableFunc(all, order)
-				if desc {
-					slices.Reverse(all)
-				}
+			all, tally := comparisonOf(a, b)
+			slices.SortStableFunc(all, order)
+			if desc {
+				slices.Reverse(all)
 			}
+			p.tally(tally)
 			for _, row := range all {
 				if row.Changed {
 					p.Changed++
@@ -381,7 +530,7 @@ func (s *Server) compare(w http.ResponseWriter, r *http.Request) {
 			p.Total, p.Hidden = len(all), len(all)-len(p.Rows)
 			p.Studies = choices(all, f.Study, func(r row) string { return r.Study })
 			p.Langs = choices(all, f.Language, func(r row) string { return r.Language })
-			if err = s.profilesOf(r.Context(), p.Rows, b.Commit); err != nil {
+			if err = s.profilesOf(r.Context(), p.Rows, b); err != nil {
 				status = http.StatusInternalServerError
 			}
 		}
@@ -410,9 +559,48 @@ func (s *Server) compare(w http.ResponseWriter, r *http.Request) {
 	s.render(w, http.StatusOK, "compare", p)
 }
 
+// tally puts the comparison's counts and means on the page: each count
+// of every outcome, a link to its rows (the other filters kept), the
+// means in percent.
+func (p *comparePage) tally(t summary.Tally) {
+	p.Verdicts = []option{{Value: "", Label: "any", Selected: p.Verdict == ""}}
+	for _, o := range outcomes {
+		label := strings.ReplaceAll(string(o), "_", " ")
+		p.Verdicts = append(p.Verdicts, option{Value: string(o), Label: label, Selected: o == p.Verdict})
+		if t.Counts[o] == 0 && (o == verdict.Inconsistent) {
+			continue
+		}
+		only := *p
+		only.Verdict = o
+		p.Counts = append(p.Counts, verdictCount{Outcome: o, Label: label, N: t.Counts[o], Link: link("/compare", only.query(p.Sort))})
+	}
+	for _, m := range t.Means {
+		cost := m.Cost
+		if cost == "" {
+			cost = "no declared cost"
+		}
+		p.Means = append(p.Means, costMean{Cost: cost, Change: fmt.Sprintf("%+.2f%%", 100*m.Change), Figures: m.Figures,
+			Worse: m.Change > 0, Better: m.Change < 0})
+	}
+}
+
+// recentOptions are the pickers' choices: each recent commit's night
+// (its newest result's date) once, then each commit.
+func recentOptions(commits []history.Commit) []option {
+	var nights, names []option
+	for _, c := range commits {
+		if d := day(c.Last); !slices.ContainsFunc(nights, func(o option) bool { return o.Value == d }) {
+			nights = append(nights, option{Value: d, Label: "the night of " + d})
+		}
+		names = append(names, option{Value: c.Name, Label: gitwork.Short(c.Name) + ", " + minute(c.Last)})
+	}
+	return append(nights, names...)
+}
+
 // query is the page's URL parameters, sorted by sort.
 func (p comparePage) query(sort string) url.Values {
-	q := query("a", p.A, "b", p.B, "sort", sort, "cost", p.Cost, "study", p.Study, "language", p.Language)
+	q := query("a", p.A, "b", p.B, "sort", sort, "cost", p.Cost, "study", p.Study, "language", p.Language,
+		"verdict", string(p.Verdict))
 	if p.OnlyChanged {
 		q.Set("changed", "1")
 	}
@@ -463,24 +651,55 @@ var profilesFor = map[string][]string{
 	result.CostMemory:           {"heap", "allocs"},
 }
 
-// profilesOf fills in each regression's profile diff: a link to the diff
-// of the profile its figure's cost calls for, when both results keep it
-// in the archive; else why not. The alerts of B's night that name the
-// regression's benchmark link to the diffs the nightly job kept.
-func (s *Server) profilesOf(ctx context.Context, rows []row, commitB string) error {
-	var alerts []alert.Alert
-	read := false
+// An alertLink is an alert of a row's figure: its page, and its state.
+type alertLink struct {
+	ID    int64
+	Page  string
+	State alert.State
+}
+
+// spans tells whether a's nights, from the first that found it to the
+// last, include B's result of the row, or B's commit is the one that
+// found it first or last.
+func spans(a alert.Alert, b *history.Stored, commitB string) bool {
+	if a.Range.To == commitB || a.LastFoundCommit == commitB {
+		return true
+	}
+	if b == nil {
+		return false
+	}
+	started, err := time.Parse(time.RFC3339, b.Result.Environment.Started)
+	if err != nil {
+		return false
+	}
+	night := day(started)
+	return day(a.FirstFound) <= night && night <= day(a.LastFound)
+}
+
+// profilesOf links each row's figure to its alerts whose nights span B's
+// result (spans), and fills in each regression's profile diff: a link to
+// the diff of the profile its figure's cost calls for, when both results
+// keep it in the archive; else why not. The alerts spanning B's night
+// that name the regression's benchmark link to the diffs the nightly job
+// kept.
+func (s *Server) profilesOf(ctx context.Context, rows []row, b side) error {
+	commitB := b.Commit
+	alerts, err := s.db.Alerts(ctx)
+	if err != nil {
+		return err
+	}
 	for i := range rows {
 		r := &rows[i]
-		if r.Figure == "" || r.Outcome != verdict.Regressed {
+		if r.Figure == "" {
 			continue
 		}
-		if !read {
-			var err error
-			if alerts, err = s.db.Alerts(ctx); err != nil {
-				return err
+		for _, a := range alerts {
+			if a.Benchmark == r.Benchmark && a.Workload == r.Workload && a.Figure == r.Figure && a.Unit == r.Unit && spans(a, r.b, commitB) {
+				r.Alerts = append(r.Alerts, alertLink{ID: a.ID, Page: alertRowOf(a).Page, State: a.State()})
 			}
-			read = true
+		}
+		if r.Outcome != verdict.Regressed {
+			continue
 		}
 		d := &profileDiff{}
 		d.Kind, d.Why = diffKind(r.Cost, r.a, r.b)
@@ -488,8 +707,7 @@ func (s *Server) profilesOf(ctx context.Context, rows []row, commitB string) err
 			d.Link = profileLink(r.b.SHA256, r.a.SHA256, d.Kind, "flamegraph")
 		}
 		for _, a := range alerts {
-			if a.Benchmark == r.Benchmark && a.Workload == r.Workload && len(a.ProfileDiffs) > 0 &&
-				(a.Range.To == commitB || a.LastFoundCommit == commitB) {
+			if a.Benchmark == r.Benchmark && a.Workload == r.Workload && len(a.ProfileDiffs) > 0 && spans(a, r.b, commitB) {
 				pa := profileAlert{ID: a.ID, Page: alertRowOf(a).Page}
 				for _, p := range a.ProfileDiffs {
 					pa.Diffs = append(pa.Diffs, archivedFile{Path: p, Link: archivedLink(p)})

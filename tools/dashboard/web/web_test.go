@@ -298,7 +298,7 @@ func compareRows(t *testing.T, srvURL, query string) (int, [][]string, []string,
 	t.Helper()
 	resp, body := get(t, srvURL, "/compare?"+query)
 	var attrs []string
-	for _, m := range regexp.MustCompile(`<tr class="[^"]*" data-changed="[a-z]+" data-cost="([^"]*)" data-exact="([a-z]+)">`).FindAllStringSubmatch(body, -1) {
+	for _, m := range regexp.MustCompile(`<tr class="[^"]*" data-changed="[a-z]+" data-cost="([^"]*)" data-exact="([a-z]+)"[^>]*>`).FindAllStringSubmatch(body, -1) {
 		attrs = append(attrs, m[1]+" "+m[2])
 	}
 	return resp.StatusCode, rows(t, body), attrs, body

@@ -700,3 +700,196 @@ func TestSeriesMultiples(t *testing.T) {
 		}
 	}
 }
+
+// routerNights adds two nights of a benchmark "router" at commits
+// commitOf(nights) and commitOf(nights+1), and returns the compare
+// query of the two: its throughput (requests/s, higher is better, five
+// runs) halves; a throughput of one run a night falls from 23,120 to
+// 14,132, too few runs to judge; its instructions rise by 5%; its
+// allocations fall by a fifth.
+func routerNights(t testing.TB, db *history.DB) string {
+	t.Helper()
+	for i, n := range []int{nights, nights + 1} {
+		rate, cold, instructions, allocations := 20000.0, 23120.0, 1e8, 1000.0
+		if i == 1 {
+			rate, cold, instructions, allocations = 10000, 14132, 1.05e8, 800
+		}
+		var rates []float64
+		for r := range 5 {
+			rates = append(rates, rate*(1+0.001*float64(r-2)))
+		}
+		r := program("router", 1, n, 1, instructions, "",
+			result.Metric{Name: "requests_per_second", Unit: "requests/s", Source: "test", Class: result.ClassTiming,
+				Cost: result.CostTime, Values: rates, Gated: true, Threshold: 0.15},
+			result.Metric{Name: "cold_requests_per_second", Unit: "requests/s", Source: "test", Class: result.ClassTiming,
+				Cost: result.CostTime, Values: []float64{cold}, Gated: true, Threshold: 0.15},
+			result.Metric{Name: "allocations", Unit: "count", Source: "test", Cost: result.CostMemoryManagement,
+				Values: []float64{allocations}, Gated: true, Threshold: 0.01})
+		r.Benchmark.Study = "Servers"
+		ingestResult(t, db, r)
+	}
+	return "a=" + commitOf(nights) + "&b=" + commitOf(nights+1)
+}
+
+// compareTable is a compare page's rows: each one's outcome (its
+// data-outcome), its cells' text; and the summary's counts by outcome.
+func compareTable(t *testing.T, body string) (outcomes []string, cells [][]string, counts map[string]int) {
+	t.Helper()
+	for _, m := range regexp.MustCompile(`<tr class="[^"]*" data-changed="[a-z]+"[^>]* data-outcome="([a-z_]*)">`).FindAllStringSubmatch(body, -1) {
+		outcomes = append(outcomes, m[1])
+	}
+	cells = rows(t, body)
+	if len(cells) != len(outcomes) {
+		t.Fatalf("%d rows, %d of them with an outcome", len(cells), len(outcomes))
+	}
+	counts = map[string]int{}
+	for _, m := range regexp.MustCompile(`<a class="count [a-z_]+" data-outcome="([a-z_]+)" data-n="(\d+)"`).FindAllStringSubmatch(body, -1) {
+		n := 0
+		fmt.Sscan(m[2], &n)
+		counts[m[1]] = n
+	}
+	return outcomes, cells, counts
+}
+
+// The compare page's summary counts every row's verdict; the worst
+// regression is the first row, a throughput that halved ahead of
+// instructions up 5%; an improvement is marked as one; a figure too few
+// runs to judge still shows how far and which way it moved, and says why
+// once.
+func TestCompareSummaryAndOrder(t *testing.T) {
+	db, _ := testHistory(t)
+	srv := serve(t, db)
+	router := routerNights(t, db)
+	for _, pair := range []string{router, "a=" + commitOf(0) + "&b=" + commitOf(nights-1)} {
+		resp, body := get(t, srv.URL, "/compare?"+pair)
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("%s: %s", pair, resp.Status)
+		}
+		outcomes, _, counts := compareTable(t, body)
+		byRows := map[string]int{}
+		for _, o := range outcomes {
+			byRows[o]++
+		}
+		for _, o := range []string{"regressed", "missing", "not_comparable", "improved", "unchanged"} {
+			if counts[o] != byRows[o] {
+				t.Errorf("%s: the summary counts %d %s, the rows %d", pair, counts[o], o, byRows[o])
+			}
+		}
+		if !strings.Contains(body, fmt.Sprintf("Of all %d rows", len(outcomes))) {
+			t.Errorf("%s: the summary does not say it counts all %d rows", pair, len(outcomes))
+		}
+	}
+
+	_, body := get(t, srv.URL, "/compare?"+router)
+	outcomes, cells, counts := compareTable(t, body)
+	if counts["regressed"] != 2 || counts["improved"] != 1 || counts["not_comparable"] != 1 {
+		t.Errorf("router: counts %v, want 2 regressed, 1 improved, 1 not comparable", counts)
+	}
+	if top := cells[0]; top[2] != "requests_per_second" || top[6] != "-50.00%" || top[7] != "REGRESSED" {
+		t.Errorf("the first row is %q, want requests_per_second -50.00%% REGRESSED (higher is better)", top)
+	}
+	if second := cells[1]; second[2] != "own_instructions" || second[6] != "+5.00%" {
+		t.Errorf("the second row is %q, want own_instructions +5.00%%", second)
+	}
+	for i, r := range cells {
+		switch r[2] {
+		case "allocations":
+			if outcomes[i] != "improved" || r[6] != "-20.00%" || r[7] != "better" ||
+				!regexp.MustCompile(`<tr class="improved" [^>]*>\s*<td class="benchmark">router</td><td>quick</td>\s*<td class="figure"[^>]*><a class="series" href="[^"]*figure=allocations`).MatchString(body) {
+				t.Errorf("allocations: %s %q, want improved, -20.00%%, better, in a row of class improved", outcomes[i], r)
+			}
+		case "cold_requests_per_second":
+			text := strings.Join(r, " | ")
+			why := "1 and 1 runs: too few for the U test"
+			if outcomes[i] != "not_comparable" || r[6] != "-38.88% worse, unjudged" || strings.Count(text, why) != 1 {
+				t.Errorf("cold_requests_per_second: %s %q; want its change, which way, and why once", outcomes[i], r)
+			}
+		}
+	}
+	if !strings.Contains(body, `memory management <b>-20.00%</b> <span class="note">of 1</span>`) ||
+		!strings.Contains(body, `work <b>&#43;5.00%</b> <span class="note">of 1</span>`) {
+		t.Errorf("the means per kind of cost are not allocations' -20%% and instructions' +5%%")
+	}
+	// Each figure's series page, zoomed to the two nights and two weeks
+	// either side.
+	from, to := nightTime(nights).Add(-seriesMargin).Format(time.RFC3339), nightTime(nights+1).Add(seriesMargin).Format(time.RFC3339)
+	if !strings.Contains(html.UnescapeString(body), "figure=requests_per_second&from="+url.QueryEscape(from)+"&to="+url.QueryEscape(to)) {
+		t.Errorf("the rows do not link their series around the two nights (%s to %s)", from, to)
+	}
+}
+
+// The sort and the filters are the page's address: the rows, the form,
+// the column links and the summary's links keep them all.
+func TestCompareSortAndFiltersInTheURL(t *testing.T) {
+	db, _ := testHistory(t)
+	srv := serve(t, db)
+	router := routerNights(t, db)
+	asked := router + "&sort=-change&verdict=regressed&cost=time&language=Go"
+	resp, body := get(t, srv.URL, "/compare?"+asked)
+	_, cells, _ := compareTable(t, body)
+	if resp.StatusCode != http.StatusOK || len(cells) != 1 || cells[0][2] != "requests_per_second" {
+		t.Fatalf("%s: %s, rows %q; want requests_per_second alone", asked, resp.Status, cells)
+	}
+	for _, want := range []string{`<input type="hidden" name="sort" value="-change">`, `<option value="regressed" selected>`,
+		`<option value="time" selected>`, `<option value="Go" selected>`, `<a href="/compare?`} {
+		if !strings.Contains(body, want) {
+			t.Errorf("%s: the page lacks %s", asked, want)
+		}
+	}
+	q, _ := url.ParseQuery(asked)
+	links := regexp.MustCompile(`<(?:th><a|a class="count [a-z_]+" data-outcome="[a-z_]+" data-n="\d+") href="/compare\?([^"]*)">`).FindAllStringSubmatch(body, -1)
+	if len(links) < 4+5 {
+		t.Errorf("%d links to the page, want the 4 columns' and the 5 counts'", len(links))
+	}
+	for _, m := range links {
+		got, _ := url.ParseQuery(html.UnescapeString(m[1]))
+		for _, k := range []string{"a", "b", "cost", "language"} {
+			if got.Get(k) != q.Get(k) {
+				t.Errorf("the link %s loses %s=%s", m[1], k, q.Get(k))
+			}
+		}
+		if strings.Contains(m[0], `class="count`) && got.Get("sort") != "-change" {
+			t.Errorf("the count's link %s loses sort=-change", m[1])
+		}
+	}
+	// The same address twice is the same table; sorting by change, the
+	// most worse first, is the default order's first row too.
+	_, again := get(t, srv.URL, "/compare?"+asked)
+	if _, cells2, _ := compareTable(t, again); fmt.Sprint(cells2) != fmt.Sprint(cells) {
+		t.Errorf("the same address gave another table")
+	}
+	_, byChange := get(t, srv.URL, "/compare?"+router+"&sort=-change")
+	_, byDefault := get(t, srv.URL, "/compare?"+router)
+	_, c1, _ := compareTable(t, byChange)
+	_, c2, _ := compareTable(t, byDefault)
+	if c1[0][2] != "requests_per_second" || c2[0][2] != "requests_per_second" {
+		t.Errorf("sort=-change first %q, the default first %q; want requests_per_second, the most worse", c1[0], c2[0])
+	}
+	_, best := get(t, srv.URL, "/compare?"+router+"&sort=change")
+	if _, c, _ := compareTable(t, best); c[0][2] != "allocations" {
+		t.Errorf("sort=change: first %q, want allocations, the most better", c[0])
+	}
+	if resp, body := get(t, srv.URL, "/compare?"+router+"&verdict=worst"); resp.StatusCode != http.StatusBadRequest ||
+		!strings.Contains(body, "want one of regressed") {
+		t.Errorf("verdict=worst: %s, want 400 naming the verdicts", resp.Status)
+	}
+}
+
+// The pickers offer the history's recent nights and commits, newest first.
+func TestComparePickers(t *testing.T) {
+	db, _ := testHistory(t)
+	srv := serve(t, db)
+	_, body := get(t, srv.URL, "/compare")
+	list := regexp.MustCompile(`(?s)<datalist id="recent">(.*?)</datalist>`).FindStringSubmatch(body)
+	if list == nil || !strings.Contains(body, `<input name="a" list="recent"`) || !strings.Contains(body, `<input name="b" list="recent"`) {
+		t.Fatal("no picker of recent nights and commits")
+	}
+	var values []string
+	for _, m := range regexp.MustCompile(`<option value="([^"]*)">`).FindAllStringSubmatch(list[1], -1) {
+		values = append(values, m[1])
+	}
+	if len(values) != 2*nights || values[0] != day(nightTime(nights-1)) || values[nights] != commitOf(nights-1) ||
+		values[2*nights-1] != commitOf(0) {
+		t.Errorf("the picker offers %q; want the %d nights, then their commits, newest first", values, nights)
+	}
+}

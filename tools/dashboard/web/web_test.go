@@ -893,3 +893,39 @@ func TestComparePickers(t *testing.T) {
 		t.Errorf("the picker offers %q; want the %d nights, then their commits, newest first", values, nights)
 	}
 }
+
+// An alert is linked from its figure's row for every night it spans, not
+// only its first or last: havlak6's regression, found on the last night
+// and again two nights later, on the compare page of the night between.
+func TestCompareAlertsOfEveryNight(t *testing.T) {
+	db, _ := testHistory(t)
+	srv := serve(t, db)
+	ctx := t.Context()
+	all, err := db.Alerts(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var found alert.Alert
+	for _, a := range all {
+		if a.Kind == alert.Regression {
+			found = a
+		}
+	}
+	ingestResult(t, db, program("havlak6", 6, nights, 1.5, 1.69e8*1.05, fmt.Sprintf("%064x", nights)))
+	later := alert.Night{Time: nightTime(nights + 1), Commit: commitOf(nights + 1), By: "nightly"}
+	if _, err := db.RecordAlerts(ctx, later, []alert.Finding{found.Finding}, func(alert.Alert) string { return "" }); err != nil {
+		t.Fatal(err)
+	}
+	if a, err := db.Alert(ctx, found.ID); err != nil || !a.LastFound.Equal(later.Time) {
+		t.Fatalf("the alert was not found again: %+v, %v", a, err)
+	}
+	link := fmt.Sprintf(`<a class="alert" href="/alerts/%d">alert %d (new)</a>`, found.ID, found.ID)
+	_, body := get(t, srv.URL, "/compare?a="+commitOf(0)+"&b="+commitOf(nights))
+	row := regexp.MustCompile(`(?s)<tr [^>]*>\s*<td class="benchmark">havlak6</td><td>quick</td>\s*<td class="figure"[^>]*><a class="series" href="[^"]*figure=real_seconds&amp;[^"]*">real_seconds</a></td>.*?</tr>`).FindString(body)
+	if row == "" || !strings.Contains(row, link) {
+		t.Errorf("havlak6's real_seconds on the night between the alert's first and last does not link it (%s):\n%s", link, row)
+	}
+	if strings.Count(body, `<a class="alert" `) != 1 {
+		t.Errorf("%d rows link an alert, want real_seconds' alone", strings.Count(body, `<a class="alert" `))
+	}
+}

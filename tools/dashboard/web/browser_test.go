@@ -234,6 +234,58 @@ func TestDashboardInBrowser(t *testing.T) {
 		}
 	}
 	d.Screenshot("/screenshot", "alerts.png")
+
+	checkCompare(t, d, srv.URL, routerNights(t, db))
+}
+
+// checkCompare: the compare page fits the 1400 px window, its evidence
+// folded (one click opens it); its summary counts its rows' verdicts; its
+// improvements are of class improved, and green.
+func checkCompare(t *testing.T, d *webdrivertest.Driver, srvURL, router string) {
+	t.Helper()
+	type page struct {
+		Window, Table, Document int
+		Counts, Rows            map[string]int
+		Improved, Green         int
+		First                   string
+	}
+	look := func(query string) page {
+		d.Open(srvURL + "/compare?" + query)
+		var p page
+		d.Script(&p, `const counts = {}, rows = {};
+			document.querySelectorAll("#compare-summary a.count").forEach(a => counts[a.dataset.outcome] = Number(a.dataset.n));
+			document.querySelectorAll("#compare tbody tr").forEach(tr => rows[tr.dataset.outcome] = (rows[tr.dataset.outcome] || 0) + 1);
+			const improved = document.querySelectorAll("#compare tbody tr.improved");
+			const green = Array.from(improved).filter(tr => getComputedStyle(tr.querySelector("td.change")).color === "rgb(27, 127, 42)");
+			return {window: window.innerWidth, table: document.getElementById("compare").scrollWidth,
+				document: document.documentElement.scrollWidth, counts: counts, rows: rows,
+				improved: improved.length, green: green.length,
+				first: document.querySelector("#compare tbody tr").innerText};`)
+		if p.Table > p.Window || p.Document > p.Window {
+			t.Errorf("%s: the table is %d px wide, the page %d, in a window of %d", query, p.Table, p.Document, p.Window)
+		}
+		for o, n := range p.Counts {
+			if p.Rows[o] != n {
+				t.Errorf("%s: the summary counts %d %s, the table has %d", query, n, o, p.Rows[o])
+			}
+		}
+		if p.Improved != p.Rows["improved"] || p.Green != p.Improved {
+			t.Errorf("%s: %d rows of class improved (%d green), %d improved", query, p.Improved, p.Green, p.Rows["improved"])
+		}
+		return p
+	}
+	look("a=" + commitOf(0) + "&b=" + commitOf(nights-1))
+	var open bool
+	d.Click("#compare tbody tr.regressed details summary")
+	d.Script(&open, `return document.querySelector("#compare tbody tr.regressed details").open`)
+	if !open {
+		t.Error("a click on a regression's evidence does not open it")
+	}
+	p := look(router)
+	if p.Improved != 1 || !strings.Contains(p.First, "requests_per_second") {
+		t.Errorf("router: %d improvements, first row %q; want 1, and requests_per_second first", p.Improved, p.First)
+	}
+	d.Screenshot("/screenshot", "compare-summary.png")
 }
 
 // fetchStatus posts from the page with a script, as another page's script

@@ -806,8 +806,8 @@ func TestCompareSummaryAndOrder(t *testing.T) {
 			}
 		}
 	}
-	if !strings.Contains(body, `memory management <b>-20.00%</b> <span class="note">of 1</span>`) ||
-		!strings.Contains(body, `work <b>&#43;5.00%</b> <span class="note">of 1</span>`) {
+	if !strings.Contains(body, `memory management <b>-20.00%</b> <span class="note">of 1 figures</span>`) ||
+		!strings.Contains(body, `work <b>&#43;5.00%</b> <span class="note">of 1 figures</span>`) {
 		t.Errorf("the means per kind of cost are not allocations' -20%% and instructions' +5%%")
 	}
 	// Each figure's series page, zoomed to the two nights and two weeks

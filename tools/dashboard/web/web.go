@@ -16,7 +16,7 @@
 //	/series?benchmark=B&figure=F&unit=U&workload=W&env=KEY   a series chart
 //	/api/series?...                                          its points, JSON
 //	/series/multiples?figure=F&unit=U&workload=W             one figure across benchmarks
-//	/compare?a=COMMIT&b=COMMIT[&changed=1][&sort=COLUMN]     two commits
+//	/compare?a=COMMIT&b=COMMIT[&verdict=O][&sort=COLUMN]     two commits, B judged against A
 //	/alerts[?state=S]                                        the alerts
 //	/alerts/{id}                                             one alert, its record
 //	/nights/{night}/report/{path...}                         a night's report, from the archive

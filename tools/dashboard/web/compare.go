@@ -285,6 +285,9 @@ func hasChange(v verdict.Verdict) bool {
 		return false
 	case v.Growth != nil:
 		return v.Outcome != verdict.NotComparable
+	case v.Outcome == verdict.NotComparable && v.Change == 0 && v.Old.Median != v.New.Median:
+		// Not judged before its change was taken (a run's value is NaN).
+		return false
 	}
 	return v.Old.Runs > 0 && v.New.Runs > 0 && !math.IsNaN(float64(v.Change))
 }
@@ -567,7 +570,8 @@ func (p *comparePage) tally(t summary.Tally) {
 	for _, o := range outcomes {
 		label := strings.ReplaceAll(string(o), "_", " ")
 		p.Verdicts = append(p.Verdicts, option{Value: string(o), Label: label, Selected: o == p.Verdict})
-		if t.Counts[o] == 0 && (o == verdict.Inconsistent) {
+		if o == verdict.Inconsistent && t.Counts[o] == 0 {
+			// Counted only when there is one: a broken measurement.
 			continue
 		}
 		only := *p

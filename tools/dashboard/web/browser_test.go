@@ -281,6 +281,13 @@ func checkCompare(t *testing.T, d *webdrivertest.Driver, srvURL, router string) 
 	if !open {
 		t.Error("a click on a regression's evidence does not open it")
 	}
+	// Every row's evidence open, the table still fits: long words wrap.
+	var width struct{ Window, Table int }
+	d.Script(&width, `document.querySelectorAll("#compare details").forEach(e => e.open = true);
+		return {window: window.innerWidth, table: document.getElementById("compare").scrollWidth};`)
+	if width.Table > width.Window {
+		t.Errorf("every evidence open, the table is %d px wide in a window of %d", width.Table, width.Window)
+	}
 	p := look(router)
 	if p.Improved != 1 || !strings.Contains(p.First, "requests_per_second") {
 		t.Errorf("router: %d improvements, first row %q; want 1, and requests_per_second first", p.Improved, p.First)

@@ -4,7 +4,9 @@ package night
 // figure Cachegrind counts per line, between two results that kept their
 // line counts (tools/perf/cachegrind/linecounts), names the functions
 // whose counts of it moved most (attribution.MovedFunctions) in its
-// evidence, which the alert keeps and every view of it prints.
+// evidence, which the alert keeps and every view of it prints; when the
+// bisect names the first bad commit, the evidence also says how much of
+// the move is in that commit's lines (commitLines).
 
 import (
 	"errors"
@@ -12,7 +14,9 @@ import (
 	"slices"
 	"strings"
 
+	"havlak-lab/internal/gitwork"
 	"havlak-lab/internal/numfmt"
+	"havlak-lab/tools/bisect/answer"
 	"havlak-lab/tools/changepoint"
 	"havlak-lab/tools/history"
 	"havlak-lab/tools/perf/cachegrind"
@@ -22,6 +26,9 @@ import (
 )
 
 const (
+	// namedLines is how many of the first bad commit's lines an alert
+	// names.
+	namedLines = 3
 	// namedFunctions is how many functions an alert names.
 	namedFunctions = 3
 	// namedFunctionRunes bounds a function's name in an alert, in
@@ -64,11 +71,7 @@ func movedFunctions(figure string, base, change *result.Result, baseOut, changeO
 	}
 	var names []string
 	for _, f := range moved {
-		sign := ""
-		if f.Delta() > 0 {
-			sign = "+"
-		}
-		names = append(names, fmt.Sprintf("%s %s%s", cut(f.Function, namedFunctionRunes), sign, numfmt.Number(float64(f.Delta()))))
+		names = append(names, cut(f.Function, namedFunctionRunes)+" "+signedCount(f.Delta()))
 	}
 	return "; moved most in its line counts: " + strings.Join(names, ", ")
 }
@@ -124,4 +127,67 @@ func cut(text string, n int) string {
 		return string(r[:n]) + "…"
 	}
 	return text
+}
+
+// commitLines says how much of the bisected figure's move from the first
+// bad commit's parent to it is in the lines that commit added or edited
+// (attribution.Attribute with the commit's diff, in checkout), and which
+// of them moved it most: "" when the answer kept no line counts or its
+// figure is not counted per line, else "; in the first bad commit's
+// lines: S of its ±N (FILE:LINE ±N, ...)" or why it could not say.
+func commitLines(checkout string, b *answer.Answer) string {
+	if b.ParentLines == nil || b.FirstBadLines == nil || !cachegrind.Explains(b.Figure) {
+		return ""
+	}
+	fail := func(err error) string {
+		return "; the first bad commit's lines could not be attributed: " + cut(err.Error(), movedErrorRunes)
+	}
+	data, err := gitwork.Repo(checkout).OutputLimited(attribution.MaxDiffBytes, attribution.GitDiffArgs(b.Parent.Commit, b.FirstBad.Commit)...)
+	if err != nil {
+		return fail(err)
+	}
+	d, err := attribution.ParseDiff(data)
+	if err != nil {
+		return fail(err)
+	}
+	w, err := attribution.FigureWeight(b.Figure, b.GoProgram)
+	if err != nil {
+		return fail(err)
+	}
+	a, err := attribution.Attribute(b.ParentLines, b.FirstBadLines, d, w)
+	if err != nil {
+		return fail(err)
+	}
+	changed := a.Parts[attribution.ChangedLines].Delta()
+	share := "none"
+	if total := a.Delta(); total != 0 {
+		share = fmt.Sprintf("%.0f%%", 100*float64(changed)/float64(total))
+	}
+	var lines []string
+	for _, l := range a.Lines { // largest change first
+		if len(lines) == namedLines {
+			break
+		}
+		if l.Part != attribution.ChangedLines || l.Delta() == 0 {
+			continue
+		}
+		at := l.Line
+		if at == 0 {
+			at = l.BaseLine // a line the commit removed
+		}
+		lines = append(lines, fmt.Sprintf("%s:%d %s", cut(l.File, namedFunctionRunes), at, signedCount(l.Delta())))
+	}
+	text := fmt.Sprintf("; in the first bad commit's lines: %s of its %s %s", share, signedCount(a.Delta()), b.Figure)
+	if len(lines) > 0 {
+		text += " (" + strings.Join(lines, ", ") + ")"
+	}
+	return text
+}
+
+// signedCount is v with its sign, in the lab's spelling of numbers.
+func signedCount(v int64) string {
+	if v > 0 {
+		return "+" + numfmt.Number(float64(v))
+	}
+	return numfmt.Number(float64(v))
 }

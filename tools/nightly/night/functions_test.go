@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -11,6 +13,7 @@ import (
 	"time"
 
 	"havlak-lab/tools/alert"
+	"havlak-lab/tools/bisect/answer"
 	"havlak-lab/tools/changepoint"
 	"havlak-lab/tools/changepoint/otavatest"
 	"havlak-lab/tools/history"
@@ -185,5 +188,56 @@ func TestChangeFunctions(t *testing.T) {
 	cp.After.ID = "elsewhere"
 	if got := changeFunctions(s, cp); !strings.Contains(got, "not among the series' points") {
 		t.Errorf("changeFunctions of a point not in the series = %q", got)
+	}
+}
+
+// A bisected alert says how much of the move from the first bad commit's
+// parent to it is in the lines that commit added, from the line counts
+// the bisect kept and the commit's diff; without line counts it says
+// nothing more.
+func TestCommitLines(t *testing.T) {
+	dir := t.TempDir()
+	git := func(args ...string) string {
+		out, err := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=lab", "-c", "user.email=lab@localhost"}, args...)...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	source := []string{"package main", "", "func work(n int) int {", "\ts := 0", "\tfor i := range n {", "\t\ts += i", "\t}", "\treturn s", "}"}
+	commit := func(lines []string) string {
+		if err := os.MkdirAll(filepath.Join(dir, "go", "p"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "go", "p", "a.go"), []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		git("add", "-A")
+		git("commit", "-q", "-m", "a commit")
+		return git("rev-parse", "HEAD")
+	}
+	git("init", "-q")
+	parent := commit(source)
+	// The first bad commit adds a line of work inside the loop (line 7).
+	firstBad := commit(slices.Insert(slices.Clone(source), 6, "\t\ts += i * i"))
+	ir := func(v uint64) cachegrind.Events { return cachegrind.Events{cachegrind.Ir: v} }
+	before := &linecounts.File{Records: []linecounts.Record{
+		{File: "go/p/a.go", Line: 5, Function: "main.work", Events: ir(1000)},
+		{File: "go/p/a.go", Line: 6, Function: "main.work", Events: ir(4000)},
+	}}
+	after := &linecounts.File{Records: []linecounts.Record{
+		{File: "go/p/a.go", Line: 5, Function: "main.work", Events: ir(1000)},
+		{File: "go/p/a.go", Line: 6, Function: "main.work", Events: ir(4100)},
+		{File: "go/p/a.go", Line: 7, Function: "main.work", Events: ir(6000)},
+	}}
+	b := &answer.Answer{Figure: cachegrind.MetricInstructions, Parent: answer.Measurement{Commit: parent},
+		FirstBad: answer.Measurement{Commit: firstBad}, ParentLines: before, FirstBadLines: after}
+	const want = "; in the first bad commit's lines: 98% of its +6,100 instructions (go/p/a.go:7 +6,000)"
+	if got := commitLines(dir, b); got != want {
+		t.Errorf("commitLines = %q, want %q", got, want)
+	}
+	b.ParentLines = nil
+	if got := commitLines(dir, b); got != "" {
+		t.Errorf("commitLines without the parent's line counts = %q, want nothing", got)
 	}
 }

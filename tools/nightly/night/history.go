@@ -500,7 +500,7 @@ func (n *night) bisectFindings(findings []alert.Finding) {
 		}
 		f.FirstBad, f.FirstBadSubject = b.FirstBad.Commit, b.FirstBad.Subject
 		f.Evidence += fmt.Sprintf("; bisected: %s %s → %s (%+.2f%%) at the first bad commit", b.Figure,
-			numfmt.Number(b.Parent.Median), numfmt.Number(b.FirstBad.Median), 100*b.Change)
+			numfmt.Number(b.Parent.Median), numfmt.Number(b.FirstBad.Median), 100*b.Change) + commitLines(n.history.checkout, b)
 	}
 }
 

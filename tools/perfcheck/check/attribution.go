@@ -74,8 +74,7 @@ const (
 // the check's reach counts as changed) as a file the change added;
 // bounded as attribution.ParseDiff bounds a diff.
 func ChangeDiff(repo gitwork.Repo, baseCommit string) (*attribution.Diff, error) {
-	data, err := repo.OutputLimited(attribution.MaxDiffBytes, "-c", "core.quotePath=true", "diff", "--no-color", "--no-ext-diff",
-		"--no-textconv", "--no-relative", "--src-prefix=a/", "--dst-prefix=b/", "--find-renames", baseCommit, "--")
+	data, err := repo.OutputLimited(attribution.MaxDiffBytes, attribution.GitDiffArgs(baseCommit)...)
 	if err != nil {
 		return nil, err
 	}

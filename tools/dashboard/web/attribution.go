@@ -427,6 +427,22 @@ func attrSources(repo gitwork.Repo, commit string, a *attribution.Attribution, d
 	return out
 }
 
+// maxRemovedShown bounds the base's removed lines shown in one place.
+const maxRemovedShown = 20
+
+// pairedBefore is the base's line paired with the last line before line n
+// of the change's file that has one, 0 when none before it has; ok is
+// false when none of the maxRemovedShown lines before it has, so that a
+// long run of added lines is not searched line by line.
+func pairedBefore(d *attribution.Diff, file string, n uint64) (uint64, bool) {
+	for k := n - 1; k >= 1 && k+maxRemovedShown >= n; k-- {
+		if _, bl, ok := d.BaseOf(file, k); ok {
+			return bl, true
+		}
+	}
+	return 0, n <= maxRemovedShown+1
+}
+
 // sourceOf is file's source around the lines at.
 func sourceOf(repo gitwork.Repo, commit, file string, at []uint64, d *attribution.Diff,
 	counts [2]*linecounts.File, w attribution.Weight) sourceFile {
@@ -464,16 +480,17 @@ func sourceOf(repo gitwork.Repo, commit, file string, at []uint64, d *attributio
 		return attrCount(v)
 	}
 	var last, lastBase uint64
+	known := false // lastBase is known: the removed lines after it can be shown
 	for _, n := range show {
 		gap := last != 0 && n != last+1
-		if gap {
-			lastBase = 0
+		if last == 0 || gap {
+			lastBase, known = pairedBefore(d, file, n)
 		}
 		_, bl, ok := d.BaseOf(file, n)
-		if ok && lastBase != 0 {
+		if ok && known {
 			// The base's lines between the last paired one and this one
 			// are lines the change removed.
-			for b := lastBase + 1; b < bl && b < lastBase+1+2*sourceContext; b++ {
+			for b := lastBase + 1; b < bl && b <= lastBase+maxRemovedShown; b++ {
 				if t, shown := d.Text(file, 0, b); shown {
 					sf.Lines = append(sf.Lines, sourceLine{BaseLine: fmt.Sprint(b), Base: number(baseSums[b]),
 						Text: attrCut(t, shownSourceRunes), Mark: "removed"})
@@ -483,7 +500,7 @@ func sourceOf(repo gitwork.Repo, commit, file string, at []uint64, d *attributio
 		l := sourceLine{Line: fmt.Sprint(n), Change: number(changeSums[n]), Text: attrCut(text[n-1], shownSourceRunes), Top: top[n], Gap: gap}
 		if ok {
 			l.BaseLine, l.Base = fmt.Sprint(bl), number(baseSums[bl])
-			lastBase = bl
+			lastBase, known = bl, true
 		} else {
 			l.Mark = "added"
 		}

@@ -22,11 +22,11 @@ import (
 
 // The change the attribution fixture measures: a second loop added to
 // findLoops (lines 8-10 of B's havlak.go), which shifts the lines after
-// it by three.
+// it by three, and its line 4 edited.
 const (
 	baseSource = "package main\n\nfunc findLoops(n int) int {\n\tx := 0\n\tfor i := 0; i < n; i++ {\n\t\tx += i\n\t}\n" +
 		"\treturn x\n}\n\nfunc main() { println(findLoops(10)) }\n"
-	changeSource = "package main\n\nfunc findLoops(n int) int {\n\tx := 0\n\tfor i := 0; i < n; i++ {\n\t\tx += i\n\t}\n" +
+	changeSource = "package main\n\nfunc findLoops(n int) int {\n\tx := 1\n\tfor i := 0; i < n; i++ {\n\t\tx += i\n\t}\n" +
 		"\tfor i := 0; i < n; i++ {\n\t\tx ^= i\n\t}\n\treturn x\n}\n\nfunc main() { println(findLoops(10)) }\n"
 	fixtureSource = "go/havlak6/havlak.go"
 	// hostileFile is a file of the program's own whose name is markup.
@@ -259,6 +259,11 @@ func TestAttributionPage(t *testing.T) {
 	}
 	if !strings.Contains(page, `<tr class=""><td class="num">8</td><td class="num">11</td><td class="num">10</td><td class="num">10</td><td class="mark"></td><td class="text"><code>	return x</code></td></tr>`) {
 		t.Errorf("the source does not pair line 11 with the base's 8, 10 → 10:\n%s", page)
+	}
+	// The base's line 4, which the change edited: removed, with its count.
+	if !strings.Contains(page, `<tr class="removed"><td class="num">4</td><td class="num"></td><td class="num">10</td><td class="num"></td>`+
+		`<td class="mark"><span aria-hidden="true">−</span><span class="visually-hidden">removed by the change</span></td><td class="text"><code>	x := 0</code></td></tr>`) {
+		t.Errorf("the source does not show the base's line 4 as removed:\n%s", page)
 	}
 	if strings.Contains(page, "<img") || !strings.Contains(page, "&lt;img src=x onerror=alert(1)&gt;") {
 		t.Errorf("a hostile name reaches the page unescaped, or not at all")

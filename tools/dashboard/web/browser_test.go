@@ -263,8 +263,8 @@ func TestAttributionInBrowser(t *testing.T) {
 			changed: document.querySelectorAll("#lines tr.changed").length, images: document.images.length,
 			firstFunction: document.querySelector("#functions tbody tr").innerText,
 			total: document.getElementById("attribution-total").innerText};`)
-	if fmt.Sprint(page.Added) != "[8 9 10]" || page.Background != "rgb(230, 255, 236)" {
-		t.Errorf("the source marks lines %v (background %s), want the change's 8, 9 and 10 in rgb(230, 255, 236)", page.Added, page.Background)
+	if fmt.Sprint(page.Added) != "[4 8 9 10]" || page.Background != "rgb(230, 255, 236)" {
+		t.Errorf("the source marks lines %v (background %s), want the change's 4, 8, 9 and 10 in rgb(230, 255, 236)", page.Added, page.Background)
 	}
 	for _, said := range page.Said {
 		if said != "added or edited by the change" {
@@ -274,9 +274,9 @@ func TestAttributionInBrowser(t *testing.T) {
 	if page.HiddenWidth > 1 {
 		t.Errorf("the screen readers' marker is %.0f px wide, want it out of sight", page.HiddenWidth)
 	}
-	if page.Changed != 2 || page.Images != 0 || !strings.HasPrefix(page.FirstFunction, "main.findLoops") ||
+	if page.Changed != 4 || page.Images != 0 || !strings.HasPrefix(page.FirstFunction, "main.findLoops") ||
 		!strings.HasPrefix(page.Total, "+4,002 own_instructions") {
-		t.Errorf("the page: %+v; want 2 changed lines listed, main.findLoops first, +4,002 in all, no image", page)
+		t.Errorf("the page: %+v; want 4 changed lines listed (4 both sides', 8, 9), main.findLoops first, +4,002 in all, no image", page)
 	}
 	d.Screenshot("/screenshot", "attribution.png")
 }

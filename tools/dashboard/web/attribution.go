@@ -165,11 +165,10 @@ func (s *Server) attribution(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	page := attributionPage{Benchmark: rb.Benchmark.Name, Figure: figure,
-		A:            attributionSide{ID: base, Commit: ra.Environment.Source.Commit, Started: ra.Environment.Started},
-		B:            attributionSide{ID: id, Commit: rb.Environment.Source.Commit, Started: rb.Environment.Started},
-		Compare:      link("/compare", query("a", ra.Environment.Source.Commit, "b", rb.Environment.Source.Commit)),
-		OutsideLabel: attribution.OutsideLabel, ChangedPart: attribution.ChangedLines.String(),
-		EditedPart: attribution.EditedFunctions.String()}
+		A:           attributionSide{ID: base, Commit: ra.Environment.Source.Commit, Started: ra.Environment.Started},
+		B:           attributionSide{ID: id, Commit: rb.Environment.Source.Commit, Started: rb.Environment.Started},
+		Compare:     link("/compare", query("a", ra.Environment.Source.Commit, "b", rb.Environment.Source.Commit)),
+		ChangedPart: attribution.ChangedLines.String(), EditedPart: attribution.EditedFunctions.String()}
 	for _, f := range attributable(rb, cache) {
 		page.Figures = append(page.Figures, figureChoice{Name: f, Link: attributionLink(id, base, f), Current: f == figure})
 	}
@@ -302,6 +301,7 @@ func (s *Server) commitsDiff(base, change string) (gitwork.Repo, *attribution.Di
 func (p *attributionPage) fill(a *attribution.Attribution, withDiff bool) {
 	total := a.Delta()
 	p.Base, p.Change, p.Delta = attrCount(a.Base), attrCount(a.Change), attrSigned(total)
+	p.OutsideLabel = attribution.OutsideLabel
 	p.NoChange = total == 0 && !slices.ContainsFunc(a.Parts[:], func(s attribution.Sums) bool { return s.Delta() != 0 })
 	if withDiff {
 		for i, s := range a.Parts {

@@ -15,6 +15,7 @@ import (
 
 	"havlak-lab/tools/history"
 	"havlak-lab/tools/perf/cachegrind"
+	"havlak-lab/tools/perf/cachegrind/attribution"
 	"havlak-lab/tools/perf/cachegrind/linecounts"
 	"havlak-lab/tools/result"
 	"havlak-lab/tools/result/resulttest"
@@ -333,7 +334,37 @@ func TestAttributionRefused(t *testing.T) {
 	}
 }
 
-// Only the program's own, clean, relative paths are asked of git.
+// A move with nothing in the change's code is labelled as the perf
+// check's comment labels it (the library's Outside), with the functions
+// that moved.
+func TestAttributionOutside(t *testing.T) {
+	a := &attribution.Attribution{Weight: "i1_misses", Base: 100, Change: 152}
+	a.Parts[attribution.OtherOwnCode] = attribution.Sums{Base: 90, Change: 150}
+	a.Parts[attribution.Toolchain] = attribution.Sums{Base: 10, Change: 2}
+	a.Functions = []attribution.FunctionDelta{{Function: "f", Sums: a.Parts[attribution.OtherOwnCode]},
+		{Function: "memcpy", Sums: a.Parts[attribution.Toolchain]}}
+	p := attributionPage{Benchmark: "havlak6cc", Figure: "i1_misses"}
+	p.fill(a, true)
+	s, err := New(nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := httptest.NewRecorder()
+	s.render(w, http.StatusOK, "attribution", p)
+	page := w.Body.String()
+	if !p.Outside || !strings.Contains(page, `<strong id="outside" class="outside">outside the change: layout or code generation</strong>.`) ||
+		!strings.Contains(page, "<code>f</code>") {
+		t.Errorf("a move outside the change's code is not labelled so:\n%s", page)
+	}
+	p = attributionPage{Benchmark: "havlak6cc", Figure: "i1_misses"}
+	p.fill(a, false)
+	if p.Outside || len(p.Parts) != 0 {
+		t.Errorf("without the diff the page splits the change (%v) or calls it outside", p.Parts)
+	}
+}
+
+// Only the program's own, clean, relative paths are asked of git, at a
+// commit of 40 or 64 hex digits.
 func TestSourcePath(t *testing.T) {
 	for file, want := range map[string]bool{
 		"go/havlak6/havlak.go": true, hostileFile: true, "../etc/passwd": false, "/etc/passwd": false, "go/../../x": false,
@@ -341,6 +372,12 @@ func TestSourcePath(t *testing.T) {
 	} {
 		if got := sourcePath(file); got != want {
 			t.Errorf("sourcePath(%q) = %v, want %v", file, got, want)
+		}
+	}
+	for commit, want := range map[string]bool{strings.Repeat("ab", 20): true, strings.Repeat("ab", 32): true,
+		"--output=/tmp/x": false, "HEAD": false, strings.Repeat("AB", 20): false, strings.Repeat("ab", 20) + ":x": false} {
+		if got := fullCommit.MatchString(commit); got != want {
+			t.Errorf("fullCommit(%q) = %v, want %v", commit, got, want)
 		}
 	}
 	if got := attributionLink("b", "a", "own_instructions"); got != "/results/b/attribution/a?figure=own_instructions" {

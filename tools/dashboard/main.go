@@ -41,6 +41,7 @@ import (
 	"time"
 
 	"havlak-lab/internal/cli"
+	"havlak-lab/internal/gitwork"
 	"havlak-lab/tools/dashboard/web"
 	"havlak-lab/tools/history"
 )
@@ -130,6 +131,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	opts.Archive = absolute(cli.UserPath(*archive))
 	if opts.Repo != "" {
 		opts.Repo = absolute(cli.UserPath(opts.Repo))
+		if _, err := gitwork.Repo(opts.Repo).Output("rev-parse", "--git-dir"); err != nil {
+			return cli.Usagef("--repo %s: want the lab's git checkout: %v", opts.Repo, err)
+		}
 	}
 	switch {
 	case fs.NArg() > 0:

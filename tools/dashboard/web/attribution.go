@@ -160,8 +160,12 @@ func (s *Server) attribution(w http.ResponseWriter, r *http.Request) {
 			map[bool]string{true: "B", false: "A"}[counts[0].Cache])
 	}
 	if err != nil {
+		figures := strings.Join(attributable(rb, cache), ", ")
+		if figures == "" {
+			figures = "none of B's figures"
+		}
 		s.fail(w, "", http.StatusBadRequest, fmt.Sprintf("%v; these results' line counts attribute %s, or one of Cachegrind's events: %s",
-			err, strings.Join(attributable(rb, cache), ", "), strings.Join(cacheEvents(cache), " ")))
+			err, figures, strings.Join(cacheEvents(cache), " ")))
 		return
 	}
 	page := attributionPage{Benchmark: rb.Benchmark.Name, Figure: figure,

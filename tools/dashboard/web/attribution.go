@@ -176,7 +176,7 @@ func (s *Server) attribution(w http.ResponseWriter, r *http.Request) {
 	for _, f := range attributable(rb, cache) {
 		page.Figures = append(page.Figures, figureChoice{Name: f, Link: attributionLink(id, base, f), Current: f == figure})
 	}
-	repo, diff, why := s.commitsDiff(page.A.Commit, page.B.Commit)
+	repo, diff, why := s.commitsDiff(page.A.Commit, page.B.Commit, readerPath(viewerOf(r), s.opts.Repo))
 	page.NoSource = why
 	a, err := attribution.Attribute(counts[0], counts[1], diff, weight)
 	if err != nil {
@@ -273,8 +273,9 @@ func (s *Server) readLineCounts(st *history.Stored) (*linecounts.File, error) {
 var fullCommit = regexp.MustCompile(`^(?:[0-9a-f]{40}|[0-9a-f]{64})$`)
 
 // commitsDiff is the diff of the lab's checkout (Options.Repo) between
-// the results' commits, or why there is none.
-func (s *Server) commitsDiff(base, change string) (gitwork.Repo, *attribution.Diff, string) {
+// the results' commits, or why there is none; shown is the checkout's
+// path as the reader may see it (readerPath).
+func (s *Server) commitsDiff(base, change, shown string) (gitwork.Repo, *attribution.Diff, string) {
 	if s.opts.Repo == "" {
 		return "", nil, "The source, the change's diff and the split between the change's lines and the rest need the lab's checkout: " +
 			"start the dashboard with --repo DIR. Lines are shown by file:line only."
@@ -285,7 +286,7 @@ func (s *Server) commitsDiff(base, change string) (gitwork.Repo, *attribution.Di
 			return "", nil, fmt.Sprintf("%s's result names no commit git can read (%q): the source is not shown.", c.name, c.commit)
 		}
 		if _, err := repo.Commit(c.name+"'s commit", c.commit); err != nil {
-			return "", nil, fmt.Sprintf("%s's commit %s is not in the checkout %s (fetch it): the source is not shown.", c.name, c.commit, s.opts.Repo)
+			return "", nil, fmt.Sprintf("%s's commit %s is not in the checkout %s (fetch it): the source is not shown.", c.name, c.commit, shown)
 		}
 	}
 	data, err := repo.OutputLimited(attribution.MaxDiffBytes, "-c", "core.quotePath=true", "diff", "--no-color", "--no-ext-diff",

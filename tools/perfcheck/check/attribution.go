@@ -55,10 +55,6 @@ const (
 	// shownFunctions are the functions named for a move outside the
 	// change.
 	shownFunctions = 3
-	// outsideShare: a move with at most this share of it, in absolute
-	// counts, in the change's lines and the functions it edited is
-	// outside the change.
-	outsideShare = 0.05
 	// mixedMoves: parts that moved against each other by more than this,
 	// the sum of their moves over the whole's, are shown as counts.
 	mixedMoves = 1.25
@@ -217,23 +213,6 @@ func compareLine(x, y ExcerptLine) int {
 	return cmp.Compare(at(x), at(y))
 }
 
-// Outside tells whether the change moved the figure from outside its own
-// code: no more than outsideShare of the move, counting each part's
-// absolutely, in the lines it changed and the functions it edited. A move
-// mostly in the toolchain's code when the changed lines ran is not called
-// so: it may be library code those lines call, which Cachegrind counts on
-// the library's lines (attribution's limits).
-func (a Attributed) Outside() bool {
-	abs := func(p attribution.Part) float64 { return math.Abs(float64(a.Parts[p].Delta())) }
-	var all float64
-	for p := range attribution.NumParts {
-		all += abs(p)
-	}
-	ran := a.Parts[attribution.ChangedLines] != attribution.Sums{}
-	return all > 0 && abs(attribution.ChangedLines)+abs(attribution.EditedFunctions) <= outsideShare*all &&
-		!(ran && 2*abs(attribution.Toolchain) > all)
-}
-
 // Markdown is the attribution as the comment shows it: one line saying
 // where the change went, and, folded under it, the excerpt of the lines
 // that moved it most with their counts before and after. Every name and
@@ -246,7 +225,7 @@ func (a Attributed) Markdown() string {
 	case !slices.ContainsFunc(a.Parts[:], func(p attribution.Sums) bool { return p.Delta() != 0 }):
 		b.WriteString("its line counts show no change (a median over runs may move where one run's counts do not)")
 	case a.Outside():
-		b.WriteString("**outside the change: layout or code generation**")
+		b.WriteString("**" + attribution.OutsideLabel + "**")
 		if own := a.Parts[attribution.ChangedLines].Delta() + a.Parts[attribution.EditedFunctions].Delta(); own != 0 {
 			fmt.Fprintf(&b, " (%s in the change's own lines and functions)", signed(own))
 		}

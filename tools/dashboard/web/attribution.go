@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"net/http"
 	"path"
 	"regexp"
@@ -245,20 +244,9 @@ func (s *Server) readLineCounts(st *history.Stored) (*linecounts.File, error) {
 	if r.LineCounts == "" {
 		return nil, linecounts.ErrNone
 	}
-	night, test, ok := archived(st.Source)
-	if !ok {
-		return nil, missing("%s's result %s was not ingested from the nightly job's archive (its source: %s): "+
-			"the dashboard reads the line counts of the archive's results only", r.Benchmark.Name, st.SHA256, st.Source)
-	}
-	root, err := s.openArchive()
+	out, _, err := s.archivedOutputs(st, "line counts")
 	if err != nil {
 		return nil, err
-	}
-	defer root.Close()
-	zip := path.Join(history.NightsDir, night, test, result.ZipName)
-	out, err := result.OpenZipIn(root, zip)
-	if err != nil {
-		return nil, missing("%s in the archive %s: %v", zip, s.opts.Archive, unwrapPath(err))
 	}
 	defer out.Close()
 	f, err := linecounts.Open(r, out)
@@ -305,7 +293,7 @@ func (s *Server) commitsDiff(base, change, shown string) (gitwork.Repo, *attribu
 // without one no line is a changed one), the functions and the lines.
 func (p *attributionPage) fill(a *attribution.Attribution, withDiff bool) {
 	total := a.Delta()
-	p.Base, p.Change, p.Delta = attrCount(a.Base), attrCount(a.Change), attrSigned(total)
+	p.Base, p.Change, p.Delta = attrCount(a.Base), attrCount(a.Change), numfmt.Signed(total)
 	p.OutsideLabel = attribution.OutsideLabel
 	p.NoChange = total == 0 && !slices.ContainsFunc(a.Parts[:], func(s attribution.Sums) bool { return s.Delta() != 0 })
 	if withDiff {
@@ -314,11 +302,11 @@ func (p *attributionPage) fill(a *attribution.Attribution, withDiff bool) {
 		}
 		p.Outside = a.Outside()
 		if own := a.Parts[attribution.ChangedLines].Delta() + a.Parts[attribution.EditedFunctions].Delta(); own != 0 {
-			p.OwnMoved = attrSigned(own)
+			p.OwnMoved = numfmt.Signed(own)
 		}
 	}
 	for _, f := range a.Functions[:min(len(a.Functions), shownFunctions)] {
-		r := attrRow(attrCut(f.Function, shownNameRunes), f.Sums, total)
+		r := attrRow(numfmt.Cut(f.Function, shownNameRunes), f.Sums, total)
 		r.Edited = withDiff && f.Edited
 		p.Functions = append(p.Functions, r)
 	}
@@ -330,7 +318,7 @@ func (p *attributionPage) fill(a *attribution.Attribution, withDiff bool) {
 		}
 	}
 	for _, l := range lines[:min(len(lines), shownLines)] {
-		r := attrRow(attrCut(lineName(l), shownNameRunes), l.Sums, total)
+		r := attrRow(numfmt.Cut(lineName(l), shownNameRunes), l.Sums, total)
 		r.Changed = withDiff && l.Part == attribution.ChangedLines
 		if withDiff {
 			r.Note = l.Part.String()
@@ -353,43 +341,10 @@ func lineName(l attribution.LineDelta) string {
 }
 
 func attrRow(name string, s attribution.Sums, total int64) countsRow {
-	return countsRow{Name: name, Base: attrCount(s.Base), Change: attrCount(s.Change), Delta: attrSigned(s.Delta()), Share: attrShare(s.Delta(), total)}
+	return countsRow{Name: name, Base: attrCount(s.Base), Change: attrCount(s.Change), Delta: numfmt.Signed(s.Delta()), Share: numfmt.Share(s.Delta(), total)}
 }
 
 func attrCount(v uint64) string { return numfmt.Number(float64(v)) }
-
-// signed is a count with its sign.
-func attrSigned(v int64) string {
-	if v > 0 {
-		return "+" + numfmt.Number(float64(v))
-	}
-	return numfmt.Number(float64(v))
-}
-
-// share is part as a whole percentage of the figure's change total,
-// negative when it moved against it; "" when either is 0.
-func attrShare(part, total int64) string {
-	if part == 0 || total == 0 {
-		return ""
-	}
-	p := math.Round(100 * float64(part) / float64(total))
-	switch {
-	case p == 0 && (part < 0) != (total < 0):
-		return "-<1%"
-	case p == 0:
-		return "<1%"
-	}
-	return fmt.Sprintf("%.0f%%", p)
-}
-
-// cut is text cut to n runes, "…" marking the cut, and made valid UTF-8.
-func attrCut(text string, n int) string {
-	text = strings.ToValidUTF8(text, "\uFFFD")
-	if r := []rune(text); len(r) > n {
-		return string(r[:n]) + "…"
-	}
-	return text
-}
 
 // sourcePath tells whether file, a line's file from the line counts or
 // the diff, is one the page may ask git for: the program's own, clean,
@@ -498,11 +453,11 @@ func sourceOf(repo gitwork.Repo, commit, file string, at []uint64, d *attributio
 			for b := lastBase + 1; b < bl && b <= lastBase+maxRemovedShown; b++ {
 				if t, shown := d.Text(file, 0, b); shown {
 					sf.Lines = append(sf.Lines, sourceLine{BaseLine: fmt.Sprint(b), Base: number(baseSums[b]),
-						Text: attrCut(t, shownSourceRunes), Mark: "removed"})
+						Text: numfmt.Cut(t, shownSourceRunes), Mark: "removed"})
 				}
 			}
 		}
-		l := sourceLine{Line: fmt.Sprint(n), Change: number(changeSums[n]), Text: attrCut(text[n-1], shownSourceRunes), Top: top[n], Gap: gap}
+		l := sourceLine{Line: fmt.Sprint(n), Change: number(changeSums[n]), Text: numfmt.Cut(text[n-1], shownSourceRunes), Top: top[n], Gap: gap}
 		if ok {
 			l.BaseLine, l.Base = fmt.Sprint(bl), number(baseSums[bl])
 			lastBase, known = bl, true

@@ -52,6 +52,7 @@ import (
 	"unicode/utf8"
 
 	"havlak-lab/internal/gitwork"
+	"havlak-lab/internal/numfmt"
 	"havlak-lab/internal/uplot"
 	"havlak-lab/tools/alert"
 	"havlak-lab/tools/history"
@@ -290,12 +291,7 @@ func day(t time.Time) string {
 const echoRunes = 80
 
 // clip is s cut to echoRunes runes, "…" marking the cut.
-func clip(s string) string {
-	if utf8.RuneCountInString(s) <= echoRunes {
-		return s
-	}
-	return string([]rune(s)[:echoRunes]) + "…"
-}
+func clip(s string) string { return numfmt.Cut(s, echoRunes) }
 
 // clipWords clips each word of a message (clip), and the message to ten
 // times its rune budget in all: what a page says about a parameter it

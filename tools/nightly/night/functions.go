@@ -64,14 +64,14 @@ func movedFunctions(figure string, base, change *result.Result, baseOut, changeO
 		moved, err = attribution.MovedFunctions(sides[0], sides[1], figure, goProgram, namedFunctions)
 	}
 	if err != nil {
-		return "; its line counts could not be compared: " + cut(err.Error(), movedErrorRunes)
+		return "; its line counts could not be compared: " + numfmt.Cut(err.Error(), movedErrorRunes)
 	}
 	if len(moved) == 0 {
 		return "; its line counts show no function moved"
 	}
 	var names []string
 	for _, f := range moved {
-		names = append(names, cut(f.Function, namedFunctionRunes)+" "+signedCount(f.Delta()))
+		names = append(names, numfmt.Cut(f.Function, namedFunctionRunes)+" "+numfmt.Signed(f.Delta()))
 	}
 	return "; moved most in its line counts: " + strings.Join(names, ", ")
 }
@@ -94,7 +94,7 @@ func movedFunctionsAt(figure string, base, change history.Point) string {
 		errs = append(errs, err)
 	}
 	if err := errors.Join(errs...); err != nil {
-		return "; its line counts could not be compared: " + cut(err.Error(), movedErrorRunes)
+		return "; its line counts could not be compared: " + numfmt.Cut(err.Error(), movedErrorRunes)
 	}
 	return movedFunctions(figure, rs[0], rs[1], outs[0], outs[1])
 }
@@ -121,14 +121,6 @@ func changeFunctions(s history.Series, cp changepoint.ChangePoint) string {
 	return movedFunctionsAt(s.Figure, base, change)
 }
 
-// cut is text cut to n characters, "…" marking the cut.
-func cut(text string, n int) string {
-	if r := []rune(text); len(r) > n {
-		return string(r[:n]) + "…"
-	}
-	return text
-}
-
 // commitLines says how much of the bisected figure's move from the first
 // bad commit's parent to it is in the lines that commit added or edited
 // (attribution.Attribute with the commit's diff, in checkout), and which
@@ -140,7 +132,7 @@ func commitLines(checkout string, b *answer.Answer) string {
 		return ""
 	}
 	fail := func(err error) string {
-		return "; the first bad commit's lines could not be attributed: " + cut(err.Error(), movedErrorRunes)
+		return "; the first bad commit's lines could not be attributed: " + numfmt.Cut(err.Error(), movedErrorRunes)
 	}
 	data, err := gitwork.Repo(checkout).OutputLimited(attribution.MaxDiffBytes, attribution.GitDiffArgs(b.Parent.Commit, b.FirstBad.Commit)...)
 	if err != nil {
@@ -175,19 +167,11 @@ func commitLines(checkout string, b *answer.Answer) string {
 		if at == 0 {
 			at = l.BaseLine // a line the commit removed
 		}
-		lines = append(lines, fmt.Sprintf("%s:%d %s", cut(l.File, namedFunctionRunes), at, signedCount(l.Delta())))
+		lines = append(lines, fmt.Sprintf("%s:%d %s", numfmt.Cut(l.File, namedFunctionRunes), at, numfmt.Signed(l.Delta())))
 	}
-	text := fmt.Sprintf("; in the first bad commit's lines: %s of its %s %s", share, signedCount(a.Delta()), b.Figure)
+	text := fmt.Sprintf("; in the first bad commit's lines: %s of its %s %s", share, numfmt.Signed(a.Delta()), b.Figure)
 	if len(lines) > 0 {
 		text += " (" + strings.Join(lines, ", ") + ")"
 	}
 	return text
-}
-
-// signedCount is v with its sign, in the lab's spelling of numbers.
-func signedCount(v int64) string {
-	if v > 0 {
-		return "+" + numfmt.Number(float64(v))
-	}
-	return numfmt.Number(float64(v))
 }

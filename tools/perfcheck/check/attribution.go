@@ -220,18 +220,18 @@ func compareLine(x, y ExcerptLine) int {
 // a code block, markdown.CodeBlock).
 func (a Attributed) Markdown() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "**%s** %s %s: ", markdown.Escape(a.Benchmark), signed(a.Delta()), markdown.Escape(a.Figure))
+	fmt.Fprintf(&b, "**%s** %s %s: ", markdown.Escape(a.Benchmark), numfmt.Signed(a.Delta()), markdown.Escape(a.Figure))
 	switch {
 	case !slices.ContainsFunc(a.Parts[:], func(p attribution.Sums) bool { return p.Delta() != 0 }):
 		b.WriteString("its line counts show no change (a median over runs may move where one run's counts do not)")
 	case a.Outside():
 		b.WriteString("**" + attribution.OutsideLabel + "**")
 		if own := a.Parts[attribution.ChangedLines].Delta() + a.Parts[attribution.EditedFunctions].Delta(); own != 0 {
-			fmt.Fprintf(&b, " (%s in the change's own lines and functions)", signed(own))
+			fmt.Fprintf(&b, " (%s in the change's own lines and functions)", numfmt.Signed(own))
 		}
 		var moved []string
 		for _, f := range a.Functions[:min(len(a.Functions), shownFunctions)] {
-			moved = append(moved, markdown.Code(cutText(f.Function, shownName))+" "+signed(f.Delta()))
+			moved = append(moved, markdown.Code(numfmt.Cut(f.Function, shownName))+" "+numfmt.Signed(f.Delta()))
 		}
 		if len(moved) > 0 {
 			b.WriteString("; moved most: " + strings.Join(moved, ", "))
@@ -246,7 +246,7 @@ func (a Attributed) Markdown() string {
 		for _, l := range a.Excerpt {
 			if l.File != file {
 				file = l.File
-				lines = append(lines, cutText(file, shownName))
+				lines = append(lines, numfmt.Cut(file, shownName))
 			}
 			label := fmt.Sprintf("%d", l.Line)
 			switch {
@@ -255,7 +255,7 @@ func (a Attributed) Markdown() string {
 			case l.Part == attribution.ChangedLines:
 				label = "+" + label
 			}
-			lines = append(lines, fmt.Sprintf("%13s → %-13s %7s  %s", numfmt.Number(float64(l.Base)), numfmt.Number(float64(l.Change)), label, cutText(l.Text, excerptText)))
+			lines = append(lines, fmt.Sprintf("%13s → %-13s %7s  %s", numfmt.Number(float64(l.Base)), numfmt.Number(float64(l.Change)), label, numfmt.Cut(l.Text, excerptText)))
 		}
 		fmt.Fprintf(&b, "\n<details><summary>the lines that moved it most: %s before → after (+ added or edited, - removed, base's line)</summary>\n\n%s\n</details>\n",
 			markdown.Escape(a.Weight), markdown.CodeBlock(lines))
@@ -281,9 +281,9 @@ func (a Attributed) partsText() string {
 		if d == 0 {
 			continue
 		}
-		text := signed(d)
+		text := numfmt.Signed(d)
 		if shares {
-			text = share(d, total)
+			text = numfmt.Share(d, total)
 		}
 		text += " in " + attribution.Part(i).String()
 		if attribution.Part(i) == attribution.ChangedLines {
@@ -328,38 +328,9 @@ func where(lines []attribution.LineDelta) string {
 	default:
 		at += fmt.Sprintf(":%d–%d", first, last)
 	}
-	text := ", " + markdown.Code(cutText(at, shownName))
+	text := ", " + markdown.Code(numfmt.Cut(at, shownName))
 	if len(others) > 0 {
 		text += fmt.Sprintf(" and %d more files", len(others))
-	}
-	return text
-}
-
-// signed is a count with its sign.
-func signed(v int64) string {
-	if v > 0 {
-		return "+" + numfmt.Number(float64(v))
-	}
-	return numfmt.Number(float64(v))
-}
-
-// share is part as a whole percentage of total: negative when it moved
-// against it.
-func share(part, total int64) string {
-	p := math.Round(100 * float64(part) / float64(total))
-	switch {
-	case p == 0 && (part < 0) != (total < 0):
-		return "-<1%"
-	case p == 0:
-		return "<1%"
-	}
-	return fmt.Sprintf("%.0f%%", p)
-}
-
-// cutText is text cut to n characters, saying so.
-func cutText(text string, n int) string {
-	if r := []rune(text); len(r) > n {
-		return string(r[:n]) + "…"
 	}
 	return text
 }

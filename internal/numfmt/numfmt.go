@@ -27,3 +27,38 @@ func Number(x float64) string {
 	}
 	return b.String()
 }
+
+// Share is part as a whole percentage of total ("97%"), "<1%" for a part
+// that rounds to none, negative when part moved against total; "" when
+// either is zero.
+func Share(part, total int64) string {
+	if part == 0 || total == 0 {
+		return ""
+	}
+	p := math.Round(100 * float64(part) / float64(total))
+	switch {
+	case p == 0 && (part < 0) != (total < 0):
+		return "-<1%"
+	case p == 0:
+		return "<1%"
+	}
+	return fmt.Sprintf("%.0f%%", p)
+}
+
+// Cut is text made valid UTF-8 and cut to n runes, "…" marking the cut:
+// a name or message from a result, kept short where it is printed.
+func Cut(text string, n int) string {
+	text = strings.ToValidUTF8(text, "\uFFFD")
+	if r := []rune(text); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return text
+}
+
+// Signed is a count's change with its sign: "+1,231,721", "-533", "0".
+func Signed(v int64) string {
+	if v > 0 {
+		return "+" + Number(float64(v))
+	}
+	return Number(float64(v))
+}

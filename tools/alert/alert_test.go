@@ -131,7 +131,8 @@ func TestParse(t *testing.T) {
 }
 
 // What stopped reporting is named once, at its widest: a whole
-// environment key, else a benchmark, else a figure.
+// environment key, else a benchmark, else a figure; never a function's
+// series.
 func TestStale(t *testing.T) {
 	var nights []time.Time
 	for n := range 10 {
@@ -139,18 +140,21 @@ func TestStale(t *testing.T) {
 	}
 	last := nights[9]
 	seen := []Seen{
-		{Series{Benchmark: "havlak6", Figure: "own_instructions", Workload: "quick", EnvKey: "e1"}, last},
-		{Series{Benchmark: "havlak6", Figure: "real_seconds", Workload: "quick", EnvKey: "e1"}, last},
+		{Series{Benchmark: "havlak6", Figure: "own_instructions", Workload: "quick", EnvKey: "e1"}, last, false},
+		{Series{Benchmark: "havlak6", Figure: "real_seconds", Workload: "quick", EnvKey: "e1"}, last, false},
 		// A figure no longer recorded, since night 5.
-		{Series{Benchmark: "havlak6", Figure: "alloc_bytes", Workload: "quick", EnvKey: "e1"}, nights[5]},
+		{Series{Benchmark: "havlak6", Figure: "alloc_bytes", Workload: "quick", EnvKey: "e1"}, nights[5], false},
 		// A benchmark that stopped, after night 7 (2 silent nights: not yet).
-		{Series{Benchmark: "havlak7", Figure: "own_instructions", Workload: "quick", EnvKey: "e1"}, nights[7]},
+		{Series{Benchmark: "havlak7", Figure: "own_instructions", Workload: "quick", EnvKey: "e1"}, nights[7], false},
 		// One that stopped after night 6: 3 silent nights.
-		{Series{Benchmark: "havlak8", Figure: "own_instructions", Workload: "quick", EnvKey: "e1"}, nights[6]},
-		{Series{Benchmark: "havlak8", Figure: "real_seconds", Workload: "quick", EnvKey: "e1"}, nights[5]},
+		{Series{Benchmark: "havlak8", Figure: "own_instructions", Workload: "quick", EnvKey: "e1"}, nights[6], false},
+		{Series{Benchmark: "havlak8", Figure: "real_seconds", Workload: "quick", EnvKey: "e1"}, nights[5], false},
 		// An environment key (the old Go SDK) last seen on night 4.
-		{Series{Benchmark: "havlak6", Figure: "own_instructions", Workload: "quick", EnvKey: "e0"}, nights[4]},
-		{Series{Benchmark: "havlak7", Figure: "own_instructions", Workload: "quick", EnvKey: "e0"}, nights[2]},
+		{Series{Benchmark: "havlak6", Figure: "own_instructions", Workload: "quick", EnvKey: "e0"}, nights[4], false},
+		{Series{Benchmark: "havlak7", Figure: "own_instructions", Workload: "quick", EnvKey: "e0"}, nights[2], false},
+		// A function's series, out of havlak6's top functions since
+		// night 1: never stale.
+		{Series{Benchmark: "havlak6", Figure: "function main.gone", Workload: "quick", EnvKey: "e1"}, nights[1], true},
 	}
 	got := map[string]Finding{}
 	for _, f := range FindStale(seen, nights, 3) {

@@ -10,6 +10,10 @@ import (
 type Seen struct {
 	Series
 	Last time.Time
+	// Function: a function's series (the history's function series),
+	// charted but never stale: a function leaves a result's top
+	// functions when another outgrows it, and its series stops.
+	Function bool
 }
 
 // DefaultStaleNights is how many of the history's nights a series may go
@@ -24,11 +28,12 @@ const DefaultStaleNights = 3
 // (an agent that stopped, or a machine whose results now land under another
 // key); else a benchmark none of whose figures has (left the suite, or
 // stopped running); else the figure. Each finding's LastPoint is when it
-// was last seen.
+// was last seen. Function series are left out.
 func FindStale(seen []Seen, nights []time.Time, after int) []Finding {
 	if after < 1 {
 		return nil
 	}
+	seen = slices.DeleteFunc(slices.Clone(seen), func(s Seen) bool { return s.Function })
 	days := make([]string, 0, len(nights))
 	for _, n := range nights {
 		days = append(days, day(n))

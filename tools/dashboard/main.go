@@ -2,7 +2,7 @@
 // docs/dashboard.md): a web app over the results history, with a page
 // per series, a comparison of two commits and the alerts.
 //
-//	dashboard [--history DSN] [--archive DIR] [--listen ADDR] [--tls-cert FILE --tls-key FILE]
+//	dashboard [--history DSN] [--archive DIR] [--repo DIR] [--listen ADDR] [--tls-cert FILE --tls-key FILE]
 //	          [--read-requires-sign-in] [--session-ttl D]
 //	          [--trust-proxy-header NAME --trusted-proxy CIDR ...]
 //	dashboard users [--history DSN] add NAME | list | remove NAME
@@ -13,7 +13,10 @@
 // else in the lab's cache directory's history (internal/labcache). It
 // --archive is the directory of the nightly job's archive (its
 // --history-dir, which holds nights/), whose reports and profiles the
-// dashboard serves; by default the nightly job's: history.LocalDir. It
+// dashboard serves; by default the nightly job's: history.LocalDir.
+// --repo is the lab's checkout, which the attribution pages read with
+// git (never write) for the diff between two results' commits and their
+// source; without it they show lines by file:line only. It
 // listens on 127.0.0.1 on a free port unless --listen says otherwise,
 // prints its URL, and serves until interrupted.
 //
@@ -38,6 +41,7 @@ import (
 	"time"
 
 	"havlak-lab/internal/cli"
+	"havlak-lab/internal/gitwork"
 	"havlak-lab/tools/dashboard/web"
 	"havlak-lab/tools/history"
 )
@@ -97,6 +101,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	cert := fs.String("tls-cert", "", "serve HTTPS with this certificate (PEM `FILE`; with --tls-key)")
 	key := fs.String("tls-key", "", "the certificate's private key (PEM `FILE`)")
 	var opts web.Options
+	fs.StringVar(&opts.Repo, "repo", "", "the lab's checkout (`DIR`), read with git for an attribution's diff and source; never written")
 	fs.BoolVar(&opts.ReadRequiresSignIn, "read-requires-sign-in", false, "every page needs a signed-in user, not only the writes")
 	fs.DurationVar(&opts.SessionTTL, "session-ttl", 12*time.Hour, "how long a sign-in lasts")
 	fs.StringVar(&opts.ProxyHeader, "trust-proxy-header", "", "the request header (`NAME`) in which an authenticating reverse proxy names its user, believed only from --trusted-proxy")
@@ -124,6 +129,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		*archive = dir
 	}
 	opts.Archive = absolute(cli.UserPath(*archive))
+	if opts.Repo != "" {
+		opts.Repo = absolute(cli.UserPath(opts.Repo))
+		if _, err := gitwork.Repo(opts.Repo).Output("rev-parse", "--git-dir"); err != nil {
+			return cli.Usagef("--repo %s: want the lab's git checkout: %v", opts.Repo, err)
+		}
+	}
 	switch {
 	case fs.NArg() > 0:
 		return cli.Usagef("no arguments, only flags (or: dashboard users ...): %q", fs.Args())

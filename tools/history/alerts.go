@@ -152,10 +152,11 @@ func (d *DB) Seen(ctx context.Context) ([]alert.Seen, []time.Time, error) {
 	for rows.Next() {
 		var s alert.Seen
 		var last int64
-		if err := rows.Scan(&s.Benchmark, &s.Workload, &s.Figure, &s.Unit, &s.EnvKey, &last); err != nil {
+		var kind string
+		if err := rows.Scan(&s.Benchmark, &s.Workload, &s.Figure, &s.Unit, &s.EnvKey, &last, &kind); err != nil {
 			return nil, nil, fmt.Errorf("%s: %w", d.name, err)
 		}
-		s.Last = time.Unix(0, last).UTC()
+		s.Last, s.Function = time.Unix(0, last).UTC(), kind == KindFunction
 		seen = append(seen, s)
 	}
 	if err := rows.Err(); err != nil {

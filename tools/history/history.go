@@ -224,7 +224,8 @@ func Create(ctx context.Context, dsn string, access Access) (*DB, error) {
 // users', version 3 the indexes of the dashboard's reads, version 4 the
 // index of a night's results, version 5 the columns of a result's
 // identity, read from its result_json, and their index, and version 6 the
-// assignee of the alerts' changes (nobody); nothing else changes.
+// assignee of the alerts' changes (nobody), and version 7 the kind of a
+// series; nothing else changes.
 func Open(ctx context.Context, dsn string) (*DB, error) {
 	e, err := parseDSN(dsn)
 	if err != nil {
@@ -283,6 +284,9 @@ func (d *DB) migrate(ctx context.Context, version int) error {
 				continue // alertSchema, of version 2, made alert_changes with the assignee
 			}
 			for _, stmt := range migrations[v] {
+				if v == 8 && version < 4 {
+					break // version 4's table of series has the kind
+				}
 				if _, err := tx.ExecContext(ctx, stmt); err != nil {
 					return err
 				}

@@ -40,8 +40,10 @@ func indexes(t *testing.T, d *DB) []string {
 // before7 makes a database of schema version 7 what version 6 was: no
 // assignee of the alerts' changes; before6 makes it what version 5 was: no
 // identity's columns either, no index of them (the version too is for the
-// caller to set).
+// caller to set). before8 makes a database of schema version 8 what
+// version 7 was: no kind of series.
 var (
+	before8 = []string{"ALTER TABLE series DROP COLUMN kind"}
 	before7 = []string{"ALTER TABLE alert_changes DROP COLUMN assignee"}
 	before6 = append(slices.Clone(before7),
 		"DROP INDEX results_by_identity",
@@ -50,7 +52,9 @@ var (
 	)
 )
 
-// A database of schema version 5 (no identity's columns), one of version 4
+// A database of schema version 7 (no kind of series), one of version 6
+// (no assignee of the alerts' changes either), one of version 5 (no
+// identity's columns either), one of version 4
 // (no index of a night's results either), one of version 3 (no indexes of
 // the dashboard's reads either, no table of series), and one of version 1,
 // open with the indexes, the series filled from their figures, the
@@ -96,15 +100,19 @@ func checkMigrationToIndexes(t *testing.T, dsn string) {
 	if written[a.BinarySHA256+"/"+a.RunSHA256] != identityBatch || written["/"] != 1 {
 		t.Errorf("ingest wrote the identities %v, want %d of a and 1 of none", written, identityBatch)
 	}
-	for _, version := range []string{"6", "5", "4", "3", "1"} {
-		stmts := before6
-		if version == "6" {
-			stmts = before7
+	for _, version := range []string{"7", "6", "5", "4", "3", "1"} {
+		stmts := slices.Clone(before8)
+		switch version {
+		case "7":
+		case "6":
+			stmts = append(stmts, before7...)
+		default:
+			stmts = append(stmts, before6...)
 		}
-		if version != "6" && version != "5" {
+		if version != "7" && version != "6" && version != "5" {
 			stmts = append(stmts, "DROP INDEX results_by_started")
 		}
-		if version != "6" && version != "5" && version != "4" {
+		if version != "7" && version != "6" && version != "5" && version != "4" {
 			stmts = append(stmts, "DROP INDEX results_by_series", "DROP INDEX results_by_commit", "DROP TABLE series")
 		}
 		if version == "1" {

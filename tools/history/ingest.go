@@ -72,6 +72,10 @@ func (d *DB) IngestOutputs(ctx context.Context, out result.Outputs, source strin
 	if err != nil {
 		return Ingested{}, err
 	}
+	// The function series (functions.go) after the result's own figures.
+	if figures, err = withFunctions(r, out, figures); err != nil {
+		return Ingested{}, err
+	}
 	trusted, why := r.Environment.Origin.Trusted()
 	if !trusted && d.access != Personal {
 		return Ingested{}, fmt.Errorf("%s: %w: benchmark %s, origin %s: %s; %s is a shared history, which takes only "+
@@ -127,7 +131,11 @@ func (d *DB) IngestOutputs(ctx context.Context, out result.Outputs, source strin
 				values = append(values, []any{in.SHA256, f.Name, f.Unit, run, v})
 			}
 			if len(f.Values) > 0 {
-				series = append(series, []any{b.Name, b.Workload.Name, f.Name, f.Unit, key, started.UnixNano()})
+				kind := KindFigure
+				if f.Source == FunctionSource {
+					kind = KindFunction
+				}
+				series = append(series, []any{b.Name, b.Workload.Name, f.Name, f.Unit, key, started.UnixNano(), kind})
 			}
 		}
 		// Figures before their values, which refer to them.

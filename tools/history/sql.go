@@ -16,7 +16,7 @@ import (
 // schemaVersion is the version of the tables below; Open refuses another,
 // but for an older one, which it migrates by adding the tables each later
 // version added (migrations).
-const schemaVersion = 7
+const schemaVersion = 8
 
 // migrations are the tables each version added to the one before, by
 // version: 2 the alerts', 3 the dashboard's users and sessions, 4 the
@@ -25,7 +25,9 @@ const schemaVersion = 7
 // columns of a result's identity (filled in Go, fillIdentity, after the
 // statements) and their index, 7 the assignee of an alert's changes (not
 // when version 2's tables are made in the same migration: alertSchema
-// makes them as they are now).
+// makes them as they are now), 8 the kind of a series (a figure's or a
+// function's: functions.go; not when version 4's table of series is
+// made in the same migration: indexSchema makes it as it is now).
 var migrations = map[int][]string{
 	2: alertSchema,
 	3: userSchema,
@@ -33,6 +35,7 @@ var migrations = map[int][]string{
 	5: nightSchema,
 	6: slices.Concat(addIdentity, identitySchema),
 	7: addAssignee,
+	8: seriesKindSchema,
 }
 
 // schema creates the tables. Time is Unix nanoseconds (UTC), which both
@@ -205,7 +208,8 @@ var userSchema = []string{
 //   - the series themselves, each with the time of its newest point
 //     (Seen: the series page's menus, the nightly job's staleness), which
 //     ingest keeps (upsertSeries) and would otherwise take an aggregate of
-//     every figure.
+//     every figure, and its kind (version 7's, seriesKindSchema: the
+//     table made here has it already).
 var indexSchema = []string{
 	`CREATE INDEX IF NOT EXISTS results_by_series ON results (benchmark, workload, env_key, started_ns)`,
 	`CREATE INDEX IF NOT EXISTS results_by_commit ON results (lower(substr(source_commit, 1, 7)))`,
@@ -216,6 +220,7 @@ var indexSchema = []string{
 		unit      TEXT NOT NULL,
 		env_key   TEXT NOT NULL,
 		last_ns   BIGINT NOT NULL,
+		kind      TEXT NOT NULL DEFAULT '',
 		PRIMARY KEY (benchmark, workload, name, unit, env_key)
 	)`,
 }
@@ -245,6 +250,16 @@ var (
 		`CREATE INDEX IF NOT EXISTS results_by_identity ON results (benchmark, workload, env_key, binary_sha256, run_sha256, started_ns)`,
 	}
 )
+
+// seriesKindSchema adds to the table of series of a history of version 4
+// to 7 the kind of version 8: KindFigure, a result's own figure (every
+// series before it), or KindFunction, a function's series, which ingest
+// derives from a result's line counts (functions.go) and staleness leaves
+// out (Seen). A history older than version 4 gets the table with its
+// kind from indexSchema, and a new one from Create.
+var seriesKindSchema = []string{
+	`ALTER TABLE series ADD COLUMN kind TEXT NOT NULL DEFAULT ''`,
+}
 
 // fillSeries fills the table of series from the figures of a history
 // older than version 4: a series per figure with values, as ingest adds
@@ -277,7 +292,7 @@ const (
 	insertValues  = `INSERT INTO figure_values (sha256, name, unit, run, value) VALUES `
 	// upsertSeries notes points of series at started_ns (figures with
 	// values), keeping the newest time of each.
-	upsertSeries   = `INSERT INTO series (benchmark, workload, name, unit, env_key, last_ns) VALUES `
+	upsertSeries   = `INSERT INTO series (benchmark, workload, name, unit, env_key, last_ns, kind) VALUES `
 	seriesConflict = ` ON CONFLICT (benchmark, workload, name, unit, env_key)
 		DO UPDATE SET last_ns = excluded.last_ns WHERE excluded.last_ns > series.last_ns`
 
@@ -390,7 +405,7 @@ const (
 
 	// selectSeen returns every series with the time of its newest point
 	// (a figure with values); selectNights, the days (UTC) with results.
-	selectSeen = `SELECT benchmark, workload, name, unit, env_key, last_ns FROM series
+	selectSeen = `SELECT benchmark, workload, name, unit, env_key, last_ns, kind FROM series
 		ORDER BY benchmark, workload, name, unit, env_key`
 	selectNights = `SELECT DISTINCT started_ns / 86400000000000 FROM results ORDER BY 1`
 )

@@ -121,10 +121,10 @@ func checkMigrationToUsers(t *testing.T, dsn string) {
 	if _, err := old.AddUser(ctx, "ann", "admin"); err != nil {
 		t.Errorf("a user in the migrated database: %v", err)
 	}
-	if _, err := old.db.ExecContext(ctx, "UPDATE history_meta SET value = '8' WHERE key = 'schema_version'"); err != nil {
+	if _, err := old.db.ExecContext(ctx, "UPDATE history_meta SET value = '9' WHERE key = 'schema_version'"); err != nil {
 		t.Fatal(err)
 	}
-	if newer, err := Open(ctx, dsn); err == nil || !strings.Contains(err.Error(), "schema version 8; this history reads version 7") {
+	if newer, err := Open(ctx, dsn); err == nil || !strings.Contains(err.Error(), "schema version 9; this history reads version 8") {
 		t.Errorf("opening a newer database: %v", err)
 		if newer != nil {
 			newer.Close()

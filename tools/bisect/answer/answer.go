@@ -9,6 +9,7 @@ import (
 	"os"
 
 	"havlak-lab/internal/atomicfile"
+	"havlak-lab/tools/perf/cachegrind/linecounts"
 )
 
 // A Measurement is one commit's counts.
@@ -47,6 +48,14 @@ type Answer struct {
 	// Saved counts the commits not measured: their build had the identity
 	// (binary and declared run) of a commit measured before.
 	Saved int `json:"saved"`
+	// ParentLines and FirstBadLines are the line counts of the first run
+	// of Parent and of FirstBad (package linecounts), nil when they could
+	// not be kept; GoProgram says the program is a Go one (as
+	// attribution.FigureWeight weighs a figure). In memory only, for an
+	// attribution of the change to the first bad commit's lines: not
+	// written.
+	ParentLines, FirstBadLines *linecounts.File `json:"-"`
+	GoProgram                  bool             `json:"-"`
 }
 
 // Write writes a at path, whole or not at all.

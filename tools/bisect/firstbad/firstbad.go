@@ -211,6 +211,7 @@ func (m *measurer) bisect(good, bad string) (*answer.Answer, error) {
 		}
 	}
 	rep.Change = rep.FirstBad.Median/rep.Parent.Median - 1
+	rep.ParentLines, rep.FirstBadLines, rep.GoProgram = m.lines[rep.Parent.Commit], m.lines[rep.FirstBad.Commit], m.goProgram
 	rep.Saved = m.saved
 	fmt.Fprintf(log, "bisect: %d commits had the binary and run of a commit measured before: %d runs under Cachegrind saved\n",
 		m.saved, m.saved*m.repetitions)

@@ -15,6 +15,7 @@ import (
 	"havlak-lab/internal/gitwork"
 	"havlak-lab/tools/bisect/answer"
 	"havlak-lab/tools/perf/cachegrind"
+	"havlak-lab/tools/perf/cachegrind/linecounts"
 	"havlak-lab/tools/perf/perfspec"
 	"havlak-lab/tools/result"
 )
@@ -56,6 +57,12 @@ type measurer struct {
 	measured map[result.Identity]answer.Measurement
 	saved    int
 	again    bool // measureAgain: no measurement of the cache
+	// lines are the line counts of each measured commit's first run
+	// (keepLines), by commit and by identity; goProgram, after the first
+	// measurement: the program is a Go one.
+	lines     map[string]*linecounts.File
+	linesByID map[result.Identity]*linecounts.File
+	goProgram bool
 }
 
 // measureAt checks commit out, then measures it; what names it in errors.
@@ -100,6 +107,9 @@ func (m *measurer) measure(commit, what string) (answer.Measurement, error) {
 	if same, ok := m.measured[id]; ok && m.figure != "" && !m.again {
 		m.saved++
 		meas.Values, meas.Median = same.Values, same.Median
+		if f := m.linesByID[id]; f != nil {
+			m.lines[commit] = f
+		}
 		fmt.Fprintf(m.log, "bisect: %s %s: the binary and run of %s, measured before: %s %s, not measured again\n",
 			gitwork.Short(commit), meas.Subject, gitwork.Short(same.Commit), m.figure, Describe(meas.Values))
 		return meas, nil
@@ -119,6 +129,7 @@ func (m *measurer) measure(commit, what string) (answer.Measurement, error) {
 		return meas, fmt.Errorf("%w: benchmark %s declares no runs under Cachegrind (a program with counted_repetitions > 0)", errBroken, m.o.Benchmark)
 	}
 	goProgram := spec.Program.Profiler == "go"
+	m.goProgram = goProgram
 	if m.figure == "" {
 		m.figure = m.o.Figure
 		if m.figure == "" {
@@ -153,12 +164,15 @@ func (m *measurer) measure(commit, what string) (answer.Measurement, error) {
 	for i := 1; i <= m.repetitions; i++ {
 		m.runs++
 		var stdout bytes.Buffer
+		out := filepath.Join(m.tmp, fmt.Sprintf("cachegrind.%d.out", m.runs))
 		c, err := m.count(cachegrind.Run{
-			Program: prog.binary, Args: args, GoProgram: goProgram, Dir: prog.dir,
-			Out: filepath.Join(m.tmp, fmt.Sprintf("cachegrind.%d.out", m.runs)), Stdout: &stdout,
+			Program: prog.binary, Args: args, GoProgram: goProgram, Dir: prog.dir, Out: out, Stdout: &stdout,
 		})
 		if err != nil {
 			return meas, fmt.Errorf("%w: %v", errBroken, err)
+		}
+		if i == 1 && !m.again {
+			m.keepLines(commit, id, out, prog.dir)
 		}
 		if expect != nil {
 			n := matchingLines(stdout.Bytes(), expect)
@@ -173,6 +187,33 @@ func (m *measurer) measure(commit, what string) (answer.Measurement, error) {
 	meas.Median = result.NewSample(meas.Values).Median
 	fmt.Fprintf(m.log, "bisect: %s %s: %s %s (spread %.4f%%)\n", gitwork.Short(commit), meas.Subject, m.figure, Describe(meas.Values), 100*result.NewSample(meas.Values).Spread())
 	return meas, nil
+}
+
+// keepLines keeps the line counts of commit's first run, whose
+// Cachegrind output is at out, its sources' paths made the workspace's
+// (dir, where it ran: linecounts.FromCachegrind). They are information
+// for the alert that asked for the bisect: line counts that do not read
+// are said in the log and not kept, and fail nothing.
+func (m *measurer) keepLines(commit string, id result.Identity, out, dir string) {
+	f, err := readLines(out, dir)
+	if err != nil {
+		fmt.Fprintf(m.log, "bisect: %s: its line counts are not kept: %v\n", gitwork.Short(commit), err)
+		return
+	}
+	if m.lines == nil {
+		m.lines, m.linesByID = map[string]*linecounts.File{}, map[result.Identity]*linecounts.File{}
+	}
+	m.lines[commit], m.linesByID[id] = f, f
+}
+
+// readLines reads the Cachegrind output at path as line counts.
+func readLines(path, dir string) (*linecounts.File, error) {
+	in, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer in.Close()
+	return linecounts.FromCachegrind(in, path, []string{dir})
 }
 
 func matchingLines(data []byte, re *regexp.Regexp) int {

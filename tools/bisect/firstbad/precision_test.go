@@ -12,6 +12,7 @@ import (
 
 	"havlak-lab/tools/bisect/answer"
 	"havlak-lab/tools/perf/cachegrind"
+	"havlak-lab/tools/perf/cachegrind/linecounts"
 	"havlak-lab/tools/perf/perfspec"
 	"havlak-lab/tools/result"
 	"havlak-lab/tools/verdict"
@@ -162,5 +163,54 @@ func TestNothingToBisectAtTheNewPrecision(t *testing.T) {
 				t.Errorf("%v, want nothing to bisect", err)
 			}
 		})
+	}
+}
+
+// linesCounter is a jitterCounter that also writes each run's Cachegrind
+// output: the program's count on one line of its own source, go/p/a.go:7
+// in main.work.
+type linesCounter struct{ jitterCounter }
+
+func (c *linesCounter) count(run cachegrind.Run) (cachegrind.Counts, error) {
+	counts, err := c.jitterCounter.count(run)
+	if err != nil {
+		return counts, err
+	}
+	out := fmt.Sprintf("events: Ir\nfl=./go/p/a.go\nfn=main.work\n7 %d\nsummary: %d\n", counts.Total, counts.Total)
+	return counts, os.WriteFile(run.Out, []byte(out), 0o644)
+}
+
+// The answer keeps the line counts of the first bad commit's first run
+// and of its parent's, named by the workspace's paths, for the alert that
+// asked for the bisect; the answer's file does not hold them.
+func TestKeepsTheFirstBadCommitsLineCounts(t *testing.T) {
+	const n = 234584917
+	repo, commits := history(t, n, n, n, n*1.005, n*1.005)
+	spec := &perfspec.Spec{Common: perfspec.Common{Benchmark: result.Benchmark{Name: "stage"}, Binary: "program"},
+		Program: &perfspec.Program{Profiler: "cc", Counted: &perfspec.Counted{Repetitions: 3}}}
+	counter := &linesCounter{}
+	m := &measurer{o: &Options{Benchmark: "stage", Builder: "files"}, wt: git(repo), builder: &fileBuilder{worktree: repo, out: t.TempDir(), spec: spec},
+		tmp: t.TempDir(), log: io.Discard, count: counter.count}
+	rep, err := m.bisect(commits[0], commits[len(commits)-1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.FirstBad.Commit != commits[3] || rep.ParentLines == nil || rep.FirstBadLines == nil || rep.GoProgram {
+		t.Fatalf("first bad %s, line counts %v and %v, Go %v; want %s's and its parent's, of a C++ program", rep.FirstBad.Commit, rep.ParentLines, rep.FirstBadLines, rep.GoProgram, commits[3])
+	}
+	for _, c := range []struct {
+		f    *linecounts.File
+		want uint64
+	}{{rep.ParentLines, uint64(rep.Parent.Median)}, {rep.FirstBadLines, uint64(rep.FirstBad.Median)}} {
+		if len(c.f.Records) != 1 || c.f.Records[0].File != "go/p/a.go" || c.f.Records[0].Function != "main.work" || c.f.Records[0].Events[cachegrind.Ir] != c.want {
+			t.Errorf("line counts %+v, want go/p/a.go:7 main.work %d", c.f.Records, c.want)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "answer.json")
+	if err := answer.Write(path, rep); err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := os.ReadFile(path); strings.Contains(string(data), "main.work") {
+		t.Errorf("the answer's file holds the line counts:\n%s", data)
 	}
 }

@@ -62,6 +62,10 @@ type Options struct {
 	// Archive is the directory of the nightly job's archive, which holds
 	// history.NightsDir (archive.go); "": none is served.
 	Archive string
+	// Repo is the lab's checkout, which git reads (never writes) for the
+	// diff between two results' commits and their source (attribution.go);
+	// "": attributions show lines by file:line only.
+	Repo string
 	// Links make commits, ranges and new issues links to the team's forge.
 	Links Links
 }

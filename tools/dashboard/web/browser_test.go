@@ -295,6 +295,51 @@ func checkCompare(t *testing.T, d *webdrivertest.Driver, srvURL, router string) 
 	d.Screenshot("/screenshot", "compare-summary.png")
 }
 
+// An attribution in a real browser (attribution.go): the source's lines
+// that the change added are marked, by their class (drawn in the added
+// lines' colour, the page's style loaded under the CSP) and by a text that
+// only screen readers read; the changed lines of the lines table too;
+// hostile names stay text.
+func TestAttributionInBrowser(t *testing.T) {
+	db, repo, a, b, _ := attributionFixture(t)
+	srv := serveAttribution(t, db, repo)
+	d := webdrivertest.Start(t, 1400)
+	d.Open(srv.URL + attributionLink(b, a, "own_instructions"))
+	var page struct {
+		Added, Said     []string
+		Background      string
+		HiddenWidth     float64
+		Changed, Images int
+		FirstFunction   string
+		Total           string
+	}
+	d.Script(&page, `const added = Array.from(document.querySelectorAll("table.source-lines tr.added"));
+		const hidden = added.length ? added[0].querySelector("td.mark .visually-hidden") : null;
+		return {added: added.map(tr => tr.cells[1].textContent),
+			said: added.map(tr => tr.querySelector("td.mark .visually-hidden").textContent),
+			background: added.length ? getComputedStyle(added[0].cells[5]).backgroundColor : "",
+			hiddenWidth: hidden ? hidden.getBoundingClientRect().width : -1,
+			changed: document.querySelectorAll("#lines tr.changed").length, images: document.images.length,
+			firstFunction: document.querySelector("#functions tbody tr").innerText,
+			total: document.getElementById("attribution-total").innerText};`)
+	if fmt.Sprint(page.Added) != "[4 8 9 10]" || page.Background != "rgb(230, 255, 236)" {
+		t.Errorf("the source marks lines %v (background %s), want the change's 4, 8, 9 and 10 in rgb(230, 255, 236)", page.Added, page.Background)
+	}
+	for _, said := range page.Said {
+		if said != "added or edited by the change" {
+			t.Errorf("an added line says %q to a screen reader", said)
+		}
+	}
+	if page.HiddenWidth > 1 {
+		t.Errorf("the screen readers' marker is %.0f px wide, want it out of sight", page.HiddenWidth)
+	}
+	if page.Changed != 4 || page.Images != 0 || !strings.HasPrefix(page.FirstFunction, "main.findLoops") ||
+		!strings.HasPrefix(page.Total, "+4,002 own_instructions") {
+		t.Errorf("the page: %+v; want 4 changed lines listed (4 both sides', 8, 9), main.findLoops first, +4,002 in all, no image", page)
+	}
+	d.Screenshot("/screenshot", "attribution.png")
+}
+
 // fetchStatus posts from the page with a script, as another page's script
 // or a forged form would, and returns the response's status.
 func fetchStatus(t *testing.T, d *webdrivertest.Driver, path, csrf string) int {

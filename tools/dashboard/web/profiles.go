@@ -179,20 +179,9 @@ func (s *Server) readProfile(ctx context.Context, id, kind string) (*profile.Pro
 	if name == "" {
 		return nil, missing("%s's result %s keeps no %s profile: %s", r.Benchmark.Name, id, kind, keptProfiles("it", &st))
 	}
-	night, test, ok := archived(st.Source)
-	if !ok {
-		return nil, missing("%s's result %s was not ingested from the nightly job's archive (its source: %s): "+
-			"the dashboard serves the profiles of the archive's results only", r.Benchmark.Name, id, st.Source)
-	}
-	root, err := s.openArchive()
+	out, zip, err := s.archivedOutputs(&st, "profiles")
 	if err != nil {
 		return nil, err
-	}
-	defer root.Close()
-	zip := path.Join(history.NightsDir, night, test, result.ZipName)
-	out, err := result.OpenZipIn(root, zip)
-	if err != nil {
-		return nil, missing("%s in the archive %s: %v", zip, s.opts.Archive, unwrapPath(err))
 	}
 	defer out.Close()
 	rc, err := out.OpenFile(name)
@@ -276,3 +265,26 @@ const (
 	pprofSource = "profile"
 	pprofBase   = "base"
 )
+
+// archivedOutputs opens the outputs.zip in the nightly job's archive of
+// the result st (the caller closes it), and names it for messages; what
+// is what the dashboard reads from it ("profiles"), for the error of a
+// result that is not the archive's.
+func (s *Server) archivedOutputs(st *history.Stored, what string) (result.Outputs, string, error) {
+	night, test, ok := archived(st.Source)
+	if !ok {
+		return nil, "", missing("%s's result %s was not ingested from the nightly job's archive (its source: %s): "+
+			"the dashboard reads the %s of the archive's results only", st.Result.Benchmark.Name, st.SHA256, st.Source, what)
+	}
+	root, err := s.openArchive()
+	if err != nil {
+		return nil, "", err
+	}
+	defer root.Close()
+	zip := path.Join(history.NightsDir, night, test, result.ZipName)
+	out, err := result.OpenZipIn(root, zip)
+	if err != nil {
+		return nil, "", missing("%s in the archive %s: %v", zip, s.opts.Archive, unwrapPath(err))
+	}
+	return out, zip, nil
+}

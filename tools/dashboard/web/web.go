@@ -22,6 +22,7 @@
 //	/nights/{night}/report/{path...}                         a night's report, from the archive
 //	/results/{id}/profiles/{kind}/{page}                     a result's profile, in pprof's UI
 //	/results/{b}/diff/{a}/{kind}/{page}                      b's profile against a's (-diff_base)
+//	/results/{b}/attribution/{a}?figure=F                    why F moved from a to b, by function and line
 //	/signin                                                  sign-in (auth.go)
 //
 // Writes, each a POST behind sign-in and its CSRF token (auth.go), and
@@ -51,6 +52,7 @@ import (
 	"unicode/utf8"
 
 	"havlak-lab/internal/gitwork"
+	"havlak-lab/internal/numfmt"
 	"havlak-lab/internal/uplot"
 	"havlak-lab/tools/alert"
 	"havlak-lab/tools/history"
@@ -71,6 +73,8 @@ type Server struct {
 	mux      *http.ServeMux
 	// pprof keeps pprof's UIs of the profiles asked for (profiles.go).
 	pprof *profileCache
+	// attributing bounds the attributions made at once (attribution.go).
+	attributing chan struct{}
 	// Log receives what went wrong on the server's side; nil is the
 	// standard logger.
 	Log *log.Logger
@@ -80,17 +84,18 @@ type Server struct {
 // opts say whom it trusts (auth.go).
 func New(db *history.DB, opts Options) (*Server, error) {
 	s := &Server{db: db, opts: opts, origins: http.NewCrossOriginProtection(), proxyKey: make([]byte, 32),
-		pages: map[string]*template.Template{}, mux: http.NewServeMux(), pprof: newProfileCache()}
+		pages: map[string]*template.Template{}, mux: http.NewServeMux(), pprof: newProfileCache(),
+		attributing: make(chan struct{}, maxAttributingAtOnce)}
 	if _, err := rand.Read(s.proxyKey); err != nil {
 		return nil, err
 	}
 	funcs := template.FuncMap{"short": gitwork.Short, "day": day, "dict": dict, "minute": minute, "archived": archivedLink,
 		"actions": alert.ActionsUsage, "commitURL": opts.Links.CommitURL, "rangeURL": opts.Links.RangeURL,
-		"issueURL": opts.Links.IssueURL,
+		"issueURL": opts.Links.IssueURL, "attributionLink": attributionLink,
 		// Each request's own (render): who reads the page, and a path of
 		// the server's as they may see it.
 		"viewer": func() viewer { return viewer{} }, "serverPath": func(p string) string { return p }}
-	for _, page := range []string{"series", "multiples", "compare", "alerts", "alert", "signin", "error", "landing"} {
+	for _, page := range []string{"series", "multiples", "compare", "alerts", "alert", "signin", "error", "landing", "attribution"} {
 		t, err := template.New("layout.html").Funcs(funcs).ParseFS(files, "templates/layout.html", "templates/"+page+".html")
 		if err != nil {
 			return nil, err
@@ -120,6 +125,7 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("GET /results/{id}/diff/{base}/{kind}/{page}", s.profiles)
 	s.mux.HandleFunc("GET /results/{id}/diff/{base}/{kind}/{$}", s.profiles)
 	s.mux.HandleFunc("GET /results/{id}/diff/{base}/{kind}", slash)
+	s.mux.HandleFunc("GET /results/{id}/attribution/{base}", s.attribution)
 	s.mux.HandleFunc("GET /signin", func(w http.ResponseWriter, r *http.Request) { s.signinPage(w, r, http.StatusOK, "") })
 	static, err := fs.Sub(files, "static")
 	if err != nil {
@@ -285,12 +291,7 @@ func day(t time.Time) string {
 const echoRunes = 80
 
 // clip is s cut to echoRunes runes, "…" marking the cut.
-func clip(s string) string {
-	if utf8.RuneCountInString(s) <= echoRunes {
-		return s
-	}
-	return string([]rune(s)[:echoRunes]) + "…"
-}
+func clip(s string) string { return numfmt.Cut(s, echoRunes) }
 
 // clipWords clips each word of a message (clip), and the message to ten
 // times its rune budget in all: what a page says about a parameter it

@@ -108,8 +108,9 @@ func (g *gateFindings) fromSummary(s *summary.Summary) {
 		}
 		// Every failing figure is a finding, even of a result not found
 		// again here (fail closed): then without an environment key.
-		now, _ := g.result(g.found, name, workload)
-		base, _ := g.result(g.before, name, workload)
+		nowFound, _ := g.foundOf(g.found, name, workload)
+		baseFound, _ := g.foundOf(g.before, name, workload)
+		now, base := nowFound.Result, baseFound.Result
 		envKey := ""
 		if now != nil {
 			envKey = result.EnvironmentKey(now.Environment)
@@ -126,7 +127,8 @@ func (g *gateFindings) fromSummary(s *summary.Summary) {
 				}
 			default:
 				f := alert.Finding{Kind: alert.Regression, Series: series, Size: float64(v.Change), Before: v.Old.Median,
-					After: v.New.Median, Evidence: v.Evidence(), Range: rangeOf(base, now)}
+					After: v.New.Median, Range: rangeOf(base, now),
+					Evidence: v.Evidence() + movedFunctions(figure, base, now, baseFound.Outputs, nowFound.Outputs)}
 				for _, a := range b.Accepted {
 					if a.Figure == v.Figure {
 						f.Accepted = a.Reason
@@ -206,12 +208,18 @@ func (g *gateFindings) missing(name, workload, figure, why string) alert.Finding
 
 // result is the readable result of a benchmark among all.
 func (g *gateFindings) result(all []result.Found, name, workload string) (*result.Result, bool) {
+	f, ok := g.foundOf(all, name, workload)
+	return f.Result, ok
+}
+
+// foundOf is result's Found: the result with its outputs.
+func (g *gateFindings) foundOf(all []result.Found, name, workload string) (result.Found, bool) {
 	for _, f := range all {
 		if f.Err == nil && f.Result.Benchmark.Name == name && (workload == "" || f.Result.Benchmark.Workload.Name == workload) {
-			return f.Result, true
+			return f, true
 		}
 	}
-	return nil, false
+	return result.Found{}, false
 }
 
 // cleared says why an alert tonight did not find is fixed, when tonight

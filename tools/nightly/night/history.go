@@ -52,9 +52,10 @@ type historyConfig struct {
 }
 
 // chartedFigure tells whether a figure gets a chart and a change-point
-// search, as tools/result declares it (result.Charted).
+// search: as tools/result declares it (result.Charted), and every
+// function's series (history's, of a result's line counts).
 func chartedFigure(s history.Series) bool {
-	return result.Charted(s.Figure, s.Gated)
+	return result.Charted(s.Figure, s.Gated) || s.Function()
 }
 
 // open opens the history database, making a shared SQLite one the first
@@ -326,14 +327,23 @@ func knownChange(series string, cp changepoint.ChangePoint) string {
 }
 
 // changeFindings prints the change points found in s's window, and
-// returns its regressions as findings if tonight's point is its newest.
+// returns its regressions as findings if tonight's point is its newest,
+// each naming the functions that moved its figure (changeFunctions). A
+// function's series is charted and searched, never gated: its change
+// points are printed, and are no finding.
 func (n *night) changeFindings(s history.Series, w changepoint.Window, r changepoint.Result, known map[string]bool, accepted []verdictlib.Acceptance) []alert.Finding {
 	var findings []alert.Finding
 	for _, cp := range r.ChangePoints {
+		what := map[bool]string{true: " (regression)"}[cp.Regression]
+		if s.Function() {
+			what = " (a function's series: charted, not gated)"
+		}
 		fmt.Fprintf(n.stdout, "%s: %s..%s %+.2f%%%s\n", cli.Field(r.Series), gitwork.Short(cp.Before.ID), gitwork.Short(cp.After.ID),
-			100*cp.Change, map[bool]string{true: " (regression)"}[cp.Regression])
-		if cp.Regression && w.Tonight {
-			findings = append(findings, changeFinding(s, cp, known[knownChange(r.Series, cp)], accepted))
+			100*cp.Change, what)
+		if cp.Regression && w.Tonight && !s.Function() {
+			f := changeFinding(s, cp, known[knownChange(r.Series, cp)], accepted)
+			f.Evidence += changeFunctions(s, cp)
+			findings = append(findings, f)
 		}
 	}
 	return findings
@@ -490,7 +500,7 @@ func (n *night) bisectFindings(findings []alert.Finding) {
 		}
 		f.FirstBad, f.FirstBadSubject = b.FirstBad.Commit, b.FirstBad.Subject
 		f.Evidence += fmt.Sprintf("; bisected: %s %s → %s (%+.2f%%) at the first bad commit", b.Figure,
-			numfmt.Number(b.Parent.Median), numfmt.Number(b.FirstBad.Median), 100*b.Change)
+			numfmt.Number(b.Parent.Median), numfmt.Number(b.FirstBad.Median), 100*b.Change) + commitLines(n.history.checkout, b)
 	}
 }
 

@@ -55,10 +55,6 @@ const (
 	// shownFunctions are the functions named for a move outside the
 	// change.
 	shownFunctions = 3
-	// outsideShare: a move with at most this share of it, in absolute
-	// counts, in the change's lines and the functions it edited is
-	// outside the change.
-	outsideShare = 0.05
 	// mixedMoves: parts that moved against each other by more than this,
 	// the sum of their moves over the whole's, are shown as counts.
 	mixedMoves = 1.25
@@ -74,8 +70,7 @@ const (
 // the check's reach counts as changed) as a file the change added;
 // bounded as attribution.ParseDiff bounds a diff.
 func ChangeDiff(repo gitwork.Repo, baseCommit string) (*attribution.Diff, error) {
-	data, err := repo.OutputLimited(attribution.MaxDiffBytes, "-c", "core.quotePath=true", "diff", "--no-color", "--no-ext-diff",
-		"--no-textconv", "--no-relative", "--src-prefix=a/", "--dst-prefix=b/", "--find-renames", baseCommit, "--")
+	data, err := repo.OutputLimited(attribution.MaxDiffBytes, attribution.GitDiffArgs(baseCommit)...)
 	if err != nil {
 		return nil, err
 	}
@@ -218,23 +213,6 @@ func compareLine(x, y ExcerptLine) int {
 	return cmp.Compare(at(x), at(y))
 }
 
-// Outside tells whether the change moved the figure from outside its own
-// code: no more than outsideShare of the move, counting each part's
-// absolutely, in the lines it changed and the functions it edited. A move
-// mostly in the toolchain's code when the changed lines ran is not called
-// so: it may be library code those lines call, which Cachegrind counts on
-// the library's lines (attribution's limits).
-func (a Attributed) Outside() bool {
-	abs := func(p attribution.Part) float64 { return math.Abs(float64(a.Parts[p].Delta())) }
-	var all float64
-	for p := range attribution.NumParts {
-		all += abs(p)
-	}
-	ran := a.Parts[attribution.ChangedLines] != attribution.Sums{}
-	return all > 0 && abs(attribution.ChangedLines)+abs(attribution.EditedFunctions) <= outsideShare*all &&
-		!(ran && 2*abs(attribution.Toolchain) > all)
-}
-
 // Markdown is the attribution as the comment shows it: one line saying
 // where the change went, and, folded under it, the excerpt of the lines
 // that moved it most with their counts before and after. Every name and
@@ -242,18 +220,18 @@ func (a Attributed) Outside() bool {
 // a code block, markdown.CodeBlock).
 func (a Attributed) Markdown() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "**%s** %s %s: ", markdown.Escape(a.Benchmark), signed(a.Delta()), markdown.Escape(a.Figure))
+	fmt.Fprintf(&b, "**%s** %s %s: ", markdown.Escape(a.Benchmark), numfmt.Signed(a.Delta()), markdown.Escape(a.Figure))
 	switch {
 	case !slices.ContainsFunc(a.Parts[:], func(p attribution.Sums) bool { return p.Delta() != 0 }):
 		b.WriteString("its line counts show no change (a median over runs may move where one run's counts do not)")
 	case a.Outside():
-		b.WriteString("**outside the change: layout or code generation**")
+		b.WriteString("**" + attribution.OutsideLabel + "**")
 		if own := a.Parts[attribution.ChangedLines].Delta() + a.Parts[attribution.EditedFunctions].Delta(); own != 0 {
-			fmt.Fprintf(&b, " (%s in the change's own lines and functions)", signed(own))
+			fmt.Fprintf(&b, " (%s in the change's own lines and functions)", numfmt.Signed(own))
 		}
 		var moved []string
 		for _, f := range a.Functions[:min(len(a.Functions), shownFunctions)] {
-			moved = append(moved, markdown.Code(cutText(f.Function, shownName))+" "+signed(f.Delta()))
+			moved = append(moved, markdown.Code(numfmt.Cut(f.Function, shownName))+" "+numfmt.Signed(f.Delta()))
 		}
 		if len(moved) > 0 {
 			b.WriteString("; moved most: " + strings.Join(moved, ", "))
@@ -268,7 +246,7 @@ func (a Attributed) Markdown() string {
 		for _, l := range a.Excerpt {
 			if l.File != file {
 				file = l.File
-				lines = append(lines, cutText(file, shownName))
+				lines = append(lines, numfmt.Cut(file, shownName))
 			}
 			label := fmt.Sprintf("%d", l.Line)
 			switch {
@@ -277,7 +255,7 @@ func (a Attributed) Markdown() string {
 			case l.Part == attribution.ChangedLines:
 				label = "+" + label
 			}
-			lines = append(lines, fmt.Sprintf("%13s → %-13s %7s  %s", numfmt.Number(float64(l.Base)), numfmt.Number(float64(l.Change)), label, cutText(l.Text, excerptText)))
+			lines = append(lines, fmt.Sprintf("%13s → %-13s %7s  %s", numfmt.Number(float64(l.Base)), numfmt.Number(float64(l.Change)), label, numfmt.Cut(l.Text, excerptText)))
 		}
 		fmt.Fprintf(&b, "\n<details><summary>the lines that moved it most: %s before → after (+ added or edited, - removed, base's line)</summary>\n\n%s\n</details>\n",
 			markdown.Escape(a.Weight), markdown.CodeBlock(lines))
@@ -303,9 +281,9 @@ func (a Attributed) partsText() string {
 		if d == 0 {
 			continue
 		}
-		text := signed(d)
+		text := numfmt.Signed(d)
 		if shares {
-			text = share(d, total)
+			text = numfmt.Share(d, total)
 		}
 		text += " in " + attribution.Part(i).String()
 		if attribution.Part(i) == attribution.ChangedLines {
@@ -350,38 +328,9 @@ func where(lines []attribution.LineDelta) string {
 	default:
 		at += fmt.Sprintf(":%d–%d", first, last)
 	}
-	text := ", " + markdown.Code(cutText(at, shownName))
+	text := ", " + markdown.Code(numfmt.Cut(at, shownName))
 	if len(others) > 0 {
 		text += fmt.Sprintf(" and %d more files", len(others))
-	}
-	return text
-}
-
-// signed is a count with its sign.
-func signed(v int64) string {
-	if v > 0 {
-		return "+" + numfmt.Number(float64(v))
-	}
-	return numfmt.Number(float64(v))
-}
-
-// share is part as a whole percentage of total: negative when it moved
-// against it.
-func share(part, total int64) string {
-	p := math.Round(100 * float64(part) / float64(total))
-	switch {
-	case p == 0 && (part < 0) != (total < 0):
-		return "-<1%"
-	case p == 0:
-		return "<1%"
-	}
-	return fmt.Sprintf("%.0f%%", p)
-}
-
-// cutText is text cut to n characters, saying so.
-func cutText(text string, n int) string {
-	if r := []rune(text); len(r) > n {
-		return string(r[:n]) + "…"
 	}
 	return text
 }

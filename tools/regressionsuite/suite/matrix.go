@@ -20,6 +20,9 @@ type Outcome struct {
 	// why).
 	Benchmarks []summary.Benchmark
 	Err        string
+	// Where are where its figures' changes went, a benchmark each
+	// (Runner.where); none for a figure not counted per line.
+	Where []Where
 }
 
 // judged is a regression case's one benchmark as the perf check judged
@@ -223,6 +226,9 @@ func (o Outcome) cells(k Kind) (string, string) {
 		}
 	} else if o.judged() != nil {
 		target += ": not among the figures this check gates for the benchmark; what should catch it: " + k.Catcher
+	}
+	for _, w := range o.Where {
+		target += "; " + markdown.Escape(w.String())
 	}
 	switch caught := o.Caught(); {
 	case o.Err != "":

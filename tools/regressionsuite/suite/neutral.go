@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"havlak-lab/internal/markdown"
+	"havlak-lab/internal/numfmt"
+	"havlak-lab/tools/perf/cachegrind/attribution"
 	"havlak-lab/tools/verdict"
 )
 
@@ -198,6 +200,7 @@ func (m *Matrix) writeNeutral(w io.Writer) {
 		fmt.Fprintf(w, "| `%s` | %s | %s of %s in %s (%s) | %d | %d |\n", f.figure, share,
 			top.moveText(), verdict.Percent(top.Verdict.Rule.Threshold), markdown.Escape(top.Benchmark), markdown.Escape(f.cases[i]), len(f.moves), f.alarms)
 	}
+	m.writeNeutralWhere(w, ran)
 	var lines []string
 	for _, o := range ran {
 		for _, a := range o.Alarms() {
@@ -212,5 +215,39 @@ func (m *Matrix) writeNeutral(w io.Writer) {
 		for _, l := range lines {
 			fmt.Fprintf(w, "- %s\n", l)
 		}
+	}
+}
+
+// writeNeutralWhere says where the neutral cases' instructions moved, by
+// the perf check's attribution with the patch as the diff: a neutral
+// change's own lines should not carry the move (the outside ones are
+// layout or code generation), so each move that is not outside is named.
+func (m *Matrix) writeNeutralWhere(w io.Writer, ran []Outcome) {
+	var moved, outside int
+	var inside []string
+	for _, o := range ran {
+		for _, where := range o.Where {
+			a := where.Attribution
+			// A figure is a checked metric name (ParseCase, or the
+			// instructions' own); the rest is escaped.
+			named := fmt.Sprintf("%s: %s `%s`", markdown.Escape(o.Case.Name), markdown.Escape(where.Benchmark), where.Figure)
+			if a == nil || a.Delta() == 0 {
+				inside = append(inside, named+": "+markdown.Escape(where.String()))
+				continue
+			}
+			moved++
+			if a.Outside() {
+				outside++
+				continue
+			}
+			inside = append(inside, named+" "+numfmt.Signed(a.Delta())+": "+markdown.Escape(where.String()))
+		}
+	}
+	if moved+len(inside) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nWhere their instructions moved (the perf check's attribution, the patch as the diff): %d of %d moves %s; the others:\n\n", outside, moved, attribution.OutsideLabel)
+	for _, line := range inside {
+		fmt.Fprintf(w, "- %s\n", line)
 	}
 }

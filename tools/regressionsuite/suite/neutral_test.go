@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"havlak-lab/tools/perf/cachegrind/attribution"
 	"havlak-lab/tools/summary"
 	"havlak-lab/tools/verdict"
 )
@@ -36,6 +37,22 @@ func TestNeutralMatrix(t *testing.T) {
 	broken := Outcome{Case: neutral("neutral-cc-d", "C++", "havlak1cc"), Err: "the patch does not apply"}
 	regression := Outcome{Case: Case{Name: "extra", Kind: "extra-work", Language: "Go", Size: "2%", Benchmarks: []string{"havlak7"}, Figure: "own_instructions"},
 		Benchmarks: []summary.Benchmark{bench("havlak7", count("own_instructions", 100e6, 102e6, 0.01, true))}}
+	// Where the moves went: the regression in its patch's lines; the
+	// quiet case's two moves outside the change, the near one's in it, one
+	// not attributed.
+	split := func(changed, edited, other int64) *attribution.Attribution {
+		a := &attribution.Attribution{Base: 1_000_000}
+		a.Parts[attribution.ChangedLines] = attribution.Sums{Base: 1000, Change: uint64(1000 + changed)}
+		a.Parts[attribution.EditedFunctions] = attribution.Sums{Base: 1000, Change: uint64(1000 + edited)}
+		a.Parts[attribution.OtherOwnCode] = attribution.Sums{Base: 1000, Change: uint64(1000 + other)}
+		a.Change = uint64(int64(a.Base) + changed + edited + other)
+		return a
+	}
+	regression.Where = []Where{{Benchmark: "havlak7", Figure: "own_instructions", Attribution: split(1_940_000, 20_000, 40_000)}}
+	quiet.Where = []Where{{Benchmark: "havlak7", Figure: "own_instructions", Attribution: split(0, 0, 100_000)},
+		{Benchmark: "havlak8", Figure: "own_instructions", Attribution: split(1, 0, 300_000)}}
+	near.Where = []Where{{Benchmark: "havlak7cc", Figure: "instructions", Attribution: split(150_000, 0, 50_000)}}
+	alarm.Where = []Where{{Benchmark: "havlak6cc", Figure: "instructions", Err: "a side kept no line counts"}}
 	m := &Matrix{Checkout: "0123456789ab", Started: time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC),
 		Outcomes: []Outcome{regression, quiet, near, alarm, broken}}
 
@@ -43,11 +60,14 @@ func TestNeutralMatrix(t *testing.T) {
 	m.WriteMarkdown(&b)
 	got := b.String()
 	rows := []string{
-		"| extra-work | Go | 2% | havlak7 | **caught** by `own_instructions` +2.00% |",
+		"| extra-work | Go | 2% | havlak7 | **caught** by `own_instructions` +2.00% | `own_instructions` +2.00%; 97% in lines the change added or edited |",
 		"Neutral changes: false alarms: 1 in 3 cases run (goal: 0); moves of a gated figure at or over half its threshold: 2 (goal: 0).",
 		"| gated figure | largest move / threshold | that move | judged | false alarms |",
 		"| `instructions` | **4.00** | -1.00% of 0.25% in havlak6cc (neutral-cc-c) | 2 | 1 |",
 		"| `own_instructions` | 0.30 | +0.30% of 1% in havlak8 (neutral-go-a) | 2 | 0 |",
+		"Where their instructions moved (the perf check's attribution, the patch as the diff): 2 of 3 moves outside the change: layout or code generation; the others:",
+		"- neutral-cc-b: havlak7cc `instructions` +200,000: 75% in lines the change added or edited",
+		"- neutral-cc-c: havlak6cc `instructions`: not attributed: a side kept no line counts",
 		"- neutral-cc-c: **false alarm**: instructions -1.00% in havlak6cc (4.00 of its threshold)",
 		"- neutral-cc-d: not run: the patch does not apply",
 	}

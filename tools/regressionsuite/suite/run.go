@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"havlak-lab/internal/gitwork"
+	"havlak-lab/tools/perf/cachegrind"
+	"havlak-lab/tools/perf/cachegrind/linecounts"
 	"havlak-lab/tools/perf/perfspec"
 	"havlak-lab/tools/result"
 	"havlak-lab/tools/summary"
@@ -30,8 +32,10 @@ type Runner struct {
 	Scratch string
 	Log     io.Writer
 	base    string
-	// baseline is each benchmark's first run at the base.
-	baseline map[string]summary.Side
+	// baseline is each benchmark's first run at the base, baseLines its
+	// line counts (nil: none kept).
+	baseline  map[string]summary.Side
+	baseLines map[string]*linecounts.File
 }
 
 // Prepare makes the scratch copy of the checkout source and commits it.
@@ -72,7 +76,7 @@ func (r *Runner) toBase() error {
 // judged against it too, by the same rule: a regression there is a false
 // alarm.
 func (r *Runner) Baseline(benchmarks []string, reruns int) []FalseAlarms {
-	r.baseline = map[string]summary.Side{}
+	r.baseline, r.baseLines = map[string]summary.Side{}, map[string]*linecounts.File{}
 	if err := r.toBase(); err != nil {
 		return []FalseAlarms{{Benchmark: strings.Join(benchmarks, ", "), Err: err.Error()}}
 	}
@@ -81,7 +85,7 @@ func (r *Runner) Baseline(benchmarks []string, reruns int) []FalseAlarms {
 	results := r.measure(benchmarks, runs)
 	for _, b := range benchmarks {
 		if first := results[b]; len(first) > 0 && first[0].err == nil {
-			r.baseline[b] = first[0].side
+			r.baseline[b], r.baseLines[b] = first[0].side, first[0].lines
 		}
 	}
 	layouts := r.layouts(benchmarks)
@@ -152,8 +156,10 @@ func (r *Runner) Run(c Case) Outcome {
 	defer r.toBase()
 	results := r.measure(c.Benchmarks, 1)
 	var judged []summary.Benchmark
+	first := map[string]measured{}
 	for _, b := range c.Benchmarks {
 		res := results[b][0]
+		first[b] = res
 		if res.err != nil {
 			o.Err = b + ": " + res.err.Error()
 			return o
@@ -166,6 +172,7 @@ func (r *Runner) Run(c Case) Outcome {
 		judged = append(judged, j)
 	}
 	o.Benchmarks = judged
+	o.Where = r.where(c, first)
 	return o
 }
 
@@ -229,6 +236,10 @@ func (r *Runner) layouts(benchmarks []string) map[string]error {
 type measured struct {
 	side summary.Side
 	err  error
+	// lines are the result's line counts (nil: none kept, or unreadable);
+	// goProgram tells whether it counts a Go program's own instructions.
+	lines     *linecounts.File
+	goProgram bool
 }
 
 // measure builds and runs the quick tests of benchmarks, runs times each,
@@ -289,7 +300,11 @@ func readSide(zip string) measured {
 	}
 	defer out.Close()
 	side, err := summary.NewSide(res, out, zip)
-	return measured{side, err}
+	m := measured{side: side, err: err, goProgram: res.Metric(cachegrind.MetricOwnInstructions) != nil}
+	if lines, err := linecounts.Open(res, out); err == nil {
+		m.lines = lines
+	}
+	return m
 }
 
 // Close shuts the scratch copy's Bazel server down: it would linger for

@@ -412,3 +412,42 @@ func TestDiffText(t *testing.T) {
 		}
 	}
 }
+
+// MovedFunctions names the functions whose counts of a figure moved most,
+// as the figure counts them: a Go program's own instructions leave the
+// runtime out, its total keeps it.
+func TestMovedFunctions(t *testing.T) {
+	base := file(t, `
+go/p/a.go 3 main.findLoops 1000
+go/p/a.go 9 main.other 500
+go/p/b.go 1 main.steady 70
+goroot:runtime/malloc.go 5 runtime.mallocgc 300
+`)
+	change := file(t, `
+go/p/a.go 3 main.findLoops 1900
+go/p/a.go 9 main.other 450
+go/p/b.go 1 main.steady 70
+goroot:runtime/malloc.go 5 runtime.mallocgc 5000
+`)
+	names := func(fs []FunctionDelta) string {
+		var s []string
+		for _, f := range fs {
+			s = append(s, fmt.Sprintf("%s %+d", f.Function, f.Delta()))
+		}
+		return strings.Join(s, ", ")
+	}
+	own, err := MovedFunctions(base, change, cachegrind.MetricOwnInstructions, true, 5)
+	if err != nil || names(own) != "main.findLoops +900, main.other -50" {
+		t.Errorf("own instructions: %s, %v; want main.findLoops +900, main.other -50", names(own), err)
+	}
+	all, err := MovedFunctions(base, change, cachegrind.MetricInstructions, true, 1)
+	if err != nil || names(all) != "runtime.mallocgc +4700" {
+		t.Errorf("instructions, the first: %s, %v; want runtime.mallocgc +4700", names(all), err)
+	}
+	if _, err := MovedFunctions(base, change, "real_seconds", true, 3); err == nil {
+		t.Errorf("real_seconds: no error; want one, it is not counted per line")
+	}
+	if _, err := MovedFunctions(base, change, cachegrind.MetricD1Misses, false, 3); err == nil {
+		t.Errorf("D1 misses of runs without cache simulation: no error")
+	}
+}

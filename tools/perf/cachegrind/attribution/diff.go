@@ -51,6 +51,17 @@ type hunk struct {
 // hunkHeader is a hunk's first line; a count left out is 1.
 var hunkHeader = regexp.MustCompile(`^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@`)
 
+// GitDiffArgs are git's arguments for a diff that ParseDiff reads, in
+// git's own spelling whatever the user's settings (quoted paths, a/ and
+// b/ prefixes, renames found): of revs, a base commit against the
+// checkout (the perf check's change) or two commits (bisect's first bad
+// commit against its parent).
+func GitDiffArgs(revs ...string) []string {
+	args := []string{"-c", "core.quotePath=true", "diff", "--no-color", "--no-ext-diff", "--no-textconv", "--no-relative",
+		"--src-prefix=a/", "--dst-prefix=b/", "--find-renames"}
+	return append(append(args, revs...), "--")
+}
+
 // ParseDiff reads a unified diff: git's ("diff --git", "--- a/PATH",
 // "+++ b/PATH", "rename from", "rename to", "@@ -a,b +c,d @@", its lines)
 // or diff -u's, with or without git's a/ and b/. A path must be the

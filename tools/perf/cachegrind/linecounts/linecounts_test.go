@@ -231,3 +231,30 @@ func must(data []byte, err error) []byte {
 	}
 	return data
 }
+
+// OwnFunctions ranks the functions that ran the program's own lines by
+// all their instructions (inlined library lines included), leaves out the
+// Go runtime's and the toolchain's own functions, and cuts to n.
+func TestOwnFunctions(t *testing.T) {
+	ir := func(v uint64) cachegrind.Events { return cachegrind.Events{cachegrind.Ir: v} }
+	f := &File{Records: []Record{
+		{File: "go/p/a.go", Line: 3, Function: "main.small", Events: ir(10)},
+		{File: "go/p/a.go", Line: 7, Function: "main.big", Events: ir(100)},
+		{File: "go/p/a.go", Line: 9, Function: "main.tie", Events: ir(10)},
+		{File: "go/p/a.go", Line: 11, Function: "runtime.mallocgc", Events: ir(5000)},
+		{File: "goroot:runtime/malloc.go", Line: 1, Function: "runtime.mallocgc", Events: ir(9000)},
+		{File: "goroot:sort/sort.go", Line: 5, Function: "main.big", Events: ir(50)},
+		{File: "goroot:sort/sort.go", Line: 6, Function: "sort.Sort", Events: ir(7000)},
+		{File: "toolchain:???", Line: 0, Function: "memcpy", Events: ir(8000)},
+	}}
+	want := []FunctionCount{{"main.big", 150}, {"main.small", 10}, {"main.tie", 10}}
+	if got := f.OwnFunctions(10); !reflect.DeepEqual(got, want) {
+		t.Errorf("OwnFunctions(10) = %v, want %v", got, want)
+	}
+	if got := f.OwnFunctions(2); !reflect.DeepEqual(got, want[:2]) {
+		t.Errorf("OwnFunctions(2) = %v, want %v", got, want[:2])
+	}
+	if got := f.OwnFunctions(0); got != nil {
+		t.Errorf("OwnFunctions(0) = %v, want none", got)
+	}
+}

@@ -384,3 +384,20 @@ func TestSourcePath(t *testing.T) {
 		t.Errorf("attributionLink = %q", got)
 	}
 }
+
+// The compare page links each counted figure of two results that kept
+// line counts to its attribution, and no figure of a result that kept
+// none.
+func TestCompareLinksTheAttribution(t *testing.T) {
+	db, repo, a, b, none := attributionFixture(t)
+	srv := serveAttribution(t, db, repo)
+	_, page := getPage(t, srv.URL+"/compare?a="+nightTime(0).Format("2006-01-02")+"&b="+nightTime(1).Format("2006-01-02"))
+	want := `<a class="attribution" href="` + strings.ReplaceAll(attributionLink(b, a, "own_instructions"), "&", "&amp;") + `">`
+	if !strings.Contains(page, want) {
+		t.Errorf("the compare page does not link own_instructions' attribution (%s):\n%s", want, page)
+	}
+	_, page = getPage(t, srv.URL+"/compare?a="+nightTime(1).Format("2006-01-02")+"&b="+nightTime(2).Format("2006-01-02"))
+	if strings.Contains(page, `class="attribution"`) || strings.Contains(page, none) && strings.Contains(page, "/attribution/") {
+		t.Errorf("a result without line counts is linked to an attribution:\n%s", page)
+	}
+}

@@ -16,6 +16,7 @@ import (
 	"havlak-lab/internal/numfmt"
 	"havlak-lab/tools/alert"
 	"havlak-lab/tools/history"
+	"havlak-lab/tools/perf/cachegrind"
 	"havlak-lab/tools/result"
 	"havlak-lab/tools/summary"
 	"havlak-lab/tools/verdict"
@@ -143,6 +144,9 @@ type row struct {
 	// Series is the series page of the figure at B, zoomed to the nights
 	// around the two commits.
 	Series string
+	// Attribution is the page of where a counted figure's change went, by
+	// function and line, when both results (two, not one) kept line counts.
+	Attribution string
 	// Alerts are the alerts of the figure whose nights span B's.
 	Alerts []alertLink
 	// Profiles is, for a regression, where its profile diff is or why
@@ -271,6 +275,9 @@ func workloadRows(a, b side, workload string) ([]row, []summary.Benchmark) {
 			r.Changed = v.Outcome != verdict.Unchanged && v.Outcome != verdict.NotComparable
 			r.Series = link("/series", query("benchmark", k.Benchmark, "figure", v.Figure, "unit", v.Unit,
 				"workload", k.Workload, "env", result.EnvironmentKey(now.Result.Environment), "from", from, "to", to))
+			if cachegrind.Explains(v.Figure) && old.SHA256 != now.SHA256 && old.Result.LineCounts != "" && now.Result.LineCounts != "" {
+				r.Attribution = attributionLink(now.SHA256, old.SHA256, v.Figure)
+			}
 			rows = append(rows, r)
 		}
 	}

@@ -242,18 +242,14 @@ func (s *Server) judgeNight(ctx context.Context, p *landingPage, rows []row) err
 	for _, label := range []string{"regressed", "improved", "missing", "not compared", "unchanged"} {
 		p.Counts = append(p.Counts, outcomeCount{Label: label, N: counts[label]})
 	}
-	// Worst first: by how much worse the figure got, its direction
-	// (higher or lower is better) as its rule has it; the improvements by
-	// how much better.
+	// Worst first, as the compare page orders its rows (summary.Worse):
+	// what fails a gate, then by how much worse in the figure's declared
+	// direction; the improvements the most better first.
 	worseFirst := func(x, y landingRow) int {
-		return cmp.Or(cmp.Compare(worsening(y.row), worsening(x.row)), cmp.Compare(x.Benchmark, y.Benchmark))
+		return cmp.Or(summary.Worse(x.verdict, y.verdict), cmp.Compare(x.Benchmark, y.Benchmark))
 	}
-	slices.SortStableFunc(p.Regressed, func(x, y landingRow) int {
-		// What fails the gate (verdict.Fails: an inconsistent measurement,
-		// a gated regression) before a figure that is only worse.
-		return cmp.Or(cmp.Compare(rank(x), rank(y)), worseFirst(x, y))
-	})
-	slices.SortStableFunc(p.Improved, func(x, y landingRow) int { return worseFirst(y, x) })
+	slices.SortStableFunc(p.Regressed, worseFirst)
+	slices.SortStableFunc(p.Improved, worseFirst)
 	for _, list := range [][]landingRow{p.Regressed, p.Improved, p.Missing} {
 		for i := range list[:min(len(list), sparkRows)] {
 			if err := s.sparkOf(ctx, &list[i]); err != nil {
@@ -262,27 +258,6 @@ func (s *Server) judgeNight(ctx context.Context, p *landingPage, rows []row) err
 		}
 	}
 	return nil
-}
-
-// rank orders regressions: an inconsistent measurement (a broken one),
-// then what fails the gate, then the rest.
-func rank(r landingRow) int {
-	switch {
-	case r.Outcome == verdict.Inconsistent:
-		return 0
-	case r.verdict.Fails():
-		return 1
-	}
-	return 2
-}
-
-// worsening is r's change in the direction that is worse: positive when
-// its figure got worse.
-func worsening(r row) float64 {
-	if r.verdict.Rule.HigherIsBetter {
-		return -r.change
-	}
-	return r.change
 }
 
 // sparkOf draws r's series: its figure in the environment of its newest

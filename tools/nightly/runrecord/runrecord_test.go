@@ -85,7 +85,10 @@ func TestRefuses(t *testing.T) {
 		"two":       {text + text, "more than one JSON value"},
 		"status":    {strings.Replace(text, `"status": "failed"`, `"status": "fine"`, 1), `status "fine"`},
 		"passed":    {strings.Replace(text, `"status": "failed"`, `"status": "passed"`, 1), "status passed, with exit status 1"},
-		"shard":     {strings.Replace(text, `"state": "missing"`, `"state": "late"`, 1), `shards[2] (shard 2): state "late"`},
+		"reasonless": {strings.Replace(text, `"reasons": [
+    "the night is incomplete"
+  ],`, "", 1), "status failed, with no reason"},
+		"shard": {strings.Replace(text, `"state": "missing"`, `"state": "late"`, 1), `shards[2] (shard 2): state "late"`},
 	} {
 		path := filepath.Join(t.TempDir(), FileName)
 		if err := os.WriteFile(path, []byte(c.data), 0o644); err != nil {

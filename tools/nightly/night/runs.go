@@ -44,7 +44,7 @@ type runState struct {
 	baseline string
 }
 
-// record is the run's record, the gate having ended with err.
+// runRecord is the run's record, the gate having ended with err.
 func (n *night) runRecord(err error) *runrecord.Record {
 	rs := &n.run
 	r := &runrecord.Record{Finished: time.Now().UTC(), Commit: commitOf(rs.found), Sharded: rs.sharded, Shards: rs.shards,

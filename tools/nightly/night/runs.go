@@ -90,7 +90,9 @@ func (n *night) runRecord(err error) *runrecord.Record {
 		r.Reasons = append(r.Reasons, "a gate could not run (see the log)")
 	}
 	if err != nil && len(r.Reasons) == 0 {
-		r.Reasons = append(r.Reasons, cli.Printable(err.Error()))
+		// Not the error itself: it names the agent's paths, and the
+		// dashboard shows the record to whoever reaches it.
+		r.Reasons = append(r.Reasons, "the gate stopped on an error (see the log)")
 	}
 	switch {
 	case r.Results == 0:

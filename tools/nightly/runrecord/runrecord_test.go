@@ -99,6 +99,15 @@ func TestRefuses(t *testing.T) {
 			t.Errorf("%s: %+v, %v; want an error naming %s and saying %q", name, r, err, path, c.says)
 		}
 	}
+	// A directory (or a named pipe) where the record should be is refused
+	// before it is opened.
+	dir := filepath.Join(t.TempDir(), FileName)
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Read(dir); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("a directory named %s: %v, want it refused", FileName, err)
+	}
 	path := filepath.Join(t.TempDir(), FileName)
 	bad := failedRun()
 	bad.Finished = bad.Started.Add(-time.Second)

@@ -3,6 +3,7 @@ package web
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -15,6 +16,7 @@ import (
 
 	"havlak-lab/tools/history"
 	"havlak-lab/tools/nightly/nightdir"
+	"havlak-lab/tools/nightly/runrecord"
 	"havlak-lab/tools/result"
 	"havlak-lab/tools/summary"
 	"havlak-lab/tools/verdict"
@@ -57,16 +59,37 @@ type sparkline struct {
 }
 
 // A nightRun is a night the nightly job archived: its directory's name
-// (when it started, its commit), how many tests it kept and its report.
+// (when it started, its commit), how many tests it kept and its report,
+// and what its run's record (tools/nightly/runrecord) says of the run.
 type nightRun struct {
 	Name    string
 	Started time.Time
 	Commit  string
-	Night   string // its date: the landing page of it
-	Tests   int
-	Report  string // the dashboard's address of its report, "" for none
+	// Night is its date, the landing page of it; "" when it archived no
+	// result (the history has none of it).
+	Night  string
+	Tests  int
+	Report string // the dashboard's address of its report, "" for none
 	// Verdict is what its report judged (reportVerdict), "" for none.
 	Verdict string
+	// Recorded: the night has a run record, read into what follows;
+	// else (a night from before the records) only its directory speaks.
+	Recorded bool
+	Duration string
+	// Shards is "n of m" shards reported, "" for an unsharded run;
+	// Unreported names each shard that failed or never reported, and
+	// its benchmarks without a result.
+	Shards     string
+	Unreported []string
+	Results    int
+	// Status is the run's status (passed, failed, no results), or why
+	// its record cannot be read; Reasons what failed it, Baseline what
+	// became of the baseline.
+	Status   string
+	Reasons  []string
+	Baseline string
+	// Failed: the run failed, or its record cannot be read.
+	Failed bool
 }
 
 type outcomeCount struct {
@@ -348,10 +371,10 @@ func (s *Server) nightAlerts(ctx context.Context, p *landingPage) error {
 }
 
 // archivedRuns are the newest nights of the nightly job's archive, or a
-// note of why there are none. The archive keeps no record of a run's
-// shards, nor of a run that archived nothing: a night it holds is one
-// whose results were collected, and its report's summary says how its
-// gate judged it.
+// note of why there are none: each with its run's record (readRunRecord),
+// which a run that archived nothing has alone in its directory. A night
+// from before the records is what its directory implies: its results,
+// and its report's summary of how its gate judged it.
 func (s *Server) archivedRuns() ([]nightRun, string) {
 	root, err := s.openArchive()
 	if err != nil {
@@ -371,7 +394,7 @@ func (s *Server) archivedRuns() ([]nightRun, string) {
 		if !e.IsDir() || !ok {
 			continue
 		}
-		run := nightRun{Name: e.Name(), Started: started, Commit: commit, Night: day(started)}
+		run := nightRun{Name: e.Name(), Started: started, Commit: commit}
 		dir := path.Join(history.NightsDir, e.Name())
 		tests, _ := fs.ReadDir(root.FS(), dir)
 		for _, t := range tests {
@@ -379,6 +402,10 @@ func (s *Server) archivedRuns() ([]nightRun, string) {
 				run.Tests++
 			}
 		}
+		if run.Tests > 0 {
+			run.Night = day(started)
+		}
+		readRunRecord(root.FS(), path.Join(dir, nightdir.Run), &run)
 		if _, err := fs.Stat(root.FS(), path.Join(dir, nightdir.Report, "index.html")); err == nil {
 			run.Report = "/nights/" + e.Name() + "/" + nightdir.Report + "/"
 		}
@@ -389,6 +416,40 @@ func (s *Server) archivedRuns() ([]nightRun, string) {
 		return nil, "the archive holds no night yet"
 	}
 	return runs, ""
+}
+
+// readRunRecord fills run in from its night's run record at name, if it
+// has one: a record that cannot be read shows as a failed run, naming why.
+func readRunRecord(fsys fs.FS, name string, run *nightRun) {
+	r, err := runrecord.ReadFS(fsys, name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return
+	}
+	run.Recorded = true
+	if err != nil {
+		run.Status, run.Failed = "its run record cannot be read: "+err.Error(), true
+		return
+	}
+	run.Started, run.Commit = r.Started, r.Commit
+	run.Duration = r.Duration().Round(time.Second).String()
+	if r.Sharded {
+		run.Shards = fmt.Sprintf("%d of %d", r.Reported(), len(r.Shards))
+	}
+	for _, s := range r.Shards {
+		if s.State == runrecord.Reported {
+			continue
+		}
+		line := fmt.Sprintf("shard %d %s", s.Index, s.State)
+		if s.Why != "" {
+			line += ": " + s.Why
+		}
+		if len(s.Missing) > 0 {
+			line += "; no result of " + strings.Join(s.Missing, ", ")
+		}
+		run.Unreported = append(run.Unreported, line)
+	}
+	run.Results, run.Status, run.Reasons, run.Baseline = r.Results, string(r.Status), r.Reasons, r.Baseline
+	run.Failed = r.Status != runrecord.Passed
 }
 
 // reportVerdict is what a night's report judged against its baseline, as

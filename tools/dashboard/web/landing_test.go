@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"fmt"
 	"html"
 	"net/http"
 	"net/url"
@@ -10,9 +11,11 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"havlak-lab/tools/history"
 	"havlak-lab/tools/nightly/nightdir"
+	"havlak-lab/tools/nightly/runrecord"
 	"havlak-lab/tools/summary"
 	"havlak-lab/tools/verdict"
 )
@@ -84,8 +87,8 @@ func TestLanding(t *testing.T) {
 		// The stale series' alert, acknowledged (open), of no range.
 		`no commit range`, `<a href="/alerts/2">alert 2</a>`,
 		// The nightly job's run of the night, its report linked.
-		`<a class="report" href="/nights/` + lastNight + `/report/">report</a></td><td class="run-verdict">failed: 1 benchmarks failing, 0 results unreadable</td>`,
-		`<a class="report" href="/nights/20261105T020000Z-ce0000000000/report/">report</a></td><td class="run-verdict"></td>`,
+		`<a class="report" href="/nights/` + lastNight + `/report/">report</a>`,
+		`<a class="report" href="/nights/20261105T020000Z-ce0000000000/report/">report</a>`,
 		`<option value="` + prev + `">`, `<option value="` + last + `" selected>`,
 	} {
 		if !strings.Contains(body, want) {
@@ -94,6 +97,13 @@ func TestLanding(t *testing.T) {
 	}
 	if strings.Contains(body, "<img") || strings.Contains(body, "<script>alert") {
 		t.Errorf("a hostile name reached the page as markup")
+	}
+	// Nights from before the run records: what their directories imply,
+	// the report's verdict, and that the run kept no record.
+	runs := landingRows(t, body, "runs")
+	if len(runs) < 2 || runs[0][5] != "report: failed: 1 benchmarks failing, 0 results unreadable; the run kept no record" ||
+		runs[1][5] != "the run kept no record" || runs[0][3] != "unknown" || runs[0][4] != "2 archived" {
+		t.Errorf("the runs without records: %q", runs)
 	}
 
 	// The seeded regression's compare page shows what the landing page
@@ -194,5 +204,81 @@ func TestHeaderNamesViewer(t *testing.T) {
 	}
 	if _, body := ann.do(http.MethodGet, "/", nil, nil); strings.Contains(body, `id="viewer"`) {
 		t.Errorf("signed out, the header still names a user")
+	}
+}
+
+// The runs table reads each night's run record (tools/nightly/runrecord):
+// a sharded run whose shard failed and whose shard never reported names
+// them and their benchmarks without a result, every string of the record
+// escaped; a run that archived nothing, its record alone in its
+// directory, shows as failed with no results; a record that cannot be
+// read shows as a failed run naming why, never as no run.
+func TestLandingRuns(t *testing.T) {
+	db, _ := testHistory(t)
+	archive := filepath.Join(filepath.Dir(db.Name()), history.NightsDir)
+	started := nightTime(nights - 1)
+	failed := &runrecord.Record{Started: started, Finished: started.Add(47*time.Minute + 3*time.Second), Commit: fmt.Sprintf("%064x", nights-1),
+		Sharded: true, Shards: []runrecord.Shard{
+			{Index: 0, State: runrecord.Reported, Expected: 1, Results: 1},
+			{Index: 1, State: runrecord.ShardFailed, Why: "its tests ended TESTS_FAILED (exit status 3)", Expected: 2, Results: 1, Missing: []string{hostile}},
+			{Index: 2, State: runrecord.Missing, Why: "never reported", Expected: 1, Missing: []string{"havlak7"}},
+		},
+		Results: 2, Status: runrecord.Failed, ExitStatus: 1, Reasons: []string{"the night is incomplete: 2 shards failed or never reported"},
+		Baseline: "the night failed: the baseline stays"}
+	if err := runrecord.Write(filepath.Join(archive, lastNight, nightdir.Run), failed); err != nil {
+		t.Fatal(err)
+	}
+	empty := filepath.Join(archive, "20261107T020000Z-unknown")
+	if err := os.MkdirAll(empty, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	none := &runrecord.Record{Started: started.Add(24 * time.Hour), Finished: started.Add(24*time.Hour + 2*time.Minute),
+		Sharded: true, Shards: []runrecord.Shard{{Index: 0, State: runrecord.Missing, Why: "never reported", Expected: 2, Missing: []string{"havlak6", "havlak6cc"}}},
+		Status: runrecord.NoResults, ExitStatus: 1, Reasons: []string{"the night holds no result"}}
+	if err := runrecord.Write(filepath.Join(empty, nightdir.Run), none); err != nil {
+		t.Fatal(err)
+	}
+	broken := filepath.Join(archive, "20261105T020000Z-ce0000000000", nightdir.Run)
+	if err := os.WriteFile(broken, []byte(`{"schema_version": 9}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	srv := serve(t, db)
+	resp, body := get(t, srv.URL, "/")
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("/: %s:\n%s", resp.Status, body)
+	}
+	runs := landingRows(t, body, "runs")
+	if len(runs) < 4 {
+		t.Fatalf("the runs: %q, want at least 4", runs)
+	}
+	// Newest first: the run of no results, then the failed shard's.
+	if r := runs[0]; r[1] != "2m0s" || r[2] != "unknown" || r[3] != "0 of 1 reported"+"shard 0 missing: never reported; no result of havlak6, havlak6cc" ||
+		r[4] != "0" || !strings.HasPrefix(r[5], "no results") || r[6] != "none" {
+		t.Errorf("the run of no results: %q", r)
+	}
+	if r := runs[1]; r[1] != "47m3s" || r[3] != "1 of 3 reported"+"shard 1 failed: its tests ended TESTS_FAILED (exit status 3); no result of "+hostile+
+		"shard 2 missing: never reported; no result of havlak7" || r[4] != "2" ||
+		r[5] != "failedthe night is incomplete: 2 shards failed or never reportedthe night failed: the baseline stays" {
+		t.Errorf("the run of a failed shard: %q", r)
+	}
+	if r := runs[2]; !strings.HasPrefix(r[5], "its run record cannot be read: nights/20261105T020000Z-ce0000000000/run.json: not a run record: schema_version 9") {
+		t.Errorf("the night whose record cannot be read: %q", r)
+	}
+	if r := runs[3]; r[5] != "the run kept no record" {
+		t.Errorf("a night from before the records: %q", r)
+	}
+	for _, want := range []string{
+		// Failed runs are marked, and a night of no results links to no
+		// landing page of its own (the history has none).
+		`<tr class="run run-failed"><td>` + minute(none.Started) + `</td>`,
+		`<tr class="run run-failed"><td><a href="/?night=` + day(started) + `">`,
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the landing page lacks %s", want)
+		}
+	}
+	if strings.Contains(body, "<img") || strings.Contains(body, "<script>alert") {
+		t.Errorf("a record's hostile name reached the page as markup")
 	}
 }

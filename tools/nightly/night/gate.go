@@ -55,6 +55,9 @@ type night struct {
 	// dashboard is the dashboard's address, or nil: the summary's rows
 	// link to its compare page of the baseline and tonight.
 	dashboard *url.URL
+	// run is what the run's record (runs.go) says of it, filled in as
+	// the gate learns it.
+	run runState
 }
 
 // verdict is what the gates found.
@@ -80,17 +83,19 @@ type judged struct {
 // the next baseline. It fails when a benchmark regressed or a step could
 // not be made.
 func (n *night) gate() error {
-	var v verdict
+	v := &n.run.verdict
 	// The night is exactly its results (result.Night): what the gate
 	// judges is what the baseline becomes.
 	night, err := result.OpenNight(n.artifacts, nightdir.Layout())
 	if err != nil {
 		return err
 	}
+	n.run.opened = true
 	if err := n.recoverBaseline(); err != nil {
 		return err
 	}
 	found, err := readNight(night)
+	n.run.found = found
 	if err != nil {
 		return err
 	}
@@ -100,7 +105,7 @@ func (n *night) gate() error {
 	}
 	// The baseline's results, read once: its commit (for the accepted
 	// regressions since) and its Go benchmarks (for the missing ones).
-	before := n.readBaseline(&v)
+	before := n.readBaseline(v)
 	accepted, err := n.acceptances(before, found)
 	if err != nil {
 		fmt.Fprintf(n.stderr, "nightly: %s\n", cli.Field(err.Error()))
@@ -152,18 +157,19 @@ func (n *night) gate() error {
 	// regression or change point, or a missing result (tools/alert).
 	var tonight []alert.Alert
 	if db != nil {
-		tonight, v.alerts = n.enterAlerts(ctx, db, changes, found, before, j, &v)
+		tonight, v.alerts = n.enterAlerts(ctx, db, changes, found, before, j, v)
 	}
 	pair := comparePair(n.dashboard, before, found)
-	text := n.summary(found, v, j, tonight, pair)
+	text := n.summary(found, *v, j, tonight, pair)
 	if n.annotate != nil {
-		if err := n.annotate(n.annotationStyle(v, tonight), text); err != nil {
+		if err := n.annotate(n.annotationStyle(*v, tonight), text); err != nil {
 			fmt.Fprintf(n.stderr, "nightly: the annotation failed: %v\n", err)
 		}
 	}
 	fmt.Fprintln(n.stdout, text)
 
-	if n.fails(v) {
+	if n.fails(*v) {
+		n.run.baseline = "the night failed: the baseline stays"
 		return cli.ExitError{Status: verdictlib.StatusRegressed}
 	}
 	return n.keepOrPromote(found, tonight)
@@ -211,20 +217,28 @@ func (n *night) annotationStyle(v verdict, tonight []alert.Alert) string {
 func (n *night) keepOrPromote(found []result.Found, tonight []alert.Alert) error {
 	if n.testsFailed {
 		fmt.Fprintln(n.stdout, "Tests failed tonight: the baseline stays.")
+		n.run.baseline = "tests failed tonight: the baseline stays"
 		return nil
 	}
 	// Refused, not failed: the night's figures were judged all the same.
 	if err := trustedOrigins(found); err != nil {
 		fmt.Fprintf(n.stdout, "The baseline stays: %v\n", err)
+		n.run.baseline = "the night is not a scheduled build of " + result.TrustedBranch + ": the baseline stays"
 		return nil
 	}
 	if held := holding(tonight); len(held) > 0 {
+		n.run.baseline = "alerts " + strings.Join(held, ", ") + " hold the baseline"
 		fmt.Fprintf(n.stdout, "The baseline stays: alerts %s are regressions against it, neither fixed nor accepted; "+
 			"it moves when they are (an accepted one's new level becomes the baseline).\n", strings.Join(held, ", "))
 		return nil
 	}
 	fmt.Fprintln(n.stdout, "--- :floppy_disk: This night becomes the baseline")
-	return n.promote(found)
+	if err := n.promote(found); err != nil {
+		n.run.baseline = "the promotion failed: the baseline stays"
+		return err
+	}
+	n.run.promoted, n.run.baseline = true, "this night became the baseline"
+	return nil
 }
 
 // readNight reads the night's results, one at a time.
@@ -340,19 +354,11 @@ func comparePair(dashboard *url.URL, before, found []result.Found) summary.Pair 
 // dayOf is the UTC date the night's first result started, 2026-11-20:
 // the night as the dashboard's compare page names it.
 func dayOf(all []result.Found) string {
-	var first time.Time
-	for _, f := range all {
-		if f.Err != nil {
-			continue
-		}
-		if t, err := time.Parse(time.RFC3339, f.Result.Environment.Started); err == nil && (first.IsZero() || t.Before(first)) {
-			first = t
-		}
-	}
+	first := firstStarted(all)
 	if first.IsZero() {
 		return ""
 	}
-	return first.UTC().Format(time.DateOnly)
+	return first.Format(time.DateOnly)
 }
 
 func commitOf(all []result.Found) string {

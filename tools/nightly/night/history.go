@@ -47,8 +47,10 @@ type historyConfig struct {
 	// bisected in checkout (tools/bisect/firstbad).
 	bisect   bool
 	checkout string
-	// name is the database's DSN without its password, once open.
-	name string
+	// name is the database's DSN without its password, and access its
+	// access, once open ("" before).
+	name   string
+	access history.Access
 }
 
 // chartedFigure tells whether a figure gets a chart and a change-point
@@ -63,7 +65,7 @@ func chartedFigure(s history.Series) bool {
 func (h *historyConfig) open(ctx context.Context) (*history.DB, error) {
 	db, err := h.openOrCreate(ctx)
 	if err == nil {
-		h.name = db.Name()
+		h.name, h.access = db.Name(), db.Access()
 	}
 	return db, err
 }
@@ -155,8 +157,7 @@ func (n *night) record(ctx context.Context, db *history.DB, found []result.Found
 func (n *night) archive(found []result.Found) ([]string, error) {
 	env := found[0].Result.Environment
 	started, _ := time.Parse(time.RFC3339, env.Started)
-	name := started.UTC().Format("20060102T150405Z") + "-" + gitwork.Short(env.Source.Commit)
-	dir := filepath.Join(n.history.dir, history.NightsDir, name)
+	dir := n.nightDir(started, env.Source.Commit)
 	var zips []string
 	for _, f := range found {
 		zips = append(zips, filepath.Join(dir, result.Test(f), result.ZipName))
@@ -176,6 +177,12 @@ func (n *night) archive(found []result.Found) ([]string, error) {
 		}
 	}
 	return zips, os.Rename(tmp, dir)
+}
+
+// nightDir is the history's directory of the night that started then at
+// commit: nights/20261106T020000Z-COMMIT ("unknown" for no commit).
+func (n *night) nightDir(started time.Time, commit string) string {
+	return filepath.Join(n.history.dir, history.NightsDir, started.UTC().Format("20060102T150405Z")+"-"+gitwork.Short(commit))
 }
 
 // archiveReport keeps tonight's report with tonight's archived results,

@@ -17,12 +17,14 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"havlak-lab/internal/cli"
 	"havlak-lab/internal/labcache"
 	"havlak-lab/internal/labdir"
 	"havlak-lab/tools/history"
 	"havlak-lab/tools/nightly/nightdir"
+	"havlak-lab/tools/nightly/runrecord"
 	"havlak-lab/tools/result"
 	"havlak-lab/tools/summary"
 )
@@ -48,6 +50,10 @@ type GateOptions struct {
 	// benchmarks: MergeNight), one a line: the summary lists them, and
 	// the night fails.
 	Incomplete []string
+	// Sharded: the night was merged from the map's shards (MergeNight),
+	// Shards each as the merge found it; the run's record names them.
+	Sharded bool
+	Shards  []runrecord.Shard
 	// Bisect: each new regression of the history is bisected
 	// (tools/bisect/firstbad), its first bad commit put in its alert.
 	Bisect bool
@@ -118,6 +124,7 @@ func Gate(o GateOptions) error {
 		stderr:      stderr,
 		annotate:    o.Annotate,
 		dashboard:   dashboard,
+		run:         runState{started: time.Now(), sharded: o.Sharded, shards: o.Shards},
 	}
 	if o.Otava != "" {
 		n.history = &historyConfig{dir: absolute(cli.UserPath(o.HistoryDir)), dsn: o.History, otava: absolute(o.Otava),
@@ -132,7 +139,10 @@ func Gate(o GateOptions) error {
 	} else {
 		fmt.Fprintln(stdout, "No --otava: the night does not enter the history, and no change points are searched.")
 	}
-	return n.gate()
+	// The run's record is written however the gate ends (runs.go).
+	err = n.gate()
+	n.writeRun(err)
+	return err
 }
 
 // BuildkiteAnnotator returns what posts the summary as the Buildkite

@@ -18,6 +18,7 @@ import (
 	"havlak-lab/internal/cli"
 	"havlak-lab/tools/history"
 	"havlak-lab/tools/nightly/nightdir"
+	"havlak-lab/tools/nightly/runrecord"
 	"havlak-lab/tools/nightly/shard"
 	"havlak-lab/tools/perf/perfspec"
 	"havlak-lab/tools/result"
@@ -278,19 +279,28 @@ func (e *MergeError) Lines() []string {
 // It prints each shard's machine and count. With the manifest, the map is
 // the one the shards ran (shard.Place), its placements named.
 func Merge(mapFile, manifest, shards, dest string, stdout io.Writer) error {
+	_, err := merge(mapFile, manifest, shards, dest, stdout)
+	return err
+}
+
+// merge is Merge, which also returns each shard of the map as it found
+// it, for the run's record (runrecord.Shard); none when it refused the
+// shards.
+func merge(mapFile, manifest, shards, dest string, stdout io.Writer) ([]runrecord.Shard, error) {
 	mapFile, shards, dest = cli.UserPath(mapFile), cli.UserPath(shards), cli.UserPath(dest)
 	m, err := shard.ReadPlaced(mapFile, manifest, stdout)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := result.Apart("the shards' results", shards, "the merged night", dest); err != nil {
-		return cli.Usagef("%v: refused", err)
+		return nil, cli.Usagef("%v: refused", err)
 	}
 	if entries, err := os.ReadDir(dest); err == nil && len(entries) > 0 {
-		return cli.Usagef("%s: not empty: the merged night is written into a new directory", dest)
+		return nil, cli.Usagef("%s: not empty: the merged night is written into a new directory", dest)
 	} else if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return err
+		return nil, err
 	}
+	var found []runrecord.Shard
 	owner := map[string]int{} // a test's name: the shard the map gives it
 	for _, s := range m.Shards {
 		for _, b := range s.Benchmarks {
@@ -302,17 +312,23 @@ func Merge(mapFile, manifest, shards, dest string, stdout io.Writer) error {
 	zips := map[string]string{} // test name: its outputs.zip
 	for _, s := range m.Shards {
 		dir := filepath.Join(shards, ShardDir(s.Index))
+		rec := runrecord.Shard{Index: s.Index, State: runrecord.Reported, Expected: len(s.Benchmarks)}
 		if !isDir(dir) {
 			merr.Failed = append(merr.Failed, fmt.Sprintf("shard %d never reported: no %s", s.Index, dir))
+			rec.State, rec.Why = runrecord.Missing, "never reported"
 			for _, b := range s.Benchmarks {
 				merr.Missing = append(merr.Missing, Missing{s.Index, b.Name, b.Test, "the shard never reported"})
+				rec.Missing = append(rec.Missing, b.Name)
 			}
+			found = append(found, rec)
 			continue
 		}
 		if code, name, err := buildExit(filepath.Join(dir, nightdir.Events)); err != nil {
 			merr.Failed = append(merr.Failed, fmt.Sprintf("shard %d never said how its tests ended: %v", s.Index, err))
+			rec.State, rec.Why = runrecord.ShardFailed, "never said how its tests ended"
 		} else if code != 0 {
 			merr.Failed = append(merr.Failed, fmt.Sprintf("shard %d failed: its tests ended %s (exit status %d)", s.Index, name, code))
+			rec.State, rec.Why = runrecord.ShardFailed, fmt.Sprintf("its tests ended %s (exit status %d)", name, code)
 		}
 		n, err := result.OpenNight(dir, nightdir.Layout())
 		if err != nil {
@@ -351,28 +367,32 @@ func Merge(mapFile, manifest, shards, dest string, stdout io.Writer) error {
 		for _, b := range s.Benchmarks {
 			if _, ok := zips[shard.TestName(b.Test)]; !ok {
 				merr.Missing = append(merr.Missing, Missing{s.Index, b.Name, b.Test, "no result in " + dir})
+				rec.Missing = append(rec.Missing, b.Name)
+			} else {
+				rec.Results++
 			}
 		}
+		found = append(found, rec)
 	}
 	if len(refused) > 0 {
-		return fmt.Errorf("%s: not merged (%d refused):\n  %s", shards, len(refused), strings.Join(refused, "\n  "))
+		return nil, fmt.Errorf("%s: not merged (%d refused):\n  %s", shards, len(refused), strings.Join(refused, "\n  "))
 	}
 	if err := os.MkdirAll(dest, 0o755); err != nil {
-		return err
+		return nil, err
 	}
 	for _, test := range slices.Sorted(maps.Keys(zips)) {
 		if err := copyFile(zips[test], filepath.Join(dest, test, result.ZipName)); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	if _, err := result.OpenNight(dest, nightdir.Layout()); err != nil {
-		return err
+		return nil, err
 	}
 	fmt.Fprintf(stdout, "%s: one night of %d results from %d shards\n", dest, len(zips), len(m.Shards))
 	if len(merr.Failed) > 0 || len(merr.Missing) > 0 {
-		return &merr
+		return found, &merr
 	}
-	return nil
+	return found, nil
 }
 
 // MergeOptions are what MergeNight runs on: `nightly merge`'s flags.
@@ -406,11 +426,12 @@ func MergeNight(o MergeOptions) error {
 	if err := downloadShards(cli.UserPath(o.Shards), o.Gate.Stdout, o.Gate.Stderr); err != nil {
 		return err
 	}
-	err := Merge(o.Map, o.Manifest, o.Shards, o.Gate.Artifacts, o.Gate.Stdout)
+	found, err := merge(o.Map, o.Manifest, o.Shards, o.Gate.Artifacts, o.Gate.Stdout)
 	var merr *MergeError
 	if err != nil && !errors.As(err, &merr) {
 		return err
 	}
+	o.Gate.Sharded, o.Gate.Shards = true, found
 	if merr != nil {
 		fmt.Fprintf(o.Gate.Stderr, "nightly: %s\n", cli.Printable(merr.Error()))
 		o.Gate.TestsFailed, o.Gate.Incomplete = true, merr.Lines()

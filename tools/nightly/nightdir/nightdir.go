@@ -5,7 +5,10 @@
 // named like one.
 package nightdir
 
-import "havlak-lab/tools/result"
+import (
+	"havlak-lab/tools/nightly/runrecord"
+	"havlak-lab/tools/result"
+)
 
 const (
 	// Events is the build event file the job's bazel test writes.
@@ -18,10 +21,15 @@ const (
 	Benchgate = "benchgate"
 	// Trends is the history's series for the report's charts.
 	Trends = "trends.json"
+	// Run is the gate's record of the run (tools/nightly/runrecord), in
+	// the night's artifacts and in its directory of the history's archive
+	// (history.NightsDir/NIGHT/run.json), where a night that archived
+	// nothing has it alone.
+	Run = runrecord.FileName
 )
 
 // Layout is the job's own names, each to whether it is a directory: a new
 // map each call, so no reader can change another's.
 func Layout() result.NightLayout {
-	return result.NightLayout{Events: false, Report: true, Exports: true, Benchgate: true, Trends: false}
+	return result.NightLayout{Events: false, Report: true, Exports: true, Benchgate: true, Trends: false, Run: false}
 }

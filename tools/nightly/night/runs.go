@@ -1,0 +1,205 @@
+package night
+
+// The run's record (tools/nightly/runrecord, docs/nightly.md#the-runs-record):
+// what the gate learns of the run as it goes (runState), written when it
+// ends, whatever the ending, into the night's artifacts and into the
+// night's directory of the history's archive, where the dashboard's
+// landing page reads it. A night that archived nothing (every shard
+// failed, the history refused or could not be opened) gets its directory
+// there all the same, holding its record alone: a run that failed is
+// shown, never hidden.
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"havlak-lab/internal/cli"
+	"havlak-lab/internal/gitwork"
+	"havlak-lab/tools/history"
+	"havlak-lab/tools/nightly/nightdir"
+	"havlak-lab/tools/nightly/runrecord"
+	"havlak-lab/tools/result"
+)
+
+// runState is what the gate knows of the run so far.
+type runState struct {
+	// started is when the gate started.
+	started time.Time
+	// sharded: the night was merged from the map's shards, each as the
+	// merge found it.
+	sharded bool
+	shards  []runrecord.Shard
+	// opened: the gate read the night (result.OpenNight); a night it
+	// refused is written nothing, its record included.
+	opened bool
+	found  []result.Found
+	// verdict is what the gates found.
+	verdict verdict
+	// promoted: the night became the baseline; baseline says what became
+	// of the baseline.
+	promoted bool
+	baseline string
+}
+
+// runRecord is the run's record, the gate having ended with err.
+func (n *night) runRecord(err error) *runrecord.Record {
+	rs := &n.run
+	r := &runrecord.Record{Finished: time.Now().UTC(), Commit: commitOf(rs.found), Sharded: rs.sharded, Shards: rs.shards,
+		Results: len(rs.found), ExitStatus: cli.Status(err), Promoted: rs.promoted, Baseline: rs.baseline}
+	r.Started = firstStarted(rs.found)
+	if r.Started.IsZero() || r.Started.After(r.Finished) {
+		r.Started = rs.started.UTC()
+	}
+	if r.Commit == "" {
+		r.Commit = n.checkoutCommit()
+	}
+	for _, f := range rs.found {
+		if f.Err != nil {
+			r.Unreadable++
+		}
+	}
+	v := rs.verdict
+	if r.Results == 0 {
+		r.Reasons = append(r.Reasons, "the night holds no result")
+	}
+	if n.testsFailed {
+		r.Reasons = append(r.Reasons, "the night's tests failed")
+	}
+	if len(n.incomplete) > 0 {
+		failed := 0
+		for _, s := range rs.shards {
+			if s.State != runrecord.Reported {
+				failed++
+			}
+		}
+		r.Reasons = append(r.Reasons, fmt.Sprintf("the night is incomplete: %d shards failed or never reported", failed))
+	}
+	switch {
+	case v.regressed && v.alerts:
+		r.Reasons = append(r.Reasons, "a new alert fails it (a regression, a change point or a missing result)")
+	case v.regressed:
+		r.Reasons = append(r.Reasons, "a benchmark regressed")
+	}
+	if v.unreadable || r.Unreadable > 0 {
+		r.Reasons = append(r.Reasons, "a result could not be read")
+	}
+	if v.failed {
+		r.Reasons = append(r.Reasons, "a gate could not run (see the log)")
+	}
+	if err != nil && len(r.Reasons) == 0 {
+		// Not the error itself: it names the agent's paths, and the
+		// dashboard shows the record to whoever reaches it.
+		r.Reasons = append(r.Reasons, "the gate stopped on an error (see the log)")
+	}
+	switch {
+	case r.Results == 0:
+		r.Status = runrecord.NoResults
+	case len(r.Reasons) > 0:
+		r.Status = runrecord.Failed
+	default:
+		r.Status = runrecord.Passed
+	}
+	if r.Baseline == "" && r.Status != runrecord.Passed {
+		r.Baseline = "the baseline stays"
+	}
+	return r
+}
+
+// writeRun writes the run's record, the gate having ended with err, into
+// the night's artifacts and, with a history, into its archive: the
+// night's directory there, made for the record when the night archived
+// no result. A record not written is said on stderr, and does not change
+// how the gate ended. A night the gate refused gets none; nor, in a
+// shared history's archive, a run not of a scheduled build of main.
+func (n *night) writeRun(err error) {
+	if !n.run.opened {
+		return
+	}
+	r := n.runRecord(err)
+	if werr := runrecord.Write(filepath.Join(n.artifacts, nightdir.Run), r); werr != nil {
+		fmt.Fprintf(n.stderr, "nightly: the run's record: %v\n", werr)
+	}
+	if n.history == nil {
+		return
+	}
+	dir := n.archivedNight
+	if dir == "" {
+		if ok, why := n.runTrusted(); !ok && n.history.access != history.Personal {
+			fmt.Fprintf(n.stdout, "The run's record is not archived: %s.\n", cli.Field(why))
+			return
+		}
+		dir = n.nightDir(r.Started, hexCommit(r.Commit))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			fmt.Fprintf(n.stderr, "nightly: the run's record: %v\n", err)
+			return
+		}
+	}
+	if werr := runrecord.Write(filepath.Join(dir, nightdir.Run), r); werr != nil {
+		fmt.Fprintf(n.stderr, "nightly: the run's record: %v\n", werr)
+		return
+	}
+	fmt.Fprintf(n.stdout, "The run's record: %s, %s\n", cli.Field(filepath.Join(dir, nightdir.Run)), r.Status)
+}
+
+// runTrusted tells whether the run is a scheduled build of main, as its
+// results say (trustedOrigins) or, with none, as this process's
+// environment does (result.CaptureOrigin): only such a run's record
+// enters a shared history's archive, as only its results do.
+func (n *night) runTrusted() (bool, string) {
+	readable := 0
+	for _, f := range n.run.found {
+		if f.Err == nil {
+			readable++
+		}
+	}
+	if readable > 0 {
+		if err := trustedOrigins(n.run.found); err != nil {
+			return false, "its results are not all a scheduled build of " + result.TrustedBranch
+		}
+		return true, ""
+	}
+	return result.CaptureOrigin(os.Getenv).Trusted()
+}
+
+// checkoutCommit is the commit the job checked out, for a night with no
+// result to say: $BUILDKITE_COMMIT, else the checkout's HEAD, else "".
+func (n *night) checkoutCommit() string {
+	if c := os.Getenv("BUILDKITE_COMMIT"); c != "" {
+		return c
+	}
+	if n.checkout == "" {
+		return ""
+	}
+	out, err := gitwork.Repo(n.checkout).Output("rev-parse", "HEAD")
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(out)
+}
+
+// firstStarted is when the night's first readable result started, zero
+// for none.
+func firstStarted(all []result.Found) time.Time {
+	var first time.Time
+	for _, f := range all {
+		if f.Err != nil {
+			continue
+		}
+		if t, err := time.Parse(time.RFC3339, f.Result.Environment.Started); err == nil && (first.IsZero() || t.Before(first)) {
+			first = t
+		}
+	}
+	return first.UTC()
+}
+
+// hexCommit is commit when it is a commit's hash, hex digits, else "":
+// a night's directory is named by it.
+func hexCommit(commit string) string {
+	if commit == "" || len(commit) > 64 || strings.Trim(commit, "0123456789abcdef") != "" {
+		return ""
+	}
+	return commit
+}

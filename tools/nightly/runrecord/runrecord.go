@@ -1,0 +1,251 @@
+// Package runrecord is the nightly job's record of one run
+// (docs/nightly.md#the-runs-record), run.json: when it started and
+// finished, its commit, the shards it expected and which reported, failed
+// or never did (naming the benchmarks they left without a result), how
+// many results it collected, the gate's verdict and exit status, and
+// whether the night became the baseline. The gate writes it
+// (tools/nightly/night) into the night's artifacts and into the history's
+// archive of nights, a night that archived nothing included; the
+// dashboard's landing page reads it. Every reader and writer goes through
+// here: Write checks and writes it whole or not at all, Read and Parse
+// refuse another version, an unknown field, more than MaxSize bytes or a
+// record that does not check.
+package runrecord
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"time"
+
+	"havlak-lab/internal/atomicfile"
+)
+
+// FileName is the record's name in a night's directory (nightdir.Run).
+const FileName = "run.json"
+
+// Version is the version of run.json this package writes and reads.
+const Version = 1
+
+// MaxSize bounds what Read reads: a record names a few shards and their
+// missing benchmarks, a few KiB.
+const MaxSize = 1 << 20
+
+// A Status is how the run ended, as the gate judged it.
+type Status string
+
+const (
+	// Passed: the gate ran every step and found nothing that fails the
+	// night.
+	Passed Status = "passed"
+	// Failed: a regression, a failed test or shard, a missing or
+	// unreadable result, or a step that could not run (Reasons).
+	Failed Status = "failed"
+	// NoResults: the run collected no result at all (every shard failed,
+	// or the build made none): it fails.
+	NoResults Status = "no results"
+)
+
+// A ShardState is what became of one shard of the map.
+type ShardState string
+
+const (
+	// Reported: its tests passed and its results arrived.
+	Reported ShardState = "reported"
+	// ShardFailed: its tests failed, or its build never said how it
+	// ended; what results it has were merged.
+	ShardFailed ShardState = "failed"
+	// Missing: the shard never reported (no directory of its results).
+	Missing ShardState = "missing"
+)
+
+// A Record is one run of the nightly job.
+type Record struct {
+	SchemaVersion int `json:"schema_version"`
+	// Started is when the night's first result started (its tests' run),
+	// or, for a run with none, when its gate started; Finished is when
+	// the gate wrote the record.
+	Started  time.Time `json:"started"`
+	Finished time.Time `json:"finished"`
+	// Commit is the commit the night's results were built at, "" when no
+	// result or checkout says.
+	Commit string `json:"commit,omitempty"`
+	// Sharded: the night was merged from the shards of the map (nightly
+	// merge), Shards each of them; an unsharded run (nightly gate) has
+	// none.
+	Sharded bool    `json:"sharded"`
+	Shards  []Shard `json:"shards,omitempty"`
+	// Results is how many results the night collected, Unreadable how
+	// many of them could not be read.
+	Results    int `json:"results"`
+	Unreadable int `json:"unreadable"`
+	// Status is the gate's verdict, ExitStatus the status the gate exited
+	// with (0 for a night whose tests failed but whose results passed: the
+	// job fails with Bazel's status), Reasons what failed the night, one a
+	// line: at least one unless it passed.
+	Status     Status   `json:"status"`
+	ExitStatus int      `json:"exit_status"`
+	Reasons    []string `json:"reasons,omitempty"`
+	// Promoted: the night became the baseline; Baseline says what became
+	// of the baseline, in words.
+	Promoted bool   `json:"promoted"`
+	Baseline string `json:"baseline,omitempty"`
+}
+
+// A Shard is one shard of the map, as the merge found it.
+type Shard struct {
+	Index int        `json:"index"`
+	State ShardState `json:"state"`
+	// Why says what failed, for a shard not reported.
+	Why string `json:"why,omitempty"`
+	// Expected is how many benchmarks the map gives it, Results how many
+	// results of it arrived, Missing the benchmarks without one.
+	Expected int      `json:"expected"`
+	Results  int      `json:"results"`
+	Missing  []string `json:"missing,omitempty"`
+}
+
+// Duration is how long the run took, from Started to Finished.
+func (r *Record) Duration() time.Duration { return r.Finished.Sub(r.Started) }
+
+// Reported counts the shards that reported.
+func (r *Record) Reported() int {
+	n := 0
+	for _, s := range r.Shards {
+		if s.State == Reported {
+			n++
+		}
+	}
+	return n
+}
+
+// Check reports the first thing that makes r not a run record.
+func (r *Record) Check() error {
+	switch {
+	case r.SchemaVersion != Version:
+		return fmt.Errorf("schema_version %d: this reader knows version %d", r.SchemaVersion, Version)
+	case r.Started.IsZero() || r.Finished.IsZero():
+		return errors.New("no started or finished time")
+	case r.Finished.Before(r.Started):
+		return fmt.Errorf("finished %s before it started, %s", r.Finished.Format(time.RFC3339), r.Started.Format(time.RFC3339))
+	case r.Results < 0 || r.Unreadable < 0 || r.Unreadable > r.Results:
+		return fmt.Errorf("results %d, unreadable %d: want counts, the unreadable among the results", r.Results, r.Unreadable)
+	case !r.Sharded && len(r.Shards) > 0:
+		return fmt.Errorf("%d shards in a run that was not sharded", len(r.Shards))
+	}
+	switch r.Status {
+	case Passed:
+		if r.ExitStatus != 0 || len(r.Reasons) > 0 {
+			return fmt.Errorf("status passed, with exit status %d and %d reasons to fail", r.ExitStatus, len(r.Reasons))
+		}
+	case Failed, NoResults:
+		// The gate may pass a night whose tests failed (the job fails with
+		// Bazel's status): a reason says why it failed, not the status.
+		if len(r.Reasons) == 0 {
+			return fmt.Errorf("status %s, with no reason", r.Status)
+		}
+	default:
+		return fmt.Errorf("status %q: want passed, failed or no results", r.Status)
+	}
+	if r.Status == NoResults && r.Results > 0 {
+		return fmt.Errorf("status no results, with %d results", r.Results)
+	}
+	seen := map[int]bool{}
+	for i, s := range r.Shards {
+		switch {
+		case s.Index < 0 || seen[s.Index]:
+			return fmt.Errorf("shards[%d]: index %d: negative or repeated", i, s.Index)
+		case s.State != Reported && s.State != ShardFailed && s.State != Missing:
+			return fmt.Errorf("shards[%d] (shard %d): state %q: want reported, failed or missing", i, s.Index, s.State)
+		case s.Expected < 0 || s.Results < 0:
+			return fmt.Errorf("shards[%d] (shard %d): negative counts", i, s.Index)
+		}
+		seen[s.Index] = true
+	}
+	return nil
+}
+
+// Marshal checks r and encodes it, at this package's version.
+func Marshal(r *Record) ([]byte, error) {
+	r.SchemaVersion = Version
+	if err := r.Check(); err != nil {
+		return nil, err
+	}
+	data, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(data, '\n'), nil
+}
+
+// Write writes r to path whole, or leaves path as it was.
+func Write(path string, r *Record) error {
+	data, err := Marshal(r)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return atomicfile.WriteFile(path, data, 0o644)
+}
+
+// Parse reads and checks a record's JSON: one value of this version, no
+// field it does not know.
+func Parse(data []byte) (*Record, error) {
+	if len(data) > MaxSize {
+		return nil, fmt.Errorf("%d bytes, more than a run record's %d", len(data), MaxSize)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var r Record
+	if err := dec.Decode(&r); err != nil {
+		return nil, err
+	}
+	if dec.More() {
+		return nil, errors.New("more than one JSON value")
+	}
+	if err := r.Check(); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+// Read reads and checks the record at path, at most MaxSize bytes of it;
+// an error names the file.
+func Read(path string) (*Record, error) {
+	return ReadFS(osFS{}, path)
+}
+
+// ReadFS is Read of the file name of fsys (an os.Root's, for a reader
+// that must stay inside the archive). A record that is not there is an
+// error that is fs.ErrNotExist.
+func ReadFS(fsys fs.FS, name string) (*Record, error) {
+	// Checked before it is opened: a named pipe would block the reader.
+	if info, err := fs.Stat(fsys, name); err != nil {
+		return nil, err
+	} else if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file", name)
+	}
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	r, err := Parse(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: not a run record: %w", name, err)
+	}
+	return r, nil
+}
+
+// osFS opens paths as os.Open does, relative or absolute.
+type osFS struct{}
+
+func (osFS) Open(name string) (fs.File, error)     { return os.Open(name) }
+func (osFS) Stat(name string) (fs.FileInfo, error) { return os.Stat(name) }

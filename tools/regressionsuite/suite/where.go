@@ -34,8 +34,24 @@ func (w Where) String() string {
 	case a.Outside():
 		return attribution.OutsideLabel
 	}
-	return numfmt.Share(a.Parts[attribution.ChangedLines].Delta(), a.Delta()) + " in " + attribution.ChangedLines.String()
+	share := numfmt.Share(a.Parts[attribution.ChangedLines].Delta(), a.Delta())
+	if share == "" {
+		share = "0%"
+	}
+	text := share + " in " + attribution.ChangedLines.String()
+	most := attribution.ChangedLines
+	for p := range attribution.NumParts {
+		if abs(a.Parts[p].Delta()) > abs(a.Parts[most].Delta()) {
+			most = p
+		}
+	}
+	if most != attribution.ChangedLines {
+		text += ", most in " + most.String()
+	}
+	return text
 }
+
+func abs(v int64) int64 { return max(v, -v) }
 
 // figureToAttribute is the figure of a case's benchmark whose change is
 // attributed: a regression case's own figure; for a neutral case, the

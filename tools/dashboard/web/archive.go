@@ -130,7 +130,7 @@ func (s *Server) openArchive() (*os.Root, error) {
 	}
 	root, err := os.OpenRoot(s.opts.Archive)
 	if err != nil {
-		return nil, missing("the archive %s cannot be opened (--archive): %v", s.opts.Archive, unwrapPath(err))
+		return nil, missing("the archive cannot be opened (--archive): %v", unwrapPath(err))
 	}
 	return root, nil
 }
@@ -195,7 +195,7 @@ func (s *Server) nightReport(w http.ResponseWriter, r *http.Request) {
 	dir := path.Join(history.NightsDir, night, nightdir.Report)
 	report, err := root.OpenRoot(dir)
 	if err != nil {
-		s.failArchive(w, missing("the archive %s has no report of the night %s: %v", s.opts.Archive, night, unwrapPath(err)))
+		s.failArchive(w, missing("the archive has no report of the night %s: %v", night, unwrapPath(err)))
 		return
 	}
 	defer report.Close()
@@ -205,7 +205,7 @@ func (s *Server) nightReport(w http.ResponseWriter, r *http.Request) {
 	}
 	f, info, served, err := openServed(report, name)
 	if err != nil {
-		s.failArchive(w, missing("%s/%s in the archive %s: %v", dir, name, s.opts.Archive, err))
+		s.failArchive(w, missing("%s/%s in the archive: %v", dir, name, err))
 		return
 	}
 	defer f.Close()

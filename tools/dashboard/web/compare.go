@@ -745,7 +745,7 @@ func diffKind(cost string, a, b *history.Stored) (string, string) {
 		}
 		if _, _, ok := archived(st.Source); !ok || !result.IsSHA256(st.SHA256) {
 			return "", "no profile diff: " + st.Result.Environment.Source.Commit + "'s result was not ingested from the nightly " +
-				"job's archive (its source: " + st.Source + "), where the dashboard reads profiles"
+				"job's archive, where the dashboard reads profiles"
 		}
 	}
 	for _, k := range kinds {

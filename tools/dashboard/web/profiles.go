@@ -186,7 +186,7 @@ func (s *Server) readProfile(ctx context.Context, id, kind string) (*profile.Pro
 	defer out.Close()
 	rc, err := out.OpenFile(name)
 	if err != nil {
-		return nil, missing("%s in the archive %s: %v", zip, s.opts.Archive, err)
+		return nil, missing("%s in the archive: %v", zip, err)
 	}
 	defer rc.Close()
 	data, err := io.ReadAll(io.LimitReader(rc, maxProfileBytes+1))
@@ -273,8 +273,8 @@ const (
 func (s *Server) archivedOutputs(st *history.Stored, what string) (result.Outputs, string, error) {
 	night, test, ok := archived(st.Source)
 	if !ok {
-		return nil, "", missing("%s's result %s was not ingested from the nightly job's archive (its source: %s): "+
-			"the dashboard reads the %s of the archive's results only", st.Result.Benchmark.Name, st.SHA256, st.Source, what)
+		return nil, "", missing("%s's result %s was not ingested from the nightly job's archive: "+
+			"the dashboard reads the %s of the archive's results only", st.Result.Benchmark.Name, st.SHA256, what)
 	}
 	root, err := s.openArchive()
 	if err != nil {
@@ -284,7 +284,7 @@ func (s *Server) archivedOutputs(st *history.Stored, what string) (result.Output
 	zip := path.Join(history.NightsDir, night, test, result.ZipName)
 	out, err := result.OpenZipIn(root, zip)
 	if err != nil {
-		return nil, "", missing("%s in the archive %s: %v", zip, s.opts.Archive, unwrapPath(err))
+		return nil, "", missing("%s in the archive: %v", zip, unwrapPath(err))
 	}
 	return out, zip, nil
 }

@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -740,7 +742,14 @@ func checkMultiples(t *testing.T, d *webdrivertest.Driver) {
 // submits the picker and shows that night, of no regression.
 func TestLandingInBrowser(t *testing.T) {
 	db, _ := testHistory(t)
-	srv := serve(t, db)
+	// With a forge's commit template: the night's commit is a link to it.
+	const forge = "https://forge.example/lab/commit/"
+	s, err := New(db, Options{Archive: filepath.Dir(db.Name()), Links: Links{Commit: forge + "{commit}"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(s)
+	defer srv.Close()
 	d := webdrivertest.Start(t, 1400)
 
 	d.Open(srv.URL + "/")
@@ -750,13 +759,19 @@ func TestLandingInBrowser(t *testing.T) {
 		Points     int
 		Alerts     int
 		Hostile    int
+		Commit     string
 	}
 	d.Script(&page, `const row = document.querySelector("#regressed tbody tr");
 		const spark = row.querySelector("svg.spark");
+		const commit = document.querySelector("h1 a.commit");
 		return {first: row.innerText, sparkWidth: spark.getBoundingClientRect().width,
 			points: spark.querySelector("polyline").points.numberOfItems,
 			alerts: document.querySelectorAll(".night-alerts li").length,
-			hostile: document.querySelectorAll("main img").length};`)
+			hostile: document.querySelectorAll("main img").length,
+			commit: commit ? commit.href : ""};`)
+	if page.Commit != forge+commitOf(nights-1) {
+		t.Errorf("the night's commit links %q, want %q", page.Commit, forge+commitOf(nights-1))
+	}
 	for _, want := range []string{"havlak6", "real_seconds", "1.5", "+50.00%", "REGRESSED"} {
 		if !strings.Contains(page.First, want) {
 			t.Errorf("the first regression reads %q, want %q in it", page.First, want)

@@ -399,8 +399,8 @@ func TestCompareNights(t *testing.T) {
 	if m := diff.FindStringSubmatch(body); m == nil || m[1] == m[2] {
 		t.Errorf("%s: havlak6's regression does not link its profile diff", byNight)
 	}
-	if !regexp.MustCompile(`<a class="alert-diffs" href="/alerts/\d+">alert \d+</a> <a class="archived-diff" href="/nights/20261106T020000Z-cf0000000000/report/stages/havlak6/cpu-diff.svg">` +
-		regexp.QuoteMeta(readerPath(viewer{}, archivedDiff)) + `</a>`).MatchString(body) || strings.Contains(body, archivedDiff) {
+	if !regexp.MustCompile(`<a class="alert-diffs" href="/alerts/\d+">alert \d+</a> <a class="archived-diff" href="/nights/20261106T020000Z-cf0000000000/report/stages/havlak6/cpu-diff.svg">`+
+		regexp.QuoteMeta(readerPath(viewer{}, archivedDiff))+`</a>`).MatchString(body) || strings.Contains(body, archivedDiff) {
 		t.Errorf("%s: havlak6's regression does not link the alert's diff in the archive", byNight)
 	}
 

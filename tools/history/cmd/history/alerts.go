@@ -23,7 +23,8 @@ import (
 var alertsUsage = func() string {
 	lines := []string{"usage:",
 		"  history alerts DSN [list] [--state S] [--kind K] [--benchmark B] [--all]",
-		"  history alerts DSN show ID"}
+		"  history alerts DSN show ID",
+		"  history alerts DSN assign ID NAME [--by NAME]   (NAME \"\": nobody)"}
 	for _, act := range alert.Actions {
 		lines = append(lines, fmt.Sprintf("  history alerts DSN %s ID %s [--by NAME]", act, alert.Flags.Usage(act)))
 	}
@@ -36,6 +37,9 @@ var alertsUsage = func() string {
 // changes their states (tools/alert decides what is allowed). Bad usage
 // exits 2; an unknown alert or a change its state refuses, 1.
 func runAlerts(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) > 1 && args[1] == "assign" {
+		return runAssign(ctx, args, stdout, stderr)
+	}
 	fs := flag.NewFlagSet("history alerts", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprintln(stderr, alertsUsage); fs.PrintDefaults() }
@@ -115,6 +119,47 @@ func runAlerts(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	return nil
 }
 
+// runAssign is `history alerts DSN assign ID NAME`: it assigns the alert
+// to NAME ("" for nobody), as the dashboard's assign form does
+// (tools/alert decides what is allowed), recorded by --by or the user
+// running the command.
+func runAssign(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("history alerts assign", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprintln(stderr, alertsUsage); fs.PrintDefaults() }
+	by := fs.String("by", "", "who assigns it (`NAME`; default $USER)")
+	pos, help, err := parse(fs, args)
+	if help || err != nil {
+		return err
+	}
+	if len(pos) != 4 {
+		return cli.Usagef("alerts assign wants one alert ID and the assignee (\"\" for nobody)\n%s", alertsUsage)
+	}
+	id, err := strconv.ParseInt(pos[2], 10, 64)
+	if err != nil || id < 1 {
+		return cli.Usagef("alerts assign: alert ID %q: want a number that history alerts list shows", pos[2])
+	}
+	who, err := whoChanges("assign", *by)
+	if err != nil {
+		return err
+	}
+	d, err := history.Open(ctx, userDSN(pos[0]))
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	a, err := d.AssignAlertSeen(ctx, id, -1, pos[3], who, time.Now().UTC())
+	if err != nil {
+		return err
+	}
+	assignee := a.Assignee()
+	if assignee == "" {
+		assignee = "nobody"
+	}
+	fmt.Fprintf(stdout, "alert %d is assigned to %s: %s\n", a.ID, cli.Printable(assignee), cli.Printable(string(a.Kind)+" "+a.Series.String()))
+	return nil
+}
+
 // listFilter selects the alerts list shows, its flags checked.
 func listFilter(state, kind, benchmark string, all bool) (func(alert.Alert) bool, error) {
 	var st alert.State
@@ -146,20 +191,28 @@ func changeOf(action, note, issue, reason, by string) (alert.Change, error) {
 		}
 		return alert.Change{}, nil
 	}
-	if by == "" {
-		by = os.Getenv("USER")
-		if u, err := user.Current(); by == "" && err == nil {
-			by = u.Username
-		}
-		if by == "" {
-			return alert.Change{}, cli.Usagef("alerts %s: who are you? --by NAME", action)
-		}
+	if by, err = whoChanges(action, by); err != nil {
+		return alert.Change{}, err
 	}
 	c, err := alert.Ask{Action: act, Note: note, Issue: issue, Reason: reason}.Change(alert.Flags, by, time.Now().UTC())
 	if err != nil {
 		return alert.Change{}, cli.Usagef("alerts %v", err)
 	}
 	return c, nil
+}
+
+// whoChanges is who makes a change: by, else the user running the command.
+func whoChanges(action, by string) (string, error) {
+	if by == "" {
+		by = os.Getenv("USER")
+		if u, err := user.Current(); by == "" && err == nil {
+			by = u.Username
+		}
+		if by == "" {
+			return "", cli.Usagef("alerts %s: who are you? --by NAME", action)
+		}
+	}
+	return by, nil
 }
 
 // printAlerts is list's table: an alert a row, newest first.

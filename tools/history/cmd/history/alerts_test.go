@@ -72,6 +72,30 @@ func TestAlerts(t *testing.T) {
 	if status != 0 || !strings.Contains(out, "acknowledged by ann https://example.com/issues/123") || !strings.Contains(out, "new          by nightly") {
 		t.Errorf("show 1: exit status %d:\n%s", status, out)
 	}
+	// Assigned from the command line as from the dashboard, recorded by
+	// who did it; a bad ID or a missing assignee is bad usage.
+	for _, c := range []struct {
+		args   []string
+		status int
+		says   string
+	}{
+		{[]string{"alerts", dsn, "assign", "1"}, 2, "alerts assign wants one alert ID and the assignee"},
+		{[]string{"alerts", dsn, "assign", "x", "bob"}, 2, `alert ID "x": want a number`},
+		{[]string{"alerts", dsn, "assign", "7", "bob"}, 1, "alert 7: no such alert"},
+		{[]string{"alerts", dsn, "assign", "1", "bob"}, 0, "alert 1 is assigned to bob: regression havlak6 own_instructions (standard)"},
+		{[]string{"alerts", dsn, "assign", "1", "bob\x1b[31m"}, 1, "alert 1"},
+	} {
+		out, errs, status := runHistory(t, c.args...)
+		if status != c.status || !strings.Contains(out+errs, c.says) {
+			t.Errorf("%s: exit status %d, want %d and %q:\n%s%s", strings.Join(c.args[2:], " "), status, c.status, c.says, out, errs)
+		}
+	}
+	if out, _, _ := runHistory(t, "alerts", dsn, "show", "1"); !strings.Contains(out, "bob") || !strings.Contains(out, "ann") {
+		t.Errorf("show 1 after the assignment:\n%s", out)
+	}
+	if out, _, _ := runHistory(t, "alerts", dsn, "assign", "1", "", "--by", "carl"); !strings.Contains(out, "alert 1 is assigned to nobody") {
+		t.Errorf("assign 1 to nobody: %s", out)
+	}
 	if out, _, _ := runHistory(t, "alerts", dsn, "fix", "1", "--note", "reverted in 4d5e6f"); !strings.Contains(out, "alert 1 is fixed") {
 		t.Errorf("fix 1: %s", out)
 	}

@@ -114,12 +114,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	opts.TrustedProxies = proxies
-	for _, l := range []struct{ flag, kind, value string }{
-		{"--commit-url", "commit", opts.Links.Commit}, {"--range-url", "range", opts.Links.Range}, {"--issue-url", "issue", opts.Links.Issue},
-	} {
-		if err := web.CheckLinkTemplate(l.kind, l.value); err != nil {
-			return cli.Usagef("%s %v", l.flag, err)
-		}
+	if err := checkLinks(opts.Links); err != nil {
+		return err
 	}
 	if *archive == "" {
 		dir, err := history.LocalDir()
@@ -191,6 +187,19 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		return nil
 	}
+}
+
+// checkLinks checks the link templates of --commit-url, --range-url and
+// --issue-url (web.CheckLinkTemplate), naming the flag.
+func checkLinks(l web.Links) error {
+	for _, t := range []struct{ flag, kind, value string }{
+		{"--commit-url", "commit", l.Commit}, {"--range-url", "range", l.Range}, {"--issue-url", "issue", l.Issue},
+	} {
+		if err := web.CheckLinkTemplate(t.kind, t.value); err != nil {
+			return cli.Usagef("%s %v", t.flag, err)
+		}
+	}
+	return nil
 }
 
 // nightlyHistory is the DSN of the lab's local history, which the

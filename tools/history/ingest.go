@@ -121,23 +121,7 @@ func (d *DB) IngestOutputs(ctx context.Context, out result.Outputs, source strin
 			return err // already there: nothing more to add
 		}
 		in.Added = true
-		var files, figs, values, series [][]any
-		for _, f := range r.Files {
-			files = append(files, []any{in.SHA256, f.Name, f.Role, f.Profile})
-		}
-		for _, f := range figures {
-			figs = append(figs, []any{in.SHA256, f.Name, f.Unit, f.Source, f.Gated, f.Threshold, f.Better, f.Unavailable})
-			for run, v := range f.Values {
-				values = append(values, []any{in.SHA256, f.Name, f.Unit, run, v})
-			}
-			if len(f.Values) > 0 {
-				kind := KindFigure
-				if f.Source == FunctionSource {
-					kind = KindFunction
-				}
-				series = append(series, []any{b.Name, b.Workload.Name, f.Name, f.Unit, key, started.UnixNano(), kind})
-			}
-		}
+		files, figs, values, series := rowsOf(in.SHA256, r, figures, key, started)
 		// Figures before their values, which refer to them.
 		for _, t := range []struct {
 			insert, tail string
@@ -153,6 +137,28 @@ func (d *DB) IngestOutputs(ctx context.Context, out result.Outputs, source strin
 		return Ingested{}, fmt.Errorf("%s: storing in %s: %w", out.Path(result.FileName), d.name, busy(err))
 	}
 	return in, nil
+}
+
+// rowsOf are the rows a result adds to the tables files, figures, values
+// and series (a series' kind: a function's, or a figure's).
+func rowsOf(sha string, r *result.Result, figures []result.Figure, key string, started time.Time) (files, figs, values, series [][]any) {
+	for _, f := range r.Files {
+		files = append(files, []any{sha, f.Name, f.Role, f.Profile})
+	}
+	for _, f := range figures {
+		figs = append(figs, []any{sha, f.Name, f.Unit, f.Source, f.Gated, f.Threshold, f.Better, f.Unavailable})
+		for run, v := range f.Values {
+			values = append(values, []any{sha, f.Name, f.Unit, run, v})
+		}
+		if len(f.Values) > 0 {
+			kind := KindFigure
+			if f.Source == FunctionSource {
+				kind = KindFunction
+			}
+			series = append(series, []any{r.Benchmark.Name, r.Benchmark.Workload.Name, f.Name, f.Unit, key, started.UnixNano(), kind})
+		}
+	}
+	return files, figs, values, series
 }
 
 // insertRows runs the statement insert VALUES ... tail over all rows (of

@@ -131,19 +131,8 @@ func (m *measurer) measure(commit, what string) (answer.Measurement, error) {
 	goProgram := spec.Program.Profiler == "go"
 	m.goProgram = goProgram
 	if m.figure == "" {
-		m.figure = m.o.Figure
-		if m.figure == "" {
-			m.figure = cachegrind.GatedMetric(goProgram)
-		}
-		if _, err := (cachegrind.Counts{}).Metric(m.figure); err != nil {
+		if err := m.chooseFigure(spec.Program.Counted.Repetitions, goProgram); err != nil {
 			return meas, err
-		}
-		// A C or C++ program's count is exact (cachegrind.Metrics), a
-		// Go program's is not.
-		m.exact = !goProgram
-		m.repetitions = m.o.Repetitions
-		if m.repetitions == 0 {
-			m.repetitions = max(spec.Program.Counted.Repetitions, minRepetitions)
 		}
 	}
 	var expect *regexp.Regexp
@@ -187,6 +176,28 @@ func (m *measurer) measure(commit, what string) (answer.Measurement, error) {
 	meas.Median = result.NewSample(meas.Values).Median
 	fmt.Fprintf(m.log, "bisect: %s %s: %s %s (spread %.4f%%)\n", gitwork.Short(commit), meas.Subject, m.figure, Describe(meas.Values), 100*result.NewSample(meas.Values).Spread())
 	return meas, nil
+}
+
+// chooseFigure sets, at the first commit measured, the figure the bisect
+// counts (the asked one, else the program's gated count) and how many
+// runs a commit gets (the asked number, else the spec's counted runs, at
+// least minRepetitions).
+func (m *measurer) chooseFigure(specRepetitions int, goProgram bool) error {
+	m.figure = m.o.Figure
+	if m.figure == "" {
+		m.figure = cachegrind.GatedMetric(goProgram)
+	}
+	if _, err := (cachegrind.Counts{}).Metric(m.figure); err != nil {
+		return err
+	}
+	// A C or C++ program's count is exact (cachegrind.Metrics), a Go
+	// program's is not.
+	m.exact = !goProgram
+	m.repetitions = m.o.Repetitions
+	if m.repetitions == 0 {
+		m.repetitions = max(specRepetitions, minRepetitions)
+	}
+	return nil
 }
 
 // keepLines keeps the line counts of commit's first run, whose

@@ -354,12 +354,7 @@ func merge(mapFile, manifest, shards, dest string, stdout io.Writer) ([]runrecor
 			}
 		}
 		if len(hosts) > 1 {
-			var machines []string
-			for host, tests := range hosts {
-				machines = append(machines, fmt.Sprintf("%q (%s)", host, strings.Join(tests, ", ")))
-			}
-			sort.Strings(machines)
-			refused = append(refused, fmt.Sprintf("shard %d: results from %d machines, %s: a shard is one agent's", s.Index, len(hosts), strings.Join(machines, ", ")))
+			refused = append(refused, severalMachines(s.Index, hosts))
 		}
 		for host := range hosts {
 			fmt.Fprintf(stdout, "shard %d: %d of %d results, from %s\n", s.Index, len(n.Tests()), len(s.Benchmarks), cli.Field(host))
@@ -377,15 +372,7 @@ func merge(mapFile, manifest, shards, dest string, stdout io.Writer) ([]runrecor
 	if len(refused) > 0 {
 		return nil, fmt.Errorf("%s: not merged (%d refused):\n  %s", shards, len(refused), strings.Join(refused, "\n  "))
 	}
-	if err := os.MkdirAll(dest, 0o755); err != nil {
-		return nil, err
-	}
-	for _, test := range slices.Sorted(maps.Keys(zips)) {
-		if err := copyFile(zips[test], filepath.Join(dest, test, result.ZipName)); err != nil {
-			return nil, err
-		}
-	}
-	if _, err := result.OpenNight(dest, nightdir.Layout()); err != nil {
+	if err := writeMerged(dest, zips); err != nil {
 		return nil, err
 	}
 	fmt.Fprintf(stdout, "%s: one night of %d results from %d shards\n", dest, len(zips), len(m.Shards))
@@ -393,6 +380,32 @@ func merge(mapFile, manifest, shards, dest string, stdout io.Writer) ([]runrecor
 		return found, &merr
 	}
 	return found, nil
+}
+
+// severalMachines refuses a shard whose results came from more than one
+// machine (hosts: a host name's tests).
+func severalMachines(index int, hosts map[string][]string) string {
+	var machines []string
+	for host, tests := range hosts {
+		machines = append(machines, fmt.Sprintf("%q (%s)", host, strings.Join(tests, ", ")))
+	}
+	sort.Strings(machines)
+	return fmt.Sprintf("shard %d: results from %d machines, %s: a shard is one agent's", index, len(hosts), strings.Join(machines, ", "))
+}
+
+// writeMerged writes the merged night into dest, a new directory: each
+// test's outputs.zip (zips: a test's name, its file), checked as a night.
+func writeMerged(dest string, zips map[string]string) error {
+	if err := os.MkdirAll(dest, 0o755); err != nil {
+		return err
+	}
+	for _, test := range slices.Sorted(maps.Keys(zips)) {
+		if err := copyFile(zips[test], filepath.Join(dest, test, result.ZipName)); err != nil {
+			return err
+		}
+	}
+	_, err := result.OpenNight(dest, nightdir.Layout())
+	return err
 }
 
 // MergeOptions are what MergeNight runs on: `nightly merge`'s flags.

@@ -116,6 +116,13 @@ func (b Benchmark) Fails() bool {
 	return b.Outcome == verdict.Missing && !b.Retired || len(b.Failing()) > 0
 }
 
+// AsVerdict is b as one verdict, for a table that orders a benchmark
+// without figures (gone, or not compared) among figures' verdicts
+// (Worse): its outcome, failing as it fails (Fails).
+func (b Benchmark) AsVerdict() verdict.Verdict {
+	return verdict.Verdict{Outcome: b.Outcome, Rule: verdict.Rule{Gated: b.Fails()}}
+}
+
 // Failing are the verdicts on b's figures that fail it: each figure that
 // fails (verdict.Verdict.Fails) and is not accepted, or is inconsistent,
 // which no acceptance excuses. It is the lab's one rule of what fails
@@ -134,6 +141,16 @@ func (b Benchmark) Failing() []verdict.Verdict {
 // because its environment differs from its baseline's.
 func (b Benchmark) EnvironmentChanged() bool {
 	return len(b.EnvironmentChanges) > 0 && !b.AllowedEnvironmentChange
+}
+
+// Outcome is a comparison of benchmarks as a whole: the worst of their
+// outcomes (verdict.WorstOutcome), NotComparable when none was compared.
+func Outcome(benchmarks []Benchmark) verdict.Outcome {
+	outcomes := make([]verdict.Outcome, len(benchmarks))
+	for i, b := range benchmarks {
+		outcomes[i] = b.Outcome
+	}
+	return verdict.WorstOutcome(outcomes)
 }
 
 // Regressed is the benchmarks that fail the comparison: regressed or

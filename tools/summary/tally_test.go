@@ -70,3 +70,44 @@ func TestTallyAndWorse(t *testing.T) {
 		t.Errorf("worst first: %q; want the throughput that fell first, then the count that rose, the unjudged, the improvements most first", got)
 	}
 }
+
+// A comparison as a whole is its worst benchmark: a benchmark gone is
+// worse than a regression, one not compared counts only when none was.
+func TestOutcome(t *testing.T) {
+	of := func(outcomes ...verdict.Outcome) []Benchmark {
+		var bs []Benchmark
+		for _, o := range outcomes {
+			bs = append(bs, Benchmark{Name: string(o), Outcome: o})
+		}
+		return bs
+	}
+	for _, c := range []struct {
+		benchmarks []Benchmark
+		want       verdict.Outcome
+	}{
+		{of(verdict.Unchanged, verdict.Regressed, verdict.Missing), verdict.Missing},
+		{of(verdict.Improved, verdict.NotComparable, verdict.Regressed), verdict.Regressed},
+		{of(verdict.NotComparable, verdict.Improved), verdict.Improved},
+		{of(verdict.NotComparable), verdict.NotComparable},
+		{nil, verdict.NotComparable},
+		{of(verdict.Missing, verdict.Inconsistent), verdict.Inconsistent},
+	} {
+		if got := Outcome(c.benchmarks); got != c.want {
+			t.Errorf("Outcome(%v) = %s, want %s", c.benchmarks, got, c.want)
+		}
+	}
+}
+
+// A benchmark as one verdict fails as the benchmark fails: gone, it is
+// ordered with the failing figures; retired, with the rest.
+func TestAsVerdict(t *testing.T) {
+	gone := Benchmark{Name: "havlak7", Outcome: verdict.Missing}
+	retired := Benchmark{Name: "havlak8", Outcome: verdict.Missing, Retired: true}
+	improved := verdict.Verdict{Figure: "instructions", Outcome: verdict.Improved, Change: -0.1, Rule: verdict.Rule{Gated: true}}
+	if v := gone.AsVerdict(); !v.Fails() || v.Outcome != verdict.Missing || Worse(v, improved) >= 0 {
+		t.Errorf("a benchmark gone: %+v, want a failing verdict before an improvement", v)
+	}
+	if v := retired.AsVerdict(); v.Fails() {
+		t.Errorf("a benchmark retired fails as a verdict: %+v", v)
+	}
+}

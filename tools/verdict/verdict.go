@@ -480,23 +480,24 @@ func (v Verdict) String() string {
 // no values when another figure was judged. Without verdicts it is
 // NotComparable.
 func Worst(verdicts []Verdict) Outcome {
+	outcomes := make([]Outcome, len(verdicts))
+	for i, v := range verdicts {
+		outcomes[i] = v.Outcome
+		if (v.Outcome == Regressed || v.Outcome == Improved || v.Outcome == Missing) && !v.Rule.Gated {
+			outcomes[i] = Unchanged
+		}
+	}
+	return WorstOutcome(outcomes)
+}
+
+// WorstOutcome is the worst of outcomes, not_comparable ones left out:
+// NotComparable when nothing else is among them.
+func WorstOutcome(outcomes []Outcome) Outcome {
 	worst := NotComparable
-	judged := false
-	for _, v := range verdicts {
-		o := v.Outcome
-		if (o == Regressed || o == Improved || o == Missing) && !v.Rule.Gated {
-			o = Unchanged
-		}
-		if o == NotComparable {
-			continue
-		}
-		if !judged || o.rank() < worst.rank() {
+	for _, o := range outcomes {
+		if o != NotComparable && (worst == NotComparable || o.rank() < worst.rank()) {
 			worst = o
 		}
-		judged = true
-	}
-	if !judged {
-		return NotComparable
 	}
 	return worst
 }

@@ -165,9 +165,10 @@ func rowsOf(a, b side) []row {
 	return rows
 }
 
-// comparisonOf is rowsOf with the tally of the rows' verdicts
-// (summary.TallyOf): a benchmark that is one row counts once.
-func comparisonOf(a, b side) ([]row, summary.Tally) {
+// comparisonOf is rowsOf with the benchmarks as they were judged, for
+// their tally (summary.TallyOf) and their outcome as a whole
+// (summary.Outcome): a benchmark that is one row is one without figures.
+func comparisonOf(a, b side) ([]row, []summary.Benchmark) {
 	var workloads []string
 	for _, results := range []map[benchKey]history.Stored{a.Results, b.Results} {
 		for k := range results {
@@ -185,7 +186,7 @@ func comparisonOf(a, b side) ([]row, summary.Tally) {
 	slices.SortStableFunc(rows, func(x, y row) int {
 		return cmp.Or(cmp.Compare(x.Benchmark, y.Benchmark), cmp.Compare(x.Workload, y.Workload))
 	})
-	return rows, summary.TallyOf(judged)
+	return rows, judged
 }
 
 // workloadRows are the rows of the two sides' results of one workload,
@@ -236,8 +237,8 @@ func workloadRows(a, b side, workload string) ([]row, []summary.Benchmark) {
 		if inB {
 			base.b = &now
 		}
-		// A benchmark gone from B fails as its figures would (Benchmark.Fails).
-		base.Outcome, base.verdict = judged.Outcome, verdict.Verdict{Outcome: judged.Outcome, Rule: verdict.Rule{Gated: judged.Fails()}}
+		// A benchmark of one row is ordered among figures as one verdict.
+		base.Outcome, base.verdict = judged.Outcome, judged.AsVerdict()
 		switch {
 		case !inB:
 			base.Study, base.Language = old.Result.Benchmark.Study, old.Result.Benchmark.Language
@@ -523,12 +524,12 @@ func (s *Server) compare(w http.ResponseWriter, r *http.Request) {
 		var b side
 		if b, status, err = s.loadSide(r.Context(), "b", p.B); err == nil {
 			p.CommitA, p.CommitB, p.NightA, p.NightB = a.Commit, b.Commit, a.Night, b.Night
-			all, tally := comparisonOf(a, b)
+			all, judged := comparisonOf(a, b)
 			slices.SortStableFunc(all, order)
 			if desc {
 				slices.Reverse(all)
 			}
-			p.tally(tally)
+			p.tally(summary.TallyOf(judged))
 			for _, row := range all {
 				if row.Changed {
 					p.Changed++

@@ -110,8 +110,9 @@ type landingPage struct {
 	// Message says why the night could not be compared (its results of
 	// two commits), else "".
 	Message string
-	// Worst is the night's verdict: the worst outcome (verdict.Worst), or
-	// missing when a benchmark of the night before has no result.
+	// Worst is the night's verdict: the worst of its benchmarks' outcomes
+	// (summary.Outcome), missing when one of the night before has no
+	// result.
 	Worst                verdict.Outcome
 	Counts               []outcomeCount
 	Regressed, Improved  []landingRow
@@ -210,7 +211,9 @@ func (s *Server) fillNight(ctx context.Context, p *landingPage) (int, error) {
 			return status, err
 		}
 		p.PrevCommit = a.Commit
-		if err := s.judgeNight(ctx, p, rowsOf(a, b)); err != nil {
+		rows, judged := comparisonOf(a, b)
+		p.Worst = summary.Outcome(judged)
+		if err := s.judgeNight(ctx, p, rows); err != nil {
 			return http.StatusInternalServerError, err
 		}
 	}
@@ -224,13 +227,10 @@ func (s *Server) fillNight(ctx context.Context, p *landingPage) (int, error) {
 // and draws the sparklines of the first of each.
 func (s *Server) judgeNight(ctx context.Context, p *landingPage, rows []row) error {
 	counts := map[string]int{}
-	var verdicts []verdict.Verdict
-	gone := false
 	for _, r := range rows {
 		lr := landingRow{row: r}
 		switch {
 		case r.Figure == "" && r.a != nil && r.b == nil:
-			gone = true
 			counts["missing"]++
 			lr.Series = link("/series", query("benchmark", r.Benchmark, "workload", r.Workload,
 				"env", result.EnvironmentKey(r.a.Result.Environment)))
@@ -239,7 +239,6 @@ func (s *Server) judgeNight(ctx context.Context, p *landingPage, rows []row) err
 			counts["not compared"]++
 			p.NotCompared = append(p.NotCompared, lr)
 		default:
-			verdicts = append(verdicts, r.verdict)
 			switch r.Outcome {
 			case verdict.Regressed, verdict.Inconsistent:
 				counts["regressed"]++
@@ -257,10 +256,6 @@ func (s *Server) judgeNight(ctx context.Context, p *landingPage, rows []row) err
 				counts["unchanged"]++
 			}
 		}
-	}
-	p.Worst = verdict.Worst(verdicts)
-	if gone {
-		p.Worst = verdict.Missing
 	}
 	for _, label := range []string{"regressed", "improved", "missing", "not compared", "unchanged"} {
 		p.Counts = append(p.Counts, outcomeCount{Label: label, N: counts[label]})

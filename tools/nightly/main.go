@@ -54,11 +54,14 @@
 // shows the new alerts first. The summary also carries the report's
 // profile diffs of regressed benchmarks.
 //
-// However it ends, a gate that read the night records the run
-// (tools/nightly/runrecord: ARTIFACTS/run.json, and with --otava in the
-// night's directory of DIR/nights, made for it when the night archived
-// no result): when it ran, its commit, its shards (merge's), its results,
-// its verdict and exit status, and whether it became the baseline.
+// However it ends, the gate records the run (tools/nightly/runrecord:
+// ARTIFACTS/run.json, and with --otava in the night's directory of
+// DIR/nights, made for it when the night archived no result): when it
+// ran, its commit, its shards (merge's), its results, its verdict and exit
+// status, and whether it became the baseline. A run refused before the
+// night was read (its options, the night, the baseline, the history's
+// directory, a merge's shards) is recorded, failed and why, in DIR/nights
+// alone: nothing is written into what was offered as the night.
 //
 // shardmap writes the shard map (tools/nightly/shard, docs/nightly.md#shards)
 // of the manifest's full-size benchmarks across N perf agents, balanced by

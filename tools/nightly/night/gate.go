@@ -88,7 +88,7 @@ func (n *night) gate() error {
 	// judges is what the baseline becomes.
 	night, err := result.OpenNight(n.artifacts, nightdir.Layout())
 	if err != nil {
-		return err
+		return refused("the gate refused the night: its directory is not a night's results alone", err)
 	}
 	n.run.opened = true
 	if err := n.recoverBaseline(); err != nil {

@@ -89,20 +89,37 @@ type GateOptions struct {
 // benchmarks by the same comparison, and, with Otava, the history's
 // steps; it prints the summary, posts it with Annotate, and makes a good
 // night the next baseline: `nightly gate`. Bad options are a
-// cli.UsageError, refused before anything is written; a regression or a
-// failed step is an error too.
+// cli.UsageError, refused before anything is written but the run's
+// record in the history's archive (writeRun); a regression or a failed
+// step is an error too.
 func Gate(o GateOptions) error {
-	stdout, stderr := cli.Terminal(o.Stdout), cli.Terminal(o.Stderr)
+	n, err := o.newNight(time.Now())
+	if err == nil {
+		err = n.gate()
+	}
+	// The run's record is written however the gate ends (runs.go), a
+	// refusal included.
+	n.writeRun(err)
+	return err
+}
+
+// newNight is the night the options gate, started then; or, with the
+// refusal of the options, the night, the baseline or the history's
+// directory, one that holds no more than the refusal's record needs
+// (refusedNight).
+func (o GateOptions) newNight(started time.Time) (*night, error) {
 	if err := o.check(); err != nil {
-		return err
+		return o.refusedNight(started), refused("the gate refused its options", err)
 	}
 	if !isDir(cli.UserPath(o.Artifacts)) {
-		return cli.Usagef("%s: not a directory", cli.UserPath(o.Artifacts))
+		return o.refusedNight(started), refused("the gate refused the night: no directory of its results",
+			cli.Usagef("%s: not a directory", cli.UserPath(o.Artifacts)))
 	}
+	stdout, stderr := cli.Terminal(o.Stdout), cli.Terminal(o.Stderr)
 	dashboard, _ := summary.ParseDashboard(o.Dashboard)
 	state, err := o.stateDirs()
 	if err != nil {
-		return err
+		return o.refusedNight(started), err
 	}
 	artifacts := cli.UserPath(o.Artifacts)
 	if state == labdir.Adoptable {
@@ -124,25 +141,28 @@ func Gate(o GateOptions) error {
 		stderr:      stderr,
 		annotate:    o.Annotate,
 		dashboard:   dashboard,
-		run:         runState{started: time.Now(), sharded: o.Sharded, shards: o.Shards},
+		run:         runState{started: started, sharded: o.Sharded, shards: o.Shards},
 	}
 	if o.Otava != "" {
-		n.history = &historyConfig{dir: absolute(cli.UserPath(o.HistoryDir)), dsn: o.History, otava: absolute(o.Otava),
-			bisect: o.Bisect, checkout: cli.UserPath(".")}
-		switch {
-		case n.history.dsn == "":
-			n.history.dsn = history.DirDSN(n.history.dir)
-		case !strings.Contains(n.history.dsn, "://"):
-			// An SQLite file, named from where bazel run was typed.
-			n.history.dsn = "sqlite:" + absolute(cli.UserPath(strings.TrimPrefix(n.history.dsn, "sqlite:")))
-		}
+		n.history = o.historyConfig(cli.UserPath(o.HistoryDir))
 	} else {
 		fmt.Fprintln(stdout, "No --otava: the night does not enter the history, and no change points are searched.")
 	}
-	// The run's record is written however the gate ends (runs.go).
-	err = n.gate()
-	n.writeRun(err)
-	return err
+	return n, nil
+}
+
+// historyConfig is the history of the options, kept in dir.
+func (o GateOptions) historyConfig(dir string) *historyConfig {
+	h := &historyConfig{dir: absolute(dir), dsn: o.History, otava: absolute(o.Otava),
+		bisect: o.Bisect, checkout: cli.UserPath(".")}
+	switch {
+	case h.dsn == "":
+		h.dsn = history.DirDSN(h.dir)
+	case !strings.Contains(h.dsn, "://"):
+		// An SQLite file, named from where bazel run was typed.
+		h.dsn = "sqlite:" + absolute(cli.UserPath(strings.TrimPrefix(h.dsn, "sqlite:")))
+	}
+	return h
 }
 
 // BuildkiteAnnotator returns what posts the summary as the Buildkite
@@ -177,8 +197,9 @@ func (o GateOptions) check() error {
 
 // stateDirs fills in the baseline's and the history's directories the
 // options leave to their defaults, and refuses, before anything is
-// written, a baseline or history that is, holds or is inside the night, a
-// baseline the lab may not replace (labdir.Check: a file, a
+// written but the run's record in the history's archive (writeRun), a
+// baseline or history that is, holds or is inside the night, a baseline
+// the lab may not replace (labdir.Check: a file, a
 // directory without the lab's marker that is not a night's results), one
 // whose promotion's ".old" beside it is not the lab's either, and a
 // history directory that is not a directory. It returns what Check found
@@ -192,13 +213,13 @@ func (o *GateOptions) stateDirs() (labdir.State, error) {
 		}
 		var err error
 		if o.Baseline, err = stateDir("HAVLAK_LAB_BASELINE", "nightly-baseline"); err != nil {
-			return 0, err
+			return 0, refused(refusedBaseline, err)
 		}
 	}
 	if o.Otava != "" && o.HistoryDir == "" {
 		var err error
 		if o.HistoryDir, err = history.LocalDir(); err != nil {
-			return 0, err
+			return 0, refused(refusedHistory, err)
 		}
 	}
 	// The gate reads the night and writes the baseline and the history:
@@ -206,23 +227,23 @@ func (o *GateOptions) stateDirs() (labdir.State, error) {
 	// copy it over itself and delete what it judged.
 	artifacts, baseline := cli.UserPath(o.Artifacts), cli.UserPath(o.Baseline)
 	if err := result.Apart("the night", artifacts, "--baseline", baseline); err != nil {
-		return 0, cli.Usagef("%v: refused", err)
+		return 0, refused(refusedBaseline, cli.Usagef("%v: refused", err))
 	}
 	if o.Otava != "" {
 		if err := result.Apart("the night", artifacts, "--history-dir", cli.UserPath(o.HistoryDir)); err != nil {
-			return 0, cli.Usagef("%v: refused", err)
+			return 0, refused(refusedHistory, cli.Usagef("%v: refused", err))
 		}
 	}
 	state, err := labdir.Check(name, baseline, labdir.Baseline, adoptBaseline)
 	if err != nil {
-		return 0, cli.UsageError{Err: err}
+		return 0, refused(refusedBaseline, cli.UsageError{Err: err})
 	}
 	if _, err := labdir.Check(name+"'s promotion's", baseline+".old", labdir.Baseline, adoptBaseline); err != nil {
-		return 0, cli.UsageError{Err: err}
+		return 0, refused(refusedBaseline, cli.UsageError{Err: err})
 	}
 	if o.Otava != "" {
 		if info, err := os.Stat(cli.UserPath(o.HistoryDir)); err == nil && !info.IsDir() {
-			return 0, cli.Usagef("--history-dir %s: not a directory: refused, nothing written", cli.UserPath(o.HistoryDir))
+			return 0, refused(refusedHistory, cli.Usagef("--history-dir %s: not a directory: refused, nothing written", cli.UserPath(o.HistoryDir)))
 		}
 	}
 	return state, nil

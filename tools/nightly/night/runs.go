@@ -7,9 +7,14 @@ package night
 // landing page reads it. A night that archived nothing (every shard
 // failed, the history refused or could not be opened) gets its directory
 // there all the same, holding its record alone: a run that failed is
-// shown, never hidden.
+// shown, never hidden. So does a run refused before its night was read
+// (a refusal): its options, its night's directory, its baseline or its
+// merge's shards; its record goes into the archive alone, since what was
+// offered as the night may be no directory the lab made.
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -33,7 +38,8 @@ type runState struct {
 	sharded bool
 	shards  []runrecord.Shard
 	// opened: the gate read the night (result.OpenNight); a night it
-	// refused is written nothing, its record included.
+	// refused is written nothing, and its record goes to the history's
+	// archive alone.
 	opened bool
 	found  []result.Found
 	// verdict is what the gates found.
@@ -42,6 +48,73 @@ type runState struct {
 	// of the baseline.
 	promoted bool
 	baseline string
+}
+
+// What a refusal of the baseline or of the history's directory says in
+// the run's record: in words, without the agent's paths, which the log
+// has.
+const (
+	refusedBaseline = "the gate refused the baseline"
+	refusedHistory  = "the gate refused the history's directory"
+)
+
+// A refusal is an error that ended the run before the gate read the
+// night, with what the run's record says of it (why, without the paths
+// the error names: the dashboard shows the record to whoever reaches
+// it). It is its error in every other way.
+type refusal struct {
+	why string
+	err error
+}
+
+func (r *refusal) Error() string { return r.err.Error() }
+func (r *refusal) Unwrap() error { return r.err }
+
+// refused is err, which ended the run before the night was read, with
+// what the run's record says of it; nil for none.
+func refused(why string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return &refusal{why: why, err: err}
+}
+
+// refusedNight is what records a run refused, started then, before its
+// night was read: its writers, its shards (a merge's) and the history
+// whose archive takes its record (refusedHistory), and nothing else.
+func (o GateOptions) refusedNight(started time.Time) *night {
+	return &night{
+		checkout: cli.UserPath("."),
+		stdout:   cli.Terminal(o.Stdout),
+		stderr:   cli.Terminal(o.Stderr),
+		history:  o.refusedHistory(),
+		run:      runState{started: started, sharded: o.Sharded, shards: o.Shards},
+	}
+}
+
+// refusedHistory is the history whose archive records a run refused
+// before its night was read, or nil: none was asked for (--otava), or its
+// directory cannot be found, is not a directory, or is, holds or is
+// inside what was offered as the night, into which nothing is written.
+func (o GateOptions) refusedHistory() *historyConfig {
+	if o.Otava == "" {
+		return nil
+	}
+	dir := o.HistoryDir
+	if dir == "" {
+		var err error
+		if dir, err = history.LocalDir(); err != nil {
+			return nil
+		}
+	}
+	dir = cli.UserPath(dir)
+	if info, err := os.Stat(dir); err == nil && !info.IsDir() {
+		return nil
+	}
+	if result.Apart("the night", cli.UserPath(o.Artifacts), "--history-dir", dir) != nil {
+		return nil
+	}
+	return o.historyConfig(dir)
 }
 
 // runRecord is the run's record, the gate having ended with err.
@@ -60,6 +133,9 @@ func (n *night) runRecord(err error) *runrecord.Record {
 		if f.Err != nil {
 			r.Unreadable++
 		}
+	}
+	if !rs.opened {
+		return refusalRecord(r, err)
 	}
 	v := rs.verdict
 	if r.Results == 0 {
@@ -108,26 +184,46 @@ func (n *night) runRecord(err error) *runrecord.Record {
 	return r
 }
 
+// refusalRecord is r, the record of a run whose night was never read,
+// ended by err: it failed, for the refusal's reason. It counts no result:
+// none was read, and it does not say the night had none (no results).
+func refusalRecord(r *runrecord.Record, err error) *runrecord.Record {
+	why := "the gate stopped before it read the night"
+	var ref *refusal
+	if errors.As(err, &ref) {
+		why = ref.why
+	}
+	r.Reasons = append(r.Reasons, why+" (see the log)")
+	r.Status, r.Baseline = runrecord.Failed, "the baseline stays"
+	return r
+}
+
 // writeRun writes the run's record, the gate having ended with err, into
 // the night's artifacts and, with a history, into its archive: the
 // night's directory there, made for the record when the night archived
 // no result. A record not written is said on stderr, and does not change
-// how the gate ended. A night the gate refused gets none; nor, in a
-// shared history's archive, a run not of a scheduled build of main.
+// how the gate ended. A night the gate refused before reading it is
+// recorded in the archive alone: what was offered as the night (a file,
+// a directory of other things, one a refused merge was to write) is not
+// a directory the lab made, and nothing is written into it; without a
+// history such a run keeps no record. A shared history's archive takes
+// only a scheduled build of main's run.
 func (n *night) writeRun(err error) {
-	if !n.run.opened {
-		return
-	}
 	r := n.runRecord(err)
-	if werr := runrecord.Write(filepath.Join(n.artifacts, nightdir.Run), r); werr != nil {
-		fmt.Fprintf(n.stderr, "nightly: the run's record: %v\n", werr)
+	if n.run.opened {
+		if werr := runrecord.Write(filepath.Join(n.artifacts, nightdir.Run), r); werr != nil {
+			fmt.Fprintf(n.stderr, "nightly: the run's record: %v\n", werr)
+		}
 	}
 	if n.history == nil {
+		if !n.run.opened {
+			fmt.Fprintln(n.stdout, "The run's record is not written: the night was refused, and no history's archive may take it (--otava, a --history-dir apart from the night).")
+		}
 		return
 	}
 	dir := n.archivedNight
 	if dir == "" {
-		if ok, why := n.runTrusted(); !ok && n.history.access != history.Personal {
+		if ok, why := n.runTrusted(); !ok && n.historyAccess() != history.Personal {
 			fmt.Fprintf(n.stdout, "The run's record is not archived: %s.\n", cli.Field(why))
 			return
 		}
@@ -142,6 +238,22 @@ func (n *night) writeRun(err error) {
 		return
 	}
 	fmt.Fprintf(n.stdout, "The run's record: %s, %s\n", cli.Field(filepath.Join(dir, nightdir.Run)), r.Status)
+}
+
+// historyAccess is the history's access, as the gate found it when it
+// opened the database, else as the database says now: a run refused
+// before the gate opened it is archived in a personal history as the
+// gate's would be. "" when it cannot be opened (nothing is created).
+func (n *night) historyAccess() history.Access {
+	if n.history.access != "" {
+		return n.history.access
+	}
+	db, err := history.Open(context.Background(), n.history.dsn)
+	if err != nil {
+		return ""
+	}
+	defer db.Close()
+	return db.Access()
 }
 
 // runTrusted tells whether the run is a scheduled build of main, as its

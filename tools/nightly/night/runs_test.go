@@ -15,6 +15,7 @@ import (
 	"havlak-lab/tools/nightly/nightdir"
 	"havlak-lab/tools/nightly/runrecord"
 	"havlak-lab/tools/nightly/shard"
+	"havlak-lab/tools/result"
 )
 
 // withPersonalHistory gives the gate a personal history in a new
@@ -166,5 +167,139 @@ func TestMergeRecordsTheShards(t *testing.T) {
 	if empty.Status != runrecord.NoResults || empty.Reported() != 0 || empty.Commit != "fedcba9876543210fedcba9876543210fedcba98" ||
 		!strings.HasSuffix(name, "-fedcba987654") || len(entries) != 1 {
 		t.Errorf("the night of no results, %s (%d files): %+v; want no results, no shard reported, the checkout's commit, the record alone", name, len(entries), empty)
+	}
+}
+
+// onlyRun is the one run record of the history's archive, which must
+// hold it alone in its night's directory: a run refused is never
+// archived with results.
+func onlyRun(t *testing.T, historyDir, log string) *runrecord.Record {
+	t.Helper()
+	runs := archivedRuns(t, historyDir)
+	if len(runs) != 1 {
+		t.Fatalf("the archive holds %d run records, want the refused run's:\n%s", len(runs), log)
+	}
+	for name, r := range runs {
+		if entries, _ := os.ReadDir(filepath.Join(historyDir, history.NightsDir, name)); len(entries) != 1 {
+			t.Errorf("the refused run's night %s holds %d files, want its record alone", name, len(entries))
+		}
+		return r
+	}
+	return nil
+}
+
+// checkRefusal checks the record of a run refused before its night was
+// read: failed for why, with the gate's exit status, no result counted
+// (none was read) and the baseline kept.
+func checkRefusal(t *testing.T, r *runrecord.Record, status int, why string) {
+	t.Helper()
+	if r.Status != runrecord.Failed || r.ExitStatus != status || r.Results != 0 || r.Promoted ||
+		!slices.Equal(r.Reasons, []string{why + " (see the log)"}) || r.Baseline != "the baseline stays" {
+		t.Errorf("the refused run's record: %+v; want failed, exit status %d, for %q, the baseline kept", r, status, why)
+	}
+}
+
+// A gate that refuses its night before reading it records the run in
+// the history's archive all the same, failed and why, in words without
+// the agent's paths; it writes nothing into what was offered as the
+// night, nor the baseline. Without a history, or with one inside the
+// night, it records nothing.
+func TestGateRecordsARefusal(t *testing.T) {
+	needCommands(t)
+	t.Setenv("BUILDKITE", "")
+	for _, c := range []struct {
+		name string
+		// night makes the night and the baseline's path.
+		night  func(t *testing.T) (string, string)
+		status int
+		why    string
+	}{
+		{"a baseline that is a file", func(t *testing.T) (string, string) {
+			baseline := filepath.Join(t.TempDir(), "baseline")
+			os.WriteFile(baseline, []byte("precious"), 0o644)
+			return makeNight(t, nightSpec{allocs: 1}), baseline
+		}, 2, "the gate refused the baseline"},
+		{"a night with a file beside its results", func(t *testing.T) (string, string) {
+			night := makeNight(t, nightSpec{allocs: 1})
+			os.WriteFile(filepath.Join(night, "notes.txt"), []byte("precious"), 0o644)
+			return night, filepath.Join(t.TempDir(), "baseline")
+		}, 1, "the gate refused the night: its directory is not a night's results alone"},
+		{"no night", func(t *testing.T) (string, string) {
+			return filepath.Join(t.TempDir(), "artifacts"), filepath.Join(t.TempDir(), "baseline")
+		}, 2, "the gate refused the night: no directory of its results"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			historyDir, withHistory := withPersonalHistory(t)
+			night, baseline := c.night(t)
+			nightBefore, baselineBefore := snapshot(t, night), snapshot(t, baseline)
+			status, log := gateNight(t, baseline, night, withHistory)
+			if status != c.status {
+				t.Fatalf("exit status %d, want %d:\n%s", status, c.status, log)
+			}
+			checkRefusal(t, onlyRun(t, historyDir, log), c.status, c.why)
+			if snapshot(t, night) != nightBefore || snapshot(t, baseline) != baselineBefore {
+				t.Errorf("the night or the baseline changed")
+			}
+		})
+	}
+	t.Run("a history inside the night", func(t *testing.T) {
+		_, withHistory := withPersonalHistory(t)
+		night := makeNight(t, nightSpec{allocs: 1})
+		before := snapshot(t, night)
+		status, log := gateNight(t, filepath.Join(t.TempDir(), "baseline"), night, withHistory,
+			func(o *GateOptions) { o.HistoryDir = filepath.Join(night, "history") })
+		if status != 2 || snapshot(t, night) != before || !strings.Contains(log, "The run's record is not written") {
+			t.Errorf("exit status %d, want 2, the night as it was and the record not written:\n%s", status, log)
+		}
+	})
+}
+
+// A merge that refuses the shards records the run, sharded, in the
+// history's archive, and writes nothing where the merged night was to go,
+// not even its record; nor into a merged night's directory it refused for
+// not being empty.
+func TestMergeRecordsARefusal(t *testing.T) {
+	baseline, mapFile := firstShardedNight(t)
+	m, err := shard.Read(mapFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shards, _ := shardNight(t, makeNight(t, nightSpec{allocs: 1}), 3)
+	stray := shard.TestName(m.Shards[0].Benchmarks[0].Test)
+	copyFile(filepath.Join(shards, ShardDir(0), stray, result.ZipName), filepath.Join(shards, ShardDir(1), stray, result.ZipName))
+	for _, c := range []struct {
+		name string
+		// dest makes where the merged night goes.
+		dest func(t *testing.T) string
+		// shards are the shards' results.
+		shards, why string
+	}{
+		{"a test on the wrong shard", func(t *testing.T) string { return filepath.Join(t.TempDir(), "artifacts") },
+			shards, "the merge refused the shards' results"},
+		{"a merged night's directory not empty", func(t *testing.T) string { return makeNight(t, nightSpec{allocs: 1}) },
+			"", refusedMergeDest},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if c.shards == "" {
+				c.shards, _ = shardNight(t, makeNight(t, nightSpec{allocs: 1}), 3)
+			}
+			historyDir, withHistory := withPersonalHistory(t)
+			var out bytes.Buffer
+			o := gateOptions(baseline, c.dest(t), &out)
+			withHistory(&o)
+			before := snapshot(t, o.Artifacts)
+			status := cli.Report(&out, "nightly", MergeNight(MergeOptions{Map: mapFile, Shards: c.shards, Gate: o}))
+			if status == 0 {
+				t.Fatalf("a refused merge: exit status 0:\n%s", out.String())
+			}
+			r := onlyRun(t, historyDir, out.String())
+			checkRefusal(t, r, status, c.why)
+			if !r.Sharded || len(r.Shards) != 0 {
+				t.Errorf("the refused merge's record: sharded %v, %d shards; want sharded, none merged", r.Sharded, len(r.Shards))
+			}
+			if snapshot(t, o.Artifacts) != before {
+				t.Errorf("the refused merge wrote into %s:\n%s", o.Artifacts, out.String())
+			}
+		})
 	}
 }

@@ -290,15 +290,15 @@ func merge(mapFile, manifest, shards, dest string, stdout io.Writer) ([]runrecor
 	mapFile, shards, dest = cli.UserPath(mapFile), cli.UserPath(shards), cli.UserPath(dest)
 	m, err := shard.ReadPlaced(mapFile, manifest, stdout)
 	if err != nil {
-		return nil, err
+		return nil, refused("the merge refused the shard map", err)
 	}
 	if err := result.Apart("the shards' results", shards, "the merged night", dest); err != nil {
-		return nil, cli.Usagef("%v: refused", err)
+		return nil, refused(refusedMergeDest, cli.Usagef("%v: refused", err))
 	}
 	if entries, err := os.ReadDir(dest); err == nil && len(entries) > 0 {
-		return nil, cli.Usagef("%s: not empty: the merged night is written into a new directory", dest)
+		return nil, refused(refusedMergeDest, cli.Usagef("%s: not empty: the merged night is written into a new directory", dest))
 	} else if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return nil, err
+		return nil, refused(refusedMergeDest, err)
 	}
 	var found []runrecord.Shard
 	owner := map[string]int{} // a test's name: the shard the map gives it
@@ -307,7 +307,7 @@ func merge(mapFile, manifest, shards, dest string, stdout io.Writer) ([]runrecor
 			owner[shard.TestName(b.Test)] = s.Index
 		}
 	}
-	var refused []string
+	var refusals []string
 	var merr MergeError
 	zips := map[string]string{} // test name: its outputs.zip
 	for _, s := range m.Shards {
@@ -332,7 +332,7 @@ func merge(mapFile, manifest, shards, dest string, stdout io.Writer) ([]runrecor
 		}
 		n, err := result.OpenNight(dir, nightdir.Layout())
 		if err != nil {
-			refused = append(refused, fmt.Sprintf("shard %d: %v", s.Index, err))
+			refusals = append(refusals, fmt.Sprintf("shard %d: %v", s.Index, err))
 			continue
 		}
 		hosts := map[string][]string{}
@@ -340,10 +340,10 @@ func merge(mapFile, manifest, shards, dest string, stdout io.Writer) ([]runrecor
 			k, ok := owner[test]
 			switch {
 			case !ok:
-				refused = append(refused, fmt.Sprintf("%s: the test %s is in no shard of %s", n.Zip(test), test, mapFile))
+				refusals = append(refusals, fmt.Sprintf("%s: the test %s is in no shard of %s", n.Zip(test), test, mapFile))
 				continue
 			case k != s.Index:
-				refused = append(refused, fmt.Sprintf("%s: the test %s ran on shard %d, but %s gives it to shard %d: its results are compared only with its own agent's",
+				refusals = append(refusals, fmt.Sprintf("%s: the test %s ran on shard %d, but %s gives it to shard %d: its results are compared only with its own agent's",
 					n.Zip(test), test, s.Index, mapFile, k))
 				continue
 			}
@@ -354,7 +354,7 @@ func merge(mapFile, manifest, shards, dest string, stdout io.Writer) ([]runrecor
 			}
 		}
 		if len(hosts) > 1 {
-			refused = append(refused, severalMachines(s.Index, hosts))
+			refusals = append(refusals, severalMachines(s.Index, hosts))
 		}
 		for host := range hosts {
 			fmt.Fprintf(stdout, "shard %d: %d of %d results, from %s\n", s.Index, len(n.Tests()), len(s.Benchmarks), cli.Field(host))
@@ -369,11 +369,12 @@ func merge(mapFile, manifest, shards, dest string, stdout io.Writer) ([]runrecor
 		}
 		found = append(found, rec)
 	}
-	if len(refused) > 0 {
-		return nil, fmt.Errorf("%s: not merged (%d refused):\n  %s", shards, len(refused), strings.Join(refused, "\n  "))
+	if len(refusals) > 0 {
+		return nil, refused("the merge refused the shards' results",
+			fmt.Errorf("%s: not merged (%d refused):\n  %s", shards, len(refusals), strings.Join(refusals, "\n  ")))
 	}
 	if err := writeMerged(dest, zips); err != nil {
-		return nil, err
+		return nil, refused("the merge could not write the merged night", err)
 	}
 	fmt.Fprintf(stdout, "%s: one night of %d results from %d shards\n", dest, len(zips), len(m.Shards))
 	if len(merr.Failed) > 0 || len(merr.Missing) > 0 {
@@ -381,6 +382,10 @@ func merge(mapFile, manifest, shards, dest string, stdout io.Writer) ([]runrecor
 	}
 	return found, nil
 }
+
+// refusedMergeDest is what the run's record says of a merge refused for
+// where it was to write the merged night.
+const refusedMergeDest = "the merge refused the merged night's directory: not new, nor empty, nor apart from the shards"
 
 // severalMachines refuses a shard whose results came from more than one
 // machine (hosts: a host name's tests).
@@ -427,29 +432,46 @@ type MergeOptions struct {
 // found a shard failed or missing results still gates what arrived, as a
 // night whose tests failed and that is incomplete: the log and the
 // summary name the shards and their benchmarks, the night fails and never
-// becomes the baseline. A merge refused writes nothing and is not gated.
+// becomes the baseline. A merge refused writes nothing and is not gated;
+// its run is recorded in the history's archive alone (writeRun), the
+// merged night's directory being none the lab made.
 func MergeNight(o MergeOptions) error {
-	if err := o.Gate.check(); err != nil {
+	started := time.Now()
+	o.Gate.Sharded = true
+	merr, err := o.mergeShards()
+	if err != nil {
+		o.Gate.refusedNight(started).writeRun(err)
 		return err
 	}
-	// The baseline is refused before the merge writes the night.
-	if _, err := o.Gate.stateDirs(); err != nil {
-		return err
-	}
-	if err := downloadShards(cli.UserPath(o.Shards), o.Gate.Stdout, o.Gate.Stderr); err != nil {
-		return err
-	}
-	found, err := merge(o.Map, o.Manifest, o.Shards, o.Gate.Artifacts, o.Gate.Stdout)
-	var merr *MergeError
-	if err != nil && !errors.As(err, &merr) {
-		return err
-	}
-	o.Gate.Sharded, o.Gate.Shards = true, found
 	if merr != nil {
 		fmt.Fprintf(o.Gate.Stderr, "nightly: %s\n", cli.Printable(merr.Error()))
 		o.Gate.TestsFailed, o.Gate.Incomplete = true, merr.Lines()
 	}
 	return Gate(o.Gate)
+}
+
+// mergeShards checks the gate's options and the baseline, then merges the
+// shards into the night, o.Gate.Shards each as it found it: what it found
+// failed or missing is a *MergeError, any other error a refusal, before
+// the gate read the night.
+func (o *MergeOptions) mergeShards() (*MergeError, error) {
+	if err := o.Gate.check(); err != nil {
+		return nil, refused("the gate refused its options", err)
+	}
+	// The baseline is refused before the merge writes the night.
+	if _, err := o.Gate.stateDirs(); err != nil {
+		return nil, err
+	}
+	if err := downloadShards(cli.UserPath(o.Shards), o.Gate.Stdout, o.Gate.Stderr); err != nil {
+		return nil, refused("the merge refused the shards' directory", err)
+	}
+	found, err := merge(o.Map, o.Manifest, o.Shards, o.Gate.Artifacts, o.Gate.Stdout)
+	var merr *MergeError
+	if err != nil && !errors.As(err, &merr) {
+		return nil, err
+	}
+	o.Gate.Shards = found
+	return merr, nil
 }
 
 // downloadShards replaces shards with the shards' results of this build,

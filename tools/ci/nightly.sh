@@ -16,7 +16,8 @@
 #    with the event file), which the step uploads
 # 3. nightly gate: the report, the Go benchmarks, the history's change points,
 #    the exports, the annotation, the baseline (docs/nightly.md); --merge
-#    merges every shard's night (docs/nightly.md#shards) into artifacts/ first
+#    merges every shard's night (docs/nightly.md#shards) into artifacts/ first;
+#    after a failed collect, --collect-failed: the night fails, recorded
 #
 # Run locally (half an hour on 2 cores), artifacts/ holds what it uploads.
 set -euo pipefail
@@ -47,14 +48,18 @@ echo "--- :package: Collecting test outputs"
 # The test logs of the build that just ran: bazel run (default
 # configuration) moves bazel-testlogs away from --config=perf's.
 testlogs="$(readlink -f bazel-testlogs || true)"
+collect_failed=()
 if ! "${nightly[@]}" collect --testlogs "$testlogs" "$events" "$night"; then
-  # After a failed build, say so; after a good one, this is the failure.
-  ((status != 0)) || exit 1
+  # After a good build, this is the failure: a shard's job fails here (the
+  # merge names its benchmarks); an unsharded night is gated for what
+  # arrived, fails as incomplete, and its run is recorded.
+  [[ "$night" == artifacts ]] || { ((status != 0)) || status=1; }
+  collect_failed=(--collect-failed)
 fi
 # A shard's night is gated with the others' (--merge).
 [[ "$night" == artifacts ]] || exit "$status"
 
-gate=(gate --otava "$(tools/ci/tools.sh otava)")
+gate=(gate --otava "$(tools/ci/tools.sh otava)" "${collect_failed[@]}")
 # A night whose tests failed is never the next one's baseline.
 ((status == 0)) || gate+=(--tests-failed)
 gate_status=0

@@ -2,7 +2,7 @@
 // (tools/ci/nightly.sh, docs/nightly.md):
 //
 //	nightly collect --testlogs DIR EVENTS DEST
-//	nightly gate [--baseline DIR] [--tests-failed] [--dashboard URL] [--otava CMD [--history-dir DIR] [--history DSN] [--stale-after NIGHTS]] ARTIFACTS
+//	nightly gate [--baseline DIR] [--tests-failed] [--collect-failed] [--dashboard URL] [--otava CMD [--history-dir DIR] [--history DSN] [--stale-after NIGHTS]] ARTIFACTS
 //	nightly shardmap --manifest FILE --shards N [--history DSN] [--tolerance F] [--default-seconds S] [--since DAYS] [--quick] --out MAP
 //	nightly shard MAP K
 //	nightly steps [--upload] MAP
@@ -32,7 +32,8 @@
 // $HAVLAK_LAB_DASHBOARD) names the dashboard. It also writes the night's results in
 // the formats of tools/exports (benchstat's, Bencher's,
 // github-action-benchmark's, OpenMetrics) into ARTIFACTS/exports/. A night without regressions, failures,
-// or failed tests (--tests-failed) becomes the baseline, replacing it whole;
+// or failed tests (--tests-failed) becomes the baseline, replacing it whole
+// (a night whose collect failed, --collect-failed, fails as incomplete);
 // so does a night whose environment changed (its benchmarks could not be
 // compared with a baseline of another machine or toolchain). The baseline
 // is --baseline, by default $HAVLAK_LAB_BASELINE, else nightly-baseline in
@@ -105,7 +106,7 @@ func main() {
 	os.Exit(cli.Report(os.Stderr, "nightly", run(os.Args[1:], os.Stdout, os.Stderr)))
 }
 
-const usage = "usage: nightly [--bisect] [--manifest FILE] collect --testlogs DIR EVENTS DEST | gate [--baseline DIR] [--tests-failed] [--dashboard URL] [--otava CMD [--history-dir DIR] [--history DSN] [--stale-after NIGHTS]] ARTIFACTS" +
+const usage = "usage: nightly [--bisect] [--manifest FILE] collect --testlogs DIR EVENTS DEST | gate [--baseline DIR] [--tests-failed] [--collect-failed] [--dashboard URL] [--otava CMD [--history-dir DIR] [--history DSN] [--stale-after NIGHTS]] ARTIFACTS" +
 	" | shardmap --manifest FILE --shards N [--history DSN] [--tolerance F] [--default-seconds S] [--since DAYS] [--quick] --out MAP | shard MAP K | steps [--upload] MAP | merge [gate's flags] MAP SHARDS ARTIFACTS"
 
 func run(args []string, stdout, stderr io.Writer) error {
@@ -198,6 +199,7 @@ func runGate(sub string, args []string, manifest string, o night.GateOptions) er
 	fs.SetOutput(o.Stderr)
 	fs.StringVar(&o.Baseline, "baseline", "", "the last good night's artifacts, `DIR` (default $HAVLAK_LAB_BASELINE, else the lab's cache's nightly-baseline)")
 	fs.BoolVar(&o.TestsFailed, "tests-failed", false, "the night's tests failed: never make it the baseline")
+	fs.BoolVar(&o.CollectFailed, "collect-failed", false, "nightly collect failed: the night may lack results; it fails, and never becomes the baseline")
 	fs.StringVar(&o.HistoryDir, "history-dir", "", "where the history keeps its nights (`DIR`/nights) and, by default, its SQLite database (default $HAVLAK_LAB_HISTORY_DIR, else the lab's cache's history)")
 	fs.StringVar(&o.History, "history", os.Getenv("HAVLAK_LAB_HISTORY"), "the history database's `DSN` (default: sqlite:DIR/history.sqlite of --history-dir)")
 	fs.StringVar(&o.Otava, "otava", "", "Apache Otava's `command` (tools/ci/tools.sh otava); without it the night does not enter the history")

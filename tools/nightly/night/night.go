@@ -50,6 +50,10 @@ type GateOptions struct {
 	// benchmarks: MergeNight), one a line: the summary lists them, and
 	// the night fails.
 	Incomplete []string
+	// CollectFailed: nightly collect failed (tools/ci/nightly.sh): the
+	// night may lack results it made, which no one can name, so it fails
+	// as an incomplete one does.
+	CollectFailed bool
 	// Sharded: the night was merged from the map's shards (MergeNight),
 	// Shards each as the merge found it; the run's record names them.
 	Sharded bool
@@ -141,7 +145,10 @@ func (o GateOptions) newNight(started time.Time) (*night, error) {
 		stderr:      stderr,
 		annotate:    o.Annotate,
 		dashboard:   dashboard,
-		run:         runState{started: started, sharded: o.Sharded, shards: o.Shards},
+		run:         runState{started: started, sharded: o.Sharded, shards: o.Shards, collectFailed: o.CollectFailed},
+	}
+	if o.CollectFailed {
+		n.incomplete = append(slices.Clone(n.incomplete), collectFailedLine)
 	}
 	if o.Otava != "" {
 		n.history = o.historyConfig(cli.UserPath(o.HistoryDir))

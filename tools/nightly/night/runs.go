@@ -48,7 +48,13 @@ type runState struct {
 	// of the baseline.
 	promoted bool
 	baseline string
+	// collectFailed: nightly collect failed (GateOptions.CollectFailed).
+	collectFailed bool
 }
+
+// collectFailedLine is what the summary says of a night whose collect
+// failed.
+const collectFailedLine = "nightly collect failed: the night may lack results its tests made (see the log)"
 
 // What a refusal of the baseline or of the history's directory says in
 // the run's record: in words, without the agent's paths, which the log
@@ -144,7 +150,10 @@ func (n *night) runRecord(err error) *runrecord.Record {
 	if n.testsFailed {
 		r.Reasons = append(r.Reasons, "the night's tests failed")
 	}
-	if len(n.incomplete) > 0 {
+	if n.run.collectFailed {
+		r.Reasons = append(r.Reasons, collectFailedLine)
+	}
+	if rs.sharded && len(n.incomplete) > 0 {
 		failed := 0
 		for _, s := range rs.shards {
 			if s.State != runrecord.Reported {

@@ -303,3 +303,29 @@ func TestMergeRecordsARefusal(t *testing.T) {
 		})
 	}
 }
+
+// A night whose collect failed (--collect-failed) is gated for what
+// arrived and fails as incomplete: its record says so, and it never
+// becomes the baseline, however good its results.
+func TestGateRecordsAFailedCollect(t *testing.T) {
+	needCommands(t)
+	t.Setenv("BUILDKITE", "")
+	historyDir, withHistory := withPersonalHistory(t)
+	night := makeNight(t, nightSpec{allocs: 1})
+	baseline := filepath.Join(t.TempDir(), "baseline")
+	status, log := gateNight(t, baseline, night, withHistory, func(o *GateOptions) { o.CollectFailed = true })
+	if status != 1 || exists(baseline) || !strings.Contains(log, collectFailedLine) {
+		t.Fatalf("a night whose collect failed: exit status %d, want 1, no baseline and the summary saying so:\n%s", status, log)
+	}
+	r, err := runrecord.Read(filepath.Join(night, nightdir.Run))
+	if err != nil {
+		t.Fatalf("no run record: %v\n%s", err, log)
+	}
+	if r.Status != runrecord.Failed || r.Results != 8 || r.Promoted || !slices.Contains(r.Reasons, collectFailedLine) ||
+		slices.ContainsFunc(r.Reasons, func(s string) bool { return strings.Contains(s, "shards") }) {
+		t.Errorf("the record: %+v; want failed, its 8 results, for the collect, no shard named", r)
+	}
+	if runs := archivedRuns(t, historyDir); len(runs) != 1 {
+		t.Errorf("the archive holds %d run records, want the night's", len(runs))
+	}
+}

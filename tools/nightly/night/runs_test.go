@@ -329,3 +329,28 @@ func TestGateRecordsAFailedCollect(t *testing.T) {
 		t.Errorf("the archive holds %d run records, want the night's", len(runs))
 	}
 }
+
+// A shared history's archive takes a refused run's record only from a
+// scheduled build of main, as it takes any run's: a workstation's
+// refusal is said, not archived.
+func TestSharedHistoryTakesNoUntrustedRefusal(t *testing.T) {
+	needCommands(t)
+	t.Setenv("BUILDKITE", "")
+	historyDir, withHistory := withPersonalHistory(t)
+	shared := "sqlite:" + filepath.Join(t.TempDir(), "shared.sqlite")
+	db, err := history.Create(context.Background(), shared, history.Shared)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	baseline := filepath.Join(t.TempDir(), "baseline")
+	os.WriteFile(baseline, []byte("precious"), 0o644)
+	status, log := gateNight(t, baseline, makeNight(t, nightSpec{allocs: 1}), withHistory,
+		func(o *GateOptions) { o.History = shared })
+	if status != 2 || !strings.Contains(log, "The run's record is not archived: a run outside CI") {
+		t.Errorf("exit status %d, want 2 and the record not archived:\n%s", status, log)
+	}
+	if runs := archivedRuns(t, historyDir); len(runs) != 0 {
+		t.Errorf("the shared history's archive holds %d run records, want none", len(runs))
+	}
+}

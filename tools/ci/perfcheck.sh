@@ -20,12 +20,14 @@
 # fork's job never names one.
 #
 # Usage: tools/ci/perfcheck.sh [OUT [COUNTS_CONFIG]] in the change's
-# checkout (OUT: default perf-check, the summary and the comment; a fork's
-# job keeps them under untrusted-artifacts/)
+# checkout (OUT: default perf-check, the summary and the comment; relative
+# to the checkout unless absolute; a fork's job keeps them under
+# untrusted-artifacts/)
 set -euo pipefail
 change="$(git rev-parse --show-toplevel)"
 cd "$change"
-out="$change/${1:-perf-check}"
+out="${1:-perf-check}"
+[[ "$out" == /* ]] || out="$change/$out"
 
 base_branch="${BUILDKITE_PULL_REQUEST_BASE_BRANCH:-main}"
 # Buildkite's checkout may not know the base branch yet.

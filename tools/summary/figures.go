@@ -14,8 +14,9 @@ import (
 
 // Figures are a benchmark's shown figures (the gated ones, and any
 // inconsistent one, which fails gated or not) sorted for a reader:
-// Failing are those that fail, or would but for an acceptance, the
-// inconsistent and missing first; Changed, the others that moved (passed
+// Failing are those that fail, or would but for an acceptance, by
+// outcome in verdict's order (the inconsistent, the missing, the
+// regressed), the accepted last; Changed, the others that moved (passed
 // within the rule, improved, or could not be compared); Unchanged, those
 // that did not move to the hundredth of a percent.
 type Figures struct {
@@ -39,16 +40,13 @@ func (b Benchmark) SortFigures() Figures {
 			f.Changed = append(f.Changed, v)
 		}
 	}
+	// In verdict's order of outcomes (verdict.Outcomes), an accepted one
+	// after those that fail.
 	rank := func(v verdict.Verdict) int {
-		switch {
-		case b.Accepts(v.Figure) && v.Outcome != verdict.Inconsistent:
-			return 3
-		case v.Outcome == verdict.Inconsistent:
-			return 0
-		case v.Outcome == verdict.Missing:
-			return 1
+		if b.Accepts(v.Figure) && v.Outcome != verdict.Inconsistent {
+			return len(verdict.Outcomes())
 		}
-		return 2
+		return v.Outcome.Rank()
 	}
 	slices.SortStableFunc(f.Failing, func(x, y verdict.Verdict) int { return cmp.Compare(rank(x), rank(y)) })
 	return f
@@ -56,7 +54,7 @@ func (b Benchmark) SortFigures() Figures {
 
 // FiguresMarkdown is the cell of a table that says what happened to each
 // of b's shown figures, each with its own verdict: the failing ones first
-// with their label (**REGRESSED**, **MISSING**, **INCONSISTENT**, or
+// with their label (**INCONSISTENT**, **MISSING**, **REGRESSED**, then
 // "regressed, accepted:" and the reason), then the others that changed,
 // one a line; the unchanged ones folded away in a <details> block that
 // counts them; then the acceptances of figures that did not regress, and

@@ -17,7 +17,8 @@ import (
 const diffSummaryFunctions = 3
 
 // WriteMarkdown writes the comparison for an annotation: a table with the
-// regressions first, then what could not be compared, the improvements
+// failing benchmarks first (inconsistent, missing, regressed: verdict's
+// order), then what could not be compared, the improvements
 // and the rest, each row saying what happened to each of its figures
 // (FiguresMarkdown) and its name linking to the dashboard's compare page
 // of pair, when it has one; then a line per profile diff.
@@ -26,7 +27,14 @@ func (s *Summary) WriteMarkdown(w io.Writer, pair Pair) {
 		fmt.Fprintln(w, "No benchmarks.")
 	}
 	rows := slices.Clone(s.Benchmarks)
-	slices.SortStableFunc(rows, func(a, b Benchmark) int { return cmp.Compare(a.order(), b.order()) })
+	slices.SortStableFunc(rows, func(a, b Benchmark) int {
+		by := cmp.Compare(a.order(), b.order())
+		if by == 0 && a.Fails() {
+			// The failing in verdict's order, as the night's verdict ranks them.
+			by = cmp.Compare(a.Outcome.Rank(), b.Outcome.Rank())
+		}
+		return by
+	})
 	if len(rows) > 0 {
 		fmt.Fprintln(w, "| benchmark | language | median (min–max) | verdict | against the baseline |")
 		fmt.Fprintln(w, "|---|---|---:|---|---|")

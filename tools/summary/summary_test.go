@@ -124,6 +124,23 @@ func TestMarkdown(t *testing.T) {
 	}
 }
 
+// The annotation's table puts its failing benchmarks in verdict's order,
+// the order the night's verdict ranks them by: a benchmark gone before
+// one that regressed, whatever order the comparison found them in.
+func TestMarkdownFailingInVerdictsOrder(t *testing.T) {
+	s := sample()
+	s.Benchmarks = append(s.Benchmarks, Benchmark{Name: "havlak7", Outcome: verdict.Missing, Note: "gone"})
+	var b strings.Builder
+	s.WriteMarkdown(&b, Pair{})
+	lines := strings.Split(b.String(), "\n")
+	if !strings.HasPrefix(lines[2], "| havlak7 |") || !strings.HasPrefix(lines[3], "| havlak6 |") {
+		t.Errorf("want havlak7, missing, before havlak6, regressed:\n%s", b.String())
+	}
+	if Outcome(s.Benchmarks) != verdict.Missing {
+		t.Errorf("the comparison as a whole: %s, want missing, its first row", Outcome(s.Benchmarks))
+	}
+}
+
 // The benchmarks that ran in another environment are grouped by what
 // changed, and the Markdown names each change with them.
 func TestEnvironmentGroups(t *testing.T) {

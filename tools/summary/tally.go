@@ -85,17 +85,14 @@ func costRatio(v verdict.Verdict) (float64, bool) {
 	return v.New.Median / v.Old.Median, true
 }
 
-// worseOrder is the order of outcomes in a table read from its top: a
-// broken measurement, the regressions, what went missing, what could not
-// be judged, the improvements, the rest.
-var worseOrder = []verdict.Outcome{verdict.Inconsistent, verdict.Regressed, verdict.Missing, verdict.NotComparable,
-	verdict.Improved, verdict.Unchanged}
-
 // Worse orders two figures' verdicts worst first, for a table read from
-// its top: what fails a gate first (Verdict.Fails), then by outcome
-// (worseOrder), then by how much worse the figure got in the direction its
-// rule declares worse (Verdict.Worsening: a throughput that fell got
-// worse), the most first; among improvements, the most better first.
+// its top: what fails a gate first (Verdict.Fails), then by outcome in
+// verdict's one order of them (Outcome.Rank, the order verdict.Worst
+// judges a night by, so that no table ranks outcomes otherwise than the
+// night's verdict does), then by how much worse the figure got in the
+// direction its rule declares worse (Verdict.Worsening: a throughput that
+// fell got worse), the most first; among improvements, the most better
+// first.
 func Worse(x, y verdict.Verdict) int {
 	worsening := func(v verdict.Verdict) float64 {
 		if w := v.Worsening(); !math.IsNaN(w) {
@@ -109,15 +106,9 @@ func Worse(x, y verdict.Verdict) int {
 		}
 		return 1
 	}
-	rank := func(v verdict.Verdict) int {
-		if i := slices.Index(worseOrder, v.Outcome); i >= 0 {
-			return i
-		}
-		return len(worseOrder)
-	}
 	by := cmp.Compare(worsening(y), worsening(x))
 	if x.Outcome == verdict.Improved && y.Outcome == verdict.Improved {
 		by = -by
 	}
-	return cmp.Or(cmp.Compare(fails(x), fails(y)), cmp.Compare(rank(x), rank(y)), by)
+	return cmp.Or(cmp.Compare(fails(x), fails(y)), cmp.Compare(x.Outcome.Rank(), y.Outcome.Rank()), by)
 }

@@ -111,3 +111,39 @@ func TestAsVerdict(t *testing.T) {
 		t.Errorf("a benchmark retired fails as a verdict: %+v", v)
 	}
 }
+
+// The table's order of outcomes is verdict's: gated figures of every
+// outcome, sorted by Worse, come in verdict.Outcomes' order, and the
+// outcome of a comparison as a whole (Outcome, verdict.WorstOutcome) is
+// the outcome of its first row that was judged.
+func TestWorseAgreesWithVerdict(t *testing.T) {
+	all := verdict.Outcomes()
+	// Every subset of the outcomes, as a bit set.
+	for set := 1; set < 1<<len(all); set++ {
+		var figures []verdict.Verdict
+		var benchmarks []Benchmark
+		for i, o := range slices.Backward(all) {
+			if set&(1<<i) != 0 {
+				figures = append(figures, verdict.Verdict{Figure: string(o), Outcome: o, Rule: verdict.Rule{Gated: true}})
+				benchmarks = append(benchmarks, Benchmark{Name: string(o), Outcome: o})
+			}
+		}
+		slices.SortStableFunc(figures, Worse)
+		var sorted []verdict.Outcome
+		for _, v := range figures {
+			sorted = append(sorted, v.Outcome)
+		}
+		want := slices.DeleteFunc(slices.Clone(all), func(o verdict.Outcome) bool { return !slices.Contains(sorted, o) })
+		if !slices.Equal(sorted, want) {
+			t.Errorf("sorted by Worse: %v, want verdict's order %v", sorted, want)
+		}
+		first := sorted[0]
+		if first == verdict.NotComparable && len(sorted) > 1 {
+			// Not judged: the comparison is of what was.
+			first = sorted[1]
+		}
+		if got := Outcome(benchmarks); got != first || verdict.Worst(figures) != first {
+			t.Errorf("%v: Outcome %s, verdict.Worst %s; want %s, the first row judged", sorted, got, verdict.Worst(figures), first)
+		}
+	}
+}

@@ -47,11 +47,8 @@ func Compared(status int) bool {
 // An Outcome is what a comparison found.
 type Outcome string
 
-// The outcomes, from the worst.
+// The outcomes, from the worst (Outcomes).
 const (
-	// Missing: the baseline has the figure (or the benchmark) and this
-	// side does not, or cannot be read. What a gate cannot see fails it.
-	Missing Outcome = "missing"
 	// Inconsistent: two measurements of the same binary and run (the same
 	// identity) in the same environment differ by more than one
 	// measurement can (Policy.Compare): an exact count that differs, a
@@ -59,7 +56,10 @@ const (
 	// InconsistentFactor. A broken measurement or a forged result;
 	// it fails, gated or not.
 	Inconsistent Outcome = "inconsistent"
-	Regressed    Outcome = "regressed" // worse beyond the rule
+	// Missing: the baseline has the figure (or the benchmark) and this
+	// side does not, or cannot be read. What a gate cannot see fails it.
+	Missing   Outcome = "missing"
+	Regressed Outcome = "regressed" // worse beyond the rule
 	// NotComparable: the figure could not be judged (no values, too few
 	// runs, another environment); Verdict.Reason says why.
 	NotComparable Outcome = "not_comparable"
@@ -67,27 +67,32 @@ const (
 	Unchanged     Outcome = "unchanged" // within the rule's threshold, noise or significance
 )
 
-// rank orders outcomes from the worst, for Worst.
-func (o Outcome) rank() int {
-	switch o {
-	case Inconsistent:
-		return 0
-	case Missing:
-		return 1
-	case Regressed:
-		return 2
-	case NotComparable:
-		return 3
-	case Improved:
-		return 4
-	case Unchanged:
-		return 5
+// severity is the lab's one order of how bad an outcome is (Outcomes).
+var severity = [...]Outcome{Inconsistent, Missing, Regressed, NotComparable, Improved, Unchanged}
+
+// Outcomes are the outcomes from the worst: the order in which Worst
+// picks a night's outcome, and so the order every table and count of
+// outcomes shows them in, lest a page's first row disagree with the
+// night's verdict. A broken measurement comes first: nothing measured
+// with it can be believed, and it fails gated or not. Then what fails a
+// gate, the unseen before the seen: a figure or benchmark gone may hide a
+// regression of any size (the gate fails closed on it), where a
+// regression's size is known. Then what could not be judged, which fails
+// nothing but leaves the question open; then what moved, better; last
+// what did not.
+func Outcomes() []Outcome { return slices.Clone(severity[:]) }
+
+// Rank is o's place in Outcomes, 0 the worst: to order outcomes by.
+// What is no outcome ranks after them all.
+func (o Outcome) Rank() int {
+	if i := slices.Index(severity[:], o); i >= 0 {
+		return i
 	}
-	return 6
+	return len(severity)
 }
 
 // Valid reports whether o is one of the outcomes.
-func (o Outcome) Valid() bool { return o.rank() < 6 }
+func (o Outcome) Valid() bool { return o.Rank() < len(severity) }
 
 // Alpha is the significance level of the U test: 5 runs against 5 can
 // reach it (the smallest p is 0.008).
@@ -490,12 +495,14 @@ func Worst(verdicts []Verdict) Outcome {
 	return WorstOutcome(outcomes)
 }
 
-// WorstOutcome is the worst of outcomes, not_comparable ones left out:
-// NotComparable when nothing else is among them.
+// WorstOutcome is the worst of outcomes, the first of them in Outcomes'
+// order, not_comparable ones left out (a figure not judged decides
+// nothing when another was): NotComparable when nothing else is among
+// them.
 func WorstOutcome(outcomes []Outcome) Outcome {
 	worst := NotComparable
 	for _, o := range outcomes {
-		if o != NotComparable && (worst == NotComparable || o.rank() < worst.rank()) {
+		if o != NotComparable && (worst == NotComparable || o.Rank() < worst.Rank()) {
 			worst = o
 		}
 	}

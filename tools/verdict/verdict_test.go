@@ -3,6 +3,7 @@ package verdict
 import (
 	"errors"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -108,6 +109,47 @@ func TestWorst(t *testing.T) {
 	} {
 		if got := Worst(c.verdicts); got != c.want {
 			t.Errorf("Worst(%v) = %s, want %s", c.verdicts, got, c.want)
+		}
+	}
+}
+
+// Outcomes is the one order of how bad an outcome is: a broken
+// measurement, what went unseen, what got worse, what was not judged,
+// what got better, the rest. WorstOutcome of any set of outcomes is the
+// first of them in that order, not_comparable left out unless alone.
+func TestOutcomes(t *testing.T) {
+	all := Outcomes()
+	want := []Outcome{Inconsistent, Missing, Regressed, NotComparable, Improved, Unchanged}
+	if !slices.Equal(all, want) {
+		t.Fatalf("Outcomes() = %v, want %v", all, want)
+	}
+	all[0] = Unchanged
+	if Outcomes()[0] != Inconsistent {
+		t.Errorf("a caller's change of Outcomes() changed the order")
+	}
+	for i, o := range want {
+		if o.Rank() != i || !o.Valid() {
+			t.Errorf("%s: rank %d, valid %v; want %d, valid", o, o.Rank(), o.Valid(), i)
+		}
+	}
+	if o := Outcome("worst"); o.Valid() || o.Rank() != len(want) {
+		t.Errorf("%q: valid, or ranked %d among the outcomes", o, o.Rank())
+	}
+	// Every subset of the outcomes, as a bit set.
+	for set := 1; set < 1<<len(want); set++ {
+		var some []Outcome
+		for i, o := range want {
+			if set&(1<<i) != 0 {
+				some = append(some, o)
+			}
+		}
+		first := some[0]
+		if first == NotComparable && len(some) > 1 {
+			first = some[1]
+		}
+		slices.Reverse(some)
+		if got := WorstOutcome(some); got != first {
+			t.Errorf("WorstOutcome(%v) = %s, want %s", some, got, first)
 		}
 	}
 }

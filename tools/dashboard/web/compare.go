@@ -401,13 +401,11 @@ func filtersOf(r *http.Request) (filters, error) {
 	return f, nil
 }
 
-// outcomes are the verdicts the page counts and filters by, worst first.
-var outcomes = []verdict.Outcome{verdict.Regressed, verdict.Inconsistent, verdict.Missing, verdict.NotComparable,
-	verdict.Improved, verdict.Unchanged}
-
+// outcomeNames are the outcomes' names, worst first (verdict.Outcomes),
+// for a message that lists them.
 func outcomeNames() []string {
 	var names []string
-	for _, o := range outcomes {
+	for _, o := range verdict.Outcomes() {
 		names = append(names, string(o))
 	}
 	return names
@@ -571,12 +569,12 @@ func (s *Server) compare(w http.ResponseWriter, r *http.Request) {
 }
 
 // tally puts the comparison's counts and means on the page: each count
-// of every outcome, a link to its rows (the other filters kept), the
-// means in percent.
+// of every outcome, worst first as the rows are (verdict.Outcomes), a
+// link to its rows (the other filters kept), the means in percent.
 func (p *comparePage) tally(t summary.Tally) {
 	p.Verdicts = []option{{Value: "", Label: "any", Selected: p.Verdict == ""}}
-	for _, o := range outcomes {
-		label := strings.ReplaceAll(string(o), "_", " ")
+	for _, o := range verdict.Outcomes() {
+		label := outcomeLabel(o)
 		p.Verdicts = append(p.Verdicts, option{Value: string(o), Label: label, Selected: o == p.Verdict})
 		if o == verdict.Inconsistent && t.Counts[o] == 0 {
 			// Counted only when there is one: a broken measurement.
@@ -595,6 +593,9 @@ func (p *comparePage) tally(t summary.Tally) {
 			Worse: m.Change > 0, Better: m.Change < 0})
 	}
 }
+
+// outcomeLabel is an outcome in words, as the pages count it.
+func outcomeLabel(o verdict.Outcome) string { return strings.ReplaceAll(string(o), "_", " ") }
 
 // recentOptions are the pickers' choices: each recent commit's night
 // (its newest result's date) once, then each commit.

@@ -113,7 +113,9 @@ type landingPage struct {
 	// Worst is the night's verdict: the worst of its benchmarks' outcomes
 	// (summary.Outcome), missing when one of the night before has no
 	// result.
-	Worst                verdict.Outcome
+	Worst verdict.Outcome
+	// Counts are the rows by outcome, as the compare page counts them,
+	// worst first (verdict.Outcomes).
 	Counts               []outcomeCount
 	Regressed, Improved  []landingRow
 	Missing, NotCompared []landingRow
@@ -213,7 +215,7 @@ func (s *Server) fillNight(ctx context.Context, p *landingPage) (int, error) {
 		p.PrevCommit = a.Commit
 		rows, judged := comparisonOf(a, b)
 		p.Worst = summary.Outcome(judged)
-		if err := s.judgeNight(ctx, p, rows); err != nil {
+		if err := s.judgeNight(ctx, p, rows, judged); err != nil {
 			return http.StatusInternalServerError, err
 		}
 	}
@@ -224,41 +226,41 @@ func (s *Server) fillNight(ctx context.Context, p *landingPage) (int, error) {
 }
 
 // judgeNight sorts the comparison's rows into p's lists, worst first,
-// and draws the sparklines of the first of each.
-func (s *Server) judgeNight(ctx context.Context, p *landingPage, rows []row) error {
-	counts := map[string]int{}
+// and draws the sparklines of the first of each; the counts are the
+// compare page's of the same two nights (summary.TallyOf of the judged
+// benchmarks, a row each), in verdict's order of outcomes, so that the
+// two pages never count one night twice over.
+func (s *Server) judgeNight(ctx context.Context, p *landingPage, rows []row, judged []summary.Benchmark) error {
 	for _, r := range rows {
 		lr := landingRow{row: r}
 		switch {
-		case r.Figure == "" && r.a != nil && r.b == nil:
-			counts["missing"]++
-			lr.Series = link("/series", query("benchmark", r.Benchmark, "workload", r.Workload,
-				"env", result.EnvironmentKey(r.a.Result.Environment)))
+		case r.Figure == "" && r.Outcome == verdict.Missing:
+			// A benchmark gone (or unreadable at B): its series at A.
+			if r.a != nil {
+				lr.Series = link("/series", query("benchmark", r.Benchmark, "workload", r.Workload,
+					"env", result.EnvironmentKey(r.a.Result.Environment)))
+			}
 			p.Missing = append(p.Missing, lr)
 		case r.Figure == "":
-			counts["not compared"]++
+			// Only at B, or unreadable: the table that says why.
 			p.NotCompared = append(p.NotCompared, lr)
-		default:
-			switch r.Outcome {
-			case verdict.Regressed, verdict.Inconsistent:
-				counts["regressed"]++
-				p.Regressed = append(p.Regressed, lr)
-			case verdict.Improved:
-				counts["improved"]++
-				p.Improved = append(p.Improved, lr)
-			case verdict.Missing:
-				counts["missing"]++
-				p.Missing = append(p.Missing, lr)
-			case verdict.NotComparable:
-				counts["not compared"]++
-				p.NotCompared = append(p.NotCompared, lr)
-			default:
-				counts["unchanged"]++
-			}
+		case r.Outcome == verdict.Regressed, r.Outcome == verdict.Inconsistent:
+			p.Regressed = append(p.Regressed, lr)
+		case r.Outcome == verdict.Improved:
+			p.Improved = append(p.Improved, lr)
+		case r.Outcome == verdict.Missing:
+			p.Missing = append(p.Missing, lr)
+		case r.Outcome == verdict.NotComparable:
+			p.NotCompared = append(p.NotCompared, lr)
 		}
 	}
-	for _, label := range []string{"regressed", "improved", "missing", "not compared", "unchanged"} {
-		p.Counts = append(p.Counts, outcomeCount{Label: label, N: counts[label]})
+	counts := summary.TallyOf(judged).Counts
+	for _, o := range verdict.Outcomes() {
+		if o == verdict.Inconsistent && counts[o] == 0 {
+			// Counted only when there is one, as the compare page does.
+			continue
+		}
+		p.Counts = append(p.Counts, outcomeCount{Label: outcomeLabel(o), N: counts[o]})
 	}
 	// Worst first, as the compare page orders its rows (summary.Worse):
 	// what fails a gate, then by how much worse in the figure's declared

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -15,6 +16,7 @@ import (
 	"havlak-lab/tools/alert"
 	"havlak-lab/tools/history"
 	"havlak-lab/tools/result"
+	"havlak-lab/tools/verdict"
 )
 
 // get fetches path from srv without following a redirect.
@@ -770,7 +772,7 @@ func TestCompareSummaryAndOrder(t *testing.T) {
 		for _, o := range outcomes {
 			byRows[o]++
 		}
-		for _, o := range []string{"regressed", "missing", "not_comparable", "improved", "unchanged"} {
+		for _, o := range outcomeNames() {
 			if counts[o] != byRows[o] {
 				t.Errorf("%s: the summary counts %d %s, the rows %d", pair, counts[o], o, byRows[o])
 			}
@@ -870,8 +872,60 @@ func TestCompareSortAndFiltersInTheURL(t *testing.T) {
 		t.Errorf("sort=change: first %q, want allocations, the most better", c[0])
 	}
 	if resp, body := get(t, srv.URL, "/compare?"+router+"&verdict=worst"); resp.StatusCode != http.StatusBadRequest ||
-		!strings.Contains(body, "want one of regressed") {
+		!strings.Contains(body, "want one of inconsistent, missing, regressed, not_comparable, improved, unchanged") {
 		t.Errorf("verdict=worst: %s, want 400 naming the verdicts", resp.Status)
+	}
+}
+
+// The compare page orders outcomes as verdict does (verdict.Outcomes),
+// the order verdict.Worst judges a night by: its counts and its verdict
+// filter in that order, and its rows, a benchmark gone (missing, which
+// fails) ahead of the regressions that fail too; the landing page of the
+// last night counts its rows as the compare page of the same two nights
+// does, in the same order.
+func TestOutcomesInVerdictsOrder(t *testing.T) {
+	db, _ := testHistory(t)
+	srv := serve(t, db)
+	_, body := get(t, srv.URL, "/compare?a="+commitOf(0)+"&b="+commitOf(nights-1))
+	outcomes, cells, _ := compareTable(t, body)
+	if len(outcomes) < 2 || outcomes[0] != "missing" || cells[0][0] != "forged" || outcomes[1] != "regressed" || cells[1][7] != "REGRESSED" {
+		t.Errorf("the first rows: %v %q; want the forged benchmark missing, then havlak6's regression", outcomes[:min(2, len(outcomes))], cells[:min(2, len(cells))])
+	}
+	var want []string
+	for _, o := range verdict.Outcomes() {
+		if o != verdict.Inconsistent {
+			// Counted only when there is one.
+			want = append(want, string(o))
+		}
+	}
+	var counted []string
+	for _, m := range regexp.MustCompile(`<a class="count [a-z_]+" data-outcome="([a-z_]+)"`).FindAllStringSubmatch(body, -1) {
+		counted = append(counted, m[1])
+	}
+	if !slices.Equal(counted, want) {
+		t.Errorf("the compare page counts %v, want verdict's order %v", counted, want)
+	}
+	filter := regexp.MustCompile(`(?s)<select name="verdict"[^>]*>(.*?)</select>`).FindStringSubmatch(body)
+	var offered []string
+	if filter != nil {
+		for _, m := range regexp.MustCompile(`<option value="([a-z_]+)"`).FindAllStringSubmatch(filter[1], -1) {
+			offered = append(offered, m[1])
+		}
+	}
+	if all := outcomeNames(); !slices.Equal(offered, all) {
+		t.Errorf("the verdict filter offers %v, want verdict's order %v", offered, all)
+	}
+
+	last, prev := day(nightTime(nights-1)), day(nightTime(nights-2))
+	_, compared := get(t, srv.URL, "/compare?a="+prev+"&b="+last)
+	var fromCompare []string
+	for _, m := range regexp.MustCompile(`data-n="\d+" href="[^"]*">(\d+ [a-z ]+)</a>`).FindAllStringSubmatch(compared, -1) {
+		fromCompare = append(fromCompare, m[1])
+	}
+	_, landing := get(t, srv.URL, "/?night="+last)
+	line := regexp.MustCompile(`(?s)<strong>[a-z_]+</strong>\.\s*(.*?)\.\s*<a id="night-compare"`).FindStringSubmatch(landing)
+	if line == nil || line[1] != strings.Join(fromCompare, ", ") || len(fromCompare) == 0 {
+		t.Errorf("the landing page counts %q, the compare page of the same nights %q", line, fromCompare)
 	}
 }
 

@@ -80,9 +80,9 @@ def _stage(name, package, language, stage, heap, counterpart = None, reference =
         after run, within a tenth of the gate's threshold
         (perf_benchmark's exact_allocations); None for a Go stage's
         default, True. Each thread the Go runtime starts, as Valgrind's
-        timing makes it, allocates 6 objects and 7,680 bytes: nothing to
-        the 0.3 to 2.9 million objects of havlak1 to havlak6, 8% of
-        havlak7's 74 (docs/noise.md).
+        timing makes it, allocates about 6 objects and 5 KB: nothing to
+        the 0.28 to 2.9 million objects of havlak1 to havlak6, 1.4% of
+        havlak7's 435 (docs/noise.md).
       layout: whether its package builds the program's layout variants
         (//tools/perf:defs.bzl's cc and go_layout_variants), whose counts
         calibrate the figures layout moves.

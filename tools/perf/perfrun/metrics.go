@@ -192,12 +192,13 @@ const (
 // made with the collector off and no heap profile sampling
 // (cachegrind.GoEnv): then no collection's work allocates, and a program
 // that allocates the same on the same input shows nearly the same counts
-// run after run. Natively, pinned to one CPU, to the object; under
-// Valgrind, whose threads run one at a time, the runtime starts threads
-// as the timing makes it, each allocating 6 objects (7,680 bytes): within
-// 0.4% for havlak1 to havlak6, 43% for a program of 14 objects
-// (docs/noise.md). They are gated when the benchmark declares them
-// exact (exact_allocations, perf_benchmark); shown otherwise.
+// run after run, read after every P's allocation cache is flushed
+// (runtimemetrics.Read). Under Valgrind, whose threads run one at a time,
+// the runtime starts threads as the timing makes it, each allocating about
+// 6 objects: under a busy machine within 0.04% for havlak6, 1.4% for
+// havlak7's 435 objects (docs/noise.md). They are gated when the
+// benchmark declares them exact (exact_allocations, perf_benchmark); shown
+// otherwise.
 func (p *program) countedAllocMetrics(runs int) []result.Metric {
 	figures, err := p.readRuntimeFigures(countedRuntimeMetricsFile, runs)
 	source := "runtime/metrics, each counted run (GOGC=off, GODEBUG=memprofilerate=0)"

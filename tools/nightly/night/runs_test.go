@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"havlak-lab/internal/cli"
 	"havlak-lab/tools/changepoint/otavatest"
@@ -352,5 +353,72 @@ func TestSharedHistoryTakesNoUntrustedRefusal(t *testing.T) {
 	}
 	if runs := archivedRuns(t, historyDir); len(runs) != 0 {
 		t.Errorf("the shared history's archive holds %d run records, want none", len(runs))
+	}
+}
+
+// A night whose history could not be opened archives its run's record
+// alone, in the directory its results will have: the gate run again on
+// the same night, with the history back, must still archive and ingest
+// its results, not take the record's directory for the night's archive.
+func TestGateArchivesANightRecordedWithoutItsHistory(t *testing.T) {
+	needCommands(t)
+	t.Setenv("BUILDKITE", "")
+	historyDir, withHistory := withPersonalHistory(t)
+	night := makeNight(t, nightSpec{allocs: 1, commit: "0123456789abcdef0123456789abcdef01234567",
+		started: time.Date(2026, 11, 6, 2, 0, 0, 0, time.UTC)})
+	broken := filepath.Join(t.TempDir(), "broken.sqlite")
+	if err := os.WriteFile(broken, []byte("not a database"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	baseline := filepath.Join(t.TempDir(), "baseline")
+	status, log := gateNight(t, baseline, night, withHistory, func(o *GateOptions) { o.History = "sqlite:" + broken })
+	if status == 0 {
+		t.Fatalf("a history that cannot be opened: exit status 0:\n%s", log)
+	}
+	name := "20261106T020000Z-0123456789ab"
+	if _, ok := archivedRuns(t, historyDir)[name]; !ok {
+		t.Fatalf("the failed night's record is not archived in %s:\n%s", name, log)
+	}
+
+	status, log = gateNight(t, baseline, night, withHistory)
+	if status != 0 {
+		t.Fatalf("the night gated again with its history: exit status %d:\n%s", status, log)
+	}
+	if !isFile(filepath.Join(historyDir, history.NightsDir, name, "explodepath_test", result.ZipName)) {
+		t.Errorf("the night's results are not archived in %s:\n%s", name, log)
+	}
+	db, err := history.Open(context.Background(), history.DirDSN(historyDir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if count, err := db.Count(context.Background()); err != nil || count != 8 {
+		t.Errorf("the history holds %d results (%v), want the night's 8:\n%s", count, err, log)
+	}
+	if r := archivedRuns(t, historyDir)[name]; r == nil || r.Status != runrecord.Passed {
+		t.Errorf("the archived record: %+v, want the second run's, passed", r)
+	}
+}
+
+// A night's directory in the archive that the lab did not write is never
+// taken for the night's archive, nor written into: the night fails.
+func TestGateRefusesAForeignArchiveDirectory(t *testing.T) {
+	needCommands(t)
+	t.Setenv("BUILDKITE", "")
+	historyDir, withHistory := withPersonalHistory(t)
+	night := makeNight(t, nightSpec{allocs: 1, commit: "0123456789abcdef0123456789abcdef01234567",
+		started: time.Date(2026, 11, 6, 2, 0, 0, 0, time.UTC)})
+	dir := filepath.Join(historyDir, history.NightsDir, "20261106T020000Z-0123456789ab")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("precious"), 0o644)
+	before := snapshot(t, dir)
+	status, log := gateNight(t, filepath.Join(t.TempDir(), "baseline"), night, withHistory)
+	if status == 0 || !strings.Contains(log, "archiving the night") {
+		t.Errorf("a foreign directory where the night's archive goes: exit status %d, want it refused:\n%s", status, log)
+	}
+	if snapshot(t, dir) != before {
+		t.Errorf("the gate wrote into a directory the lab did not write:\n%s", log)
 	}
 }

@@ -39,6 +39,11 @@ const (
 	Baseline Kind = "nightly-baseline"
 	// Report is a report's directory (tools/report --out).
 	Report Kind = "report"
+	// NightArchive is a night's directory of the history's archive
+	// (tools/nightly): marked last, once every result the night archives
+	// is in, so that a directory holding less (an earlier run's record
+	// alone, a copy cut short) is never taken for the night's archive.
+	NightArchive Kind = "nightly-archive"
 )
 
 // A State is what Check found at a path the lab may write.

@@ -20,7 +20,9 @@ const (
 	// --history-dir), where the nightly job archives each night it
 	// records: NightsDir/NIGHT/TEST/outputs.zip, a result as the history
 	// ingests it (its source), and NightsDir/NIGHT/report/, the night's
-	// report. The dashboard serves them from there (--archive).
+	// report; the night is archived once the lab's marker is there too
+	// (labdir.NightArchive). The dashboard serves them from there
+	// (--archive).
 	NightsDir = "nights"
 )
 

@@ -22,6 +22,7 @@ import (
 	"havlak-lab/internal/atomicfile"
 	"havlak-lab/internal/cli"
 	"havlak-lab/internal/gitwork"
+	"havlak-lab/internal/labdir"
 	"havlak-lab/internal/numfmt"
 	"havlak-lab/tools/alert"
 	"havlak-lab/tools/bisect/answer"
@@ -153,7 +154,12 @@ func (n *night) record(ctx context.Context, db *history.DB, found []result.Found
 
 // archive copies the results into the history's directory of nights,
 // named by when and at which commit the night ran, and returns the
-// copies' paths. A night's directory appears whole or not at all.
+// copies' paths. The directory is the night's archive once it holds the
+// lab's marker (labdir.NightArchive), written last: a new one appears
+// whole, marker and all; one an earlier run left without the marker (its
+// run's record alone, when its history could not be opened, or an archive
+// from before the marker) gets the results it lacks, then the marker.
+// Anything else there is refused, and nothing is written into it.
 func (n *night) archive(found []result.Found) ([]string, error) {
 	env := found[0].Result.Environment
 	started, _ := time.Parse(time.RFC3339, env.Started)
@@ -162,21 +168,66 @@ func (n *night) archive(found []result.Found) ([]string, error) {
 	for _, f := range found {
 		zips = append(zips, filepath.Join(dir, result.Test(f), result.ZipName))
 	}
-	n.archivedNight = dir
-	if isDir(dir) {
-		return zips, nil // archived by an earlier run of this gate
+	state, err := checkArchive(dir)
+	switch {
+	case err != nil:
+		return nil, err
+	case state == labdir.Absent:
+		err = newArchive(dir, found, zips)
+	case state != labdir.Marked:
+		err = completeArchive(dir, found, zips)
 	}
+	if err != nil {
+		return nil, err
+	}
+	n.archivedNight = dir
+	return zips, nil
+}
+
+// checkArchive is what dir, a night's directory of the history's archive,
+// holds (labdir.Check): nothing, the night's archive (Marked), or what
+// the job writes there without the marker (Empty, Adoptable); anything
+// else is an error.
+func checkArchive(dir string) (labdir.State, error) {
+	return labdir.Check("the history's archive of the night", dir, labdir.NightArchive, func(dir string) error {
+		_, err := result.OpenNight(dir, nightdir.ArchiveLayout())
+		return err
+	})
+}
+
+// newArchive makes dir, absent, holding the results and the marker: it
+// is made beside it and renamed, so that it appears whole or not at all.
+func newArchive(dir string, found []result.Found, zips []string) error {
 	tmp := dir + ".tmp"
 	if err := os.RemoveAll(tmp); err != nil {
-		return nil, err
+		return err
 	}
 	for i, f := range found {
 		if err := copyFile(f.Path, filepath.Join(tmp, filepath.Base(filepath.Dir(zips[i])), result.ZipName)); err != nil {
 			os.RemoveAll(tmp)
-			return nil, err
+			return err
 		}
 	}
-	return zips, os.Rename(tmp, dir)
+	if err := labdir.Mark(tmp, labdir.NightArchive); err != nil {
+		os.RemoveAll(tmp)
+		return err
+	}
+	return os.Rename(tmp, dir)
+}
+
+// completeArchive copies into dir, a night's directory the job wrote
+// without archiving it whole, the results it lacks, then marks it. A
+// result already there is kept: the history may point at it.
+func completeArchive(dir string, found []result.Found, zips []string) error {
+	for i, f := range found {
+		if isFile(zips[i]) {
+			continue
+		}
+		if err := copyFile(f.Path, zips[i]); err != nil {
+			return err
+		}
+	}
+	return labdir.Mark(dir, labdir.NightArchive)
 }
 
 // nightDir is the history's directory of the night that started then at

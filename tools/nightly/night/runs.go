@@ -210,7 +210,7 @@ func refusalRecord(r *runrecord.Record, err error) *runrecord.Record {
 // writeRun writes the run's record, the gate having ended with err, into
 // the night's artifacts and, with a history, into its archive: the
 // night's directory there, made for the record when the night archived
-// no result. A record not written is said on stderr, and does not change
+// no result, and never one the job did not write (checkArchive). A record not written is said on stderr, and does not change
 // how the gate ended. A night the gate refused before reading it is
 // recorded in the archive alone: what was offered as the night (a file,
 // a directory of other things, one a refused merge was to write) is not
@@ -237,6 +237,12 @@ func (n *night) writeRun(err error) {
 			return
 		}
 		dir = n.nightDir(r.Started, hexCommit(r.Commit))
+		// The record goes where the night's archive would: never into a
+		// directory the job did not write.
+		if _, err := checkArchive(dir); err != nil {
+			fmt.Fprintf(n.stdout, "The run's record is not archived: %s.\n", cli.Field(err.Error()))
+			return
+		}
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			fmt.Fprintf(n.stderr, "nightly: the run's record: %v\n", err)
 			return

@@ -33,3 +33,11 @@ const (
 func Layout() result.NightLayout {
 	return result.NightLayout{Events: false, Report: true, Exports: true, Benchgate: true, Trends: false, Run: false}
 }
+
+// ArchiveLayout is the job's own names in a night's directory of the
+// history's archive (history.NightsDir/NIGHT) beside its results: the
+// report and the run's record, the only files the job copies there but
+// results. A new map each call.
+func ArchiveLayout() result.NightLayout {
+	return result.NightLayout{Report: true, Run: false}
+}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"havlak-lab/internal/cli"
+	"havlak-lab/internal/labdir"
 	"havlak-lab/tools/changepoint/otavatest"
 	"havlak-lab/tools/history"
 	"havlak-lab/tools/nightly/nightdir"
@@ -420,5 +421,56 @@ func TestGateRefusesAForeignArchiveDirectory(t *testing.T) {
 	}
 	if snapshot(t, dir) != before {
 		t.Errorf("the gate wrote into a directory the lab did not write:\n%s", log)
+	}
+}
+
+// An archive made before the lab's marker (some results and the report,
+// no marker) is completed, its results kept as they were, and marked; a
+// directory with a stray file is refused and left as it was.
+func TestArchiveCompletesOnlyTheJobsDirectory(t *testing.T) {
+	started := time.Date(2026, 11, 6, 2, 0, 0, 0, time.UTC)
+	artifacts := makeNight(t, nightSpec{allocs: 1, commit: "0123456789abcdef0123456789abcdef01234567", started: started})
+	opened, err := result.OpenNight(artifacts, nightdir.Layout())
+	if err != nil {
+		t.Fatal(err)
+	}
+	found, err := readNight(opened)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := &night{history: &historyConfig{dir: t.TempDir()}}
+	dir := n.nightDir(started, "0123456789abcdef0123456789abcdef01234567")
+	kept := filepath.Join(dir, result.Test(found[0]), result.ZipName)
+	os.MkdirAll(filepath.Dir(kept), 0o755)
+	os.WriteFile(kept, []byte("archived before"), 0o644)
+	os.MkdirAll(filepath.Join(dir, nightdir.Report), 0o755)
+	os.WriteFile(filepath.Join(dir, nightdir.Report, "index.html"), []byte("report"), 0o644)
+
+	zips, err := n.archive(found)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, zip := range zips {
+		if !isFile(zip) {
+			t.Errorf("%s: not archived", zip)
+		}
+	}
+	if data, _ := os.ReadFile(kept); string(data) != "archived before" {
+		t.Errorf("%s was replaced: the history may point at it", kept)
+	}
+	if state, err := checkArchive(dir); state != labdir.Marked || err != nil {
+		t.Errorf("the completed archive: state %v (%v), want marked", state, err)
+	}
+
+	n = &night{history: &historyConfig{dir: t.TempDir()}}
+	dir = n.nightDir(started, "0123456789abcdef0123456789abcdef01234567")
+	os.MkdirAll(dir, 0o755)
+	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("precious"), 0o644)
+	before := snapshot(t, dir)
+	if _, err := n.archive(found); err == nil || n.archivedNight != "" {
+		t.Errorf("a directory with a stray file: archived (%v) in %q, want it refused", err, n.archivedNight)
+	}
+	if snapshot(t, dir) != before {
+		t.Errorf("the refused directory was written into")
 	}
 }

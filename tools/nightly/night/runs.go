@@ -210,12 +210,13 @@ func refusalRecord(r *runrecord.Record, err error) *runrecord.Record {
 // writeRun writes the run's record, the gate having ended with err, into
 // the night's artifacts and, with a history, into its archive: the
 // night's directory there, made for the record when the night archived
-// no result, and never one the job did not write (checkArchive). A record not written is said on stderr, and does not change
-// how the gate ended. A night the gate refused before reading it is
-// recorded in the archive alone: what was offered as the night (a file,
-// a directory of other things, one a refused merge was to write) is not
-// a directory the lab made, and nothing is written into it; without a
-// history such a run keeps no record. A shared history's archive takes
+// no result, and never one the job did not write (checkArchive). A
+// record not written is said, and does not change how the gate ended. A
+// night the gate refused before reading it is recorded in the archive
+// alone: what was offered as the night (a file, a directory of other
+// things, one a refused merge was to write) is not a directory the lab
+// made, and nothing is written into it; without a history such a run
+// keeps no record. A shared history's archive takes
 // only a scheduled build of main's run.
 func (n *night) writeRun(err error) {
 	r := n.runRecord(err)

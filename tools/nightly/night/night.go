@@ -237,8 +237,8 @@ func (o *GateOptions) stateDirs() (labdir.State, error) {
 		return 0, refused(refusedBaseline, cli.Usagef("%v: refused", err))
 	}
 	if o.Otava != "" {
-		if err := result.Apart("the night", artifacts, "--history-dir", cli.UserPath(o.HistoryDir)); err != nil {
-			return 0, refused(refusedHistory, cli.Usagef("%v: refused", err))
+		if err := checkHistoryDir(artifacts, cli.UserPath(o.HistoryDir)); err != nil {
+			return 0, refused(refusedHistory, err)
 		}
 	}
 	state, err := labdir.Check(name, baseline, labdir.Baseline, adoptBaseline)
@@ -248,12 +248,20 @@ func (o *GateOptions) stateDirs() (labdir.State, error) {
 	if _, err := labdir.Check(name+"'s promotion's", baseline+".old", labdir.Baseline, adoptBaseline); err != nil {
 		return 0, refused(refusedBaseline, cli.UsageError{Err: err})
 	}
-	if o.Otava != "" {
-		if info, err := os.Stat(cli.UserPath(o.HistoryDir)); err == nil && !info.IsDir() {
-			return 0, refused(refusedHistory, cli.Usagef("--history-dir %s: not a directory: refused, nothing written", cli.UserPath(o.HistoryDir)))
-		}
-	}
 	return state, nil
+}
+
+// checkHistoryDir refuses dir, the history's directory the gate writes,
+// when it is not a directory, or is, holds or is inside the night
+// (artifacts), which promoting the night would copy over itself.
+func checkHistoryDir(artifacts, dir string) error {
+	if err := result.Apart("the night", artifacts, "--history-dir", dir); err != nil {
+		return cli.Usagef("%v: refused", err)
+	}
+	if info, err := os.Stat(dir); err == nil && !info.IsDir() {
+		return cli.Usagef("--history-dir %s: not a directory: refused, nothing written", dir)
+	}
+	return nil
 }
 
 // adoptBaseline accepts as the baseline a directory without the lab's

@@ -114,10 +114,7 @@ func (o GateOptions) refusedHistory() *historyConfig {
 		}
 	}
 	dir = cli.UserPath(dir)
-	if info, err := os.Stat(dir); err == nil && !info.IsDir() {
-		return nil
-	}
-	if result.Apart("the night", cli.UserPath(o.Artifacts), "--history-dir", dir) != nil {
+	if checkHistoryDir(cli.UserPath(o.Artifacts), dir) != nil {
 		return nil
 	}
 	return o.historyConfig(dir)

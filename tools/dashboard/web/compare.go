@@ -576,8 +576,7 @@ func (p *comparePage) tally(t summary.Tally) {
 	for _, o := range verdict.Outcomes() {
 		label := outcomeLabel(o)
 		p.Verdicts = append(p.Verdicts, option{Value: string(o), Label: label, Selected: o == p.Verdict})
-		if o == verdict.Inconsistent && t.Counts[o] == 0 {
-			// Counted only when there is one: a broken measurement.
+		if !counted(t, o) {
 			continue
 		}
 		only := *p
@@ -592,6 +591,12 @@ func (p *comparePage) tally(t summary.Tally) {
 		p.Means = append(p.Means, costMean{Cost: cost, Change: fmt.Sprintf("%+.2f%%", 100*m.Change), Figures: m.Figures,
 			Worse: m.Change > 0, Better: m.Change < 0})
 	}
+}
+
+// counted tells whether the pages count outcome o of t: every outcome,
+// and a broken measurement (inconsistent) only when there is one.
+func counted(t summary.Tally, o verdict.Outcome) bool {
+	return o != verdict.Inconsistent || t.Counts[o] > 0
 }
 
 // outcomeLabel is an outcome in words, as the pages count it.

@@ -254,13 +254,11 @@ func (s *Server) judgeNight(ctx context.Context, p *landingPage, rows []row, jud
 			p.NotCompared = append(p.NotCompared, lr)
 		}
 	}
-	counts := summary.TallyOf(judged).Counts
+	t := summary.TallyOf(judged)
 	for _, o := range verdict.Outcomes() {
-		if o == verdict.Inconsistent && counts[o] == 0 {
-			// Counted only when there is one, as the compare page does.
-			continue
+		if counted(t, o) {
+			p.Counts = append(p.Counts, outcomeCount{Label: outcomeLabel(o), N: t.Counts[o]})
 		}
-		p.Counts = append(p.Counts, outcomeCount{Label: outcomeLabel(o), N: counts[o]})
 	}
 	// Worst first, as the compare page orders its rows (summary.Worse):
 	// what fails a gate, then by how much worse in the figure's declared

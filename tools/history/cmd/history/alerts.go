@@ -73,8 +73,8 @@ func runAlerts(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		if len(pos) != 3 {
 			return cli.Usagef("alerts %s wants one alert ID\n%s", action, alertsUsage)
 		}
-		if id, err = strconv.ParseInt(pos[2], 10, 64); err != nil || id < 1 {
-			return cli.Usagef("alerts %s: alert ID %q: want a number that history alerts list shows", action, pos[2])
+		if id, err = alertID(action, pos[2]); err != nil {
+			return err
 		}
 	default:
 		return cli.Usagef("alerts: unknown action %q: want list, show, %s\n%s", action, strings.Join(actionNames(), ", "), alertsUsage)
@@ -135,9 +135,9 @@ func runAssign(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if len(pos) != 4 {
 		return cli.Usagef("alerts assign wants one alert ID and the assignee (\"\" for nobody)\n%s", alertsUsage)
 	}
-	id, err := strconv.ParseInt(pos[2], 10, 64)
-	if err != nil || id < 1 {
-		return cli.Usagef("alerts assign: alert ID %q: want a number that history alerts list shows", pos[2])
+	id, err := alertID("assign", pos[2])
+	if err != nil {
+		return err
 	}
 	who, err := whoChanges("assign", *by)
 	if err != nil {
@@ -301,4 +301,14 @@ func actionNames() []string {
 		names = append(names, string(a))
 	}
 	return names
+}
+
+// alertID is the alert ID arg that action names, refused as a usage
+// error unless it is a number history alerts list could show.
+func alertID(action, arg string) (int64, error) {
+	id, err := strconv.ParseInt(arg, 10, 64)
+	if err != nil || id < 1 {
+		return 0, cli.Usagef("alerts %s: alert ID %q: want a number that history alerts list shows", action, arg)
+	}
+	return id, nil
 }

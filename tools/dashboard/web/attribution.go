@@ -147,7 +147,7 @@ func (s *Server) attribution(w http.ResponseWriter, r *http.Request) {
 			ra.Benchmark.Name, rb.Benchmark.Name))
 		return
 	}
-	goProgram := rb.Metric(cachegrind.MetricOwnInstructions) != nil
+	goProgram := cachegrind.CountsGoProgram(rb)
 	cache := counts[0].Cache && counts[1].Cache
 	figure := param(r, "figure")
 	if figure == "" {

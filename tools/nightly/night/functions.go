@@ -60,7 +60,7 @@ func movedFunctions(figure string, base, change *result.Result, baseOut, changeO
 	}
 	var moved []attribution.FunctionDelta
 	if err == nil {
-		goProgram := change.Metric(cachegrind.MetricOwnInstructions) != nil
+		goProgram := cachegrind.CountsGoProgram(change)
 		moved, err = attribution.MovedFunctions(sides[0], sides[1], figure, goProgram, namedFunctions)
 	}
 	if err != nil {

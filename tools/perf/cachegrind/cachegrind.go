@@ -168,6 +168,11 @@ func Metrics(counts []Counts, goProgram bool, source string, threshold float64) 
 	return []result.Metric{own, total}
 }
 
+// CountsGoProgram tells whether r's counts are a Go program's, as Metrics
+// writes them (only a Go program's have its own instructions): its lines
+// and figures are then weighed leaving its runtime out.
+func CountsGoProgram(r *result.Result) bool { return r.Metric(MetricOwnInstructions) != nil }
+
 // GoRuntime tells whether a Cachegrind function name is the Go runtime's:
 // the functions the own figures leave out (Counts.Own).
 func GoRuntime(fn string) bool {

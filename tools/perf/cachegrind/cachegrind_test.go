@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"havlak-lab/tools/result"
 )
 
 func writeCachegrind(t *testing.T, content string) string {
@@ -117,6 +119,17 @@ func TestParseLines(t *testing.T) {
 	for i := range want {
 		if lines[i] != want[i] {
 			t.Errorf("line %d: %+v, want %+v", i, lines[i], want[i])
+		}
+	}
+}
+
+// A result whose counts Metrics wrote says which kind of program made
+// them, as the attributions weigh its lines.
+func TestCountsGoProgram(t *testing.T) {
+	for _, goProgram := range []bool{true, false} {
+		r := &result.Result{Metrics: Metrics([]Counts{{Total: 10, Own: 4}}, goProgram, "test", 0.01)}
+		if got := CountsGoProgram(r); got != goProgram {
+			t.Errorf("counts written for a Go program: %t; CountsGoProgram says %t", goProgram, got)
 		}
 	}
 }

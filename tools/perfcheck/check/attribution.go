@@ -163,7 +163,7 @@ func Attribute(s *summary.Summary, base, change map[string]Measured, diff func()
 				return out, errors.Join(append(errs, fmt.Errorf("where the figures went: %w", err))...)
 			}
 		}
-		goProgram := change[b.Name].Metric(cachegrind.MetricOwnInstructions) != nil
+		goProgram := cachegrind.CountsGoProgram(change[b.Name].Result)
 		for _, figure := range figures {
 			a, err := attributeFigure(sides[0], sides[1], d, figure, goProgram)
 			if err != nil {

@@ -194,9 +194,8 @@ func ProfileDiffs(b summary.Benchmark, base, change Measured) ([]summary.Profile
 		}
 		return []summary.ProfileDiff{{Benchmark: b.Name, Diff: d}}, nil
 	}
-	// A Go program's result counts its own instructions
-	// (cachegrind.Metrics); its cache figures are its own too.
-	goProgram := change.Metric(cachegrind.MetricOwnInstructions) != nil
+	// A Go program's cache figures are its own too.
+	goProgram := cachegrind.CountsGoProgram(change.Result)
 	var figures []string
 	for _, v := range b.Figures {
 		if v.Fails() && !b.Accepts(v.Figure) && cachegrind.Explains(v.Figure) && !slices.Contains(figures, v.Figure) {

@@ -300,7 +300,7 @@ func readSide(zip string) measured {
 	}
 	defer out.Close()
 	side, err := summary.NewSide(res, out, zip)
-	m := measured{side: side, err: err, goProgram: res.Metric(cachegrind.MetricOwnInstructions) != nil}
+	m := measured{side: side, err: err, goProgram: cachegrind.CountsGoProgram(res)}
 	if lines, err := linecounts.Open(res, out); err == nil {
 		m.lines = lines
 	}

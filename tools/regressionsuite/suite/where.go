@@ -57,13 +57,10 @@ func abs(v int64) int64 { return max(v, -v) }
 // attributed: a regression case's own figure; for a neutral case, the
 // program's instructions (its own, for Go, as its gate counts them).
 func figureToAttribute(c Case, goProgram bool) string {
-	switch {
-	case !c.IsNeutral():
+	if !c.IsNeutral() {
 		return c.Figure
-	case goProgram:
-		return cachegrind.MetricOwnInstructions
 	}
-	return cachegrind.MetricInstructions
+	return cachegrind.GatedMetric(goProgram)
 }
 
 // where attributes each benchmark's figure of case c from the base's line

@@ -13,16 +13,18 @@
 # runner measures both sides, the base's policy judges (docs/security.md).
 #
 # It builds with tools/bazel alone: no remote cache, so neither a fork's
-# build nor the base's ever writes one. A trusted job may name a config of
-# .bazelrc for the count actions (COUNTS_CONFIG, e.g. buildbarn): the
-# base's counts then run on that cluster's workers, whose cache keeps them
-# for every check of the same base (main's post-merge step makes them); a
-# fork's job never names one.
+# build nor the base's ever writes one. A trusted job may name configs of
+# .bazelrc: COUNTS_CONFIG (e.g. buildbarn) for the base's side, whose count
+# actions then run on that cluster's workers, whose cache keeps them for
+# every check of the same base (main's post-merge step makes them); and
+# CHANGE_CACHE_CONFIG (e.g. buildbarn-read) for the change's side, which
+# then reads that cache, never writing it, its actions running here. A
+# fork's job names neither.
 #
-# Usage: tools/ci/perfcheck.sh [OUT [COUNTS_CONFIG]] in the change's
-# checkout (OUT: default perf-check, the summary and the comment; relative
-# to the checkout unless absolute; a fork's job keeps them under
-# untrusted-artifacts/)
+# Usage: tools/ci/perfcheck.sh [OUT [COUNTS_CONFIG [CHANGE_CACHE_CONFIG]]]
+# in the change's checkout (OUT: default perf-check, the summary and the
+# comment; relative to the checkout unless absolute; a fork's job keeps
+# them under untrusted-artifacts/)
 set -euo pipefail
 change="$(git rev-parse --show-toplevel)"
 cd "$change"
@@ -53,7 +55,7 @@ fi
 
 echo "--- :mag: perf check against $base_branch ($base), by the base's tools"
 status=0
-(cd "$worktree" && tools/bazel run ${2:+"--config=$2"} //tools/perfcheck -- --repo "$change" --base "$base" --out "$out" ${2:+--counts-config "$2"}) || status=$?
+(cd "$worktree" && tools/bazel run ${2:+"--config=$2"} //tools/perfcheck -- --repo "$change" --base "$base" --out "$out" ${2:+--counts-config "$2"} ${3:+--change-cache-config "$3"}) || status=$?
 if [[ -f "$out/pr-comment.md" ]] && [[ -n "${BUILDKITE:-}" ]] && command -v buildkite-agent >/dev/null 2>&1; then
   style=success
   ((status == 0)) || style=error

@@ -1,7 +1,7 @@
 // Command perfcheck tells, before a change lands, what it does to the
 // benchmarks: exactly those it can affect, measured against its base.
 //
-//	tools/bazel run //tools/perfcheck -- [--base REV] [--out DIR] [--repo DIR] [--dashboard URL] [--disk-cache DIR] [--counts-config NAME] [--shutdown]
+//	tools/bazel run //tools/perfcheck -- [--base REV] [--out DIR] [--repo DIR] [--dashboard URL] [--disk-cache DIR] [--counts-config NAME] [--change-cache-config NAME] [--shutdown]
 //
 // First it asks which benchmarks the change can reach at all: the files
 // that differ from the base (REV, by default the merge base of HEAD with
@@ -19,8 +19,10 @@
 // it on the change (--repo); tools/ci/perfcheck.sh does the same in CI
 // without running the change's copy first. That one builds the reached
 // benchmarks' quick tests at the change and at the base; both sides share
-// one Bazel disk cache (--disk-cache), and the change's never uses a
-// remote cache. Bazel's own output goes to a log, not to the terminal. It
+// one Bazel disk cache (--disk-cache), and the change's never writes a
+// remote cache: a trusted job may let it read one
+// (--change-cache-config=buildbarn-read: what main's post-merge step
+// built), its actions still running here. Bazel's own output goes to a log, not to the terminal. It
 // compares each benchmark's identity (tools/perf/perfspec: the sums of its
 // binary and of its declared run) at both: a benchmark
 // whose identity did not change is listed as "unchanged: same binary and
@@ -111,7 +113,7 @@ const (
 
 // options are the command's flags.
 type options struct {
-	base, out, repo, diskCache, countsConfig, dashboard string
+	base, out, repo, diskCache, countsConfig, changeCacheConfig, dashboard string
 	// ownView and baseCheckout: this perf check is the change's own, run
 	// by the base's to show what the change's tools would say.
 	ownView, baseCheckout string
@@ -128,6 +130,7 @@ func parseFlags(args []string, log io.Writer) (o options, help bool, err error) 
 	fs.StringVar(&o.repo, "repo", "", "the checkout of the change (default: where bazel run was typed)")
 	fs.StringVar(&o.diskCache, "disk-cache", "", "the Bazel disk cache both sides build with, `DIR` (default: disk-cache in the lab's cache directory; \"none\": none)")
 	fs.StringVar(&o.countsConfig, "counts-config", "", "build the count actions with --config=`NAME` too (buildbarn: on the Buildbarn cluster's workers, counts cached there for every check of the same base)")
+	fs.StringVar(&o.changeCacheConfig, "change-cache-config", "", "build the change's side with --config=`NAME` too, a remote cache it reads and never writes, its actions running here (buildbarn-read: what main's post-merge step built; a trusted job's only)")
 	fs.BoolVar(&o.shutdown, "shutdown", false, "stop the base's Bazel server when done (by default it stays up for the next check, until Bazel's idle timeout)")
 	fs.StringVar(&o.dashboard, "dashboard", os.Getenv(summary.DashboardEnv), "the dashboard's `URL` (//tools/dashboard): the comment's rows link to its compare page of the base and the change (default $"+summary.DashboardEnv+"; none: no links)")
 	fs.StringVar(&o.ownView, "own-view", "", "this is the change's own perf check, run by the base's beside its verdict: measure and judge with this build's tools, write `DIR`/summary.json only, decide nothing (exit 0 whatever it finds)")
@@ -138,8 +141,10 @@ func parseFlags(args []string, log io.Writer) (o options, help bool, err error) 
 	if fs.NArg() > 0 {
 		return o, false, cli.Usagef("unexpected argument %q", fs.Arg(0))
 	}
-	if o.countsConfig != "" && !validConfig.MatchString(o.countsConfig) {
-		return o, false, cli.Usagef("--counts-config %q: want the name of a config of .bazelrc", o.countsConfig)
+	for _, config := range []struct{ flag, name string }{{"counts-config", o.countsConfig}, {"change-cache-config", o.changeCacheConfig}} {
+		if config.name != "" && !validConfig.MatchString(config.name) {
+			return o, false, cli.Usagef("--%s %q: want the name of a config of .bazelrc", config.flag, config.name)
+		}
 	}
 	return o, false, checkOwnView(o)
 }
@@ -158,8 +163,8 @@ func checkOwnView(o options) error {
 		return cli.Usagef("--own-view needs --base-checkout: the base's perf check names the checkout it runs in")
 	case o.diskCache != "" && o.diskCache != "none":
 		return cli.Usagef("--own-view builds with no disk cache: --disk-cache none, not %q", o.diskCache)
-	case o.countsConfig != "":
-		return cli.Usagef("--own-view never builds with a remote cache: no --counts-config")
+	case o.countsConfig != "" || o.changeCacheConfig != "":
+		return cli.Usagef("--own-view never builds with a remote cache: no --counts-config, no --change-cache-config")
 	case o.out != "":
 		return cli.Usagef("--own-view writes its summary into its DIR: no --out")
 	case o.shutdown:
@@ -197,7 +202,7 @@ func run(args []string, log io.Writer) error {
 	if err != nil {
 		return cli.UsageError{Err: err}
 	}
-	c := &checker{repo: repo, change: top, log: log, shutdown: o.shutdown, countsConfig: o.countsConfig}
+	c := &checker{repo: repo, change: top, log: log, shutdown: o.shutdown, countsConfig: o.countsConfig, changeCacheConfig: o.changeCacheConfig}
 	if o.ownView != "" {
 		// The change's own tools: nothing handed over to the base's.
 		return c.runOwnView(baseCommit, cli.UserPath(o.baseCheckout), cli.UserPath(o.ownView))
@@ -264,6 +269,9 @@ type checker struct {
 	// countsConfig is the Bazel config the count actions build with too
 	// ("": none).
 	countsConfig string
+	// changeCacheConfig is the Bazel config the change's side builds with
+	// too ("": none): a remote cache read, never written (bazelArgs).
+	changeCacheConfig string
 	// ownView: this check is the change's own (--own-view), run by the
 	// base's to show what the change's tools would say. Its runner, built
 	// in the change's checkout, measures both sides; the base's count
@@ -359,6 +367,9 @@ func (c *checker) runTheBases(baseCommit, outDir, dashboard string) error {
 	args := []string{"--repo", c.change, "--base", baseCommit, "--out", outDir, "--dashboard", dashboard, "--disk-cache", cmp.Or(c.diskCache, "none")}
 	if c.countsConfig != "" {
 		args = append(args, "--counts-config", c.countsConfig)
+	}
+	if c.changeCacheConfig != "" {
+		args = append(args, "--change-cache-config", c.changeCacheConfig)
 	}
 	if c.shutdown {
 		args = append(args, "--shutdown")
@@ -608,11 +619,16 @@ func (c *checker) build(build []string, reach check.Reach) (check.Plan, error) {
 		if side.dir == c.harness() {
 			args = append(args, check.HarnessTargets...)
 		}
-		if side.dir == c.base && c.countsConfig != "" {
+		switch {
+		case side.dir == c.base && c.countsConfig != "":
 			// With the counts' config, the base (trusted code) may read
-			// what main's post-merge step built. The change's build never
-			// uses a remote cache, nor does the own view's.
+			// what main's post-merge step built.
 			args = append(args, "--config="+c.countsConfig)
+		case side.dir == c.change && c.changeCacheConfig != "":
+			// So may a trusted job's change, its actions running here and
+			// its results never uploaded (bazelArgs); the own view never
+			// has a remote cache.
+			args = append(args, "--config="+c.changeCacheConfig)
 		}
 		if err := c.bazel(side.dir, args...); err != nil {
 			return check.Plan{}, fmt.Errorf("building %s: %w", side.name, err)

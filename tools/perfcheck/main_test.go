@@ -1,7 +1,10 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"havlak-lab/tools/perf/cachegrind/attribution"
@@ -32,6 +35,47 @@ func TestBazelArgs(t *testing.T) {
 		if got := bazelArgs(args, "/cache/disk"); !slices.Equal(got, args) {
 			t.Errorf("%q: %q", args, got)
 		}
+	}
+}
+
+// Each side builds with its own config, never the other's: the base (its
+// runner and its count actions, trusted) with the counts' config, which may
+// execute remotely and whose cache main's post-merge step filled; the
+// change with the change's cache config alone, a cache it reads, its
+// actions running here, its results never uploaded.
+func TestEachSideBuildsWithItsOwnConfig(t *testing.T) {
+	bazelLog := filepath.Join(t.TempDir(), "bazel.calls")
+	t.Setenv("FAKE_BAZEL_LOG", bazelLog)
+	c := &checker{change: t.TempDir(), base: t.TempDir(), log: &strings.Builder{}, countsConfig: "buildbarn", changeCacheConfig: "buildbarn-read"}
+	for _, dir := range []string{c.change, c.base} {
+		writeFiles(t, dir, map[string]string{"tools/bazel": fakeBazel, "WORKSPACE": "workspace(name = \"lab\")\n"})
+		builtManifest(t, dir, map[string]string{"havlak6": "binary"})
+	}
+	var err error
+	if c.bazelLog, err = os.Create(filepath.Join(t.TempDir(), "bazel.log")); err != nil {
+		t.Fatal(err)
+	}
+	defer c.bazelLog.Close()
+	if _, err := c.build([]string{"//benchmarks:havlak6_quick_test"}, check.Reach{Reached: map[string]string{"havlak6": "//benchmarks:havlak6_quick_test"}}); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(bazelLog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		c.change: "build --config=buildbarn-read --noremote_upload_local_results //benchmarks:havlak6_quick_test",
+		c.base:   "build --config=buildbarn --noremote_upload_local_results //benchmarks:havlak6_quick_test " + strings.Join(check.HarnessTargets, " "),
+	}
+	calls := strings.Split(strings.TrimSpace(string(data)), "\n")
+	for _, call := range calls {
+		dir, args, _ := strings.Cut(call, " ")
+		if args != want[dir] {
+			t.Errorf("in %s: bazel %s, want bazel %s", dir, args, want[dir])
+		}
+	}
+	if len(calls) != 2 {
+		t.Errorf("Bazel's calls:\n%s\nwant a build of each side", data)
 	}
 }
 

@@ -29,6 +29,8 @@ func TestOwnViewFlags(t *testing.T) {
 		{[]string{"--base-checkout", "/tmp/b"}, "--base-checkout is for --own-view only"},
 		{[]string{"--own-view", "/tmp/v", "--base-checkout", "/tmp/b", "--disk-cache", "/cache/disk"}, "no disk cache"},
 		{[]string{"--own-view", "/tmp/v", "--base-checkout", "/tmp/b", "--counts-config", "buildbarn"}, "no --counts-config"},
+		{[]string{"--own-view", "/tmp/v", "--base-checkout", "/tmp/b", "--change-cache-config", "buildbarn-read"}, "no --change-cache-config"},
+		{[]string{"--change-cache-config", "a b"}, `--change-cache-config "a b": want the name of a config`},
 		{[]string{"--own-view", "/tmp/v", "--base-checkout", "/tmp/b", "--out", "/tmp/o"}, "no --out"},
 		{[]string{"--own-view", "/tmp/v", "--base-checkout", "/tmp/b", "--shutdown"}, "no --shutdown"},
 	} {
@@ -40,7 +42,7 @@ func TestOwnViewFlags(t *testing.T) {
 	for _, args := range [][]string{
 		{"--own-view", "/tmp/v", "--base-checkout", "/tmp/b"},
 		{"--own-view", "/tmp/v", "--base-checkout", "/tmp/b", "--disk-cache", "none"},
-		{"--base", "main", "--disk-cache", "/cache/disk", "--counts-config", "buildbarn", "--shutdown"},
+		{"--base", "main", "--disk-cache", "/cache/disk", "--counts-config", "buildbarn", "--change-cache-config", "buildbarn-read", "--shutdown"},
 	} {
 		if _, _, err := parseFlags(args, &strings.Builder{}); err != nil {
 			t.Errorf("%q: %v", args, err)

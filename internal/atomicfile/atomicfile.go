@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // A File is an output file being written under a temporary name. Write to
@@ -88,4 +89,36 @@ func (f *File) Abort() {
 	f.done = true
 	f.Close()
 	os.Remove(f.Name())
+}
+
+// RemoveLeftovers removes what a Create of path leaves beside it when its
+// writer is killed before Commit or Abort (".BASE.tmp-" and the digits
+// os.CreateTemp adds), and returns their paths: the next writer of path
+// calls it. Only regular files are removed; the name is the proof of
+// ownership, as no one else names a file so beside one a lab tool writes.
+func RemoveLeftovers(path string) ([]string, error) {
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var removed []string
+	for _, e := range entries {
+		digits, ok := strings.CutPrefix(e.Name(), "."+base+".tmp-")
+		if !ok || digits == "" || strings.Trim(digits, "0123456789") != "" || !e.Type().IsRegular() {
+			continue
+		}
+		left := filepath.Join(dir, e.Name())
+		if err := os.Remove(left); err != nil {
+			return removed, fmt.Errorf("removing %s, left by a killed writer of %s: %w", left, path, err)
+		}
+		removed = append(removed, left)
+	}
+	return removed, nil
 }

@@ -123,3 +123,32 @@ func assertOnly(t *testing.T, dir string, names ...string) {
 		t.Errorf("%s holds %v, want %v", dir, got, names)
 	}
 }
+
+// A writer killed between Create and Commit leaves its temporary file: the
+// next writer of the path removes it, and only it: not another file's, not
+// a name that merely looks alike, not a directory.
+func TestRemoveLeftovers(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "out.txt")
+	killed, err := Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	killed.Close() // never committed nor aborted
+	for _, name := range []string{"out.txt", ".other.txt.tmp-123", ".out.txt.tmp-12a", ".out.txt.tmp-"} {
+		if err := os.WriteFile(filepath.Join(dir, name), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Mkdir(filepath.Join(dir, ".out.txt.tmp-77"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	removed, err := RemoveLeftovers(path)
+	if err != nil || len(removed) != 1 || removed[0] != killed.Name() {
+		t.Fatalf("removed %q (%v), want %s alone", removed, err, killed.Name())
+	}
+	assertOnly(t, dir, ".other.txt.tmp-123", ".out.txt.tmp-", ".out.txt.tmp-12a", ".out.txt.tmp-77", "out.txt")
+	if removed, err := RemoveLeftovers(filepath.Join(dir, "missing", "out.txt")); err != nil || removed != nil {
+		t.Errorf("in a missing directory: %q, %v", removed, err)
+	}
+}

@@ -168,6 +168,9 @@ func (n *night) archive(found []result.Found) ([]string, error) {
 	for _, f := range found {
 		zips = append(zips, filepath.Join(dir, result.Test(f), result.ZipName))
 	}
+	if err := n.removeArchiveLeftovers(dir, zips); err != nil {
+		return nil, err
+	}
 	state, err := checkArchive(dir)
 	switch {
 	case err != nil:
@@ -182,6 +185,29 @@ func (n *night) archive(found []result.Found) ([]string, error) {
 	}
 	n.archivedNight = dir
 	return zips, nil
+}
+
+// removeArchiveLeftovers removes the temporary files that a run killed
+// while it wrote into dir, the night's archive, left beside the files it
+// writes there (its results, its run's record, the marker): the archive
+// would otherwise hold a stray file, and every later run refuse it.
+func (n *night) removeArchiveLeftovers(dir string, zips []string) error {
+	paths := append([]string{filepath.Join(dir, labdir.Marker)}, zips...)
+	for name, isDir := range nightdir.ArchiveLayout() {
+		if !isDir {
+			paths = append(paths, filepath.Join(dir, name))
+		}
+	}
+	for _, path := range paths {
+		removed, err := atomicfile.RemoveLeftovers(path)
+		for _, left := range removed {
+			fmt.Fprintf(n.stdout, "Removed %s, which an interrupted archive left behind.\n", cli.Field(left))
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // checkArchive is what dir, a night's directory of the history's archive,

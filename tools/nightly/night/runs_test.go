@@ -474,3 +474,57 @@ func TestArchiveCompletesOnlyTheJobsDirectory(t *testing.T) {
 		t.Errorf("the refused directory was written into")
 	}
 }
+
+// A run killed while it completed a night's archive leaves the temporary
+// files of what it was writing there (a result, its record, the marker):
+// the next run removes them, says so, and completes the archive; a file
+// of another name is still a stranger's, and refused.
+func TestArchiveRemovesAKilledRunsTemporaries(t *testing.T) {
+	started := time.Date(2026, 11, 6, 2, 0, 0, 0, time.UTC)
+	commit := "0123456789abcdef0123456789abcdef01234567"
+	artifacts := makeNight(t, nightSpec{allocs: 1, commit: commit, started: started})
+	opened, err := result.OpenNight(artifacts, nightdir.Layout())
+	if err != nil {
+		t.Fatal(err)
+	}
+	found, err := readNight(opened)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log strings.Builder
+	n := &night{history: &historyConfig{dir: t.TempDir()}, stdout: &log}
+	dir := n.nightDir(started, commit)
+	test := filepath.Join(dir, result.Test(found[0]))
+	left := []string{
+		filepath.Join(test, "."+result.ZipName+".tmp-4021"),
+		filepath.Join(dir, "."+labdir.Marker+".tmp-17"),
+		filepath.Join(dir, "."+nightdir.Run+".tmp-9"),
+	}
+	for _, path := range left {
+		os.MkdirAll(filepath.Dir(path), 0o755)
+		os.WriteFile(path, []byte("half"), 0o644)
+	}
+	if _, err := n.archive(found); err != nil {
+		t.Fatalf("archiving after a killed run: %v\n%s", err, log.String())
+	}
+	for _, path := range left {
+		if _, err := os.Lstat(path); err == nil || !strings.Contains(log.String(), "Removed "+path+", which an interrupted archive left behind.") {
+			t.Errorf("%s: not removed, or not said:\n%s", path, log.String())
+		}
+	}
+	if state, err := checkArchive(dir); state != labdir.Marked || err != nil {
+		t.Errorf("the completed archive: state %v (%v), want marked", state, err)
+	}
+
+	n = &night{history: &historyConfig{dir: t.TempDir()}, stdout: &log}
+	dir = n.nightDir(started, commit)
+	os.MkdirAll(dir, 0o755)
+	os.WriteFile(filepath.Join(dir, ".notes.txt.tmp-1"), []byte("precious"), 0o644)
+	before := snapshot(t, dir)
+	if _, err := n.archive(found); err == nil {
+		t.Errorf("a directory with another file's temporary: archived, want it refused")
+	}
+	if snapshot(t, dir) != before {
+		t.Errorf("the refused directory was written into")
+	}
+}

@@ -116,13 +116,6 @@ func (b Benchmark) Fails() bool {
 	return b.Outcome == verdict.Missing && !b.Retired || len(b.Failing()) > 0
 }
 
-// AsVerdict is b as one verdict, for a table that orders a benchmark
-// without figures (gone, or not compared) among figures' verdicts
-// (Worse): its outcome, failing as it fails (Fails).
-func (b Benchmark) AsVerdict() verdict.Verdict {
-	return verdict.Verdict{Outcome: b.Outcome, Rule: verdict.Rule{Gated: b.Fails()}}
-}
-
 // Failing are the verdicts on b's figures that fail it: each figure that
 // fails (verdict.Verdict.Fails) and is not accepted, or is inconsistent,
 // which no acceptance excuses. It is the lab's one rule of what fails

@@ -85,30 +85,52 @@ func costRatio(v verdict.Verdict) (float64, bool) {
 	return v.New.Median / v.Old.Median, true
 }
 
-// Worse orders two figures' verdicts worst first, for a table read from
-// its top: what fails a gate first (Verdict.Fails), then by outcome in
-// verdict's one order of them (Outcome.Rank, the order verdict.Worst
-// judges a night by, so that no table ranks outcomes otherwise than the
-// night's verdict does), then by how much worse the figure got in the
-// direction its rule declares worse (Verdict.Worsening: a throughput that
-// fell got worse), the most first; among improvements, the most better
-// first.
-func Worse(x, y verdict.Verdict) int {
-	worsening := func(v verdict.Verdict) float64 {
-		if w := v.Worsening(); !math.IsNaN(w) {
-			return w
-		}
-		return 0
+// A Severity is how bad a row of a table is, what Worse orders rows by:
+// whether it fails a gate, its outcome, and how much worse its figure got
+// in the direction its rule declares worse (Verdict.Worsening: a
+// throughput that fell got worse; 0 for a whole benchmark, or a figure
+// without a change).
+type Severity struct {
+	Fails     bool
+	Outcome   verdict.Outcome
+	Worsening float64
+}
+
+// SeverityOf is a figure's verdict's severity.
+func SeverityOf(v verdict.Verdict) Severity {
+	s := Severity{Fails: v.Fails(), Outcome: v.Outcome}
+	if w := v.Worsening(); !math.IsNaN(w) {
+		s.Worsening = w
 	}
-	fails := func(v verdict.Verdict) int {
-		if v.Fails() {
+	return s
+}
+
+// Severity is b's as one row, for a table that orders a benchmark without
+// figures (gone, or not compared) among figures: failing as b fails
+// (Fails), with its outcome.
+func (b Benchmark) Severity() Severity {
+	return Severity{Fails: b.Fails(), Outcome: b.Outcome}
+}
+
+// Worse orders two rows worst first, for a table read from its top: what
+// fails a gate first, then by outcome in verdict's one order of them
+// (Outcome.Rank, the order verdict.Worst judges a night by, so that no
+// table ranks outcomes otherwise than the night's verdict does), then by
+// how much worse, the most first; among improvements, the most better
+// first.
+func Worse(x, y Severity) int {
+	fails := func(s Severity) int {
+		if s.Fails {
 			return 0
 		}
 		return 1
 	}
-	by := cmp.Compare(worsening(y), worsening(x))
+	by := cmp.Compare(y.Worsening, x.Worsening)
 	if x.Outcome == verdict.Improved && y.Outcome == verdict.Improved {
 		by = -by
 	}
 	return cmp.Or(cmp.Compare(fails(x), fails(y)), cmp.Compare(x.Outcome.Rank(), y.Outcome.Rank()), by)
 }
+
+// worseFigure is Worse of two figures' verdicts.
+func worseFigure(x, y verdict.Verdict) int { return Worse(SeverityOf(x), SeverityOf(y)) }

@@ -61,7 +61,7 @@ func TestTallyAndWorse(t *testing.T) {
 	}
 
 	all := []verdict.Verdict{same, rose, unjudged, better, worse, fell}
-	slices.SortStableFunc(all, Worse)
+	slices.SortStableFunc(all, worseFigure)
 	var order []string
 	for _, v := range all {
 		order = append(order, v.Figure)
@@ -98,17 +98,18 @@ func TestOutcome(t *testing.T) {
 	}
 }
 
-// A benchmark as one verdict fails as the benchmark fails: gone, it is
-// ordered with the failing figures; retired, with the rest.
-func TestAsVerdict(t *testing.T) {
+// A benchmark as one row fails as the benchmark fails: gone, it is
+// ordered with the failing figures, before a gated regression; retired,
+// after it.
+func TestBenchmarkSeverity(t *testing.T) {
 	gone := Benchmark{Name: "havlak7", Outcome: verdict.Missing}
 	retired := Benchmark{Name: "havlak8", Outcome: verdict.Missing, Retired: true}
-	improved := verdict.Verdict{Figure: "instructions", Outcome: verdict.Improved, Change: -0.1, Rule: verdict.Rule{Gated: true}}
-	if v := gone.AsVerdict(); !v.Fails() || v.Outcome != verdict.Missing || Worse(v, improved) >= 0 {
-		t.Errorf("a benchmark gone: %+v, want a failing verdict before an improvement", v)
+	regressed := SeverityOf(verdict.Verdict{Figure: "instructions", Outcome: verdict.Regressed, Change: 0.1, Rule: verdict.Rule{Gated: true}})
+	if s := gone.Severity(); !s.Fails || s.Outcome != verdict.Missing || Worse(s, regressed) >= 0 {
+		t.Errorf("a benchmark gone: %+v, want a failing row before a gated regression %+v", s, regressed)
 	}
-	if v := retired.AsVerdict(); v.Fails() {
-		t.Errorf("a benchmark retired fails as a verdict: %+v", v)
+	if s := retired.Severity(); s.Fails || Worse(s, regressed) <= 0 {
+		t.Errorf("a benchmark retired: %+v, want a row that fails nothing, after a gated regression", s)
 	}
 }
 
@@ -128,7 +129,7 @@ func TestWorseAgreesWithVerdict(t *testing.T) {
 				benchmarks = append(benchmarks, Benchmark{Name: string(o), Outcome: o})
 			}
 		}
-		slices.SortStableFunc(figures, Worse)
+		slices.SortStableFunc(figures, worseFigure)
 		var sorted []verdict.Outcome
 		for _, v := range figures {
 			sorted = append(sorted, v.Outcome)

@@ -133,7 +133,10 @@ type row struct {
 	// "better".
 	Moved   string
 	Outcome verdict.Outcome
-	verdict verdict.Verdict
+	// verdict is a figure's (none for a whole benchmark's row); severity,
+	// every row's, orders the table (summary.Worse).
+	verdict  verdict.Verdict
+	severity summary.Severity
 	// Label is the verdict in a word (verdict.Label), Evidence what it
 	// rests on; Note anything else to know of the row.
 	Label, Evidence, Note string
@@ -219,7 +222,7 @@ func workloadRows(a, b side, workload string) ([]row, []summary.Benchmark) {
 	if err != nil {
 		// Each side has one result a benchmark (loadSide): not reached.
 		return []row{{Workload: workload, Label: "unreadable", Note: err.Error(), Changed: true, Outcome: verdict.Missing,
-			verdict: verdict.Verdict{Outcome: verdict.Missing}}}, []summary.Benchmark{{Outcome: verdict.Missing}}
+			verdict: verdict.Verdict{Outcome: verdict.Missing}, severity: summary.Severity{Outcome: verdict.Missing}}}, []summary.Benchmark{{Outcome: verdict.Missing}}
 	}
 	var rows []row
 	var benchmarks []summary.Benchmark
@@ -237,8 +240,8 @@ func workloadRows(a, b side, workload string) ([]row, []summary.Benchmark) {
 		if inB {
 			base.b = &now
 		}
-		// A benchmark of one row is ordered among figures as one verdict.
-		base.Outcome, base.verdict = judged.Outcome, judged.AsVerdict()
+		// A benchmark of one row is ordered among figures as one row.
+		base.Outcome, base.severity = judged.Outcome, judged.Severity()
 		switch {
 		case !inB:
 			base.Study, base.Language = old.Result.Benchmark.Study, old.Result.Benchmark.Language
@@ -256,7 +259,7 @@ func workloadRows(a, b side, workload string) ([]row, []summary.Benchmark) {
 		from, to := around(old.Result, now.Result)
 		for _, v := range judged.Figures {
 			r := base
-			r.Figure, r.Unit, r.Outcome, r.verdict = v.Figure, v.Unit, v.Outcome, v
+			r.Figure, r.Unit, r.Outcome, r.verdict, r.severity = v.Figure, v.Unit, v.Outcome, v, summary.SeverityOf(v)
 			r.Cost, r.Class, r.Exact = v.Cost, v.Class, v.Exact
 			r.Old, r.New = numfmt.Number(v.Old.Median), numfmt.Number(v.New.Median)
 			if hasChange(v) {
@@ -358,7 +361,7 @@ var sortings = map[string]func(x, y row) int{
 	"change": func(x, y row) int { return cmp.Compare(worseningOf(x), worseningOf(y)) },
 	// The worst first (summary.Worse): by outcome, what fails a gate
 	// first, then by how much worse. The default.
-	"outcome": func(x, y row) int { return summary.Worse(x.verdict, y.verdict) },
+	"outcome": func(x, y row) int { return summary.Worse(x.severity, y.severity) },
 }
 
 // worseningOf is how much worse r's figure got (verdict.Worsening), 0

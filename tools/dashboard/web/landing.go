@@ -264,7 +264,7 @@ func (s *Server) judgeNight(ctx context.Context, p *landingPage, rows []row, jud
 	// what fails a gate, then by how much worse in the figure's declared
 	// direction; the improvements the most better first.
 	worseFirst := func(x, y landingRow) int {
-		return cmp.Or(summary.Worse(x.verdict, y.verdict), cmp.Compare(x.Benchmark, y.Benchmark))
+		return cmp.Or(summary.Worse(x.severity, y.severity), cmp.Compare(x.Benchmark, y.Benchmark))
 	}
 	slices.SortStableFunc(p.Regressed, worseFirst)
 	slices.SortStableFunc(p.Improved, worseFirst)

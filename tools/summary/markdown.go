@@ -1,7 +1,6 @@
 package summary
 
 import (
-	"cmp"
 	"fmt"
 	"io"
 	"slices"
@@ -16,10 +15,9 @@ import (
 // names.
 const diffSummaryFunctions = 3
 
-// WriteMarkdown writes the comparison for an annotation: a table with the
-// failing benchmarks first (inconsistent, missing, regressed: verdict's
-// order), then what could not be compared, the improvements
-// and the rest, each row saying what happened to each of its figures
+// WriteMarkdown writes the comparison for an annotation: a table of the
+// benchmarks worst first (WorseBenchmark: the failing ones in verdict's
+// order, then the rest in it), each row saying what happened to each of its figures
 // (FiguresMarkdown) and its name linking to the dashboard's compare page
 // of pair, when it has one; then a line per profile diff.
 func (s *Summary) WriteMarkdown(w io.Writer, pair Pair) {
@@ -27,14 +25,7 @@ func (s *Summary) WriteMarkdown(w io.Writer, pair Pair) {
 		fmt.Fprintln(w, "No benchmarks.")
 	}
 	rows := slices.Clone(s.Benchmarks)
-	slices.SortStableFunc(rows, func(a, b Benchmark) int {
-		by := cmp.Compare(a.order(), b.order())
-		if by == 0 && a.Fails() {
-			// The failing in verdict's order, as the night's verdict ranks them.
-			by = cmp.Compare(a.Outcome.Rank(), b.Outcome.Rank())
-		}
-		return by
-	})
+	slices.SortStableFunc(rows, WorseBenchmark)
 	if len(rows) > 0 {
 		fmt.Fprintln(w, "| benchmark | language | median (min–max) | verdict | against the baseline |")
 		fmt.Fprintln(w, "|---|---|---:|---|---|")
@@ -78,19 +69,6 @@ func (s *Summary) WriteMarkdown(w io.Writer, pair Pair) {
 			fmt.Fprintf(w, "- %s: %s\n", markdown.Escape(d.Benchmark), d.Summary(diffSummaryFunctions))
 		}
 	}
-}
-
-// order sorts benchmarks for the table: failing first.
-func (b Benchmark) order() int {
-	switch {
-	case b.Fails():
-		return 0
-	case b.Outcome == verdict.NotComparable:
-		return 1
-	case b.Outcome == verdict.Improved:
-		return 2
-	}
-	return 3
 }
 
 // Label is the benchmark's verdict in a few words, for tables:

@@ -4,6 +4,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -126,15 +127,24 @@ func TestMarkdown(t *testing.T) {
 
 // The annotation's table puts its failing benchmarks in verdict's order,
 // the order the night's verdict ranks them by: a benchmark gone before
-// one that regressed, whatever order the comparison found them in.
+// one that regressed, whatever order the comparison found them in; then
+// the others in that order too (WorseBenchmark, as every table sorts).
 func TestMarkdownFailingInVerdictsOrder(t *testing.T) {
 	s := sample()
-	s.Benchmarks = append(s.Benchmarks, Benchmark{Name: "havlak7", Outcome: verdict.Missing, Note: "gone"})
+	s.Benchmarks = append(slices.Clone(s.Benchmarks),
+		Benchmark{Name: "better", Outcome: verdict.Improved},
+		Benchmark{Name: "ungated", Outcome: verdict.Regressed, Figures: []verdict.Verdict{{Figure: "real_seconds", Outcome: verdict.Regressed}}},
+		Benchmark{Name: "havlak7", Outcome: verdict.Missing, Note: "gone"})
 	var b strings.Builder
 	s.WriteMarkdown(&b, Pair{})
-	lines := strings.Split(b.String(), "\n")
-	if !strings.HasPrefix(lines[2], "| havlak7 |") || !strings.HasPrefix(lines[3], "| havlak6 |") {
-		t.Errorf("want havlak7, missing, before havlak6, regressed:\n%s", b.String())
+	var names []string
+	for _, line := range strings.Split(b.String(), "\n")[2:] {
+		if name, ok := strings.CutPrefix(line, "| "); ok {
+			names = append(names, strings.SplitN(name, " |", 2)[0])
+		}
+	}
+	if want := []string{"havlak7", "havlak6", "ungated", "wc1", "better"}; !slices.Equal(names[:len(want)], want) {
+		t.Errorf("rows %q, want %q first: the failing (missing, then regressed), a regression that fails nothing, not compared, improved:\n%s", names, want, b.String())
 	}
 	if Outcome(s.Benchmarks) != verdict.Missing {
 		t.Errorf("the comparison as a whole: %s, want missing, its first row", Outcome(s.Benchmarks))

@@ -132,5 +132,9 @@ func Worse(x, y Severity) int {
 	return cmp.Or(cmp.Compare(fails(x), fails(y)), cmp.Compare(x.Outcome.Rank(), y.Outcome.Rank()), by)
 }
 
+// WorseBenchmark is Worse of two benchmarks as rows (Benchmark.Severity),
+// for a table of benchmarks.
+func WorseBenchmark(x, y Benchmark) int { return Worse(x.Severity(), y.Severity()) }
+
 // worseFigure is Worse of two figures' verdicts.
 func worseFigure(x, y verdict.Verdict) int { return Worse(SeverityOf(x), SeverityOf(y)) }

@@ -70,8 +70,10 @@ func WriteComment(w io.Writer, s *summary.Summary, plan Plan, pair summary.Pair,
 	}
 	head.WriteString("\n")
 
-	var first, quiet []string // table rows
-	for _, b := range s.Benchmarks {
+	var first, quiet []string // table rows, worst first
+	benchmarks := slices.Clone(s.Benchmarks)
+	slices.SortStableFunc(benchmarks, summary.WorseBenchmark)
+	for _, b := range benchmarks {
 		row := fmt.Sprintf("| %s | %s | %s |", pair.Link(b.Name), b.Label(), b.FiguresMarkdown(true))
 		if b.Fails() || b.Outcome == verdict.Missing || b.Outcome == verdict.Improved || b.Outcome == verdict.Regressed {
 			first = append(first, row)

@@ -97,7 +97,19 @@ func (f *File) Abort() {
 // calls it. Only regular files are removed; the name is the proof of
 // ownership, as no one else names a file so beside one a lab tool writes.
 func RemoveLeftovers(path string) ([]string, error) {
-	dir, base := filepath.Split(path)
+	return RemoveBeside(path, func(base string, e fs.DirEntry) bool {
+		digits, ok := strings.CutPrefix(e.Name(), "."+base+".tmp-")
+		return ok && digits != "" && strings.Trim(digits, "0123456789") == "" && e.Type().IsRegular()
+	})
+}
+
+// RemoveBeside removes the entries of path's directory that leftover
+// (given path's base name and the entry) says a killed writer of path
+// left beside it, each whole, never what a symbolic link leads to, and
+// returns their paths. A writer that replaces path whole calls it, with
+// the names its temporaries have, before it writes.
+func RemoveBeside(path string, leftover func(base string, e fs.DirEntry) bool) ([]string, error) {
+	dir, base := filepath.Split(filepath.Clean(path))
 	if dir == "" {
 		dir = "."
 	}
@@ -110,13 +122,12 @@ func RemoveLeftovers(path string) ([]string, error) {
 	}
 	var removed []string
 	for _, e := range entries {
-		digits, ok := strings.CutPrefix(e.Name(), "."+base+".tmp-")
-		if !ok || digits == "" || strings.Trim(digits, "0123456789") != "" || !e.Type().IsRegular() {
+		if !leftover(base, e) {
 			continue
 		}
 		left := filepath.Join(dir, e.Name())
-		if err := os.Remove(left); err != nil {
-			return removed, fmt.Errorf("removing %s, left by a killed writer of %s: %w", left, path, err)
+		if err := os.RemoveAll(left); err != nil {
+			return removed, fmt.Errorf("removing %s, left by an earlier writer of %s: %w", left, path, err)
 		}
 		removed = append(removed, left)
 	}

@@ -196,27 +196,5 @@ func Leftover(base, name string) bool {
 // to. The name is the proof of ownership: no one else names a directory
 // so, beside one the lab writes.
 func RemoveLeftovers(path string) ([]string, error) {
-	parent, base := filepath.Split(filepath.Clean(path))
-	if parent == "" {
-		parent = "."
-	}
-	entries, err := os.ReadDir(parent)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	var removed []string
-	for _, e := range entries {
-		if !e.IsDir() || !Leftover(base, e.Name()) {
-			continue
-		}
-		left := filepath.Join(parent, e.Name())
-		if err := os.RemoveAll(left); err != nil {
-			return removed, fmt.Errorf("removing %s, left by an earlier writer of %s: %w", left, path, err)
-		}
-		removed = append(removed, left)
-	}
-	return removed, nil
+	return atomicfile.RemoveBeside(path, func(base string, e fs.DirEntry) bool { return e.IsDir() && Leftover(base, e.Name()) })
 }

@@ -135,6 +135,3 @@ func Worse(x, y Severity) int {
 // WorseBenchmark is Worse of two benchmarks as rows (Benchmark.Severity),
 // for a table of benchmarks.
 func WorseBenchmark(x, y Benchmark) int { return Worse(x.Severity(), y.Severity()) }
-
-// worseFigure is Worse of two figures' verdicts.
-func worseFigure(x, y verdict.Verdict) int { return Worse(SeverityOf(x), SeverityOf(y)) }

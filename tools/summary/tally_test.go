@@ -148,3 +148,6 @@ func TestWorseAgreesWithVerdict(t *testing.T) {
 		}
 	}
 }
+
+// worseFigure is Worse of two figures' verdicts.
+func worseFigure(x, y verdict.Verdict) int { return Worse(SeverityOf(x), SeverityOf(y)) }

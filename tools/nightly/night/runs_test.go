@@ -429,15 +429,7 @@ func TestGateRefusesAForeignArchiveDirectory(t *testing.T) {
 // directory with a stray file is refused and left as it was.
 func TestArchiveCompletesOnlyTheJobsDirectory(t *testing.T) {
 	started := time.Date(2026, 11, 6, 2, 0, 0, 0, time.UTC)
-	artifacts := makeNight(t, nightSpec{allocs: 1, commit: "0123456789abcdef0123456789abcdef01234567", started: started})
-	opened, err := result.OpenNight(artifacts, nightdir.Layout())
-	if err != nil {
-		t.Fatal(err)
-	}
-	found, err := readNight(opened)
-	if err != nil {
-		t.Fatal(err)
-	}
+	found := foundOf(t, makeNight(t, nightSpec{allocs: 1, commit: "0123456789abcdef0123456789abcdef01234567", started: started}))
 	n := &night{history: &historyConfig{dir: t.TempDir()}}
 	dir := n.nightDir(started, "0123456789abcdef0123456789abcdef01234567")
 	kept := filepath.Join(dir, result.Test(found[0]), result.ZipName)
@@ -482,15 +474,7 @@ func TestArchiveCompletesOnlyTheJobsDirectory(t *testing.T) {
 func TestArchiveRemovesAKilledRunsTemporaries(t *testing.T) {
 	started := time.Date(2026, 11, 6, 2, 0, 0, 0, time.UTC)
 	commit := "0123456789abcdef0123456789abcdef01234567"
-	artifacts := makeNight(t, nightSpec{allocs: 1, commit: commit, started: started})
-	opened, err := result.OpenNight(artifacts, nightdir.Layout())
-	if err != nil {
-		t.Fatal(err)
-	}
-	found, err := readNight(opened)
-	if err != nil {
-		t.Fatal(err)
-	}
+	found := foundOf(t, makeNight(t, nightSpec{allocs: 1, commit: commit, started: started}))
 	var log strings.Builder
 	n := &night{history: &historyConfig{dir: t.TempDir()}, stdout: &log}
 	dir := n.nightDir(started, commit)

@@ -1,9 +1,7 @@
 // Package docs holds the lab's chapters; its test checks README.md,
 // every chapter (docs/*.md) and every record (docs/records/*.md) against
-// the checkout: README.md stays a front door of at most readmeLimit
-// characters and each chapter a read of at most chapterLimit bytes (the
-// measurements themselves go to docs/records/, each record linked from a
-// chapter or the README), every relative link leads to a file or
+// the checkout: every record (a dated measurement, under docs/records/)
+// is linked from a chapter or the README, every relative link leads to a file or
 // directory that exists (and to a heading that exists, for a #fragment),
 // and every Bazel label they name (//pkg:target, //pkg, //pkg/...) exists.
 //
@@ -27,23 +25,12 @@ import (
 	"strings"
 	"testing"
 	"unicode"
-	"unicode/utf8"
 )
 
 var (
 	workspaceFile = flag.String("workspace", "", "the WORKSPACE file (a runfile): its real directory is the checkout")
 	labelsFile    = flag.String("labels", "", "the genquery output: the documents' labels that exist, one a line")
 )
-
-// readmeLimit is the most characters README.md may have: the front door
-// says what the lab is and where to read on; the chapters hold the rest.
-const readmeLimit = 15000
-
-// chapterLimit is the most bytes a chapter (docs/*.md) may have: what the
-// subject is for, how to use it and why it is so, with a few headline
-// figures. Dated runs, tables of past figures and long logs are records,
-// under docs/records/, which a chapter links to.
-const chapterLimit = 12 * 1024
 
 // A document is a Markdown file of the checkout: its path relative to the
 // checkout's root, with / separators, and its text.
@@ -184,10 +171,11 @@ func isRecord(path string) bool {
 	return strings.HasPrefix(path, "docs/records/")
 }
 
-// checkSizes returns the chapters over chapterLimit bytes and the records
-// no chapter (nor the README) links to: a record is read from the chapter
-// whose measurements it keeps.
-func checkSizes(docs []document) []problem {
+// checkRecordsLinked returns the records no chapter (nor the README)
+// links to: a record is read from the chapter whose measurements it keeps.
+// A chapter has no size limit: it is as long as its subject needs, and
+// dated runs go to records because they are records, not to save bytes.
+func checkRecordsLinked(docs []document) []problem {
 	var problems []problem
 	linked := map[string]bool{}
 	for _, doc := range docs {
@@ -198,14 +186,8 @@ func checkSizes(docs []document) []problem {
 		}
 	}
 	for _, doc := range docs {
-		switch {
-		case isRecord(doc.path):
-			if !linked[doc.path] {
-				problems = append(problems, problem{doc.path, 0, "a record no chapter links to: link it from the chapter whose measurements it keeps"})
-			}
-		case doc.path != "README.md" && len(doc.text) > chapterLimit:
-			problems = append(problems, problem{doc.path, 0, fmt.Sprintf(
-				"%d bytes, more than %d: keep what it is for, how to use it and why; move dated runs and tables of past figures to docs/records/ and link them", len(doc.text), chapterLimit)})
+		if isRecord(doc.path) && !linked[doc.path] {
+			problems = append(problems, problem{doc.path, 0, "a record no chapter links to: link it from the chapter whose measurements it keeps"})
 		}
 	}
 	return problems
@@ -426,22 +408,12 @@ func checkout(t *testing.T) string {
 	return filepath.Dir(real)
 }
 
-func TestReadmeSize(t *testing.T) {
-	text, err := os.ReadFile(filepath.Join(checkout(t), "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n := utf8.RuneCount(text); n > readmeLimit {
-		t.Errorf("README.md has %d characters, more than %d: move the detail into a chapter under docs/", n, readmeLimit)
-	}
-}
-
-func TestChapterSizes(t *testing.T) {
+func TestRecordsLinked(t *testing.T) {
 	docs, err := documents(checkout(t))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range checkSizes(docs) {
+	for _, p := range checkRecordsLinked(docs) {
 		t.Error(p)
 	}
 }
@@ -558,29 +530,31 @@ func TestChecksFindProblems(t *testing.T) {
 	}
 }
 
-// The size check on made-up documents: a chapter over the limit, a record
-// no chapter links to; the README's own limit is TestReadmeSize's.
-func TestChecksFindSizeProblems(t *testing.T) {
+// The records check on made-up documents: a long chapter is no problem, a
+// record no chapter links to is; a record's own links do not count.
+func TestChecksFindUnlinkedRecords(t *testing.T) {
 	docs := []document{
-		{"README.md", strings.Repeat("x", chapterLimit+1) + "\n[noise](docs/noise.md)\n"},
+		{"README.md", strings.Repeat("x", 20000) + "\n[noise](docs/noise.md)\n"},
 		{"docs/noise.md", "# Noise\n\nThe runs: [records/noise.md](records/noise.md#runs).\n"},
-		{"docs/scale.md", strings.Repeat("y", chapterLimit+1)},
-		{"docs/records/noise.md", "# Runs\n\nBack: [the chapter](../noise.md).\n" + strings.Repeat("z", 2*chapterLimit)},
+		{"docs/scale.md", strings.Repeat("y", 20000)},
+		{"docs/records/noise.md", "# Runs\n\nBack: [the chapter](../noise.md).\n"},
 		{"docs/records/orphan.md", "# Nobody links here\n"},
+		{"docs/records/backlinked.md", "# Only a record links here\n"},
 	}
+	docs[3].text += "[b](backlinked.md)\n"
 	var got []string
-	for _, p := range checkSizes(docs) {
+	for _, p := range checkRecordsLinked(docs) {
 		got = append(got, p.String())
 	}
 	want := []string{
-		"docs/scale.md: 12289 bytes, more than 12288: keep what it is for, how to use it and why; move dated runs and tables of past figures to docs/records/ and link them",
 		"docs/records/orphan.md: a record no chapter links to: link it from the chapter whose measurements it keeps",
+		"docs/records/backlinked.md: a record no chapter links to: link it from the chapter whose measurements it keeps",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Errorf("size problems:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+		t.Errorf("records problems:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if linked := linkedFiles(docs[3]); !linked["docs/noise.md"] || len(linked) != 1 {
-		t.Errorf("a record's links: %v, want docs/noise.md", linked)
+	if linked := linkedFiles(docs[3]); !linked["docs/noise.md"] || !linked["docs/records/backlinked.md"] || len(linked) != 2 {
+		t.Errorf("a record's links: %v, want docs/noise.md and docs/records/backlinked.md", linked)
 	}
 }
 

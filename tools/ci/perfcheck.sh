@@ -41,8 +41,15 @@ base="$(git merge-base HEAD "origin/$base_branch" 2>/dev/null || git merge-base 
 source <(git show "$base:internal/labcache/labcache.sh")
 worktree="$(labcache_dir perfcheck)/base-checkout"
 mkdir -p "$(dirname "$worktree")"
+# One check at a time uses the base's worktree. The lock is this script's
+# alone: every command that may outlive it runs with descriptor 9 closed
+# (9>&-). A Bazel server inherits its client's open descriptors and lives
+# for hours, so a lock it inherited would hold every later check here.
 exec 9>"$worktree.lock"
-flock 9
+if ! flock --nonblock 9; then
+  echo "--- :hourglass: another perf check on this machine uses $worktree: waiting for it to end"
+  flock 9
+fi
 if [[ "$(git -C "$worktree" rev-parse --path-format=absolute --git-common-dir 2>/dev/null)" == \
   "$(git rev-parse --path-format=absolute --git-common-dir)" ]]; then
   git -C "$worktree" checkout --quiet --force --detach "$base"
@@ -55,10 +62,10 @@ fi
 
 echo "--- :mag: perf check against $base_branch ($base), by the base's tools"
 status=0
-(cd "$worktree" && tools/bazel run ${2:+"--config=$2"} //tools/perfcheck -- --repo "$change" --base "$base" --out "$out" ${2:+--counts-config "$2"} ${3:+--change-cache-config "$3"}) || status=$?
+(cd "$worktree" && tools/bazel run ${2:+"--config=$2"} //tools/perfcheck -- --repo "$change" --base "$base" --out "$out" ${2:+--counts-config "$2"} ${3:+--change-cache-config "$3"}) 9>&- || status=$?
 if [[ -f "$out/pr-comment.md" ]] && [[ -n "${BUILDKITE:-}" ]] && command -v buildkite-agent >/dev/null 2>&1; then
   style=success
   ((status == 0)) || style=error
-  buildkite-agent annotate --style "$style" --context perf-check <"$out/pr-comment.md"
+  buildkite-agent annotate --style "$style" --context perf-check <"$out/pr-comment.md" 9>&-
 fi
 exit "$status"

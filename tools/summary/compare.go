@@ -236,7 +236,7 @@ func compareBenchmark(b *Benchmark, base, change Side, opts Options) error {
 	if o.Identity != nil && n.Identity != nil && *o.Identity == *n.Identity {
 		b.SameIdentity = true
 		if slices.ContainsFunc(b.Figures, func(v verdict.Verdict) bool { return v.Outcome == verdict.Inconsistent }) {
-			notes = append(notes, "the same binary and run as the baseline, yet a figure differs: an inconsistent measurement")
+			notes = append(notes, "the same binary and run as the baseline, yet a figure differs or is no longer declared exact: an inconsistent measurement")
 		} else {
 			notes = append(notes, "the same binary and run as the baseline: its changes are the noise floor")
 		}

@@ -76,8 +76,8 @@ type Benchmark struct {
 	EnvironmentChanges       []string `json:"environment_changes,omitempty"`
 	AllowedEnvironmentChange bool     `json:"allowed_environment_change,omitempty"`
 	// SameIdentity: both sides measured the same binary and run, so its
-	// changes are the noise floor, or, where a figure differs beyond it,
-	// an inconsistent measurement.
+	// changes are the noise floor, or, where a figure differs beyond it
+	// or is no longer declared exact, an inconsistent measurement.
 	SameIdentity bool `json:"same_identity,omitempty"`
 	// Note qualifies the comparison, or says why none was made.
 	Note string `json:"note,omitempty"`

@@ -159,12 +159,18 @@ func environmentChange(base, change Side, exact bool) string {
 // says which changes those are), its calibration without layout noise:
 // one binary has one layout. The base's declaration says what is
 // exact: a change cannot escape the check by declaring its counts
-// otherwise.
+// otherwise, and one that calls inexact what the base measured exactly is
+// inconsistent for that alone (exactnessDropped), so that it does not
+// become a baseline that holds the next night to less.
 func (p Policy) Compare(base, change Side) []Verdict {
 	byName := make(map[[2]string]*result.Figure, len(change.Figures))
+	// callsInexact has, by name, the figures the change declares inexact,
+	// for their sweeps' growth: a figure it lacks it calls nothing.
+	callsInexact := make(map[string]bool, len(change.Figures))
 	for i := range change.Figures {
 		f := &change.Figures[i]
 		byName[[2]string{f.Name, f.Unit}] = f
+		callsInexact[f.Name] = !f.Exact
 	}
 	// What differs between the sides' environments that can change a
 	// figure, exact or not: found once, not per figure.
@@ -229,7 +235,9 @@ func (p Policy) Compare(base, change Side) []Verdict {
 			if same {
 				v.Exact = o.Exact
 			}
-			v = settle(v, v.Exact, func(v Verdict) string { return inconsistency(v, o.Class, v.Exact, baseGated) })
+			v = settle(v, v.Exact, func(v Verdict) string {
+				return join(inconsistency(v, o.Class, v.Exact, baseGated), exactnessDropped(o.Name, o.Exact, n.Exact))
+			})
 		}
 		v.Class, v.Cost = o.Class, o.Cost
 		if n != nil && n.Cost != "" {
@@ -245,7 +253,8 @@ func (p Policy) Compare(base, change Side) []Verdict {
 		if v.Outcome != Missing {
 			figure := strings.TrimSuffix(v.Figure, GrowthSuffix)
 			v = settle(v, exact[figure], func(v Verdict) string {
-				return inconsistency(v, result.ClassCount, exact[figure], sweepGated[figure])
+				return join(inconsistency(v, result.ClassCount, exact[figure], sweepGated[figure]),
+					exactnessDropped(figure, exact[figure], !callsInexact[figure]))
 			})
 		}
 		judged = append(judged, v)
@@ -338,6 +347,30 @@ func inconsistency(v Verdict, class result.Class, exact, gated bool) string {
 	}
 	return fmt.Sprintf("this count's medians are %s apart (%s → %s %s), more than the factor of %d of a count whose noise was not measured",
 		factorText(apart(old, new)), numfmt.Number(old), numfmt.Number(new), v.Unit, InconsistentFactor)
+}
+
+// exactnessDropped says that a change of the same binary and run as its
+// base calls inexact the figure the base measured exactly (baseExact and
+// changeExact as each declares it), or "". Whether a figure is exact is
+// its producer's knowledge of how it is measured: the same binary run the
+// same way in an environment that cannot change the count is measured the
+// same way, so a result that drops the declaration is broken or forged,
+// even with the base's very values. Let through, it would become the
+// baseline and the next night of the same binary would be judged as an
+// inexact count, within its noise, instead of to the last unit.
+//
+// The reverse, a base's inexact count that the change calls exact, is no
+// inconsistency: the base's declaration is what the change is judged by,
+// so declaring more cannot loosen tonight's gate, and as the next baseline
+// it only holds later nights to the last unit, where a false claim fails
+// at the first count that differs. Failing it would also fail every night
+// after the lab's measurement learns that a count is exact (the identity
+// is the binary's and the run's, not the measuring tool's).
+func exactnessDropped(figure string, baseExact, changeExact bool) string {
+	if !baseExact || changeExact {
+		return ""
+	}
+	return "the baseline measured " + figure + " exactly and this result calls it inexact"
 }
 
 // apart is how many times the larger of two values is the smaller: +Inf

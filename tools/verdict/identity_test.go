@@ -124,7 +124,12 @@ func TestSameIdentityInconsistentMeasurements(t *testing.T) {
 				r.Metrics[i].Exact = false
 			}
 			scale(metric(t, r, "instructions").Values, 3)
-		}, map[string]string{"instructions": "this exact count differs (234,584,917 → 703,754,751 instructions)"}, nil},
+		}, map[string]string{
+			"instructions":   "this exact count differs (234,584,917 → 703,754,751 instructions); " + droppedExactness("instructions"),
+			"alloc_objects":  droppedExactness("alloc_objects"),
+			"read_syscalls":  droppedExactness("read_syscalls"),
+			"write_syscalls": droppedExactness("write_syscalls"),
+		}, nil},
 		{"Go: one more read, the system calls declared not exact tonight", true, func(t *testing.T, r *result.Result) {
 			for _, name := range []string{"read_syscalls", "write_syscalls"} {
 				metric(t, r, name).Exact = false
@@ -133,7 +138,26 @@ func TestSameIdentityInconsistentMeasurements(t *testing.T) {
 			for i := range m.Values {
 				m.Values[i]++
 			}
-		}, map[string]string{"read_syscalls": "this exact count differs (12 → 13 calls)"}, nil},
+		}, map[string]string{
+			"read_syscalls":  "this exact count differs (12 → 13 calls); " + droppedExactness("read_syscalls"),
+			"write_syscalls": droppedExactness("write_syscalls"),
+		}, nil},
+		// Issue 55: the flag alone, the values the baseline's. Promoted,
+		// it let the next night's read_syscalls move 0.4% as an inexact
+		// count's noise.
+		{"Go: the reads declared not exact tonight, the same counts", true, func(t *testing.T, r *result.Result) {
+			metric(t, r, "read_syscalls").Exact = false
+		}, map[string]string{"read_syscalls": droppedExactness("read_syscalls")}, nil},
+		{"C++: declared not exact tonight, the same counts", false, func(t *testing.T, r *result.Result) {
+			for i := range r.Metrics {
+				r.Metrics[i].Exact = false
+			}
+		}, map[string]string{
+			"instructions":   droppedExactness("instructions"),
+			"alloc_objects":  droppedExactness("alloc_objects"),
+			"read_syscalls":  droppedExactness("read_syscalls"),
+			"write_syscalls": droppedExactness("write_syscalls"),
+		}, nil},
 		{"Go: only the timings 5x", true, func(t *testing.T, r *result.Result) {
 			for i := range r.Timing.Runs {
 				u := &r.Timing.Runs[i].Usage
@@ -176,10 +200,12 @@ func TestSameIdentityInconsistentMeasurements(t *testing.T) {
 				r.Timing.Runs[i].RealSeconds /= 2
 			}
 		}, nil, []string{"real_seconds"}},
-		{"C++: declared not exact tonight, the same counts", false, func(t *testing.T, r *result.Result) {
-			for i := range r.Metrics {
-				r.Metrics[i].Exact = false
-			}
+		// Declaring more than the baseline loosens nothing: the baseline's
+		// declaration is what tonight is judged by (exactnessDropped).
+		{"Go: own instructions declared exact tonight, +0.001%", true, func(t *testing.T, r *result.Result) {
+			m := metric(t, r, "own_instructions")
+			m.Exact = true
+			scale(m.Values, 1.00001)
 		}, nil, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -211,6 +237,13 @@ func TestSameIdentityInconsistentMeasurements(t *testing.T) {
 			}
 		})
 	}
+}
+
+// droppedExactness is what an inconsistent measurement's reason says of
+// figure when tonight calls it inexact and the baseline measured it
+// exactly.
+func droppedExactness(figure string) string {
+	return "the baseline measured " + figure + " exactly and this result calls it inexact"
 }
 
 // A result of another binary is judged, not checked for consistency: 3x
@@ -322,6 +355,58 @@ func TestSameIdentityGrowth(t *testing.T) {
 			v := growthVerdict(t, side(tc.figure, tc.exact, tc.base), side(tc.figure, tc.exact, tc.change))
 			if v.Outcome != tc.want || (tc.want == Inconsistent) != v.Fails() {
 				t.Errorf("%v (calibration %+v), want %s", v, v.Calibration, tc.want)
+			}
+		})
+	}
+}
+
+// Issue 55: exactness belongs to the identity. Of the same binary and run,
+// a result that calls inexact a count the baseline measured exactly is
+// inconsistent with the very same values, its growth too; of another
+// binary, or where another Valgrind (allowed) may count otherwise, it is
+// judged as an inexact count, as before.
+func TestExactnessBelongsToTheIdentity(t *testing.T) {
+	id := &result.Identity{BinarySHA256: "b", RunSHA256: "r"}
+	another := &result.Identity{BinarySHA256: "another", RunSHA256: "r"}
+	here := result.Environment{Machine: result.Machine{Hostname: "a", OS: "linux", Arch: "amd64", Kernel: "6.1.0-18-amd64"},
+		Toolchains: result.Toolchains{Go: "go1.27.4", Libc: "glibc 2.36", Valgrind: "valgrind-3.19.0"}}
+	otherValgrind := here
+	otherValgrind.Toolchains.Valgrind = "valgrind-3.24.0"
+	allow := Lab
+	allow.AllowEnvironmentChange = true
+	side := func(exact bool, identity *result.Identity, env *result.Environment) Side {
+		s := growthSide(t, "instructions", exact, havlak7ccSweep)
+		s.Identity, s.Environment = identity, env
+		return s
+	}
+	for _, tc := range []struct {
+		name   string
+		policy Policy
+		change Side
+		// inconsistent: both the figure and its growth must be, saying
+		// why; otherwise neither may fail.
+		inconsistent bool
+	}{
+		{"the same binary and run", Lab, side(false, id, &here), true},
+		{"the same binary and run, no environment recorded", Lab, side(false, id, nil), true},
+		{"another binary", Lab, side(false, another, &here), false},
+		{"the same binary and run, another Valgrind allowed", allow, side(false, id, &otherValgrind), false},
+		{"the same binary and run, declared exact", Lab, side(true, id, &here), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			verdicts := tc.policy.Compare(side(true, id, &here), tc.change)
+			if len(verdicts) != 2 {
+				t.Fatalf("%d verdicts, want the figure's and its growth's: %v", len(verdicts), verdicts)
+			}
+			for _, v := range verdicts {
+				switch {
+				case tc.inconsistent && (v.Outcome != Inconsistent || !v.Fails()):
+					t.Errorf("%v, want an inconsistent measurement that fails", v)
+				case tc.inconsistent && !strings.Contains(v.Reason, droppedExactness("instructions")):
+					t.Errorf("%s: reason %q does not say the baseline measured it exactly", v.Figure, v.Reason)
+				case !tc.inconsistent && (v.Outcome == Inconsistent || v.Fails()):
+					t.Errorf("%v, want it to pass", v)
+				}
 			}
 		})
 	}

@@ -51,10 +51,10 @@ type Outcome string
 const (
 	// Inconsistent: two measurements of the same binary and run (the same
 	// identity) in the same environment differ by more than one
-	// measurement can (Policy.Compare): an exact count that differs, a
-	// gated count beyond its measured noise, a gated timing beyond
-	// InconsistentFactor. A broken measurement or a forged result;
-	// it fails, gated or not.
+	// measurement can (Policy.Compare): an exact count that differs or
+	// that this side no longer declares exact, a gated count beyond its
+	// measured noise, a gated timing beyond InconsistentFactor. A broken
+	// measurement or a forged result; it fails, gated or not.
 	Inconsistent Outcome = "inconsistent"
 	// Missing: the baseline has the figure (or the benchmark) and this
 	// side does not, or cannot be read. What a gate cannot see fails it.

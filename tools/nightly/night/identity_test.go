@@ -9,17 +9,28 @@ import (
 	verdictlib "havlak-lab/tools/verdict"
 )
 
+// identifyHavlak7 gives havlak7's result in the night dir an identity,
+// the sha256 of its binary binary repeated (the same run in every night),
+// and edits it.
+func identifyHavlak7(t *testing.T, dir, binary string, edit func(r *result.Result)) {
+	t.Helper()
+	path := filepath.Join(dir, "havlak7_quick_test", result.ZipName)
+	files := readZip(t, path)
+	editResult(t, files, func(r *result.Result) {
+		r.SchemaVersion = result.SchemaVersion
+		r.Identity = &result.Identity{BinarySHA256: strings.Repeat(binary, 64), RunSHA256: strings.Repeat("b", 64)}
+		edit(r)
+	})
+	writeZip(t, path, files)
+}
+
 // measureHavlak7 makes havlak7's result in the night dir the same binary
 // and run in every night, counting its own instructions as perfrun
 // declares them (gated, not exact: 3 counted runs 0.0005% apart) times
 // own, its timed runs' real time times timings.
 func measureHavlak7(t *testing.T, dir string, own, timings float64) {
 	t.Helper()
-	path := filepath.Join(dir, "havlak7_quick_test", result.ZipName)
-	files := readZip(t, path)
-	editResult(t, files, func(r *result.Result) {
-		r.SchemaVersion = result.SchemaVersion
-		r.Identity = &result.Identity{BinarySHA256: strings.Repeat("a", 64), RunSHA256: strings.Repeat("b", 64)}
+	identifyHavlak7(t, dir, "a", func(r *result.Result) {
 		r.Metrics = append(r.Metrics, result.Metric{Name: "own_instructions", Unit: "instructions",
 			Source: "cachegrind, 3 counted runs (outside the Go runtime)", Cost: result.CostWork, Gated: true,
 			Threshold: verdictlib.CountThreshold, Values: []float64{160_300_302 * own, 160_301_150 * own, 160_300_690 * own}})
@@ -27,7 +38,20 @@ func measureHavlak7(t *testing.T, dir string, own, timings float64) {
 			r.Timing.Runs[i].RealSeconds *= timings
 		}
 	})
-	writeZip(t, path, files)
+}
+
+// firstBaseline is the baseline the gate makes of a first night, which
+// measure edits, and the snapshot of its files.
+func firstBaseline(t *testing.T, measure func(dir string)) (baseline, files string) {
+	t.Helper()
+	t.Setenv("BUILDKITE", "")
+	baseline = filepath.Join(t.TempDir(), "baseline")
+	first := makeNight(t, nightSpec{allocs: 1})
+	measure(first)
+	if status, log := gateNight(t, baseline, first); status != 0 {
+		t.Fatalf("first night: exit status %d, want 0:\n%s", status, log)
+	}
+	return baseline, snapshot(t, baseline)
 }
 
 // A night of the baseline's binary and run that counts 3x its own
@@ -36,14 +60,7 @@ func measureHavlak7(t *testing.T, dir string, own, timings float64) {
 // and the night becomes the baseline.
 func TestGateInconsistentNightIsNotPromoted(t *testing.T) {
 	needCommands(t)
-	t.Setenv("BUILDKITE", "")
-	baseline := filepath.Join(t.TempDir(), "baseline")
-	first := makeNight(t, nightSpec{allocs: 1})
-	measureHavlak7(t, first, 1, 1)
-	if status, log := gateNight(t, baseline, first); status != 0 {
-		t.Fatalf("first night: exit status %d, want 0:\n%s", status, log)
-	}
-	before := snapshot(t, baseline)
+	baseline, before := firstBaseline(t, func(dir string) { measureHavlak7(t, dir, 1, 1) })
 	for _, c := range []struct {
 		name         string
 		own, timings float64

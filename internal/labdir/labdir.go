@@ -123,6 +123,10 @@ func what(mode fs.FileMode) string {
 	switch {
 	case mode.IsRegular():
 		return "a regular file"
+	case mode.IsDir():
+		return "a directory"
+	case mode&fs.ModeSymlink != 0:
+		return "a symbolic link"
 	case mode&fs.ModeNamedPipe != 0:
 		return "a named pipe"
 	case mode&fs.ModeSocket != 0:
@@ -180,7 +184,8 @@ func Mark(dir string, kind Kind) error {
 // lab's directory base, is one of the temporaries a writer that replaces
 // base whole makes beside it (os.MkdirTemp's ".BASE.new-" and digits, and
 // that name with ".old"): a writer killed before it could remove it leaves
-// it behind, and the next writer of base removes it.
+// it behind, and the next writer of base removes it, holding base's lock
+// (Lock.RemoveLeftovers).
 func Leftover(base, name string) bool {
 	rest, ok := strings.CutPrefix(name, "."+base+".new-")
 	if !ok {
@@ -188,13 +193,4 @@ func Leftover(base, name string) bool {
 	}
 	rest = strings.TrimSuffix(rest, ".old")
 	return rest != "" && strings.Trim(rest, "0123456789") == ""
-}
-
-// RemoveLeftovers removes the temporaries (Leftover) that writers of the
-// lab's directory at path left beside it, and returns their paths. Only
-// directories are removed, never what a symbolic link of that name leads
-// to. The name is the proof of ownership: no one else names a directory
-// so, beside one the lab writes.
-func RemoveLeftovers(path string) ([]string, error) {
-	return atomicfile.RemoveBeside(path, func(base string, e fs.DirEntry) bool { return e.IsDir() && Leftover(base, e.Name()) })
 }

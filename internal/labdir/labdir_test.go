@@ -87,7 +87,15 @@ func TestRemoveLeftovers(t *testing.T) {
 	// is not the lab's.
 	os.MkdirAll(filepath.Join(dir, "kept"), 0o755)
 	os.Symlink(filepath.Join(dir, "kept"), filepath.Join(dir, ".baseline.new-5"))
-	removed, err := RemoveLeftovers(base)
+	// Without the lock, nothing is removed: their writers may be alive.
+	if removed, err := (*Lock)(nil).RemoveLeftovers(); removed != nil || err == nil {
+		t.Errorf("without the lock: removed %q, %v; want a refusal", removed, err)
+	}
+	lock, err := TakeLock(base, Baseline, "the test", 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	removed, err := lock.RemoveLeftovers()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +108,10 @@ func TestRemoveLeftovers(t *testing.T) {
 			t.Errorf("%s: %v, want it kept", name, err)
 		}
 	}
-	if removed, err := RemoveLeftovers(filepath.Join(dir, "no", "such")); removed != nil || err != nil {
-		t.Errorf("no parent: %q, %v", removed, err)
+	if err := lock.Release(); err != nil {
+		t.Fatal(err)
+	}
+	if removed, err := lock.RemoveLeftovers(); removed != nil || err == nil {
+		t.Errorf("with the lock released: removed %q, %v; want a refusal", removed, err)
 	}
 }

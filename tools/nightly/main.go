@@ -2,7 +2,7 @@
 // (tools/ci/nightly.sh, docs/nightly.md):
 //
 //	nightly collect --testlogs DIR EVENTS DEST
-//	nightly gate [--baseline DIR] [--tests-failed] [--collect-failed] [--dashboard URL] [--otava CMD [--history-dir DIR] [--history DSN] [--stale-after NIGHTS]] ARTIFACTS
+//	nightly gate [--baseline DIR] [--lock-wait DURATION] [--tests-failed] [--collect-failed] [--dashboard URL] [--otava CMD [--history-dir DIR] [--history DSN] [--stale-after NIGHTS]] ARTIFACTS
 //	nightly shardmap --manifest FILE --shards N [--history DSN] [--tolerance F] [--default-seconds S] [--since DAYS] [--quick] --out MAP
 //	nightly shard MAP K
 //	nightly steps [--upload] MAP
@@ -39,7 +39,11 @@
 // is --baseline, by default $HAVLAK_LAB_BASELINE, else nightly-baseline in
 // the lab's cache directory (internal/labcache: $HAVLAK_LAB_CACHE, else
 // ${XDG_CACHE_HOME:-~/.cache}/havlak-lab); the history's directory,
-// --history-dir, is $HAVLAK_LAB_HISTORY_DIR, else history there.
+// --history-dir, is $HAVLAK_LAB_HISTORY_DIR, else history there. One gate
+// at a time judges and writes a baseline: the gate holds the baseline's
+// lock (BASELINE.lock beside it, internal/labdir) from before it reads
+// the baseline until its run is recorded; a second gate says whose it is
+// and waits up to --lock-wait (default 30m), then is refused.
 //
 // With --otava, the night also enters the results history (tools/history,
 // docs/history.md): its results are archived under DIR/nights and
@@ -106,7 +110,7 @@ func main() {
 	os.Exit(cli.Report(os.Stderr, "nightly", run(os.Args[1:], os.Stdout, os.Stderr)))
 }
 
-const usage = "usage: nightly [--bisect] [--manifest FILE] collect --testlogs DIR EVENTS DEST | gate [--baseline DIR] [--tests-failed] [--collect-failed] [--dashboard URL] [--otava CMD [--history-dir DIR] [--history DSN] [--stale-after NIGHTS]] ARTIFACTS" +
+const usage = "usage: nightly [--bisect] [--manifest FILE] collect --testlogs DIR EVENTS DEST | gate [--baseline DIR] [--lock-wait DURATION] [--tests-failed] [--collect-failed] [--dashboard URL] [--otava CMD [--history-dir DIR] [--history DSN] [--stale-after NIGHTS]] ARTIFACTS" +
 	" | shardmap --manifest FILE --shards N [--history DSN] [--tolerance F] [--default-seconds S] [--since DAYS] [--quick] --out MAP | shard MAP K | steps [--upload] MAP | merge [gate's flags] MAP SHARDS ARTIFACTS"
 
 func run(args []string, stdout, stderr io.Writer) error {
@@ -205,6 +209,7 @@ func runGate(sub string, args []string, manifest string, o night.GateOptions) er
 	fs.StringVar(&o.Otava, "otava", "", "Apache Otava's `command` (tools/ci/tools.sh otava); without it the night does not enter the history")
 	fs.StringVar(&o.Dashboard, "dashboard", os.Getenv(summary.DashboardEnv), "the dashboard's `URL` (//tools/dashboard): the summary's rows link to its compare page of the baseline and tonight (default $"+summary.DashboardEnv+"; none: no links)")
 	fs.IntVar(&o.StaleAfter, "stale-after", alert.DefaultStaleNights, "a series of the history with no point for this many of its `nights` is a stale alert")
+	fs.DurationVar(&o.LockWait, "lock-wait", night.DefaultLockWait, "how long to wait for the baseline's lock while another gate holds it (a `duration`; 0: refuse at once)")
 	var retire summary.Retire
 	fs.Var(&retire, "retire", "the baseline's benchmark `NAME` left the suite on purpose: not missing, and not in the next baseline (repeat for more)")
 	if help, err := cli.ParseFlags(fs, args); help || err != nil {

@@ -33,6 +33,7 @@ func TestFlags(t *testing.T) {
 		{append(commands, "gate"), "gate wants one ARTIFACTS directory"},
 		{append(commands, "gate", filepath.Join(night, "none")), "none: not a directory"},
 		{append(commands, "gate", "--stale-after", "0", night), "--stale-after 0: want a number of nights"},
+		{append(commands, "gate", "--lock-wait", "-1s", night), "--lock-wait -1s: want a duration, 0 or more"},
 		{append(commands, "gate", "--baseline", night, night), "are the same directory"},
 		{append(commands, "gate", "--baseline", t.TempDir(), "--otava", "otava", "--history-dir", filepath.Join(night, "history"), night),
 			"--history-dir"},
@@ -54,7 +55,7 @@ func TestFlags(t *testing.T) {
 	var out bytes.Buffer
 	// tools/ci/nightly.sh gives --collect-failed after a failed collect.
 	if err := run([]string{"gate", "-h"}, &out, &out); err != nil || !strings.Contains(out.String(), "-stale-after nights") ||
-		!strings.Contains(out.String(), "-collect-failed") {
+		!strings.Contains(out.String(), "-collect-failed") || !strings.Contains(out.String(), "-lock-wait duration") {
 		t.Errorf("nightly gate -h: %v, want gate's flags, --collect-failed among them:\n%s", err, out.String())
 	}
 }

@@ -2,6 +2,7 @@ package night
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/url"
@@ -52,6 +53,12 @@ type night struct {
 	// staleNights is how many of the history's nights a series may go
 	// without a point before its alert says it is stale.
 	staleNights int
+	// lock is the baseline's lock while the gate holds it (lockBaseline),
+	// which it waits for up to lockWait; beforeSwap is
+	// GateOptions.beforeSwap.
+	lock       *labdir.Lock
+	lockWait   time.Duration
+	beforeSwap func()
 	// dashboard is the dashboard's address, or nil: the summary's rows
 	// link to its compare page of the baseline and tonight.
 	dashboard *url.URL
@@ -91,6 +98,9 @@ func (n *night) gate() error {
 		return refused("the gate refused the night: its directory is not a night's results alone", err)
 	}
 	n.run.opened = true
+	if err := n.lockBaseline(); err != nil {
+		return err
+	}
 	if err := n.recoverBaseline(); err != nil {
 		return err
 	}
@@ -538,9 +548,10 @@ func (n *night) summary(found []result.Found, v verdict, j judged, tonight []ale
 // baseline: it copies each into a new directory beside the baseline,
 // reads every copy back through tools/result and checks that it is the
 // result judged, and only then swaps it in: the old baseline is renamed
-// aside, the new one renamed in, the old one removed. A failure at any
-// step leaves the old baseline where it was (recoverBaseline finishes a
-// swap a crash interrupted).
+// aside, the new one renamed in and read back there, the old one
+// removed. A failure at any step leaves the old baseline where it was
+// (recoverBaseline finishes a swap a crash interrupted). The gate holds
+// the baseline's lock: no other gate writes beside it meanwhile.
 func (n *night) promote(found []result.Found) error {
 	var take []result.Found
 	for _, f := range found {
@@ -579,6 +590,9 @@ func (n *night) promote(found []result.Found) error {
 	if err := verifyCopy(fresh, take); err != nil {
 		return fmt.Errorf("the new baseline %s: %w; the baseline stays", fresh, err)
 	}
+	if n.beforeSwap != nil {
+		n.beforeSwap()
+	}
 	old := n.baseline + ".old"
 	had := exists(n.baseline)
 	if had {
@@ -593,6 +607,11 @@ func (n *night) promote(found []result.Found) error {
 			}
 		}
 		return fmt.Errorf("%w; the baseline stays", err)
+	}
+	// What the night's record says promoted is what the baseline holds:
+	// read back where the next gate reads it.
+	if err := verifyCopy(n.baseline, take); err != nil {
+		return n.unswap(fresh, old, had, fmt.Errorf("the baseline %s after the swap: %w", n.baseline, err))
 	}
 	if err := os.RemoveAll(old); err != nil {
 		fmt.Fprintf(n.stderr, "nightly: the old baseline %s stays behind (the next gate removes it): %v\n", old, err)
@@ -630,14 +649,72 @@ func verifyCopy(dir string, want []result.Found) error {
 	return err
 }
 
+// unswap puts the old baseline back after a swap whose new baseline did
+// not read back (the next gate removes the new one, at its leftover's
+// name again, fresh, if this fails), and returns err.
+func (n *night) unswap(fresh, old string, had bool, err error) error {
+	if back := os.Rename(n.baseline, fresh); back != nil {
+		return fmt.Errorf("%w; moving it aside: %v (the next gate tries again)", err, back)
+	}
+	if had {
+		if back := os.Rename(old, n.baseline); back != nil {
+			return fmt.Errorf("%w; putting the baseline back from %s: %v (the next gate tries again)", err, old, back)
+		}
+	}
+	return fmt.Errorf("%w; the baseline stays", err)
+}
+
+// lockBaseline takes the baseline's lock (labdir.TakeLock) for the rest
+// of the gate, before it reads the baseline: from reading it to the
+// promotion and the history's writes, one gate at a time judges and
+// moves a baseline. While another gate holds it, the log says whose the
+// lock is, and the gate waits up to lockWait; then it is refused, named.
+func (n *night) lockBaseline() error {
+	host, _ := os.Hostname()
+	holder := fmt.Sprintf("pid %d on %s, gating %s since %s", os.Getpid(), host, n.artifacts, n.run.started.UTC().Format(time.RFC3339))
+	path := labdir.LockPath(n.baseline)
+	var waitedFrom time.Time
+	lock, err := labdir.TakeLock(n.baseline, labdir.Baseline, holder, n.lockWait, func(other string) {
+		waitedFrom = time.Now()
+		fmt.Fprintf(n.stdout, "The baseline %s is another gate's (%s): this gate waits up to %s (--lock-wait) for its lock %s.\n",
+			cli.Field(n.baseline), cli.Field(lockHolder(other)), n.lockWait, cli.Field(path))
+	})
+	var held *labdir.HeldError
+	if errors.As(err, &held) {
+		return refused(refusedLocked, fmt.Errorf("the baseline %s: another gate (%s) held its lock %s for all of --lock-wait %s: refused, the night not judged and the baseline left to that gate",
+			n.baseline, lockHolder(held.Holder), path, n.lockWait))
+	}
+	if err != nil {
+		return refused(refusedBaseline, err)
+	}
+	n.lock = lock
+	if !waitedFrom.IsZero() {
+		fmt.Fprintf(n.stdout, "The baseline's lock is this gate's, after waiting %s.\n", time.Since(waitedFrom).Round(time.Millisecond))
+	}
+	return nil
+}
+
+// lockHolder is what the log says of the gate that holds the baseline's
+// lock, whose lock file says holder.
+func lockHolder(holder string) string {
+	if holder == "" {
+		return "its lock file does not say which"
+	}
+	return holder
+}
+
 // recoverBaseline removes what a promotion killed before its renames
 // left beside the baseline (its new copy, a zip half-written) and
 // finishes one that stopped between its renames: with the baseline gone
 // and the old one aside, the old one goes back; with both, the new one
 // was whole and the old one goes. Gate has refused an old one that is not
-// the lab's (stateDirs).
+// the lab's (stateDirs). It runs holding the baseline's lock, which
+// proves their writer gone: without it, it refuses.
 func (n *night) recoverBaseline() error {
-	removed, err := labdir.RemoveLeftovers(n.baseline)
+	if !n.lock.Held() {
+		return fmt.Errorf("recovering the baseline %s without its lock: refused, as its writer may be alive", n.baseline)
+	}
+	removed, err := n.lock.RemoveLeftovers()
 	for _, path := range removed {
 		fmt.Fprintf(n.stdout, "Removed %s, which an interrupted promotion left behind.\n", cli.Field(path))
 	}

@@ -76,6 +76,10 @@ type GateOptions struct {
 	// without a point before its alert says it is stale: at least 1
 	// (alert.DefaultStaleNights is the command's default).
 	StaleAfter int
+	// LockWait is how long the gate waits for the baseline's lock while
+	// another gate holds it (labdir.TakeLock, docs/nightly.md#the-baseline):
+	// 0 refuses at once; DefaultLockWait is the command's default.
+	LockWait time.Duration
 	// Dashboard is the dashboard's address (tools/dashboard,
 	// summary.ParseDashboard), "" for none: the summary's rows then link to
 	// its compare page of the baseline's commit and tonight's.
@@ -87,12 +91,25 @@ type GateOptions struct {
 	// output of the report and bisect, never carry a
 	// terminal's escape sequence.
 	Stdout, Stderr io.Writer
+	// beforeSwap, when not nil, is called by the promotion once the new
+	// baseline is copied and read back, before the renames that swap it
+	// in: a test pauses a gate there to start another.
+	beforeSwap func()
 }
+
+// DefaultLockWait is how long `nightly gate` waits for the baseline's
+// lock by default: half the merge step's timeout of an hour, so that a
+// gate that waited all of it still has the other half for its own work,
+// and its refusal, named, ends the step instead of the timeout.
+const DefaultLockWait = 30 * time.Minute
 
 // Gate runs the report on the night against the baseline, judges its Go
 // benchmarks by the same comparison, and, with Otava, the history's
 // steps; it prints the summary, posts it with Annotate, and makes a good
-// night the next baseline: `nightly gate`. Bad options are a
+// night the next baseline: `nightly gate`. It holds the baseline's lock
+// (lockBaseline) from before it reads the baseline until its run is
+// recorded: a second gate of the same baseline waits for it, up to
+// LockWait, and is refused after. Bad options are a
 // cli.UsageError, refused before anything is written but the run's
 // record in the history's archive (writeRun); a regression or a failed
 // step is an error too.
@@ -102,8 +119,12 @@ func Gate(o GateOptions) error {
 		err = n.gate()
 	}
 	// The run's record is written however the gate ends (runs.go), a
-	// refusal included.
+	// refusal included; under the baseline's lock, taken by the gate, as
+	// is everything it writes.
 	n.writeRun(err)
+	if rerr := n.lock.Release(); rerr != nil {
+		fmt.Fprintf(n.stderr, "nightly: releasing the baseline's lock: %v\n", rerr)
+	}
 	return err
 }
 
@@ -140,6 +161,8 @@ func (o GateOptions) newNight(started time.Time) (*night, error) {
 		incomplete:  o.Incomplete,
 		retire:      o.Retire,
 		staleNights: o.StaleAfter,
+		lockWait:    o.LockWait,
+		beforeSwap:  o.beforeSwap,
 		checkout:    cli.UserPath("."),
 		stdout:      stdout,
 		stderr:      stderr,
@@ -193,6 +216,9 @@ func BuildkiteAnnotator(stdout, stderr io.Writer) func(style, markdown string) e
 
 // check refuses options the gate cannot run with, whatever the night.
 func (o GateOptions) check() error {
+	if o.LockWait < 0 {
+		return cli.Usagef("--lock-wait %s: want a duration, 0 or more", o.LockWait)
+	}
 	if o.StaleAfter < 1 {
 		return cli.Usagef("--stale-after %d: want a number of nights, at least 1", o.StaleAfter)
 	}
@@ -208,8 +234,9 @@ func (o GateOptions) check() error {
 // baseline or history that is, holds or is inside the night, a baseline
 // the lab may not replace (labdir.Check: a file, a
 // directory without the lab's marker that is not a night's results), one
-// whose promotion's ".old" beside it is not the lab's either, and a
-// history directory that is not a directory. It returns what Check found
+// whose promotion's ".old" beside it is not the lab's either, or whose
+// lock file (labdir.CheckLock) is not the lab's lock, and a history
+// directory that is not a directory. It returns what Check found
 // at the baseline: Gate says when it adopts one.
 func (o *GateOptions) stateDirs() (labdir.State, error) {
 	name := "--baseline"
@@ -246,6 +273,9 @@ func (o *GateOptions) stateDirs() (labdir.State, error) {
 		return 0, refused(refusedBaseline, cli.UsageError{Err: err})
 	}
 	if _, err := labdir.Check(name+"'s promotion's", baseline+".old", labdir.Baseline, adoptBaseline); err != nil {
+		return 0, refused(refusedBaseline, cli.UsageError{Err: err})
+	}
+	if err := labdir.CheckLock(name, baseline, labdir.Baseline); err != nil {
 		return 0, refused(refusedBaseline, cli.UsageError{Err: err})
 	}
 	return state, nil

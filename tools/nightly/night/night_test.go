@@ -154,6 +154,15 @@ func TestGateRefusesABaselineNotTheLabs(t *testing.T) {
 			os.Rename(makeNight(t, nightSpec{allocs: 1}), path)
 			os.WriteFile(path+".old", []byte("precious"), 0o644)
 		}, false, "--baseline's promotion's BASELINE.old: not a directory but a regular file"},
+		// The lock file beside the baseline is the lab's or nothing: the
+		// lock would write into another's file of its name.
+		{"another's file where the baseline's lock goes", func(t *testing.T, path string) {
+			os.Rename(makeNight(t, nightSpec{allocs: 1}), path)
+			os.WriteFile(labdir.LockPath(path), []byte("precious"), 0o644)
+		}, false, "--baseline BASELINE: its lock file BASELINE.lock: not the lab's nightly-baseline lock"},
+		{"a directory where the baseline's lock goes", func(t *testing.T, path string) {
+			os.MkdirAll(filepath.Join(labdir.LockPath(path), "notes"), 0o755)
+		}, false, "--baseline BASELINE: its lock file BASELINE.lock: not a regular file but a directory"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			night := makeNight(t, nightSpec{allocs: 1})
@@ -193,10 +202,16 @@ func TestGateRefusesABaselineNotTheLabs(t *testing.T) {
 	}
 }
 
-// gateOf is a night's gate with a baseline, for its promotion.
+// gateOf is a night's gate with a baseline, for its promotion, holding
+// the baseline's lock until the test ends.
 func gateOf(t *testing.T, artifacts, baseline string) *night {
 	t.Helper()
-	return &night{artifacts: artifacts, baseline: baseline, stdout: io.Discard, stderr: io.Discard}
+	n := &night{artifacts: artifacts, baseline: baseline, stdout: io.Discard, stderr: io.Discard}
+	if err := n.lockBaseline(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { n.lock.Release() })
+	return n
 }
 
 func foundOf(t *testing.T, dir string) []result.Found {
@@ -223,7 +238,7 @@ func TestPromote(t *testing.T) {
 		names, _ := filepath.Glob(filepath.Join(filepath.Dir(baseline), "*baseline*"))
 		var left []string
 		for _, name := range names {
-			if name != baseline {
+			if name != baseline && name != labdir.LockPath(baseline) {
 				left = append(left, name)
 			}
 		}
@@ -246,7 +261,7 @@ func TestPromote(t *testing.T) {
 	other := makeNight(t, nightSpec{allocs: 2, slow: "havlak6"})
 	data, _ := os.ReadFile(filepath.Join(other, "havlak6_quick_test", result.ZipName))
 	os.WriteFile(filepath.Join(night, "havlak6_quick_test", result.ZipName), data, 0o644)
-	n = gateOf(t, night, baseline)
+	n.artifacts = night
 	if err := n.promote(found); err == nil || !strings.Contains(err.Error(), "not the result judged") ||
 		snapshot(t, baseline) != before || len(leftovers()) > 0 {
 		t.Errorf("a result changed since judged: %v, baseline kept %v, left %q", err, snapshot(t, baseline) == before, leftovers())
@@ -261,9 +276,15 @@ func TestPromote(t *testing.T) {
 	killed := filepath.Join(filepath.Dir(baseline), ".baseline.new-1234567")
 	os.MkdirAll(filepath.Join(killed, "havlak6_quick_test"), 0o755)
 	os.WriteFile(filepath.Join(killed, "havlak6_quick_test", ".outputs.zip.tmp-99"), []byte("half"), 0o644)
+	// Without the baseline's lock, nothing is removed: its writer may
+	// be alive.
+	unlocked := *n
+	unlocked.lock = nil
+	if err := unlocked.recoverBaseline(); err == nil || !isDir(killed) {
+		t.Errorf("recovering the baseline without its lock: %v, its leftover kept %v; want a refusal, kept", err, isDir(killed))
+	}
 	var out bytes.Buffer
-	n = gateOf(t, night, baseline)
-	n.stdout = &out
+	n.artifacts, n.stdout = night, &out
 	if err := n.promote(foundOf(t, night)); err != nil {
 		t.Fatal(err)
 	}
@@ -284,8 +305,6 @@ func TestPromote(t *testing.T) {
 	before = snapshot(t, baseline)
 	os.Rename(baseline, baseline+".old")
 	out.Reset()
-	n = gateOf(t, night, baseline)
-	n.stdout = &out
 	if err := n.recoverBaseline(); err != nil || snapshot(t, baseline) != before || len(leftovers()) > 0 {
 		t.Errorf("recovering the baseline: %v, restored %v, left %q", err, snapshot(t, baseline) == before, leftovers())
 	}

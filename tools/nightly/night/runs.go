@@ -10,7 +10,9 @@ package night
 // shown, never hidden. So does a run refused before its night was read
 // (a refusal): its options, its night's directory, its baseline or its
 // merge's shards; its record goes into the archive alone, since what was
-// offered as the night may be no directory the lab made.
+// offered as the night may be no directory the lab made. A night refused
+// the baseline's lock (lockBaseline) was opened as a night's results
+// first: its record goes into its artifacts too.
 
 import (
 	"context"
@@ -62,6 +64,7 @@ const collectFailedLine = "nightly collect failed: the night may lack results it
 const (
 	refusedBaseline = "the gate refused the baseline"
 	refusedHistory  = "the gate refused the history's directory"
+	refusedLocked   = "the gate refused the night: another gate held its baseline for all of --lock-wait"
 )
 
 // A refusal is an error that ended the run before the gate read the
@@ -137,7 +140,10 @@ func (n *night) runRecord(err error) *runrecord.Record {
 			r.Unreadable++
 		}
 	}
-	if !rs.opened {
+	// A refusal ends the run before the gate reads the night, opened or
+	// not: the baseline's lock, taken once the night is opened, refuses
+	// too (lockBaseline).
+	if !rs.opened || errors.As(err, new(*refusal)) {
 		return refusalRecord(r, err)
 	}
 	v := rs.verdict

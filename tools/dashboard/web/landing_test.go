@@ -224,7 +224,7 @@ func TestLandingRuns(t *testing.T) {
 			{Index: 2, State: runrecord.Missing, Why: "never reported", Expected: 1, Missing: []string{"havlak7"}},
 		},
 		Results: 2, Status: runrecord.Failed, ExitStatus: 1, Reasons: []string{"the night is incomplete: 2 shards failed or never reported"},
-		Baseline: "the night failed: the baseline stays"}
+		Baseline: "the night failed: the baseline stays", ChangePoints: runrecord.ChangePointsOn}
 	if err := runrecord.Write(filepath.Join(archive, lastNight, nightdir.Run), failed); err != nil {
 		t.Fatal(err)
 	}
@@ -234,7 +234,7 @@ func TestLandingRuns(t *testing.T) {
 	}
 	none := &runrecord.Record{Started: started.Add(24 * time.Hour), Finished: started.Add(24*time.Hour + 2*time.Minute),
 		Sharded: true, Shards: []runrecord.Shard{{Index: 0, State: runrecord.Missing, Why: "never reported", Expected: 2, Missing: []string{"havlak6", "havlak6cc"}}},
-		Status: runrecord.NoResults, ExitStatus: 1, Reasons: []string{"the night holds no result"}}
+		Status: runrecord.NoResults, ExitStatus: 1, Reasons: []string{"the night holds no result"}, ChangePoints: runrecord.ChangePointsOn}
 	if err := runrecord.Write(filepath.Join(empty, nightdir.Run), none); err != nil {
 		t.Fatal(err)
 	}

@@ -32,6 +32,24 @@ func (r Repo) Output(args ...string) (string, error) {
 	return strings.TrimSpace(stdout.String()), nil
 }
 
+// IsCheckout tells whether the directory is in a git checkout (a work
+// tree) that git will read: a tool asks before it reads commits there, so
+// that it can say in its own words what it cannot read, rather than pass
+// on git's "fatal: not a git repository". A directory git refuses (one
+// of another owner, say: safe.directory) is none either. The error is
+// git's own failure to run.
+func (r Repo) IsCheckout() (bool, error) {
+	out, err := exec.Command("git", "-C", string(r), "rev-parse", "--is-inside-work-tree").Output()
+	var exit *exec.ExitError
+	switch {
+	case errors.As(err, &exit):
+		return false, nil
+	case err != nil:
+		return false, fmt.Errorf("git: %w", err)
+	}
+	return strings.TrimSpace(string(out)) == "true", nil
+}
+
 // OutputLimited runs git with args and returns its standard output as it
 // is, untrimmed (a diff's, say), or an error when it is over limit bytes:
 // what the command prints may be a change's, as large as the change.

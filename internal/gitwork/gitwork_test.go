@@ -179,3 +179,24 @@ func TestOutputLimited(t *testing.T) {
 		t.Error("a failing git command: no error")
 	}
 }
+
+// A checkout and a directory in it are checkouts; a directory outside any
+// repository, and a repository's own .git, are not, without an error;
+// git that cannot run is an error.
+func TestIsCheckout(t *testing.T) {
+	dir := t.TempDir()
+	if out, err := exec.Command("git", "-C", dir, "init", "-q").CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
+	}
+	sub := filepath.Join(dir, "tools")
+	os.Mkdir(sub, 0o755)
+	for path, want := range map[string]bool{dir: true, sub: true, t.TempDir(): false, filepath.Join(dir, ".git"): false} {
+		if got, err := Repo(path).IsCheckout(); got != want || err != nil {
+			t.Errorf("IsCheckout(%s) = %v, %v; want %v", path, got, err, want)
+		}
+	}
+	t.Setenv("PATH", t.TempDir())
+	if got, err := Repo(dir).IsCheckout(); got || err == nil {
+		t.Errorf("without git: %v, %v; want an error", got, err)
+	}
+}

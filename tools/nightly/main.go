@@ -2,7 +2,7 @@
 // (tools/ci/nightly.sh, docs/nightly.md):
 //
 //	nightly collect --testlogs DIR EVENTS DEST
-//	nightly gate [--baseline DIR] [--lock-wait DURATION] [--tests-failed] [--collect-failed] [--dashboard URL] [--otava CMD [--history-dir DIR] [--history DSN] [--stale-after NIGHTS]] ARTIFACTS
+//	nightly gate [--baseline DIR] [--lock-wait DURATION] [--tests-failed] [--collect-failed] [--dashboard URL] [--history-dir DIR] [--history DSN] [--otava CMD] [--stale-after NIGHTS] ARTIFACTS
 //	nightly shardmap --manifest FILE --shards N [--history DSN] [--tolerance F] [--default-seconds S] [--since DAYS] [--quick] --out MAP
 //	nightly shard MAP K
 //	nightly steps [--upload] MAP
@@ -45,28 +45,34 @@
 // the baseline until its run is recorded; a second gate says whose it is
 // and waits up to --lock-wait (default 30m), then is refused.
 //
-// With --otava, the night also enters the results history (tools/history,
-// docs/history.md): its results are archived under DIR/nights and
-// ingested, if they are trusted (a scheduled build of main) or the
-// database is personal; each benchmark's figures over the history are
-// searched for change points (Apache Otava), charted in the report, and a
-// new regression among them is bisected (--bisect). What the gates and the
-// history find (regressions, change points, missing results, and series
-// silent for --stale-after of the history's nights) becomes alerts in the
-// history (tools/alert, docs/triage.md), matched to those of earlier
-// nights: the night fails on a new regression or change point or a missing
-// result, not on one acknowledged, accepted or ignored, and the summary
-// shows the new alerts first. The summary also carries the report's
-// profile diffs of regressed benchmarks.
+// The night also enters the results history (tools/history,
+// docs/history.md), --history, by default the SQLite file of
+// --history-dir: its results are archived under DIR/nights and ingested,
+// if they are trusted (a scheduled build of main) or the database is
+// personal, and each benchmark's figures over the history are charted in
+// the report. With --otava (Apache Otava's command), each series is also
+// searched for change points, and a new regression among them is bisected
+// (--bisect); without it change points are off, which the log and the
+// run's record say. What the gates and the history find (regressions,
+// change points, missing results, and series silent for --stale-after of
+// the history's nights) becomes alerts in the history (tools/alert,
+// docs/triage.md), matched to those of earlier nights: the night fails on
+// a new regression or change point or a missing result, not on one
+// acknowledged, accepted or ignored, and the summary shows the new
+// alerts first. The summary also carries the report's profile diffs of
+// regressed benchmarks. Outside a git checkout no commit's Perf-Accepted:
+// trailer can be read: the log says so, and no regression is accepted.
 //
 // However it ends, the gate records the run (tools/nightly/runrecord:
-// ARTIFACTS/run.json, and with --otava in the night's directory of
-// DIR/nights, made for it when the night archived no result): when it
-// ran, its commit, its shards (merge's), its results, its verdict and exit
-// status, and whether it became the baseline. A run refused before the
-// night was read (its options, the night, the baseline, the history's
-// directory, a merge's shards) is recorded, failed and why, in DIR/nights
-// alone: nothing is written into what was offered as the night.
+// ARTIFACTS/run.json, and in the night's directory of DIR/nights, made
+// for it when the night archived no result): when it ran, its commit, its
+// shards (merge's), its results, its verdict and what each benchmark
+// failed on (missing, regressed, inconsistent) or why it was not
+// compared, whether change points were searched, its exit status, and
+// whether it became the baseline. A run refused before the night was read
+// (its options, the night, the baseline, the history's directory, a
+// merge's shards) is recorded, failed and why, in DIR/nights alone:
+// nothing is written into what was offered as the night.
 //
 // shardmap writes the shard map (tools/nightly/shard, docs/nightly.md#shards)
 // of the manifest's full-size benchmarks across N perf agents, balanced by
@@ -110,7 +116,7 @@ func main() {
 	os.Exit(cli.Report(os.Stderr, "nightly", run(os.Args[1:], os.Stdout, os.Stderr)))
 }
 
-const usage = "usage: nightly [--bisect] [--manifest FILE] collect --testlogs DIR EVENTS DEST | gate [--baseline DIR] [--lock-wait DURATION] [--tests-failed] [--collect-failed] [--dashboard URL] [--otava CMD [--history-dir DIR] [--history DSN] [--stale-after NIGHTS]] ARTIFACTS" +
+const usage = "usage: nightly [--bisect] [--manifest FILE] collect --testlogs DIR EVENTS DEST | gate [--baseline DIR] [--lock-wait DURATION] [--tests-failed] [--collect-failed] [--dashboard URL] [--history-dir DIR] [--history DSN] [--otava CMD] [--stale-after NIGHTS] ARTIFACTS" +
 	" | shardmap --manifest FILE --shards N [--history DSN] [--tolerance F] [--default-seconds S] [--since DAYS] [--quick] --out MAP | shard MAP K | steps [--upload] MAP | merge [gate's flags] MAP SHARDS ARTIFACTS"
 
 func run(args []string, stdout, stderr io.Writer) error {
@@ -206,7 +212,7 @@ func runGate(sub string, args []string, manifest string, o night.GateOptions) er
 	fs.BoolVar(&o.CollectFailed, "collect-failed", false, "nightly collect failed: the night may lack results; it fails, and never becomes the baseline")
 	fs.StringVar(&o.HistoryDir, "history-dir", "", "where the history keeps its nights (`DIR`/nights) and, by default, its SQLite database (default $HAVLAK_LAB_HISTORY_DIR, else the lab's cache's history)")
 	fs.StringVar(&o.History, "history", os.Getenv("HAVLAK_LAB_HISTORY"), "the history database's `DSN` (default: sqlite:DIR/history.sqlite of --history-dir)")
-	fs.StringVar(&o.Otava, "otava", "", "Apache Otava's `command` (tools/ci/tools.sh otava); without it the night does not enter the history")
+	fs.StringVar(&o.Otava, "otava", "", "Apache Otava's `command` (tools/ci/tools.sh otava), which searches the history for change points; without it change points are off, and the night enters the history all the same")
 	fs.StringVar(&o.Dashboard, "dashboard", os.Getenv(summary.DashboardEnv), "the dashboard's `URL` (//tools/dashboard): the summary's rows link to its compare page of the baseline and tonight (default $"+summary.DashboardEnv+"; none: no links)")
 	fs.IntVar(&o.StaleAfter, "stale-after", alert.DefaultStaleNights, "a series of the history with no point for this many of its `nights` is a stale alert")
 	fs.DurationVar(&o.LockWait, "lock-wait", night.DefaultLockWait, "how long to wait for the baseline's lock while another gate holds it (a `duration`; 0: refuse at once)")

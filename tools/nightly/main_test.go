@@ -37,6 +37,10 @@ func TestFlags(t *testing.T) {
 		{append(commands, "gate", "--baseline", night, night), "are the same directory"},
 		{append(commands, "gate", "--baseline", t.TempDir(), "--otava", "otava", "--history-dir", filepath.Join(night, "history"), night),
 			"--history-dir"},
+		// The gate always has a history: --history-dir is read, and
+		// checked, without --otava too.
+		{append(commands, "gate", "--baseline", t.TempDir(), "--history-dir", filepath.Join(night, "history"), night),
+			"--history-dir " + filepath.Join(night, "history") + " is inside the night"},
 		{[]string{"shard", "shards.json"}, "shard wants MAP and K"},
 		{[]string{"shard", "shards.json", "all"}, `shard "all": want a shard's number`},
 		{[]string{"steps", "--uplaod", "shards.json"}, "steps wants [--upload] MAP"},

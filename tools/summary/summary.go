@@ -110,6 +110,13 @@ type ProfileDiff struct {
 	Graph string `json:"graph,omitempty"`
 }
 
+// Gone reports whether the whole benchmark is missing: the baseline has
+// it and this side has no result of it (retired or not), as opposed to a
+// benchmark measured whose gated figure is missing, whose Figures say so.
+func (b Benchmark) Gone() bool {
+	return b.Outcome == verdict.Missing && len(b.Figures) == 0
+}
+
 // Fails reports whether the benchmark fails the comparison: it is
 // missing, or a gated figure regressed or is missing.
 func (b Benchmark) Fails() bool {

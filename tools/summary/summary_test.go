@@ -177,3 +177,14 @@ func TestEnvironmentGroups(t *testing.T) {
 		}
 	}
 }
+
+// A benchmark without a result is gone; one measured whose gated figure
+// is missing is not, though its outcome is missing too.
+func TestGone(t *testing.T) {
+	gone := Benchmark{Name: "gone", Outcome: verdict.Missing}
+	lost := Benchmark{Name: "lost", Outcome: verdict.Missing, Figures: []verdict.Verdict{
+		{Figure: "instructions", Outcome: verdict.Missing, Rule: verdict.Rule{Gated: true}}}}
+	if !gone.Gone() || lost.Gone() || !lost.Fails() {
+		t.Errorf("gone %v, a figure missing gone %v (fails %v); want true, false (true)", gone.Gone(), lost.Gone(), lost.Fails())
+	}
+}

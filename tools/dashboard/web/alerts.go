@@ -1,6 +1,8 @@
 package web
 
 import (
+	"context"
+	"fmt"
 	"net/http"
 	"slices"
 	"strconv"
@@ -43,6 +45,14 @@ type alertsPage struct {
 	// newest alert: the alerts one change brought in are one group.
 	Groups []alertGroup
 	Total  int
+	// None says why no alert is listed, when none is: the history has no
+	// night yet, its nights found none, or none is in the state asked
+	// for; never a bare count of nothing.
+	None string
+	// LastRun is the nightly job's newest run that kept a record, when
+	// its gate searched no change points (no --otava), else nil: the page
+	// says that its alerts are the gates' findings alone.
+	LastRun *nightRun
 	// User and CSRF are the signed-in user's, who may triage the alerts
 	// in bulk (bulk.go); Bulk are the actions offered for that (their
 	// Action and Label).
@@ -81,6 +91,41 @@ func compareOf(r alert.Range) string {
 	return link("/compare", query("a", r.From, "b", r.To))
 }
 
+// noAlerts says why p lists no alert: the history has no night, its
+// nights found none, or none is open, or of the state asked for.
+func (s *Server) noAlerts(ctx context.Context, p alertsPage) (string, error) {
+	if p.Total > 0 {
+		if p.State == "" {
+			return fmt.Sprintf("No alert is open: the history's %d alerts are all fixed (state: all lists them).", p.Total), nil
+		}
+		return fmt.Sprintf("No alert is %s, of the history's %d.", p.State, p.Total), nil
+	}
+	_, nights, err := s.db.Seen(ctx)
+	switch {
+	case err != nil:
+		return "", err
+	case len(nights) == 0:
+		return "No alert: the history holds no night yet. The nightly gate (docs/nightly.md) enters what each night " +
+			"finds as alerts.", nil
+	}
+	return fmt.Sprintf("No alert: the nightly gate found none in the history's %d nights.", len(nights)), nil
+}
+
+// changePointsOff is the nightly job's newest run that kept a record,
+// when it searched no change points; else nil.
+func (s *Server) changePointsOff() *nightRun {
+	runs, _ := s.archivedRuns()
+	for _, run := range runs {
+		if run.Recorded {
+			if run.ChangePointsOff {
+				return &run
+			}
+			return nil
+		}
+	}
+	return nil
+}
+
 // alerts serves the list of alerts, newest first: the open ones, every
 // one (state=all), or those of one state; each links to its page, where
 // it is triaged (triage.go).
@@ -114,6 +159,13 @@ func (s *Server) alerts(w http.ResponseWriter, r *http.Request) {
 		p.Alerts = append(p.Alerts, alertRowOf(a))
 	}
 	p.Groups = groupsOf(p.Alerts)
+	if len(p.Alerts) == 0 {
+		if p.None, err = s.noAlerts(r.Context(), p); err != nil {
+			s.fail(w, "alerts", http.StatusInternalServerError, err.Error())
+			return
+		}
+	}
+	p.LastRun = s.changePointsOff()
 	if v := viewerOf(r); v.User != "" {
 		p.User, p.CSRF = v.User, v.CSRF
 		for _, act := range alert.Actions {

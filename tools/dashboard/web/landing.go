@@ -90,7 +90,17 @@ type nightRun struct {
 	Baseline string
 	// Failed: the run failed, or its record cannot be read.
 	Failed bool
+	// ChangePointsOff: its gate searched no change points (no --otava):
+	// the gates' findings alone were its alerts.
+	ChangePointsOff bool
+	// Listed: the page's table of the last runs has it (its row's id is
+	// "run-" and its Name).
+	Listed bool
 }
+
+// Record is where the run's record is in the archive, as the page names
+// it.
+func (r nightRun) Record() string { return path.Join(history.NightsDir, r.Name, nightdir.Run) }
 
 type outcomeCount struct {
 	Label string
@@ -126,6 +136,13 @@ type landingPage struct {
 	Results  int
 	Runs     []nightRun
 	RunsNote string
+	// NightRun is the nightly job's run of the night shown, as its
+	// record says (its newest, when it ran twice), or nil: the page says
+	// when it failed, or searched no change points, rather than call a
+	// night without alerts a good one. LastRun is the archive's newest
+	// run when it failed and is of a later night than the one shown (a
+	// night that put no result in the history, say), else nil.
+	NightRun, LastRun *nightRun
 }
 
 type measuredBenchmark struct {
@@ -180,8 +197,45 @@ func (s *Server) landing(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		p.Message = err.Error()
 	}
+	p.NightRun, p.LastRun = s.runOfNight(p.Night, p.Runs), lastFailedRun(p.Night, p.Runs)
 	w.Header().Set("Cache-Control", "no-store")
 	s.render(w, http.StatusOK, "landing", p)
+}
+
+// runOfNight is the newest run the archive keeps of the night (a date):
+// one of listed, the page's last runs, when it is among them (Listed),
+// else read from the archive; nil when it kept none.
+func (s *Server) runOfNight(night string, listed []nightRun) *nightRun {
+	for i := range listed {
+		if day(listed[i].Started) == night {
+			run := listed[i]
+			run.Listed = true
+			return &run
+		}
+	}
+	root, err := s.openArchive()
+	if err != nil {
+		return nil
+	}
+	defer root.Close()
+	entries, _ := fs.ReadDir(root.FS(), history.NightsDir)
+	for _, e := range slices.Backward(entries) {
+		if run, ok := readRun(root.FS(), e); ok && day(run.Started) == night {
+			return &run
+		}
+	}
+	return nil
+}
+
+// lastFailedRun is the newest of runs, the archive's last, when it failed
+// on a day after the night shown: else nil.
+func lastFailedRun(night string, runs []nightRun) *nightRun {
+	if len(runs) == 0 || !runs[0].Failed || day(runs[0].Started) <= night {
+		return nil
+	}
+	run := runs[0]
+	run.Listed = true
+	return &run
 }
 
 // fillNight compares p's night with the night before, if there is one,
@@ -385,32 +439,40 @@ func (s *Server) archivedRuns() ([]nightRun, string) {
 		if len(runs) == archivedRuns {
 			break
 		}
-		started, commit, ok := nightDirName(e.Name())
-		if !e.IsDir() || !ok {
-			continue
+		if run, ok := readRun(root.FS(), e); ok {
+			runs = append(runs, run)
 		}
-		run := nightRun{Name: e.Name(), Started: started, Commit: commit}
-		dir := path.Join(history.NightsDir, e.Name())
-		tests, _ := fs.ReadDir(root.FS(), dir)
-		for _, t := range tests {
-			if _, err := fs.Stat(root.FS(), path.Join(dir, t.Name(), result.ZipName)); err == nil && archiveName(t.Name()) {
-				run.Tests++
-			}
-		}
-		if run.Tests > 0 {
-			run.Night = day(started)
-		}
-		readRunRecord(root.FS(), path.Join(dir, nightdir.Run), &run)
-		if _, err := fs.Stat(root.FS(), path.Join(dir, nightdir.Report, "index.html")); err == nil {
-			run.Report = "/nights/" + e.Name() + "/" + nightdir.Report + "/"
-		}
-		run.Verdict = reportVerdict(root.FS(), path.Join(dir, nightdir.Report, summary.FileName))
-		runs = append(runs, run)
 	}
 	if len(runs) == 0 {
 		return nil, "the archive holds no night yet"
 	}
 	return runs, ""
+}
+
+// readRun reads the night of the archive's nights directory e, when it
+// is one: its tests, its run's record (readRunRecord) and its report.
+func readRun(fsys fs.FS, e fs.DirEntry) (nightRun, bool) {
+	started, commit, ok := nightDirName(e.Name())
+	if !e.IsDir() || !ok {
+		return nightRun{}, false
+	}
+	run := nightRun{Name: e.Name(), Started: started, Commit: commit}
+	dir := path.Join(history.NightsDir, e.Name())
+	tests, _ := fs.ReadDir(fsys, dir)
+	for _, t := range tests {
+		if _, err := fs.Stat(fsys, path.Join(dir, t.Name(), result.ZipName)); err == nil && archiveName(t.Name()) {
+			run.Tests++
+		}
+	}
+	if run.Tests > 0 {
+		run.Night = day(started)
+	}
+	readRunRecord(fsys, path.Join(dir, nightdir.Run), &run)
+	if _, err := fs.Stat(fsys, path.Join(dir, nightdir.Report, "index.html")); err == nil {
+		run.Report = "/nights/" + e.Name() + "/" + nightdir.Report + "/"
+	}
+	run.Verdict = reportVerdict(fsys, path.Join(dir, nightdir.Report, summary.FileName))
+	return run, true
 }
 
 // readRunRecord fills run in from its night's run record at name, if it
@@ -445,6 +507,7 @@ func readRunRecord(fsys fs.FS, name string, run *nightRun) {
 	}
 	run.Results, run.Status, run.Reasons, run.Baseline = r.Results, string(r.Status), r.Reasons, r.Baseline
 	run.Failed = r.Status != runrecord.Passed
+	run.ChangePointsOff = r.ChangePoints == runrecord.ChangePointsOff
 }
 
 // reportVerdict is what a night's report judged against its baseline, as

@@ -28,7 +28,7 @@ func landingRows(t *testing.T, body, id string) [][]string {
 	if table == nil {
 		return nil
 	}
-	row := regexp.MustCompile(`(?s)<tr class="[^"]*">(.*?)</tr>`)
+	row := regexp.MustCompile(`(?s)<tr class="[^"]*"[^>]*>(.*?)</tr>`)
 	cell := regexp.MustCompile(`(?s)<td[^>]*>(.*?)</td>`)
 	tag := regexp.MustCompile(`(?s)<[^>]+>`)
 	var all [][]string
@@ -141,16 +141,22 @@ func TestLanding(t *testing.T) {
 	}
 }
 
-// A newcomer's history, of one quick run: one night, nothing to compare
-// against; the page says so and lists what was measured, each benchmark
-// linking to its series. An empty history says how to fill it.
-func TestLandingOneNight(t *testing.T) {
-	ctx := context.Background()
-	db, err := history.Create(ctx, filepath.Join(t.TempDir(), "history.sqlite"), history.Personal)
+// emptyHistory is a new personal history, closed when the test ends.
+func emptyHistory(t *testing.T) *history.DB {
+	t.Helper()
+	db, err := history.Create(context.Background(), filepath.Join(t.TempDir(), "history.sqlite"), history.Personal)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// A newcomer's history, of one quick run: one night, nothing to compare
+// against; the page says so and lists what was measured, each benchmark
+// linking to its series. An empty history says how to fill it.
+func TestLandingOneNight(t *testing.T) {
+	db := emptyHistory(t)
 	srv := serve(t, db)
 	if resp, body := get(t, srv.URL, "/"); resp.StatusCode != http.StatusOK || !strings.Contains(body, "The history holds no result yet") {
 		t.Errorf("an empty history's landing page: %s:\n%s", resp.Status, body)
@@ -224,7 +230,7 @@ func TestLandingRuns(t *testing.T) {
 			{Index: 2, State: runrecord.Missing, Why: "never reported", Expected: 1, Missing: []string{"havlak7"}},
 		},
 		Results: 2, Status: runrecord.Failed, ExitStatus: 1, Reasons: []string{"the night is incomplete: 2 shards failed or never reported"},
-		Baseline: "the night failed: the baseline stays"}
+		Baseline: "the night failed: the baseline stays", ChangePoints: runrecord.ChangePointsOn}
 	if err := runrecord.Write(filepath.Join(archive, lastNight, nightdir.Run), failed); err != nil {
 		t.Fatal(err)
 	}
@@ -234,7 +240,7 @@ func TestLandingRuns(t *testing.T) {
 	}
 	none := &runrecord.Record{Started: started.Add(24 * time.Hour), Finished: started.Add(24*time.Hour + 2*time.Minute),
 		Sharded: true, Shards: []runrecord.Shard{{Index: 0, State: runrecord.Missing, Why: "never reported", Expected: 2, Missing: []string{"havlak6", "havlak6cc"}}},
-		Status: runrecord.NoResults, ExitStatus: 1, Reasons: []string{"the night holds no result"}}
+		Status: runrecord.NoResults, ExitStatus: 1, Reasons: []string{"the night holds no result"}, ChangePoints: runrecord.ChangePointsOn}
 	if err := runrecord.Write(filepath.Join(empty, nightdir.Run), none); err != nil {
 		t.Fatal(err)
 	}
@@ -271,8 +277,16 @@ func TestLandingRuns(t *testing.T) {
 	for _, want := range []string{
 		// Failed runs are marked, and a night of no results links to no
 		// landing page of its own (the history has none).
-		`<tr class="run run-failed"><td>` + minute(none.Started) + `</td>`,
-		`<tr class="run run-failed"><td><a href="/?night=` + day(started) + `">`,
+		`<tr class="run run-failed" id="run-20261107T020000Z-unknown"><td>` + minute(none.Started) + `</td>`,
+		`<tr class="run run-failed" id="run-` + lastNight + `"><td><a href="/?night=` + day(started) + `">`,
+		// The last night's run failed: its alerts section says so, and
+		// links to its record's row, never calling the night good; so
+		// does the top of the page of the run after it, which put no
+		// night into the history.
+		`<p class="error" id="night-run-failed">This night's run failed: <strong>failed</strong>; the night is incomplete: 2 shards failed or never reported. Its record:
+<a href="#run-` + lastNight + `">nights/` + lastNight + `/run.json</a>, among the last runs below.`,
+		`<p class="error" id="last-run-failed">The nightly job's last run, started ` + minute(none.Started) + `, failed: <strong>no results</strong>; the night holds no result. Its record:
+<a href="#run-20261107T020000Z-unknown">nights/20261107T020000Z-unknown/run.json</a>`,
 	} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the landing page lacks %s", want)
@@ -280,5 +294,77 @@ func TestLandingRuns(t *testing.T) {
 	}
 	if strings.Contains(body, "<img") || strings.Contains(body, "<script>alert") {
 		t.Errorf("a record's hostile name reached the page as markup")
+	}
+}
+
+// A night with no alert whose run failed is never called a good one: the
+// landing page says the run failed, why, and where its record is, and
+// that no alert says nothing good of the night. A run without Otava says
+// on the landing and alerts pages that change points are off. The
+// alerts page with none to list says why, never a bare "0 of 0": the
+// history has no night, its nights found none, or none is of the state
+// asked for.
+func TestNoAlertsSayWhy(t *testing.T) {
+	db := emptyHistory(t)
+	srv := serve(t, db)
+	page := func(path string) string {
+		t.Helper()
+		_, body := get(t, srv.URL, path)
+		return html.UnescapeString(body)
+	}
+	body := page("/alerts")
+	if want := `<p id="no-alerts">No alert: the history holds no night yet.`; !strings.Contains(body, want) || strings.Contains(body, "alert-count") {
+		t.Errorf("the alerts page of an empty history does not say %s alone:\n%s", want, body)
+	}
+
+	ingestResult(t, db, program("havlak6", 6, 0, 1, 1.69e8, ""))
+	name := "20261101T020000Z-" + commitOf(0)[:12]
+	if err := os.MkdirAll(filepath.Join(filepath.Dir(db.Name()), history.NightsDir, name), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	started := nightTime(0)
+	failed := &runrecord.Record{Started: started, Finished: started.Add(time.Hour), Commit: commitOf(0), Results: 1,
+		Status: runrecord.Failed, ExitStatus: 1, Reasons: []string{"the night's tests failed"}, ChangePoints: runrecord.ChangePointsOff,
+		Baseline: "tests failed tonight: the baseline stays"}
+	if err := runrecord.Write(filepath.Join(filepath.Dir(db.Name()), history.NightsDir, name, nightdir.Run), failed); err != nil {
+		t.Fatal(err)
+	}
+	body = page("/")
+	for _, want := range []string{
+		`<p class="error" id="night-run-failed">This night's run failed: <strong>failed</strong>; the night's tests failed. Its record:
+<a href="#run-` + name + `">nights/` + name + `/run.json</a>, among the last runs below.`,
+		`<p id="no-alerts">No alert is open, and none was entered for this night; as its run failed, that says nothing good of it.</p>`,
+		`<p class="note" id="change-points-off">Change points are off for this night`,
+		`<span class="note change-points-off">change points off (no --otava)</span>`,
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the landing page of a failed run lacks %s:\n%s", want, body)
+		}
+	}
+	if strings.Contains(body, "this night found none") {
+		t.Errorf("the landing page calls a night whose run failed a good one:\n%s", body)
+	}
+	body = page("/alerts")
+	for _, want := range []string{`<p id="no-alerts">No alert: the nightly gate found none in the history's 1 nights.</p>`,
+		`<p class="note" id="change-points-off">Change points are off: the nightly job's last run (` + minute(started) + `)`} {
+		if !strings.Contains(body, want) || strings.Contains(body, "alert-count") {
+			t.Errorf("the alerts page of a night without alerts lacks %s, or counts none:\n%s", want, body)
+		}
+	}
+
+	// The run passed, with change points: the night found none, and says
+	// so plainly.
+	passed := *failed
+	passed.Status, passed.ExitStatus, passed.Reasons, passed.ChangePoints = runrecord.Passed, 0, nil, runrecord.ChangePointsOn
+	if err := runrecord.Write(filepath.Join(filepath.Dir(db.Name()), history.NightsDir, name, nightdir.Run), &passed); err != nil {
+		t.Fatal(err)
+	}
+	body = page("/")
+	if !strings.Contains(body, `<p id="no-alerts">No alert is open, and this night found none.</p>`) ||
+		strings.Contains(body, "night-run-failed") || strings.Contains(body, "change-points-off") {
+		t.Errorf("the landing page of a good night without alerts:\n%s", body)
+	}
+	if body = page("/alerts"); strings.Contains(body, "change-points-off") {
+		t.Errorf("the alerts page says change points are off after a run with them:\n%s", body)
 	}
 }

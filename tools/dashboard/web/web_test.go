@@ -250,6 +250,10 @@ func TestAlerts(t *testing.T) {
 			t.Errorf("the alerts page lacks %s", want)
 		}
 	}
+	// None of a state: said, of how many in all.
+	if _, body := get(t, srv.URL, "/alerts?state=fixed"); !strings.Contains(html.UnescapeString(body), `<p id="no-alerts">No alert is fixed, of the history's 2.</p>`) {
+		t.Errorf("/alerts?state=fixed does not say why it lists none:\n%s", body)
+	}
 	if resp, _ := get(t, srv.URL, "/alerts?state=closed"); resp.StatusCode != http.StatusBadRequest {
 		t.Errorf("state=closed: status %s, want 400", resp.Status)
 	}

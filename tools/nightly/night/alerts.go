@@ -102,8 +102,12 @@ func (g *gateFindings) fromSummary(s *summary.Summary) {
 		if len(b.EnvironmentChanges) > 0 {
 			g.environmentChanged(b, name, workload)
 		}
-		if b.Outcome == verdictlib.Missing && !b.Retired {
-			g.findings = append(g.findings, g.missing(name, workload, "", b.Note))
+		// A benchmark gone is one finding; one measured whose gated
+		// figure is missing is that figure's, below, with its others.
+		if b.Gone() {
+			if !b.Retired {
+				g.findings = append(g.findings, g.missing(name, workload, "", b.Note))
+			}
 			continue
 		}
 		// Every failing figure is a finding, even of a result not found

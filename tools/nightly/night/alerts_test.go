@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +13,8 @@ import (
 	"havlak-lab/tools/alert"
 	"havlak-lab/tools/changepoint/otavatest"
 	"havlak-lab/tools/history"
+	"havlak-lab/tools/summary"
+	verdictlib "havlak-lab/tools/verdict"
 )
 
 // alertNights runs nights through the gate with a shared history, one a
@@ -260,4 +263,27 @@ func TestAlertEnvironmentChange(t *testing.T) {
 func gitOutput(dir string, args ...string) (string, error) {
 	out, err := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=lab", "-c", "user.email=lab@localhost"}, args...)...).CombinedOutput()
 	return strings.TrimSpace(string(out)), err
+}
+
+// A benchmark measured whose gated figure is missing is that figure's
+// missing finding, with its other failing figures' findings beside it;
+// only a benchmark gone is a missing finding of the whole benchmark.
+func TestMissingFigureIsTheFiguresFinding(t *testing.T) {
+	gated := verdictlib.Rule{Gated: true}
+	s := &summary.Summary{Tool: "report", Benchmarks: []summary.Benchmark{
+		{Name: "gone", Outcome: verdictlib.Missing, Note: "tonight has no result of it"},
+		{Name: "lost", Workload: "quick", Outcome: verdictlib.Missing, Figures: []verdictlib.Verdict{
+			{Figure: "instructions", Unit: "instructions", Outcome: verdictlib.Missing, Rule: gated, Reason: "tonight does not measure it"},
+			{Figure: "real_seconds", Unit: "s", Outcome: verdictlib.Regressed, Rule: gated}}},
+	}}
+	g := gateFindings{n: &night{}, fine: map[alert.Series]bool{}, ran: map[[2]string]bool{}}
+	g.fromSummary(s)
+	var got []string
+	for _, f := range g.findings {
+		got = append(got, string(f.Kind)+" "+f.Series.String())
+	}
+	want := []string{"missing gone", "missing lost instructions (quick)", "regression lost real_seconds (quick)"}
+	if !slices.Equal(got, want) {
+		t.Errorf("the findings: %q, want %q", got, want)
+	}
 }

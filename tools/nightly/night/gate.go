@@ -162,12 +162,15 @@ func (n *night) gate() error {
 	} else {
 		v.add(j.goTests)
 	}
+	// The run's record names what the comparisons found (judgedBenchmarks).
+	n.run.judged = j
 
 	// With a history, what fails the night is its alerts' say: a new
 	// regression or change point, or a missing result (tools/alert).
 	var tonight []alert.Alert
 	if db != nil {
 		tonight, v.alerts = n.enterAlerts(ctx, db, changes, found, before, j, v)
+		n.run.tonight = tonight
 	}
 	pair := comparePair(n.dashboard, before, found)
 	text := n.summary(found, *v, j, tonight, pair)
@@ -321,12 +324,24 @@ func trustedOrigins(found []result.Found) error {
 // results, before) declare intended (Perf-Accepted: trailers,
 // verdict.ParseTrailers): what the perf check of their change let pass,
 // the night does not call a regression. Commits it cannot read accept
-// nothing. A trailer it cannot parse is an error naming the line, as in
+// nothing, and the log says why in one line: outside a git checkout (a
+// team trying the lab on a copy of it), that no trailer can be read
+// there. A trailer it cannot parse is an error naming the line, as in
 // the perf check: a typo must not turn an intended change into a red
 // night, nor pass unnoticed.
 func (n *night) acceptances(before, found []result.Found) ([]verdictlib.Acceptance, error) {
 	from, to := commitOf(before), commitOf(found)
 	if from == "" || to == "" || from == to || n.checkout == "" {
+		return nil, nil
+	}
+	switch ok, err := gitwork.Repo(n.checkout).IsCheckout(); {
+	case err != nil:
+		fmt.Fprintf(n.stdout, "Accepted regressions: none read (%v)\n", err)
+		return nil, nil
+	case !ok:
+		dir, _ := filepath.Abs(n.checkout)
+		fmt.Fprintf(n.stdout, "Accepted regressions: none: the commits' trailers (%s) cannot be read, as %s is not a git checkout; "+
+			"no regression is accepted by a commit tonight.\n", verdictlib.TrailerKey, cli.Field(dir))
 		return nil, nil
 	}
 	messages, err := gitwork.Repo(n.checkout).Output("log", "--format=%B", from+".."+to)
@@ -409,11 +424,13 @@ func (n *night) compareGoTests(before, found []result.Found, accepted []verdictl
 	}
 	for _, b := range s.Benchmarks {
 		switch {
-		case b.Outcome == verdictlib.Missing && !b.Retired:
+		case b.Gone() && !b.Retired:
 			fmt.Fprintf(n.stdout, "%s MISSING: %s\n", cli.Field(b.Name), cli.Field(b.Note))
 		case b.Fails():
+			// Each figure by what it failed on: regressed, a gated
+			// figure missing, or inconsistent.
 			for _, f := range b.Failing() {
-				fmt.Fprintf(n.stdout, "%s regressed: %s\n", cli.Field(b.Name), cli.Field(f.String()))
+				fmt.Fprintf(n.stdout, "%s %s: %s\n", cli.Field(b.Name), f.Outcome, cli.Field(f.String()))
 			}
 		default:
 			fmt.Fprintf(n.stdout, "%s: %s\n", cli.Field(b.Name), cli.Field(b.Label()))

@@ -2,9 +2,10 @@ package night
 
 // The night in the results history (tools/history): the night's results
 // are archived and ingested, change points are searched over each
-// benchmark's history (tools/changepoint, Apache Otava), the series go to
-// the report as trend charts (tools/trends), and each new regression's
-// commit range is bisected (tools/bisect).
+// benchmark's history (tools/changepoint, Apache Otava: only with its
+// command, else change points are off), the series go to the report as
+// trend charts (tools/trends), and each new regression's commit range is
+// bisected (tools/bisect).
 
 import (
 	"context"
@@ -42,7 +43,8 @@ type historyConfig struct {
 	// job's artifacts) and, unless dsn says otherwise, the SQLite database.
 	dir string
 	dsn string
-	// otava is Apache Otava's command (tools/ci/tools.sh otava).
+	// otava is Apache Otava's command (tools/ci/tools.sh otava); "" turns
+	// the change-point search off.
 	otava string
 	// bisect: a new regression whose range holds more than one commit is
 	// bisected in checkout (tools/bisect/firstbad).
@@ -53,6 +55,10 @@ type historyConfig struct {
 	name   string
 	access history.Access
 }
+
+// changePoints tells whether the history is searched for change points:
+// Otava's command was given.
+func (h *historyConfig) changePoints() bool { return h.otava != "" }
 
 // chartedFigure tells whether a figure gets a chart and a change-point
 // search: as tools/result declares it (result.Charted), and every
@@ -84,7 +90,7 @@ func (h *historyConfig) openOrCreate(ctx context.Context) (*history.DB, error) {
 }
 
 // historyStep records the night in the history (db), searches it for
-// change points and writes the trends file; it returns the change points
+// change points (with Otava) and writes the trends file; it returns the change points
 // for the worse in the series that have tonight's point, as findings
 // (tools/alert), and the charts it wrote, for the report. accepted are the
 // regressions commits since the baseline declare intended.
@@ -291,12 +297,9 @@ func (n *night) reportDir() string { return filepath.Join(n.artifacts, nightdir.
 // alert that found it before. A series whose level was accepted
 // (alert.ResetAt) is searched from the accepted level on
 // (changepoint.NightWindow); a change of a benchmark's figure that a
-// commit since the baseline accepts is found accepted.
+// commit since the baseline accepts is found accepted. Without Otava
+// the series are charted, and none is searched.
 func (n *night) detect(ctx context.Context, db *history.DB, found []result.Found, trendsFile string, accepted []verdictlib.Acceptance) ([]alert.Finding, []trends.Series, error) {
-	alerts, err := db.Alerts(ctx)
-	if err != nil {
-		return nil, nil, err
-	}
 	all, err := tonightsSeries(ctx, db, found)
 	if err != nil {
 		return nil, nil, err
@@ -304,6 +307,15 @@ func (n *night) detect(ctx context.Context, db *history.DB, found []result.Found
 	if len(all) == 0 {
 		fmt.Fprintln(n.stdout, "No history of tonight's benchmarks in this environment yet.")
 		return nil, nil, nil
+	}
+	if !n.history.changePoints() {
+		fmt.Fprintf(n.stdout, "Change points: off (no --otava): %d series charted, none searched.\n", len(all))
+		charts, err := writeCharts(trendsFile, chartsOf(all, nil, n.reportDir(), n.archivedNight))
+		return nil, charts, err
+	}
+	alerts, err := db.Alerts(ctx)
+	if err != nil {
+		return nil, nil, err
 	}
 	windows := make([]changepoint.Window, len(all))
 	for i, s := range all {

@@ -8,15 +8,20 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"havlak-lab/internal/gitwork"
+	"havlak-lab/tools/alert"
 	"havlak-lab/tools/changepoint/otavatest"
 	"havlak-lab/tools/history"
+	"havlak-lab/tools/nightly/nightdir"
+	"havlak-lab/tools/nightly/runrecord"
 	"havlak-lab/tools/result"
 	"havlak-lab/tools/trends"
+	verdictlib "havlak-lab/tools/verdict"
 )
 
 // gitHistory makes a git repository with n commits and returns their
@@ -209,5 +214,95 @@ func TestRecordTakesEveryValidResult(t *testing.T) {
 	}
 	if count, _ := db.Count(ctx); count != 2 {
 		t.Errorf("%d results in the history, want 2", count)
+	}
+}
+
+// A night gated without Otava, and without --history-dir, enters the
+// default local history ($HAVLAK_LAB_HISTORY_DIR) all the same: archived,
+// ingested, and its gates' findings (a regression, a benchmark gone)
+// are alerts that fail it. No change point is searched, and the log and
+// the run's record say so. Outside a git checkout, the log says in one
+// line that no commit's trailer can accept a regression, never git's
+// "fatal:".
+func TestGateWithoutOtavaEntersTheHistory(t *testing.T) {
+	needCommands(t)
+	t.Setenv("BUILDKITE", "")
+	historyDir := t.TempDir()
+	t.Setenv(history.DirEnv, historyDir)
+	notCheckout := t.TempDir()
+	t.Chdir(notCheckout)
+	baseline := filepath.Join(t.TempDir(), "baseline")
+	day := time.Date(2026, 11, 19, 2, 0, 0, 0, time.UTC)
+	withoutOtava := func(o *GateOptions) { o.HistoryDir, o.Otava = "", "" }
+
+	first := makeNight(t, nightSpec{allocs: 1, commit: "0123456789abcdef0123456789abcdef01234567", started: day})
+	status, log := gateNight(t, baseline, first, withoutOtava)
+	if status != 0 {
+		t.Fatalf("the first night: exit status %d:\n%s", status, log)
+	}
+	for _, want := range []string{"No --otava: change points are off.", "havlak6: added", "Change points: off (no --otava)"} {
+		if !strings.Contains(log, want) {
+			t.Errorf("the first night's log does not say %q:\n%s", want, log)
+		}
+	}
+	if !isFile(filepath.Join(historyDir, history.NightsDir, "20261119T020000Z-0123456789ab", "havlak6_quick_test", result.ZipName)) {
+		t.Errorf("the first night is not archived in the default history %s:\n%s", historyDir, log)
+	}
+	if series, err := trends.Read(filepath.Join(first, "trends.json")); err != nil || len(series) == 0 || len(series[0].ChangePoints) != 0 {
+		t.Errorf("the first night's trends: %d series (%v), want them charted without change points", len(series), err)
+	}
+
+	second := makeNight(t, nightSpec{allocs: 1, slow: "havlak6", drop: "havlak7_quick_test",
+		commit: "fedcba9876543210fedcba9876543210fedcba98", started: day.AddDate(0, 0, 1)})
+	status, log = gateNight(t, baseline, second, withoutOtava)
+	if status != 1 {
+		t.Fatalf("a regression and a benchmark gone: exit status %d, want 1:\n%s", status, log)
+	}
+	accepting := "Accepted regressions: none: the commits' trailers (Perf-Accepted:) cannot be read, as " + notCheckout +
+		" is not a git checkout; no regression is accepted by a commit tonight.\n"
+	if !strings.Contains(log, accepting) || strings.Contains(log, "fatal:") {
+		t.Errorf("outside a git checkout, the log does not say %q alone:\n%s", accepting, log)
+	}
+	ctx := context.Background()
+	db, err := history.Open(ctx, history.DirDSN(historyDir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if count, err := db.Count(ctx); err != nil || count != 8+7 {
+		t.Errorf("the history holds %d results (%v), want both nights', 15", count, err)
+	}
+	alerts, err := db.Alerts(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[string]alert.Kind{}
+	for _, a := range alerts {
+		kinds[a.Series.String()] = a.Kind
+	}
+	if kinds["havlak6 real_seconds (quick)"] != alert.Regression || kinds["havlak7 (quick)"] != alert.Missing {
+		t.Errorf("the alerts: %v; want havlak6's real_seconds regressed and havlak7 missing", kinds)
+	}
+
+	r, err := runrecord.Read(filepath.Join(second, nightdir.Run))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.ChangePoints != runrecord.ChangePointsOff || r.Status != runrecord.Failed ||
+		!slices.Contains(r.Reasons, "missing: havlak7 (no result tonight)") ||
+		!slices.ContainsFunc(r.Reasons, func(s string) bool {
+			return strings.HasPrefix(s, "regressed: ") && strings.Contains(s, "havlak6 real_seconds (s)")
+		}) {
+		t.Errorf("the record: change points %q, %s for %q; want off, failed for havlak7 missing and havlak6 regressed", r.ChangePoints, r.Status, r.Reasons)
+	}
+	want := []runrecord.Benchmark{{Name: "havlak7", Outcome: verdictlib.Missing, Fails: true},
+		{Name: "havlak6", Workload: "quick", Figure: "real_seconds", Unit: "s", Outcome: verdictlib.Regressed, Fails: true}}
+	for _, b := range want {
+		if !slices.Contains(r.Benchmarks, b) {
+			t.Errorf("the record's benchmarks %+v lack %+v", r.Benchmarks, b)
+		}
+	}
+	if archived := archivedRuns(t, historyDir); len(archived) != 2 {
+		t.Errorf("the history's archive holds %d run records, want both nights'", len(archived))
 	}
 }

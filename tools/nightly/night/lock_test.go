@@ -95,9 +95,9 @@ func (ww *watchWriter) Write(p []byte) (int, error) {
 	return ww.w.Write(p)
 }
 
-// firstBaseline makes a baseline of a night, promoted by a gate, and
+// firstPromotedBaseline makes a baseline of a night, promoted by a gate, and
 // returns its path.
-func firstBaseline(t *testing.T) string {
+func firstPromotedBaseline(t *testing.T) string {
 	t.Helper()
 	baseline := filepath.Join(t.TempDir(), "baseline")
 	if status, log := gateNight(t, baseline, makeNight(t, nightSpec{allocs: 1, started: nightStart(0)})); status != 0 {
@@ -207,7 +207,7 @@ func checkRefusedLock(t *testing.T, what string, end gateEnd, artifacts, baselin
 func TestGateWaitsForTheBaselinesLock(t *testing.T) {
 	needFixtures(t)
 	t.Setenv("BUILDKITE", "")
-	baseline := firstBaseline(t)
+	baseline := firstPromotedBaseline(t)
 	first, second := makeNight(t, nightSpec{allocs: 1, started: nightStart(1)}), makeNight(t, nightSpec{allocs: 1, started: nightStart(2)})
 
 	resume := pausedGate(t, baseline, first)
@@ -237,7 +237,7 @@ func TestGateWaitsForTheBaselinesLock(t *testing.T) {
 func TestGateRefusedTheBaselinesLock(t *testing.T) {
 	needFixtures(t)
 	t.Setenv("BUILDKITE", "")
-	baseline := firstBaseline(t)
+	baseline := firstPromotedBaseline(t)
 	before := snapshot(t, baseline)
 	first, second := makeNight(t, nightSpec{allocs: 1, started: nightStart(1)}), makeNight(t, nightSpec{allocs: 1, started: nightStart(2)})
 
@@ -265,7 +265,7 @@ func TestGateRefusedTheBaselinesLock(t *testing.T) {
 func TestGateRemovesAKilledGatesLeftovers(t *testing.T) {
 	needFixtures(t)
 	t.Setenv("BUILDKITE", "")
-	baseline := firstBaseline(t)
+	baseline := firstPromotedBaseline(t)
 	killed, err := labdir.TakeLock(baseline, labdir.Baseline, "a gate about to be killed", 0, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -304,7 +304,7 @@ func TestGateRemovesAKilledGatesLeftovers(t *testing.T) {
 func TestGatesAtOnce(t *testing.T) {
 	needFixtures(t)
 	t.Setenv("BUILDKITE", "")
-	baseline := firstBaseline(t)
+	baseline := firstPromotedBaseline(t)
 	refusals := 0
 	for i := range 10 {
 		wait := time.Duration(0)
@@ -361,7 +361,7 @@ func TestGatesAtOnce(t *testing.T) {
 func TestGatePromotesOnlyWhatTheBaselineHolds(t *testing.T) {
 	needFixtures(t)
 	t.Setenv("BUILDKITE", "")
-	baseline := firstBaseline(t)
+	baseline := firstPromotedBaseline(t)
 	before := snapshot(t, baseline)
 	night, other := makeNight(t, nightSpec{allocs: 1, started: nightStart(1)}), makeNight(t, nightSpec{allocs: 1, started: nightStart(2)})
 	status, log := gateNight(t, baseline, night, func(o *GateOptions) {

@@ -1,7 +1,8 @@
 // Package night is the nightly perf job's Go half (docs/nightly.md), the
 // work of the command tools/nightly: Collect gathers a night's results
 // from Bazel's build event file, Gate judges the night against the last
-// good one, enters it into the results history and promotes it.
+// good one, enters it into the results history (searched for change
+// points when Apache Otava is given) and promotes it.
 //
 // Paths in the arguments and options are as a user types them: under
 // `bazel run`, relative to where it was typed (cli.UserPath), else to the
@@ -61,8 +62,11 @@ type GateOptions struct {
 	// Bisect: each new regression of the history is bisected
 	// (tools/bisect/firstbad), its first bad commit put in its alert.
 	Bisect bool
-	// Otava is Apache Otava's command (tools/ci/tools.sh otava); "" keeps
-	// the night out of the history, and no change points are searched.
+	// Otava is Apache Otava's command (tools/ci/tools.sh otava), which
+	// searches the history for change points; "" searches none: the night
+	// still enters the history, whose alerts are then the gates' findings
+	// alone (regressions, missing results, stale series, environment
+	// changes), and the run's record says change points are off.
 	Otava string
 	// HistoryDir is where the history keeps its nights (HistoryDir/nights)
 	// and, by default, its SQLite database; "" is $HAVLAK_LAB_HISTORY_DIR,
@@ -104,12 +108,13 @@ type GateOptions struct {
 const DefaultLockWait = 30 * time.Minute
 
 // Gate runs the report on the night against the baseline, judges its Go
-// benchmarks by the same comparison, and, with Otava, the history's
-// steps; it prints the summary, posts it with Annotate, and makes a good
-// night the next baseline: `nightly gate`. It holds the baseline's lock
-// (lockBaseline) from before it reads the baseline until its run is
-// recorded: a second gate of the same baseline waits for it, up to
-// LockWait, and is refused after. Bad options are a
+// benchmarks by the same comparison, and enters the night into the
+// history (with Otava, searched for change points); it prints the summary,
+// posts it with Annotate, and makes a good night the next baseline:
+// `nightly gate`. It holds the baseline's lock (lockBaseline) from before
+// it reads the baseline until its run is recorded: a second gate of the
+// same baseline waits for it, up to LockWait, and is refused after. Bad
+// options are a
 // cli.UsageError, refused before anything is written but the run's
 // record in the history's archive (writeRun); a regression or a failed
 // step is an error too.
@@ -173,10 +178,10 @@ func (o GateOptions) newNight(started time.Time) (*night, error) {
 	if o.CollectFailed {
 		n.incomplete = append(slices.Clone(n.incomplete), collectFailedLine)
 	}
-	if o.Otava != "" {
-		n.history = o.historyConfig(cli.UserPath(o.HistoryDir))
-	} else {
-		fmt.Fprintln(stdout, "No --otava: the night does not enter the history, and no change points are searched.")
+	n.history = o.historyConfig(cli.UserPath(o.HistoryDir))
+	if o.Otava == "" {
+		fmt.Fprintln(stdout, "No --otava: change points are off. The night enters the history all the same, "+
+			"and the gates' regressions and missing results are its alerts; no change point is searched.")
 	}
 	return n, nil
 }
@@ -250,7 +255,7 @@ func (o *GateOptions) stateDirs() (labdir.State, error) {
 			return 0, refused(refusedBaseline, err)
 		}
 	}
-	if o.Otava != "" && o.HistoryDir == "" {
+	if o.HistoryDir == "" {
 		var err error
 		if o.HistoryDir, err = history.LocalDir(); err != nil {
 			return 0, refused(refusedHistory, err)
@@ -263,10 +268,8 @@ func (o *GateOptions) stateDirs() (labdir.State, error) {
 	if err := result.Apart("the night", artifacts, "--baseline", baseline); err != nil {
 		return 0, refused(refusedBaseline, cli.Usagef("%v: refused", err))
 	}
-	if o.Otava != "" {
-		if err := checkHistoryDir(artifacts, cli.UserPath(o.HistoryDir)); err != nil {
-			return 0, refused(refusedHistory, err)
-		}
+	if err := checkHistoryDir(artifacts, cli.UserPath(o.HistoryDir)); err != nil {
+		return 0, refused(refusedHistory, err)
 	}
 	state, err := labdir.Check(name, baseline, labdir.Baseline, adoptBaseline)
 	if err != nil {

@@ -203,7 +203,7 @@ func makeNight(t *testing.T, spec nightSpec) string {
 func gateNight(t *testing.T, baseline, artifacts string, with ...func(o *GateOptions)) (int, string) {
 	t.Helper()
 	var out bytes.Buffer
-	o := gateOptions(baseline, artifacts, &out)
+	o := gateOptions(t, baseline, artifacts, &out)
 	for _, edit := range with {
 		if edit != nil {
 			edit(&o)
@@ -214,9 +214,10 @@ func gateNight(t *testing.T, baseline, artifacts string, with ...func(o *GateOpt
 }
 
 // gateOptions gate artifacts against baseline with the report, writing
-// everything to out.
-func gateOptions(baseline, artifacts string, out io.Writer) GateOptions {
-	return GateOptions{Artifacts: artifacts, Baseline: baseline,
+// everything to out, into a history of their own: the gate always has
+// one, and a test's must not be the user's (the lab's cache).
+func gateOptions(t *testing.T, baseline, artifacts string, out io.Writer) GateOptions {
+	return GateOptions{Artifacts: artifacts, Baseline: baseline, HistoryDir: t.TempDir(),
 		StaleAfter: alert.DefaultStaleNights, Stdout: out, Stderr: out}
 }
 

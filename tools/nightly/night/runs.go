@@ -20,15 +20,19 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"havlak-lab/internal/cli"
 	"havlak-lab/internal/gitwork"
+	"havlak-lab/tools/alert"
 	"havlak-lab/tools/history"
 	"havlak-lab/tools/nightly/nightdir"
 	"havlak-lab/tools/nightly/runrecord"
 	"havlak-lab/tools/result"
+	"havlak-lab/tools/summary"
+	verdictlib "havlak-lab/tools/verdict"
 )
 
 // runState is what the gate knows of the run so far.
@@ -44,8 +48,12 @@ type runState struct {
 	// archive alone.
 	opened bool
 	found  []result.Found
-	// verdict is what the gates found.
+	// verdict is what the gates found; judged their comparisons with the
+	// baseline, and tonight the alerts the night found, when it entered
+	// them (verdict.alerts).
 	verdict verdict
+	judged  judged
+	tonight []alert.Alert
 	// promoted: the night became the baseline; baseline says what became
 	// of the baseline.
 	promoted bool
@@ -102,13 +110,10 @@ func (o GateOptions) refusedNight(started time.Time) *night {
 }
 
 // refusedHistory is the history whose archive records a run refused
-// before its night was read, or nil: none was asked for (--otava), or its
-// directory cannot be found, is not a directory, or is, holds or is
-// inside what was offered as the night, into which nothing is written.
+// before its night was read, or nil: its directory cannot be found, is
+// not a directory, or is, holds or is inside what was offered as the
+// night, into which nothing is written.
 func (o GateOptions) refusedHistory() *historyConfig {
-	if o.Otava == "" {
-		return nil
-	}
 	dir := o.HistoryDir
 	if dir == "" {
 		var err error
@@ -127,7 +132,11 @@ func (o GateOptions) refusedHistory() *historyConfig {
 func (n *night) runRecord(err error) *runrecord.Record {
 	rs := &n.run
 	r := &runrecord.Record{Finished: time.Now().UTC(), Commit: commitOf(rs.found), Sharded: rs.sharded, Shards: rs.shards,
-		Results: len(rs.found), ExitStatus: cli.Status(err), Promoted: rs.promoted, Baseline: rs.baseline}
+		Results: len(rs.found), ExitStatus: cli.Status(err), Promoted: rs.promoted, Baseline: rs.baseline,
+		ChangePoints: runrecord.ChangePointsOff}
+	if n.history != nil && n.history.changePoints() {
+		r.ChangePoints = runrecord.ChangePointsOn
+	}
 	r.Started = firstStarted(rs.found)
 	if r.Started.IsZero() || r.Started.After(r.Finished) {
 		r.Started = rs.started.UTC()
@@ -165,12 +174,16 @@ func (n *night) runRecord(err error) *runrecord.Record {
 		}
 		r.Reasons = append(r.Reasons, fmt.Sprintf("the night is incomplete: %d shards failed or never reported", failed))
 	}
-	switch {
-	case v.regressed && v.alerts:
-		r.Reasons = append(r.Reasons, "a new alert fails it (a regression, a change point or a missing result)")
-	case v.regressed:
-		r.Reasons = append(r.Reasons, "a benchmark regressed")
+	r.Benchmarks = judgedBenchmarks(rs.judged, v.alerts, rs.tonight)
+	failedOn := failingReasons(r.Benchmarks)
+	if v.alerts {
+		failedOn = append(failedOn, alertReasons(rs.tonight, r.Benchmarks)...)
 	}
+	if v.regressed && len(failedOn) == 0 {
+		// Fail closed: a verdict this record cannot name still fails it.
+		failedOn = append(failedOn, "a gate failed the night on what this record cannot name (see the log)")
+	}
+	r.Reasons = append(r.Reasons, failedOn...)
 	if v.unreadable || r.Unreadable > 0 {
 		r.Reasons = append(r.Reasons, "a result could not be read")
 	}
@@ -194,6 +207,107 @@ func (n *night) runRecord(err error) *runrecord.Record {
 		r.Baseline = "the baseline stays"
 	}
 	return r
+}
+
+// judgedBenchmarks are what the gates' comparisons with the baseline (j)
+// found of each benchmark that fails them, a figure each, or the whole
+// benchmark when it is gone, by verdict's outcomes (missing, regressed,
+// inconsistent); and of each not compared for another environment than
+// the baseline's (not comparable, failing nothing). A failing one fails
+// the night unless the night's alerts decided it (alertsDecide), and
+// none of tonight's that fails is of it: its alert is known
+// (acknowledged, say).
+func judgedBenchmarks(j judged, alertsDecide bool, tonight []alert.Alert) []runrecord.Benchmark {
+	var all []runrecord.Benchmark
+	for _, s := range []*summary.Summary{j.report, j.goTests} {
+		if s == nil {
+			continue
+		}
+		for _, b := range s.Benchmarks {
+			whole := runrecord.Benchmark{Name: b.Name, Workload: b.Workload}
+			switch {
+			case b.Retired:
+				continue
+			case b.Gone():
+				whole.Outcome = verdictlib.Missing
+				all = append(all, whole)
+			case b.EnvironmentChanged():
+				whole.Outcome = verdictlib.NotComparable
+				all = append(all, whole)
+			}
+			for _, f := range b.Failing() {
+				all = append(all, runrecord.Benchmark{Name: b.Name, Workload: b.Workload, Figure: f.Figure, Unit: f.Unit, Outcome: f.Outcome})
+			}
+		}
+	}
+	for i := range all {
+		b := &all[i]
+		b.Fails = b.Outcome != verdictlib.NotComparable &&
+			(!alertsDecide || slices.ContainsFunc(tonight, func(a alert.Alert) bool { return a.Fails() && alertOf(a, *b) }))
+	}
+	return all
+}
+
+// alertOf tells whether a is the alert of b, a benchmark's figure as the
+// gates judged it: a missing alert of what is missing, a regression of
+// what regressed or is inconsistent. A missing alert names no unit; one
+// of a benchmark gone names the baseline's workload, which the gone
+// benchmark's comparison does not.
+func alertOf(a alert.Alert, b runrecord.Benchmark) bool {
+	if a.Benchmark != b.Name || a.Figure != b.Figure || b.Workload != "" && a.Workload != b.Workload {
+		return false
+	}
+	switch a.Kind {
+	case alert.Missing:
+		return b.Outcome == verdictlib.Missing
+	case alert.Regression:
+		return (b.Outcome == verdictlib.Regressed || b.Outcome == verdictlib.Inconsistent) && a.Unit == b.Unit
+	}
+	return false
+}
+
+// failingReasons are the reasons, in words, of the benchmarks that fail
+// the night: a line per outcome, the worst first (verdict.Outcomes),
+// naming each benchmark and figure.
+func failingReasons(benchmarks []runrecord.Benchmark) []string {
+	var lines []string
+	for _, o := range verdictlib.Outcomes() {
+		var named []string
+		for _, b := range benchmarks {
+			switch {
+			case !b.Fails || b.Outcome != o:
+			case b.Figure == "":
+				named = append(named, b.Name+" (no result tonight)")
+			default:
+				named = append(named, fmt.Sprintf("%s %s (%s)", b.Name, b.Figure, b.Unit))
+			}
+		}
+		if len(named) > 0 {
+			lines = append(lines, outcomeReason(o)+": "+strings.Join(named, ", "))
+		}
+	}
+	return lines
+}
+
+// outcomeReason is what a night failed on, for an outcome that fails it.
+func outcomeReason(o verdictlib.Outcome) string {
+	if o == verdictlib.Inconsistent {
+		return "inconsistent (the same binary and run measured apart beyond one measurement's noise)"
+	}
+	return string(o)
+}
+
+// alertReasons are tonight's alerts that fail the night and are of none
+// of the failing benchmarks (a change point, say), one line each.
+func alertReasons(tonight []alert.Alert, benchmarks []runrecord.Benchmark) []string {
+	var lines []string
+	for _, a := range tonight {
+		if !a.Fails() || slices.ContainsFunc(benchmarks, func(b runrecord.Benchmark) bool { return b.Fails && alertOf(a, b) }) {
+			continue
+		}
+		lines = append(lines, fmt.Sprintf("alert %d, %s %s: %s", a.ID, a.State(), kindText(a.Kind), a.Series.String()))
+	}
+	return lines
 }
 
 // refusalRecord is r, the record of a run whose night was never read,
@@ -230,7 +344,7 @@ func (n *night) writeRun(err error) {
 	}
 	if n.history == nil {
 		if !n.run.opened {
-			fmt.Fprintln(n.stdout, "The run's record is not written: the night was refused, and no history's archive may take it (--otava, a --history-dir apart from the night).")
+			fmt.Fprintln(n.stdout, "The run's record is not written: the night was refused, and no history's archive may take it (it needs a --history-dir apart from the night).")
 		}
 		return
 	}

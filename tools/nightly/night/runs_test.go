@@ -12,12 +12,15 @@ import (
 
 	"havlak-lab/internal/cli"
 	"havlak-lab/internal/labdir"
+	"havlak-lab/tools/alert"
 	"havlak-lab/tools/changepoint/otavatest"
 	"havlak-lab/tools/history"
 	"havlak-lab/tools/nightly/nightdir"
 	"havlak-lab/tools/nightly/runrecord"
 	"havlak-lab/tools/nightly/shard"
 	"havlak-lab/tools/result"
+	"havlak-lab/tools/summary"
+	verdictlib "havlak-lab/tools/verdict"
 )
 
 // withPersonalHistory gives the gate a personal history in a new
@@ -102,7 +105,7 @@ func TestMergeRecordsTheShards(t *testing.T) {
 	merge := func(shards string) (int, string, string) {
 		t.Helper()
 		var out bytes.Buffer
-		o := gateOptions(baseline, filepath.Join(t.TempDir(), "artifacts"), &out)
+		o := gateOptions(t, baseline, filepath.Join(t.TempDir(), "artifacts"), &out)
 		withHistory(&o)
 		status := cli.Report(&out, "nightly", MergeNight(MergeOptions{Map: mapFile, Shards: shards, Gate: o}))
 		return status, out.String(), o.Artifacts
@@ -204,7 +207,8 @@ func checkRefusal(t *testing.T, r *runrecord.Record, status int, why string) {
 // A gate that refuses its night before reading it records the run in
 // the history's archive all the same, failed and why, in words without
 // the agent's paths; it writes nothing into what was offered as the
-// night, nor the baseline. Without a history, or with one inside the
+// night, nor the baseline; without Otava too, in the default history,
+// its record saying change points were off. With a history inside the
 // night, it records nothing.
 func TestGateRecordsARefusal(t *testing.T) {
 	needCommands(t)
@@ -244,6 +248,23 @@ func TestGateRecordsARefusal(t *testing.T) {
 			}
 		})
 	}
+	t.Run("without Otava, in the default history", func(t *testing.T) {
+		historyDir := t.TempDir()
+		t.Setenv(history.DirEnv, historyDir)
+		// Personal: a workstation's run is archived there.
+		db, err := history.Create(context.Background(), history.DirDSN(historyDir), history.Personal)
+		if err != nil {
+			t.Fatal(err)
+		}
+		db.Close()
+		status, log := gateNight(t, filepath.Join(t.TempDir(), "baseline"), filepath.Join(t.TempDir(), "artifacts"),
+			func(o *GateOptions) { o.HistoryDir, o.Otava = "", "" })
+		r := onlyRun(t, historyDir, log)
+		checkRefusal(t, r, status, "the gate refused the night: no directory of its results")
+		if r.ChangePoints != runrecord.ChangePointsOff {
+			t.Errorf("the refused run's record: change points %q, want off", r.ChangePoints)
+		}
+	})
 	t.Run("a history inside the night", func(t *testing.T) {
 		_, withHistory := withPersonalHistory(t)
 		night := makeNight(t, nightSpec{allocs: 1})
@@ -287,7 +308,7 @@ func TestMergeRecordsARefusal(t *testing.T) {
 			}
 			historyDir, withHistory := withPersonalHistory(t)
 			var out bytes.Buffer
-			o := gateOptions(baseline, c.dest(t), &out)
+			o := gateOptions(t, baseline, c.dest(t), &out)
 			withHistory(&o)
 			before := snapshot(t, o.Artifacts)
 			status := cli.Report(&out, "nightly", MergeNight(MergeOptions{Map: mapFile, Shards: c.shards, Gate: o}))
@@ -510,5 +531,81 @@ func TestArchiveRemovesAKilledRunsTemporaries(t *testing.T) {
 	}
 	if snapshot(t, dir) != before {
 		t.Errorf("the refused directory was written into")
+	}
+}
+
+// The run's record names what each benchmark failed on, by verdict's
+// outcomes, never "a benchmark regressed" for all alike: a benchmark
+// gone, a gated figure missing of one measured, an inconsistent
+// measurement and a regression each by its own name; an accepted
+// regression and a retired benchmark not at all; a benchmark of another
+// environment as not compared, failing nothing. With the night's alerts
+// deciding, a figure fails only by a failing alert of it, and a failing
+// alert of no benchmark's figure (a change point) is a reason of its own.
+func TestRecordNamesWhatFailed(t *testing.T) {
+	gated := verdictlib.Rule{Gated: true}
+	j := judged{report: &summary.Summary{Tool: "report", Benchmarks: []summary.Benchmark{
+		{Name: "gone", Outcome: verdictlib.Missing, Note: "the baseline has it (/agent/baseline/gone_test/outputs.zip), tonight has no result of it"},
+		{Name: "retired", Outcome: verdictlib.Missing, Retired: true},
+		{Name: "lost", Workload: "quick", Outcome: verdictlib.Missing, Figures: []verdictlib.Verdict{
+			{Figure: "instructions", Unit: "instructions", Outcome: verdictlib.Missing, Rule: gated},
+			{Figure: "real_seconds", Unit: "s", Outcome: verdictlib.Regressed, Rule: gated}}},
+		{Name: "broken", Workload: "quick", Outcome: verdictlib.Inconsistent, Figures: []verdictlib.Verdict{
+			{Figure: "own_instructions", Unit: "instructions", Outcome: verdictlib.Inconsistent}}},
+		{Name: "moved", Workload: "quick", Outcome: verdictlib.NotComparable, EnvironmentChanges: []string{`toolchains.go: "go1.27.4" → "go1.99"`}},
+		{Name: "intended", Workload: "quick", Outcome: verdictlib.Regressed, Figures: []verdictlib.Verdict{
+			{Figure: "real_seconds", Unit: "s", Outcome: verdictlib.Regressed, Rule: gated}},
+			Accepted: []verdictlib.Acceptance{{Benchmark: "intended", Figure: "real_seconds", Reason: "a pass more"}}},
+	}}}
+	want := []runrecord.Benchmark{
+		{Name: "gone", Outcome: verdictlib.Missing, Fails: true},
+		{Name: "lost", Workload: "quick", Figure: "instructions", Unit: "instructions", Outcome: verdictlib.Missing, Fails: true},
+		{Name: "lost", Workload: "quick", Figure: "real_seconds", Unit: "s", Outcome: verdictlib.Regressed, Fails: true},
+		{Name: "broken", Workload: "quick", Figure: "own_instructions", Unit: "instructions", Outcome: verdictlib.Inconsistent, Fails: true},
+		{Name: "moved", Workload: "quick", Outcome: verdictlib.NotComparable},
+	}
+	got := judgedBenchmarks(j, false, nil)
+	if !slices.Equal(got, want) {
+		t.Errorf("the gates deciding: %+v\nwant %+v", got, want)
+	}
+	wantReasons := []string{
+		"inconsistent (the same binary and run measured apart beyond one measurement's noise): broken own_instructions (instructions)",
+		"missing: gone (no result tonight), lost instructions (instructions)",
+		"regressed: lost real_seconds (s)",
+	}
+	if reasons := failingReasons(got); !slices.Equal(reasons, wantReasons) {
+		t.Errorf("the reasons: %q\nwant %q", reasons, wantReasons)
+	}
+
+	// The alerts deciding: gone's missing alert fails; lost's regression
+	// is acknowledged, and fails nothing; a new change point of another
+	// figure is a reason of its own.
+	known := []alert.Change{{State: alert.Acknowledged, By: "ann"}}
+	tonight := []alert.Alert{
+		{ID: 1, Finding: alert.Finding{Kind: alert.Missing, Series: alert.Series{Benchmark: "gone", Workload: "quick"}}},
+		{ID: 2, Finding: alert.Finding{Kind: alert.Regression, Series: alert.Series{Benchmark: "lost", Figure: "real_seconds", Unit: "s", Workload: "quick"}}, Changes: known},
+		{ID: 3, Finding: alert.Finding{Kind: alert.ChangePoint, Series: alert.Series{Benchmark: "lost", Figure: "instructions", Unit: "instructions", Workload: "quick"}}},
+	}
+	got = judgedBenchmarks(j, true, tonight)
+	var failing []string
+	for _, b := range got {
+		if b.Fails {
+			failing = append(failing, b.Name+" "+b.Figure)
+		}
+	}
+	if !slices.Equal(failing, []string{"gone "}) {
+		t.Errorf("the alerts deciding, failing: %q; want gone alone", failing)
+	}
+	if reasons := slices.Concat(failingReasons(got), alertReasons(tonight, got)); !slices.Equal(reasons, []string{
+		"missing: gone (no result tonight)", "alert 3, new change point: lost instructions (quick)"}) {
+		t.Errorf("the alerts deciding, the reasons: %q", reasons)
+	}
+	// What the record says is what it checks: a failing benchmark, a
+	// failed night.
+	started := time.Date(2026, 11, 20, 2, 0, 0, 0, time.UTC)
+	r := &runrecord.Record{Started: started, Finished: started.Add(time.Hour), Results: 5, Status: runrecord.Failed, ExitStatus: 1,
+		Reasons: failingReasons(got), Benchmarks: got, ChangePoints: runrecord.ChangePointsOn}
+	if _, err := runrecord.Marshal(r); err != nil {
+		t.Errorf("the record does not check: %v", err)
 	}
 }

@@ -86,7 +86,7 @@ func moveBenchmark(t *testing.T, m *shard.Map, name string) {
 func mergeNight(t *testing.T, baseline, mapFile, shards string) (int, string, string) {
 	t.Helper()
 	var out bytes.Buffer
-	o := gateOptions(baseline, filepath.Join(t.TempDir(), "artifacts"), &out)
+	o := gateOptions(t, baseline, filepath.Join(t.TempDir(), "artifacts"), &out)
 	status := cli.Report(&out, "nightly", MergeNight(MergeOptions{Map: mapFile, Shards: shards, Gate: o}))
 	return status, out.String(), o.Artifacts
 }

@@ -3,12 +3,15 @@
 // finished, its commit, the shards it expected and which reported, failed
 // or never did (naming the benchmarks they left without a result), how
 // many results it collected, the gate's verdict and exit status, and
-// whether the night became the baseline. The gate writes it
+// whether the night became the baseline; since version 2, whether change
+// points were searched and what each benchmark that failed the night, or
+// was not compared, failed on. The gate writes it
 // (tools/nightly/night) into the night's artifacts and into the history's
 // archive of nights, a night that archived nothing included; the
-// dashboard's landing page reads it. Every reader and writer goes through
-// here: Write checks and writes it whole or not at all, Read and Parse
-// refuse another version, an unknown field, more than MaxSize bytes or a
+// dashboard's landing and alerts pages read it. Every reader and writer
+// goes through here: Write checks and writes it whole or not at all, at
+// Version; Read and Parse take OldestVersion and the versions between,
+// and refuse another, an unknown field, more than MaxSize bytes or a
 // record that does not check.
 package runrecord
 
@@ -23,13 +26,20 @@ import (
 	"time"
 
 	"havlak-lab/internal/atomicfile"
+	"havlak-lab/tools/verdict"
 )
 
 // FileName is the record's name in a night's directory (nightdir.Run).
 const FileName = "run.json"
 
-// Version is the version of run.json this package writes and reads.
-const Version = 1
+// Version is the version of run.json this package writes; it also reads
+// OldestVersion and the versions between. Version 2 added ChangePoints
+// and Benchmarks, which a record of version 1 lacks: its ChangePoints is
+// "" (unknown), and its reasons are in words alone.
+const (
+	Version       = 2
+	OldestVersion = 1
+)
 
 // MaxSize bounds what Read reads: a record names a few shards and their
 // missing benchmarks, a few KiB.
@@ -63,6 +73,20 @@ const (
 	Missing ShardState = "missing"
 )
 
+// ChangePoints says whether the gate searched the history for change
+// points (Apache Otava, nightly gate --otava).
+type ChangePoints string
+
+const (
+	// ChangePointsOn: the gate searched each series of tonight's
+	// benchmarks for change points.
+	ChangePointsOn ChangePoints = "on"
+	// ChangePointsOff: the gate ran without Otava: the night entered the
+	// history, and the gates' regressions and missing results are its
+	// alerts, but no change point was searched.
+	ChangePointsOff ChangePoints = "off"
+)
+
 // A Record is one run of the nightly job.
 type Record struct {
 	SchemaVersion int `json:"schema_version"`
@@ -90,6 +114,13 @@ type Record struct {
 	Status     Status   `json:"status"`
 	ExitStatus int      `json:"exit_status"`
 	Reasons    []string `json:"reasons,omitempty"`
+	// Benchmarks are what the gates' comparisons with the baseline found
+	// of each benchmark that failed them, or was not compared: a figure
+	// each (none for a whole benchmark), with its outcome (version 2).
+	Benchmarks []Benchmark `json:"benchmarks,omitempty"`
+	// ChangePoints says whether the history was searched for change
+	// points (version 2; "" in a record of version 1: unknown).
+	ChangePoints ChangePoints `json:"change_points,omitempty"`
 	// Promoted: the night became the baseline; Baseline says what became
 	// of the baseline, in words.
 	Promoted bool   `json:"promoted"`
@@ -109,6 +140,38 @@ type Shard struct {
 	Missing  []string `json:"missing,omitempty"`
 }
 
+// A Benchmark is one benchmark's figure, or the whole benchmark, as the
+// gates judged it against the baseline (tools/verdict's outcomes, never
+// their words): what the night failed on, or could not judge.
+type Benchmark struct {
+	Name     string `json:"name"`
+	Workload string `json:"workload,omitempty"`
+	// Figure and Unit are the figure judged; "" for the whole benchmark
+	// (missing tonight, or not compared).
+	Figure string `json:"figure,omitempty"`
+	Unit   string `json:"unit,omitempty"`
+	// Outcome is one of the outcomes that fail a gate (verdict.Missing,
+	// Regressed, Inconsistent: the same binary and run measured apart) or
+	// verdict.NotComparable (not compared with the baseline: another
+	// environment), which fails nothing.
+	Outcome verdict.Outcome `json:"outcome"`
+	// Fails: it fails the night. A failing figure does not when the
+	// history's alert of it says it is known (acknowledged, say); a
+	// figure not compared never does.
+	Fails bool `json:"fails"`
+}
+
+// Failing are r's benchmarks that fail the night.
+func (r *Record) Failing() []Benchmark {
+	var failing []Benchmark
+	for _, b := range r.Benchmarks {
+		if b.Fails {
+			failing = append(failing, b)
+		}
+	}
+	return failing
+}
+
 // Duration is how long the run took, from Started to Finished.
 func (r *Record) Duration() time.Duration { return r.Finished.Sub(r.Started) }
 
@@ -126,8 +189,12 @@ func (r *Record) Reported() int {
 // Check reports the first thing that makes r not a run record.
 func (r *Record) Check() error {
 	switch {
-	case r.SchemaVersion != Version:
-		return fmt.Errorf("schema_version %d: this reader knows version %d", r.SchemaVersion, Version)
+	case r.SchemaVersion < OldestVersion || r.SchemaVersion > Version:
+		return fmt.Errorf("schema_version %d: this reader knows versions %d to %d", r.SchemaVersion, OldestVersion, Version)
+	case r.SchemaVersion < 2 && (r.ChangePoints != "" || len(r.Benchmarks) > 0):
+		return fmt.Errorf("schema_version %d: change_points and benchmarks came in version 2", r.SchemaVersion)
+	case r.SchemaVersion >= 2 && r.ChangePoints != ChangePointsOn && r.ChangePoints != ChangePointsOff:
+		return fmt.Errorf("change_points %q: want on or off", r.ChangePoints)
 	case r.Started.IsZero() || r.Finished.IsZero():
 		return errors.New("no started or finished time")
 	case r.Finished.Before(r.Started):
@@ -154,6 +221,9 @@ func (r *Record) Check() error {
 	if r.Status == NoResults && r.Results > 0 {
 		return fmt.Errorf("status no results, with %d results", r.Results)
 	}
+	if err := r.checkBenchmarks(); err != nil {
+		return err
+	}
 	seen := map[int]bool{}
 	for i, s := range r.Shards {
 		switch {
@@ -165,6 +235,26 @@ func (r *Record) Check() error {
 			return fmt.Errorf("shards[%d] (shard %d): negative counts", i, s.Index)
 		}
 		seen[s.Index] = true
+	}
+	return nil
+}
+
+// checkBenchmarks reports the first of r's benchmarks that is not one:
+// unnamed, of an outcome that neither fails a gate nor says it was not
+// compared, not compared yet failing, or failing a night that passed.
+func (r *Record) checkBenchmarks() error {
+	for i, b := range r.Benchmarks {
+		switch {
+		case b.Name == "":
+			return fmt.Errorf("benchmarks[%d]: no name", i)
+		case b.Outcome != verdict.Missing && b.Outcome != verdict.Regressed && b.Outcome != verdict.Inconsistent &&
+			b.Outcome != verdict.NotComparable:
+			return fmt.Errorf("benchmarks[%d] (%s): outcome %q: want missing, regressed, inconsistent or not_comparable", i, b.Name, b.Outcome)
+		case b.Outcome == verdict.NotComparable && b.Fails:
+			return fmt.Errorf("benchmarks[%d] (%s): not compared, yet it fails the night", i, b.Name)
+		case b.Fails && r.Status == Passed:
+			return fmt.Errorf("benchmarks[%d] (%s): fails a night that passed", i, b.Name)
+		}
 	}
 	return nil
 }

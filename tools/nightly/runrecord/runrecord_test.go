@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"havlak-lab/tools/verdict"
 )
 
 // failedRun is a sharded run whose shard 1 failed and whose shard 2 never
@@ -22,7 +24,13 @@ func failedRun() *Record {
 			{Index: 2, State: Missing, Why: "never reported", Expected: 2, Missing: []string{"havlak1", "havlak2"}},
 		},
 		Results: 5, Status: Failed, ExitStatus: 1, Reasons: []string{"the night is incomplete"},
-		Baseline: "the night failed: the baseline stays"}
+		Benchmarks: []Benchmark{
+			{Name: "havlak7", Outcome: verdict.Missing, Fails: true},
+			{Name: "havlak6", Workload: "full", Figure: "instructions", Unit: "instructions", Outcome: verdict.Inconsistent, Fails: true},
+			{Name: "havlak6", Workload: "full", Figure: "real_seconds", Unit: "s", Outcome: verdict.Regressed},
+			{Name: "havlak1", Outcome: verdict.NotComparable},
+		},
+		ChangePoints: ChangePointsOff, Baseline: "the night failed: the baseline stays"}
 }
 
 // A record written is the record read back, whole, with its duration and
@@ -44,6 +52,9 @@ func TestRoundTrip(t *testing.T) {
 	if got.Duration() != 47*time.Minute || got.Reported() != 1 || got.SchemaVersion != Version {
 		t.Errorf("duration %v, %d shards reported, version %d; want 47m, 1, %d", got.Duration(), got.Reported(), got.SchemaVersion, Version)
 	}
+	if failing := got.Failing(); len(failing) != 2 || failing[0].Outcome != verdict.Missing || failing[1].Outcome != verdict.Inconsistent {
+		t.Errorf("failing: %+v, want havlak7 missing and havlak6's instructions inconsistent", failing)
+	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
 		t.Errorf("the directory holds %d files, want only %s", len(entries), FileName)
 	}
@@ -56,12 +67,34 @@ func TestRoundTrip(t *testing.T) {
 	}
 	// A run that collected nothing is a record too, and fails.
 	none := &Record{Started: want.Started, Finished: want.Finished, Status: NoResults, ExitStatus: 1,
-		Reasons: []string{"the night holds no result"}}
+		Reasons: []string{"the night holds no result"}, ChangePoints: ChangePointsOn}
 	if err := Write(path, none); err != nil {
 		t.Fatal(err)
 	}
 	if got, err := Read(path); err != nil || got.Status != NoResults {
 		t.Errorf("a run of no results: %+v, %v", got, err)
+	}
+}
+
+// A record of version 1, from before change points and benchmarks were
+// recorded, is read as it was written: neither is known.
+func TestReadsVersion1(t *testing.T) {
+	path := filepath.Join(t.TempDir(), FileName)
+	v1 := `{"schema_version": 1, "started": "2026-11-20T02:00:00Z", "finished": "2026-11-20T02:47:00Z", "sharded": false,
+"results": 8, "unreadable": 0, "status": "failed", "exit_status": 1, "reasons": ["a benchmark regressed"], "promoted": false}`
+	if err := os.WriteFile(path, []byte(v1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Read(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.SchemaVersion != 1 || r.ChangePoints != "" || r.Benchmarks != nil || r.Status != Failed || r.Reasons[0] != "a benchmark regressed" {
+		t.Errorf("a record of version 1: %+v", r)
+	}
+	// Written again, it is of this version, and must say what it lacks.
+	if err := Write(path, r); err == nil || !strings.Contains(err.Error(), "change_points") {
+		t.Errorf("a version 1 record written as version %d without change points: %v, want it refused", Version, err)
 	}
 }
 
@@ -78,7 +111,17 @@ func TestRefuses(t *testing.T) {
 	for name, c := range map[string]struct {
 		data, says string
 	}{
-		"version":   {strings.Replace(text, `"schema_version": 1`, `"schema_version": 2`, 1), "schema_version 2: this reader knows version 1"},
+		"version":   {strings.Replace(text, `"schema_version": 2`, `"schema_version": 3`, 1), "schema_version 3: this reader knows versions 1 to 2"},
+		"version 0": {strings.Replace(text, `"schema_version": 2`, `"schema_version": 0`, 1), "schema_version 0: this reader knows versions 1 to 2"},
+		// What came in version 2 is not in a record of version 1.
+		"version 1 with version 2's fields": {strings.Replace(text, `"schema_version": 2`, `"schema_version": 1`, 1),
+			"schema_version 1: change_points and benchmarks came in version 2"},
+		"no change points": {strings.Replace(text, `"change_points": "off"`, `"change_points": ""`, 1), `change_points "": want on or off`},
+		"outcome":          {strings.Replace(text, `"outcome": "regressed"`, `"outcome": "improved"`, 1), `benchmarks[2] (havlak6): outcome "improved"`},
+		"unnamed":          {strings.Replace(text, `"name": "havlak7"`, `"name": ""`, 1), "benchmarks[0]: no name"},
+		"not compared, failing": {strings.Replace(text, `"outcome": "not_comparable",
+      "fails": false`, `"outcome": "not_comparable",
+      "fails": true`, 1), "benchmarks[3] (havlak1): not compared, yet it fails the night"},
 		"unknown":   {strings.Replace(text, `"sharded"`, `"tests_passed": true, "sharded"`, 1), `unknown field "tests_passed"`},
 		"truncated": {text[:len(text)/2], "unexpected EOF"},
 		"oversized": {text[:len(text)-2] + `, "reasons": ["` + strings.Repeat("x", MaxSize) + `"]}`, "more than a run record's"},
@@ -109,6 +152,11 @@ func TestRefuses(t *testing.T) {
 		t.Errorf("a directory named %s: %v, want it refused", FileName, err)
 	}
 	path := filepath.Join(t.TempDir(), FileName)
+	passed := failedRun()
+	passed.Status, passed.ExitStatus, passed.Reasons = Passed, 0, nil
+	if err := Write(path, passed); err == nil || !strings.Contains(err.Error(), "benchmarks[0] (havlak7): fails a night that passed") {
+		t.Errorf("a passed night with a failing benchmark: %v", err)
+	}
 	bad := failedRun()
 	bad.Finished = bad.Started.Add(-time.Second)
 	if err := Write(path, bad); err == nil || !strings.Contains(err.Error(), "before it started") {

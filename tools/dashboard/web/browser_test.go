@@ -4,17 +4,20 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"havlak-lab/internal/webdrivertest"
 	"havlak-lab/tools/alert"
+	"havlak-lab/tools/history"
 )
 
 // waitFor polls the page's JavaScript expression until it is true.
@@ -791,4 +794,104 @@ func TestLandingInBrowser(t *testing.T) {
 	if regressed != 0 {
 		t.Errorf("the night of %s shows %d regressions, want none", prev, regressed)
 	}
+}
+
+// The charts' numbers in a real browser, chart.js as the pages load it:
+// at every step uPlot picks between ticks (1, 2, 2.5 and 5 times 10^k),
+// from 10^-6 to 10^12, each value axis label reads back as its tick, in
+// SI and in percent, and no two ticks share a label; a hover's value
+// reads back as the value itself. A series of one point is drawn in the
+// middle of two days.
+func TestChartInBrowser(t *testing.T) {
+	ctx := context.Background()
+	db, err := history.Create(ctx, filepath.Join(t.TempDir(), "history.sqlite"), history.Personal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ingestResult(t, db, program("havlak6", 6, 0, 1, 1.69e8, ""))
+	srv := serve(t, db)
+	d := webdrivertest.Start(t, 1400)
+	d.Open(srv.URL + "/series?benchmark=havlak6")
+	waitFor(t, d, "the chart", "window.seriesChart")
+
+	var axes []struct {
+		Step             float64
+		Ticks            []float64
+		Labels, Percents []string
+	}
+	d.Script(&axes, `const C = window.labChart, out = [];
+		for (let k = -6; k <= 12; k++) for (const m of [1, 2, 2.5, 5]) {
+			// As uPlot makes its steps and ticks (genIncrs, numAxisSplits):
+			// rounded to the step's decimals.
+			const dec = Math.max(0, (m === 2.5 ? 1 : 0) - k);
+			const step = Number((m * 10 ** k).toFixed(dec));
+			for (const first of [0, -2, 63, 1001, 399998]) {
+				const ticks = [0, 1, 2, 3, 4].map(i => Number(((first + i) * step).toFixed(dec)));
+				out.push({step: step, ticks: ticks, labels: C.valueTicks(false, false)(null, ticks, 1, 50, step),
+					percents: C.valueTicks(true, false)(null, ticks, 1, 50, step)});
+			}
+		}
+		return out;`)
+	if len(axes) != 19*4*5 {
+		t.Fatalf("%d axes labelled, want %d", len(axes), 19*4*5)
+	}
+	for _, a := range axes {
+		for _, labels := range [][]string{a.Labels, a.Percents} {
+			seen := map[string]bool{}
+			for i, label := range labels {
+				v, ok := labelValue(label)
+				if !ok || math.Abs(v-a.Ticks[i]) > 1e-6*a.Step || seen[label] {
+					t.Errorf("step %g: the tick %v reads %q (of %q)", a.Step, a.Ticks[i], label, labels)
+					break
+				}
+				seen[label] = true
+			}
+		}
+	}
+
+	values := []float64{157.5e6, 0.0275, 1250, 1.5, 3.3e-7, 123456789.123, 0.1 + 0.2, 1e21, -2.5e-3, 349700001, 1.69e8 * 1.05}
+	var hovers []string
+	d.Script(&hovers, fmt.Sprintf(`return %s.map(window.labChart.exact)`, jsonOf(t, values)))
+	for i, h := range hovers {
+		if v, err := strconv.ParseFloat(strings.ReplaceAll(h, ",", ""), 64); err != nil || v != values[i] {
+			t.Errorf("a hover over %v says %q", values[i], h)
+		}
+	}
+
+	var one struct{ Min, Max, At, Left, Width float64 }
+	d.Script(&one, `const u = window.seriesChart;
+		return {min: u.scales.x.min, max: u.scales.x.max, at: u.data[0][0], left: u.valToPos(u.data[0][0], "x"), width: u.bbox.width / devicePixelRatio};`)
+	if one.Min != one.At-86400 || one.Max != one.At+86400 || math.Abs(one.Left-one.Width/2) > 1 {
+		t.Errorf("a series of one point: the time axis spans %v to %v, the point at %v, %.0f px of %.0f; want a day either side, in the middle",
+			one.Min, one.Max, one.At, one.Left, one.Width)
+	}
+	d.Screenshot("/screenshot", "one-point.png")
+}
+
+// labelValue is the number a value axis' label says: "157.5 M",
+// "+2.5 %", "349,700,001".
+func labelValue(label string) (float64, bool) {
+	text := strings.TrimSuffix(strings.ReplaceAll(label, ",", ""), " %")
+	scale := 1.0
+	for _, p := range []struct {
+		suffix string
+		scale  float64
+	}{{" k", 1e3}, {" M", 1e6}, {" G", 1e9}, {" T", 1e12}, {" P", 1e15}} {
+		if s, ok := strings.CutSuffix(text, p.suffix); ok {
+			text, scale = s, p.scale
+		}
+	}
+	v, err := strconv.ParseFloat(text, 64)
+	return v * scale, err == nil
+}
+
+// jsonOf is v in JSON, for a script.
+func jsonOf(t *testing.T, v any) string {
+	t.Helper()
+	data, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
 }

@@ -124,7 +124,8 @@ type row struct {
 	Cost  string
 	Class result.Class
 	Exact bool
-	// Old and New are the medians at A and B; Change the relative change,
+	// Old and New are the medians at A and B, "" at a side without runs
+	// of the figure (missing at B, only at B); Change the relative change,
 	// shown for a figure not judged too (not comparable) when it has one.
 	Old, New, Change string
 	change           float64
@@ -197,7 +198,8 @@ func comparisonOf(a, b side) ([]row, []summary.Benchmark) {
 // benchmark that is one row.
 func workloadRows(a, b side, workload string) ([]row, []summary.Benchmark) {
 	unreadable := map[string]error{}
-	sidesOf := func(results map[benchKey]history.Stored) []summary.Side {
+	byName := map[string][2]verdict.Side{}
+	sidesOf := func(results map[benchKey]history.Stored, at int) []summary.Side {
 		var sides []summary.Side
 		for k, st := range results {
 			if k.Workload != workload {
@@ -210,10 +212,13 @@ func workloadRows(a, b side, workload string) ([]row, []summary.Benchmark) {
 				unreadable[k.Benchmark] = err
 			}
 			sides = append(sides, side)
+			both := byName[k.Benchmark]
+			both[at] = side.Side
+			byName[k.Benchmark] = both
 		}
 		return sides
 	}
-	before, after := sidesOf(a.Results), sidesOf(b.Results)
+	before, after := sidesOf(a.Results, 0), sidesOf(b.Results, 1)
 	recent := func(base summary.Side) (map[result.FigureKey][]float64, map[string][]result.Sweep, error) {
 		r := a.Recent[benchKey{base.Benchmark.Name, workload}]
 		return r.Medians, r.Sweeps, nil
@@ -255,13 +260,21 @@ func workloadRows(a, b side, workload string) ([]row, []summary.Benchmark) {
 			rows, benchmarks = append(rows, base), append(benchmarks, whole)
 			continue
 		}
+		// The figures only B has values of are rows too, and counted.
+		judged.Figures = append(slices.Clone(judged.Figures), verdict.OnlyInChange(byName[k.Benchmark][0], byName[k.Benchmark][1])...)
 		benchmarks = append(benchmarks, judged)
 		from, to := around(old.Result, now.Result)
 		for _, v := range judged.Figures {
 			r := base
 			r.Figure, r.Unit, r.Outcome, r.verdict, r.severity = v.Figure, v.Unit, v.Outcome, v, summary.SeverityOf(v)
 			r.Cost, r.Class, r.Exact = v.Cost, v.Class, v.Exact
-			r.Old, r.New = numfmt.Number(v.Old.Median), numfmt.Number(v.New.Median)
+			// A side without runs of the figure has no value: blank, not 0.
+			if v.Old.Runs > 0 {
+				r.Old = numfmt.Number(v.Old.Median)
+			}
+			if v.New.Runs > 0 {
+				r.New = numfmt.Number(v.New.Median)
+			}
 			if hasChange(v) {
 				r.Change, r.change = v.ChangeText(2), float64(v.Change)
 				if w := v.Worsening(); v.Outcome == verdict.NotComparable && w > 0 {

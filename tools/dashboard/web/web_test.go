@@ -1,12 +1,14 @@
 package web
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"html"
 	"io"
 	"net/http"
 	"net/url"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -981,5 +983,45 @@ func TestCompareAlertsOfEveryNight(t *testing.T) {
 	}
 	if strings.Count(body, `<a class="alert" `) != 1 {
 		t.Errorf("%d rows link an alert, want real_seconds' alone", strings.Count(body, `<a class="alert" `))
+	}
+}
+
+// A figure at one side only is a row of its own: one missing at B shows
+// A's value and a blank at B, never 0; one only B has values of shows
+// B's, not compared, and the summary counts it.
+func TestCompareFiguresAtOneSide(t *testing.T) {
+	db, err := history.Create(context.Background(), filepath.Join(t.TempDir(), "history.sqlite"), history.Personal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ingestResult(t, db, program("solo", 1, 0, 1, 1e8, "",
+		result.Metric{Name: "gone", Unit: "count", Source: "test", Values: []float64{5}, Gated: true, Threshold: 0.01}))
+	ingestResult(t, db, program("solo", 1, 1, 1, 1e8, "",
+		result.Metric{Name: "fresh", Unit: "count", Source: "test", Cost: result.CostWork, Values: []float64{3}}))
+	srv := serve(t, db)
+	resp, body := get(t, srv.URL, "/compare?a="+commitOf(0)+"&b="+commitOf(1))
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("status %s", resp.Status)
+	}
+	outcomes, cells, counts := compareTable(t, body)
+	byFigure := map[string]int{}
+	for i, r := range cells {
+		byFigure[r[2]] = i
+	}
+	gone, fresh := cells[byFigure["gone"]], cells[byFigure["fresh"]]
+	if outcomes[byFigure["gone"]] != "missing" || gone[4] != "5" || gone[5] != "" || gone[6] != "" {
+		t.Errorf("a figure missing at B: %s %q; want missing, A's 5, B blank", outcomes[byFigure["gone"]], gone)
+	}
+	if i, ok := byFigure["fresh"]; !ok || outcomes[i] != "not_comparable" || fresh[4] != "" || fresh[5] != "3" ||
+		!strings.Contains(fresh[8], "only the change has it") {
+		t.Errorf("a figure only at B: %q (found %v); want a row not compared, A blank, B's 3, saying why", fresh, ok)
+	}
+	byRows := map[string]int{}
+	for _, o := range outcomes {
+		byRows[o]++
+	}
+	if counts["not_comparable"] != byRows["not_comparable"] || counts["missing"] != byRows["missing"] || byRows["not_comparable"] != 1 {
+		t.Errorf("the summary counts %v, the rows %v", counts, byRows)
 	}
 }

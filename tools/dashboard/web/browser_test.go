@@ -15,9 +15,10 @@ import (
 	"testing"
 	"time"
 
+	"havlak-lab/internal/cli"
 	"havlak-lab/internal/webdrivertest"
 	"havlak-lab/tools/alert"
-	"havlak-lab/tools/history"
+	"havlak-lab/tools/result"
 )
 
 // waitFor polls the page's JavaScript expression until it is true.
@@ -801,15 +802,12 @@ func TestLandingInBrowser(t *testing.T) {
 // from 10^-6 to 10^12, each value axis label reads back as its tick, in
 // SI and in percent, and no two ticks share a label; a hover's value
 // reads back as the value itself. A series of one point is drawn in the
-// middle of two days.
+// middle of two days. A name with bidi controls shows as their escapes,
+// written by the page's script as the server writes them (cli.Printable).
 func TestChartInBrowser(t *testing.T) {
-	ctx := context.Background()
-	db, err := history.Create(ctx, filepath.Join(t.TempDir(), "history.sqlite"), history.Personal)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	ingestResult(t, db, program("havlak6", 6, 0, 1, 1.69e8, ""))
+	db := newHistory(t)
+	ingestResult(t, db, program("havlak6", 6, 0, 1, 1.69e8, "",
+		result.Metric{Name: reversedFigure, Unit: "count", Source: "test", Values: []float64{7}}))
 	srv := serve(t, db)
 	d := webdrivertest.Start(t, 1400)
 	d.Open(srv.URL + "/series?benchmark=havlak6")
@@ -867,6 +865,23 @@ func TestChartInBrowser(t *testing.T) {
 			one.Min, one.Max, one.At, one.Left, one.Width)
 	}
 	d.Screenshot("/screenshot", "one-point.png")
+
+	texts := []string{reversedFigure, reversedHost, "\x1b[2J\a\b\f\r\v\x7f", "\u0085 C1", "tab\tand\nline", "zero\u200bwidth", "tag \U000E0041"}
+	var printed []string
+	d.Script(&printed, fmt.Sprintf(`return %s.map(window.labChart.printable)`, jsonOf(t, texts)))
+	for i, want := range texts {
+		if i >= len(printed) || printed[i] != cli.Printable(want) {
+			t.Errorf("the page's script writes %q as %q, the server as %q", want, printed, cli.Printable(want))
+			break
+		}
+	}
+	d.Open(srv.URL + "/series?" + seriesQuery("havlak6", reversedFigure, "count"))
+	waitFor(t, d, "the chart of the reversed name", "window.seriesChart")
+	var page struct{ Text, Label string }
+	d.Script(&page, `return {text: document.body.innerText, label: window.seriesChart.axes[1].label}`)
+	if strings.ContainsAny(page.Text+page.Label, "\u202e") || !strings.Contains(page.Text, cli.Printable(reversedFigure)) {
+		t.Errorf("the page of %q: its text has the control raw, or not its escape %q", reversedFigure, cli.Printable(reversedFigure))
+	}
 }
 
 // labelValue is the number a value axis' label says: "157.5 M",

@@ -1,14 +1,12 @@
 package web
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"html"
 	"io"
 	"net/http"
 	"net/url"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -990,11 +988,7 @@ func TestCompareAlertsOfEveryNight(t *testing.T) {
 // A's value and a blank at B, never 0; one only B has values of shows
 // B's, not compared, and the summary counts it.
 func TestCompareFiguresAtOneSide(t *testing.T) {
-	db, err := history.Create(context.Background(), filepath.Join(t.TempDir(), "history.sqlite"), history.Personal)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := newHistory(t)
 	ingestResult(t, db, program("solo", 1, 0, 1, 1e8, "",
 		result.Metric{Name: "gone", Unit: "count", Source: "test", Values: []float64{5}, Gated: true, Threshold: 0.01}))
 	ingestResult(t, db, program("solo", 1, 1, 1, 1e8, "",

@@ -16,6 +16,25 @@
     return "rgba(" + (n >> 16) + ", " + ((n >> 8) & 255) + ", " + (n & 255) + ", " + alpha + ")";
   }
   function seconds(time) { return Date.parse(time) / 1000; }
+  // printable is text with what does not show as itself, a control or a
+  // format character (U+202E reverses the text after it), written as its
+  // escape (\u202e), but newline and tab: the lab's one rule
+  // (internal/cli's Printable), by which the server writes its pages'
+  // text too. Every string of the history a script puts in a page goes
+  // through it.
+  var hidden = /[\p{Cc}\p{Cf}]/gu;
+  var named = {"\x07": "\\a", "\b": "\\b", "\f": "\\f", "\r": "\\r", "\v": "\\v"};
+  function hex(n, digits) { return ("0000" + n.toString(16)).slice(-digits); }
+  function printable(text) {
+    return String(text).replace(hidden, function (c) {
+      if (c === "\n" || c === "\t") return c;
+      if (named[c]) return named[c];
+      if (c.charCodeAt(0) < 0x80) return "\\x" + hex(c.charCodeAt(0), 2);
+      var escaped = "";
+      for (var i = 0; i < c.length; i++) escaped += "\\u" + hex(c.charCodeAt(i), 4);
+      return escaped;
+    });
+  }
 
   // Tick labels. SI prefixes (k, M, G, T, P) above a thousand, one prefix
   // for all the labels of an axis, with as many decimals as the step
@@ -154,6 +173,6 @@
     };
   }
 
-  window.labChart = {colours: colours, FIT: FIT, DAY: DAY, rgba: rgba, seconds: seconds, percent: percent,
+  window.labChart = {colours: colours, FIT: FIT, DAY: DAY, rgba: rgba, seconds: seconds, printable: printable, percent: percent,
     siTicks: siTicks, percentTicks: percentTicks, exact: exact, axisSize: axisSize, timeAxis: timeAxis, timeRange: timeRange, valueTicks: valueTicks, tzDate: tzDate, range: yRange};
 })();

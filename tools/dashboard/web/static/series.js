@@ -62,7 +62,7 @@
   function iso(seconds) { return new Date(Math.round(seconds) * 1000).toISOString().replace(".000Z", "Z"); }
   function element(tag, text, className) {
     var e = document.createElement(tag);
-    if (text != null) e.textContent = text;
+    if (text != null) e.textContent = C.printable(text);
     if (className) e.className = className;
     return e;
   }
@@ -188,7 +188,7 @@
       (v.relative ? ["%"] : units).forEach(function (unit, i) {
         scales[unit] = v.log ? {distr: 3, log: 10, range: C.range(v)} : {range: C.range(v)};
         var label = v.relative ? "% from the reference" : unit;
-        axes.push({scale: unit, side: i === 0 ? 3 : 1, size: C.axisSize, label: label, labelSize: 20, grid: {show: i === 0},
+        axes.push({scale: unit, side: i === 0 ? 3 : 1, size: C.axisSize, label: C.printable(label), labelSize: 20, grid: {show: i === 0},
           values: C.valueTicks(v.relative, v.log)});
       });
       // Zoom: restored from the address once the chart is drawn, kept in it
@@ -349,8 +349,8 @@
     markers.forEach(function (m) {
       var li = element("li", null, "marker " + m.alert.state);
       li.appendChild(anchor("alert " + m.alert.id, m.alert.page));
-      li.appendChild(document.createTextNode(" " + m.alert.state + ", " + m.alert.kind + " " + m.alert.change + " of " + m.name +
-        ", commits " + m.alert.from.slice(0, 12) + ".." + m.alert.to.slice(0, 12)));
+      li.appendChild(document.createTextNode(C.printable(" " + m.alert.state + ", " + m.alert.kind + " " + m.alert.change + " of " + m.name +
+        ", commits " + m.alert.from.slice(0, 12) + ".." + m.alert.to.slice(0, 12))));
       list.appendChild(li);
     });
     var count = all.reduce(function (n, s) { return n + s.points.length; }, 0);

@@ -407,18 +407,15 @@ func TestCompareNights(t *testing.T) {
 	}
 
 	// Another night, on another day, and a second commit's result that
-	// same day.
-	ingest := func(r *result.Result) { ingestResult(t, db, r) }
+	// same day, later.
 	archive(t, db, program("havlak6", 6, nights, 1.6, 1.69e8*1.05, fmt.Sprintf("%064x", nights)), nil)
-	late := program("havlak6cc", 6, nights, 0.8, 2.3e8, "")
-	late.Environment.Source.Commit = strings.Repeat("d", 40)
-	late.Environment.Started = nightTime(nights).Add(18 * time.Hour).Format(time.RFC3339)
-	ingest(late)
-
+	late := strings.Repeat("d", 40)
+	laterNight(t, db, late)
 	day := nightTime(nights).Format(time.DateOnly)
-	if status, _, _, body := compareRows(t, srv.URL, "a="+day+"&b="+commitOf(0)); status != http.StatusBadRequest ||
-		!strings.Contains(body, "more than one commit ("+commitOf(nights)+", "+strings.Repeat("d", 40)+")") {
-		t.Errorf("a=%s, a day of two commits: status %d, want 400 naming both", day, status)
+	if status, _, _, body := compareRows(t, srv.URL, "a="+day+"&b="+commitOf(0)); status != http.StatusOK ||
+		!regexp.MustCompile(`A, the base, is <code>`+late+`</code> \(the night of `+day+`: its commit of the most results; `+
+			`its others: <a class="night-commit" href="/compare\?a=`+commitOf(nights)+`&amp;b=`+commitOf(0)+`">`).MatchString(body) {
+		t.Errorf("a=%s, a day of two commits of one result each: status %d; want the later one, linking the other", day, status)
 	}
 	if status, _, _, body := compareRows(t, srv.URL, "a=2026-10-01&b="+commitOf(0)); status != http.StatusNotFound ||
 		!strings.Contains(body, "no result that started that day") {

@@ -105,9 +105,9 @@ type landingPage struct {
 	Prev, PrevCommit string
 	// Others are the night's other commits than Commit, which stands for
 	// it (nightCommit), each a link to its compare page against Prev.
-	Others []otherCommit
-	Compare          string // the compare page of Prev against Night
-	Nights           []option
+	Others  []otherCommit
+	Compare string // the compare page of Prev against Night
+	Nights  []option
 	// Empty: the history has no result at all.
 	Empty bool
 	// Message says why the night could not be compared, else "".

@@ -1,7 +1,6 @@
 package web
 
 import (
-	"context"
 	"fmt"
 	"html"
 	"net/http"
@@ -145,12 +144,7 @@ func TestLanding(t *testing.T) {
 // against; the page says so and lists what was measured, each benchmark
 // linking to its series. An empty history says how to fill it.
 func TestLandingOneNight(t *testing.T) {
-	ctx := context.Background()
-	db, err := history.Create(ctx, filepath.Join(t.TempDir(), "history.sqlite"), history.Personal)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := newHistory(t)
 	srv := serve(t, db)
 	if resp, body := get(t, srv.URL, "/"); resp.StatusCode != http.StatusOK || !strings.Contains(body, "The history holds no result yet") {
 		t.Errorf("an empty history's landing page: %s:\n%s", resp.Status, body)

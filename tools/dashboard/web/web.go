@@ -73,8 +73,10 @@ type Server struct {
 	mux      *http.ServeMux
 	// pprof keeps pprof's UIs of the profiles asked for (profiles.go).
 	pprof *profileCache
-	// attributing bounds the attributions made at once (attribution.go).
-	attributing chan struct{}
+	// attributing bounds the attributions made at once, attributions
+	// keeps the finished ones (attribution.go).
+	attributing  chan struct{}
+	attributions *recentCache[*attributionPage]
 	// Log receives what went wrong on the server's side; nil is the
 	// standard logger.
 	Log *log.Logger
@@ -85,7 +87,7 @@ type Server struct {
 func New(db *history.DB, opts Options) (*Server, error) {
 	s := &Server{db: db, opts: opts, origins: http.NewCrossOriginProtection(), proxyKey: make([]byte, 32),
 		pages: map[string]*template.Template{}, mux: http.NewServeMux(), pprof: newProfileCache(),
-		attributing: make(chan struct{}, maxAttributingAtOnce)}
+		attributing: make(chan struct{}, maxAttributingAtOnce), attributions: newRecentCache[*attributionPage](keptAttributions)}
 	if _, err := rand.Read(s.proxyKey); err != nil {
 		return nil, err
 	}

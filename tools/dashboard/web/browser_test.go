@@ -742,7 +742,8 @@ func checkMultiples(t *testing.T, d *webdrivertest.Driver) {
 
 // The landing page in a real browser: the last night's first regression
 // is the seeded one (havlak6's real time, 1 s to 1.5 s), its sparkline is
-// drawn, the hostile names show as text; picking the night before
+// drawn, the hostile names show as text; the page fits a window of 800
+// px; picking the night before
 // submits the picker and shows that night, of no regression.
 func TestLandingInBrowser(t *testing.T) {
 	db, _ := testHistory(t)
@@ -785,6 +786,20 @@ func TestLandingInBrowser(t *testing.T) {
 		t.Errorf("the page: %+v; want a sparkline 120 px wide of %d points, 2 alerts, no <img>", page, nights)
 	}
 	d.Screenshot("/screenshot", "landing.png")
+
+	// In a window 800 px wide nothing is wider than the window, the
+	// sparklines still drawn.
+	d.Call("POST", "/window/rect", map[string]int{"width": 800, "height": 1800})
+	var narrow struct {
+		Window, Document int
+		Spark            float64
+	}
+	d.Script(&narrow, `return {window: window.innerWidth, document: document.documentElement.scrollWidth,
+		spark: document.querySelector("#regressed svg.spark").getBoundingClientRect().width}`)
+	if narrow.Window > 800 || narrow.Document > narrow.Window || narrow.Spark == 0 {
+		t.Errorf("the landing page in a narrow window: %+v; want it no wider than a window of at most 800 px, its sparklines drawn", narrow)
+	}
+	d.Screenshot("/screenshot", "landing-800.png")
 
 	prev := day(nightTime(nights - 2))
 	d.Script(nil, `const picker = document.getElementById("night-picker");

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"havlak-lab/internal/runtimemetrics"
@@ -76,13 +77,33 @@ func Report(stderr io.Writer, program string, err error) int {
 	return Status(err)
 }
 
+// Hidden tells whether r does not show as itself: a control character
+// (ESC starting a sequence that clears the screen or retitles the window,
+// a C1 control such as U+009B, the one-byte CSI) or a format character,
+// Unicode's category Cf: a bidi control (U+202E reverses the text after
+// it: a name could read as another) or an invisible one (a zero-width
+// space, a tag character: a name could hide text, or look like another).
+// It is the lab's one rule of what a terminal (Printable) and a page (the
+// dashboard's) show as an escape instead.
+func Hidden(r rune) bool { return unicode.IsControl(r) || unicode.Is(unicode.Cf, r) }
+
+// Escape is the escape that stands for r where it would not show as
+// itself (Hidden): Go's (\x1b, \u202e), or, above U+FFFF, its UTF-16
+// surrogates (\udb40\udc01 for U+E0001), which JSON and JavaScript read
+// back as r, as they read the others.
+func Escape(r rune) string {
+	if r > 0xFFFF {
+		hi, lo := utf16.EncodeRune(r)
+		return fmt.Sprintf(`\u%04x\u%04x`, hi, lo)
+	}
+	q := strconv.QuoteRuneToASCII(r)
+	return q[1 : len(q)-1]
+}
+
 // Printable makes a message safe for a terminal, and for the logs of CI
 // that render a terminal's escape sequences: what would not show as
-// itself is written as a Go escape instead. That is a control character
-// but newline and tab (ESC starting a sequence that clears the screen or
-// retitles the window, a C1 control such as U+009B, the one-byte CSI), a
-// bidi control (U+202E reverses the text after it: a name could read as
-// another), and an invalid UTF-8 byte (\xff).
+// itself (Hidden) is written as its escape instead (Escape), but newline
+// and tab; so is an invalid UTF-8 byte (\xff).
 //
 // Printable is for whole messages, whose newlines and tabs are the
 // program's own. A single field of a line (a name, a reason, a path from
@@ -104,9 +125,8 @@ func escape(text, keep string) string {
 			fmt.Fprintf(&b, `\x%02x`, text[i])
 		case strings.ContainsRune(keep, r):
 			b.WriteRune(r)
-		case unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r):
-			q := strconv.QuoteRuneToASCII(r)
-			b.WriteString(q[1 : len(q)-1])
+		case Hidden(r):
+			b.WriteString(Escape(r))
 		default:
 			b.WriteRune(r)
 		}
@@ -125,8 +145,9 @@ func escape(text, keep string) string {
 // terminal, so it writes no colour either (Bazel's --color=auto).
 //
 // JSON passes unchanged in meaning: its encoder escapes C0 controls and
-// invalid UTF-8 itself, and the \u escape Printable writes for a C1 or
-// bidi control is JSON's (and JavaScript's) for the same character.
+// invalid UTF-8 itself, and the \u escapes Printable writes for a C1
+// control or a format character are JSON's (and JavaScript's) for the
+// same character.
 //
 // A character split between two writes (a child's output copied through
 // a pipe) waits for its end in the next write; one never completed is

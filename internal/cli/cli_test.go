@@ -85,6 +85,8 @@ func TestPrintable(t *testing.T) {
 		"\u202egnp.exe":                      `\u202egnp.exe`,
 		"\u2066 \u2069 \u200e \u200f \u061c": `\u2066 \u2069 \u200e \u200f \u061c`,
 		"\u0085 next line, \u009f":           `\u0085 next line, \u009f`,
+		"zero\u200bwidth, soft\u00adhyphen":  `zero\u200bwidth, soft\u00adhyphen`,
+		"tag \U000E0041":                     `tag \udb40\udc41`,
 		"U+FFFD \uFFFD stays":                "U+FFFD \uFFFD stays",
 		hostile:                              "a\\x1b[2J\\x1b]0;pwned\\a \\u009b31m \\u202egnp.exe \\xff\nb\tc",
 	} {
@@ -111,7 +113,7 @@ func TestField(t *testing.T) {
 // itself, but newline and tab.
 func unsafe(text string) (rune, bool) {
 	for _, r := range text {
-		if r != '\n' && r != '\t' && (unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r)) || r == utf8.RuneError {
+		if r != '\n' && r != '\t' && (unicode.IsControl(r) || unicode.Is(unicode.Cf, r)) || r == utf8.RuneError {
 			return r, true
 		}
 	}
@@ -147,12 +149,14 @@ func TestTerminal(t *testing.T) {
 	if b.String() != want {
 		t.Errorf("byte by byte: wrote %q, want %q", b.String(), want)
 	}
-	// JSON keeps its meaning: the \u escapes are JSON's.
-	doc, _ := json.Marshal(map[string]string{"name": hostile})
+	// JSON keeps its meaning: the \u escapes are JSON's, a tag
+	// character's (above U+FFFF) too.
+	name := hostile + " \U000E0041\u200b"
+	doc, _ := json.Marshal(map[string]string{"name": name})
 	b.Reset()
 	Terminal(&b).Write(doc)
 	var back map[string]string
-	if err := json.Unmarshal([]byte(b.String()), &back); err != nil || back["name"] != strings.ToValidUTF8(hostile, "\uFFFD") {
+	if err := json.Unmarshal([]byte(b.String()), &back); err != nil || back["name"] != strings.ToValidUTF8(name, "\uFFFD") {
 		t.Errorf("JSON through Terminal: %s: %q, %v", b.String(), back["name"], err)
 	}
 }

@@ -142,7 +142,7 @@ func environmentChange(base, change Side, exact bool) string {
 // the base does not, declare a smaller threshold), never loosen them, and a
 // change that tries is shown so (Verdict.Loosened). A gated figure of the
 // base that the change lacks is missing. Figures only the change has are
-// not judged: they have no baseline. Between two different binaries, the
+// not judged: they have no baseline (OnlyInChange). Between two different binaries, the
 // base's layout noise (Side.Layout, measured on the base's own code)
 // raises a threshold it is over, past the ceiling if need be (Calibrate).
 //
@@ -260,6 +260,29 @@ func (p Policy) Compare(base, change Side) []Verdict {
 		judged = append(judged, v)
 	}
 	return judged
+}
+
+// OnlyInChange are the verdicts on the figures with values that change
+// has and base has none of, which Compare leaves out (they have no
+// baseline): each not comparable, with the change's values and its
+// declaration of the figure, for a page that shows every figure of both
+// sides.
+func OnlyInChange(base, change Side) []Verdict {
+	inBase := map[result.FigureKey]bool{}
+	for _, f := range base.Figures {
+		if len(f.Values) > 0 {
+			inBase[result.FigureKey{Name: f.Name, Unit: f.Unit}] = true
+		}
+	}
+	var only []Verdict
+	for _, f := range change.Figures {
+		if len(f.Values) == 0 || inBase[result.FigureKey{Name: f.Name, Unit: f.Unit}] {
+			continue
+		}
+		only = append(only, Verdict{Figure: f.Name, Unit: f.Unit, Outcome: NotComparable, New: result.NewSample(f.Values),
+			Class: f.Class, Cost: f.Cost, Exact: f.Exact, Reason: "only the change has it: the baseline has no values of it"})
+	}
+	return only
 }
 
 // notComparable is v left unjudged, saying why.

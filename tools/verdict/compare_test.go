@@ -167,3 +167,28 @@ func TestCompareSameIdentityDifferentCounts(t *testing.T) {
 		t.Errorf("Worst: %v, want inconsistent", Worst(v))
 	}
 }
+
+// The figures only the change has values of are not comparable, with
+// their values; Compare leaves them out. A figure the base has without
+// values is one only the change has values of.
+func TestOnlyInChange(t *testing.T) {
+	shared := instructions(true, 0.01, 1000)
+	empty := result.Figure{Name: "cycles", Unit: "cycles", Class: result.ClassCount}
+	base := Side{Figures: []result.Figure{shared, empty}}
+	cycles := result.Figure{Name: "cycles", Unit: "cycles", Class: result.ClassCount, Cost: result.CostWork, Exact: true, Values: []float64{7, 9}}
+	added := result.Figure{Name: "instructions", Unit: "count", Class: result.ClassCount, Values: []float64{3}}
+	change := Side{Figures: []result.Figure{instructions(true, 0.01, 1000), cycles, added, {Name: "none", Unit: "s"}}}
+	only := OnlyInChange(base, change)
+	if len(only) != 2 || only[0].Figure != "cycles" || only[1].Unit != "count" {
+		t.Fatalf("only in the change: %+v; want cycles (the base's has no values) and instructions in count", only)
+	}
+	if v := only[0]; v.Outcome != NotComparable || v.New.Median != 8 || v.New.Runs != 2 || v.Old.Runs != 0 ||
+		v.Cost != result.CostWork || !v.Exact || v.Fails() || !strings.Contains(v.Evidence(), "baseline has no values") {
+		t.Errorf("cycles, only in the change: %+v", v)
+	}
+	for _, v := range Lab.Compare(base, change) {
+		if v.Figure == "cycles" || v.Unit == "count" {
+			t.Errorf("Compare judges %s (%s), which the base has no values of", v.Figure, v.Unit)
+		}
+	}
+}

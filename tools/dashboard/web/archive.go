@@ -1,8 +1,10 @@
 package web
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"mime"
 	"net/http"
@@ -11,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"time"
 
 	"havlak-lab/tools/history"
 	"havlak-lab/tools/nightly/nightdir"
@@ -217,7 +220,39 @@ func (s *Server) nightReport(w http.ResponseWriter, r *http.Request) {
 		contentType = "application/octet-stream"
 	}
 	h.Set("Content-Type", contentType)
-	http.ServeContent(w, r, "", info.ModTime(), f)
+	fix := reportText(path.Ext(served), viewerOf(r))
+	if fix == nil {
+		http.ServeContent(w, r, "", info.ModTime(), f)
+		return
+	}
+	data, err := io.ReadAll(f)
+	if err != nil {
+		s.fail(w, "", http.StatusInternalServerError, fmt.Sprintf("%s/%s in the archive: %v", dir, name, err))
+		return
+	}
+	// Served as this reader may see it: no time of its own, so that no
+	// cache answers another reader with it.
+	h.Set("Cache-Control", "no-store")
+	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(fix(data)))
+}
+
+// reportText is how a file of a night's report with extension ext
+// reaches reader v, nil for as it is (an image, a profile). Its pages'
+// text goes through textFix, as the dashboard's own pages do: the report
+// is made of results, and says the baseline's path and the results'. A
+// text file (the summary's JSON, its Markdown) has its paths hidden from
+// a reader not signed in.
+func reportText(ext string, v viewer) func([]byte) []byte {
+	switch strings.ToLower(ext) {
+	case ".html", ".htm", ".svg":
+		fix := textFix(v)
+		return func(data []byte) []byte { return pageText(data, fix) }
+	case ".json", ".md", ".txt", ".csv":
+		if v.User == "" {
+			return func(data []byte) []byte { return []byte(hideServerPaths(string(data))) }
+		}
+	}
+	return nil
 }
 
 // openServed opens name in root for serving: a regular file, or a

@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"havlak-lab/tools/history"
 	"havlak-lab/tools/nightly/nightdir"
@@ -281,4 +283,56 @@ func bomb(t *testing.T) []byte {
 		t.Fatal(err)
 	}
 	return buf.Bytes()
+}
+
+// A reader not signed in finds no path of the server's in anything the
+// dashboard serves: not the archive's directory, which an inconsistent
+// measurement's evidence names (its results' sources), nor the baseline's
+// directory, which a night's report and its summary name; a reader signed
+// in sees them whole. A script of the report is left as it is.
+func TestNoServerPathForReaders(t *testing.T) {
+	db, path := testHistory(t)
+	archiveDir := filepath.Dir(path)
+	// havlak6cc's binary and run of the nights before, counted otherwise.
+	cc := program("havlak6cc", 6, nights, 0.8, 2.4e8, fmt.Sprintf("%064x", 100+nights-3))
+	cc.Benchmark.Language = "C++"
+	archive(t, db, cc, nil)
+	const baseline = "/home/ann/.cache/havlak-lab/nightly-baseline"
+	report := filepath.Join(archiveDir, history.NightsDir, lastNight, nightdir.Report)
+	page := "<!DOCTYPE html><title>night</title><p class=note>Baseline: " + baseline + ".</p><script>var re = /a/g, p = '/x/y';</script>"
+	for name, data := range map[string]string{"index.html": page, "summary.json": `{"baseline": "` + baseline + `"}`} {
+		if err := os.WriteFile(filepath.Join(report, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	srv := serve(t, db)
+	night := nightTime(nights).Format(time.DateOnly)
+	pages := []string{"/", "/?night=" + night, "/compare?a=" + commitOf(nights-1) + "&b=" + commitOf(nights), "/alerts", "/alerts/1",
+		"/series?" + seriesQuery("havlak6", "real_seconds", "s"), "/api/series?" + seriesQuery("havlak6", "real_seconds", "s"),
+		"/series/multiples?figure=real_seconds&unit=s&workload=quick",
+		"/nights/" + lastNight + "/report/", "/nights/" + lastNight + "/report/summary.json"}
+	for _, p := range pages {
+		resp, body := get(t, srv.URL, p)
+		if resp.StatusCode != http.StatusOK {
+			t.Errorf("%s: %s", p, resp.Status)
+		}
+		for _, server := range []string{archiveDir, baseline} {
+			if strings.Contains(body, server) {
+				t.Errorf("%s shows a reader not signed in the server's path %s", p, server)
+			}
+		}
+	}
+	_, body := get(t, srv.URL, "/compare?a="+commitOf(nights-1)+"&b="+commitOf(nights))
+	if !strings.Contains(body, "inconsistent measurement: nights/") {
+		t.Errorf("the inconsistent measurement does not name its results from nights/ on")
+	}
+	if _, body := get(t, srv.URL, "/nights/"+lastNight+"/report/"); !strings.Contains(body, "Baseline: .../nightly-baseline.") ||
+		!strings.Contains(body, "var re = /a/g, p = '/x/y';") {
+		t.Errorf("the report, to a reader not signed in: %s; want the baseline's last name, the script as it is", body)
+	}
+	ann := newBrowser(t, srv)
+	ann.signIn(addUser(t, db, "ann"))
+	if _, body := ann.do(http.MethodGet, "/nights/"+lastNight+"/report/", nil, nil); !strings.Contains(body, "Baseline: "+baseline+".") {
+		t.Errorf("signed in, the report does not show the baseline's path: %s", body)
+	}
 }

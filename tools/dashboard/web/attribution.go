@@ -9,6 +9,7 @@ import (
 	"path"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"havlak-lab/internal/gitwork"
@@ -43,8 +44,14 @@ const (
 	shownNameRunes   = 300
 	shownSourceRunes = 300
 	// maxAttributingAtOnce is how many attributions are made at once; a
-	// side's line counts are up to linecounts.MaxBytes.
-	maxAttributingAtOnce = 2
+	// side's line counts are up to linecounts.MaxBytes. One more is
+	// refused (503), to be asked again after attributionRetryAfter
+	// seconds: a queue would hold its requests' memory and answer them
+	// late. keptAttributions is how many finished ones are kept, each
+	// answered again without a slot.
+	maxAttributingAtOnce  = 2
+	attributionRetryAfter = 5
+	keptAttributions      = 32
 )
 
 // attributionLink is the address of the attribution of figure between
@@ -110,24 +117,66 @@ type sourceLine struct {
 	Top, Gap                                 bool
 }
 
-// attribution serves the page.
+// attribution serves the page: a finished one kept (attributions), or
+// one made in one of the slots (attributing), or, all of them taken, a
+// 503 that says when to ask again.
 func (s *Server) attribution(w http.ResponseWriter, r *http.Request) {
 	id, base := r.PathValue("id"), r.PathValue("base")
 	if !result.IsSHA256(id) || !result.IsSHA256(base) {
 		s.fail(w, "", http.StatusNotFound, "a result is named by its key, a sha256 in hex (64 digits 0-9a-f)")
 		return
 	}
+	key := id + " " + base + " " + param(r, "figure")
+	if page, ok := s.attributions.get(key); ok {
+		s.render(w, http.StatusOK, "attribution", page)
+		return
+	}
 	select {
 	case s.attributing <- struct{}{}:
 		defer func() { <-s.attributing }()
-	case <-r.Context().Done():
+	default:
+		w.Header().Set("Retry-After", strconv.Itoa(attributionRetryAfter))
+		s.render(w, http.StatusServiceUnavailable, "error", errorPage{Status: http.StatusServiceUnavailable,
+			Message: fmt.Sprintf("the server is making %d attributions, as many as it makes at once: ask again in %d seconds",
+				maxAttributingAtOnce, attributionRetryAfter)})
 		return
 	}
+	page, err := s.attributionOf(r.Context(), id, base, param(r, "figure"))
+	var refused *requestError
+	switch {
+	case errors.As(err, &refused):
+		s.fail(w, "", refused.status, refused.message)
+		return
+	case err != nil:
+		s.failArchive(w, err)
+		return
+	}
+	// Results do not change; a checkout does (a commit fetched later): a
+	// page without the source for want of one is made again.
+	if page.NoSource == "" || s.opts.Repo == "" {
+		s.attributions.put(key, page)
+	}
+	s.render(w, http.StatusOK, "attribution", page)
+}
+
+// A requestError is what was wrong with a request, as a status and the
+// page's message.
+type requestError struct {
+	status  int
+	message string
+}
+
+func (e *requestError) Error() string { return e.message }
+
+// attributionOf makes the attribution of figure ("" for the gated one)
+// between the results id and base; an error is a requestError, an
+// archiveError (404) or the server's.
+func (s *Server) attributionOf(ctx context.Context, id, base, figure string) (*attributionPage, error) {
 	var sides [2]*history.Stored
 	var counts [2]*linecounts.File
 	for i, key := range []string{base, id} {
 		name := [2]string{"A (the base)", "B"}[i]
-		st, err := s.storedResult(r.Context(), key)
+		st, err := s.storedResult(ctx, key)
 		if err == nil {
 			sides[i] = st
 			counts[i], err = s.readLineCounts(st)
@@ -137,19 +186,16 @@ func (s *Server) attribution(w http.ResponseWriter, r *http.Request) {
 				"of Cachegrind keep them, so there is nothing to attribute", name, st.Result.Benchmark.Name, key)
 		}
 		if err != nil {
-			s.failArchive(w, err)
-			return
+			return nil, err
 		}
 	}
 	ra, rb := sides[0].Result, sides[1].Result
 	if ra.Benchmark.Name != rb.Benchmark.Name {
-		s.fail(w, "", http.StatusBadRequest, fmt.Sprintf("A is %s's result, B %s's: an attribution compares two results of one benchmark",
-			ra.Benchmark.Name, rb.Benchmark.Name))
-		return
+		return nil, &requestError{http.StatusBadRequest, fmt.Sprintf("A is %s's result, B %s's: an attribution compares two results of one benchmark",
+			ra.Benchmark.Name, rb.Benchmark.Name)}
 	}
 	goProgram := cachegrind.CountsGoProgram(rb)
 	cache := counts[0].Cache && counts[1].Cache
-	figure := param(r, "figure")
 	if figure == "" {
 		figure = cachegrind.GatedMetric(goProgram)
 	}
@@ -163,11 +209,10 @@ func (s *Server) attribution(w http.ResponseWriter, r *http.Request) {
 		if figures == "" {
 			figures = "none of B's figures"
 		}
-		s.fail(w, "", http.StatusBadRequest, fmt.Sprintf("%v; these results' line counts attribute %s, or one of Cachegrind's events: %s",
-			err, figures, strings.Join(cacheEvents(cache), " ")))
-		return
+		return nil, &requestError{http.StatusBadRequest, fmt.Sprintf("%v; these results' line counts attribute %s, or one of Cachegrind's events: %s",
+			err, figures, strings.Join(cacheEvents(cache), " "))}
 	}
-	page := attributionPage{Benchmark: rb.Benchmark.Name, Figure: figure,
+	page := &attributionPage{Benchmark: rb.Benchmark.Name, Figure: figure,
 		A:           attributionSide{ID: base, Commit: ra.Environment.Source.Commit, Started: ra.Environment.Started},
 		B:           attributionSide{ID: id, Commit: rb.Environment.Source.Commit, Started: rb.Environment.Started},
 		Compare:     link("/compare", query("a", ra.Environment.Source.Commit, "b", rb.Environment.Source.Commit)),
@@ -175,18 +220,17 @@ func (s *Server) attribution(w http.ResponseWriter, r *http.Request) {
 	for _, f := range attributable(rb, cache) {
 		page.Figures = append(page.Figures, figureChoice{Name: f, Link: attributionLink(id, base, f), Current: f == figure})
 	}
-	repo, diff, why := s.commitsDiff(page.A.Commit, page.B.Commit, readerPath(viewerOf(r), s.opts.Repo))
+	repo, diff, why := s.commitsDiff(page.A.Commit, page.B.Commit)
 	page.NoSource = why
 	a, err := attribution.Attribute(counts[0], counts[1], diff, weight)
 	if err != nil {
-		s.fail(w, "", http.StatusNotFound, fmt.Sprintf("%s of %s cannot be attributed: %v", figure, page.Benchmark, err))
-		return
+		return nil, &requestError{http.StatusNotFound, fmt.Sprintf("%s of %s cannot be attributed: %v", figure, page.Benchmark, err)}
 	}
 	page.fill(a, diff != nil)
 	if diff != nil {
 		page.Sources = attrSources(repo, page.B.Commit, a, diff, counts, weight)
 	}
-	s.render(w, http.StatusOK, "attribution", page)
+	return page, nil
 }
 
 // figureWeight is how figure, one of Cachegrind's figures or events,
@@ -261,9 +305,9 @@ func (s *Server) readLineCounts(st *history.Stored) (*linecounts.File, error) {
 var fullCommit = regexp.MustCompile(`^(?:[0-9a-f]{40}|[0-9a-f]{64})$`)
 
 // commitsDiff is the diff of the lab's checkout (Options.Repo) between
-// the results' commits, or why there is none; shown is the checkout's
-// path as the reader may see it (readerPath).
-func (s *Server) commitsDiff(base, change, shown string) (gitwork.Repo, *attribution.Diff, string) {
+// the results' commits, or why there is none (naming the checkout, which
+// a reader not signed in sees as its last name: pagetext.go).
+func (s *Server) commitsDiff(base, change string) (gitwork.Repo, *attribution.Diff, string) {
 	if s.opts.Repo == "" {
 		return "", nil, "The source, the change's diff and the split between the change's lines and the rest need the lab's checkout: " +
 			"start the dashboard with --repo DIR. Lines are shown by file:line only."
@@ -274,7 +318,7 @@ func (s *Server) commitsDiff(base, change, shown string) (gitwork.Repo, *attribu
 			return "", nil, fmt.Sprintf("%s's result names no commit git can read (%q): the source is not shown.", c.name, c.commit)
 		}
 		if _, err := repo.Commit(c.name+"'s commit", c.commit); err != nil {
-			return "", nil, fmt.Sprintf("%s's commit %s is not in the checkout %s (fetch it): the source is not shown.", c.name, c.commit, shown)
+			return "", nil, fmt.Sprintf("%s's commit %s is not in the checkout %s (fetch it): the source is not shown.", c.name, c.commit, s.opts.Repo)
 		}
 	}
 	data, err := repo.OutputLimited(attribution.MaxDiffBytes, "-c", "core.quotePath=true", "diff", "--no-color", "--no-ext-diff",

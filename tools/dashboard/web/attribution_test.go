@@ -96,11 +96,7 @@ func attributionFixture(t *testing.T) (db *history.DB, repo, a, b, none string) 
 	write(changeSource)
 	changeCommit := git(t, repo, "rev-parse", "HEAD")
 
-	db, err := history.Create(context.Background(), filepath.Join(t.TempDir(), "history.sqlite"), history.Personal)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db = newHistory(t)
 	base := lineCounts(t,
 		hostileFile+"|1|"+hostile+"|7",
 		fixtureSource+"|4|main.findLoops|10", fixtureSource+"|5|main.findLoops|1000", fixtureSource+"|6|main.findLoops|3000",
@@ -399,5 +395,52 @@ func TestCompareLinksTheAttribution(t *testing.T) {
 	_, page = getPage(t, srv.URL+"/compare?a="+nightTime(1).Format("2006-01-02")+"&b="+nightTime(2).Format("2006-01-02"))
 	if strings.Contains(page, `class="attribution"`) || strings.Contains(page, none) && strings.Contains(page, "/attribution/") {
 		t.Errorf("a result without line counts is linked to an attribution:\n%s", page)
+	}
+}
+
+// Attributions are bounded: with every slot taken, another is refused
+// (503, saying when to ask again) rather than queued, while one made
+// before is answered from the finished ones kept, even after its results
+// are gone from the archive; one not kept is made again.
+func TestAttributionBoundedAndKept(t *testing.T) {
+	db, repo, a, b, _ := attributionFixture(t)
+	srv := serveAttribution(t, db, repo)
+	s := srv.Config.Handler.(*Server)
+	made := srv.URL + attributionLink(b, a, "own_instructions")
+	other := srv.URL + attributionLink(b, a, "instructions")
+	status, first := getPage(t, made)
+	if status != http.StatusOK {
+		t.Fatalf("status %d: %s", status, first)
+	}
+
+	for range maxAttributingAtOnce {
+		s.attributing <- struct{}{}
+	}
+	if status, page := getPage(t, made); status != http.StatusOK || page != first {
+		t.Errorf("every slot taken, the attribution made before: %d; want it kept, the same page", status)
+	}
+	resp, err := http.Get(other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") != strconv.Itoa(attributionRetryAfter) ||
+		!strings.Contains(string(body), "ask again in 5 seconds") {
+		t.Errorf("every slot taken, another attribution: %s, Retry-After %q; want 503 saying when to ask again",
+			resp.Status, resp.Header.Get("Retry-After"))
+	}
+	for range maxAttributingAtOnce {
+		<-s.attributing
+	}
+
+	if err := os.RemoveAll(filepath.Join(filepath.Dir(db.Name()), history.NightsDir)); err != nil {
+		t.Fatal(err)
+	}
+	if status, page := getPage(t, made); status != http.StatusOK || page != first {
+		t.Errorf("its results gone from the archive, the attribution made before: %d; want it kept", status)
+	}
+	if status, _ := getPage(t, other); status != http.StatusNotFound {
+		t.Errorf("its results gone from the archive, an attribution not made before: %d, want 404", status)
 	}
 }

@@ -4,17 +4,21 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"havlak-lab/internal/cli"
 	"havlak-lab/internal/webdrivertest"
 	"havlak-lab/tools/alert"
+	"havlak-lab/tools/result"
 )
 
 // waitFor polls the page's JavaScript expression until it is true.
@@ -738,7 +742,8 @@ func checkMultiples(t *testing.T, d *webdrivertest.Driver) {
 
 // The landing page in a real browser: the last night's first regression
 // is the seeded one (havlak6's real time, 1 s to 1.5 s), its sparkline is
-// drawn, the hostile names show as text; picking the night before
+// drawn, the hostile names show as text; the page fits a window of 800
+// px; picking the night before
 // submits the picker and shows that night, of no regression.
 func TestLandingInBrowser(t *testing.T) {
 	db, _ := testHistory(t)
@@ -782,6 +787,20 @@ func TestLandingInBrowser(t *testing.T) {
 	}
 	d.Screenshot("/screenshot", "landing.png")
 
+	// In a window 800 px wide nothing is wider than the window, the
+	// sparklines still drawn.
+	d.Call("POST", "/window/rect", map[string]int{"width": 800, "height": 1800})
+	var narrow struct {
+		Window, Document int
+		Spark            float64
+	}
+	d.Script(&narrow, `return {window: window.innerWidth, document: document.documentElement.scrollWidth,
+		spark: document.querySelector("#regressed svg.spark").getBoundingClientRect().width}`)
+	if narrow.Window > 800 || narrow.Document > narrow.Window || narrow.Spark == 0 {
+		t.Errorf("the landing page in a narrow window: %+v; want it no wider than a window of at most 800 px, its sparklines drawn", narrow)
+	}
+	d.Screenshot("/screenshot", "landing-800.png")
+
 	prev := day(nightTime(nights - 2))
 	d.Script(nil, `const picker = document.getElementById("night-picker");
 		picker.value = "`+prev+`"; picker.form.submit();`)
@@ -791,4 +810,118 @@ func TestLandingInBrowser(t *testing.T) {
 	if regressed != 0 {
 		t.Errorf("the night of %s shows %d regressions, want none", prev, regressed)
 	}
+}
+
+// The charts' numbers in a real browser, chart.js as the pages load it:
+// at every step uPlot picks between ticks (1, 2, 2.5 and 5 times 10^k),
+// from 10^-6 to 10^12, each value axis label reads back as its tick, in
+// SI and in percent, and no two ticks share a label; a hover's value
+// reads back as the value itself. A series of one point is drawn in the
+// middle of two days. A name with bidi controls shows as their escapes,
+// written by the page's script as the server writes them (cli.Printable).
+func TestChartInBrowser(t *testing.T) {
+	db := newHistory(t)
+	ingestResult(t, db, program("havlak6", 6, 0, 1, 1.69e8, "",
+		result.Metric{Name: reversedFigure, Unit: "count", Source: "test", Values: []float64{7}}))
+	srv := serve(t, db)
+	d := webdrivertest.Start(t, 1400)
+	d.Open(srv.URL + "/series?benchmark=havlak6")
+	waitFor(t, d, "the chart", "window.seriesChart")
+
+	var axes []struct {
+		Step             float64
+		Ticks            []float64
+		Labels, Percents []string
+	}
+	d.Script(&axes, `const C = window.labChart, out = [];
+		for (let k = -6; k <= 12; k++) for (const m of [1, 2, 2.5, 5]) {
+			// As uPlot makes its steps and ticks (genIncrs, numAxisSplits):
+			// rounded to the step's decimals.
+			const dec = Math.max(0, (m === 2.5 ? 1 : 0) - k);
+			const step = Number((m * 10 ** k).toFixed(dec));
+			for (const first of [0, -2, 63, 1001, 399998]) {
+				const ticks = [0, 1, 2, 3, 4].map(i => Number(((first + i) * step).toFixed(dec)));
+				out.push({step: step, ticks: ticks, labels: C.valueTicks(false, false)(null, ticks, 1, 50, step),
+					percents: C.valueTicks(true, false)(null, ticks, 1, 50, step)});
+			}
+		}
+		return out;`)
+	if len(axes) != 19*4*5 {
+		t.Fatalf("%d axes labelled, want %d", len(axes), 19*4*5)
+	}
+	for _, a := range axes {
+		for _, labels := range [][]string{a.Labels, a.Percents} {
+			seen := map[string]bool{}
+			for i, label := range labels {
+				v, ok := labelValue(label)
+				if !ok || math.Abs(v-a.Ticks[i]) > 1e-6*a.Step || seen[label] {
+					t.Errorf("step %g: the tick %v reads %q (of %q)", a.Step, a.Ticks[i], label, labels)
+					break
+				}
+				seen[label] = true
+			}
+		}
+	}
+
+	values := []float64{157.5e6, 0.0275, 1250, 1.5, 3.3e-7, 123456789.123, 0.1 + 0.2, 1e21, -2.5e-3, 349700001, 1.69e8 * 1.05}
+	var hovers []string
+	d.Script(&hovers, fmt.Sprintf(`return %s.map(window.labChart.exact)`, jsonOf(t, values)))
+	for i, h := range hovers {
+		if v, err := strconv.ParseFloat(strings.ReplaceAll(h, ",", ""), 64); err != nil || v != values[i] {
+			t.Errorf("a hover over %v says %q", values[i], h)
+		}
+	}
+
+	var one struct{ Min, Max, At, Left, Width float64 }
+	d.Script(&one, `const u = window.seriesChart;
+		return {min: u.scales.x.min, max: u.scales.x.max, at: u.data[0][0], left: u.valToPos(u.data[0][0], "x"), width: u.bbox.width / devicePixelRatio};`)
+	if one.Min != one.At-86400 || one.Max != one.At+86400 || math.Abs(one.Left-one.Width/2) > 1 {
+		t.Errorf("a series of one point: the time axis spans %v to %v, the point at %v, %.0f px of %.0f; want a day either side, in the middle",
+			one.Min, one.Max, one.At, one.Left, one.Width)
+	}
+	d.Screenshot("/screenshot", "one-point.png")
+
+	texts := []string{reversedFigure, reversedHost, "\x1b[2J\a\b\f\r\v\x7f", "\u0085 C1", "tab\tand\nline", "zero\u200bwidth", "tag \U000E0041"}
+	var printed []string
+	d.Script(&printed, fmt.Sprintf(`return %s.map(window.labChart.printable)`, jsonOf(t, texts)))
+	for i, want := range texts {
+		if i >= len(printed) || printed[i] != cli.Printable(want) {
+			t.Errorf("the page's script writes %q as %q, the server as %q", want, printed, cli.Printable(want))
+			break
+		}
+	}
+	d.Open(srv.URL + "/series?" + seriesQuery("havlak6", reversedFigure, "count"))
+	waitFor(t, d, "the chart of the reversed name", "window.seriesChart")
+	var page struct{ Text, Label string }
+	d.Script(&page, `return {text: document.body.innerText, label: window.seriesChart.axes[1].label}`)
+	if strings.ContainsAny(page.Text+page.Label, "\u202e") || !strings.Contains(page.Text, cli.Printable(reversedFigure)) {
+		t.Errorf("the page of %q: its text has the control raw, or not its escape %q", reversedFigure, cli.Printable(reversedFigure))
+	}
+}
+
+// labelValue is the number a value axis' label says: "157.5 M",
+// "+2.5 %", "349,700,001".
+func labelValue(label string) (float64, bool) {
+	text := strings.TrimSuffix(strings.ReplaceAll(label, ",", ""), " %")
+	scale := 1.0
+	for _, p := range []struct {
+		suffix string
+		scale  float64
+	}{{" k", 1e3}, {" M", 1e6}, {" G", 1e9}, {" T", 1e12}, {" P", 1e15}} {
+		if s, ok := strings.CutSuffix(text, p.suffix); ok {
+			text, scale = s, p.scale
+		}
+	}
+	v, err := strconv.ParseFloat(text, 64)
+	return v * scale, err == nil
+}
+
+// jsonOf is v in JSON, for a script.
+func jsonOf(t *testing.T, v any) string {
+	t.Helper()
+	data, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
 }

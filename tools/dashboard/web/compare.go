@@ -29,8 +29,11 @@ const maxResultsPerCommit = 2000
 // A side is the results of one commit, by benchmark and workload: the
 // newest of each when the commit was measured more than once.
 type side struct {
-	Commit  string // as the results have it
-	Night   string // the date asked for, when a night was: 2026-11-20
+	Commit string // as the results have it
+	Night  string // the date asked for, when a night was: 2026-11-20
+	// Others are the other commits of the night's results, in the order
+	// they were measured, when it has more than one (nightCommit).
+	Others  []string
 	Results map[benchKey]history.Stored
 	// Recent has, by benchmark, its figures' medians and its sweeps in
 	// the history's newest results of the identity and environment of its
@@ -71,9 +74,9 @@ func nightOf(asked string) (time.Time, bool) {
 type benchKey struct{ Benchmark, Workload string }
 
 // loadSide reads the results of the commit (a commit's name or a prefix of
-// one) or of the night (its date) from the history; a prefix of two
-// commits' names, or a night of two commits (a personal history's runs
-// by hand), is refused, naming them.
+// one) or of the night (its date) from the history: of a night of
+// several commits, those of the commit nightCommit picks. A prefix of two
+// commits' names is refused, naming them.
 func (s *Server) loadSide(ctx context.Context, name, commit string) (side, int, error) {
 	q := history.ResultQuery{Commit: commit}
 	sd := side{Results: map[benchKey]history.Stored{}}
@@ -90,27 +93,55 @@ func (s *Server) loadSide(ctx context.Context, name, commit string) (side, int, 
 	if err != nil {
 		return side{}, http.StatusInternalServerError, err
 	}
-	var commits []string
-	for _, st := range stored {
-		c := st.Result.Environment.Source.Commit
-		if !slices.Contains(commits, c) {
-			commits = append(commits, c)
-		}
-		// Oldest first: the newest of a benchmark stays.
-		sd.Results[benchKey{st.Result.Benchmark.Name, st.Result.Benchmark.Workload.Name}] = st
-	}
+	commits := commitsOf(stored)
 	switch {
 	case len(commits) == 0 && sd.Night != "":
 		return side{}, http.StatusNotFound, fmt.Errorf("%s=%s: the history has no result that started that day (UTC)", name, commit)
 	case len(commits) == 0:
 		return side{}, http.StatusNotFound, fmt.Errorf("%s=%s: the history has no result of such a commit", name, commit)
-	case len(commits) == 1:
-		sd.Commit = commits[0]
-		return sd, 0, nil
-	case sd.Night != "":
-		return side{}, http.StatusBadRequest, fmt.Errorf("%s=%s: that day's results are of more than one commit (%s): give the commit", name, commit, strings.Join(commits, ", "))
+	case len(commits) > 1 && sd.Night == "":
+		return side{}, http.StatusBadRequest, fmt.Errorf("%s=%s names more than one commit (%s): give more of it", name, commit, strings.Join(commits, ", "))
 	}
-	return side{}, http.StatusBadRequest, fmt.Errorf("%s=%s names more than one commit (%s): give more of it", name, commit, strings.Join(commits, ", "))
+	sd.Commit = nightCommit(stored)
+	for _, st := range stored {
+		if c := st.Result.Environment.Source.Commit; c != sd.Commit {
+			if !slices.Contains(sd.Others, c) {
+				sd.Others = append(sd.Others, c)
+			}
+			continue
+		}
+		// Oldest first: the newest of a benchmark stays.
+		sd.Results[benchKey{st.Result.Benchmark.Name, st.Result.Benchmark.Workload.Name}] = st
+	}
+	return sd, 0, nil
+}
+
+// commitsOf are the commits of results, in the order they were measured.
+func commitsOf(results []history.Stored) []string {
+	var commits []string
+	for _, st := range results {
+		if c := st.Result.Environment.Source.Commit; !slices.Contains(commits, c) {
+			commits = append(commits, c)
+		}
+	}
+	return commits
+}
+
+// nightCommit is the commit that stands for a night whose results, oldest
+// first, are of several commits (a personal history's runs by hand, a
+// rerun): the one of the most results, of those the last measured. A
+// night of the nightly job is its one commit of the whole suite; a run by
+// hand that day, of fewer results, does not stand for it.
+func nightCommit(results []history.Stored) string {
+	count, last := map[string]int{}, map[string]int{}
+	for i, st := range results {
+		c := st.Result.Environment.Source.Commit
+		count[c]++
+		last[c] = i
+	}
+	return slices.MaxFunc(commitsOf(results), func(x, y string) int {
+		return cmp.Or(cmp.Compare(count[x], count[y]), cmp.Compare(last[x], last[y]))
+	})
 }
 
 // A row is one figure of one benchmark at both commits, with the one
@@ -124,7 +155,8 @@ type row struct {
 	Cost  string
 	Class result.Class
 	Exact bool
-	// Old and New are the medians at A and B; Change the relative change,
+	// Old and New are the medians at A and B, "" at a side without runs
+	// of the figure (missing at B, only at B); Change the relative change,
 	// shown for a figure not judged too (not comparable) when it has one.
 	Old, New, Change string
 	change           float64
@@ -197,7 +229,8 @@ func comparisonOf(a, b side) ([]row, []summary.Benchmark) {
 // benchmark that is one row.
 func workloadRows(a, b side, workload string) ([]row, []summary.Benchmark) {
 	unreadable := map[string]error{}
-	sidesOf := func(results map[benchKey]history.Stored) []summary.Side {
+	byName := map[string][2]verdict.Side{}
+	sidesOf := func(results map[benchKey]history.Stored, at int) []summary.Side {
 		var sides []summary.Side
 		for k, st := range results {
 			if k.Workload != workload {
@@ -210,10 +243,13 @@ func workloadRows(a, b side, workload string) ([]row, []summary.Benchmark) {
 				unreadable[k.Benchmark] = err
 			}
 			sides = append(sides, side)
+			both := byName[k.Benchmark]
+			both[at] = side.Side
+			byName[k.Benchmark] = both
 		}
 		return sides
 	}
-	before, after := sidesOf(a.Results), sidesOf(b.Results)
+	before, after := sidesOf(a.Results, 0), sidesOf(b.Results, 1)
 	recent := func(base summary.Side) (map[result.FigureKey][]float64, map[string][]result.Sweep, error) {
 		r := a.Recent[benchKey{base.Benchmark.Name, workload}]
 		return r.Medians, r.Sweeps, nil
@@ -255,13 +291,21 @@ func workloadRows(a, b side, workload string) ([]row, []summary.Benchmark) {
 			rows, benchmarks = append(rows, base), append(benchmarks, whole)
 			continue
 		}
+		// The figures only B has values of are rows too, and counted.
+		judged.Figures = append(slices.Clone(judged.Figures), verdict.OnlyInChange(byName[k.Benchmark][0], byName[k.Benchmark][1])...)
 		benchmarks = append(benchmarks, judged)
 		from, to := around(old.Result, now.Result)
 		for _, v := range judged.Figures {
 			r := base
 			r.Figure, r.Unit, r.Outcome, r.verdict, r.severity = v.Figure, v.Unit, v.Outcome, v, summary.SeverityOf(v)
 			r.Cost, r.Class, r.Exact = v.Cost, v.Class, v.Exact
-			r.Old, r.New = numfmt.Number(v.Old.Median), numfmt.Number(v.New.Median)
+			// A side without runs of the figure has no value: blank, not 0.
+			if v.Old.Runs > 0 {
+				r.Old = numfmt.Number(v.Old.Median)
+			}
+			if v.New.Runs > 0 {
+				r.New = numfmt.Number(v.New.Median)
+			}
 			if hasChange(v) {
 				r.Change, r.change = v.ChangeText(2), float64(v.Change)
 				if w := v.Worsening(); v.Outcome == verdict.NotComparable && w > 0 {
@@ -447,6 +491,9 @@ type comparePage struct {
 	A, B             string // as asked
 	CommitA, CommitB string // as the results have them
 	NightA, NightB   string // the dates asked for, when nights were
+	// OthersA and OthersB are a night's other commits than the one that
+	// stands for it (nightCommit), each a link to the page with it instead.
+	OthersA, OthersB []otherCommit
 	filters
 	Sort                   string
 	Costs, Studies, Langs  []option
@@ -461,6 +508,10 @@ type comparePage struct {
 	Recent  []option // the pickers' nights and commits, newest first
 	Message string
 }
+
+// An otherCommit is a commit of a night that does not stand for it
+// (nightCommit), and a page of it ("" for none).
+type otherCommit struct{ Commit, Link string }
 
 // A verdictCount is how many rows have an outcome, and the page of them.
 type verdictCount struct {
@@ -525,6 +576,16 @@ func (s *Server) compare(w http.ResponseWriter, r *http.Request) {
 		var b side
 		if b, status, err = s.loadSide(r.Context(), "b", p.B); err == nil {
 			p.CommitA, p.CommitB, p.NightA, p.NightB = a.Commit, b.Commit, a.Night, b.Night
+			for _, c := range a.Others {
+				other := p
+				other.A = c
+				p.OthersA = append(p.OthersA, otherCommit{Commit: c, Link: link("/compare", other.query(p.Sort))})
+			}
+			for _, c := range b.Others {
+				other := p
+				other.B = c
+				p.OthersB = append(p.OthersB, otherCommit{Commit: c, Link: link("/compare", other.query(p.Sort))})
+			}
 			all, judged := comparisonOf(a, b)
 			slices.SortStableFunc(all, order)
 			if desc {

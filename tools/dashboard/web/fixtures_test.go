@@ -169,6 +169,18 @@ const (
 	archivedDiff = "/var/lab/history/nights/20261106T020000Z-cf0000000000/report/stages/havlak6/cpu-diff.svg"
 )
 
+// newHistory is an empty SQLite history of the test's own, closed when it
+// ends.
+func newHistory(t testing.TB) *history.DB {
+	t.Helper()
+	db, err := history.Create(context.Background(), filepath.Join(t.TempDir(), "history.sqlite"), history.Personal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
 // serve serves the dashboard over db for the test, and the nightly
 // job's archive beside it (testHistory).
 func serve(t *testing.T, db *history.DB) *httptest.Server {

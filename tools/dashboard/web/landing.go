@@ -113,12 +113,14 @@ type landingPage struct {
 	// night before and its commit, "" for none.
 	Night, Commit    string
 	Prev, PrevCommit string
-	Compare          string // the compare page of Prev against Night
-	Nights           []option
+	// Others are the night's other commits than Commit, which stands for
+	// it (nightCommit), each a link to its compare page against Prev.
+	Others  []otherCommit
+	Compare string // the compare page of Prev against Night
+	Nights  []option
 	// Empty: the history has no result at all.
 	Empty bool
-	// Message says why the night could not be compared (its results of
-	// two commits), else "".
+	// Message says why the night could not be compared, else "".
 	Message string
 	// Worst is the night's verdict: the worst of its benchmarks' outcomes
 	// (summary.Outcome), missing when one of the night before has no
@@ -239,14 +241,21 @@ func lastFailedRun(night string, runs []nightRun) *nightRun {
 }
 
 // fillNight compares p's night with the night before, if there is one,
-// and reads its alerts; a night that cannot be compared (the results of
-// two commits) is a 4xx status and the error that says why.
+// and reads its alerts; a night that cannot be compared is a 4xx status
+// and the error that says why.
 func (s *Server) fillNight(ctx context.Context, p *landingPage) (int, error) {
 	b, status, err := s.loadSide(ctx, "night", p.Night)
 	if err != nil {
 		return status, err
 	}
 	p.Commit, p.Results = b.Commit, len(b.Results)
+	for _, c := range b.Others {
+		o := otherCommit{Commit: c}
+		if p.Prev != "" {
+			o.Link = link("/compare", query("a", p.Prev, "b", c))
+		}
+		p.Others = append(p.Others, o)
+	}
 	if p.Prev == "" {
 		for k, st := range b.Results {
 			p.Measured = append(p.Measured, measuredBenchmark{Benchmark: k.Benchmark, Workload: k.Workload,

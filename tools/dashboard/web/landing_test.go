@@ -1,7 +1,6 @@
 package web
 
 import (
-	"context"
 	"fmt"
 	"html"
 	"net/http"
@@ -141,22 +140,11 @@ func TestLanding(t *testing.T) {
 	}
 }
 
-// emptyHistory is a new personal history, closed when the test ends.
-func emptyHistory(t *testing.T) *history.DB {
-	t.Helper()
-	db, err := history.Create(context.Background(), filepath.Join(t.TempDir(), "history.sqlite"), history.Personal)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	return db
-}
-
 // A newcomer's history, of one quick run: one night, nothing to compare
 // against; the page says so and lists what was measured, each benchmark
 // linking to its series. An empty history says how to fill it.
 func TestLandingOneNight(t *testing.T) {
-	db := emptyHistory(t)
+	db := newHistory(t)
 	srv := serve(t, db)
 	if resp, body := get(t, srv.URL, "/"); resp.StatusCode != http.StatusOK || !strings.Contains(body, "The history holds no result yet") {
 		t.Errorf("an empty history's landing page: %s:\n%s", resp.Status, body)
@@ -305,7 +293,7 @@ func TestLandingRuns(t *testing.T) {
 // history has no night, its nights found none, or none is of the state
 // asked for.
 func TestNoAlertsSayWhy(t *testing.T) {
-	db := emptyHistory(t)
+	db := newHistory(t)
 	srv := serve(t, db)
 	page := func(path string) string {
 		t.Helper()
@@ -366,5 +354,48 @@ func TestNoAlertsSayWhy(t *testing.T) {
 	}
 	if body = page("/alerts"); strings.Contains(body, "change-points-off") {
 		t.Errorf("the alerts page says change points are off after a run with them:\n%s", body)
+	}
+}
+
+// laterNight enters a result of havlak6cc at commit, measured by hand
+// late on the day of the night after the test history's last.
+func laterNight(t *testing.T, db *history.DB, commit string) {
+	t.Helper()
+	late := program("havlak6cc", 6, nights, 0.8, 2.3e8, "")
+	late.Environment.Source.Commit = commit
+	late.Environment.Started = nightTime(nights).Add(18 * time.Hour).Format(time.RFC3339)
+	ingestResult(t, db, late)
+}
+
+// A day of two commits, a night's and a run by hand after it: the night
+// is its commit of the most results, on its landing page, on the next
+// night's (as the night before) and on the compare page of the two
+// dates; the page of the day names the other commit, a link to its
+// comparison with the night before.
+func TestLandingNightOfSeveralCommits(t *testing.T) {
+	db, _ := testHistory(t)
+	for _, n := range []int{nights, nights + 1} {
+		archive(t, db, program("havlak6", 6, n, 1, 1.69e8, fmt.Sprintf("%064x", n)), nil)
+		archive(t, db, program("havlak6cc", 6, n, 0.8, 2.3e8, fmt.Sprintf("%064x", 100+n)), nil)
+	}
+	byHand := strings.Repeat("d", 40)
+	laterNight(t, db, byHand)
+	srv := serve(t, db)
+	prev, day, next := day(nightTime(nights-1)), day(nightTime(nights)), day(nightTime(nights+1))
+
+	resp, body := get(t, srv.URL, "/?night="+day)
+	if resp.StatusCode != http.StatusOK || strings.Contains(body, `class="error"`) || !strings.Contains(body, `id="verdict"`) ||
+		!strings.Contains(body, `<h1>The night of <span id="night">`+day+`</span>: <span class="commit">`+commitOf(nights)[:12]) ||
+		!strings.Contains(body, `Its others, each against the night before: <a class="night-commit" href="/compare?a=`+prev+`&amp;b=`+byHand+`">`) {
+		t.Errorf("the landing page of a day of two commits: %s\n%s", resp.Status, body)
+	}
+	resp, body = get(t, srv.URL, "/?night="+next)
+	if resp.StatusCode != http.StatusOK || strings.Contains(body, `class="error"`) || strings.Contains(body, `id="night-commits"`) ||
+		!strings.Contains(body, `Against the night of <a href="/?night=`+day+`">`+day+`</a> (<span class="commit">`+commitOf(nights)[:12]) {
+		t.Errorf("the landing page of the night after a day of two commits: %s\n%s", resp.Status, body)
+	}
+	if status, rows, _, body := compareRows(t, srv.URL, "a="+day+"&b="+next); status != http.StatusOK || len(rows) == 0 ||
+		!strings.Contains(body, "A, the base, is <code>"+commitOf(nights)+"</code>") {
+		t.Errorf("/compare?a=%s&b=%s: %d, %d rows; want the night's commit of two results as A", day, next, status, len(rows))
 	}
 }

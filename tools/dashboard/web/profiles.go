@@ -10,7 +10,6 @@ import (
 	"path"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/google/pprof/driver"
 	"github.com/google/pprof/profile"
@@ -71,36 +70,14 @@ func profileLink(id, base, kind, page string) string {
 
 // profileCache keeps the pprof UIs made last.
 type profileCache struct {
-	mu    sync.Mutex
-	order []string
-	uis   map[string]map[string]http.Handler
+	*recentCache[map[string]http.Handler]
 	// slots bounds pprof's work at once (pprofdriver lets one UI be made
 	// at a time).
 	slots chan struct{}
 }
 
 func newProfileCache() *profileCache {
-	return &profileCache{uis: map[string]map[string]http.Handler{}, slots: make(chan struct{}, maxPprofAtOnce)}
-}
-
-func (c *profileCache) get(key string) map[string]http.Handler {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.uis[key]
-}
-
-func (c *profileCache) put(key string, ui map[string]http.Handler) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if _, ok := c.uis[key]; ok {
-		return
-	}
-	if len(c.order) == maxProfileUIs {
-		delete(c.uis, c.order[0])
-		c.order = c.order[1:]
-	}
-	c.order = append(c.order, key)
-	c.uis[key] = ui
+	return &profileCache{recentCache: newRecentCache[map[string]http.Handler](maxProfileUIs), slots: make(chan struct{}, maxPprofAtOnce)}
 }
 
 // profiles serves pprof's UI of a result's profile, or of a diff of two
@@ -126,8 +103,8 @@ func (s *Server) profiles(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	key := id + " " + base + " " + kind
-	ui := s.pprof.get(key)
-	if ui == nil {
+	ui, ok := s.pprof.get(key)
+	if !ok {
 		var err error
 		if ui, err = s.makeProfileUI(r.Context(), id, base, kind); err != nil {
 			s.failArchive(w, err)

@@ -73,8 +73,10 @@ type Server struct {
 	mux      *http.ServeMux
 	// pprof keeps pprof's UIs of the profiles asked for (profiles.go).
 	pprof *profileCache
-	// attributing bounds the attributions made at once (attribution.go).
-	attributing chan struct{}
+	// attributing bounds the attributions made at once, attributions
+	// keeps the finished ones (attribution.go).
+	attributing  chan struct{}
+	attributions *recentCache[*attributionPage]
 	// Log receives what went wrong on the server's side; nil is the
 	// standard logger.
 	Log *log.Logger
@@ -85,7 +87,7 @@ type Server struct {
 func New(db *history.DB, opts Options) (*Server, error) {
 	s := &Server{db: db, opts: opts, origins: http.NewCrossOriginProtection(), proxyKey: make([]byte, 32),
 		pages: map[string]*template.Template{}, mux: http.NewServeMux(), pprof: newProfileCache(),
-		attributing: make(chan struct{}, maxAttributingAtOnce)}
+		attributing: make(chan struct{}, maxAttributingAtOnce), attributions: newRecentCache[*attributionPage](keptAttributions)}
 	if _, err := rand.Read(s.proxyKey); err != nil {
 		return nil, err
 	}
@@ -198,6 +200,7 @@ func asset(contentType, body string) http.HandlerFunc {
 // header names who is signed in, and serverPath shows a path of the
 // server's in full to a signed-in user only (readerPath). The copy is
 // escaped afresh, some 0.2 ms a page; the pages' data stay as they are.
+// The page's text goes out through textFix (pagetext.go).
 func (s *Server) render(w http.ResponseWriter, status int, page string, data any) {
 	var b bytes.Buffer
 	v := viewerOfWriter(w)
@@ -214,7 +217,7 @@ func (s *Server) render(w http.ResponseWriter, status int, page string, data any
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.WriteHeader(status)
-	w.Write(b.Bytes())
+	w.Write(pageText(b.Bytes(), textFix(v)))
 }
 
 // An errorPage says what was wrong with a request, or that the history

@@ -411,18 +411,15 @@ func TestCompareNights(t *testing.T) {
 	}
 
 	// Another night, on another day, and a second commit's result that
-	// same day.
-	ingest := func(r *result.Result) { ingestResult(t, db, r) }
+	// same day, later.
 	archive(t, db, program("havlak6", 6, nights, 1.6, 1.69e8*1.05, fmt.Sprintf("%064x", nights)), nil)
-	late := program("havlak6cc", 6, nights, 0.8, 2.3e8, "")
-	late.Environment.Source.Commit = strings.Repeat("d", 40)
-	late.Environment.Started = nightTime(nights).Add(18 * time.Hour).Format(time.RFC3339)
-	ingest(late)
-
+	late := strings.Repeat("d", 40)
+	laterNight(t, db, late)
 	day := nightTime(nights).Format(time.DateOnly)
-	if status, _, _, body := compareRows(t, srv.URL, "a="+day+"&b="+commitOf(0)); status != http.StatusBadRequest ||
-		!strings.Contains(body, "more than one commit ("+commitOf(nights)+", "+strings.Repeat("d", 40)+")") {
-		t.Errorf("a=%s, a day of two commits: status %d, want 400 naming both", day, status)
+	if status, _, _, body := compareRows(t, srv.URL, "a="+day+"&b="+commitOf(0)); status != http.StatusOK ||
+		!regexp.MustCompile(`A, the base, is <code>`+late+`</code> \(the night of `+day+`: its commit of the most results; `+
+			`its others: <a class="night-commit" href="/compare\?a=`+commitOf(nights)+`&amp;b=`+commitOf(0)+`">`).MatchString(body) {
+		t.Errorf("a=%s, a day of two commits of one result each: status %d; want the later one, linking the other", day, status)
 	}
 	if status, _, _, body := compareRows(t, srv.URL, "a=2026-10-01&b="+commitOf(0)); status != http.StatusNotFound ||
 		!strings.Contains(body, "no result that started that day") {
@@ -985,5 +982,41 @@ func TestCompareAlertsOfEveryNight(t *testing.T) {
 	}
 	if strings.Count(body, `<a class="alert" `) != 1 {
 		t.Errorf("%d rows link an alert, want real_seconds' alone", strings.Count(body, `<a class="alert" `))
+	}
+}
+
+// A figure at one side only is a row of its own: one missing at B shows
+// A's value and a blank at B, never 0; one only B has values of shows
+// B's, not compared, and the summary counts it.
+func TestCompareFiguresAtOneSide(t *testing.T) {
+	db := newHistory(t)
+	ingestResult(t, db, program("solo", 1, 0, 1, 1e8, "",
+		result.Metric{Name: "gone", Unit: "count", Source: "test", Values: []float64{5}, Gated: true, Threshold: 0.01}))
+	ingestResult(t, db, program("solo", 1, 1, 1, 1e8, "",
+		result.Metric{Name: "fresh", Unit: "count", Source: "test", Cost: result.CostWork, Values: []float64{3}}))
+	srv := serve(t, db)
+	resp, body := get(t, srv.URL, "/compare?a="+commitOf(0)+"&b="+commitOf(1))
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("status %s", resp.Status)
+	}
+	outcomes, cells, counts := compareTable(t, body)
+	byFigure := map[string]int{}
+	for i, r := range cells {
+		byFigure[r[2]] = i
+	}
+	gone, fresh := cells[byFigure["gone"]], cells[byFigure["fresh"]]
+	if outcomes[byFigure["gone"]] != "missing" || gone[4] != "5" || gone[5] != "" || gone[6] != "" {
+		t.Errorf("a figure missing at B: %s %q; want missing, A's 5, B blank", outcomes[byFigure["gone"]], gone)
+	}
+	if i, ok := byFigure["fresh"]; !ok || outcomes[i] != "not_comparable" || fresh[4] != "" || fresh[5] != "3" ||
+		!strings.Contains(fresh[8], "only the change has it") {
+		t.Errorf("a figure only at B: %q (found %v); want a row not compared, A blank, B's 3, saying why", fresh, ok)
+	}
+	byRows := map[string]int{}
+	for _, o := range outcomes {
+		byRows[o]++
+	}
+	if counts["not_comparable"] != byRows["not_comparable"] || counts["missing"] != byRows["missing"] || byRows["not_comparable"] != 1 {
+		t.Errorf("the summary counts %v, the rows %v", counts, byRows)
 	}
 }

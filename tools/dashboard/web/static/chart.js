@@ -16,18 +16,56 @@
     return "rgba(" + (n >> 16) + ", " + ((n >> 8) & 255) + ", " + (n & 255) + ", " + alpha + ")";
   }
   function seconds(time) { return Date.parse(time) / 1000; }
+  // printable is text with what does not show as itself, a control or a
+  // format character (U+202E reverses the text after it), written as its
+  // escape (\u202e), but newline and tab: the lab's one rule
+  // (internal/cli's Printable), by which the server writes its pages'
+  // text too. Every string of the history a script puts in a page goes
+  // through it.
+  var hidden = /[\p{Cc}\p{Cf}]/gu;
+  var named = {"\x07": "\\a", "\b": "\\b", "\f": "\\f", "\r": "\\r", "\v": "\\v"};
+  function hex(n, digits) { return ("0000" + n.toString(16)).slice(-digits); }
+  function printable(text) {
+    return String(text).replace(hidden, function (c) {
+      if (c === "\n" || c === "\t") return c;
+      if (named[c]) return named[c];
+      if (c.charCodeAt(0) < 0x80) return "\\x" + hex(c.charCodeAt(0), 2);
+      var escaped = "";
+      for (var i = 0; i < c.length; i++) escaped += "\\u" + hex(c.charCodeAt(i), 4);
+      return escaped;
+    });
+  }
 
   // Tick labels. SI prefixes (k, M, G, T, P) above a thousand, one prefix
   // for all the labels of an axis, with as many decimals as the step
   // between its ticks needs: 349,700,000 is "349.7 M", never cut.
   var prefixes = [[1e15, "P"], [1e12, "T"], [1e9, "G"], [1e6, "M"], [1e3, "k"]];
   var formats = {};
+  // MAX_DECIMALS: Intl.NumberFormat's most fraction digits everywhere.
+  var MAX_DECIMALS = 20;
   function fixed(v, digits) {
     var f = formats[digits] || (formats[digits] = new Intl.NumberFormat("en", {minimumFractionDigits: digits, maximumFractionDigits: digits}));
     return f.format(v);
   }
+  // decimals is how many decimals write every multiple of step exactly:
+  // none for 250, one for 2.5, four for 0.0025. uPlot's steps are 1, 2,
+  // 2.5 and 5 times a power of ten, so a tick is never rounded to a
+  // neighbour's label (157.5 M is not "158 M").
   function decimals(step) {
-    return Math.max(0, Math.min(6, -Math.floor(Math.log10(step) + 1e-9)));
+    for (var d = 0; d < MAX_DECIMALS; d++) {
+      var scaled = step * Math.pow(10, d);
+      if (Math.abs(scaled - Math.round(scaled)) <= 1e-6 * scaled) return d;
+    }
+    return MAX_DECIMALS;
+  }
+  // exact is v written in full, grouped, with as many decimals as the
+  // shortest text that reads back as v has (JavaScript's own, String(v)):
+  // what a hover says is the value measured, never rounded.
+  function exact(v) {
+    if (!isFinite(v)) return String(v);
+    var m = /^(\d+)(?:\.(\d+))?(?:e([+-]\d+))?$/.exec(String(Math.abs(v)));
+    var digits = m ? (m[2] ? m[2].length : 0) - (m[3] ? Number(m[3]) : 0) : MAX_DECIMALS;
+    return fixed(v, Math.max(0, Math.min(MAX_DECIMALS, digits)));
   }
   function si(v) {
     for (var i = 0; i < prefixes.length; i++) if (Math.abs(v) >= prefixes[i][0]) return prefixes[i];
@@ -94,6 +132,13 @@
     return {space: 90, size: axisSize, values: dateTicks,
       incrs: function (u, i, min, max) { return max - min >= 2 * DAY ? dayIncrs : hourIncrs; }};
   }
+  // timeRange is the time axis' range of a chart of the times xs: one
+  // time a day either side of it (uPlot gives a single time 1000 days, on
+  // its left edge: its day in milliseconds, read as seconds), else uPlot's
+  // own (the times', or the zoom's).
+  function timeRange(xs) {
+    return function (u, min, max) { return xs.length === 1 ? [xs[0] - DAY, xs[0] + DAY] : [min, max]; };
+  }
   // valueTicks labels a value axis: in % (relative), or SI.
   function valueTicks(relative, log) {
     return function (u, ticks, ai, space, step) {
@@ -128,6 +173,6 @@
     };
   }
 
-  window.labChart = {colours: colours, FIT: FIT, DAY: DAY, rgba: rgba, seconds: seconds, percent: percent,
-    siTicks: siTicks, axisSize: axisSize, timeAxis: timeAxis, valueTicks: valueTicks, tzDate: tzDate, range: yRange};
+  window.labChart = {colours: colours, FIT: FIT, DAY: DAY, rgba: rgba, seconds: seconds, printable: printable, percent: percent,
+    siTicks: siTicks, percentTicks: percentTicks, exact: exact, axisSize: axisSize, timeAxis: timeAxis, timeRange: timeRange, valueTicks: valueTicks, tzDate: tzDate, range: yRange};
 })();

@@ -58,12 +58,11 @@
   var figure = document.getElementById("series-chart");
   if (!figure) return;
   var tip = figure.querySelector(".tooltip");
-  var number = new Intl.NumberFormat("en", {maximumFractionDigits: 4});
   function when(seconds) { return new Date(seconds * 1000).toISOString().slice(0, 16).replace("T", " ") + " UTC"; }
   function iso(seconds) { return new Date(Math.round(seconds) * 1000).toISOString().replace(".000Z", "Z"); }
   function element(tag, text, className) {
     var e = document.createElement(tag);
-    if (text != null) e.textContent = text;
+    if (text != null) e.textContent = C.printable(text);
     if (className) e.className = className;
     return e;
   }
@@ -75,7 +74,7 @@
     if (/^\/(?![\/\\])/.test(href)) a.href = href;
     return a;
   }
-  var C = window.labChart, colours = C.colours, rgba = C.rgba, seconds = C.seconds, percent = C.percent;
+  var C = window.labChart, colours = C.colours, rgba = C.rgba, seconds = C.seconds, percent = C.percent, exact = C.exact;
 
   function draw(all) {
     var several = all.length > 1;
@@ -184,12 +183,12 @@
         series.push({label: name + "max", scale: scale, stroke: rgba(colour, 0.35), width: 1, spanGaps: true, points: {show: false}});
         bands.push({series: [3 * k + 3, 3 * k + 2], fill: rgba(colour, 0.15)});
       });
-      var scales = {x: {time: true}};
+      var scales = {x: {time: true, range: C.timeRange(xs)}};
       var axes = [C.timeAxis()];
       (v.relative ? ["%"] : units).forEach(function (unit, i) {
         scales[unit] = v.log ? {distr: 3, log: 10, range: C.range(v)} : {range: C.range(v)};
         var label = v.relative ? "% from the reference" : unit;
-        axes.push({scale: unit, side: i === 0 ? 3 : 1, size: C.axisSize, label: label, labelSize: 20, grid: {show: i === 0},
+        axes.push({scale: unit, side: i === 0 ? 3 : 1, size: C.axisSize, label: C.printable(label), labelSize: 20, grid: {show: i === 0},
           values: C.valueTicks(v.relative, v.log)});
       });
       // Zoom: restored from the address once the chart is drawn, kept in it
@@ -235,8 +234,8 @@
               var unit = " " + s.unit;
               if (several) lines.push(line(s.name, "name"));
               lines.push(line(p.commit + (p.dirty ? " (dirty)" : ""), "commit"),
-                line("median " + number.format(p.median) + unit),
-                line("min–max " + number.format(p.min) + "–" + number.format(p.max) + unit + " (" + p.runs + " runs)"));
+                line("median " + exact(p.median) + unit),
+                line("min–max " + exact(p.min) + "–" + exact(p.max) + unit + " (" + p.runs + " runs)"));
               if (v.relative && refs[k]) lines.push(line(percent(rel(k, p.median)) + " from the reference, " + refs[k].commit.slice(0, 12)));
             });
             lines.splice(several ? 0 : 1, 0, line(when(xs[i])));
@@ -350,8 +349,8 @@
     markers.forEach(function (m) {
       var li = element("li", null, "marker " + m.alert.state);
       li.appendChild(anchor("alert " + m.alert.id, m.alert.page));
-      li.appendChild(document.createTextNode(" " + m.alert.state + ", " + m.alert.kind + " " + m.alert.change + " of " + m.name +
-        ", commits " + m.alert.from.slice(0, 12) + ".." + m.alert.to.slice(0, 12)));
+      li.appendChild(document.createTextNode(C.printable(" " + m.alert.state + ", " + m.alert.kind + " " + m.alert.change + " of " + m.name +
+        ", commits " + m.alert.from.slice(0, 12) + ".." + m.alert.to.slice(0, 12))));
       list.appendChild(li);
     });
     var count = all.reduce(function (n, s) { return n + s.points.length; }, 0);

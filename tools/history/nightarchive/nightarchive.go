@@ -244,6 +244,13 @@ func classify(dir string, e fs.DirEntry) (Night, string) {
 		}
 		return n, ""
 	}
+	if _, merr := os.Lstat(filepath.Join(path, labdir.Marker)); merr == nil {
+		why := fmt.Sprintf("its %s is not a night's archive's", labdir.Marker)
+		if err != nil {
+			why = err.Error()
+		}
+		return Night{}, why
+	}
 	// Unmarked: a night that archived no result holds its run's record
 	// alone, and nothing else is the lab's.
 	names, rerr := readNames(path)

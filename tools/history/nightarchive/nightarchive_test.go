@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"havlak-lab/internal/labdir"
 	"havlak-lab/tools/alert"
 	"havlak-lab/tools/history"
 	"havlak-lab/tools/history/historytest"
@@ -145,6 +146,13 @@ func TestPrune(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(nights, "README"), []byte("mine"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// A report's directory, named as a night.
+	if err := os.MkdirAll(a.path(13), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := labdir.Mark(a.path(13), labdir.Report); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.Symlink(a.path(0), filepath.Join(nights, name(12))); err != nil {
 		t.Fatal(err)
 	}
@@ -191,9 +199,12 @@ func TestPrune(t *testing.T) {
 	var left []string
 	for _, l := range plan.Left {
 		left = append(left, l.Name)
+		if l.Name == name(13) && !strings.Contains(l.Why, "the lab's report directory") {
+			t.Errorf("a report's directory left for %q, want the marker's kind named", l.Why)
+		}
 	}
 	slices.Sort(left)
-	wantLeft := []string{"README", name(12), name(16) + ".tmp", name(17), "notes"}
+	wantLeft := []string{"README", name(12), name(13), name(16) + ".tmp", name(17), "notes"}
 	if slices.Sort(wantLeft); !slices.Equal(left, wantLeft) {
 		t.Errorf("left %v, want %v", left, wantLeft)
 	}

@@ -163,11 +163,7 @@ func parseDSN(dsn string) (engine, error) {
 	return engine{driver: "sqlite", source: source, sqlitePath: path, name: path}, nil
 }
 
-func connect(dsn string) (*DB, error) {
-	e, err := parseDSN(dsn)
-	if err != nil {
-		return nil, err
-	}
+func connect(e engine) (*DB, error) {
 	db, err := sql.Open(e.driver, e.source)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", e.name, err)
@@ -187,7 +183,11 @@ func Create(ctx context.Context, dsn string, access Access) (*DB, error) {
 	if access != Shared && access != Personal {
 		return nil, fmt.Errorf("access %q: want %q or %q", access, Shared, Personal)
 	}
-	d, err := connect(dsn)
+	e, err := parseDSN(dsn)
+	if err != nil {
+		return nil, err
+	}
+	d, err := connect(e)
 	if err != nil {
 		return nil, err
 	}
@@ -231,13 +231,18 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
+	return open(ctx, e)
+}
+
+// open is Open of the database e says, named in messages as e.name.
+func open(ctx context.Context, e engine) (*DB, error) {
 	// SQLite would make an empty file of a mistyped name.
 	if !e.postgres {
 		if _, err := os.Stat(e.sqlitePath); err != nil {
 			return nil, fmt.Errorf("%s: no database (history init makes one): %w", e.name, err)
 		}
 	}
-	d, err := connect(dsn)
+	d, err := connect(e)
 	if err != nil {
 		return nil, err
 	}
@@ -315,6 +320,16 @@ func (d *DB) checkIntegrity(ctx context.Context) error {
 		d.integrityChecked, d.checkedAt = true, at
 		return nil
 	}
+	if err := d.quickCheck(ctx); err != nil {
+		return fmt.Errorf("%w: refused for writing; restore it from a backup (history restore), or history init a new one", err)
+	}
+	d.integrityChecked, d.checkedAt = true, now
+	return nil
+}
+
+// quickCheck runs SQLite's quick check over the whole file: an error,
+// ErrCorrupt naming what it found, when the file is damaged.
+func (d *DB) quickCheck(ctx context.Context) error {
 	rows, err := d.db.QueryContext(ctx, "PRAGMA quick_check(10)")
 	if err != nil {
 		return busy(err)
@@ -334,10 +349,8 @@ func (d *DB) checkIntegrity(ctx context.Context) error {
 		problems = append(problems, busy(err).Error())
 	}
 	if len(problems) > 0 {
-		return fmt.Errorf("%s %w (PRAGMA quick_check: %s): refused for writing; restore it from a copy, or history init a new one",
-			d.name, ErrCorrupt, strings.Join(problems, "; "))
+		return fmt.Errorf("%s %w (PRAGMA quick_check: %s)", d.name, ErrCorrupt, strings.Join(problems, "; "))
 	}
-	d.integrityChecked, d.checkedAt = true, now
 	return nil
 }
 

@@ -35,6 +35,7 @@ func checkEngine(t *testing.T, newDSN func(t *testing.T) string) {
 	t.Run("a database from before users", func(t *testing.T) { checkMigrationToUsers(t, newDSN(t)) })
 	t.Run("a database from before the indexes", func(t *testing.T) { checkMigrationToIndexes(t, newDSN(t)) })
 	t.Run("function series", func(t *testing.T) { checkFunctionSeries(t, newDSN(t)) })
+	t.Run("backup and restore", func(t *testing.T) { checkBackupRestore(t, newDSN) })
 }
 
 func TestSQLite(t *testing.T) {

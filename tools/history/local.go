@@ -3,7 +3,10 @@ package history
 import (
 	"os"
 	"path/filepath"
+	"strings"
+	"time"
 
+	"havlak-lab/internal/gitwork"
 	"havlak-lab/internal/labcache"
 )
 
@@ -24,7 +27,37 @@ const (
 	// (labdir.NightArchive). The dashboard serves them from there
 	// (--archive).
 	NightsDir = "nights"
+	// nightStamp is the layout of the time in a night's name (NightName).
+	nightStamp = "20060102T150405Z"
 )
+
+// NightName is the name, in NightsDir, of the night that started then at
+// commit: its time in UTC to the second and its commit's short name
+// (gitwork.Short, "unknown" for none), 20261106T020000Z-0123456789ab. The
+// names sort as the nights ran.
+func NightName(started time.Time, commit string) string {
+	return started.UTC().Format(nightStamp) + "-" + gitwork.Short(commit)
+}
+
+// ParseNightName reads a name NightName made: when the night started and
+// its commit's short name. Any other name, a temporary one beside a night
+// (NIGHT.tmp) say, is false.
+func ParseNightName(name string) (started time.Time, commit string, ok bool) {
+	stamp, commit, found := strings.Cut(name, "-")
+	if !found || commit == "" {
+		return time.Time{}, "", false
+	}
+	for _, c := range commit {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+			return time.Time{}, "", false
+		}
+	}
+	started, err := time.Parse(nightStamp, stamp)
+	if err != nil || started.Format(nightStamp) != stamp {
+		return time.Time{}, "", false
+	}
+	return started, commit, true
+}
 
 // LocalDir is the local history's directory: $HAVLAK_LAB_HISTORY_DIR, else
 // history in the lab's cache directory.

@@ -190,3 +190,27 @@ func (g goneOutputs) OpenFile(name string) (io.ReadCloser, error) {
 func (g goneOutputs) Path(name string) string { return g.source + ":" + name }
 
 func (g goneOutputs) Close() error { return nil }
+
+// Sources calls fn with where the results' files were ingested from
+// (Stored.Source), each once and in no order: the nights of the archive
+// that a prune keeps (tools/history/nightarchive).
+func (d *DB) Sources(ctx context.Context, fn func(source string) error) error {
+	rows, err := d.db.QueryContext(ctx, selectSources)
+	if err != nil {
+		return fmt.Errorf("%s: %w", d.name, busy(err))
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var source string
+		if err := rows.Scan(&source); err != nil {
+			return fmt.Errorf("%s: %w", d.name, err)
+		}
+		if err := fn(source); err != nil {
+			return err
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("%s: %w", d.name, busy(err))
+	}
+	return nil
+}

@@ -376,6 +376,13 @@ const (
 	selectEnvironment = `SELECT hostname, cpu_model, cores, go_version, compilation_mode
 		FROM environments WHERE env_key = ?`
 	countResults = `SELECT COUNT(*) FROM results`
+	// selectSources returns where the results' files were ingested from,
+	// each once (Sources: a prune of the archive keeps the nights there).
+	selectSources = `SELECT DISTINCT source_uri FROM results`
+	// countTables counts a PostgreSQL database's own tables: a restore
+	// (Restore) replaces a database that has any only when told to.
+	countTables = `SELECT COUNT(*) FROM information_schema.tables
+		WHERE table_schema NOT IN ('pg_catalog', 'information_schema')`
 
 	updateSchemaVersion = `UPDATE history_meta SET value = ? WHERE key = 'schema_version'`
 

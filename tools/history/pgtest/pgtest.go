@@ -34,6 +34,10 @@ func envOr(key, fallback string) string {
 	return fallback
 }
 
+// Bin is the directory of the PostgreSQL programs the tests run: the
+// server's, and the client programs of its version (pg_dump, pg_restore).
+func Bin() string { return pgBin }
+
 // A Server is a running PostgreSQL server.
 type Server struct {
 	Port int

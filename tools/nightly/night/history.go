@@ -263,9 +263,9 @@ func completeArchive(dir string, found []result.Found, zips []string) error {
 }
 
 // nightDir is the history's directory of the night that started then at
-// commit: nights/20261106T020000Z-COMMIT ("unknown" for no commit).
+// commit (history.NightName).
 func (n *night) nightDir(started time.Time, commit string) string {
-	return filepath.Join(n.history.dir, history.NightsDir, started.UTC().Format("20060102T150405Z")+"-"+gitwork.Short(commit))
+	return filepath.Join(n.history.dir, history.NightsDir, history.NightName(started, commit))
 }
 
 // archiveReport keeps tonight's report with tonight's archived results,

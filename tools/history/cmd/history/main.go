@@ -7,6 +7,9 @@
 //	history series DSN [--benchmark B] [--figure F] [--workload W] [--env KEY]
 //	history export DSN --format F [--benchmark B] [--figure F] [--workload W] [--env KEY] [--commit C] [--limit N] [-o FILE]
 //	history alerts DSN [list|show|ACTION ...] (alerts.go; tools/alert.Rules)
+//	history prune DSN --history-dir DIR --keep-nights N [--max-age-days D] [--dry-run] [-v]
+//	history backup DSN FILE [--postgres-bin DIR]
+//	history restore DSN FILE [--replace] [--postgres-bin DIR]
 //
 // DSN is an SQLite file (PATH or sqlite:PATH) or postgres://.... init
 // makes the tables: a shared database (the default) takes only results of
@@ -18,7 +21,11 @@
 // on stdout, and exit 1 when a result was refused. series prints the
 // selected series, a table per series and a row per result. export writes
 // the selected results in another tool's format (tools/exports.Formats) to
-// FILE, atomically, or stdout.
+// FILE, atomically, or stdout. prune removes the nights of the archive
+// that its policy does not keep (tools/history/nightarchive; --dry-run
+// says which it would), backup writes a copy of the database to FILE,
+// atomically, and restore makes the database at DSN the backup's history,
+// over one that holds anything only with --replace (keep.go).
 //
 // Paths are relative to where `bazel run` was typed. Exit status: 1 for a
 // refused result or a failed step, 2 for bad usage.
@@ -61,7 +68,7 @@ var usage = `usage:
   history backfill DSN ARTIFACTS_ROOT
   history series DSN [--benchmark B] [--figure F] [--workload W] [--env KEY]
 ` + exportUsage + `
-  history alerts DSN [list|show|` + alert.ActionsUsage() + ` ...] (history alerts -h)
+  history alerts DSN [list|show|` + alert.ActionsUsage() + ` ...] (history alerts -h)` + keepUsage + `
 DSN: an SQLite file (PATH or sqlite:PATH) or postgres://USER@HOST:PORT/DATABASE`
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -137,6 +144,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return runExport(ctx, fs, args[1:], stdout)
 	case "alerts":
 		return runAlerts(ctx, args[1:], stdout, stderr)
+	case "prune":
+		return runPrune(ctx, fs, args[1:], stdout)
+	case "backup":
+		return runBackup(ctx, fs, args[1:], stdout)
+	case "restore":
+		return runRestore(ctx, fs, args[1:], stdout)
 	}
 	return cli.Usagef("unknown subcommand %q\n%s", args[0], usage)
 }

@@ -49,6 +49,7 @@ func RecordNight(dir string, n int, promoted bool) (string, error) {
 		return "", err
 	}
 	at := NightTime(n)
-	r := &runrecord.Record{Started: at, Finished: at.Add(time.Hour), Status: runrecord.Passed, Promoted: promoted}
+	r := &runrecord.Record{Started: at, Finished: at.Add(time.Hour), Status: runrecord.Passed, Promoted: promoted,
+		ChangePoints: runrecord.ChangePointsOn}
 	return night, runrecord.Write(filepath.Join(night, runrecord.FileName), r)
 }

@@ -590,7 +590,7 @@ func (c *checker) check(baseCommit string) (*summary.Summary, check.Plan, error)
 // as measured: information beside the verdict. What cannot be said is a
 // problem of the summary and a line of the log, failing nothing.
 func (c *checker) attribute(s *summary.Summary, baseCommit string, base, change map[string]check.Measured) []check.Attributed {
-	attributed, err := check.Attribute(s, base, change, func() (*attribution.Diff, error) { return check.ChangeDiff(c.repo, baseCommit) })
+	attributed, err := check.Attribute(s, base, change, attribution.NewSource(c.repo, baseCommit, ""))
 	if err != nil {
 		s.Problems = append(s.Problems, err.Error())
 		fmt.Fprintf(c.log, "perfcheck: where the figures went, not all said: %v\n", err)

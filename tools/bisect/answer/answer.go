@@ -51,7 +51,7 @@ type Answer struct {
 	// ParentLines and FirstBadLines are the line counts of the first run
 	// of Parent and of FirstBad (package linecounts), nil when they could
 	// not be kept; GoProgram says the program is a Go one (as
-	// attribution.FigureWeight weighs a figure). In memory only, for an
+	// attribution.Attribute weighs a figure). In memory only, for an
 	// attribution of the change to the first bad commit's lines: not
 	// written.
 	ParentLines, FirstBadLines *linecounts.File `json:"-"`

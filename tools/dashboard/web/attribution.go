@@ -199,19 +199,6 @@ func (s *Server) attributionOf(ctx context.Context, id, base, figure string) (*a
 	if figure == "" {
 		figure = cachegrind.GatedMetric(goProgram)
 	}
-	weight, err := figureWeight(figure, goProgram)
-	if err == nil && weight.NeedsCache && !cache {
-		err = fmt.Errorf("%s needs the cache simulation's events, which %s's line counts have not (Ir alone)", figure,
-			map[bool]string{true: "B", false: "A"}[counts[0].Cache])
-	}
-	if err != nil {
-		figures := strings.Join(attributable(rb, cache), ", ")
-		if figures == "" {
-			figures = "none of B's figures"
-		}
-		return nil, &requestError{http.StatusBadRequest, fmt.Sprintf("%v; these results' line counts attribute %s, or one of Cachegrind's events: %s",
-			err, figures, strings.Join(cacheEvents(cache), " "))}
-	}
 	page := &attributionPage{Benchmark: rb.Benchmark.Name, Figure: figure,
 		A:           attributionSide{ID: base, Commit: ra.Environment.Source.Commit, Started: ra.Environment.Started},
 		B:           attributionSide{ID: id, Commit: rb.Environment.Source.Commit, Started: rb.Environment.Started},
@@ -220,29 +207,30 @@ func (s *Server) attributionOf(ctx context.Context, id, base, figure string) (*a
 	for _, f := range attributable(rb, cache) {
 		page.Figures = append(page.Figures, figureChoice{Name: f, Link: attributionLink(id, base, f), Current: f == figure})
 	}
-	repo, diff, why := s.commitsDiff(page.A.Commit, page.B.Commit)
+	repo, src, why := s.commitsChange(page.A.Commit, page.B.Commit)
 	page.NoSource = why
-	a, err := attribution.Attribute(counts[0], counts[1], diff, weight)
+	a, err := attribution.Attribute(counts[0], counts[1], src, figure, goProgram)
+	var wrong *attribution.FigureError
+	if errors.As(err, &wrong) {
+		figures := strings.Join(attributable(rb, cache), ", ")
+		if figures == "" {
+			figures = "none of B's figures"
+		}
+		return nil, &requestError{http.StatusBadRequest, fmt.Sprintf("%v; these results' line counts attribute %s, or one of Cachegrind's events: %s",
+			err, figures, strings.Join(cacheEvents(cache), " "))}
+	}
 	if err != nil {
 		return nil, &requestError{http.StatusNotFound, fmt.Sprintf("%s of %s cannot be attributed: %v", figure, page.Benchmark, err)}
 	}
+	var diff *attribution.Diff
+	if src != nil {
+		diff, _ = src.Diff() // read without error: commitsChange read it
+	}
 	page.fill(a, diff != nil)
 	if diff != nil {
-		page.Sources = attrSources(repo, page.B.Commit, a, diff, counts, weight)
+		page.Sources = attrSources(repo, page.B.Commit, a, diff, counts)
 	}
 	return page, nil
-}
-
-// figureWeight is how figure, one of Cachegrind's figures or events,
-// weighs a line's events.
-func figureWeight(figure string, goProgram bool) (attribution.Weight, error) {
-	if cachegrind.Explains(figure) {
-		return attribution.FigureWeight(figure, goProgram)
-	}
-	if w, err := attribution.EventWeight(figure); err == nil {
-		return w, nil
-	}
-	return attribution.Weight{}, fmt.Errorf("%q is not a figure of Cachegrind's", figure)
 }
 
 // attributable are r's figures that line counts split, those of the
@@ -304,10 +292,11 @@ func (s *Server) readLineCounts(st *history.Stored) (*linecounts.File, error) {
 // 64 hex digits, nothing git could take for an option or a path.
 var fullCommit = regexp.MustCompile(`^(?:[0-9a-f]{40}|[0-9a-f]{64})$`)
 
-// commitsDiff is the diff of the lab's checkout (Options.Repo) between
-// the results' commits, or why there is none (naming the checkout, which
-// a reader not signed in sees as its last name: pagetext.go).
-func (s *Server) commitsDiff(base, change string) (gitwork.Repo, *attribution.Diff, string) {
+// commitsChange is the change of the lab's checkout (Options.Repo)
+// between the results' commits, its diff read, or why there is none
+// (naming the checkout, which a reader not signed in sees as its last
+// name: pagetext.go).
+func (s *Server) commitsChange(base, change string) (gitwork.Repo, *attribution.Source, string) {
 	if s.opts.Repo == "" {
 		return "", nil, "The source, the change's diff and the split between the change's lines and the rest need the lab's checkout: " +
 			"start the dashboard with --repo DIR. Lines are shown by file:line only."
@@ -321,16 +310,12 @@ func (s *Server) commitsDiff(base, change string) (gitwork.Repo, *attribution.Di
 			return "", nil, fmt.Sprintf("%s's commit %s is not in the checkout %s (fetch it): the source is not shown.", c.name, c.commit, s.opts.Repo)
 		}
 	}
-	data, err := repo.OutputLimited(attribution.MaxDiffBytes, "-c", "core.quotePath=true", "diff", "--no-color", "--no-ext-diff",
-		"--no-textconv", "--no-relative", "--src-prefix=a/", "--dst-prefix=b/", "--find-renames", base, change, "--")
-	if err == nil {
-		var d *attribution.Diff
-		if d, err = attribution.ParseDiff(data); err == nil {
-			return repo, d, ""
-		}
+	src := attribution.NewSource(repo, base, change)
+	if _, err := src.Diff(); err != nil {
+		s.logf("attribution: the diff %s..%s: %v", base, change, err)
+		return "", nil, "The diff between the commits could not be read (the server's log says why): the source is not shown."
 	}
-	s.logf("attribution: the diff %s..%s: %v", base, change, err)
-	return "", nil, "The diff between the commits could not be read (the server's log says why): the source is not shown."
+	return repo, src, ""
 }
 
 // fill fills the page's counts from a: the parts (with a diff only:
@@ -404,7 +389,7 @@ func sourcePath(file string) bool {
 // checkout at the change's commit, each line with both sides' counts, the
 // base's lines the change removed in their place.
 func attrSources(repo gitwork.Repo, commit string, a *attribution.Attribution, d *attribution.Diff,
-	counts [2]*linecounts.File, w attribution.Weight) []sourceFile {
+	counts [2]*linecounts.File) []sourceFile {
 	anchors := map[string][]uint64{}
 	var files []string
 	shown := 0
@@ -426,7 +411,7 @@ func attrSources(repo gitwork.Repo, commit string, a *attribution.Attribution, d
 	}
 	var out []sourceFile
 	for _, file := range files {
-		out = append(out, sourceOf(repo, commit, file, anchors[file], d, counts, w))
+		out = append(out, sourceOf(repo, commit, file, anchors[file], a, d, counts))
 	}
 	return out
 }
@@ -448,8 +433,8 @@ func pairedBefore(d *attribution.Diff, file string, n uint64) (uint64, bool) {
 }
 
 // sourceOf is file's source around the lines at.
-func sourceOf(repo gitwork.Repo, commit, file string, at []uint64, d *attribution.Diff,
-	counts [2]*linecounts.File, w attribution.Weight) sourceFile {
+func sourceOf(repo gitwork.Repo, commit, file string, at []uint64, a *attribution.Attribution, d *attribution.Diff,
+	counts [2]*linecounts.File) sourceFile {
 	sf := sourceFile{File: file}
 	data, err := repo.OutputLimited(maxSourceBytes, "cat-file", "blob", commit+":"+file)
 	switch {
@@ -462,10 +447,10 @@ func sourceOf(repo gitwork.Repo, commit, file string, at []uint64, d *attributio
 	}
 	text := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
 	baseFile, _, _ := d.BaseOf(file, 1)
-	changeSums := attribution.LineSums(counts[1], file, w)
+	changeSums := a.LineSums(counts[1], file)
 	var baseSums map[uint64]uint64
 	if baseFile != "" {
-		baseSums = attribution.LineSums(counts[0], baseFile, w)
+		baseSums = a.LineSums(counts[0], baseFile)
 	}
 	top := map[uint64]bool{}
 	var show []uint64 // the lines shown, in order

@@ -123,7 +123,7 @@ func changeFunctions(s history.Series, cp changepoint.ChangePoint) string {
 
 // commitLines says how much of the bisected figure's move from the first
 // bad commit's parent to it is in the lines that commit added or edited
-// (attribution.Attribute with the commit's diff, in checkout), and which
+// (attribution.Attribute with the commit as the change, in checkout), and which
 // of them moved it most: "" when the answer kept no line counts or its
 // figure is not counted per line, else "; in the first bad commit's
 // lines: S of its ±N (FILE:LINE ±N, ...)" or why it could not say.
@@ -134,19 +134,8 @@ func commitLines(checkout string, b *answer.Answer) string {
 	fail := func(err error) string {
 		return "; the first bad commit's lines could not be attributed: " + numfmt.Cut(err.Error(), movedErrorRunes)
 	}
-	data, err := gitwork.Repo(checkout).OutputLimited(attribution.MaxDiffBytes, attribution.GitDiffArgs(b.Parent.Commit, b.FirstBad.Commit)...)
-	if err != nil {
-		return fail(err)
-	}
-	d, err := attribution.ParseDiff(data)
-	if err != nil {
-		return fail(err)
-	}
-	w, err := attribution.FigureWeight(b.Figure, b.GoProgram)
-	if err != nil {
-		return fail(err)
-	}
-	a, err := attribution.Attribute(b.ParentLines, b.FirstBadLines, d, w)
+	src := attribution.NewSource(gitwork.Repo(checkout), b.Parent.Commit, b.FirstBad.Commit)
+	a, err := attribution.Attribute(b.ParentLines, b.FirstBadLines, src, b.Figure, b.GoProgram)
 	if err != nil {
 		return fail(err)
 	}

@@ -1,17 +1,13 @@
 package check
 
 import (
-	"bytes"
 	"cmp"
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"slices"
-	"strconv"
 	"strings"
 
-	"havlak-lab/internal/gitwork"
 	"havlak-lab/internal/markdown"
 	"havlak-lab/internal/numfmt"
 	"havlak-lab/tools/perf/cachegrind"
@@ -58,78 +54,16 @@ const (
 	// mixedMoves: parts that moved against each other by more than this,
 	// the sum of their moves over the whole's, are shown as counts.
 	mixedMoves = 1.25
-	// maxUntracked bounds an untracked file the diff takes as added: a
-	// source file is kilobytes.
-	maxUntracked = 1 << 20
 )
-
-// ChangeDiff is the change's diff against the base, as the check measured
-// it: git diff of the base's commit against the change's checkout (its
-// commits and its uncommitted edits), in git's own spelling whatever the
-// user's settings, and each file git does not track yet but would (what
-// the check's reach counts as changed) as a file the change added;
-// bounded as attribution.ParseDiff bounds a diff.
-func ChangeDiff(repo gitwork.Repo, baseCommit string) (*attribution.Diff, error) {
-	data, err := repo.OutputLimited(attribution.MaxDiffBytes, attribution.GitDiffArgs(baseCommit)...)
-	if err != nil {
-		return nil, err
-	}
-	untracked, err := repo.Files("--others", "--exclude-standard")
-	if err != nil {
-		return nil, err
-	}
-	if data, err = addUntracked(data, string(repo), untracked); err != nil {
-		return nil, err
-	}
-	d, err := attribution.ParseDiff(data)
-	if err != nil {
-		return nil, fmt.Errorf("the change's diff: %w", err)
-	}
-	return d, nil
-}
-
-// addUntracked adds to a diff each of files, untracked files of the
-// checkout dir, as added: a regular file of at most maxUntracked bytes
-// and no NUL byte (source), read inside dir only (os.Root); the others,
-// a link among them, are left out, as is any past attribution.MaxDiffBytes
-// in all.
-func addUntracked(diff []byte, dir string, files []string) ([]byte, error) {
-	if len(files) == 0 {
-		return diff, nil
-	}
-	root, err := os.OpenRoot(dir)
-	if err != nil {
-		return nil, err
-	}
-	defer root.Close()
-	out := bytes.NewBuffer(diff)
-	for _, name := range files {
-		info, err := root.Lstat(name)
-		if err != nil || !info.Mode().IsRegular() || info.Size() > maxUntracked || out.Len()+2*int(info.Size())+3*len(name)+100 > attribution.MaxDiffBytes {
-			continue
-		}
-		data, err := root.ReadFile(name)
-		if err != nil || len(data) == 0 || len(data) > maxUntracked || bytes.IndexByte(data, 0) >= 0 {
-			continue
-		}
-		lines := strings.SplitAfter(strings.TrimSuffix(string(data), "\n"), "\n")
-		fmt.Fprintf(out, "diff --git %s %s\nnew file mode 100644\n--- /dev/null\n+++ %s\n@@ -0,0 +1,%d @@\n",
-			strconv.Quote("a/"+name), strconv.Quote("b/"+name), strconv.Quote("b/"+name), len(lines))
-		for _, line := range lines {
-			out.WriteString("+" + strings.TrimSuffix(line, "\n") + "\n")
-		}
-	}
-	return out.Bytes(), nil
-}
 
 // Attribute says where the change of each regressed or improved gated
 // figure of s's benchmarks went that Cachegrind counts per line
-// (attribution.FigureWeight), when both sides kept their line counts
-// (linecounts.Open), with the change's diff: diff is called once, when a
-// figure needs it. A benchmark whose sides kept none is left out, saying
+// (cachegrind.Explains), when both sides kept their line counts
+// (linecounts.Open), with the change src (its diff read once, when a
+// figure needs it). A benchmark whose sides kept none is left out, saying
 // nothing; what could not be read or split is the error, beside the
 // attributions that could, and fails nothing.
-func Attribute(s *summary.Summary, base, change map[string]Measured, diff func() (*attribution.Diff, error)) ([]Attributed, error) {
+func Attribute(s *summary.Summary, base, change map[string]Measured, src *attribution.Source) ([]Attributed, error) {
 	var out []Attributed
 	var errs []error
 	var d *attribution.Diff
@@ -159,13 +93,13 @@ func Attribute(s *summary.Summary, base, change map[string]Measured, diff func()
 			continue
 		}
 		if d == nil {
-			if d, err = diff(); err != nil {
+			if d, err = src.Diff(); err != nil {
 				return out, errors.Join(append(errs, fmt.Errorf("where the figures went: %w", err))...)
 			}
 		}
 		goProgram := cachegrind.CountsGoProgram(change[b.Name].Result)
 		for _, figure := range figures {
-			a, err := attributeFigure(sides[0], sides[1], d, figure, goProgram)
+			a, err := attribution.Attribute(sides[0], sides[1], src, figure, goProgram)
 			if err != nil {
 				errs = append(errs, fmt.Errorf("%s: where %s went: %w", b.Name, figure, err))
 				continue
@@ -174,15 +108,6 @@ func Attribute(s *summary.Summary, base, change map[string]Measured, diff func()
 		}
 	}
 	return out, errors.Join(errs...)
-}
-
-// attributeFigure splits figure's change from base to change.
-func attributeFigure(base, change *linecounts.File, d *attribution.Diff, figure string, goProgram bool) (*attribution.Attribution, error) {
-	w, err := attribution.FigureWeight(figure, goProgram)
-	if err != nil {
-		return nil, err
-	}
-	return attribution.Attribute(base, change, d, w)
 }
 
 // excerpt are the lines of the change's own code that moved a's figure

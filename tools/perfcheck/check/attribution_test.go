@@ -1,11 +1,6 @@
 package check
 
 import (
-	"errors"
-	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -116,9 +111,14 @@ toolchain:memcpy.S 0 memcpy 5200
 `
 )
 
-// parsed gives the diff text is, as Attribute asks for it.
-func parsed(text string) func() (*attribution.Diff, error) {
-	return func() (*attribution.Diff, error) { return attribution.ParseDiff([]byte(text)) }
+// parsed is the change the diff text says.
+func parsed(text string) *attribution.Source {
+	return attribution.PatchSource([]byte(text))
+}
+
+// unreadable is a change whose diff cannot be read: what it says when asked.
+func unreadable() *attribution.Source {
+	return attribution.NewSource(gitwork.Repo("/nonexistent/checkout"), "HEAD", "")
 }
 
 // Extra work in the lines a change added is attributed to them, with
@@ -161,8 +161,7 @@ func TestAttributeExtraWork(t *testing.T) {
 	}
 
 	// Nothing moved: nothing to attribute, and no diff asked for.
-	none := func() (*attribution.Diff, error) { return nil, errors.New("not asked") }
-	if attributed, err := Attribute(compareSides(t, base, base), base, base, none); err != nil || len(attributed) != 0 {
+	if attributed, err := Attribute(compareSides(t, base, base), base, base, unreadable()); err != nil || len(attributed) != 0 {
 		t.Errorf("nothing moved: %+v, %v", attributed, err)
 	}
 }
@@ -286,8 +285,8 @@ func TestAttributeWithoutLineCounts(t *testing.T) {
 	if len(attributed) != 1 || attributed[0].Benchmark != "kept" || err == nil || !strings.Contains(err.Error(), "broken: where its figures went") || strings.Contains(err.Error(), "none") {
 		t.Errorf("%+v, %v: want kept's attribution, broken's error, nothing of none", attributed, err)
 	}
-	attributed, err = Attribute(s, base, change, func() (*attribution.Diff, error) { return nil, errors.New("no diff") })
-	if len(attributed) != 0 || err == nil || !strings.Contains(err.Error(), "where the figures went: no diff") {
+	attributed, err = Attribute(s, base, change, unreadable())
+	if len(attributed) != 0 || err == nil || !strings.Contains(err.Error(), "where the figures went: ") {
 		t.Errorf("no diff: %+v, %v", attributed, err)
 	}
 }
@@ -326,71 +325,6 @@ func TestCommentSaysWhereItWent(t *testing.T) {
 	WriteComment(&b, s, plan, summary.Pair{}, CommentLimit)
 	if n := len(b.String()); n > CommentLimit || !strings.Contains(b.String(), "more (the results' line counts have them all)") {
 		t.Errorf("a comment of %d bytes for 201 attributions", n)
-	}
-}
-
-// The change's diff is git's of the base against the checkout, edits not
-// yet committed included, whatever the user's settings.
-func TestChangeDiff(t *testing.T) {
-	dir := t.TempDir()
-	git := func(args ...string) {
-		t.Helper()
-		cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=lab", "-c", "user.email=lab@localhost"}, args...)...)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
-	write := func(name, text string) {
-		t.Helper()
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	git("init", "-q")
-	git("config", "diff.noprefix", "true") // the user's: no a/ and b/
-	write("cc/p/a.cc", "a\nb\nc\n")
-	write("go/p/b.go", "x\n")
-	git("add", ".")
-	git("commit", "-q", "-m", "base")
-	base, err := gitwork.Repo(dir).Commit("base", "HEAD")
-	if err != nil {
-		t.Fatal(err)
-	}
-	write("cc/p/a.cc", "a\nnew\nb\nc\n")
-	git("commit", "-q", "-am", "change")
-	write("go/p/b.go", "x\ny\n") // not committed
-	// Untracked: a source file, added; a binary, a link out of the
-	// checkout and an ignored file, left out.
-	write("cc/p/new file.cc", "int f() {\r\n  return 1;\r\n}")
-	write("cc/p/blob.bin", "a\x00b")
-	if err := os.Symlink("/etc/hostname", filepath.Join(dir, "cc/p/link.cc")); err != nil {
-		t.Fatal(err)
-	}
-	write(".gitignore", "*.o\n")
-	write("cc/p/a.o", "object\n")
-	d, err := ChangeDiff(gitwork.Repo(dir), base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := fmt.Sprint(d.Files()); got != "[cc/p/a.cc go/p/b.go .gitignore cc/p/new file.cc]" {
-		t.Errorf("files %s", got)
-	}
-	for line, want := range []string{1: "int f() {", 2: "  return 1;", 3: "}"} {
-		if text, ok := d.Text("cc/p/new file.cc", uint64(line), 0); line > 0 && (text != want || !ok) {
-			t.Errorf("cc/p/new file.cc:%d: %q, %v; want %q", line, text, ok, want)
-		}
-	}
-	if text, ok := d.Text("cc/p/a.cc", 2, 0); text != "new" || !ok {
-		t.Errorf("cc/p/a.cc:2: %q, %v", text, ok)
-	}
-	if text, ok := d.Text("go/p/b.go", 2, 0); text != "y" || !ok {
-		t.Errorf("go/p/b.go:2, not committed: %q, %v", text, ok)
-	}
-	if _, err := ChangeDiff(gitwork.Repo(dir), "no-such-commit"); err == nil {
-		t.Error("a base that is no commit: no error")
 	}
 }
 

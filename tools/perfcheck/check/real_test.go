@@ -88,7 +88,7 @@ func realCount(t *testing.T, dir, source string) Measured {
 }
 
 // realDiff is diff -u's diff of two sides' prog.cc, as git names them.
-func realDiff(t *testing.T, base, change string) func() (*attribution.Diff, error) {
+func realDiff(t *testing.T, base, change string) *attribution.Source {
 	t.Helper()
 	out, err := exec.Command("diff", "-u", "--label", "a/prog.cc", "--label", "b/prog.cc",
 		filepath.Join(base, "prog.cc"), filepath.Join(change, "prog.cc")).Output()
@@ -96,7 +96,7 @@ func realDiff(t *testing.T, base, change string) func() (*attribution.Diff, erro
 	if !errors.As(err, &exit) || exit.ExitCode() != 1 {
 		t.Fatalf("diff -u: %v, want exit status 1 (the files differ)", err)
 	}
-	return func() (*attribution.Diff, error) { return attribution.ParseDiff(out) }
+	return attribution.PatchSource(out)
 }
 
 // The check's comment on a real program with a real change, counted by

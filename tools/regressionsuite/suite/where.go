@@ -2,13 +2,11 @@ package suite
 
 import (
 	"errors"
-	"fmt"
 
 	"havlak-lab/internal/gitwork"
 	"havlak-lab/internal/numfmt"
 	"havlak-lab/tools/perf/cachegrind"
 	"havlak-lab/tools/perf/cachegrind/attribution"
-	"havlak-lab/tools/perfcheck/check"
 )
 
 // A Where is where a case's change of one figure of one benchmark went,
@@ -64,27 +62,25 @@ func figureToAttribute(c Case, goProgram bool) string {
 }
 
 // where attributes each benchmark's figure of case c from the base's line
-// counts to the change's, against the patched checkout's diff from the
-// base (check.ChangeDiff: the perf check's own): one Where per benchmark,
-// in the case's order.
+// counts to the change's, against the patched checkout as a change of the
+// base (the perf check's change): one Where per benchmark, in the case's
+// order.
 func (r *Runner) where(c Case, change map[string]measured) []Where {
-	diff, diffErr := check.ChangeDiff(gitwork.Repo(r.Scratch), r.base)
+	src := attribution.NewSource(gitwork.Repo(r.Scratch), r.base, "")
 	var out []Where
 	for _, b := range c.Benchmarks {
 		base, after := r.baseLines[b], change[b]
 		w := Where{Benchmark: b, Figure: figureToAttribute(c, after.goProgram)}
-		weight, err := attribution.FigureWeight(w.Figure, after.goProgram)
+		var err error
 		switch {
-		case err != nil:
+		case !cachegrind.Explains(w.Figure):
 			// A figure Cachegrind does not count per line (allocations,
 			// system calls): nothing to attribute.
 			continue
 		case base == nil || after.lines == nil:
 			err = errors.New("a side kept no line counts")
-		case diffErr != nil:
-			err = fmt.Errorf("the patch's diff: %w", diffErr)
 		default:
-			w.Attribution, err = attribution.Attribute(base, after.lines, diff, weight)
+			w.Attribution, err = attribution.Attribute(base, after.lines, src, w.Figure, after.goProgram)
 		}
 		if err != nil {
 			w.Err = err.Error()

@@ -1,6 +1,6 @@
 // Package attribution splits the change of a Cachegrind figure between two
 // runs, a base and a change, by where it happened, from the runs' counts
-// per line (package linecounts) and the change's diff (ParseDiff): did
+// per line (package linecounts) and the change's diff (Source): did
 // the change's own lines do it? It is the one owner of that split; the
 // perf check's comment, the dashboard and the nightly show what it says.
 //
@@ -100,9 +100,9 @@ type Weight struct {
 	NeedsCache bool
 }
 
-// FigureWeight is the weight of figure, a name of cachegrind's Metrics or
+// figureWeight is the weight of figure, a name of cachegrind's Metrics or
 // CacheMetrics, as that figure counts it for a Go program or another.
-func FigureWeight(figure string, goProgram bool) (Weight, error) {
+func figureWeight(figure string, goProgram bool) (Weight, error) {
 	value, own, err := cachegrind.FigureEvents(figure, goProgram)
 	if err != nil {
 		return Weight{}, err
@@ -111,9 +111,9 @@ func FigureWeight(figure string, goProgram bool) (Weight, error) {
 	return Weight{Name: figure, Value: value, LeaveOutGoRuntime: own, NeedsCache: needsCache}, nil
 }
 
-// EventWeight is the weight of one of Cachegrind's events ("Ir", "D1mr",
+// eventWeight is the weight of one of Cachegrind's events ("Ir", "D1mr",
 // ...: cachegrind.CacheEvents), every function counted.
-func EventWeight(event string) (Weight, error) {
+func eventWeight(event string) (Weight, error) {
 	i := slices.Index(cachegrind.CacheEvents[:], event)
 	if i < 0 {
 		return Weight{}, fmt.Errorf("event %q: Cachegrind's are %s", event, strings.Join(cachegrind.CacheEvents[:], " "))
@@ -135,6 +135,8 @@ type Attribution struct {
 	// Functions are the functions whose counts changed, largest change
 	// first.
 	Functions []FunctionDelta
+	// weight is how it counted a line (LineSums counts so too).
+	weight Weight
 }
 
 // Sums are one part's counts on each side.
@@ -167,9 +169,9 @@ type FunctionDelta struct {
 // maxSum keeps every sum and difference in an int64.
 const maxSum = math.MaxInt64
 
-// Attribute splits w's change from base to change, whose sources differ
+// attribute splits w's change from base to change, whose sources differ
 // by d (nil: by nothing), into the parts.
-func Attribute(base, change *linecounts.File, d *Diff, w Weight) (*Attribution, error) {
+func attribute(base, change *linecounts.File, d *Diff, w Weight) (*Attribution, error) {
 	if w.NeedsCache && (!base.Cache || !change.Cache) {
 		return nil, fmt.Errorf("%s: needs the cache simulation's events, which a run without it has not", w.Name)
 	}
@@ -179,7 +181,7 @@ func Attribute(base, change *linecounts.File, d *Diff, w Weight) (*Attribution, 
 	a := &attributor{d: d, w: w, edited: map[string]bool{}, lines: map[lineKey]*Sums{}, functions: map[string]*Sums{}}
 	a.findEdited(base, baseSide)
 	a.findEdited(change, changeSide)
-	out := &Attribution{Weight: w.Name}
+	out := &Attribution{Weight: w.Name, weight: w}
 	for _, s := range []side{baseSide, changeSide} {
 		f := map[side]*linecounts.File{baseSide: base, changeSide: change}[s]
 		for _, r := range f.Records {

@@ -35,7 +35,7 @@ func file(t *testing.T, text string) *linecounts.File {
 
 func diff(t *testing.T, text string) *Diff {
 	t.Helper()
-	d, err := ParseDiff([]byte(text))
+	d, err := parseDiff([]byte(text))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +43,7 @@ func diff(t *testing.T, text string) *Diff {
 }
 
 func instructions(t *testing.T) Weight {
-	w, err := EventWeight("Ir")
+	w, err := eventWeight("Ir")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +102,7 @@ index 1111111..2222222 100644
 +	y = 2
  	y++
 `)
-	a, err := Attribute(base, change, d, instructions(t))
+	a, err := attribute(base, change, d, instructions(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +158,7 @@ cc/p/p.cc 11 g() 300
 @@ -7,0 +8 @@
 +// g is the second.
 `)
-	a, err := Attribute(base, change, d, instructions(t))
+	a, err := attribute(base, change, d, instructions(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,11 +177,11 @@ func TestGoRuntimeSetApart(t *testing.T) {
 		figure string
 		want   int64
 	}{{cachegrind.MetricOwnInstructions, 1}, {cachegrind.MetricInstructions, 51}} {
-		w, err := FigureWeight(c.figure, true)
+		w, err := figureWeight(c.figure, true)
 		if err != nil {
 			t.Fatal(err)
 		}
-		a, err := Attribute(base, change, nil, w)
+		a, err := attribute(base, change, nil, w)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -190,11 +190,11 @@ func TestGoRuntimeSetApart(t *testing.T) {
 			t.Errorf("%s: %+d, %+d in the toolchain's part; want %+d in it", c.figure, a.Delta(), a.Parts[Toolchain].Delta(), c.want)
 		}
 	}
-	if _, err := FigureWeight(cachegrind.MetricD1Misses, true); err != nil {
+	if _, err := figureWeight(cachegrind.MetricD1Misses, true); err != nil {
 		t.Fatal(err)
 	}
-	w, _ := FigureWeight(cachegrind.MetricD1Misses, true)
-	if _, err := Attribute(base, change, nil, w); err == nil || !strings.Contains(err.Error(), "cache simulation") {
+	w, _ := figureWeight(cachegrind.MetricD1Misses, true)
+	if _, err := attribute(base, change, nil, w); err == nil || !strings.Contains(err.Error(), "cache simulation") {
 		t.Errorf("D1 misses of runs without cache simulation: %v, want an error saying so", err)
 	}
 }
@@ -229,7 +229,7 @@ deleted file mode 100644
 @@ -1 +0,0 @@
 -w
 `)
-	a, err := Attribute(base, change, d, instructions(t))
+	a, err := attribute(base, change, d, instructions(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -302,7 +302,7 @@ func TestParseDiffRefuses(t *testing.T) {
 		"twice":         {"--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n--- a/x\n+++ b/x\n@@ -5 +5 @@\n-a\n+b\n", "a file twice"},
 		"huge number":   {"--- a/x\n+++ b/x\n@@ -99999999999 +1 @@\n", "over"},
 	} {
-		_, err := ParseDiff([]byte(c.text))
+		_, err := parseDiff([]byte(c.text))
 		if c.want == "" {
 			// A "+c" after the hunk's counts is no hunk line: read as
 			// a header line, and ignored.
@@ -315,7 +315,7 @@ func TestParseDiffRefuses(t *testing.T) {
 			t.Errorf("%s: %v, want an error saying %q", name, err, c.want)
 		}
 	}
-	if _, err := ParseDiff(make([]byte, MaxDiffBytes+1)); err == nil {
+	if _, err := parseDiff(make([]byte, MaxDiffBytes+1)); err == nil {
 		t.Error("a diff over MaxDiffBytes was read")
 	}
 }
@@ -354,11 +354,11 @@ func TestEditedIsTheSameForEveryFigure(t *testing.T) {
 	change := cacheFile(t, "cc/p/p.cc 5 f() 100 12\ncc/p/p.cc 6 f() 50 0\ncc/p/p.cc 10 g() 40 5\n")
 	d := diff(t, "--- a/cc/p/p.cc\n+++ b/cc/p/p.cc\n@@ -5,0 +6 @@\n+  for (int i = 0; i < n; i++) x += i;\n")
 	for _, event := range []string{"Ir", "D1mr"} {
-		w, err := EventWeight(event)
+		w, err := eventWeight(event)
 		if err != nil {
 			t.Fatal(err)
 		}
-		a, err := Attribute(base, change, d, w)
+		a, err := attribute(base, change, d, w)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -51,23 +51,12 @@ type hunk struct {
 // hunkHeader is a hunk's first line; a count left out is 1.
 var hunkHeader = regexp.MustCompile(`^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@`)
 
-// GitDiffArgs are git's arguments for a diff that ParseDiff reads, in
-// git's own spelling whatever the user's settings (quoted paths, a/ and
-// b/ prefixes, renames found): of revs, a base commit against the
-// checkout (the perf check's change) or two commits (bisect's first bad
-// commit against its parent).
-func GitDiffArgs(revs ...string) []string {
-	args := []string{"-c", "core.quotePath=true", "diff", "--no-color", "--no-ext-diff", "--no-textconv", "--no-relative",
-		"--src-prefix=a/", "--dst-prefix=b/", "--find-renames"}
-	return append(append(args, revs...), "--")
-}
-
-// ParseDiff reads a unified diff: git's ("diff --git", "--- a/PATH",
+// parseDiff reads a unified diff: git's ("diff --git", "--- a/PATH",
 // "+++ b/PATH", "rename from", "rename to", "@@ -a,b +c,d @@", its lines)
 // or diff -u's, with or without git's a/ and b/. A path must be the
 // workspace's (clean, relative, no ".."); a hunk whose lines do not match
 // its counts, or a combined diff ("@@@"), is refused with its line.
-func ParseDiff(data []byte) (*Diff, error) {
+func parseDiff(data []byte) (*Diff, error) {
 	if len(data) > MaxDiffBytes {
 		return nil, fmt.Errorf("a diff of %d bytes, over the limit of %d", len(data), MaxDiffBytes)
 	}
@@ -89,7 +78,7 @@ func ParseDiff(data []byte) (*Diff, error) {
 	return p.d, nil
 }
 
-// diffParser is ParseDiff's state between lines.
+// diffParser is parseDiff's state between lines.
 type diffParser struct {
 	d    *Diff
 	line int

@@ -11,7 +11,7 @@ func FuzzParseDiff(f *testing.F) {
 	f.Add([]byte("diff --git a/cc/old.cc b/cc/new.cc\nsimilarity index 100%\nrename from cc/old.cc\nrename to cc/new.cc\n"))
 	f.Add([]byte("--- /dev/null\n+++ b/cc/added.cc\n@@ -0,0 +1,2 @@\n+x\n+y\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		d, err := ParseDiff(data)
+		d, err := parseDiff(data)
 		if err != nil {
 			return
 		}

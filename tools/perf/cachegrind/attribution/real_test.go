@@ -144,11 +144,11 @@ func attributeReal(t *testing.T, base, change realRun) *Attribution {
 	if strings.HasSuffix(base.name, ".go") {
 		figure = cachegrind.MetricOwnInstructions
 	}
-	w, err := FigureWeight(figure, figure == cachegrind.MetricOwnInstructions)
+	w, err := figureWeight(figure, figure == cachegrind.MetricOwnInstructions)
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := Attribute(base.lines, change.lines, realDiff(t, base, change), w)
+	a, err := attribute(base.lines, change.lines, realDiff(t, base, change), w)
 	if err != nil {
 		t.Fatal(err)
 	}

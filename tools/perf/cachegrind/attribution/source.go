@@ -33,17 +33,17 @@ func (a *Attribution) Outside() bool {
 		!(ran && 2*abs(Toolchain) > all)
 }
 
-// LineSums are w's sums of the records of file on one side, by line,
-// every function's together, as Attribute counts them (the Go runtime's
+// LineSums are the sums of the records of file on one side, by line,
+// every function's together, as a counted them (the Go runtime's
 // functions left out when w leaves them out): the counts a page showing
 // the source prints beside lines whose counts did not change, which
 // Attribution.Lines leaves out.
-func LineSums(f *linecounts.File, file string, w Weight) map[uint64]uint64 {
-	a := &attributor{w: w}
+func (a *Attribution) LineSums(f *linecounts.File, file string) map[uint64]uint64 {
+	c := &attributor{w: a.weight}
 	sums := map[uint64]uint64{}
 	for _, r := range f.Records {
 		if r.File == file {
-			sums[r.Line] += a.counted(r)
+			sums[r.Line] += c.counted(r)
 		}
 	}
 	return sums

@@ -21,9 +21,6 @@ go/p/a.go 10 main.h 45
 @@ -5,0 +6 @@
 +	x++
 `)
-	if got := LineSums(base, "go/p/a.go", instructions(t)); got[5] != 101 || got[9] != 40 || len(got) != 2 {
-		t.Errorf("LineSums(base) = %v, want 5: 101, 9: 40", got)
-	}
 	for _, c := range []struct {
 		line, want uint64
 		ok         bool
@@ -35,14 +32,17 @@ go/p/a.go 10 main.h 45
 	if file, got, ok := (*Diff)(nil).BaseOf("go/p/b.go", 3); file != "go/p/b.go" || got != 3 || !ok {
 		t.Errorf("BaseOf without a diff = %s:%d %v, want the line itself", file, got, ok)
 	}
-	a, err := Attribute(base, change, d, instructions(t))
+	a, err := attribute(base, change, d, instructions(t))
 	if err != nil {
 		t.Fatal(err)
+	}
+	if got := a.LineSums(base, "go/p/a.go"); got[5] != 101 || got[9] != 40 || len(got) != 2 {
+		t.Errorf("LineSums(base) = %v, want 5: 101, 9: 40", got)
 	}
 	if a.Outside() {
 		t.Errorf("%+v: the added line moved it, want not outside", a.Parts)
 	}
-	moved, err := Attribute(base, change, nil, instructions(t))
+	moved, err := attribute(base, change, nil, instructions(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -117,6 +117,18 @@ func nightStart(i int) time.Time {
 // a promotion's names beside it.
 func checkBaselineIs(t *testing.T, what, baseline, artifacts string) {
 	t.Helper()
+	if got, want := snapshot(t, baseline), baselineOf(t, artifacts); got != want {
+		t.Errorf("%s: the baseline is not the night %s, whole:\n%s\nwant\n%s", what, artifacts, got, want)
+	}
+	if left := promotions(t, baseline); len(left) > 0 {
+		t.Errorf("%s: left beside the baseline: %q", what, left)
+	}
+}
+
+// baselineOf is the snapshot of a baseline that is the night at
+// artifacts, whole: its results and the lab's marker.
+func baselineOf(t *testing.T, artifacts string) string {
+	t.Helper()
 	var want strings.Builder
 	fmt.Fprintf(&want, "%s %x\n", labdir.Marker, "havlak-lab "+labdir.Baseline+"\n")
 	for _, line := range strings.SplitAfter(snapshot(t, artifacts), "\n") {
@@ -124,12 +136,7 @@ func checkBaselineIs(t *testing.T, what, baseline, artifacts string) {
 			want.WriteString(line)
 		}
 	}
-	if got := snapshot(t, baseline); got != want.String() {
-		t.Errorf("%s: the baseline is not the night %s, whole:\n%s\nwant\n%s", what, artifacts, got, want.String())
-	}
-	if left := promotions(t, baseline); len(left) > 0 {
-		t.Errorf("%s: left beside the baseline: %q", what, left)
-	}
+	return want.String()
 }
 
 // promotions is what is beside the baseline at a promotion's names

@@ -188,6 +188,9 @@ func nextGate(t *testing.T, what, baseline string) string {
 	night := makeNight(t, nightSpec{allocs: 1, started: nightStart(2)})
 	status, log := gateNight(t, baseline, night)
 	checkPromoted(t, what+": the next gate", gateEnd{status, log}, night, false)
+	if !strings.Contains(log, "Baseline: "+baseline+"\n") {
+		t.Errorf("%s: the next gate did not judge its night against the baseline:\n%s", what, log)
+	}
 	checkBaselineIs(t, what+": after the next gate", baseline, night)
 	var said []string
 	for _, line := range strings.Split(log, "\n") {

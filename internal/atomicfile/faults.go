@@ -7,8 +7,7 @@ package atomicfile
 // chosen step with the error a full disk gives (syscall.ENOSPC), or to
 // stop there while the test kills the process. Production never sets it:
 // the only way in takes a testing.TB, which only the testing package
-// makes, and refuses outside a test binary; nothing reads an environment
-// variable.
+// makes; nothing reads an environment variable.
 
 import (
 	"os"
@@ -43,13 +42,12 @@ var injected atomic.Pointer[func(FaultPoint) error]
 // InjectFaultsForTest makes every step of this package's writes call
 // inject first, until tb's test ends; an error inject returns fails the
 // step instead of it, as the system's error would (wrapped in an
-// *os.PathError naming the step and path). It panics outside a test
-// binary.
+// *os.PathError naming the step and path). A testing.TB, which has an
+// unexported method, can only come from the testing package: production
+// code has none to give. (testing.Testing cannot be asked as well: a
+// test binary that Bazel's rules_go links says false.)
 func InjectFaultsForTest(tb testing.TB, inject func(FaultPoint) error) {
 	tb.Helper()
-	if !testing.Testing() {
-		panic("atomicfile: faults injected outside a test")
-	}
 	before := injected.Swap(&inject)
 	tb.Cleanup(func() { injected.Store(before) })
 }

@@ -265,7 +265,7 @@ var tempName = regexp.MustCompile(`\.(new|tmp)-[0-9]+`)
 // baseline's and the night's directories named so, the temporaries'
 // digits N.
 func told(line, baseline, night string) string {
-	line = strings.ReplaceAll(line, filepath.Dir(baseline)+"/", "BASELINE_DIR/")
+	line = strings.ReplaceAll(line, filepath.Dir(baseline), "BASELINE_DIR")
 	line = strings.ReplaceAll(line, night+"/", "NIGHT/")
 	return tempName.ReplaceAllString(line, ".$1-N")
 }

@@ -1,11 +1,13 @@
 // Package atomicfile writes output files so that their final path either
 // does not exist or holds the whole file: the data goes to a temporary file
-// in the same directory, renamed onto the path only when complete.
+// in the same directory, synced to disk and only then renamed onto the path,
+// so that a crash never leaves the path naming a file whose data was lost.
 package atomicfile
 
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -27,6 +29,9 @@ func Create(path string) (*File, error) {
 	if dir == "" {
 		dir = "."
 	}
+	if err := fault(StepCreate, path); err != nil {
+		return nil, fmt.Errorf("create %s: %w", path, err)
+	}
 	tmp, err := os.CreateTemp(dir, "."+base+".tmp-*")
 	if err != nil {
 		var pe *fs.PathError
@@ -36,6 +41,26 @@ func Create(path string) (*File, error) {
 		return nil, fmt.Errorf("create %s: %w", path, err)
 	}
 	return &File{File: tmp, path: path}, nil
+}
+
+// Write writes p to the file (os.File's Write, through the fault point).
+func (f *File) Write(p []byte) (int, error) {
+	if err := fault(StepWrite, f.path); err != nil {
+		return 0, err
+	}
+	return f.File.Write(p)
+}
+
+// WriteString writes s to the file, as Write does.
+func (f *File) WriteString(s string) (int, error) { return f.Write([]byte(s)) }
+
+// ReadFrom copies r into the file (os.File's ReadFrom, which io.Copy
+// uses, through the fault point).
+func (f *File) ReadFrom(r io.Reader) (int64, error) {
+	if err := fault(StepWrite, f.path); err != nil {
+		return 0, err
+	}
+	return f.File.ReadFrom(r)
 }
 
 // WriteFile writes data to path with permissions perm, like os.WriteFile,
@@ -53,14 +78,55 @@ func WriteFile(path string, data []byte, perm os.FileMode) error {
 	return f.commit(perm)
 }
 
-// Commit closes the file and renames it to its path, with mode 0644. After
-// an error the temporary file is gone and the path is unchanged.
+// Commit syncs the file to disk, closes it and renames it to its path, with
+// mode 0644. After an error the temporary file is gone and the path is
+// unchanged. The rename is not yet durable: a writer that must know it is
+// syncs the directory after (SyncDir).
 func (f *File) Commit() error {
 	return f.commit(0o644)
 }
 
 // rename is os.Rename, a variable so that a test can make it fail.
 var rename = os.Rename
+
+// sync is the file's fsync(2), through the fault point.
+func (f *File) sync() error {
+	if err := fault(StepSync, f.path); err != nil {
+		return err
+	}
+	return f.Sync()
+}
+
+// Rename renames from to to, as os.Rename does, through the fault point
+// of a rename: the lab's writers rename what they write into place
+// through it (a file by Commit, a directory replaced whole by its
+// writer), so that a test can fail each in turn.
+func Rename(from, to string) error {
+	if err := fault(StepRename, to); err != nil {
+		return &os.LinkError{Op: "rename", Old: from, New: to, Err: err.(*os.PathError).Err}
+	}
+	return rename(from, to)
+}
+
+// SyncDir syncs the directory dir to disk (fsync(2)): the names renamed or
+// made in it since are then durable, as a crash would find them.
+func SyncDir(dir string) error {
+	if err := fault(StepSyncDir, dir); err != nil {
+		return err
+	}
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	err = d.Sync()
+	if cerr := d.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("syncing the directory %s: %w", dir, err)
+	}
+	return nil
+}
 
 func (f *File) commit(perm os.FileMode) error {
 	if f.done {
@@ -69,9 +135,14 @@ func (f *File) commit(perm os.FileMode) error {
 	f.done = true
 	tmp := f.Name()
 	err := f.Chmod(perm)
+	if err == nil {
+		// The data reaches the disk before the name does: renamed first, a
+		// crash could leave the path naming an empty file.
+		err = f.sync()
+	}
 	err = errors.Join(err, f.Close())
 	if err == nil {
-		err = rename(tmp, f.path)
+		err = Rename(tmp, f.path)
 	}
 	if err != nil {
 		os.Remove(tmp)

@@ -36,6 +36,7 @@ func checkEngine(t *testing.T, newDSN func(t *testing.T) string) {
 	t.Run("a database from before the indexes", func(t *testing.T) { checkMigrationToIndexes(t, newDSN(t)) })
 	t.Run("function series", func(t *testing.T) { checkFunctionSeries(t, newDSN(t)) })
 	t.Run("backup and restore", func(t *testing.T) { checkBackupRestore(t, newDSN) })
+	t.Run("ingest beside the dashboard's writes", func(t *testing.T) { checkIngestBesideDashboard(t, newDSN(t)) })
 }
 
 func TestSQLite(t *testing.T) {

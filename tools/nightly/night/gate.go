@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"havlak-lab/internal/atomicfile"
 	"havlak-lab/internal/cli"
 	"havlak-lab/internal/gitwork"
 	"havlak-lab/internal/labdir"
@@ -563,10 +564,10 @@ func (n *night) summary(found []result.Found, v verdict, j judged, tonight []ale
 
 // promote makes the night's results, found (exactly those judged), the
 // baseline: it copies each into a new directory beside the baseline,
-// reads every copy back through tools/result and checks that it is the
-// result judged, and only then swaps it in: the old baseline is renamed
-// aside, the new one renamed in and read back there, the old one
-// removed. A failure at any step leaves the old baseline where it was
+// synced to disk (copyBaseline), reads every copy back through
+// tools/result and checks that it is the result judged, and only then
+// swaps it in: the old baseline is renamed aside, the new one renamed
+// in, the swap synced and read back there, the old one removed. A failure at any step leaves the old baseline where it was
 // (recoverBaseline finishes a swap a crash interrupted). The gate holds
 // the baseline's lock: no other gate writes beside it meanwhile.
 func (n *night) promote(found []result.Found) error {
@@ -590,40 +591,37 @@ func (n *night) promote(found []result.Found) error {
 	// the next gate removes (recoverBaseline).
 	fresh, err := os.MkdirTemp(parent, "."+filepath.Base(n.baseline)+".new-")
 	if err != nil {
-		return err
+		return fmt.Errorf("%w; the baseline stays", err)
 	}
 	defer os.RemoveAll(fresh) // gone already once swapped in
-	if err := os.Chmod(fresh, 0o755); err != nil {
-		return err
-	}
-	if err := labdir.Mark(fresh, labdir.Baseline); err != nil {
-		return err
-	}
-	for _, f := range take {
-		if err := copyFile(f.Path, filepath.Join(fresh, result.Test(f), result.ZipName)); err != nil {
-			return fmt.Errorf("%w; the baseline stays", err)
-		}
-	}
-	if err := verifyCopy(fresh, take); err != nil {
+	if err := copyBaseline(fresh, take); err != nil {
 		return fmt.Errorf("the new baseline %s: %w; the baseline stays", fresh, err)
 	}
 	if n.beforeSwap != nil {
 		n.beforeSwap()
 	}
+	// The renames go through atomicfile, whose fault points the tests
+	// fail and stop at (docs/records/faults.md).
 	old := n.baseline + ".old"
 	had := exists(n.baseline)
 	if had {
-		if err := os.Rename(n.baseline, old); err != nil {
+		if err := atomicfile.Rename(n.baseline, old); err != nil {
 			return fmt.Errorf("%w; the baseline stays", err)
 		}
 	}
-	if err := os.Rename(fresh, n.baseline); err != nil {
+	if err := atomicfile.Rename(fresh, n.baseline); err != nil {
 		if had {
-			if back := os.Rename(old, n.baseline); back != nil {
+			if back := atomicfile.Rename(old, n.baseline); back != nil {
 				return fmt.Errorf("%w; putting the baseline back from %s: %v (the next gate tries again)", err, old, back)
 			}
 		}
 		return fmt.Errorf("%w; the baseline stays", err)
+	}
+	// The record says promoted only once the swap is on disk: a crash
+	// after it must not bring the old baseline back under a record that
+	// says the night is the baseline.
+	if err := atomicfile.SyncDir(parent); err != nil {
+		return n.unswap(fresh, old, had, fmt.Errorf("the baseline %s after the swap: %w", n.baseline, err))
 	}
 	// What the night's record says promoted is what the baseline holds:
 	// read back where the next gate reads it.
@@ -634,6 +632,33 @@ func (n *night) promote(found []result.Found) error {
 		fmt.Fprintf(n.stderr, "nightly: the old baseline %s stays behind (the next gate removes it): %v\n", old, err)
 	}
 	return nil
+}
+
+// copyBaseline copies the results, take, into fresh, marked as a
+// baseline, syncs them to disk with the directories that name them, and
+// reads every copy back through tools/result, checking that it is the
+// result judged.
+func copyBaseline(fresh string, take []result.Found) error {
+	if err := os.Chmod(fresh, 0o755); err != nil {
+		return err
+	}
+	if err := labdir.Mark(fresh, labdir.Baseline); err != nil {
+		return err
+	}
+	var dirs []string
+	for _, f := range take {
+		dir := filepath.Join(fresh, result.Test(f))
+		if err := copyFile(f.Path, filepath.Join(dir, result.ZipName)); err != nil {
+			return err
+		}
+		dirs = append(dirs, dir)
+	}
+	for _, dir := range append(dirs, fresh) {
+		if err := atomicfile.SyncDir(dir); err != nil {
+			return err
+		}
+	}
+	return verifyCopy(fresh, take)
 }
 
 // verifyCopy reads the copies in dir back as a night and checks that they
@@ -670,13 +695,16 @@ func verifyCopy(dir string, want []result.Found) error {
 // not read back (the next gate removes the new one, at its leftover's
 // name again, fresh, if this fails), and returns err.
 func (n *night) unswap(fresh, old string, had bool, err error) error {
-	if back := os.Rename(n.baseline, fresh); back != nil {
+	if back := atomicfile.Rename(n.baseline, fresh); back != nil {
 		return fmt.Errorf("%w; moving it aside: %v (the next gate tries again)", err, back)
 	}
 	if had {
-		if back := os.Rename(old, n.baseline); back != nil {
+		if back := atomicfile.Rename(old, n.baseline); back != nil {
 			return fmt.Errorf("%w; putting the baseline back from %s: %v (the next gate tries again)", err, old, back)
 		}
+	}
+	if back := atomicfile.SyncDir(filepath.Dir(n.baseline)); back != nil {
+		return fmt.Errorf("%w; the baseline is back, but %v", err, back)
 	}
 	return fmt.Errorf("%w; the baseline stays", err)
 }
@@ -744,7 +772,10 @@ func (n *night) recoverBaseline() error {
 		return nil
 	case !exists(n.baseline):
 		fmt.Fprintf(n.stdout, "The baseline is back from %s, where an interrupted promotion left it.\n", old)
-		return os.Rename(old, n.baseline)
+		if err := atomicfile.Rename(old, n.baseline); err != nil {
+			return err
+		}
+		return atomicfile.SyncDir(filepath.Dir(n.baseline))
 	}
 	return os.RemoveAll(old)
 }

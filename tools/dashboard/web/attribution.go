@@ -211,6 +211,12 @@ func (s *Server) attributionOf(ctx context.Context, id, base, figure string) (*a
 	page.NoSource = why
 	a, err := attribution.Attribute(counts[0], counts[1], src, figure, goProgram)
 	var wrong *attribution.FigureError
+	// Attribute weighs the figure before it reads the diff: a figure of
+	// the asker's mistake never costs a git diff.
+	if err != nil && !errors.As(err, &wrong) && src != nil && s.unreadableDiff(src) {
+		page.NoSource, repo, src = "The diff between the commits could not be read (the server's log says why): the source is not shown.", "", nil
+		a, err = attribution.Attribute(counts[0], counts[1], nil, figure, goProgram)
+	}
 	if errors.As(err, &wrong) {
 		figures := strings.Join(attributable(rb, cache), ", ")
 		if figures == "" {
@@ -222,10 +228,7 @@ func (s *Server) attributionOf(ctx context.Context, id, base, figure string) (*a
 	if err != nil {
 		return nil, &requestError{http.StatusNotFound, fmt.Sprintf("%s of %s cannot be attributed: %v", figure, page.Benchmark, err)}
 	}
-	var diff *attribution.Diff
-	if src != nil {
-		diff, _ = src.Diff() // read without error: commitsChange read it
-	}
+	diff, _ := diffOf(src) // nil, or read without error: checked above
 	page.fill(a, diff != nil)
 	if diff != nil {
 		page.Sources = attrSources(repo, page.B.Commit, a, diff, counts)
@@ -292,8 +295,25 @@ func (s *Server) readLineCounts(st *history.Stored) (*linecounts.File, error) {
 // 64 hex digits, nothing git could take for an option or a path.
 var fullCommit = regexp.MustCompile(`^(?:[0-9a-f]{40}|[0-9a-f]{64})$`)
 
+// unreadableDiff says src's diff cannot be read, and logs why.
+func (s *Server) unreadableDiff(src *attribution.Source) bool {
+	_, err := src.Diff()
+	if err != nil {
+		s.logf("attribution: the diff %s..%s: %v", src.Base, src.Change, err)
+	}
+	return err != nil
+}
+
+// diffOf is src's diff, nil for no source.
+func diffOf(src *attribution.Source) (*attribution.Diff, error) {
+	if src == nil {
+		return nil, nil
+	}
+	return src.Diff()
+}
+
 // commitsChange is the change of the lab's checkout (Options.Repo)
-// between the results' commits, its diff read, or why there is none
+// between the results' commits, or why there is none
 // (naming the checkout, which a reader not signed in sees as its last
 // name: pagetext.go).
 func (s *Server) commitsChange(base, change string) (gitwork.Repo, *attribution.Source, string) {
@@ -310,12 +330,8 @@ func (s *Server) commitsChange(base, change string) (gitwork.Repo, *attribution.
 			return "", nil, fmt.Sprintf("%s's commit %s is not in the checkout %s (fetch it): the source is not shown.", c.name, c.commit, s.opts.Repo)
 		}
 	}
-	src := attribution.NewSource(repo, base, change)
-	if _, err := src.Diff(); err != nil {
-		s.logf("attribution: the diff %s..%s: %v", base, change, err)
-		return "", nil, "The diff between the commits could not be read (the server's log says why): the source is not shown."
-	}
-	return repo, src, ""
+	// Its diff is read when an attribution first needs it.
+	return repo, attribution.NewSource(repo, base, change), ""
 }
 
 // fill fills the page's counts from a: the parts (with a diff only:

@@ -157,7 +157,7 @@ func (n *night) readLayoutVariants(v *verdict) layoutSet {
 	var base layoutSet
 	for _, side := range []struct {
 		which, dir string
-		read      bool
+		read       bool
 	}{{"the baseline's", n.baseline, n.hasBaseline()}, {"tonight's", n.artifacts, true}} {
 		if !side.read {
 			continue

@@ -1,8 +1,10 @@
 package night
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"maps"
 	"os"
@@ -14,6 +16,7 @@ import (
 
 	"havlak-lab/internal/cli"
 	"havlak-lab/tools/nightly/nightdir"
+	"havlak-lab/tools/perf/perfspec"
 	"havlak-lab/tools/report/model"
 	"havlak-lab/tools/result"
 	"havlak-lab/tools/summary"
@@ -230,4 +233,101 @@ func checkLayoutCopy(from, dir string) error {
 		return fmt.Errorf("%s: not the layout variants judged", filepath.Join(dir, nightdir.LayoutVariants))
 	}
 	return nil
+}
+
+// LayoutTargets are the count actions the night builds beside its tests:
+// of each benchmark of the manifest with layout variants whose full-size
+// test is among tests (all of them when tests is empty), its program's
+// count target and its variants', one label a line to stdout, for
+// `bazel test` to build with the tests (`nightly counts`).
+func LayoutTargets(manifest string, tests []string, stdout io.Writer) error {
+	m, err := perfspec.ReadManifest(cli.UserPath(manifest))
+	if err != nil {
+		return cli.UsageError{Err: err}
+	}
+	for _, b := range m.Benchmarks {
+		own, counted := b.Targets[result.ConfigCounts]
+		test := b.Targets[result.ConfigPerf].Label
+		if !counted || len(b.LayoutVariants) == 0 || (len(tests) > 0 && !slices.Contains(tests, test)) {
+			continue
+		}
+		fmt.Fprintln(stdout, own.Label)
+		for _, v := range b.LayoutVariants {
+			fmt.Fprintln(stdout, v.Label)
+		}
+	}
+	return nil
+}
+
+// CollectLayoutVariants copies into the night dest the counts of the
+// manifest's benchmarks whose full-size test collect copied (a test's
+// name in dest): its program's count and its layout variants', from
+// bazelBin (bazel-bin, resolved before `bazel run` moves it) where the
+// manifest puts them, to nightdir.LayoutCount. A count the build event
+// file events does not say was built, whole, tonight is an error naming
+// it, and is not copied: an older build's zip must not pass for
+// tonight's. It returns the benchmarks whose counts it copied.
+func CollectLayoutVariants(manifest, events, bazelBin, dest string) ([]string, error) {
+	m, err := perfspec.ReadManifest(cli.UserPath(manifest))
+	if err != nil {
+		return nil, cli.UsageError{Err: err}
+	}
+	events, bazelBin, dest = cli.UserPath(events), cli.UserPath(bazelBin), cli.UserPath(dest)
+	built, err := builtTargets(events)
+	if err != nil {
+		return nil, err
+	}
+	var copied []string
+	var failed []string
+	for _, b := range m.Benchmarks {
+		own, counted := b.Targets[result.ConfigCounts]
+		test := b.Targets[result.ConfigPerf].Label
+		if !counted || len(b.LayoutVariants) == 0 || test == "" || !isFile(filepath.Join(dest, test[strings.LastIndex(test, ":")+1:], result.ZipName)) {
+			continue
+		}
+		if err := result.CheckName(b.Name); err != nil {
+			return copied, fmt.Errorf("benchmark %q: %v", b.Name, err)
+		}
+		for v, t := range append([]perfspec.ManifestTarget{own}, b.LayoutVariants...) {
+			if !built[t.Label] {
+				failed = append(failed, t.Label+": not built tonight, as the build event file says")
+				continue
+			}
+			if err := copyFile(filepath.Join(bazelBin, filepath.FromSlash(t.Output)), nightdir.LayoutCount(dest, b.Name, v)); err != nil {
+				failed = append(failed, fmt.Sprintf("%s: %v", t.Label, err))
+			}
+		}
+		copied = append(copied, b.Name)
+	}
+	if len(failed) > 0 {
+		return copied, fmt.Errorf("the layout variants' counts (%d not collected):\n  %s", len(failed), strings.Join(failed, "\n  "))
+	}
+	return copied, nil
+}
+
+// builtTargets are the targets a build event file says were built whole
+// (a TargetComplete event of success).
+func builtTargets(path string) (map[string]bool, error) {
+	type event struct {
+		ID struct {
+			TargetCompleted *struct {
+				Label string `json:"label"`
+			} `json:"targetCompleted"`
+		} `json:"id"`
+		Completed struct {
+			Success bool `json:"success"`
+		} `json:"completed"`
+	}
+	built := map[string]bool{}
+	err := events(path, func(line int, data []byte) error {
+		var e event
+		if err := json.Unmarshal(data, &e); err != nil {
+			return cli.Usagef("%s:%d: not a build event: %v", path, line, err)
+		}
+		if e.ID.TargetCompleted != nil && e.Completed.Success {
+			built[e.ID.TargetCompleted.Label] = true
+		}
+		return nil
+	})
+	return built, err
 }

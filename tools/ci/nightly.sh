@@ -13,7 +13,9 @@
 #    ($HAVLAK_LAB_SHARD_MAP, else benchmarks/shards.json)
 # 2. nightly collect: each test's outputs.zip, found through the build event
 #    file, copied to artifacts/<test name>/ (--shard K: shard-artifacts/shard-K/,
-#    with the event file), which the step uploads
+#    with the event file), and the counts of their programs' layout variants
+#    (nightly counts, built with the tests) to layout-variants/, which the
+#    step uploads
 # 3. nightly gate: the report, the Go benchmarks, the history's change points,
 #    the exports, the annotation, the baseline (docs/nightly.md); --merge
 #    merges every shard's night (docs/nightly.md#shards) into artifacts/ first;
@@ -35,8 +37,17 @@ mkdir -p artifacts
 [[ "${1:-}" != --steps ]] || exec "${nightly[@]}" steps --upload "$map"
 [[ "${1:-}" != --merge ]] || exec "${nightly[@]}" merge --otava "$(tools/ci/tools.sh otava)" "$map" shard-artifacts artifacts
 # nightly shard checks K, a shard of the map, before its night is removed.
-[[ "${1:-}" != --shard ]] || { "${nightly[@]}" shard "$map" "${2:?--shard wants a shard number}" >artifacts/shard-tests.txt
-  night="shard-artifacts/shard-$2" tests=(--target_pattern_file=artifacts/shard-tests.txt); shift 2; rm -rf "$night"; }
+# The count actions of the benchmarks' programs and their layout variants,
+# built with the tests: a promoted night keeps them, and they calibrate the
+# next night's cache misses (docs/nightly.md#layout-noise).
+if [[ "${1:-}" == --shard ]]; then
+  "${nightly[@]}" shard "$map" "${2:?--shard wants a shard number}" >artifacts/shard-tests.txt
+  "${nightly[@]}" counts "$map" "$2" >>artifacts/shard-tests.txt
+  night="shard-artifacts/shard-$2" tests=(--target_pattern_file=artifacts/shard-tests.txt); shift 2; rm -rf "$night"
+else
+  mapfile -t counts < <("${nightly[@]}" counts)
+  tests+=("${counts[@]}")
+fi
 
 echo "--- :bazel: tools/bazel test ${tests[*]} --config=perf"
 status=0
@@ -47,9 +58,9 @@ tools/ci/bazel_ci.sh test "${tests[@]}" --config=perf "$@" || status=$?
 echo "--- :package: Collecting test outputs"
 # The test logs of the build that just ran: bazel run (default
 # configuration) moves bazel-testlogs away from --config=perf's.
-testlogs="$(readlink -f bazel-testlogs || true)"
+testlogs="$(readlink -f bazel-testlogs || true)" bazelbin="$(readlink -f bazel-bin || true)"
 collect_failed=()
-if ! "${nightly[@]}" collect --testlogs "$testlogs" "$events" "$night"; then
+if ! "${nightly[@]}" collect --testlogs "$testlogs" --bazel-bin "$bazelbin" "$events" "$night"; then
   # After a good build, this is the failure: a shard's job fails here (the
   # merge names its benchmarks); an unsharded night is gated for what
   # arrived, fails as incomplete, and its run is recorded.

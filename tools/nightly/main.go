@@ -1,7 +1,8 @@
 // Command nightly is the Go half of the nightly perf job
 // (tools/ci/nightly.sh, docs/nightly.md):
 //
-//	nightly collect --testlogs DIR EVENTS DEST
+//	nightly collect --testlogs DIR [--bazel-bin DIR] EVENTS DEST
+//	nightly counts [MAP K]
 //	nightly gate [--baseline DIR] [--lock-wait DURATION] [--tests-failed] [--collect-failed] [--dashboard URL] [--history-dir DIR] [--history DSN] [--otava CMD] [--stale-after NIGHTS] ARTIFACTS
 //	nightly shardmap --manifest FILE --shards N [--history DSN] [--tolerance F] [--default-seconds S] [--since DAYS] [--quick] --out MAP
 //	nightly shard MAP K
@@ -14,7 +15,11 @@
 // build's test logs (bazel-testlogs, resolved before bazel run moves it),
 // and refuses, before writing anything, a DEST that is neither new, empty
 // nor a night, or that is, holds or is inside the baseline or the
-// history's directory.
+// history's directory. With --bazel-bin and --manifest it also copies the
+// collected benchmarks' counts of their programs and layout variants
+// (DEST/layout-variants/<benchmark>/N.zip), those the event file says
+// were built; counts prints those count targets, of the whole suite or
+// of shard K of MAP, one a line, for the night's bazel test to build.
 //
 // gate makes the report (tools/report/reporting) of ARTIFACTS, a night
 // (tools/result.Night: ARTIFACTS/<test>/outputs.zip, nothing else but the
@@ -103,6 +108,7 @@ import (
 	"io"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"havlak-lab/internal/cli"
@@ -116,7 +122,7 @@ func main() {
 	os.Exit(cli.Report(os.Stderr, "nightly", run(os.Args[1:], os.Stdout, os.Stderr)))
 }
 
-const usage = "usage: nightly [--bisect] [--manifest FILE] collect --testlogs DIR EVENTS DEST | gate [--baseline DIR] [--lock-wait DURATION] [--tests-failed] [--collect-failed] [--dashboard URL] [--history-dir DIR] [--history DSN] [--otava CMD] [--stale-after NIGHTS] ARTIFACTS" +
+const usage = "usage: nightly [--bisect] [--manifest FILE] collect --testlogs DIR [--bazel-bin DIR] EVENTS DEST | counts [MAP K] | gate [--baseline DIR] [--lock-wait DURATION] [--tests-failed] [--collect-failed] [--dashboard URL] [--history-dir DIR] [--history DSN] [--otava CMD] [--stale-after NIGHTS] ARTIFACTS" +
 	" | shardmap --manifest FILE --shards N [--history DSN] [--tolerance F] [--default-seconds S] [--since DAYS] [--quick] --out MAP | shard MAP K | steps [--upload] MAP | merge [gate's flags] MAP SHARDS ARTIFACTS"
 
 func run(args []string, stdout, stderr io.Writer) error {
@@ -138,17 +144,45 @@ func run(args []string, stdout, stderr io.Writer) error {
 		cfs := flag.NewFlagSet("nightly collect", flag.ContinueOnError)
 		cfs.SetOutput(stderr)
 		testlogs := cfs.String("testlogs", "", "the build's test logs, `DIR` (bazel-testlogs, resolved): zips elsewhere are refused")
+		bazelBin := cfs.String("bazel-bin", "", "the build's bazel-bin, `DIR` (resolved): with --manifest, the collected benchmarks' layout variants' counts are copied from it")
 		if help, err := cli.ParseFlags(cfs, fs.Args()[1:]); help || err != nil {
 			return err
 		}
 		if cfs.NArg() != 2 {
 			return cli.Usagef("collect wants --testlogs DIR, EVENTS and DEST\n%s", usage)
 		}
+		if *bazelBin != "" && *manifest == "" {
+			return cli.Usagef("collect --bazel-bin wants --manifest, which names the counts to collect")
+		}
 		dirs, err := night.Collect(cfs.Arg(0), *testlogs, cfs.Arg(1))
 		for _, dir := range dirs {
 			fmt.Fprintln(stdout, cli.Field(dir))
 		}
+		if err != nil || *bazelBin == "" {
+			return err
+		}
+		counted, err := night.CollectLayoutVariants(*manifest, cfs.Arg(0), *bazelBin, cfs.Arg(1))
+		fmt.Fprintf(stdout, "layout variants' counts of %d benchmarks\n", len(counted))
 		return err
+	case "counts":
+		var tests []string
+		if fs.NArg() == 3 {
+			k, err := strconv.Atoi(fs.Arg(2))
+			if err != nil || k < 0 {
+				return cli.Usagef("counts %q: want a shard's number", fs.Arg(2))
+			}
+			var labels strings.Builder
+			if err := night.ShardTests(fs.Arg(1), *manifest, k, &labels, stderr); err != nil {
+				return err
+			}
+			tests = strings.Fields(labels.String())
+		} else if fs.NArg() != 1 {
+			return cli.Usagef("counts wants nothing, or MAP and K\n%s", usage)
+		}
+		if *manifest == "" {
+			return cli.Usagef("counts wants --manifest")
+		}
+		return night.LayoutTargets(*manifest, tests, stdout)
 	case "gate", "merge":
 		return runGate(fs.Arg(0), fs.Args()[1:], *manifest, night.GateOptions{Bisect: *bisect,
 			Annotate: night.BuildkiteAnnotator(stdout, stderr), Stdout: stdout, Stderr: stderr})

@@ -77,6 +77,9 @@ type verdict struct {
 	// alerts: the night entered its findings as alerts, which decided
 	// regressed.
 	alerts bool
+	// layoutUnreadable: the baseline's layout variants, or tonight's, keep
+	// what could not be read (readLayoutVariants).
+	layoutUnreadable bool
 }
 
 // judged is the comparisons of the night: the report's of its programs
@@ -117,6 +120,7 @@ func (n *night) gate() error {
 	// The baseline's results, read once: its commit (for the accepted
 	// regressions since) and its Go benchmarks (for the missing ones).
 	before := n.readBaseline(v)
+	layouts := n.readLayoutVariants(v)
 	accepted, err := n.acceptances(before, found)
 	if err != nil {
 		fmt.Fprintf(n.stderr, "nightly: %s\n", cli.Field(err.Error()))
@@ -142,7 +146,7 @@ func (n *night) gate() error {
 	if err := os.RemoveAll(n.reportDir()); err != nil {
 		return err
 	}
-	if j.report, err = n.reportStep(ctx, db, found, before, accepted, charts); err != nil {
+	if j.report, err = n.reportStep(ctx, db, found, before, layouts, accepted, charts); err != nil {
 		fmt.Fprintf(n.stderr, "nightly: the report: %s\n", cli.Field(err.Error()))
 		v.failed = true
 	} else {
@@ -210,7 +214,7 @@ func (n *night) readBaseline(v *verdict) []result.Found {
 // fails says the night fails: a regression, a step not made, a result
 // unreadable or missing.
 func (n *night) fails(v verdict) bool {
-	return v.regressed || v.failed || v.unreadable || len(n.incomplete) > 0
+	return v.regressed || v.failed || v.unreadable || v.layoutUnreadable || len(n.incomplete) > 0
 }
 
 // annotationStyle is the summary's annotation's style (Buildkite's) for
@@ -465,8 +469,10 @@ func goTestSides(results []result.Found) ([]summary.Side, error) {
 // the baseline's (tools/report/reporting, in this process), both read
 // once by the gate (found, before); the history, when there is one,
 // calibrates the thresholds with the baseline's recent nights of the same
-// binaries (docs/noise.md), and its charts are the report's trends.
-func (n *night) reportStep(ctx context.Context, db *history.DB, found, before []result.Found, accepted []verdictlib.Acceptance, charts []trends.Series) (*summary.Summary, error) {
+// binaries (docs/noise.md), and the baseline's layout variants (layouts)
+// those of the figures layout moves, tonight's binaries being others
+// (calibrateLayout); its charts are the report's trends.
+func (n *night) reportStep(ctx context.Context, db *history.DB, found, before []result.Found, layouts layoutSet, accepted []verdictlib.Acceptance, charts []trends.Series) (*summary.Summary, error) {
 	fmt.Fprintln(n.stdout, "--- :bar_chart: Report")
 	set, err := model.Of("", found)
 	if err != nil {
@@ -486,6 +492,10 @@ func (n *night) reportStep(ctx context.Context, db *history.DB, found, before []
 		return nil, err
 	}
 	o.BaselineDir, o.Retire = n.baseline, n.retire
+	n.run.layoutUnknown = calibrateLayout(reportSides(o.Baseline), layouts, identities(set))
+	for _, line := range n.run.layoutUnknown {
+		fmt.Fprintf(n.stdout, "Layout noise unknown, its figures that layout moves judged without it: %s\n", cli.Field(line))
+	}
 	if db != nil {
 		o.Gate.Recent = reporting.Recent(ctx, db)
 	}
@@ -556,6 +566,17 @@ func (n *night) summary(found []result.Found, v verdict, j judged, tonight []ale
 			s.WriteString(" The change is an alert for triage (environment change): it does not fail the night, and stays open until someone closes it.")
 		}
 	}
+	if len(n.run.layoutUnknown) > 0 {
+		s.WriteString("\n\n**Layout noise unknown**: these programs' cache misses were judged by their thresholds " +
+			"without the baseline's layout noise, so a move that layout alone makes can fail them:\n")
+		for _, line := range n.run.layoutUnknown {
+			fmt.Fprintf(&s, "\n- %s", markdown.Escape(line))
+		}
+	}
+	if v.layoutUnreadable {
+		s.WriteString("\n\n**Layout variants could not be read**: " + markdown.Escape(strings.Join(n.run.layoutRefused, ", ")) +
+			" (see the log).")
+	}
 	if v.failed {
 		s.WriteString("\n\n**A gate could not run**: see the log.")
 	}
@@ -594,7 +615,10 @@ func (n *night) promote(found []result.Found) error {
 		return fmt.Errorf("%w; the baseline stays", err)
 	}
 	defer os.RemoveAll(fresh) // gone already once swapped in
-	if err := copyBaseline(fresh, take); err != nil {
+	if err := copyBaseline(fresh, n.artifacts, take); err != nil {
+		return fmt.Errorf("the new baseline %s: %w; the baseline stays", fresh, err)
+	}
+	if err := checkLayoutCopy(n.artifacts, fresh); err != nil {
 		return fmt.Errorf("the new baseline %s: %w; the baseline stays", fresh, err)
 	}
 	if n.beforeSwap != nil {
@@ -625,7 +649,7 @@ func (n *night) promote(found []result.Found) error {
 	}
 	// What the night's record says promoted is what the baseline holds:
 	// read back where the next gate reads it.
-	if err := verifyCopy(n.baseline, take); err != nil {
+	if err := errors.Join(verifyCopy(n.baseline, take), checkLayoutCopy(n.artifacts, n.baseline)); err != nil {
 		return n.unswap(fresh, old, had, fmt.Errorf("the baseline %s after the swap: %w", n.baseline, err))
 	}
 	if err := os.RemoveAll(old); err != nil {
@@ -634,11 +658,12 @@ func (n *night) promote(found []result.Found) error {
 	return nil
 }
 
-// copyBaseline copies the results, take, into fresh, marked as a
-// baseline, syncs them to disk with the directories that name them, and
-// reads every copy back through tools/result, checking that it is the
-// result judged.
-func copyBaseline(fresh string, take []result.Found) error {
+// copyBaseline copies the results, take, and the layout variants of the
+// night in artifacts (they calibrate the next night, layout.go) into
+// fresh, marked as a baseline, syncs them to disk with the directories
+// that name them, and reads every result back through tools/result,
+// checking that it is the result judged.
+func copyBaseline(fresh, artifacts string, take []result.Found) error {
 	if err := os.Chmod(fresh, 0o755); err != nil {
 		return err
 	}
@@ -653,7 +678,11 @@ func copyBaseline(fresh string, take []result.Found) error {
 		}
 		dirs = append(dirs, dir)
 	}
-	for _, dir := range append(dirs, fresh) {
+	variants, err := copyLayoutVariants(artifacts, fresh)
+	if err != nil {
+		return err
+	}
+	for _, dir := range append(append(dirs, variants...), fresh) {
 		if err := atomicfile.SyncDir(dir); err != nil {
 			return err
 		}

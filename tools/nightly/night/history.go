@@ -182,9 +182,9 @@ func (n *night) archive(found []result.Found) ([]string, error) {
 	case err != nil:
 		return nil, err
 	case state == labdir.Absent:
-		err = newArchive(dir, found, zips)
+		err = newArchive(dir, found, zips, n.artifacts)
 	case state != labdir.Marked:
-		err = completeArchive(dir, found, zips)
+		err = completeArchive(dir, found, zips, n.artifacts)
 	}
 	if err != nil {
 		return nil, err
@@ -227,9 +227,10 @@ func checkArchive(dir string) (labdir.State, error) {
 	})
 }
 
-// newArchive makes dir, absent, holding the results and the marker: it
-// is made beside it and renamed, so that it appears whole or not at all.
-func newArchive(dir string, found []result.Found, zips []string) error {
+// newArchive makes dir, absent, holding the results, the layout variants'
+// counts of the night in artifacts and the marker: it is made beside it
+// and renamed, so that it appears whole or not at all.
+func newArchive(dir string, found []result.Found, zips []string, artifacts string) error {
 	tmp := dir + ".tmp"
 	if err := os.RemoveAll(tmp); err != nil {
 		return err
@@ -240,6 +241,10 @@ func newArchive(dir string, found []result.Found, zips []string) error {
 			return err
 		}
 	}
+	if _, err := copyLayoutVariants(artifacts, tmp); err != nil {
+		os.RemoveAll(tmp)
+		return err
+	}
 	if err := labdir.Mark(tmp, labdir.NightArchive); err != nil {
 		os.RemoveAll(tmp)
 		return err
@@ -248,9 +253,10 @@ func newArchive(dir string, found []result.Found, zips []string) error {
 }
 
 // completeArchive copies into dir, a night's directory the job wrote
-// without archiving it whole, the results it lacks, then marks it. A
-// result already there is kept: the history may point at it.
-func completeArchive(dir string, found []result.Found, zips []string) error {
+// without archiving it whole, the results it lacks and the layout
+// variants' counts of the night in artifacts, then marks it. A result
+// already there is kept: the history may point at it.
+func completeArchive(dir string, found []result.Found, zips []string, artifacts string) error {
 	for i, f := range found {
 		if isFile(zips[i]) {
 			continue
@@ -258,6 +264,9 @@ func completeArchive(dir string, found []result.Found, zips []string) error {
 		if err := copyFile(f.Path, zips[i]); err != nil {
 			return err
 		}
+	}
+	if _, err := copyLayoutVariants(artifacts, dir); err != nil {
+		return err
 	}
 	return labdir.Mark(dir, labdir.NightArchive)
 }

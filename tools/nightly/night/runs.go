@@ -58,6 +58,10 @@ type runState struct {
 	// of the baseline.
 	promoted bool
 	baseline string
+	// layoutUnknown names the benchmarks judged without the baseline's
+	// layout noise, and why (calibrateLayout); layoutRefused the layout
+	// variants that could not be read, whose (readLayoutVariants).
+	layoutUnknown, layoutRefused []string
 	// collectFailed: nightly collect failed (GateOptions.CollectFailed).
 	collectFailed bool
 }
@@ -133,7 +137,7 @@ func (n *night) runRecord(err error) *runrecord.Record {
 	rs := &n.run
 	r := &runrecord.Record{Finished: time.Now().UTC(), Commit: commitOf(rs.found), Sharded: rs.sharded, Shards: rs.shards,
 		Results: len(rs.found), ExitStatus: cli.Status(err), Promoted: rs.promoted, Baseline: rs.baseline,
-		ChangePoints: runrecord.ChangePointsOff}
+		ChangePoints: runrecord.ChangePointsOff, LayoutUnknown: rs.layoutUnknown}
 	if n.history != nil && n.history.changePoints() {
 		r.ChangePoints = runrecord.ChangePointsOn
 	}
@@ -186,6 +190,9 @@ func (n *night) runRecord(err error) *runrecord.Record {
 	r.Reasons = append(r.Reasons, failedOn...)
 	if v.unreadable || r.Unreadable > 0 {
 		r.Reasons = append(r.Reasons, "a result could not be read")
+	}
+	if v.layoutUnreadable {
+		r.Reasons = append(r.Reasons, "layout variants could not be read: "+strings.Join(rs.layoutRefused, ", "))
 	}
 	if v.failed {
 		r.Reasons = append(r.Reasons, "a gate could not run (see the log)")

@@ -310,6 +310,7 @@ func merge(mapFile, manifest, shards, dest string, stdout io.Writer) ([]runrecor
 	var refusals []string
 	var merr MergeError
 	zips := map[string]string{} // test name: its outputs.zip
+	var opened []string         // the shards' nights
 	for _, s := range m.Shards {
 		dir := filepath.Join(shards, ShardDir(s.Index))
 		rec := runrecord.Shard{Index: s.Index, State: runrecord.Reported, Expected: len(s.Benchmarks)}
@@ -335,6 +336,7 @@ func merge(mapFile, manifest, shards, dest string, stdout io.Writer) ([]runrecor
 			refusals = append(refusals, fmt.Sprintf("shard %d: %v", s.Index, err))
 			continue
 		}
+		opened = append(opened, dir)
 		hosts := map[string][]string{}
 		for _, test := range n.Tests() {
 			k, ok := owner[test]
@@ -373,7 +375,7 @@ func merge(mapFile, manifest, shards, dest string, stdout io.Writer) ([]runrecor
 		return nil, refused("the merge refused the shards' results",
 			fmt.Errorf("%s: not merged (%d refused):\n  %s", shards, len(refusals), strings.Join(refusals, "\n  ")))
 	}
-	if err := writeMerged(dest, zips); err != nil {
+	if err := writeMerged(dest, zips, opened); err != nil {
 		return nil, refused("the merge could not write the merged night", err)
 	}
 	fmt.Fprintf(stdout, "%s: one night of %d results from %d shards\n", dest, len(zips), len(m.Shards))
@@ -399,13 +401,19 @@ func severalMachines(index int, hosts map[string][]string) string {
 }
 
 // writeMerged writes the merged night into dest, a new directory: each
-// test's outputs.zip (zips: a test's name, its file), checked as a night.
-func writeMerged(dest string, zips map[string]string) error {
+// test's outputs.zip (zips: a test's name, its file) and the layout
+// variants' counts the shards' nights (dirs) keep, checked as a night.
+func writeMerged(dest string, zips map[string]string, dirs []string) error {
 	if err := os.MkdirAll(dest, 0o755); err != nil {
 		return err
 	}
 	for _, test := range slices.Sorted(maps.Keys(zips)) {
 		if err := copyFile(zips[test], filepath.Join(dest, test, result.ZipName)); err != nil {
+			return err
+		}
+	}
+	for _, dir := range dirs {
+		if _, err := copyLayoutVariants(dir, dest); err != nil {
 			return err
 		}
 	}

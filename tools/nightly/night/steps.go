@@ -85,8 +85,9 @@ func Steps(mapFile, manifest string, upload bool, stdout, stderr io.Writer) erro
 			// Its benchmarks, 5 timed runs plus profiled runs each, on a
 			// cold agent: as the whole suite's step had.
 			TimeoutInMinutes: 240,
-			ArtifactPaths:    []string{dir + "/*/outputs.zip", dir + "/" + nightdir.Events},
-			Retry:            agentGone,
+			ArtifactPaths: []string{dir + "/*/outputs.zip", dir + "/" + nightdir.Events,
+				dir + "/" + nightdir.LayoutVariants + "/*/*.zip"},
+			Retry: agentGone,
 		})
 		keys = append(keys, shardStepKey+k)
 	}

@@ -6,6 +6,9 @@
 package nightdir
 
 import (
+	"path/filepath"
+	"strconv"
+
 	"havlak-lab/tools/nightly/runrecord"
 	"havlak-lab/tools/result"
 )
@@ -26,18 +29,32 @@ const (
 	// (history.NightsDir/NIGHT/run.json), where a night that archived
 	// nothing has it alone.
 	Run = runrecord.FileName
+	// LayoutVariants holds, by benchmark, the results of the count actions
+	// of its program and of the program's layout variants (the manifest's
+	// counts target and LayoutVariants): LayoutVariants/<benchmark>/0.zip
+	// the program's own, N.zip its variant N. A promoted night keeps them,
+	// so that the baseline's layout noise calibrates the next night's
+	// figures that layout moves (docs/nightly.md#layout-noise).
+	LayoutVariants = "layout-variants"
 )
+
+// LayoutCount is where, in the night dir, the count of benchmark's
+// program in its layout variant goes: 0 for the program itself.
+func LayoutCount(dir, benchmark string, variant int) string {
+	return filepath.Join(dir, LayoutVariants, benchmark, strconv.Itoa(variant)+".zip")
+}
 
 // Layout is the job's own names, each to whether it is a directory: a new
 // map each call, so no reader can change another's.
 func Layout() result.NightLayout {
-	return result.NightLayout{Events: false, Report: true, Exports: true, Benchgate: true, Trends: false, Run: false}
+	return result.NightLayout{Events: false, Report: true, Exports: true, Benchgate: true, Trends: false, Run: false,
+		LayoutVariants: true}
 }
 
 // ArchiveLayout is the job's own names in a night's directory of the
 // history's archive (history.NightsDir/NIGHT) beside its results: the
-// report and the run's record, the only files the job copies there but
-// results. A new map each call.
+// report, the run's record and the layout variants' counts, the only
+// files the job copies there but results. A new map each call.
 func ArchiveLayout() result.NightLayout {
-	return result.NightLayout{Report: true, Run: false}
+	return result.NightLayout{Report: true, Run: false, LayoutVariants: true}
 }

@@ -35,9 +35,10 @@ const FileName = "run.json"
 // Version is the version of run.json this package writes; it also reads
 // OldestVersion and the versions between. Version 2 added ChangePoints
 // and Benchmarks, which a record of version 1 lacks: its ChangePoints is
-// "" (unknown), and its reasons are in words alone.
+// "" (unknown), and its reasons are in words alone. Version 3 added
+// LayoutUnknown, which an older record never names.
 const (
-	Version       = 2
+	Version       = 3
 	OldestVersion = 1
 )
 
@@ -121,6 +122,13 @@ type Record struct {
 	// ChangePoints says whether the history was searched for change
 	// points (version 2; "" in a record of version 1: unknown).
 	ChangePoints ChangePoints `json:"change_points,omitempty"`
+	// LayoutUnknown names, a line each, the benchmarks whose figures that
+	// layout moves (cache misses) were judged against another binary
+	// without the baseline's layout noise, and why: "havlak6cc: the
+	// baseline keeps no layout variants of it" (a baseline promoted before
+	// the nightly counted them). They were judged by their thresholds
+	// alone, which fails nothing by itself (version 3).
+	LayoutUnknown []string `json:"layout_unknown,omitempty"`
 	// Promoted: the night became the baseline; Baseline says what became
 	// of the baseline, in words.
 	Promoted bool   `json:"promoted"`
@@ -193,6 +201,8 @@ func (r *Record) Check() error {
 		return fmt.Errorf("schema_version %d: this reader knows versions %d to %d", r.SchemaVersion, OldestVersion, Version)
 	case r.SchemaVersion < 2 && (r.ChangePoints != "" || len(r.Benchmarks) > 0):
 		return fmt.Errorf("schema_version %d: change_points and benchmarks came in version 2", r.SchemaVersion)
+	case r.SchemaVersion < 3 && len(r.LayoutUnknown) > 0:
+		return fmt.Errorf("schema_version %d: layout_unknown came in version 3", r.SchemaVersion)
 	case r.SchemaVersion >= 2 && r.ChangePoints != ChangePointsOn && r.ChangePoints != ChangePointsOff:
 		return fmt.Errorf("change_points %q: want on or off", r.ChangePoints)
 	case r.Started.IsZero() || r.Finished.IsZero():

@@ -30,7 +30,8 @@ func failedRun() *Record {
 			{Name: "havlak6", Workload: "full", Figure: "real_seconds", Unit: "s", Outcome: verdict.Regressed},
 			{Name: "havlak1", Outcome: verdict.NotComparable},
 		},
-		ChangePoints: ChangePointsOff, Baseline: "the night failed: the baseline stays"}
+		ChangePoints: ChangePointsOff, LayoutUnknown: []string{"havlak6cc: the baseline keeps no layout variants of it"},
+		Baseline: "the night failed: the baseline stays"}
 }
 
 // A record written is the record read back, whole, with its duration and
@@ -111,11 +112,14 @@ func TestRefuses(t *testing.T) {
 	for name, c := range map[string]struct {
 		data, says string
 	}{
-		"version":   {strings.Replace(text, `"schema_version": 2`, `"schema_version": 3`, 1), "schema_version 3: this reader knows versions 1 to 2"},
-		"version 0": {strings.Replace(text, `"schema_version": 2`, `"schema_version": 0`, 1), "schema_version 0: this reader knows versions 1 to 2"},
-		// What came in version 2 is not in a record of version 1.
-		"version 1 with version 2's fields": {strings.Replace(text, `"schema_version": 2`, `"schema_version": 1`, 1),
+		"version":   {strings.Replace(text, `"schema_version": 3`, `"schema_version": 4`, 1), "schema_version 4: this reader knows versions 1 to 3"},
+		"version 0": {strings.Replace(text, `"schema_version": 3`, `"schema_version": 0`, 1), "schema_version 0: this reader knows versions 1 to 3"},
+		// What came in version 2 is not in a record of version 1, nor
+		// version 3's in one of version 2.
+		"version 1 with version 2's fields": {strings.Replace(text, `"schema_version": 3`, `"schema_version": 1`, 1),
 			"schema_version 1: change_points and benchmarks came in version 2"},
+		"version 2 with version 3's fields": {strings.Replace(text, `"schema_version": 3`, `"schema_version": 2`, 1),
+			"schema_version 2: layout_unknown came in version 3"},
 		"no change points": {strings.Replace(text, `"change_points": "off"`, `"change_points": ""`, 1), `change_points "": want on or off`},
 		"outcome":          {strings.Replace(text, `"outcome": "regressed"`, `"outcome": "improved"`, 1), `benchmarks[2] (havlak6): outcome "improved"`},
 		"unnamed":          {strings.Replace(text, `"name": "havlak7"`, `"name": ""`, 1), "benchmarks[0]: no name"},

@@ -4,6 +4,11 @@
 // is linked from a chapter or the README, every relative link leads to a file or
 // directory that exists (and to a heading that exists, for a #fragment),
 // and every Bazel label they name (//pkg:target, //pkg, //pkg/...) exists.
+// In the README and the chapters no line of prose is over 100 characters
+// (proseExempt says which lines are not prose), and every fenced diff
+// block still applies to the checkout, unless it is marked as an
+// illustration of a change never meant to be applied (```diff
+// illustration).
 //
 // Labels are checked through the genquery :doc_labels (BUILD.bazel): its
 // list is the set of labels the documents name, and the build fails when
@@ -21,10 +26,13 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode"
+	"unicode/utf8"
 )
 
 var (
@@ -214,16 +222,11 @@ func isURL(target string) bool {
 func anchors(text string) map[string]bool {
 	found := map[string]bool{}
 	seen := map[string]int{}
-	fenced := false
-	for _, line := range strings.Split(text, "\n") {
-		if strings.HasPrefix(line, "```") {
-			fenced = !fenced
+	for _, line := range scan(text) {
+		if line.fenced || !strings.HasPrefix(line.text, "#") {
 			continue
 		}
-		if fenced || !strings.HasPrefix(line, "#") {
-			continue
-		}
-		title := strings.TrimLeft(line, "#")
+		title := strings.TrimLeft(line.text, "#")
 		if !strings.HasPrefix(title, " ") {
 			continue
 		}
@@ -270,16 +273,11 @@ type labelUse struct {
 // stage's package).
 func labels(doc document) []labelUse {
 	var uses []labelUse
-	inDiff := false
-	for i, line := range strings.Split(doc.text, "\n") {
-		if fence, ok := strings.CutPrefix(line, "```"); ok {
-			inDiff = !inDiff && strings.TrimSpace(fence) == "diff"
+	for i, line := range scan(doc.text) {
+		if line.fenced && line.isDiff() {
 			continue
 		}
-		if inDiff {
-			continue
-		}
-		for _, m := range labelPattern.FindAllStringSubmatch(line, -1) {
+		for _, m := range labelPattern.FindAllStringSubmatch(line.text, -1) {
 			label := m[1]
 			if !strings.HasSuffix(label, "/...") {
 				label = strings.TrimRight(label, ".,:")
@@ -356,6 +354,321 @@ func checkLabels(t tree, docs []document, known map[string]bool) []problem {
 		problems = append(problems, problem{"docs/BUILD.bazel", 0, fmt.Sprintf("DOC_LABELS lists %s, which no document names: remove it", label)})
 	}
 	return problems
+}
+
+// An mdLine is a line of a Markdown file as the checks see it: its text,
+// and whether it is inside a fenced code block (the fences included), with
+// that block's info string ("sh", "diff illustration", ...).
+type mdLine struct {
+	text   string
+	fenced bool
+	fence  bool // a fence itself, opening or closing a block
+	info   string
+}
+
+// isDiff says whether the line is in a fenced diff block: one whose info
+// string's first word is diff, as GitHub picks a block's language.
+func (l mdLine) isDiff() bool {
+	language, _, _ := strings.Cut(l.info, " ")
+	return language == "diff"
+}
+
+// illustration is the word that marks a fenced diff block as an
+// illustration of a change never meant to be applied to the tree
+// (```diff illustration): such a block is not checked against the tree.
+// Every other diff block must still apply, so that an example of how to
+// make a change is tested by the checkout it describes.
+const illustration = "illustration"
+
+// scan splits a Markdown file into lines, i of the result being line i+1,
+// each knowing the fenced code block it is in. A fence may be indented (a
+// code block inside a list item).
+func scan(text string) []mdLine {
+	var lines []mdLine
+	fenced, info := false, ""
+	for _, text := range strings.Split(text, "\n") {
+		rest, isFence := strings.CutPrefix(strings.TrimLeft(text, " "), "```")
+		switch {
+		case isFence && !fenced:
+			fenced, info = true, strings.TrimSpace(rest)
+			lines = append(lines, mdLine{text, true, true, info})
+		case isFence:
+			lines = append(lines, mdLine{text, true, true, info})
+			fenced, info = false, ""
+		default:
+			lines = append(lines, mdLine{text, fenced, false, info})
+		}
+	}
+	return lines
+}
+
+// maxProseLine is the longest a line of prose of the README or a chapter
+// may be, in characters: a reader follows a paragraph in an editor and a
+// diff as well as on GitHub, where long lines wrap wherever they must.
+const maxProseLine = 100
+
+// linkDefinition matches a Markdown link reference definition,
+// "[label]: target".
+var linkDefinition = regexp.MustCompile(`^\s{0,3}\[[^\]]+\]:\s*\S+`)
+
+// proseExempt says why a line is not prose that the line limit holds, or
+// "": a fenced code block (commands and output are quoted as they are), a
+// table row (Markdown has no way to wrap one), a heading (a heading is a
+// line), a link reference definition, and a single word (a long URL or
+// path, which no wrapping shortens). Nothing else is exempt; a long
+// command in running text goes into a code block.
+func proseExempt(line mdLine) string {
+	trimmed := strings.TrimSpace(line.text)
+	switch {
+	case line.fenced:
+		return "a code block"
+	case strings.HasPrefix(trimmed, "|"):
+		return "a table row"
+	case strings.HasPrefix(trimmed, "#"):
+		return "a heading"
+	case linkDefinition.MatchString(line.text):
+		return "a link reference definition"
+	case !strings.ContainsAny(strings.TrimLeft(trimmed, "-*+ "), " \t"):
+		return "a single word"
+	}
+	return ""
+}
+
+// checkProseLines returns the lines of prose of doc over maxProseLine
+// characters.
+func checkProseLines(doc document) []problem {
+	var problems []problem
+	for i, line := range scan(doc.text) {
+		if n := utf8.RuneCountInString(line.text); n > maxProseLine && proseExempt(line) == "" {
+			problems = append(problems, problem{doc.path, i + 1, fmt.Sprintf(
+				"a line of prose of %d characters, over %d: wrap it (code blocks, tables, headings, link definitions and single words are exempt)", n, maxProseLine)})
+		}
+	}
+	return problems
+}
+
+// A diffBlock is a fenced diff block of a document: the line of its
+// opening fence, whether it is marked an illustration, and its lines.
+type diffBlock struct {
+	line         int
+	illustration bool
+	lines        []string
+}
+
+// diffBlocks returns doc's fenced diff blocks.
+func diffBlocks(doc document) []diffBlock {
+	var blocks []diffBlock
+	open := false
+	for i, line := range scan(doc.text) {
+		switch {
+		case !line.isDiff():
+		case line.fence && !open:
+			open = true
+			blocks = append(blocks, diffBlock{line: i + 1, illustration: slices.Contains(strings.Fields(line.info), illustration)})
+		case line.fence:
+			open = false
+		default:
+			b := &blocks[len(blocks)-1]
+			b.lines = append(b.lines, line.text)
+		}
+	}
+	return blocks
+}
+
+// A fileDiff is what a diff block changes in one file: the file's path in
+// the checkout ("" for /dev/null: a file the diff creates or deletes),
+// the path it has after the change, and its hunks.
+type fileDiff struct {
+	from, to string
+	hunks    []hunk
+}
+
+// A hunk is one hunk of a fileDiff: the document's line of its @@
+// header, its old side (its context and removed lines, in order) and its
+// new side (its context and added lines).
+type hunk struct {
+	line     int
+	old, new []string
+}
+
+// hunkHeader matches a hunk's header, "@@ -START,COUNT +START,COUNT @@";
+// a COUNT left out is 1.
+var hunkHeader = regexp.MustCompile(`^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@`)
+
+// parseDiff reads a diff block as git writes one: for each file a line
+// "--- a/PATH" (or /dev/null) and a line "+++ b/PATH", then its hunks, each
+// a header whose counts its lines must match, so that `git apply` would
+// take it. Lines "diff --git" and "index" may come before a file's. What
+// is not such a diff is returned as problems at the document's lines.
+func parseDiff(path string, b diffBlock) ([]fileDiff, []problem) {
+	var files []fileDiff
+	var problems []problem
+	var oldLeft, newLeft int // of the current hunk's lines
+	for i := 0; i < len(b.lines); i++ {
+		text, at := b.lines[i], b.line+1+i
+		report := func(format string, args ...any) {
+			problems = append(problems, problem{path, at, "diff block: " + fmt.Sprintf(format, args...)})
+		}
+		if oldLeft > 0 || newLeft > 0 {
+			h := &files[len(files)-1].hunks[len(files[len(files)-1].hunks)-1]
+			kind, line := byte(' '), ""
+			if text != "" {
+				kind, line = text[0], text[1:]
+			}
+			switch {
+			case kind == ' ' && oldLeft > 0 && newLeft > 0:
+				h.old, h.new = append(h.old, line), append(h.new, line)
+				oldLeft, newLeft = oldLeft-1, newLeft-1
+			case kind == '-' && oldLeft > 0:
+				h.old = append(h.old, line)
+				oldLeft--
+			case kind == '+' && newLeft > 0:
+				h.new = append(h.new, line)
+				newLeft--
+			case kind == '\\': // "\ No newline at end of file"
+			default:
+				report("a hunk's lines do not match its header's counts (%d old and %d new lines still owed at %q)", oldLeft, newLeft, text)
+				return files, problems
+			}
+			continue
+		}
+		switch {
+		case strings.HasPrefix(text, "diff --git ") || strings.HasPrefix(text, "index "):
+		case strings.HasPrefix(text, "--- "):
+			if i+1 == len(b.lines) || !strings.HasPrefix(b.lines[i+1], "+++ ") {
+				report("%q is not followed by a line \"+++ b/PATH\"", text)
+				return files, problems
+			}
+			from, okFrom := diffPath(strings.TrimPrefix(text, "--- "), "a/")
+			to, okTo := diffPath(strings.TrimPrefix(b.lines[i+1], "+++ "), "b/")
+			if !okFrom || !okTo || from == "" && to == "" {
+				report("%q and %q: want --- a/PATH (or /dev/null) and +++ b/PATH, paths from the checkout's root", text, b.lines[i+1])
+				return files, problems
+			}
+			files = append(files, fileDiff{from: from, to: to})
+			i++
+		case strings.HasPrefix(text, "@@"):
+			m := hunkHeader.FindStringSubmatch(text)
+			if m == nil || len(files) == 0 {
+				report("%q is not a hunk's header of a file (--- a/PATH, +++ b/PATH, then @@ -START,COUNT +START,COUNT @@)", text)
+				return files, problems
+			}
+			oldLeft, newLeft = count(m[1]), count(m[2])
+			f := &files[len(files)-1]
+			f.hunks = append(f.hunks, hunk{line: at})
+		case len(files) == 0:
+			report("%s", noFile)
+			return files, problems
+		default:
+			report("%q is outside any hunk: a hunk has as many lines as its header counts", text)
+			return files, problems
+		}
+	}
+	if oldLeft > 0 || newLeft > 0 {
+		problems = append(problems, problem{path, b.line + 1 + len(b.lines), fmt.Sprintf(
+			"diff block: it ends with %d old and %d new lines of its last hunk missing", oldLeft, newLeft)})
+	}
+	return files, problems
+}
+
+// noFile is what is wrong with a diff block that names no file.
+const noFile = "it names no file (--- a/PATH, +++ b/PATH): give it one, so that the test can check " +
+	"it still applies, or mark it ```diff " + illustration
+
+// diffPath is the checkout path of a diff's file name after its prefix
+// (a/ or b/), "" for /dev/null; false for a name that is neither, or
+// that leads out of the checkout.
+func diffPath(name, prefix string) (string, bool) {
+	name, _, _ = strings.Cut(name, "\t") // git may add a timestamp
+	if name == "/dev/null" {
+		return "", true
+	}
+	path, ok := strings.CutPrefix(name, prefix)
+	if !ok || path == "" || strings.HasPrefix(path, "/") {
+		return "", false
+	}
+	path = filepath.ToSlash(filepath.Clean(path))
+	return path, path != ".." && !strings.HasPrefix(path, "../")
+}
+
+// count is a hunk header's COUNT, 1 when left out.
+func count(s string) int {
+	if s == "" {
+		return 1
+	}
+	n, _ := strconv.Atoi(s) // the pattern matched digits
+	return n
+}
+
+// checkDiffs returns the fenced diff blocks of doc that no longer apply
+// to t, as `git apply --check` would judge them, but for where a hunk
+// starts (a hunk applies wherever its old side is, as git lets it when
+// the file moved around it): a file the diff changes must exist and hold
+// each hunk's old side, its context and removed lines, one after the
+// other; a file it creates must not exist; and a hunk whose new side the
+// file holds already was applied, so the diff shows a change made long
+// ago. A block marked an illustration (```diff illustration) is not
+// checked; a block without a file is a problem, not an illustration.
+func checkDiffs(t tree, doc document) []problem {
+	var problems []problem
+	for _, b := range diffBlocks(doc) {
+		if b.illustration {
+			continue
+		}
+		files, found := parseDiff(doc.path, b)
+		problems = append(problems, found...)
+		if len(files) == 0 && len(found) == 0 {
+			problems = append(problems, problem{doc.path, b.line, "diff block: " + noFile})
+		}
+		for _, f := range files {
+			if f.from == "" {
+				if t.exists(f.to) {
+					problems = append(problems, problem{doc.path, b.line, fmt.Sprintf("diff block: it creates %s, which exists already", f.to)})
+				}
+				continue
+			}
+			text, err := t.read(f.from)
+			if err != nil {
+				problems = append(problems, problem{doc.path, b.line, fmt.Sprintf("diff block: it changes %s, which the checkout lacks", f.from)})
+				continue
+			}
+			lines := strings.Split(text, "\n")
+			for _, h := range f.hunks {
+				switch {
+				case !slices.Equal(h.old, h.new) && holds(lines, h.new):
+					problems = append(problems, problem{doc.path, h.line, fmt.Sprintf(
+						"diff block: %s holds this hunk's new side already: the change was made; show one still to make, or mark the block ```diff %s", f.from, illustration)})
+				case !holds(lines, h.old):
+					problems = append(problems, problem{doc.path, h.line, fmt.Sprintf(
+						"diff block: this hunk no longer applies: %s", missing(lines, h.old, f.from))})
+				}
+			}
+		}
+	}
+	return problems
+}
+
+// holds says whether lines hold want one after the other, trailing spaces
+// aside (Markdown editors drop them from an empty context line).
+func holds(lines, want []string) bool {
+	trim := func(s string) string { return strings.TrimRight(s, " \t\r") }
+	for start := 0; start+len(want) <= len(lines); start++ {
+		if slices.EqualFunc(lines[start:start+len(want)], want, func(a, b string) bool { return trim(a) == trim(b) }) {
+			return true
+		}
+	}
+	return false
+}
+
+// missing says what of a hunk's old side path lacks: the first of its
+// lines the file has nowhere, or that they are not in that order.
+func missing(lines, old []string, path string) string {
+	for _, line := range old {
+		if !holds(lines, []string{line}) {
+			return fmt.Sprintf("%s has no line %q", path, line)
+		}
+	}
+	return fmt.Sprintf("%s has its context and removed lines, but not one after the other", path)
 }
 
 // documents reads README.md, docs/*.md and docs/records/*.md from the
@@ -455,6 +768,38 @@ func TestLabels(t *testing.T) {
 	}
 	for _, p := range checkLabels(dirTree(root), docs, known) {
 		t.Error(p)
+	}
+}
+
+// TestProseLines holds the README and the chapters to lines of prose of at
+// most maxProseLine characters; the records are generated, and left as
+// their generators write them.
+func TestProseLines(t *testing.T) {
+	docs, err := documents(checkout(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, doc := range docs {
+		if !isRecord(doc.path) {
+			for _, p := range checkProseLines(doc) {
+				t.Error(p)
+			}
+		}
+	}
+}
+
+// TestDiffsApply holds every fenced diff block of the documents to the
+// checkout: each still applies, or says it is an illustration.
+func TestDiffsApply(t *testing.T) {
+	root := checkout(t)
+	docs, err := documents(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, doc := range docs {
+		for _, p := range checkDiffs(dirTree(root), doc) {
+			t.Error(p)
+		}
 	}
 }
 
@@ -568,5 +913,90 @@ func TestAnchors(t *testing.T) {
 	}
 	if len(got) != 5 {
 		t.Errorf("anchors %v, want 5", got)
+	}
+}
+
+// The line check on a made-up chapter: only prose over 100 characters is
+// found, counted in characters, not bytes; code blocks (an indented one
+// in a list too), tables, headings, link definitions and a single long
+// word are not prose.
+func TestChecksFindLongProseLines(t *testing.T) {
+	long := strings.Repeat("word ", 20) + "over" // 104 characters
+	doc := document{"docs/x.md", strings.Join([]string{
+		"# " + long,
+		"",
+		long,
+		strings.Repeat("é", 50) + " " + strings.Repeat("ü", 49), // 100 characters, 200 bytes
+		"| " + long + " |",
+		"- an item:",
+		"  ```",
+		"  " + long,
+		"  ```",
+		"```diff",
+		"+" + long,
+		"```",
+		"[label]: https://example.com/" + strings.Repeat("p", 100),
+		"  https://example.com/" + strings.Repeat("p", 100),
+		"- " + long,
+	}, "\n")}
+	var got []string
+	for _, p := range checkProseLines(doc) {
+		got = append(got, p.String())
+	}
+	what := "a line of prose of %d characters, over 100: wrap it (code blocks, tables, headings, link definitions and single words are exempt)"
+	want := []string{
+		"docs/x.md:3: " + fmt.Sprintf(what, 104),
+		"docs/x.md:15: " + fmt.Sprintf(what, 106),
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("long lines:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// The diff check on a made-up checkout: a diff that applies, and one
+// marked an illustration, pass; one whose context moved on, one made
+// already, one of a file that is gone, one creating a file that exists,
+// one whose header miscounts and one naming no file are each found.
+func TestChecksFindStaleDiffs(t *testing.T) {
+	files := mapTree{
+		"benchmarks/stages.bzl": "STAGES = [\n    stage(\"a\"),\n    stage(\"b\", fast = True),\n]\n",
+	}
+	fence := func(info string, lines ...string) string {
+		return strings.Join(append(append([]string{"```" + info}, lines...), "```"), "\n")
+	}
+	header := []string{"--- a/benchmarks/stages.bzl", "+++ b/benchmarks/stages.bzl"}
+	doc := document{"docs/x.md", strings.Join([]string{
+		"Applies:",
+		fence("diff", append(header, "@@ -2,2 +2,3 @@", `     stage("a"),`, `     stage("b", fast = True),`, `+    stage("c"),`)...),
+		"Moved on:",
+		fence("diff", append(header, "@@ -2,2 +2,3 @@", `     stage("a"),`, `     stage("b"),`, `+    stage("c"),`)...),
+		"Made already:",
+		fence("diff", append(header, "@@ -1,2 +1,3 @@", " STAGES = [", `+    stage("a"),`, `     stage("b", fast = True),`)...),
+		"An illustration:",
+		fence("diff illustration", `+    stage("z"),`),
+		"Gone, and new:",
+		fence("diff", "--- a/gone.bzl", "+++ b/gone.bzl", "@@ -1 +1 @@", "-x", "+y",
+			"--- /dev/null", "+++ b/benchmarks/stages.bzl", "@@ -0,0 +1 @@", "+x"),
+		"Miscounted:",
+		fence("diff", append(header, "@@ -2,2 +2,3 @@", `     stage("a"),`, `+    stage("c"),`)...),
+		"No file:",
+		fence("diff", `+    stage("c"),`),
+		fence("diff", "--- a/../x", "+++ b/../x"),
+	}, "\n")}
+	var got []string
+	for _, p := range checkDiffs(files, doc) {
+		got = append(got, p.String())
+	}
+	want := []string{
+		`docs/x.md:14: diff block: this hunk no longer applies: benchmarks/stages.bzl has no line "    stage(\"b\"),"`,
+		"docs/x.md:23: diff block: benchmarks/stages.bzl holds this hunk's new side already: the change was made; show one still to make, or mark the block ```diff illustration",
+		"docs/x.md:33: diff block: it changes gone.bzl, which the checkout lacks",
+		"docs/x.md:33: diff block: it creates benchmarks/stages.bzl, which exists already",
+		"docs/x.md:51: diff block: it ends with 1 old and 1 new lines of its last hunk missing",
+		"docs/x.md:54: diff block: it names no file (--- a/PATH, +++ b/PATH): give it one, so that the test can check it still applies, or mark it ```diff illustration",
+		`docs/x.md:57: diff block: "--- a/../x" and "+++ b/../x": want --- a/PATH (or /dev/null) and +++ b/PATH, paths from the checkout's root`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("diff problems:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

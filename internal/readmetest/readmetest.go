@@ -6,14 +6,15 @@ package readmetest
 
 import (
 	"os"
-	"regexp"
 	"strings"
 	"testing"
 )
 
-// WhereToAdd is the line of the README at readme (a path from the test's
+// WhereToAdd is the item of the README at readme (a path from the test's
 // package) in its "Where to add" section that starts "- what: ", or ""
-// when there is none.
+// when there is none. An item wrapped over several lines (its
+// continuation lines indented, as the README's prose is kept under 100
+// characters a line) is returned as one line, its lines joined by a space.
 func WhereToAdd(t testing.TB, readme, what string) string {
 	t.Helper()
 	data, err := os.ReadFile(readme)
@@ -22,7 +23,18 @@ func WhereToAdd(t testing.TB, readme, what string) string {
 	}
 	_, section, _ := strings.Cut(string(data), "\n## Where to add\n")
 	section, _, _ = strings.Cut(section, "\n## ")
-	return regexp.MustCompile(`(?m)^- ` + regexp.QuoteMeta(what) + `: .*$`).FindString(section)
+	var item []string
+	for _, line := range strings.Split(section, "\n") {
+		switch {
+		case item == nil && strings.HasPrefix(line, "- "+what+": "):
+			item = []string{line}
+		case item != nil && strings.HasPrefix(line, " ") && strings.TrimSpace(line) != "":
+			item = append(item, strings.TrimSpace(line))
+		case item != nil:
+			return strings.Join(item, " ")
+		}
+	}
+	return strings.Join(item, " ")
 }
 
 // Declares tells whether the source file holds declaration.

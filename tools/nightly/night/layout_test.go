@@ -1,6 +1,8 @@
 package night
 
 import (
+	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -211,5 +213,124 @@ func TestGateWithABaselineWithoutLayoutVariants(t *testing.T) {
 	checkNight(t, "the next night, +2%", status, log, 0, []string{"This night becomes the baseline"}, baseline, before, true)
 	if strings.Contains(log, "Layout noise unknown") {
 		t.Errorf("the next night says a layout noise is unknown:\n%s", log)
+	}
+}
+
+// collectionManifest writes a manifest of havlak7, its full-size test,
+// its count action and two layout variants, and havlak6cc, alike, for
+// the night's collection of counts; and of havlak5, which has no
+// variants.
+func collectionManifest(t *testing.T) string {
+	t.Helper()
+	counted := func(name string) map[string]any {
+		target := func(label, output string) map[string]string {
+			return map[string]string{"label": "//benchmarks:" + label, "spec": "benchmarks/" + label + ".spec.json", "output": output}
+		}
+		return map[string]any{"name": name, "kind": "program", "study": "havlak", "targets": map[string]any{
+			"perf":   map[string]string{"label": "//benchmarks:" + name + "_test", "spec": "benchmarks/" + name + "_test.spec.json"},
+			"counts": target(name+"_counts", "benchmarks/"+name+"_counts.zip")},
+			"layout_variants": []map[string]string{
+				target(name+"_layout_1_counts", "benchmarks/"+name+"_layout_1_counts.zip"),
+				target(name+"_layout_2_counts", "benchmarks/"+name+"_layout_2_counts.zip")}}
+	}
+	plain := map[string]any{"name": "havlak5", "kind": "program", "study": "havlak", "targets": map[string]any{
+		"perf": map[string]string{"label": "//benchmarks:havlak5_test", "spec": "benchmarks/havlak5_test.spec.json"}}}
+	data, err := json.Marshal(map[string]any{"schema_version": 1, "path": "benchmarks/manifest.json",
+		"benchmarks": []any{counted("havlak7"), counted("havlak6cc"), plain}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "manifest.json")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// buildEvents writes a build event file in which each label of built
+// completed as given: true, built whole; false, failed.
+func buildEvents(t *testing.T, built map[string]bool) string {
+	t.Helper()
+	var lines []string
+	for label, success := range built {
+		data, err := json.Marshal(map[string]any{"id": map[string]any{"targetCompleted": map[string]string{"label": label}},
+			"completed": map[string]bool{"success": success}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, string(data))
+	}
+	path := filepath.Join(t.TempDir(), "bazel-events.json")
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// The night builds the count actions of the benchmarks it runs, and
+// collects those the build event file says were built tonight: an older
+// build's zip left in bazel-bin never passes for tonight's, and a
+// benchmark the night did not run has none collected.
+func TestNightCollectsTheLayoutCountsItBuilt(t *testing.T) {
+	manifest := collectionManifest(t)
+	var all, one strings.Builder
+	if err := LayoutTargets(manifest, nil, &all); err != nil {
+		t.Fatal(err)
+	}
+	if err := LayoutTargets(manifest, []string{"//benchmarks:havlak7_test"}, &one); err != nil {
+		t.Fatal(err)
+	}
+	havlak7 := []string{"//benchmarks:havlak7_counts", "//benchmarks:havlak7_layout_1_counts", "//benchmarks:havlak7_layout_2_counts"}
+	if got := strings.Fields(one.String()); !slices.Equal(got, havlak7) {
+		t.Errorf("the count targets of havlak7's night: %q, want %q", got, havlak7)
+	}
+	if got := strings.Fields(all.String()); len(got) != 6 || slices.ContainsFunc(got, func(l string) bool { return strings.Contains(l, "havlak5") }) {
+		t.Errorf("the count targets of the whole suite: %q, want havlak7's and havlak6cc's, 3 each", got)
+	}
+
+	// Tonight ran havlak7's full-size test only; bazel-bin holds every
+	// count, havlak6cc's from an older build.
+	dest, bazelBin := t.TempDir(), t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dest, "havlak7_test"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dest, "havlak7_test", result.ZipName), []byte("tonight's result"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"havlak7", "havlak6cc"} {
+		for _, count := range []string{"_counts", "_layout_1_counts", "_layout_2_counts"} {
+			path := filepath.Join(bazelBin, "benchmarks", name+count+".zip")
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(path, []byte(name+count), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+
+	// The second variant failed to build tonight: its older zip is not
+	// collected, and the error names it.
+	events := buildEvents(t, map[string]bool{havlak7[0]: true, havlak7[1]: true, havlak7[2]: false, "//benchmarks:havlak6cc_counts": true})
+	_, err := CollectLayoutVariants(manifest, events, bazelBin, dest)
+	if err == nil || !strings.Contains(err.Error(), havlak7[2]+": not built tonight") {
+		t.Errorf("a variant that failed to build: %v, want an error naming %s", err, havlak7[2])
+	}
+	if isFile(nightdir.LayoutCount(dest, "havlak7", 2)) {
+		t.Errorf("the failed variant's older zip was collected")
+	}
+
+	events = buildEvents(t, map[string]bool{havlak7[0]: true, havlak7[1]: true, havlak7[2]: true, "//benchmarks:havlak6cc_counts": true})
+	copied, err := CollectLayoutVariants(manifest, events, bazelBin, dest)
+	if err != nil || !slices.Equal(copied, []string{"havlak7"}) {
+		t.Fatalf("collected %q, %v; want havlak7's counts", copied, err)
+	}
+	for v, count := range []string{"_counts", "_layout_1_counts", "_layout_2_counts"} {
+		if data, err := os.ReadFile(nightdir.LayoutCount(dest, "havlak7", v)); err != nil || string(data) != "havlak7"+count {
+			t.Errorf("havlak7's count %d: %q, %v; want bazel-bin's benchmarks/havlak7%s.zip", v, data, err, count)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dest, nightdir.LayoutVariants, "havlak6cc")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("havlak6cc's counts were collected for a night that did not run it: %v", err)
 	}
 }

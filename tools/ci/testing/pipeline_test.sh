@@ -90,8 +90,9 @@ for ((k = 0; k < shards; k++)); do
   expect '.concurrency' '1'
   expect '.concurrency_group' "\"havlak-lab/nightly-perf-shard-$k\""
   expect '.command' "\"tools/ci/nightly.sh --shard $k\""
-  # The shard's night and how its build ended, which the merge reads.
-  expect '.artifact_paths' "[\"shard-artifacts/shard-$k/*/outputs.zip\",\"shard-artifacts/shard-$k/bazel-events.json\"]"
+  # The shard's night, how its build ended, and the counts of its
+  # benchmarks' layout variants, which the merge reads.
+  expect '.artifact_paths' "[\"shard-artifacts/shard-$k/*/outputs.zip\",\"shard-artifacts/shard-$k/bazel-events.json\",\"shard-artifacts/shard-$k/layout-variants/*/*.zip\"]"
   expect '[.retry.automatic[].exit_status] | sort' '[-1,137,143]'
 done
 nightly="$(jq -c '.steps[] | select(.key == "nightly-perf-merge")' "$tmp/steps-resolved.json")"

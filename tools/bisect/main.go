@@ -50,7 +50,7 @@
 // 0.5% for a Go program's own count), else there is nothing to bisect. How a
 // commit is judged good or bad (verdict.Boundary) is printed before the
 // bisection starts. --json FILE writes the answer and every measurement
-// (package tools/bisect/answer).
+// (package tools/firstbad/answer).
 //
 // Exit status: 0 with the first bad commit found; 1 when it cannot be
 // found (GOOD and BAD the same to the gate, a build failing, only skipped
@@ -65,8 +65,8 @@ import (
 
 	"havlak-lab/internal/cli"
 	"havlak-lab/internal/gitwork"
-	"havlak-lab/tools/bisect/answer"
-	"havlak-lab/tools/bisect/firstbad"
+	"havlak-lab/tools/firstbad"
+	"havlak-lab/tools/firstbad/answer"
 )
 
 func main() {

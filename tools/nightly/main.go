@@ -21,7 +21,7 @@
 // were built; counts prints those count targets, of the whole suite or
 // of shard K of MAP, one a line, for the night's bazel test to build.
 //
-// gate makes the report (tools/report/reporting) of ARTIFACTS, a night
+// gate makes the report (tools/reporting) of ARTIFACTS, a night
 // (tools/result.Night: ARTIFACTS/<test>/outputs.zip, nothing else but the
 // job's own files; anything else is refused, named, before anything is
 // written), comparing it with the baseline, the last good night's
@@ -68,7 +68,7 @@
 // regressed benchmarks. Outside a git checkout no commit's Perf-Accepted:
 // trailer can be read: the log says so, and no regression is accepted.
 //
-// However it ends, the gate records the run (tools/nightly/runrecord:
+// However it ends, the gate records the run (tools/runrecord:
 // ARTIFACTS/run.json, and in the night's directory of DIR/nights, made
 // for it when the night archived no result): when it ran, its commit, its
 // shards (merge's), its results, its verdict and what each benchmark
@@ -93,7 +93,7 @@
 // every benchmark without a result, named with its shard, fail the night.
 //
 // --bisect, before the subcommand, bisects each new regression of the
-// history (tools/bisect/firstbad); `bazel run //tools/nightly` gives it. Paths are relative to where bazel
+// history (tools/firstbad); `bazel run //tools/nightly` gives it. Paths are relative to where bazel
 // run was typed. Exit status: 1 for a regression or a failed step, 2 for
 // bad usage.
 //
@@ -134,7 +134,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("nightly", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprintln(stderr, usage); fs.PrintDefaults() }
-	bisect := fs.Bool("bisect", false, "bisect each new regression of the history (tools/bisect/firstbad) for its first bad commit")
+	bisect := fs.Bool("bisect", false, "bisect each new regression of the history (tools/firstbad) for its first bad commit")
 	manifest := fs.String("manifest", "", "//benchmarks:manifest's `FILE`: shard, steps and merge place the benchmarks the map does not know (bazel run //tools/nightly gives it)")
 	if help, err := cli.ParseFlags(fs, args); help || err != nil {
 		return err

@@ -15,7 +15,7 @@
 // --doc also replaces the matrix between the markers of a document
 // (docs/records/regression-suite.md keeps the latest); --detection writes
 // the regression cases' outcomes as the detection record
-// (tools/regressionsuite/detection/detection.json keeps the latest, which
+// (tools/detection/detection.json keeps the latest, which
 // the perf check's comment reads). Exit status 1 when a case could not be
 // run or unchanged code or a neutral change raised an alarm; a missed case
 // is a finding, not a failure.
@@ -36,7 +36,7 @@ import (
 	"havlak-lab/internal/cli"
 	"havlak-lab/internal/gitwork"
 	"havlak-lab/internal/labcache"
-	"havlak-lab/tools/regressionsuite/detection"
+	"havlak-lab/tools/detection"
 	"havlak-lab/tools/regressionsuite/suite"
 )
 
@@ -56,7 +56,7 @@ func run(args []string, log io.Writer) error {
 	repoFlag := fs.String("repo", "", "the checkout to copy (default: where bazel run was typed)")
 	out := fs.String("out", "", "write the matrix to `FILE` (default: regression-suite.md in the checkout)")
 	doc := fs.String("doc", "", "also put the matrix between the markers of `FILE` (docs/records/regression-suite.md)")
-	detectionFile := fs.String("detection", "", "also write the regression cases' outcomes to `FILE` (tools/regressionsuite/detection/detection.json)")
+	detectionFile := fs.String("detection", "", "also write the regression cases' outcomes to `FILE` (tools/detection/detection.json)")
 	if help, err := cli.ParseFlags(fs, args); help || err != nil {
 		return err
 	}

@@ -12,7 +12,7 @@ import (
 	"runtime"
 	"testing"
 
-	"havlak-lab/tools/nightly/nightdir"
+	"havlak-lab/tools/nightdir"
 	"havlak-lab/tools/result"
 )
 

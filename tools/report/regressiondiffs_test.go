@@ -9,8 +9,8 @@ import (
 
 	"github.com/google/pprof/profile"
 
-	"havlak-lab/tools/report/markdown"
-	"havlak-lab/tools/report/profiles"
+	"havlak-lab/tools/reporting/markdown"
+	"havlak-lab/tools/reporting/profiles"
 )
 
 // slowDown rewrites the unpacked result's CPU profile with the samples in

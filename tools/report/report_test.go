@@ -18,7 +18,7 @@ import (
 	"testing"
 
 	"havlak-lab/internal/cli"
-	"havlak-lab/tools/report/model"
+	"havlak-lab/tools/reporting/model"
 	"havlak-lab/tools/result"
 	"havlak-lab/tools/summary"
 	"havlak-lab/tools/verdict"

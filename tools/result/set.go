@@ -14,7 +14,7 @@ import (
 // A NightLayout is the names a night's writer puts into the night beside
 // its tests' directories, each to whether it is a directory: a night's
 // reader passes over them, and no test may have one. The nightly job
-// declares its own (tools/nightly/nightdir); every reader of a night is
+// declares its own (tools/nightdir); every reader of a night is
 // given them.
 type NightLayout map[string]bool
 

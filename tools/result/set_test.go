@@ -218,7 +218,7 @@ func TestApartAndCheckOutput(t *testing.T) {
 }
 
 // The names of a night's writer in these tests: the nightly job's, as
-// tools/nightly/nightdir declares them (which imports this package).
+// tools/nightdir declares them (which imports this package).
 const (
 	jobEvents    = "bazel-events.json"
 	jobReport    = "report"

@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"havlak-lab/tools/history"
-	"havlak-lab/tools/nightly/nightdir"
+	"havlak-lab/tools/nightdir"
 	"havlak-lab/tools/result"
 )
 

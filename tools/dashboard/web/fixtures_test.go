@@ -16,7 +16,7 @@ import (
 	"havlak-lab/internal/gitwork"
 	"havlak-lab/tools/alert"
 	"havlak-lab/tools/history"
-	"havlak-lab/tools/nightly/nightdir"
+	"havlak-lab/tools/nightdir"
 	"havlak-lab/tools/result"
 	"havlak-lab/tools/result/resulttest"
 )

@@ -15,9 +15,9 @@ import (
 	"time"
 
 	"havlak-lab/tools/history"
-	"havlak-lab/tools/nightly/nightdir"
-	"havlak-lab/tools/nightly/runrecord"
+	"havlak-lab/tools/nightdir"
 	"havlak-lab/tools/result"
+	"havlak-lab/tools/runrecord"
 	"havlak-lab/tools/summary"
 	"havlak-lab/tools/verdict"
 )
@@ -60,7 +60,7 @@ type sparkline struct {
 
 // A nightRun is a night the nightly job archived: its directory's name
 // (when it started, its commit), how many tests it kept and its report,
-// and what its run's record (tools/nightly/runrecord) says of the run.
+// and what its run's record (tools/runrecord) says of the run.
 type nightRun struct {
 	Name    string
 	Started time.Time

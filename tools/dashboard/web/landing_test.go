@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"havlak-lab/tools/history"
-	"havlak-lab/tools/nightly/nightdir"
-	"havlak-lab/tools/nightly/runrecord"
+	"havlak-lab/tools/nightdir"
+	"havlak-lab/tools/runrecord"
 	"havlak-lab/tools/summary"
 	"havlak-lab/tools/verdict"
 )
@@ -201,7 +201,7 @@ func TestHeaderNamesViewer(t *testing.T) {
 	}
 }
 
-// The runs table reads each night's run record (tools/nightly/runrecord):
+// The runs table reads each night's run record (tools/runrecord):
 // a sharded run whose shard failed and whose shard never reported names
 // them and their benchmarks without a result, every string of the record
 // escaped; a run that archived nothing, its record alone in its

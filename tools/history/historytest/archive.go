@@ -8,7 +8,7 @@ import (
 
 	"havlak-lab/internal/labdir"
 	"havlak-lab/tools/history"
-	"havlak-lab/tools/nightly/runrecord"
+	"havlak-lab/tools/runrecord"
 )
 
 // NightDir is night n's directory in the archive of the history kept in

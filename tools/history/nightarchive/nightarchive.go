@@ -46,7 +46,7 @@ import (
 	"havlak-lab/internal/labdir"
 	"havlak-lab/tools/alert"
 	"havlak-lab/tools/history"
-	"havlak-lab/tools/nightly/runrecord"
+	"havlak-lab/tools/runrecord"
 )
 
 // A Policy is what a prune keeps (the package's doc).

@@ -14,7 +14,7 @@ import (
 	"havlak-lab/tools/alert"
 	"havlak-lab/tools/history"
 	"havlak-lab/tools/history/historytest"
-	"havlak-lab/tools/nightly/runrecord"
+	"havlak-lab/tools/runrecord"
 )
 
 // spec is the suite of the test's nights: one benchmark, 4 results a

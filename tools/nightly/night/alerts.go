@@ -17,7 +17,7 @@ import (
 	"havlak-lab/internal/markdown"
 	"havlak-lab/tools/alert"
 	"havlak-lab/tools/history"
-	"havlak-lab/tools/nightly/nightdir"
+	"havlak-lab/tools/nightdir"
 	"havlak-lab/tools/result"
 	"havlak-lab/tools/summary"
 	verdictlib "havlak-lab/tools/verdict"

@@ -16,7 +16,7 @@ import (
 
 	"havlak-lab/internal/cli"
 	"havlak-lab/tools/history"
-	"havlak-lab/tools/nightly/nightdir"
+	"havlak-lab/tools/nightdir"
 	"havlak-lab/tools/result"
 )
 

@@ -11,7 +11,7 @@ import (
 
 	"havlak-lab/internal/atomicfile"
 	"havlak-lab/tools/exports"
-	"havlak-lab/tools/nightly/nightdir"
+	"havlak-lab/tools/nightdir"
 	"havlak-lab/tools/result"
 )
 

@@ -18,8 +18,8 @@ import (
 	"testing"
 
 	"havlak-lab/internal/atomicfile"
-	"havlak-lab/tools/nightly/nightdir"
-	"havlak-lab/tools/nightly/runrecord"
+	"havlak-lab/tools/nightdir"
+	"havlak-lab/tools/runrecord"
 )
 
 // The fault matrix of the promotion (docs/records/faults.md): a gate

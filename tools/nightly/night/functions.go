@@ -16,8 +16,8 @@ import (
 
 	"havlak-lab/internal/gitwork"
 	"havlak-lab/internal/numfmt"
-	"havlak-lab/tools/bisect/answer"
 	"havlak-lab/tools/changepoint"
+	"havlak-lab/tools/firstbad/answer"
 	"havlak-lab/tools/history"
 	"havlak-lab/tools/perf/cachegrind"
 	"havlak-lab/tools/perf/cachegrind/attribution"

@@ -13,9 +13,9 @@ import (
 	"time"
 
 	"havlak-lab/tools/alert"
-	"havlak-lab/tools/bisect/answer"
 	"havlak-lab/tools/changepoint"
 	"havlak-lab/tools/changepoint/otavatest"
+	"havlak-lab/tools/firstbad/answer"
 	"havlak-lab/tools/history"
 	"havlak-lab/tools/perf/cachegrind"
 	"havlak-lab/tools/perf/cachegrind/linecounts"

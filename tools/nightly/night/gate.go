@@ -20,9 +20,9 @@ import (
 	"havlak-lab/internal/markdown"
 	"havlak-lab/tools/alert"
 	"havlak-lab/tools/history"
-	"havlak-lab/tools/nightly/nightdir"
-	"havlak-lab/tools/report/model"
-	"havlak-lab/tools/report/reporting"
+	"havlak-lab/tools/nightdir"
+	"havlak-lab/tools/reporting"
+	"havlak-lab/tools/reporting/model"
 	"havlak-lab/tools/result"
 	"havlak-lab/tools/summary"
 	"havlak-lab/tools/trends"
@@ -466,7 +466,7 @@ func goTestSides(results []result.Found) ([]summary.Side, error) {
 }
 
 // reportStep makes the report of the night's programs and servers against
-// the baseline's (tools/report/reporting, in this process), both read
+// the baseline's (tools/reporting, in this process), both read
 // once by the gate (found, before); the history, when there is one,
 // calibrates the thresholds with the baseline's recent nights of the same
 // binaries (docs/noise.md), and the baseline's layout variants (layouts)

@@ -26,11 +26,11 @@ import (
 	"havlak-lab/internal/labdir"
 	"havlak-lab/internal/numfmt"
 	"havlak-lab/tools/alert"
-	"havlak-lab/tools/bisect/answer"
-	"havlak-lab/tools/bisect/firstbad"
 	"havlak-lab/tools/changepoint"
+	"havlak-lab/tools/firstbad"
+	"havlak-lab/tools/firstbad/answer"
 	"havlak-lab/tools/history"
-	"havlak-lab/tools/nightly/nightdir"
+	"havlak-lab/tools/nightdir"
 	"havlak-lab/tools/result"
 	"havlak-lab/tools/trends"
 	verdictlib "havlak-lab/tools/verdict"
@@ -47,7 +47,7 @@ type historyConfig struct {
 	// the change-point search off.
 	otava string
 	// bisect: a new regression whose range holds more than one commit is
-	// bisected in checkout (tools/bisect/firstbad).
+	// bisected in checkout (tools/firstbad).
 	bisect   bool
 	checkout string
 	// name is the database's DSN without its password, and access its

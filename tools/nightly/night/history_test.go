@@ -17,9 +17,9 @@ import (
 	"havlak-lab/tools/alert"
 	"havlak-lab/tools/changepoint/otavatest"
 	"havlak-lab/tools/history"
-	"havlak-lab/tools/nightly/nightdir"
-	"havlak-lab/tools/nightly/runrecord"
+	"havlak-lab/tools/nightdir"
 	"havlak-lab/tools/result"
+	"havlak-lab/tools/runrecord"
 	"havlak-lab/tools/trends"
 	verdictlib "havlak-lab/tools/verdict"
 )

@@ -15,9 +15,9 @@ import (
 	"strings"
 
 	"havlak-lab/internal/cli"
-	"havlak-lab/tools/nightly/nightdir"
+	"havlak-lab/tools/nightdir"
 	"havlak-lab/tools/perf/perfspec"
-	"havlak-lab/tools/report/model"
+	"havlak-lab/tools/reporting/model"
 	"havlak-lab/tools/result"
 	"havlak-lab/tools/summary"
 	verdictlib "havlak-lab/tools/verdict"

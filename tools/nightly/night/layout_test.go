@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"havlak-lab/tools/nightly/nightdir"
+	"havlak-lab/tools/nightdir"
 	"havlak-lab/tools/result"
 	"havlak-lab/tools/result/resulttest"
 	"havlak-lab/tools/summary"

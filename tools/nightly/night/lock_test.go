@@ -12,9 +12,9 @@ import (
 	"time"
 
 	"havlak-lab/internal/labdir"
-	"havlak-lab/tools/nightly/nightdir"
-	"havlak-lab/tools/nightly/runrecord"
+	"havlak-lab/tools/nightdir"
 	"havlak-lab/tools/result"
+	"havlak-lab/tools/runrecord"
 )
 
 // The tests of one writer per baseline (labdir.TakeLock, lockBaseline)

@@ -24,9 +24,9 @@ import (
 	"havlak-lab/internal/labcache"
 	"havlak-lab/internal/labdir"
 	"havlak-lab/tools/history"
-	"havlak-lab/tools/nightly/nightdir"
-	"havlak-lab/tools/nightly/runrecord"
+	"havlak-lab/tools/nightdir"
 	"havlak-lab/tools/result"
+	"havlak-lab/tools/runrecord"
 	"havlak-lab/tools/summary"
 )
 
@@ -60,7 +60,7 @@ type GateOptions struct {
 	Sharded bool
 	Shards  []runrecord.Shard
 	// Bisect: each new regression of the history is bisected
-	// (tools/bisect/firstbad), its first bad commit put in its alert.
+	// (tools/firstbad), its first bad commit put in its alert.
 	Bisect bool
 	// Otava is Apache Otava's command (tools/ci/tools.sh otava), which
 	// searches the history for change points; "" searches none: the night

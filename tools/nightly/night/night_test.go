@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"havlak-lab/internal/labdir"
-	"havlak-lab/tools/nightly/nightdir"
+	"havlak-lab/tools/nightdir"
 	"havlak-lab/tools/result"
 )
 

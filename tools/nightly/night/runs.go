@@ -1,6 +1,6 @@
 package night
 
-// The run's record (tools/nightly/runrecord, docs/nightly.md#the-runs-record):
+// The run's record (tools/runrecord, docs/nightly.md#the-runs-record):
 // what the gate learns of the run as it goes (runState), written when it
 // ends, whatever the ending, into the night's artifacts and into the
 // night's directory of the history's archive, where the dashboard's
@@ -28,9 +28,9 @@ import (
 	"havlak-lab/internal/gitwork"
 	"havlak-lab/tools/alert"
 	"havlak-lab/tools/history"
-	"havlak-lab/tools/nightly/nightdir"
-	"havlak-lab/tools/nightly/runrecord"
+	"havlak-lab/tools/nightdir"
 	"havlak-lab/tools/result"
+	"havlak-lab/tools/runrecord"
 	"havlak-lab/tools/summary"
 	verdictlib "havlak-lab/tools/verdict"
 )

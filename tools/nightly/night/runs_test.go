@@ -15,10 +15,10 @@ import (
 	"havlak-lab/tools/alert"
 	"havlak-lab/tools/changepoint/otavatest"
 	"havlak-lab/tools/history"
-	"havlak-lab/tools/nightly/nightdir"
-	"havlak-lab/tools/nightly/runrecord"
+	"havlak-lab/tools/nightdir"
 	"havlak-lab/tools/nightly/shard"
 	"havlak-lab/tools/result"
+	"havlak-lab/tools/runrecord"
 	"havlak-lab/tools/summary"
 	verdictlib "havlak-lab/tools/verdict"
 )

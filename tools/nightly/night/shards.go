@@ -17,11 +17,11 @@ import (
 
 	"havlak-lab/internal/cli"
 	"havlak-lab/tools/history"
-	"havlak-lab/tools/nightly/nightdir"
-	"havlak-lab/tools/nightly/runrecord"
+	"havlak-lab/tools/nightdir"
 	"havlak-lab/tools/nightly/shard"
 	"havlak-lab/tools/perf/perfspec"
 	"havlak-lab/tools/result"
+	"havlak-lab/tools/runrecord"
 )
 
 // ShardMapOptions are what ShardMap runs on: `nightly shardmap`'s flags.

@@ -10,7 +10,7 @@ import (
 	"strconv"
 
 	"havlak-lab/internal/cli"
-	"havlak-lab/tools/nightly/nightdir"
+	"havlak-lab/tools/nightdir"
 	"havlak-lab/tools/nightly/shard"
 )
 

@@ -9,8 +9,8 @@ import (
 	"havlak-lab/tools/alert"
 	"havlak-lab/tools/changepoint"
 	"havlak-lab/tools/history"
-	"havlak-lab/tools/report/export"
-	"havlak-lab/tools/report/model"
+	"havlak-lab/tools/reporting/export"
+	"havlak-lab/tools/reporting/model"
 	"havlak-lab/tools/result"
 	"havlak-lab/tools/summary"
 )

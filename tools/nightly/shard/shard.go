@@ -25,7 +25,7 @@ import (
 	"strings"
 
 	"havlak-lab/internal/atomicfile"
-	"havlak-lab/tools/nightly/nightdir"
+	"havlak-lab/tools/nightdir"
 	"havlak-lab/tools/perf/perfspec"
 	"havlak-lab/tools/result"
 )

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"havlak-lab/tools/detection"
 	"havlak-lab/tools/perf/perfspec"
-	"havlak-lab/tools/regressionsuite/detection"
 	"havlak-lab/tools/result"
 	"havlak-lab/tools/result/resulttest"
 	"havlak-lab/tools/summary"

@@ -8,7 +8,7 @@ import (
 
 	"havlak-lab/internal/gitwork"
 	"havlak-lab/internal/markdown"
-	"havlak-lab/tools/regressionsuite/detection"
+	"havlak-lab/tools/detection"
 	"havlak-lab/tools/summary"
 	"havlak-lab/tools/verdict"
 )
@@ -69,7 +69,7 @@ func seesBlock(benchmarks []summary.Benchmark, budget int) string {
 
 // seesElsewhere says where the figures of the benchmarks cut from the
 // block can be read.
-const seesElsewhere = "summary.json has their thresholds, tools/regressionsuite/detection/detection.json what the suite caught"
+const seesElsewhere = "summary.json has their thresholds, tools/detection/detection.json what the suite caught"
 
 // rankSees puts the benchmarks a reviewer reads first (failing, then
 // changed, as the table's first rows) before the others.

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"havlak-lab/tools/regressionsuite/detection"
+	"havlak-lab/tools/detection"
 	"havlak-lab/tools/result"
 	"havlak-lab/tools/summary"
 	"havlak-lab/tools/verdict"
@@ -182,7 +182,7 @@ func TestCommentSeesCut(t *testing.T) {
 	text := b.String()
 	block, _, ok := strings.Cut(text[strings.Index(text, "What each gated figure"):], "</details>")
 	if n := len([]rune(text)); n > 65536 || !ok || !strings.Contains(block, "- benchmark_000:\n  - `instructions`: threshold 1%") ||
-		!strings.Contains(block, "more (summary.json has their thresholds, tools/regressionsuite/detection/detection.json what the suite caught)\n") || !strings.Contains(text, "200 measured, unchanged within the noise") {
+		!strings.Contains(block, "more (summary.json has their thresholds, tools/detection/detection.json what the suite caught)\n") || !strings.Contains(text, "200 measured, unchanged within the noise") {
 		t.Errorf("a comment of %d characters:\n%s", n, text)
 	}
 	// Room for the table alone: no block, the table's rows all there.

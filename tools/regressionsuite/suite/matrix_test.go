@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"havlak-lab/tools/regressionsuite/detection"
+	"havlak-lab/tools/detection"
 	"havlak-lab/tools/result"
 	"havlak-lab/tools/summary"
 	"havlak-lab/tools/verdict"

@@ -1,9 +1,9 @@
 package suite
 
-import "havlak-lab/tools/regressionsuite/detection"
+import "havlak-lab/tools/detection"
 
 // Detection is the run's regression cases as the detection record keeps
-// them (tools/regressionsuite/detection): each case's benchmark, size and
+// them (tools/detection): each case's benchmark, size and
 // the gated figures that caught it. Neutral cases are the second matrix's,
 // not detections: they are left out.
 func (m *Matrix) Detection() *detection.Record {

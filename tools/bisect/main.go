@@ -67,6 +67,7 @@ import (
 	"havlak-lab/internal/gitwork"
 	"havlak-lab/tools/firstbad"
 	"havlak-lab/tools/firstbad/answer"
+	"havlak-lab/tools/result"
 )
 
 func main() {
@@ -86,7 +87,7 @@ func run(args []string) error {
 	var o firstbad.Options
 	var jsonOut string
 	fs.StringVar(&o.Benchmark, "benchmark", "", "the benchmark's `name`, as declared in benchmarks/")
-	fs.StringVar(&o.Figure, "figure", "", "the count to bisect on: own_instructions or instructions (default: the one the gate judges)")
+	fs.StringVar(&o.Figure, "figure", "", "the count to bisect on: "+result.MetricOwnInstructions+" or "+result.MetricInstructions+" (default: the one the gate judges)")
 	fs.StringVar(&o.Figure, "metric", "", "deprecated: --figure")
 	fs.IntVar(&o.Repetitions, "repetitions", 0, "runs under Cachegrind per commit (default: the spec's counted repetitions, at least 3)")
 	fs.StringVar(&jsonOut, "json", "", "also write the answer and the measurements as JSON to `file`")

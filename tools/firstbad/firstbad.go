@@ -139,14 +139,14 @@ func (m *measurer) bisect(good, bad string) (*answer.Answer, error) {
 	// The gate's rule for counts decides whether GOOD and BAD differ at
 	// all, its threshold calibrated from GOOD's runs: a bisect of a change
 	// the gate calls noise names no commit.
-	boundary, err := verdict.Lab.NewBoundary(m.figure, "instructions", m.exact, goodM.Values, badM.Values)
+	boundary, err := verdict.Lab.NewBoundary(m.figure, result.UnitInstructions, m.exact, goodM.Values, badM.Values)
 	if err != nil {
 		return nil, err
 	}
 	goodM.Verdict, badM.Verdict = "good", "bad"
 	fmt.Fprintf(log, "bisect: %s\n", boundary.Rule())
 	rep := &answer.Answer{
-		Benchmark: o.Benchmark, Figure: m.figure, Unit: "instructions", Builder: o.Builder,
+		Benchmark: o.Benchmark, Figure: m.figure, Unit: result.UnitInstructions, Builder: o.Builder,
 		Repetitions: m.repetitions, Rule: boundary.Rule(), Threshold: boundary.Threshold, Good: goodM, Bad: badM,
 	}
 	measured := map[string]answer.Measurement{good: goodM, bad: badM}

@@ -31,7 +31,7 @@ const TopFunctions = 10
 const FunctionSource = "cachegrind line counts: one function's instructions"
 
 // FunctionUnit is a function series' unit.
-const FunctionUnit = "instructions"
+const FunctionUnit = result.UnitInstructions
 
 // The kinds of series in the table of series: a result's own figure, or
 // a function's (ingest derives it from the result's line counts).

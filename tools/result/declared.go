@@ -54,6 +54,68 @@ func (c Column) Shown(v float64) float64 {
 	return v * c.Scale
 }
 
+// The names of the declared figures, one for each row of the tables
+// below: the consumers that single one out (the report's real-time
+// column, a flag's help) name it by these.
+const (
+	FigureRealSeconds = "real_seconds"
+	FigureUserSeconds = "user_seconds"
+	FigureSysSeconds  = "sys_seconds"
+	FigureCPUSeconds  = "cpu_seconds"
+	FigureMaxRSSKiB   = "max_rss_kib"
+	FigureMinorFaults = "minor_faults"
+	FigureThroughput  = "throughput"
+	FigureLatencyMean = "latency_mean"
+	FigureLatencyP50  = "latency_p50"
+	FigureLatencyP90  = "latency_p90"
+	FigureLatencyP95  = "latency_p95"
+	FigureLatencyP99  = "latency_p99"
+	FigureLatencyMax  = "latency_max"
+)
+
+// The names of the metrics the lab's producers record in result.json
+// (tools/perf/cachegrind, tools/perf/perfrun), declared here beside the
+// figures of runs and rounds so that a consumer (the bisection, the
+// suite, the history's help) names them through this package and a new
+// one is a row here and its producer.
+const (
+	// Cachegrind's instruction counts: every instruction of the process,
+	// and those outside the Go runtime.
+	MetricInstructions    = "instructions"
+	MetricOwnInstructions = "own_instructions"
+	// Cachegrind's cache simulation.
+	MetricD1Misses        = "d1_misses"
+	MetricLLMisses        = "ll_misses"
+	MetricEstimatedCycles = "estimated_cycles"
+	MetricD1ReadMisses    = "d1_read_misses"
+	MetricD1WriteMisses   = "d1_write_misses"
+	MetricLLReadMisses    = "ll_read_misses"
+	MetricLLWriteMisses   = "ll_write_misses"
+	MetricI1Misses        = "i1_misses"
+	// A Go program's runtime figures over its timed runs.
+	MetricAllocBytes      = "alloc_bytes"
+	MetricAllocObjects    = "alloc_objects"
+	MetricGCCycles        = "gc_cycles"
+	MetricHeapMappedBytes = "heap_mapped_bytes"
+	// A Go program's allocations in its counted runs, the collector off.
+	MetricCountedAllocBytes   = "counted_alloc_bytes"
+	MetricCountedAllocObjects = "counted_alloc_objects"
+	// A program's system calls, from /proc/PID/io.
+	MetricReadSyscalls  = "read_syscalls"
+	MetricWriteSyscalls = "write_syscalls"
+	// A server's figures per request.
+	MetricOwnInstructionsPerRequest = "own_instructions_per_request"
+	MetricAllocObjectsPerRequest    = "alloc_objects_per_request"
+	MetricAllocBytesPerRequest      = "alloc_bytes_per_request"
+	MetricSyscallsPerRequest        = "syscalls_per_request"
+	MetricMutexWait                 = "mutex_wait_per_cpu_second"
+	MetricOwnContentions            = "own_lock_contentions_per_request"
+)
+
+// UnitInstructions is the unit of an instruction count: Cachegrind's
+// counts, a bisection's boundary, a sweep's fitted figure.
+const UnitInstructions = "instructions"
+
 // A runFigure is a declared figure of a program's timed runs, and its
 // value in a run: ok is false when the run did not record it (a figure
 // recorded in every run, or it is no series of runs).
@@ -77,23 +139,23 @@ func always[T any](f func(T) float64) func(T) (float64, bool) {
 
 // programFigures are the figures xtime measures of every timed run.
 var programFigures = []runFigure{
-	{Declared{Name: "real_seconds", Unit: "s", Class: ClassTiming, Cost: CostTime, Gated: true, Charted: true, Headline: true,
+	{Declared{Name: FigureRealSeconds, Unit: "s", Class: ClassTiming, Cost: CostTime, Gated: true, Charted: true, Headline: true,
 		Column: Column{Header: "real s", Digits: 2, Label: "time"}},
 		always(func(r Run) float64 { return r.RealSeconds })},
-	{Declared{Name: "user_seconds", Unit: "s", Class: ClassTiming, Cost: CostTime, Column: Column{Header: "user s", Digits: 2}},
+	{Declared{Name: FigureUserSeconds, Unit: "s", Class: ClassTiming, Cost: CostTime, Column: Column{Header: "user s", Digits: 2}},
 		always(func(r Run) float64 { return r.UserSeconds })},
-	{Declared{Name: "sys_seconds", Unit: "s", Class: ClassTiming, Cost: CostTime, Column: Column{Header: "sys s", Digits: 2}},
+	{Declared{Name: FigureSysSeconds, Unit: "s", Class: ClassTiming, Cost: CostTime, Column: Column{Header: "sys s", Digits: 2}},
 		always(func(r Run) float64 { return r.SysSeconds })},
 	// CPU time beside real time, shown: when real time worsens and CPU
 	// time does not, the machine was not the program's alone. The
 	// comparison names it; user and sys have the columns.
-	{Declared{Name: "cpu_seconds", Unit: "s", Class: ClassTiming, Cost: CostTime, Column: Column{Label: "CPU"}},
+	{Declared{Name: FigureCPUSeconds, Unit: "s", Class: ClassTiming, Cost: CostTime, Column: Column{Label: "CPU"}},
 		always(func(r Run) float64 { return r.UserSeconds + r.SysSeconds })},
-	{Declared{Name: "max_rss_kib", Unit: "KiB", Class: ClassMemory, Cost: CostMemory, Gated: true,
+	{Declared{Name: FigureMaxRSSKiB, Unit: "KiB", Class: ClassMemory, Cost: CostMemory, Gated: true,
 		Column: Column{Header: "max RSS MiB", Scale: 1.0 / 1024, Label: "RSS"}},
 		always(func(r Run) float64 { return float64(r.MaxRSSKiB) })},
 	// Pages touched for the first time: memory a run maps and uses.
-	{Declared{Name: "minor_faults", Unit: "faults", Class: ClassCount, Cost: CostMemory},
+	{Declared{Name: FigureMinorFaults, Unit: "faults", Class: ClassCount, Cost: CostMemory},
 		func(r Run) (float64, bool) {
 			if r.MinorFaults == nil {
 				return 0, false
@@ -105,17 +167,17 @@ var programFigures = []runFigure{
 // serverFigures are the figures the load generator measures of every
 // round.
 var serverFigures = []roundFigure{
-	{Declared{Name: "throughput", Unit: "requests/s", Class: ClassTiming, Cost: CostTime, Gated: true, Charted: true, Headline: true,
+	{Declared{Name: FigureThroughput, Unit: "requests/s", Class: ClassTiming, Cost: CostTime, Gated: true, Charted: true, Headline: true,
 		Column: Column{Header: "throughput req/s", Label: "throughput"}},
 		always(func(r LoadRound) float64 { return r.Throughput })},
-	{Declared{Name: "latency_mean", Unit: "s", Class: ClassTiming, Cost: CostTime}, always(func(r LoadRound) float64 { return r.Latency.Mean })},
-	{Declared{Name: "latency_p50", Unit: "s", Class: ClassTiming, Cost: CostTime, Column: Column{Header: "p50 ms", Scale: 1e3, Digits: 3}},
+	{Declared{Name: FigureLatencyMean, Unit: "s", Class: ClassTiming, Cost: CostTime}, always(func(r LoadRound) float64 { return r.Latency.Mean })},
+	{Declared{Name: FigureLatencyP50, Unit: "s", Class: ClassTiming, Cost: CostTime, Column: Column{Header: "p50 ms", Scale: 1e3, Digits: 3}},
 		always(func(r LoadRound) float64 { return r.Latency.P50 })},
-	{Declared{Name: "latency_p90", Unit: "s", Class: ClassTiming, Cost: CostTime, Column: Column{Header: "p90 ms", Scale: 1e3, Digits: 3}},
+	{Declared{Name: FigureLatencyP90, Unit: "s", Class: ClassTiming, Cost: CostTime, Column: Column{Header: "p90 ms", Scale: 1e3, Digits: 3}},
 		always(func(r LoadRound) float64 { return r.Latency.P90 })},
 	// The tail short of p99's few slowest requests: steadier night to
 	// night, so the tail latency charted and searched for change points.
-	{Declared{Name: "latency_p95", Unit: "s", Class: ClassTiming, Cost: CostTime, Gated: true, Charted: true,
+	{Declared{Name: FigureLatencyP95, Unit: "s", Class: ClassTiming, Cost: CostTime, Gated: true, Charted: true,
 		Column: Column{Header: "p95 ms", Scale: 1e3, Digits: 3, Label: "p95"}},
 		func(r LoadRound) (float64, bool) {
 			if r.Latency.P95 == nil {
@@ -123,10 +185,10 @@ var serverFigures = []roundFigure{
 			}
 			return *r.Latency.P95, true
 		}},
-	{Declared{Name: "latency_p99", Unit: "s", Class: ClassTiming, Cost: CostTime, Gated: true,
+	{Declared{Name: FigureLatencyP99, Unit: "s", Class: ClassTiming, Cost: CostTime, Gated: true,
 		Column: Column{Header: "p99 ms", Scale: 1e3, Digits: 3, Label: "p99"}},
 		always(func(r LoadRound) float64 { return r.Latency.P99 })},
-	{Declared{Name: "latency_max", Unit: "s", Class: ClassTiming, Cost: CostTime, Column: Column{Header: "max ms", Scale: 1e3, Digits: 3}},
+	{Declared{Name: FigureLatencyMax, Unit: "s", Class: ClassTiming, Cost: CostTime, Column: Column{Header: "max ms", Scale: 1e3, Digits: 3}},
 		always(func(r LoadRound) float64 { return r.Latency.Max })},
 }
 

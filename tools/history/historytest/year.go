@@ -125,7 +125,7 @@ func Benchmark(b int) string { return fmt.Sprintf("bench%02d", b) }
 // Figure is the name of figure m, a metric of the results (0 is
 // instructions, a gated one).
 func Figure(m int) string {
-	names := []string{"instructions", "d1_misses", "ll_misses", "estimated_cycles", "branch_misses"}
+	names := []string{result.MetricInstructions, result.MetricD1Misses, result.MetricLLMisses, result.MetricEstimatedCycles, "branch_misses"}
 	if m < len(names) {
 		return names[m]
 	}
@@ -186,7 +186,7 @@ func Result(s Spec, b, w, m, n int) *result.Result {
 		v := math.Round(base * step * (1 + 0.001*rng.NormFloat64()))
 		metric := result.Metric{Name: Figure(i), Unit: "count", Source: "cachegrind", Exact: true, Values: []float64{v}}
 		if i == 0 {
-			metric.Unit, metric.Gated, metric.Threshold = "instructions", true, 0.01
+			metric.Unit, metric.Gated, metric.Threshold = result.UnitInstructions, true, 0.01
 		}
 		r.Metrics = append(r.Metrics, metric)
 	}
@@ -283,7 +283,7 @@ func RecordAlerts(ctx context.Context, db *history.DB, s Spec) error {
 		night := alert.Night{Time: NightTime(n), Commit: Commit(n), By: "nightly"}
 		unit := "count"
 		if f == 0 {
-			unit = "instructions"
+			unit = result.UnitInstructions
 		}
 		finding := alert.Finding{Kind: alert.Regression,
 			Series: alert.Series{Benchmark: Benchmark(b), Figure: Figure(f), Unit: unit, Workload: Workloads[w], EnvKey: envs[m]},

@@ -21,12 +21,13 @@ import (
 	"github.com/google/pprof/profile"
 )
 
-// The names of the counts as metrics in result.json.
+// The names of the counts as metrics in result.json, as tools/result
+// declares them.
 const (
 	// MetricInstructions is every instruction of the process.
-	MetricInstructions = "instructions"
+	MetricInstructions = result.MetricInstructions
 	// MetricOwnInstructions leaves out the Go runtime's (Counts.Own).
-	MetricOwnInstructions = "own_instructions"
+	MetricOwnInstructions = result.MetricOwnInstructions
 )
 
 // GatedMetric is the count the regression gate judges: a Go program's own
@@ -148,7 +149,7 @@ func (r Run) Command() *exec.Cmd {
 // a Go program its own instructions, gated with threshold, then its total;
 // for a C or C++ program its total, gated.
 func Metrics(counts []Counts, goProgram bool, source string, threshold float64) []result.Metric {
-	total := result.Metric{Name: MetricInstructions, Unit: "instructions", Source: source, Cost: result.CostWork}
+	total := result.Metric{Name: MetricInstructions, Unit: result.UnitInstructions, Source: source, Cost: result.CostWork}
 	for _, c := range counts {
 		total.Values = append(total.Values, float64(c.Total))
 	}
@@ -160,7 +161,7 @@ func Metrics(counts []Counts, goProgram bool, source string, threshold float64) 
 	}
 	// A Go program's total moves with its runtime's background work: the
 	// gate judges its own instructions.
-	own := result.Metric{Name: MetricOwnInstructions, Unit: "instructions", Source: source + " (outside the Go runtime)",
+	own := result.Metric{Name: MetricOwnInstructions, Unit: result.UnitInstructions, Source: source + " (outside the Go runtime)",
 		Cost: result.CostWork, Gated: true, Threshold: threshold}
 	for _, c := range counts {
 		own.Values = append(own.Values, float64(c.Own))
@@ -299,7 +300,7 @@ func ParseLines(r io.Reader, path string, each func(LineCount)) (Counts, error) 
 // without --dump-instr attributes instructions to the function that ran
 // them), so that pprof's tools, -diff_base among them, read them.
 func (c Counts) Profile() *profile.Profile {
-	return functionProfile("instructions", "instructions", c.Functions)
+	return functionProfile(result.UnitInstructions, result.UnitInstructions, c.Functions)
 }
 
 // functionProfile is a profile of one sample type with a sample per

@@ -145,16 +145,17 @@ func parseCounts(fields []string, columns []int) (Events, error) {
 	return e, nil
 }
 
-// The names of the cache simulation's figures as metrics in result.json.
+// The names of the cache simulation's figures as metrics in result.json,
+// as tools/result declares them.
 const (
-	MetricD1Misses        = "d1_misses"
-	MetricLLMisses        = "ll_misses"
-	MetricEstimatedCycles = "estimated_cycles"
-	MetricD1ReadMisses    = "d1_read_misses"
-	MetricD1WriteMisses   = "d1_write_misses"
-	MetricLLReadMisses    = "ll_read_misses"
-	MetricLLWriteMisses   = "ll_write_misses"
-	MetricI1Misses        = "i1_misses"
+	MetricD1Misses        = result.MetricD1Misses
+	MetricLLMisses        = result.MetricLLMisses
+	MetricEstimatedCycles = result.MetricEstimatedCycles
+	MetricD1ReadMisses    = result.MetricD1ReadMisses
+	MetricD1WriteMisses   = result.MetricD1WriteMisses
+	MetricLLReadMisses    = result.MetricLLReadMisses
+	MetricLLWriteMisses   = result.MetricLLWriteMisses
+	MetricI1Misses        = result.MetricI1Misses
 )
 
 // CacheMetrics are the cache figures of the runs that simulated the
@@ -221,8 +222,8 @@ type figureEvents struct {
 // figures are the figures Metrics and CacheMetrics record, by name, as
 // functions of the events.
 var figures = map[string]figureEvents{
-	MetricInstructions:    {"instructions", func(e Events) uint64 { return e[Ir] }},
-	MetricOwnInstructions: {"instructions", func(e Events) uint64 { return e[Ir] }},
+	MetricInstructions:    {result.UnitInstructions, func(e Events) uint64 { return e[Ir] }},
+	MetricOwnInstructions: {result.UnitInstructions, func(e Events) uint64 { return e[Ir] }},
 	MetricD1Misses:        {"misses", Events.D1Misses},
 	MetricLLMisses:        {"misses", Events.LLMisses},
 	MetricEstimatedCycles: {"cycles", Events.EstimatedCycles},

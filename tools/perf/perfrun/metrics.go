@@ -51,10 +51,10 @@ func (p *program) goRuntimeMetrics(runs int) []result.Metric {
 	// the collector off, are the ones gated. How often the collector runs
 	// depends on timing, and the heap it maps with it: shown only.
 	return []result.Metric{
-		metric("alloc_bytes", "bytes", result.CostMemoryManagement, false, func(f runtimemetrics.Figures) uint64 { return f.AllocBytes }),
-		metric("alloc_objects", "objects", result.CostMemoryManagement, false, func(f runtimemetrics.Figures) uint64 { return f.AllocObjects }),
-		metric("gc_cycles", "cycles", result.CostMemoryManagement, false, func(f runtimemetrics.Figures) uint64 { return f.GCCycles }),
-		metric("heap_mapped_bytes", "bytes", result.CostMemory, false, func(f runtimemetrics.Figures) uint64 { return f.HeapMappedBytes }),
+		metric(result.MetricAllocBytes, "bytes", result.CostMemoryManagement, false, func(f runtimemetrics.Figures) uint64 { return f.AllocBytes }),
+		metric(result.MetricAllocObjects, "objects", result.CostMemoryManagement, false, func(f runtimemetrics.Figures) uint64 { return f.AllocObjects }),
+		metric(result.MetricGCCycles, "cycles", result.CostMemoryManagement, false, func(f runtimemetrics.Figures) uint64 { return f.GCCycles }),
+		metric(result.MetricHeapMappedBytes, "bytes", result.CostMemory, false, func(f runtimemetrics.Figures) uint64 { return f.HeapMappedBytes }),
 	}
 }
 
@@ -80,8 +80,8 @@ var tcmallocHeader = regexp.MustCompile(`^heap profile: *(\d+): *(\d+) \[ *(\d+)
 // records every allocation, so they are exact.
 func (p *program) tcmallocMetrics() []result.Metric {
 	const source = "tcmalloc heap profile, the heap-profiled run"
-	objects := result.Metric{Name: "alloc_objects", Unit: "objects", Source: source, Cost: result.CostMemoryManagement, Gated: true, Threshold: countThreshold, Exact: true}
-	bytes := result.Metric{Name: "alloc_bytes", Unit: "bytes", Source: source, Cost: result.CostMemoryManagement, Gated: true, Threshold: countThreshold, Exact: true}
+	objects := result.Metric{Name: result.MetricAllocObjects, Unit: "objects", Source: source, Cost: result.CostMemoryManagement, Gated: true, Threshold: countThreshold, Exact: true}
+	bytes := result.Metric{Name: result.MetricAllocBytes, Unit: "bytes", Source: source, Cost: result.CostMemoryManagement, Gated: true, Threshold: countThreshold, Exact: true}
 	allocated, err := readTcmallocHeader(p.outPath("heap.prof"))
 	if err != nil {
 		for _, m := range []*result.Metric{&objects, &bytes} {
@@ -184,8 +184,8 @@ const countedRuntimeMetricsFile = "counted-runtime-metrics.jsonl"
 
 // The names of a Go program's allocations in its counted runs.
 const (
-	metricCountedAllocBytes   = "counted_alloc_bytes"
-	metricCountedAllocObjects = "counted_alloc_objects"
+	metricCountedAllocBytes   = result.MetricCountedAllocBytes
+	metricCountedAllocObjects = result.MetricCountedAllocObjects
 )
 
 // countedAllocMetrics are the allocations of a Go program's counted runs,

@@ -20,7 +20,7 @@ import (
 )
 
 // metricOwnInstructionsPerRequest names the figure in result.json.
-const metricOwnInstructionsPerRequest = "own_instructions_per_request"
+const metricOwnInstructionsPerRequest = result.MetricOwnInstructionsPerRequest
 
 // The two runs of a repetition send at least this many requests each,
 // rounded up to whole passes over the targets, so that every target

@@ -78,11 +78,11 @@ type roundCost struct {
 
 // The names of a server's figures per request in result.json.
 const (
-	metricAllocObjectsPerRequest = "alloc_objects_per_request"
-	metricAllocBytesPerRequest   = "alloc_bytes_per_request"
-	metricSyscallsPerRequest     = "syscalls_per_request"
-	metricMutexWait              = "mutex_wait_per_cpu_second"
-	metricOwnContentions         = "own_lock_contentions_per_request"
+	metricAllocObjectsPerRequest = result.MetricAllocObjectsPerRequest
+	metricAllocBytesPerRequest   = result.MetricAllocBytesPerRequest
+	metricSyscallsPerRequest     = result.MetricSyscallsPerRequest
+	metricMutexWait              = result.MetricMutexWait
+	metricOwnContentions         = result.MetricOwnContentions
 )
 
 // The smallest changes of a server's figures per request the gate reports

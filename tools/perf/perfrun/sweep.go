@@ -27,7 +27,7 @@ func (p *program) sweep() (*result.Sweep, error) {
 	}
 	goProgram := p.Profiler == "go"
 	figure := cachegrind.GatedMetric(goProgram)
-	s := &result.Sweep{Figure: figure, Unit: "instructions", N: sw.N, Gated: true, Threshold: countThreshold,
+	s := &result.Sweep{Figure: figure, Unit: result.UnitInstructions, N: sw.N, Gated: true, Threshold: countThreshold,
 		Source: "cachegrind, one run a size: " + p.binaryName()}
 	// What the sweep costs, for docs/regressions.md: shown, never judged.
 	start := time.Now()

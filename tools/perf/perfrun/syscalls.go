@@ -8,8 +8,8 @@ import (
 
 // The names of the system-call figures as metrics in result.json.
 const (
-	metricReadSyscalls  = "read_syscalls"
-	metricWriteSyscalls = "write_syscalls"
+	metricReadSyscalls  = result.MetricReadSyscalls
+	metricWriteSyscalls = result.MetricWriteSyscalls
 )
 
 // syscallMetrics are the system calls of a program's timed runs, as

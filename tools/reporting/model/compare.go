@@ -175,7 +175,7 @@ type Missing = verdict.Gone
 
 // programComparison is a program's comparison b as the tables show it.
 func programComparison(b summary.Benchmark, base *Result, metrics []result.Metric) *Comparison {
-	c := &Comparison{Benchmark: b, Baseline: base, Regressed: b.Fails(), Note: b.Note, Real: figure(b.Figures, "real_seconds")}
+	c := &Comparison{Benchmark: b, Baseline: base, Regressed: b.Fails(), Note: b.Note, Real: figure(b.Figures, result.FigureRealSeconds)}
 	if base == nil {
 		return c
 	}

@@ -31,7 +31,7 @@ func Rows(results []*Result) []*Row {
 	rows := make([]*Row, 0, len(results))
 	byName := map[string]*Row{}
 	for _, r := range results {
-		row := &Row{Result: r, Real: sample(r.Side.Figures, "real_seconds", result.Column{})}
+		row := &Row{Result: r, Real: sample(r.Side.Figures, result.FigureRealSeconds, result.Column{})}
 		rows = append(rows, row)
 		byName[r.Name] = row
 	}

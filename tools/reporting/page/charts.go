@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"havlak-lab/tools/reporting/model"
+	"havlak-lab/tools/result"
 )
 
 // Chart geometry, in SVG pixels.
@@ -102,7 +103,7 @@ func studyCharts(s model.Study, class map[string]string) []barChart {
 	for _, row := range s.Rows {
 		labels = append(labels, row.Name)
 		times = append(times, fmt.Sprintf("%.2f s", row.Real.Median))
-		rss := row.Cell("max_rss_kib").Median // MiB, as its column shows it
+		rss := row.Cell(result.FigureMaxRSSKiB).Median // MiB, as its column shows it
 		rsses = append(rsses, fmt.Sprintf("%.0f MiB", rss))
 		timeValues = append(timeValues, row.Real.Median)
 		rssValues = append(rssValues, rss)

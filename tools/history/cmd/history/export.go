@@ -14,6 +14,7 @@ import (
 	"havlak-lab/internal/cli"
 	"havlak-lab/tools/exports"
 	"havlak-lab/tools/history"
+	"havlak-lab/tools/result"
 )
 
 // exportUsage is the usage of history export: its formats are
@@ -27,7 +28,7 @@ func runExport(ctx context.Context, fs *flag.FlagSet, args []string, stdout io.W
 	var q history.ResultQuery
 	format := fs.String("format", "", "the `format`: "+strings.Join(exports.Names(), ", ")+" (docs/history.md)")
 	fs.StringVar(&q.Benchmark, "benchmark", "", "the benchmark's `name` (all when empty)")
-	figure := fs.String("figure", "", "only the figure of this `name`: real_seconds, own_instructions, ... (all when empty)")
+	figure := fs.String("figure", "", "only the figure of this `name`: "+result.FigureRealSeconds+", "+result.MetricOwnInstructions+", ... (all when empty)")
 	fs.StringVar(figure, "metric", "", "deprecated: --figure")
 	fs.StringVar(&q.Workload, "workload", "", "standard or quick (both when empty)")
 	fs.StringVar(&q.EnvKey, "env", "", "the environment `key` (all when empty)")

@@ -123,7 +123,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	case "series":
 		var q history.Query
 		fs.StringVar(&q.Benchmark, "benchmark", "", "the benchmark's `name` (all when empty)")
-		fs.StringVar(&q.Figure, "figure", "", "the figure's `name`: real_seconds, own_instructions, ... (all when empty)")
+		fs.StringVar(&q.Figure, "figure", "", "the figure's `name`: "+result.FigureRealSeconds+", "+result.MetricOwnInstructions+", ... (all when empty)")
 		fs.StringVar(&q.Figure, "metric", "", "deprecated: --figure")
 		fs.StringVar(&q.Workload, "workload", "", "standard or quick (both when empty)")
 		fs.StringVar(&q.EnvKey, "env", "", "the environment `key` (all when empty)")

@@ -34,7 +34,7 @@ def go_benchmark(
     With counted_repetitions, creates `name + "_counts"` too, the count
     action of every benchmark the pattern selects (perf_counts,
     counts.bzl): each one's own instructions per operation, from runs of
-    20, 40 and 80 iterations under Cachegrind (the difference cancels the
+    100, 200 and 400 iterations under Cachegrind (the difference cancels the
     setup, the third run checks that the cost is linear), gated as a
     program's own instructions are (docs/measuring.md); tagged `manual`, as
     a program's count is. The go_test must keep its symbols (the lab's

@@ -22,7 +22,9 @@
 // (Runtime), whose assembly routines (gogo, gcWriteBarrier) Cachegrind
 // names without their package. The runtime's random number generator
 // (internal/chacha8rand), which the scheduler draws from as threads meet,
-// is left out with it.
+// is left out with it, and so is the C library, through which a binary
+// linked with cgo creates as many threads as timing has it (its malloc
+// and pthread_create moved a test binary's count by 2,000 instructions).
 package perop
 
 import (
@@ -38,18 +40,22 @@ import (
 )
 
 // Iterations are the counted runs' numbers of iterations (-test.benchtime
-// 20x, 40x and 80x): small, since Cachegrind runs a program some 50 times
-// slower, and of as many digits each, so that the runs' arguments (and
-// the stack laid out after them) have the same length.
-var Iterations = [3]int{20, 40, 80}
+// 100x, 200x and 400x), of as many digits each, so that the runs'
+// arguments (and the stack laid out after them) have the same length. A
+// run under Cachegrind costs mostly Valgrind's start and the binary's
+// (some 15 million instructions of the runtime's), so more iterations of
+// a short operation cost little, and they shrink the setup's noise: a test
+// binary's own instructions outside the loop moved by up to 2,000 from
+// run to run, 1.7% of 20 iterations of 6,000 instructions, 0.3% of 100.
+var Iterations = [3]int{100, 200, 400}
 
 // Tolerance is how far the cost per iteration of the second interval may
 // be from the first's, relative to the whole range's, for the cost to be
 // linear in N. A short operation's runs differ by a few hundred of the
 // testing package's own instructions (the digits of the ns/op it prints,
-// a hash seed's path through its maps), which is 0.1 to 0.3% of 20
-// iterations of 6,000 instructions; a map filled as the loop goes moved
-// its cost per iteration by 77%.
+// a hash seed's path through its maps), up to 2,000 instructions, 0.3% of
+// 100 iterations of 6,000; a map filled as the loop goes moved its cost
+// per iteration by 77%.
 const Tolerance = 0.02
 
 // A Run is one counted run: its number of iterations and its own
@@ -103,10 +109,13 @@ func PerOp(benchmark string, runs [3]Run) (float64, error) {
 }
 
 // Runtime tells whether a line's counts are the Go runtime's: its
-// function is one (cachegrind.GoRuntime), or its file is among the
-// runtime's sources.
+// function is one (cachegrind.GoRuntime), its file is among the runtime's
+// sources, or it has no line information (the C library, the dynamic
+// loader and the vDSO, as Debian installs them): a binary linked with cgo
+// creates its threads through the C library as timing has it. Go code,
+// the benchmark's, always has line information.
 func Runtime(r linecounts.Record) bool {
-	if cachegrind.GoRuntime(r.Function) {
+	if cachegrind.GoRuntime(r.Function) || r.File == noLineInformation {
 		return true
 	}
 	for _, dir := range []string{"runtime/", "internal/runtime/", "internal/chacha8rand/"} {
@@ -116,6 +125,9 @@ func Runtime(r linecounts.Record) bool {
 	}
 	return false
 }
+
+// noLineInformation is linecounts' file of code without line information.
+const noLineInformation = linecounts.Toolchain + "???"
 
 // Own is the instructions of f's lines outside the Go runtime (Runtime).
 func Own(f *linecounts.File) uint64 {

@@ -1,4 +1,4 @@
-package spinbench
+package caught
 
 import (
 	"flag"

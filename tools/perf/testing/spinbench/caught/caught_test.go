@@ -2,6 +2,8 @@ package caught
 
 import (
 	"flag"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"havlak-lab/tools/result"
@@ -21,6 +23,9 @@ var (
 // named as the base is: the same benchmark at another commit.
 func side(t *testing.T, path string) summary.Side {
 	t.Helper()
+	if dir := os.Getenv("TEST_SRCDIR"); dir != "" && !filepath.IsAbs(path) {
+		path = filepath.Join(dir, os.Getenv("TEST_WORKSPACE"), path) // a $(rootpath)
+	}
 	r, out, err := result.Read(path)
 	if err != nil {
 		t.Fatal(err)

@@ -1,6 +1,9 @@
 package result
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // A Declared figure is one the lab measures of every benchmark of a kind
 // (a program's timed runs, a server's rounds of load), declared once, in
@@ -192,12 +195,44 @@ var serverFigures = []roundFigure{
 		always(func(r LoadRound) float64 { return r.Latency.Max })},
 }
 
+// FigureOwnInstructionsPerOp is a Go benchmark's own instructions per
+// operation, counted by its count action under Cachegrind (package
+// tools/perf/cachegrind/perop); a result has one for each benchmark
+// function, named by PerBenchmark.
+const FigureOwnInstructionsPerOp = "own_instructions_per_op"
+
+// goTestFigures are the figures a go_test's count action measures of each
+// of its benchmark functions: the work of one operation, outside the Go
+// runtime, which moves by a few hundredths of a percent between runs
+// (docs/measuring.md); a count, not exact.
+var goTestFigures = []Declared{
+	{Name: FigureOwnInstructionsPerOp, Unit: "instructions/op", Class: ClassCount, Cost: CostWork, Gated: true, Charted: true, Headline: true},
+}
+
+// PerBenchmark is the name of a go_test's figure (goTestFigures) of one
+// benchmark function, named as its lines are without "Benchmark":
+// "own_instructions_per_op/Spin".
+func PerBenchmark(figure, benchmark string) string { return figure + "/" + benchmark }
+
+// Metric is the declared figure as a metric named name (the declared
+// name, or PerBenchmark's), with values measured by source, gated (if it
+// is) past threshold, the ceiling of its calibrated threshold.
+func (d Declared) Metric(name, source string, values []float64, threshold float64) Metric {
+	m := Metric{Name: name, Unit: d.Unit, Source: source, Values: values, Gated: d.Gated, Cost: d.Cost, Class: d.Class}
+	if d.Gated {
+		m.Threshold = threshold
+	}
+	return m
+}
+
 // Declarations are the declared figures of a benchmark of kind, in their
 // order: a program's timed runs' (KindProgram), a server's rounds'
-// (KindServer); none of another kind.
+// (KindServer), a go_test's count's (KindGoTest); none of another kind.
 func Declarations(kind string) []Declared {
 	var all []Declared
 	switch kind {
+	case KindGoTest:
+		all = append(all, goTestFigures...)
 	case KindProgram:
 		for _, f := range programFigures {
 			all = append(all, f.Declared)
@@ -210,7 +245,8 @@ func Declarations(kind string) []Declared {
 	return all
 }
 
-// Declaration is the declared figure named name, if one is.
+// Declaration is the declared figure named name, if one is; a go_test's
+// figure of one benchmark function (PerBenchmark) is its declared figure.
 func Declaration(name string) (Declared, bool) {
 	for _, f := range programFigures {
 		if f.Name == name {
@@ -220,6 +256,12 @@ func Declaration(name string) (Declared, bool) {
 	for _, f := range serverFigures {
 		if f.Name == name {
 			return f.Declared, true
+		}
+	}
+	family, _, _ := strings.Cut(name, "/")
+	for _, d := range goTestFigures {
+		if d.Name == family {
+			return d, true
 		}
 	}
 	return Declared{}, false

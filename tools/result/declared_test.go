@@ -114,7 +114,38 @@ func TestGatedFiguresHaveColumns(t *testing.T) {
 			}
 		}
 	}
-	if len(Declarations(KindGoTest)) != 0 {
-		t.Error("a Go test's figures are its lines, none declared here")
+	// A go_test's declared figure is one per benchmark function
+	// (PerBenchmark), which no table of a kind has a column for.
+	for _, d := range Declarations(KindGoTest) {
+		if d.Column != (Column{}) {
+			t.Errorf("go_test %s: column %+v, want none", d.Name, d.Column)
+		}
+	}
+}
+
+// A go_test's own instructions per operation, a metric of each benchmark
+// function, are their declared figure: gated, charted, the headline, a
+// cost of work.
+func TestGoTestFigureOfEachBenchmark(t *testing.T) {
+	name := PerBenchmark(FigureOwnInstructionsPerOp, "Spin")
+	d, ok := Declaration(name)
+	if name != "own_instructions_per_op/Spin" || !ok || d.Name != FigureOwnInstructionsPerOp || !d.Gated || !d.Charted || d.Cost != CostWork {
+		t.Fatalf("%s: %+v, %v", name, d, ok)
+	}
+	if !slices.Contains(Declarations(KindGoTest), d) {
+		t.Errorf("Declarations(go_test) = %v, want %v among them", Declarations(KindGoTest), d)
+	}
+	if got := Headline([]string{"Spin-2", name}); got != name {
+		t.Errorf("a go_test's headline: %s", got)
+	}
+	if _, ok := Declaration("Spin/own_instructions_per_op"); ok {
+		t.Error("a Go benchmark line named after the figure is declared")
+	}
+	m := d.Metric(name, "cachegrind", []float64{6011, 6010}, 0.01)
+	want := Metric{Name: name, Unit: "instructions/op", Source: "cachegrind", Values: []float64{6011, 6010}, Gated: true, Threshold: 0.01,
+		Cost: CostWork, Class: ClassCount}
+	if !slices.Equal(m.Values, want.Values) || m.Name != want.Name || m.Unit != want.Unit || !m.Gated || m.Threshold != 0.01 ||
+		m.Cost != CostWork || m.Class != ClassCount || m.Exact {
+		t.Errorf("its metric: %+v, want %+v", m, want)
 	}
 }

@@ -116,7 +116,9 @@ func MetricFigures(metrics []Metric) []Figure {
 //     figure per benchmark name and unit as benchfmt reads them (name
 //     without "Benchmark": "Naive-2"; units sec/op, B/op, allocs/op, ...),
 //     one value per line, source "go test"; its allocations per operation
-//     (B/op, allocs/op) gated.
+//     (B/op, allocs/op) gated; a go_test's count has no go_bench file, and
+//     its own instructions per operation (FigureOwnInstructionsPerOp) are
+//     metrics.
 //
 // The declared figures are gated as declared (a program's real time and
 // peak memory, a server's throughput and p99 latency); of the others, only
@@ -131,7 +133,7 @@ func Figures(r *Result, out Outputs) ([]Figure, error) {
 	if s := r.Server; s != nil && len(s.Rounds) > 0 {
 		figs = append(figs, roundFigures(s.Rounds, s.Load.Generator)...)
 	}
-	if r.Benchmark.Kind == KindGoTest {
+	if r.Benchmark.Kind == KindGoTest && r.GoBench != "" {
 		lines, err := goBenchFigures(r.GoBench, out)
 		if err != nil {
 			return nil, err

@@ -22,15 +22,22 @@ import (
 // the directory out, made only on a worker that is the one the action
 // declares, whose counts it may stand for in any cache. place is the
 // action's CountDir, from which the program runs (countFrom).
+//
+// A go_test's count action counts each of its benchmarks' own
+// instructions per operation instead (goTestCountMode).
 func (b *Benchmark) Count(place, out string, declared result.CountWorker) (*result.Result, error) {
-	if b.b.Spec.Program == nil {
-		return nil, fmt.Errorf("%s: a benchmark of kind %q has no count action", b.b.Benchmark.Name, b.b.Benchmark.Kind)
+	counted := b.b.Spec.Program != nil || b.b.Spec.GoTest != nil && b.b.Spec.GoTest.CountedRepetitions > 0
+	if !counted {
+		return nil, fmt.Errorf("%s: a benchmark of kind %q without counted runs has no count action", b.b.Benchmark.Name, b.b.Benchmark.Kind)
 	}
 	if err := declared.Check(result.CaptureCountWorker()); err != nil {
 		return nil, err
 	}
 	if err := b.b.countFrom(place); err != nil {
 		return nil, err
+	}
+	if b.b.Spec.GoTest != nil {
+		return b.b.goTestCountMode(out)
 	}
 	return b.b.program().countMode(out)
 }

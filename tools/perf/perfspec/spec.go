@@ -110,6 +110,10 @@ type GoTest struct {
 	Bench     string `json:"bench"`
 	Count     int    `json:"count"`
 	Benchtime string `json:"benchtime"` // "" for Go's default
+	// CountedRepetitions is how many values the count action gives each
+	// benchmark's own instructions per operation, each from three runs
+	// under Cachegrind (tools/perf/cachegrind/perop); 0 for no count.
+	CountedRepetitions int `json:"counted_repetitions,omitempty"`
 }
 
 // The ways a program writes a heap profile.
@@ -307,6 +311,9 @@ func (p *Program) Wants(profile string) bool { return slices.Contains(p.Profiles
 func (g *GoTest) Check() error {
 	if g.Bench == "" || g.Count < 1 {
 		return fmt.Errorf("go_test.bench %q, go_test.count %d: want a pattern and at least 1", g.Bench, g.Count)
+	}
+	if g.CountedRepetitions < 0 {
+		return fmt.Errorf("go_test.counted_repetitions %d: want 0 or more", g.CountedRepetitions)
 	}
 	return nil
 }

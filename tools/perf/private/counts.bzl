@@ -33,8 +33,8 @@ def _inputs_line(f):
 
 def _perf_counts_impl(ctx):
     spec = ctx.attr.spec[PerfSpecInfo]
-    if spec.kind != "program":
-        fail("perf_counts {}: {} is a spec of kind {}; only a program's counts are an action".format(ctx.label, ctx.attr.spec.label, spec.kind))
+    if spec.kind not in ["program", "go_test"]:
+        fail("perf_counts {}: {} is a spec of kind {}; only a program's and a go_test's counts are an action".format(ctx.label, ctx.attr.spec.label, spec.kind))
     status = ctx.file._status
     files = [f for f in ctx.attr.spec[DefaultInfo].default_runfiles.files.to_list() if f != status]
     lines = ctx.actions.args()
@@ -49,7 +49,7 @@ def _perf_counts_impl(ctx):
         inputs = depset([inputs, ctx.file._worker] + files),
         outputs = [out],
         mnemonic = "PerfCount",
-        progress_message = "Counting %s on its quick workload" % spec.benchmark.name,
+        progress_message = "Counting %s" % spec.benchmark.name,
         # PATH, as every action of the lab sees it (--incompatible_strict_action_env):
         # Valgrind, ldd and taskset come from the worker's system.
         use_default_shell_env = True,
@@ -61,7 +61,8 @@ def _perf_counts_impl(ctx):
 
 perf_counts = rule(
     implementation = _perf_counts_impl,
-    doc = "The count action of a program benchmark's quick workload: `name + \".zip\"`, " +
+    doc = "The count action of a program benchmark's quick workload, or of a go_benchmark's " +
+          "benchmarks' own instructions per operation: `name + \".zip\"`, " +
           "an outputs.zip whose result.json has config \"counts\" (//tools/result).",
     attrs = {
         "spec": attr.label(mandatory = True, providers = [PerfSpecInfo], doc = "The quick test's perf_spec, or a layout variant's."),

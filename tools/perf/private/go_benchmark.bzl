@@ -1,5 +1,6 @@
 """Implementation of go_benchmark; load it from //tools/perf:defs.bzl."""
 
+load(":counts.bzl", "perf_counts")
 load(":info.bzl", "declare_benchmark")
 load(":spec.bzl", "perf_spec")
 load(":tags.bzl", "PERF_TAGS", "QUICK_TAGS")
@@ -14,6 +15,7 @@ def go_benchmark(
         count = 6,
         benchtime = None,
         quick_benchtime = "100x",
+        counted_repetitions = 0,
         tags = [],
         **kwargs):
     """A Go package's benchmarks, run by its go_test binary, with profiles.
@@ -29,6 +31,15 @@ def go_benchmark(
     `name + "_quick_test_spec"`) and the benchmark's BenchmarkInfo
     (`name + "_info"`).
 
+    With counted_repetitions, creates `name + "_counts"` too, the count
+    action of every benchmark the pattern selects (perf_counts,
+    counts.bzl): each one's own instructions per operation, from runs of
+    100, 200 and 400 iterations under Cachegrind (the difference cancels the
+    setup, the third run checks that the cost is linear), gated as a
+    program's own instructions are (docs/measuring.md); tagged `manual`, as
+    a program's count is. The go_test must keep its symbols (the lab's
+    rules_go keeps them).
+
     Args:
       name: the benchmarks' name in results.
       test: the package's go_test target.
@@ -39,6 +50,9 @@ def go_benchmark(
         each side to tell a change from noise at p < 0.05.
       benchtime: -test.benchtime of the full-size test; Go's default if None.
       quick_benchtime: -test.benchtime of the quick test.
+      counted_repetitions: values of each benchmark's own instructions per
+        operation, three runs under Cachegrind each; 3 calibrate its
+        threshold (docs/noise.md); 0, the default, for no count action.
       tags: added to the tags of both tests.
       **kwargs: passed to both sh_tests.
     """
@@ -59,6 +73,7 @@ def go_benchmark(
             bench = bench,
             count = count,
             benchtime = time or "",
+            go_counted_repetitions = counted_repetitions if suffix == "_quick_test" else 0,
             tags = tags,
             # It depends on the go_test binary.
             testonly = True,
@@ -74,4 +89,17 @@ def go_benchmark(
             data = [":" + spec],
             tags = tags + test_tags,
             **kwargs
+        )
+    if counted_repetitions > 0:
+        perf_counts(
+            name = name + "_counts",
+            spec = name + "_quick_test_spec",
+            # Built by the perf check and by what depends on it, not by
+            # `bazel test //...`: Cachegrind runs are slow.
+            tags = tags + ["manual"],
+            testonly = True,
+            target_compatible_with = [
+                "@platforms//cpu:x86_64",
+                "@platforms//os:linux",
+            ],
         )

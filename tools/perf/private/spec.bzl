@@ -90,6 +90,7 @@ _GO_TEST_ATTRS = {
     "bench": attr.string(doc = "go_test: the -test.bench regular expression."),
     "benchtime": attr.string(doc = "go_test: -test.benchtime, or \"\" for Go's default."),
     "count": attr.int(doc = "go_test: -test.count."),
+    "go_counted_repetitions": attr.int(doc = "go_test: values of each benchmark's own instructions per operation its count action gives; 0 for no count."),
 }
 
 _SERVER_ATTRS = {
@@ -173,6 +174,7 @@ def _go_test(ctx):
         bench = a.bench,
         count = a.count,
         benchtime = a.benchtime,
+        counted_repetitions = a.go_counted_repetitions,
     )
 
 def _server(ctx):

@@ -416,7 +416,7 @@ func checkout(t *testing.T) string {
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			t.Fatal("no go.mod above the working directory: run me with -workspace=WORKSPACE (bazel test //tools/lint:layers_test gives it)")
+			t.Fatal("no go.mod above the working directory: run me with -workspace=WORKSPACE (bazel test //tools/lint:lint_test gives it)")
 		}
 		dir = parent
 	}

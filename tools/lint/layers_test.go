@@ -50,20 +50,7 @@ type fileImport struct {
 }
 
 func TestLayers(t *testing.T) {
-	root := checkout(t)
-	table, err := readTable(filepath.Join(root, filepath.FromSlash(tableFile)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	module, err := modulePath(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pkgs, err := readPackages(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	problems := check(table, module, pkgs)
+	problems := checkTree(t, checkout(t))
 	for _, p := range problems {
 		t.Error(p)
 	}
@@ -113,19 +100,7 @@ tools/cmd/...
 tools/cmd/inside
 tools/other
 `)
-	table, err := readTable(filepath.Join(root, "tools", "lint", "layers.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	module, err := modulePath(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pkgs, err := readPackages(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := check(table, module, pkgs)
+	got := checkTree(t, root)
 	want := []string{
 		"internal/files/files.go imports example.com/lab/tools/model: layer base may not import layer model, which stands above it",
 		"tools/cmd/inside: rows tools/cmd/..., tools/cmd/inside of tools/lint/layers.txt all name it: a package stands on one row",
@@ -158,6 +133,25 @@ func TestReadTableRefuses(t *testing.T) {
 			t.Errorf("%s: read without an error", name)
 		}
 	}
+}
+
+// checkTree reads the table, the module and the packages of the checkout
+// at root, and checks them.
+func checkTree(t *testing.T, root string) []string {
+	t.Helper()
+	table, err := readTable(filepath.Join(root, filepath.FromSlash(tableFile)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	module, err := modulePath(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkgs, err := readPackages(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return check(table, module, pkgs)
 }
 
 // check returns every way in which pkgs break the table, sorted: a package

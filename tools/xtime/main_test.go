@@ -19,7 +19,10 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/perf/benchfmt"
+
 	"havlak-lab/tools/result"
+	"havlak-lab/tools/xtime/measure"
 )
 
 // The tests time this test binary itself, run as a helper process: with
@@ -375,8 +378,8 @@ func TestRepeat(t *testing.T) {
 		for _, r := range runs {
 			values = append(values, column(r)[i])
 		}
-		lo, mid, hi := minMedianMax(values)
-		if got, want := []int64{column(min)[i], column(median)[i], column(max)[i]}, []int64{lo, mid, hi}; !slices.Equal(got, want) {
+		sorted := slices.Sorted(slices.Values(values)) // three runs: the median is the middle one
+		if got, want := []int64{column(min)[i], column(median)[i], column(max)[i]}, sorted; !slices.Equal(got, want) {
 			t.Errorf("%s: min, median, max %v, want %v from the runs' %v", name, got, want, values)
 		}
 	}
@@ -551,7 +554,20 @@ func TestBenchOut(t *testing.T) {
 			t.Errorf("%q does not match %v", bench, benchRE)
 		}
 	}
-	parseBenchmarks(t, data, 3)
+	// benchstat's own reader takes the file whole (measure's tests check
+	// what it reads of each line).
+	r, results := benchfmt.NewReader(bytes.NewReader(data), path), 0
+	for r.Scan() {
+		switch rec := r.Result().(type) {
+		case *benchfmt.Result:
+			results++
+		case *benchfmt.SyntaxError:
+			t.Errorf("benchfmt: %v", rec)
+		}
+	}
+	if r.Err() != nil || results != 3 {
+		t.Errorf("benchfmt read %d results (%v), want 3", results, r.Err())
+	}
 }
 
 func TestNotFound(t *testing.T) {
@@ -665,9 +681,9 @@ func TestSignals(t *testing.T) {
 		{"SIGTERM", syscall.SIGTERM, []string{"wait"}, 128 + 15, "", "Command terminated by signal 15 (SIGTERM)\n"},
 	} {
 		// With page-faults:u the command is started traced and let go
-		// before its first instruction (see counters.go); it must not
+		// before its first instruction (see measure/counters.go); it must not
 		// notice. The default counters do the same on a machine with a PMU.
-		for _, counters := range []string{defaultCounters, "page-faults:u"} {
+		for _, counters := range []string{measure.DefaultCounters, "page-faults:u"} {
 			t.Run(tc.name+"/"+counters, func(t *testing.T) {
 				t.Parallel()
 				cmd := exec.Command(bin, append([]string{"xtime", "-n", "2", "-counters", counters, bin}, tc.command...)...)

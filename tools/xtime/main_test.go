@@ -39,32 +39,40 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// helper behaves as args say and returns its exit status.
-func helper(args []string) int {
-	arg := func(i int) string {
-		if i >= len(args) {
-			fmt.Fprintf(os.Stderr, "helper %q: missing argument %d\n", args, i)
-			os.Exit(100)
-		}
-		return args[i]
-	}
-	duration := func(i int) time.Duration {
-		d, err := time.ParseDuration(arg(i))
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "helper: %v\n", err)
-			os.Exit(100)
-		}
-		return d
-	}
-	number := func(i int) int {
-		n, err := strconv.Atoi(arg(i))
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "helper: %v\n", err)
-			os.Exit(100)
-		}
-		return n
-	}
+// helperArgs are the helper's arguments; a missing or malformed one ends
+// it with status 100.
+type helperArgs []string
 
+func (args helperArgs) arg(i int) string {
+	if i >= len(args) {
+		fmt.Fprintf(os.Stderr, "helper %q: missing argument %d\n", []string(args), i)
+		os.Exit(100)
+	}
+	return args[i]
+}
+
+func (args helperArgs) duration(i int) time.Duration {
+	d, err := time.ParseDuration(args.arg(i))
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "helper: %v\n", err)
+		os.Exit(100)
+	}
+	return d
+}
+
+func (args helperArgs) number(i int) int {
+	n, err := strconv.Atoi(args.arg(i))
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "helper: %v\n", err)
+		os.Exit(100)
+	}
+	return n
+}
+
+// helper behaves as args say and returns its exit status.
+func helper(all []string) int {
+	args := helperArgs(all)
+	arg, duration, number := args.arg, args.duration, args.number
 	switch arg(0) {
 	case "sleep": // sleep DURATION
 		time.Sleep(duration(1))

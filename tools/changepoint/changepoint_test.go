@@ -153,57 +153,13 @@ func TestSyntheticHistory(t *testing.T) {
 	add("flat throughput noisier", HigherIsBetter, noisyNoise, flat, none)
 
 	// (b, d) A 3% step at night 15: one change point, commits c14..c15.
-	stepAt := func(regression bool, change float64) func(*testing.T, Series, Result) {
-		return func(t *testing.T, s Series, r Result) {
-			if len(r.ChangePoints) != 1 {
-				t.Fatalf("%s: change points %+v, want one at index 15", s.Name, r.ChangePoints)
-			}
-			cp := r.ChangePoints[0]
-			if cp.Index != 15 || cp.Before.ID != "c14" || cp.After.ID != "c15" {
-				t.Errorf("%s: change point at %d (%s..%s), want 15 (c14..c15)", s.Name, cp.Index, cp.Before.ID, cp.After.ID)
-			}
-			if cp.Regression != regression {
-				t.Errorf("%s: regression %v, want %v", s.Name, cp.Regression, regression)
-			}
-			// 15 nights each side: the means' noise is 0.3%/√15 ≈ 0.08%.
-			if math.Abs(cp.Change-change) > 0.004 {
-				t.Errorf("%s: change %+.2f%%, want about %+.0f%%", s.Name, 100*cp.Change, 100*change)
-			}
-		}
-	}
 	add("step up, lower is better", LowerIsBetter, lowNoise, step(15, 0.03), stepAt(true, 0.03))
 	add("step down, higher is better", HigherIsBetter, lowNoise, step(15, -0.03), stepAt(true, -0.03))
 	add("improvement, lower is better", LowerIsBetter, lowNoise, step(15, -0.03), stepAt(false, -0.03))
 	add("improvement, higher is better", HigherIsBetter, lowNoise, step(15, 0.03), stepAt(false, 0.03))
 
-	// (c) The creep. E-divisive fits steps: Otava reports one or more
-	// change points within the creep (typically one near its start and
-	// one near its end), each a part of the whole. Every one must be a
-	// regression whose commit range holds a commit of the creep (c10 to
-	// c19), and together they must account for no more than the creep.
-	total := math.Pow(1+creepRate, creepNights) - 1
-	add("creep", LowerIsBetter, lowNoise, creep, func(t *testing.T, s Series, r Result) {
-		if len(r.Regressions()) == 0 {
-			t.Fatalf("%s: no regression found in a creep of %.1f%% over %d nights", s.Name, 100*total, creepNights)
-		}
-		combined := 1.0
-		for _, cp := range r.ChangePoints {
-			if !cp.Regression || cp.Index < creepStart || cp.Index >= creepStart+creepNights {
-				t.Errorf("%s: change point at %d (%s..%s, %+.2f%%, regression %v), want regressions with the commit range inside c%02d..c%02d",
-					s.Name, cp.Index, cp.Before.ID, cp.After.ID, 100*cp.Change, cp.Regression, creepStart, creepStart+creepNights-1)
-			}
-			combined *= 1 + cp.Change
-		}
-		// The first and last stretches hold parts of the creep, so the
-		// change between them is less than all of it (by noise at most).
-		if combined-1 > total+0.003 || combined-1 < opts.MinMagnitude {
-			t.Errorf("%s: change points add up to %+.2f%%, want up to the creep's %+.2f%%", s.Name, 100*(combined-1), 100*total)
-		}
-		t.Logf("%s: %d change points:", s.Name, len(r.ChangePoints))
-		for _, cp := range r.ChangePoints {
-			t.Logf("  %s..%s %+.2f%% (Otava: %+.2f%%, p=%g)", cp.Before.ID, cp.After.ID, 100*cp.Change, 100*(cp.Otava.MeanAfter/cp.Otava.MeanBefore-1), cp.Otava.PValue)
-		}
-	})
+	// (c) The creep (creepFound).
+	add("creep", LowerIsBetter, lowNoise, creep, creepFound(opts))
 
 	series := make([]Series, len(scenarios))
 	for i, sc := range scenarios {
@@ -303,6 +259,58 @@ func TestBadInput(t *testing.T) {
 		_, err := Detect(context.Background(), c.opts, c.series...)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("Detect: error %v, want one saying %q", err, c.want)
+		}
+	}
+}
+
+// stepAt checks a series of issue 14 with a step at night 15: one change
+// point, commits c14..c15, a regression or not, of about change.
+func stepAt(regression bool, change float64) func(*testing.T, Series, Result) {
+	return func(t *testing.T, s Series, r Result) {
+		if len(r.ChangePoints) != 1 {
+			t.Fatalf("%s: change points %+v, want one at index 15", s.Name, r.ChangePoints)
+		}
+		cp := r.ChangePoints[0]
+		if cp.Index != 15 || cp.Before.ID != "c14" || cp.After.ID != "c15" {
+			t.Errorf("%s: change point at %d (%s..%s), want 15 (c14..c15)", s.Name, cp.Index, cp.Before.ID, cp.After.ID)
+		}
+		if cp.Regression != regression {
+			t.Errorf("%s: regression %v, want %v", s.Name, cp.Regression, regression)
+		}
+		// 15 nights each side: the means' noise is 0.3%/√15 ≈ 0.08%.
+		if math.Abs(cp.Change-change) > 0.004 {
+			t.Errorf("%s: change %+.2f%%, want about %+.0f%%", s.Name, 100*cp.Change, 100*change)
+		}
+	}
+}
+
+// creepFound checks the creep of issue 14. E-divisive fits steps: Otava
+// reports one or more change points within the creep (typically one near
+// its start and one near its end), each a part of the whole. Every one
+// must be a regression whose commit range holds a commit of the creep (c10
+// to c19), and together they must account for no more than the creep.
+func creepFound(opts Options) func(*testing.T, Series, Result) {
+	total := math.Pow(1+creepRate, creepNights) - 1
+	return func(t *testing.T, s Series, r Result) {
+		if len(r.Regressions()) == 0 {
+			t.Fatalf("%s: no regression found in a creep of %.1f%% over %d nights", s.Name, 100*total, creepNights)
+		}
+		combined := 1.0
+		for _, cp := range r.ChangePoints {
+			if !cp.Regression || cp.Index < creepStart || cp.Index >= creepStart+creepNights {
+				t.Errorf("%s: change point at %d (%s..%s, %+.2f%%, regression %v), want regressions with the commit range inside c%02d..c%02d",
+					s.Name, cp.Index, cp.Before.ID, cp.After.ID, 100*cp.Change, cp.Regression, creepStart, creepStart+creepNights-1)
+			}
+			combined *= 1 + cp.Change
+		}
+		// The first and last stretches hold parts of the creep, so the
+		// change between them is less than all of it (by noise at most).
+		if combined-1 > total+0.003 || combined-1 < opts.MinMagnitude {
+			t.Errorf("%s: change points add up to %+.2f%%, want up to the creep's %+.2f%%", s.Name, 100*(combined-1), 100*total)
+		}
+		t.Logf("%s: %d change points:", s.Name, len(r.ChangePoints))
+		for _, cp := range r.ChangePoints {
+			t.Logf("  %s..%s %+.2f%% (Otava: %+.2f%%, p=%g)", cp.Before.ID, cp.After.ID, 100*cp.Change, 100*(cp.Otava.MeanAfter/cp.Otava.MeanBefore-1), cp.Otava.PValue)
 		}
 	}
 }

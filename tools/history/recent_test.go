@@ -20,43 +20,7 @@ func checkRecent(t *testing.T, dsn string) {
 	sum := func(c string) string { return strings.Repeat(c, 64) }
 	a := &result.Identity{BinarySHA256: sum("a"), RunSHA256: sum("1")}
 	b := &result.Identity{BinarySHA256: sum("b"), RunSHA256: sum("1")}
-	// Five nights of identity a (the last one's figures of other runs),
-	// one of b between them, one without an identity, one of a of
-	// another benchmark and one of a on another machine. Each sweeps its
-	// own instructions, but c2, at k instructions a loop: k tells whose
-	// sweep it is.
-	linear := func(k float64) []float64 {
-		var counts []float64
-		for _, n := range sweepSizes {
-			counts = append(counts, k*n)
-		}
-		return counts
-	}
-	nights := []night{
-		{commit: "c1", identity: a, instrs: []float64{100, 101, 99}, sweep: linear(11)},
-		{commit: "c2", identity: a, instrs: []float64{102, 102, 102}},
-		{commit: "c3", identity: b, instrs: []float64{200, 200, 200}, sweep: linear(20)},
-		{commit: "c4", identity: a, instrs: []float64{103}, sweep: linear(14)},
-		{commit: "c5", sweep: linear(15)},
-		{commit: "c6", identity: a, instrs: []float64{104, 105}, sweep: linear(16)},
-		{commit: "c7", identity: a, instrs: []float64{106}, benchmark: "havlak7", sweep: linear(17)},
-		{commit: "c8", identity: a, instrs: []float64{107}, hostname: "perf-2", sweep: linear(18)},
-	}
-	// perLoop is each sweep's count a loop, newest first: whose they are.
-	perLoop := func(sweeps []result.Sweep) []float64 {
-		var ks []float64
-		for _, s := range sweeps {
-			ks = append(ks, s.Points[0].Value/s.Points[0].N)
-		}
-		return ks
-	}
-	for i, n := range nights {
-		n.started, n.real, n.origin = day0.Add(time.Duration(i)*24*time.Hour), []float64{1, 1.1}, nightly
-		if n.instrs == nil {
-			n.instrs = []float64{1}
-		}
-		ingest(t, d, n.write(t, filepath.Join(dir, fmt.Sprint(i))))
-	}
+	nights := ingestRecentNights(t, d, dir, a, b)
 	key := result.EnvironmentKey(nights[0].result().Environment)
 	own := result.FigureKey{Name: "own_instructions", Unit: "instructions"}
 	q := RecentQuery{Benchmark: "havlak6", Workload: result.WorkloadStandard, EnvKey: key, Identity: *a, N: MaxRecent}
@@ -125,4 +89,48 @@ func checkRecent(t *testing.T, dsn string) {
 			t.Errorf("%+v: no error", bad)
 		}
 	}
+}
+
+// ingestRecentNights ingests into d, under dir, checkRecent's nights of
+// identities a and b, and returns them.
+func ingestRecentNights(t *testing.T, d *DB, dir string, a, b *result.Identity) []night {
+	// Five nights of identity a (the last one's figures of other runs),
+	// one of b between them, one without an identity, one of a of
+	// another benchmark and one of a on another machine. Each sweeps its
+	// own instructions, but c2, at k instructions a loop: k tells whose
+	// sweep it is.
+	linear := func(k float64) []float64 {
+		var counts []float64
+		for _, n := range sweepSizes {
+			counts = append(counts, k*n)
+		}
+		return counts
+	}
+	nights := []night{
+		{commit: "c1", identity: a, instrs: []float64{100, 101, 99}, sweep: linear(11)},
+		{commit: "c2", identity: a, instrs: []float64{102, 102, 102}},
+		{commit: "c3", identity: b, instrs: []float64{200, 200, 200}, sweep: linear(20)},
+		{commit: "c4", identity: a, instrs: []float64{103}, sweep: linear(14)},
+		{commit: "c5", sweep: linear(15)},
+		{commit: "c6", identity: a, instrs: []float64{104, 105}, sweep: linear(16)},
+		{commit: "c7", identity: a, instrs: []float64{106}, benchmark: "havlak7", sweep: linear(17)},
+		{commit: "c8", identity: a, instrs: []float64{107}, hostname: "perf-2", sweep: linear(18)},
+	}
+	for i, n := range nights {
+		n.started, n.real, n.origin = day0.Add(time.Duration(i)*24*time.Hour), []float64{1, 1.1}, nightly
+		if n.instrs == nil {
+			n.instrs = []float64{1}
+		}
+		ingest(t, d, n.write(t, filepath.Join(dir, fmt.Sprint(i))))
+	}
+	return nights
+}
+
+// perLoop is each sweep's count a loop, newest first: whose they are.
+func perLoop(sweeps []result.Sweep) []float64 {
+	var ks []float64
+	for _, s := range sweeps {
+		ks = append(ks, s.Points[0].Value/s.Points[0].N)
+	}
+	return ks
 }

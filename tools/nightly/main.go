@@ -102,20 +102,15 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"strconv"
 	"strings"
-	"time"
 
 	"havlak-lab/internal/cli"
-	"havlak-lab/tools/alert"
 	"havlak-lab/tools/nightly/night"
-	"havlak-lab/tools/nightly/shard"
-	"havlak-lab/tools/summary"
 )
 
 func main() {
@@ -207,65 +202,4 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return cli.Usagef("no subcommand\n%s", usage)
 	}
 	return cli.Usagef("unknown subcommand %q\n%s", fs.Arg(0), usage)
-}
-
-// runShardMap reads shardmap's flags and writes the map.
-func runShardMap(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("nightly shardmap", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	o := night.ShardMapOptions{Stdout: stdout}
-	fs.StringVar(&o.Manifest, "manifest", "", "//benchmarks:manifest's `FILE` (bazel-bin/benchmarks/manifest.json)")
-	fs.StringVar(&o.History, "history", os.Getenv("HAVLAK_LAB_HISTORY"), "the results history's `DSN` (default: the lab's local history)")
-	fs.StringVar(&o.Out, "out", "", "the map's `FILE` (benchmarks/shards.json); a map there is the previous one")
-	fs.IntVar(&o.Shards, "shards", 0, "how many perf agents (`N`) share the suite")
-	fs.Float64Var(&o.Tolerance, "tolerance", shard.DefaultTolerance, "how much longer than the best balance the longest shard may be while no benchmark moves (a `fraction`)")
-	fs.Float64Var(&o.DefaultSeconds, "default-seconds", shard.DefaultSeconds, "the duration, in `seconds`, of a benchmark without full-size results in the history")
-	days := fs.Int("since", 30, "read the results of the last `DAYS` days")
-	fs.BoolVar(&o.Quick, "quick", false, "map the quick tests, by their durations on the quick workload: to rehearse a sharded night on one machine, never the nightly's map")
-	if help, err := cli.ParseFlags(fs, args); help || err != nil {
-		return err
-	}
-	if fs.NArg() != 0 {
-		return cli.Usagef("shardmap wants flags only\n%s", usage)
-	}
-	if *days < 1 {
-		return cli.Usagef("--since %d: want a number of days, at least 1", *days)
-	}
-	o.Since = time.Now().AddDate(0, 0, -*days)
-	return night.ShardMap(context.Background(), o)
-}
-
-// runGate reads the flags and arguments of gate, or of merge (the
-// gate's flags, then MAP SHARDS before the night), into o, which has the
-// commands and the writers, and runs it.
-func runGate(sub string, args []string, manifest string, o night.GateOptions) error {
-	fs := flag.NewFlagSet("nightly "+sub, flag.ContinueOnError)
-	fs.SetOutput(o.Stderr)
-	fs.StringVar(&o.Baseline, "baseline", "", "the last good night's artifacts, `DIR` (default $HAVLAK_LAB_BASELINE, else the lab's cache's nightly-baseline)")
-	fs.BoolVar(&o.TestsFailed, "tests-failed", false, "the night's tests failed: never make it the baseline")
-	fs.BoolVar(&o.CollectFailed, "collect-failed", false, "nightly collect failed: the night may lack results; it fails, and never becomes the baseline")
-	fs.StringVar(&o.HistoryDir, "history-dir", "", "where the history keeps its nights (`DIR`/nights) and, by default, its SQLite database (default $HAVLAK_LAB_HISTORY_DIR, else the lab's cache's history)")
-	fs.StringVar(&o.History, "history", os.Getenv("HAVLAK_LAB_HISTORY"), "the history database's `DSN` (default: sqlite:DIR/history.sqlite of --history-dir)")
-	fs.StringVar(&o.Otava, "otava", "", "Apache Otava's `command` (tools/ci/tools.sh otava), which searches the history for change points; without it change points are off, and the night enters the history all the same")
-	fs.StringVar(&o.Dashboard, "dashboard", os.Getenv(summary.DashboardEnv), "the dashboard's `URL` (//tools/dashboard): the summary's rows link to its compare page of the baseline and tonight (default $"+summary.DashboardEnv+"; none: no links)")
-	fs.IntVar(&o.StaleAfter, "stale-after", alert.DefaultStaleNights, "a series of the history with no point for this many of its `nights` is a stale alert")
-	fs.DurationVar(&o.LockWait, "lock-wait", night.DefaultLockWait, "how long to wait for the baseline's lock while another gate holds it (a `duration`; 0: refuse at once)")
-	var retire summary.Retire
-	fs.Var(&retire, "retire", "the baseline's benchmark `NAME` left the suite on purpose: not missing, and not in the next baseline (repeat for more)")
-	if help, err := cli.ParseFlags(fs, args); help || err != nil {
-		return err
-	}
-	o.Retire = retire
-	if sub == "merge" {
-		if fs.NArg() != 3 {
-			return cli.Usagef("merge wants MAP, SHARDS and ARTIFACTS\n%s", usage)
-		}
-		o.Artifacts = fs.Arg(2)
-		return night.MergeNight(night.MergeOptions{Map: fs.Arg(0), Manifest: manifest, Shards: fs.Arg(1), Gate: o})
-	}
-	if fs.NArg() != 1 {
-		return cli.Usagef("gate wants one ARTIFACTS directory\n%s", usage)
-	}
-	o.Artifacts = fs.Arg(0)
-	return night.Gate(o)
 }

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"havlak-lab/tools/nightdir"
+	"havlak-lab/tools/report/reporter"
 	"havlak-lab/tools/result"
 )
 
@@ -147,7 +148,7 @@ func TestLoadingKeepsNoFiles(t *testing.T) {
 	var before runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	set, err := load("", []string{dir}, true)
+	set, err := reporter.Load("", []string{dir}, true)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,7 +19,10 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/perf/benchfmt"
+
 	"havlak-lab/tools/result"
+	"havlak-lab/tools/xtime/measure"
 )
 
 // The tests time this test binary itself, run as a helper process: with
@@ -36,32 +39,40 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// helper behaves as args say and returns its exit status.
-func helper(args []string) int {
-	arg := func(i int) string {
-		if i >= len(args) {
-			fmt.Fprintf(os.Stderr, "helper %q: missing argument %d\n", args, i)
-			os.Exit(100)
-		}
-		return args[i]
-	}
-	duration := func(i int) time.Duration {
-		d, err := time.ParseDuration(arg(i))
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "helper: %v\n", err)
-			os.Exit(100)
-		}
-		return d
-	}
-	number := func(i int) int {
-		n, err := strconv.Atoi(arg(i))
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "helper: %v\n", err)
-			os.Exit(100)
-		}
-		return n
-	}
+// helperArgs are the helper's arguments; a missing or malformed one ends
+// it with status 100.
+type helperArgs []string
 
+func (args helperArgs) arg(i int) string {
+	if i >= len(args) {
+		fmt.Fprintf(os.Stderr, "helper %q: missing argument %d\n", []string(args), i)
+		os.Exit(100)
+	}
+	return args[i]
+}
+
+func (args helperArgs) duration(i int) time.Duration {
+	d, err := time.ParseDuration(args.arg(i))
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "helper: %v\n", err)
+		os.Exit(100)
+	}
+	return d
+}
+
+func (args helperArgs) number(i int) int {
+	n, err := strconv.Atoi(args.arg(i))
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "helper: %v\n", err)
+		os.Exit(100)
+	}
+	return n
+}
+
+// helper behaves as args say and returns its exit status.
+func helper(all []string) int {
+	args := helperArgs(all)
+	arg, duration, number := args.arg, args.duration, args.number
 	switch arg(0) {
 	case "sleep": // sleep DURATION
 		time.Sleep(duration(1))
@@ -375,8 +386,8 @@ func TestRepeat(t *testing.T) {
 		for _, r := range runs {
 			values = append(values, column(r)[i])
 		}
-		lo, mid, hi := minMedianMax(values)
-		if got, want := []int64{column(min)[i], column(median)[i], column(max)[i]}, []int64{lo, mid, hi}; !slices.Equal(got, want) {
+		sorted := slices.Sorted(slices.Values(values)) // three runs: the median is the middle one
+		if got, want := []int64{column(min)[i], column(median)[i], column(max)[i]}, sorted; !slices.Equal(got, want) {
 			t.Errorf("%s: min, median, max %v, want %v from the runs' %v", name, got, want, values)
 		}
 	}
@@ -551,7 +562,20 @@ func TestBenchOut(t *testing.T) {
 			t.Errorf("%q does not match %v", bench, benchRE)
 		}
 	}
-	parseBenchmarks(t, data, 3)
+	// benchstat's own reader takes the file whole (measure's tests check
+	// what it reads of each line).
+	r, results := benchfmt.NewReader(bytes.NewReader(data), path), 0
+	for r.Scan() {
+		switch rec := r.Result().(type) {
+		case *benchfmt.Result:
+			results++
+		case *benchfmt.SyntaxError:
+			t.Errorf("benchfmt: %v", rec)
+		}
+	}
+	if r.Err() != nil || results != 3 {
+		t.Errorf("benchfmt read %d results (%v), want 3", results, r.Err())
+	}
 }
 
 func TestNotFound(t *testing.T) {
@@ -665,9 +689,9 @@ func TestSignals(t *testing.T) {
 		{"SIGTERM", syscall.SIGTERM, []string{"wait"}, 128 + 15, "", "Command terminated by signal 15 (SIGTERM)\n"},
 	} {
 		// With page-faults:u the command is started traced and let go
-		// before its first instruction (see counters.go); it must not
+		// before its first instruction (see measure/counters.go); it must not
 		// notice. The default counters do the same on a machine with a PMU.
-		for _, counters := range []string{defaultCounters, "page-faults:u"} {
+		for _, counters := range []string{measure.DefaultCounters, "page-faults:u"} {
 			t.Run(tc.name+"/"+counters, func(t *testing.T) {
 				t.Parallel()
 				cmd := exec.Command(bin, append([]string{"xtime", "-n", "2", "-counters", counters, bin}, tc.command...)...)

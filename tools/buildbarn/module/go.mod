@@ -12,7 +12,9 @@
 // the replace is repeated here because only the main module's counts.
 // To update: go get -tool PACKAGE@VERSION for the four programs.
 // acwrite/ is a program of this module's own (a client of the cluster's
-// frontend, for //tools/ci:buildbarn_tls_test), built with the rest.
+// frontend, for //tools/ci:buildbarn_tls_test), built with the rest; its
+// library acwrite/probe has tests the go command runs here (go test
+// ./acwrite/...), as Bazel does not see this module.
 module havlak-lab/tools/buildbarn/module
 
 go 1.24

@@ -13,7 +13,7 @@ const (
 )
 
 // syscallMetrics are the system calls of a program's timed runs, as
-// xtime read them from /proc/PID/io (tools/xtime/syscalls.go: the
+// xtime read them from /proc/PID/io (tools/xtime/measure/syscalls.go: the
 // read(2) and write(2) families, of every thread and reaped child), one
 // value per run. They are gated: a program given the same input makes
 // the same calls (docs/noise.md measured every benchmark's), and a change

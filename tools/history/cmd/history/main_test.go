@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"havlak-lab/internal/cli"
+	"havlak-lab/tools/history/cmd/history/console"
 	"havlak-lab/tools/result"
 )
 
@@ -126,14 +127,6 @@ func TestUsage(t *testing.T) {
 	}
 }
 
-func TestFigureKeepsEveryDigitOfACount(t *testing.T) {
-	for v, want := range map[float64]string{169025503: "169025503", 169026000.5: "169026000", 1.29817: "1.29817", 0.0123456789: "0.0123457", 999999: "999999"} {
-		if got := figure(v); got != want {
-			t.Errorf("figure(%v) = %q, want %q", v, got, want)
-		}
-	}
-}
-
 // Text from results reaches the terminal printed, not obeyed: an escape
 // sequence in a host name is shown as one.
 func TestSeriesEscapesTerminalSequences(t *testing.T) {
@@ -159,7 +152,8 @@ func TestSeriesEscapesTerminalSequences(t *testing.T) {
 }
 
 // A series nobody has is named with what the history has instead: the
-// benchmarks, or a known benchmark's figures, escaped and at most maxKnown.
+// benchmarks, or a known benchmark's figures, escaped and at most
+// console.MaxKnown.
 func TestSeriesOfUnknownNames(t *testing.T) {
 	dir := t.TempDir()
 	db := "sqlite:" + filepath.Join(dir, "h.db")
@@ -171,7 +165,7 @@ func TestSeriesOfUnknownNames(t *testing.T) {
 		t.Errorf("series of an empty history: status %d, %s", status, errs)
 	}
 	// bench00 ... bench13, each with one night.
-	for i := range maxKnown + 2 {
+	for i := range console.MaxKnown + 2 {
 		night := filepath.Join(dir, "nights", strconv.Itoa(i))
 		writeNight(t, night, "c1", "2026-11-20T02:00:00Z", false, 1.0)
 		doc := filepath.Join(night, result.FileName)

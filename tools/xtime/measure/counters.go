@@ -1,4 +1,4 @@
-package main
+package measure
 
 import (
 	"encoding/binary"
@@ -76,8 +76,8 @@ const (
 	perfFlagFDCloexec = 1 << 3
 )
 
-// An event is a perf event xtime counts, named as perf names it.
-type event struct {
+// An Event is a perf event xtime counts, named as perf names it.
+type Event struct {
 	name   string
 	typ    uint32
 	config uint64
@@ -86,7 +86,7 @@ type event struct {
 // events are the events -counters accepts. The hardware ones need a PMU;
 // the software ones are counted by the kernel everywhere (the tests use
 // page-faults:u to prove the machinery on machines without a PMU).
-var events = []event{
+var events = []Event{
 	{"instructions:u", perfTypeHardware, 1},     // PERF_COUNT_HW_INSTRUCTIONS
 	{"cycles:u", perfTypeHardware, 0},           // PERF_COUNT_HW_CPU_CYCLES
 	{"branches:u", perfTypeHardware, 4},         // PERF_COUNT_HW_BRANCH_INSTRUCTIONS
@@ -98,12 +98,12 @@ var events = []event{
 	{"major-faults:u", perfTypeSoftware, 6},     // PERF_COUNT_SW_PAGE_FAULTS_MAJ
 }
 
-// defaultCounters is -counters' default.
-const defaultCounters = "instructions:u,cycles:u,branch-misses:u,cache-misses:u"
+// DefaultCounters is -counters' default.
+const DefaultCounters = "instructions:u,cycles:u,branch-misses:u,cache-misses:u"
 
-// parseCounters parses -counters' comma-separated list of event names.
-func parseCounters(list string) ([]event, error) {
-	var evs []event
+// ParseCounters parses -counters' comma-separated list of event names.
+func ParseCounters(list string) ([]Event, error) {
+	var evs []Event
 	if list == "" {
 		return nil, nil
 	}
@@ -134,13 +134,13 @@ func parseCounters(list string) ([]event, error) {
 // A counterGroup is the open counters of one command, one per event, the
 // first the group leader: the kernel schedules them together.
 type counterGroup struct {
-	events []event
+	events []Event
 	fds    []int
 }
 
 // openCounters opens a counter of every event, for the process pid (0:
 // xtime itself) and, inherited, its threads and descendants from now on.
-func openCounters(pid int, evs []event) (*counterGroup, error) {
+func openCounters(pid int, evs []Event) (*counterGroup, error) {
 	g := &counterGroup{events: evs}
 	leader := -1
 	for _, ev := range evs {
@@ -207,14 +207,14 @@ func (g *counterGroup) read() counts {
 
 // A counter counts a command's events.
 type counter struct {
-	events []event
+	events []Event
 	// unavailable says why the events cannot be counted on this machine,
 	// or is "".
 	unavailable string
 }
 
 // newCounter is a counter of evs; it tries them on xtime itself first.
-func newCounter(evs []event) *counter {
+func newCounter(evs []Event) *counter {
 	c := &counter{events: evs}
 	if len(evs) == 0 {
 		return c
@@ -227,6 +227,11 @@ func newCounter(evs []event) *counter {
 	g.close()
 	return c
 }
+
+// Unavailable says why evs cannot be counted on this machine (trying
+// them on the calling process), or is "" when they can: what every run's
+// record then says.
+func Unavailable(evs []Event) string { return newCounter(evs).unavailable }
 
 // active tells whether c counts the commands it starts.
 func (c *counter) active() bool { return len(c.events) > 0 && c.unavailable == "" }
@@ -343,7 +348,7 @@ var errnoNames = map[syscall.Errno]string{
 
 // countersLine formats the counts of evs as xtime prints them after a
 // run's line: "instructions:u 1234567 cycles:u 2345678".
-func countersLine(evs []event, c counts) string {
+func countersLine(evs []Event, c counts) string {
 	var b strings.Builder
 	for i, ev := range evs {
 		if i > 0 {

@@ -1,4 +1,4 @@
-package main
+package measure
 
 import (
 	"encoding/json"
@@ -69,9 +69,9 @@ func minMedianMax[T ~int64](xs []T) (lo, median, hi T) {
 	return sorted[0], median, sorted[n-1]
 }
 
-// benchmarkName turns -bench's NAME into a Go benchmark name,
+// BenchmarkName turns -bench's NAME into a Go benchmark name,
 // "Benchmark" followed by NAME with its first letter uppercased.
-func benchmarkName(name string) (string, error) {
+func BenchmarkName(name string) (string, error) {
 	if strings.IndexFunc(name, unicode.IsSpace) >= 0 {
 		return "", errors.New("contains white space")
 	}
@@ -137,7 +137,7 @@ const rfc3339Nano = "2006-01-02T15:04:05.000000000Z07:00"
 
 // jsonReport returns the indented JSON record of the runs of argv on m,
 // with the counts of evs and their summary if withSummary.
-func jsonReport(argv []string, m result.Machine, evs []event, runs []runResult, withSummary bool) ([]byte, error) {
+func jsonReport(argv []string, m result.Machine, evs []Event, runs []runResult, withSummary bool) ([]byte, error) {
 	r := result.XTimeRecord{
 		Timing: result.Timing{
 			Command: argv[0],

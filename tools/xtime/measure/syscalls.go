@@ -1,4 +1,4 @@
-package main
+package measure
 
 // The command's system calls, counted exactly by the kernel in
 // /proc/PID/io (result.ReadSyscalls says which calls): read after the

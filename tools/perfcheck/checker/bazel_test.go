@@ -77,4 +77,3 @@ func TestEachSideBuildsWithItsOwnConfig(t *testing.T) {
 		t.Errorf("Bazel's calls:\n%s\nwant a build of each side", data)
 	}
 }
-

@@ -269,4 +269,3 @@ func TestAskOwnView(t *testing.T) {
 		t.Errorf("left behind: %q", left)
 	}
 }
-

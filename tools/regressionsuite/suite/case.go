@@ -91,7 +91,7 @@ var Kinds = []Kind{
 		Catcher: "allocation counts: tcmalloc's for C++, the counted runs' for Go (issue 28, item 1)"},
 	{Name: "syscalls", Cost: "more system calls: kernel entries, each thousands of cycles",
 		Absent:  map[string]string{"C++": "the lab has no C++ program whose quick workload makes system calls in a loop (word count's stages are Go; the C++ Havlak stages generate their graph and print a few lines)"},
-		Unsized: unsizedSmall("not made: issue 35 asked the sizes under 2% of extra work, locality, allocations and asymptotic growth only ("+result.MetricReadSyscalls+" is an exact count, as C++ instructions are, whose 0.5% case is expected caught)"),
+		Unsized: unsizedSmall("not made: issue 35 asked the sizes under 2% of extra work, locality, allocations and asymptotic growth only (" + result.MetricReadSyscalls + " is an exact count, as C++ instructions are, whose 0.5% case is expected caught)"),
 		Limit:   "system calls are counted exactly only where the runner records them (/proc/PID/io)",
 		Catcher: "read and write system calls from /proc/PID/io (issue 28, item 1)"},
 	{Name: "contention", Cost: "more lock contention in a server: waiting, not working",
@@ -101,7 +101,7 @@ var Kinds = []Kind{
 			"of the figures that measure it, shown, not gated, the mutex wait per CPU second does not tell 2 shards from 64 on these 2-core VMs (20 runs of each overlap), " +
 			"and the own lock contentions per request, which does (20 runs of 2 s rounds: 246 to 1,179 a million requests at 2 shards, 0 to 72 at 64), are a few a round unchanged and often none: " +
 			"a threshold relative to a figure that can be zero raises false alarms (88 of 380 pairs of unchanged quick rounds by the factor of 10; 12 of 380 pairs of 5-round runs at five times the noise), so no size is caught (docs/records/noise.md)",
-		Catcher: "the server's own lock contentions per request ("+result.MetricOwnContentions+", from its mutex profile), shown, not gated"},
+		Catcher: "the server's own lock contentions per request (" + result.MetricOwnContentions + ", from its mutex profile), shown, not gated"},
 	{Name: "asymptotic", Cost: "work that grows faster with the input (linear to quadratic in one pass), under 1% at the quick size",
 		Limit: "the counted figures are taken on the quick workload, where a quadratic pass stays under the threshold by design: only the sweep over workload sizes, with its fitted order, sees it, and the quick sweep spans 1 to 8 trees, where work of 2%, 1% and 0.5% at the standard size moved the fitted coefficient by +0.70%, +0.35% and +0.18% (C++), +0.73%, +0.46% and +0.30% (Go); " +
 			"the growth's threshold, calibrated from the base's fit, is its floor of 0.25% (the coefficient moved 0% in C++'s reruns, 0.0051% in Go's): C++'s 0.5% case is under it, and Go's is over it by a twentieth of a percent only",

@@ -150,4 +150,6 @@ func TestWorseAgreesWithVerdict(t *testing.T) {
 }
 
 // worseFigure is Worse of two figures' verdicts.
-func worseFigure(x, y verdict.Verdict) int { return Worse(Benchmark{}.FigureSeverity(x), Benchmark{}.FigureSeverity(y)) }
+func worseFigure(x, y verdict.Verdict) int {
+	return Worse(Benchmark{}.FigureSeverity(x), Benchmark{}.FigureSeverity(y))
+}

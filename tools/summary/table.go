@@ -101,3 +101,28 @@ func (t Table) Section(o verdict.Outcome) []Row {
 	}
 	return nil
 }
+
+// Join is comparisons made apart of one night or change (the nightly
+// gate's report of its programs and servers, and its Go benchmarks') as
+// one summary: their benchmarks, profile diffs, unreadable results and
+// problems together, with the first one's tool and baseline. Nil ones
+// are left out; nil when all are.
+func Join(parts ...*Summary) *Summary {
+	var s *Summary
+	for _, p := range parts {
+		switch {
+		case p == nil:
+		case s == nil:
+			joined := *p
+			joined.Benchmarks, joined.ProfileDiffs = slices.Clone(p.Benchmarks), slices.Clone(p.ProfileDiffs)
+			joined.Unreadable, joined.Problems = slices.Clone(p.Unreadable), slices.Clone(p.Problems)
+			s = &joined
+		default:
+			s.Benchmarks = append(s.Benchmarks, p.Benchmarks...)
+			s.ProfileDiffs = append(s.ProfileDiffs, p.ProfileDiffs...)
+			s.Unreadable = append(s.Unreadable, p.Unreadable...)
+			s.Problems = append(s.Problems, p.Problems...)
+		}
+	}
+	return s
+}

@@ -84,3 +84,22 @@ func TestCompareEveryFigure(t *testing.T) {
 		t.Errorf("the change's own figure: %+v, want fresh, not comparable", v)
 	}
 }
+
+// Two comparisons joined are one: every benchmark, and what could not
+// be read, of both; the first one's tool and baseline.
+func TestJoin(t *testing.T) {
+	report := &Summary{Tool: "report", Baseline: "base/", Benchmarks: []Benchmark{{Name: "havlak6", Outcome: verdict.Unchanged}},
+		Unreadable: []string{"havlak7: no zip"}}
+	goTests := &Summary{Tool: "nightly", Baseline: "base/", Benchmarks: []Benchmark{{Name: "explodepath", Outcome: verdict.Regressed}},
+		Problems: []string{"a graph"}}
+	s := Join(nil, report, goTests)
+	if s.Tool != "report" || len(s.Benchmarks) != 2 || s.Benchmarks[1].Name != "explodepath" || len(s.Unreadable) != 1 || len(s.Problems) != 1 {
+		t.Errorf("joined: %+v", s)
+	}
+	if len(report.Benchmarks) != 1 {
+		t.Errorf("joining changed its first part: %+v", report)
+	}
+	if Join(nil, nil) != nil {
+		t.Errorf("nothing joined is something")
+	}
+}

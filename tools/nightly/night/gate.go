@@ -82,11 +82,14 @@ type verdict struct {
 	layoutUnreadable bool
 }
 
-// judged is the comparisons of the night: the report's of its programs
-// and servers, and the Go benchmarks' (compareGoTests); each nil when it
-// could not be made.
+// judged is the night's one comparison with its baseline (summary.Join):
+// the report's of its programs and servers with the Go benchmarks'
+// (compareGoTests) among them, as the night's one summary.json (in its
+// report) holds it; nil when neither could be made. reported: the report
+// was made.
 type judged struct {
-	report, goTests *summary.Summary
+	all      *summary.Summary
+	reported bool
 }
 
 // gate runs the report against the baseline, judges the Go benchmarks
@@ -141,17 +144,11 @@ func (n *night) gate() error {
 			v.failed = true
 		}
 	}
-	var j judged
 	// A report that fails must not leave an older night's summary behind.
 	if err := os.RemoveAll(n.reportDir()); err != nil {
 		return err
 	}
-	if j.report, err = n.reportStep(ctx, db, found, before, layouts, accepted, charts); err != nil {
-		fmt.Fprintf(n.stderr, "nightly: the report: %s\n", cli.Field(err.Error()))
-		v.failed = true
-	} else {
-		v.add(j.report)
-	}
+	j := n.judge(ctx, db, found, before, layouts, accepted, charts)
 	if err := n.archiveReport(); err != nil {
 		fmt.Fprintf(n.stderr, "nightly: archiving the report: %v\n", err)
 		v.failed = true
@@ -159,15 +156,7 @@ func (n *night) gate() error {
 	if db != nil {
 		n.bisectFindings(changes)
 	}
-
-	fmt.Fprintln(n.stdout, "--- :scales: Go benchmarks against the baseline")
-	if j.goTests, err = n.compareGoTests(before, found, accepted); err != nil {
-		fmt.Fprintf(n.stderr, "nightly: the Go benchmarks: %s\n", cli.Field(err.Error()))
-		v.failed = true
-	} else {
-		v.add(j.goTests)
-	}
-	// The run's record names what the comparisons found (judgedBenchmarks).
+	// The run's record names what the comparison found (judgedBenchmarks).
 	n.run.judged = j
 
 	// With a history, what fails the night is its alerts' say: a new
@@ -191,6 +180,41 @@ func (n *night) gate() error {
 		return cli.ExitError{Status: verdictlib.StatusRegressed}
 	}
 	return n.keepOrPromote(found, tonight)
+}
+
+// judge compares the night with its baseline: the report of its programs
+// and servers (reportStep), the Go benchmarks (compareGoTests), joined in
+// one comparison (judged) that the report's summary.json holds; what
+// fails a step fails the night (n.run.verdict).
+func (n *night) judge(ctx context.Context, db *history.DB, found, before []result.Found, layouts layoutSet,
+	accepted []verdictlib.Acceptance, charts []trends.Series) judged {
+	v := &n.run.verdict
+	var j judged
+	report, err := n.reportStep(ctx, db, found, before, layouts, accepted, charts)
+	if err != nil {
+		fmt.Fprintf(n.stderr, "nightly: the report: %s\n", cli.Field(err.Error()))
+		v.failed = true
+	}
+	j.reported = err == nil
+	fmt.Fprintln(n.stdout, "--- :scales: Go benchmarks against the baseline")
+	goTests, err := n.compareGoTests(before, found, accepted)
+	if err != nil {
+		fmt.Fprintf(n.stderr, "nightly: the Go benchmarks: %s\n", cli.Field(err.Error()))
+		v.failed = true
+	}
+	if j.all = summary.Join(report, goTests); j.all == nil {
+		return j
+	}
+	v.add(j.all)
+	// The night's one summary is the report's: without a report, the log
+	// and the run's record say what the Go benchmarks' comparison found.
+	if j.reported {
+		if err := summary.Write(filepath.Join(n.reportDir(), summary.FileName), j.all); err != nil {
+			fmt.Fprintf(n.stderr, "nightly: the summary: %v\n", err)
+			v.failed = true
+		}
+	}
+	return j
 }
 
 // readBaseline reads the baseline's results, if there is a baseline; one
@@ -403,9 +427,8 @@ func commitOf(all []result.Found) string {
 // compareGoTests judges the night's Go benchmarks (go_test results, whose
 // figures are their benchmark lines, result.Figures) against the
 // baseline's by the lab's one comparison (summary.Compare), in this
-// process: the report judges the programs and servers. It writes the
-// comparison into the night (nightdir.Benchgate) and its failing
-// figures into the log.
+// process: the report judges the programs and servers, and the gate
+// joins the two (judge). It writes its failing figures into the log.
 func (n *night) compareGoTests(before, found []result.Found, accepted []verdictlib.Acceptance) (*summary.Summary, error) {
 	base, err := goTestSides(before)
 	if err != nil {
@@ -441,11 +464,7 @@ func (n *night) compareGoTests(before, found []result.Found, accepted []verdictl
 			fmt.Fprintf(n.stdout, "%s: %s\n", cli.Field(b.Name), cli.Field(b.Label()))
 		}
 	}
-	file := filepath.Join(n.artifacts, nightdir.Benchgate, summary.FileName)
-	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
-		return nil, err
-	}
-	return s, summary.Write(file, s)
+	return s, nil
 }
 
 // goTestSides are the Go benchmarks among results, as sides of the
@@ -537,14 +556,13 @@ func (n *night) summary(found []result.Found, v verdict, j judged, tonight []ale
 	}
 	var s strings.Builder
 	fmt.Fprintf(&s, "**Nightly benchmarks** (commit %s, %s)\n\n", markdown.Escape(commit), markdown.Escape(host))
-	if j.report != nil {
-		j.report.WriteMarkdown(&s, pair)
-	} else {
+	if !j.reported {
 		s.WriteString("(no report: see the log)\n")
 	}
-	if g := j.goTests; g != nil && (len(g.Regressed()) > 0 || len(g.EnvironmentChanged()) > 0) {
-		s.WriteString("\n**Go benchmarks**\n\n")
-		g.WriteMarkdown(&s, pair)
+	// Without a report, the Go benchmarks' table when it says more than
+	// that they passed.
+	if a := j.all; a != nil && (j.reported || len(a.Regressed()) > 0 || len(a.EnvironmentChanged()) > 0) {
+		a.WriteMarkdown(&s, pair)
 	}
 	if len(n.incomplete) > 0 {
 		s.WriteString("\n\n**The night is incomplete**: it fails, and never becomes the baseline.\n")

@@ -20,7 +20,8 @@ const (
 	Report = "report"
 	// Exports is the exports' directory (tools/exports).
 	Exports = "exports"
-	// Benchgate holds the comparison of the Go benchmarks' lines.
+	// Benchgate held the comparison of the Go benchmarks' lines, before
+	// the night wrote one summary (its report's): an older night has it.
 	Benchgate = "benchgate"
 	// Trends is the history's series for the report's charts.
 	Trends = "trends.json"

@@ -72,6 +72,11 @@ type Options struct {
 	// Lacking says how this side lacks a benchmark of the base, for its
 	// missing verdict: "this report has no result of it" by default.
 	Lacking string
+	// EveryFigure makes the figures that only the change has values of
+	// verdicts too (verdict.OnlyInChange: not comparable), after the
+	// benchmark's outcome is judged: for a table of every figure (the
+	// dashboard's compare page).
+	EveryFigure bool
 }
 
 // Compare is the lab's one comparison of whole benchmarks: each benchmark
@@ -102,7 +107,7 @@ func Compare(tool, baseline string, base, change []Side, opts Options) (*Summary
 				return nil, err
 			}
 		} else {
-			b.Note = "not in the baseline"
+			b.Note, b.OnlyInChange = "not in the baseline", true
 		}
 		s.Benchmarks = append(s.Benchmarks, b)
 	}
@@ -227,6 +232,9 @@ func compareBenchmark(b *Benchmark, base, change Side, opts Options) error {
 	}
 	b.Figures = opts.Policy.Compare(o, n)
 	b.Outcome = verdict.Worst(b.Figures)
+	if opts.EveryFigure {
+		b.Figures = append(b.Figures, verdict.OnlyInChange(o, n)...)
+	}
 	for _, a := range opts.Accepted {
 		if a.Benchmark == b.Name && !b.Accepts(a.Figure) {
 			b.Accepted = append(b.Accepted, a)

@@ -1,7 +1,6 @@
 package summary
 
 import (
-	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -14,11 +13,12 @@ import (
 
 // Figures are a benchmark's shown figures (the gated ones, and any
 // inconsistent one, which fails gated or not) sorted for a reader:
-// Failing are those that fail, or would but for an acceptance, by
-// outcome in verdict's order (the inconsistent, the missing, the
-// regressed), the accepted last; Changed, the others that moved (passed
-// within the rule, improved, or could not be compared); Unchanged, those
-// that did not move to the hundredth of a percent.
+// Failing are those that fail, or would but for an acceptance, worst
+// first (Worse: by outcome in verdict's order, the inconsistent, the
+// missing, the regressed, then the most worse), the accepted last;
+// Changed, the others that moved (passed within the rule, improved, or
+// could not be compared); Unchanged, those that did not move to the
+// hundredth of a percent.
 type Figures struct {
 	Failing, Changed, Unchanged []verdict.Verdict
 }
@@ -40,15 +40,9 @@ func (b Benchmark) SortFigures() Figures {
 			f.Changed = append(f.Changed, v)
 		}
 	}
-	// In verdict's order of outcomes (verdict.Outcomes), an accepted one
-	// after those that fail.
-	rank := func(v verdict.Verdict) int {
-		if b.Accepts(v.Figure) && v.Outcome != verdict.Inconsistent {
-			return len(verdict.Outcomes())
-		}
-		return v.Outcome.Rank()
-	}
-	slices.SortStableFunc(f.Failing, func(x, y verdict.Verdict) int { return cmp.Compare(rank(x), rank(y)) })
+	// Worst first by the lab's one order (Worse): an accepted one after
+	// those that fail.
+	slices.SortStableFunc(f.Failing, func(x, y verdict.Verdict) int { return Worse(b.FigureSeverity(x), b.FigureSeverity(y)) })
 	return f
 }
 

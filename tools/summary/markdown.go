@@ -3,7 +3,6 @@ package summary
 import (
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 
 	"havlak-lab/internal/markdown"
@@ -16,16 +15,15 @@ import (
 const diffSummaryFunctions = 3
 
 // WriteMarkdown writes the comparison for an annotation: a table of the
-// benchmarks worst first (WorseBenchmark: the failing ones in verdict's
-// order, then the rest in it), each row saying what happened to each of its figures
-// (FiguresMarkdown) and its name linking to the dashboard's compare page
-// of pair, when it has one; then a line per profile diff.
+// benchmarks worst first as the comparison's table orders them
+// (Table.Benchmarks), each row saying what happened to each of its
+// figures (FiguresMarkdown) and its name linking to the dashboard's
+// compare page of pair, when it has one; then a line per profile diff.
 func (s *Summary) WriteMarkdown(w io.Writer, pair Pair) {
 	if len(s.Benchmarks) == 0 {
 		fmt.Fprintln(w, "No benchmarks.")
 	}
-	rows := slices.Clone(s.Benchmarks)
-	slices.SortStableFunc(rows, WorseBenchmark)
+	rows := s.Table().Benchmarks
 	if len(rows) > 0 {
 		fmt.Fprintln(w, "| benchmark | language | median (min–max) | verdict | against the baseline |")
 		fmt.Fprintln(w, "|---|---|---:|---|---|")

@@ -81,6 +81,10 @@ type Benchmark struct {
 	SameIdentity bool `json:"same_identity,omitempty"`
 	// Note qualifies the comparison, or says why none was made.
 	Note string `json:"note,omitempty"`
+	// OnlyInChange: the comparison paired it with nothing, as the change
+	// has it and the base does not (its Note says so in summary.json,
+	// which does not keep this).
+	OnlyInChange bool `json:"-"`
 }
 
 // Accepts tells whether a regression of figure is accepted.

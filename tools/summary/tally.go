@@ -96,9 +96,11 @@ type Severity struct {
 	Worsening float64
 }
 
-// SeverityOf is a figure's verdict's severity.
-func SeverityOf(v verdict.Verdict) Severity {
-	s := Severity{Fails: v.Fails(), Outcome: v.Outcome}
+// FigureSeverity is the severity of v, a verdict on one of b's figures,
+// as b judges it: failing when it fails b (Failing), so that an accepted
+// regression ranks after the figures that fail.
+func (b Benchmark) FigureSeverity(v verdict.Verdict) Severity {
+	s := Severity{Fails: v.Fails() && (!b.Accepts(v.Figure) || v.Outcome == verdict.Inconsistent), Outcome: v.Outcome}
 	if w := v.Worsening(); !math.IsNaN(w) {
 		s.Worsening = w
 	}

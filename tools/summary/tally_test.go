@@ -104,7 +104,7 @@ func TestOutcome(t *testing.T) {
 func TestBenchmarkSeverity(t *testing.T) {
 	gone := Benchmark{Name: "havlak7", Outcome: verdict.Missing}
 	retired := Benchmark{Name: "havlak8", Outcome: verdict.Missing, Retired: true}
-	regressed := SeverityOf(verdict.Verdict{Figure: "instructions", Outcome: verdict.Regressed, Change: 0.1, Rule: verdict.Rule{Gated: true}})
+	regressed := Benchmark{}.FigureSeverity(verdict.Verdict{Figure: "instructions", Outcome: verdict.Regressed, Change: 0.1, Rule: verdict.Rule{Gated: true}})
 	if s := gone.Severity(); !s.Fails || s.Outcome != verdict.Missing || Worse(s, regressed) >= 0 {
 		t.Errorf("a benchmark gone: %+v, want a failing row before a gated regression %+v", s, regressed)
 	}
@@ -150,4 +150,6 @@ func TestWorseAgreesWithVerdict(t *testing.T) {
 }
 
 // worseFigure is Worse of two figures' verdicts.
-func worseFigure(x, y verdict.Verdict) int { return Worse(SeverityOf(x), SeverityOf(y)) }
+func worseFigure(x, y verdict.Verdict) int {
+	return Worse(Benchmark{}.FigureSeverity(x), Benchmark{}.FigureSeverity(y))
+}

@@ -2,7 +2,6 @@ package web
 
 import (
 	"cmp"
-	"context"
 	"fmt"
 	"io"
 	"math"
@@ -14,135 +13,12 @@ import (
 
 	"havlak-lab/internal/gitwork"
 	"havlak-lab/internal/numfmt"
-	"havlak-lab/tools/alert"
 	"havlak-lab/tools/history"
 	"havlak-lab/tools/perf/cachegrind"
 	"havlak-lab/tools/result"
 	"havlak-lab/tools/summary"
 	"havlak-lab/tools/verdict"
 )
-
-// maxResultsPerCommit bounds what one side of a comparison reads: a night
-// of the whole suite is a few dozen results.
-const maxResultsPerCommit = 2000
-
-// A side is the results of one commit, by benchmark and workload: the
-// newest of each when the commit was measured more than once.
-type side struct {
-	Commit string // as the results have it
-	Night  string // the date asked for, when a night was: 2026-11-20
-	// Others are the other commits of the night's results, in the order
-	// they were measured, when it has more than one (nightCommit).
-	Others  []string
-	Results map[benchKey]history.Stored
-	// Recent has, by benchmark, its figures' medians and its sweeps in
-	// the history's newest results of the identity and environment of its
-	// result here (history.Recent): what calibrates a base's thresholds,
-	// its growths' too.
-	Recent map[benchKey]history.RecentResults
-}
-
-// loadRecent reads the recent results of the identity of each of sd's
-// results (verdict.Lab.HistoryResults of them), for sd as a base.
-func (s *Server) loadRecent(ctx context.Context, sd *side) error {
-	sd.Recent = map[benchKey]history.RecentResults{}
-	for k, st := range sd.Results {
-		r := st.Result
-		if r.Identity == nil {
-			continue
-		}
-		recent, err := s.db.Recent(ctx, history.RecentQuery{Benchmark: k.Benchmark, Workload: k.Workload,
-			EnvKey: result.EnvironmentKey(r.Environment), Identity: *r.Identity, N: verdict.Lab.HistoryResults})
-		if err != nil {
-			return err
-		}
-		sd.Recent[k] = recent
-	}
-	return nil
-}
-
-// nightOf reads a side's parameter as a night, its date (2026-11-20: the
-// night whose results started that day, UTC), if it is one.
-func nightOf(asked string) (time.Time, bool) {
-	if len(asked) != len(time.DateOnly) {
-		return time.Time{}, false
-	}
-	day, err := time.Parse(time.DateOnly, asked)
-	return day, err == nil
-}
-
-type benchKey struct{ Benchmark, Workload string }
-
-// loadSide reads the results of the commit (a commit's name or a prefix of
-// one) or of the night (its date) from the history: of a night of
-// several commits, those of the commit nightCommit picks. A prefix of two
-// commits' names is refused, naming them.
-func (s *Server) loadSide(ctx context.Context, name, commit string) (side, int, error) {
-	q := history.ResultQuery{Commit: commit}
-	sd := side{Results: map[benchKey]history.Stored{}}
-	if day, ok := nightOf(commit); ok {
-		q, sd.Night = history.ResultQuery{}.Night(day), commit
-	} else if commit == "" || strings.ContainsFunc(commit, func(c rune) bool {
-		return !(c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z')
-	}) {
-		// The history refuses any other name too; this is the page's own
-		// check of its parameter, to answer 400 rather than fail.
-		return side{}, http.StatusBadRequest, fmt.Errorf("%s=%q: want a commit (its name or a prefix of it: letters and digits) or a night (its date, 2026-11-20)", name, commit)
-	}
-	stored, err := s.db.Results(ctx, q, maxResultsPerCommit)
-	if err != nil {
-		return side{}, http.StatusInternalServerError, err
-	}
-	commits := commitsOf(stored)
-	switch {
-	case len(commits) == 0 && sd.Night != "":
-		return side{}, http.StatusNotFound, fmt.Errorf("%s=%s: the history has no result that started that day (UTC)", name, commit)
-	case len(commits) == 0:
-		return side{}, http.StatusNotFound, fmt.Errorf("%s=%s: the history has no result of such a commit", name, commit)
-	case len(commits) > 1 && sd.Night == "":
-		return side{}, http.StatusBadRequest, fmt.Errorf("%s=%s names more than one commit (%s): give more of it", name, commit, strings.Join(commits, ", "))
-	}
-	sd.Commit = nightCommit(stored)
-	for _, st := range stored {
-		if c := st.Result.Environment.Source.Commit; c != sd.Commit {
-			if !slices.Contains(sd.Others, c) {
-				sd.Others = append(sd.Others, c)
-			}
-			continue
-		}
-		// Oldest first: the newest of a benchmark stays.
-		sd.Results[benchKey{st.Result.Benchmark.Name, st.Result.Benchmark.Workload.Name}] = st
-	}
-	return sd, 0, nil
-}
-
-// commitsOf are the commits of results, in the order they were measured.
-func commitsOf(results []history.Stored) []string {
-	var commits []string
-	for _, st := range results {
-		if c := st.Result.Environment.Source.Commit; !slices.Contains(commits, c) {
-			commits = append(commits, c)
-		}
-	}
-	return commits
-}
-
-// nightCommit is the commit that stands for a night whose results, oldest
-// first, are of several commits (a personal history's runs by hand, a
-// rerun): the one of the most results, of those the last measured. A
-// night of the nightly job is its one commit of the whole suite; a run by
-// hand that day, of fewer results, does not stand for it.
-func nightCommit(results []history.Stored) string {
-	count, last := map[string]int{}, map[string]int{}
-	for i, st := range results {
-		c := st.Result.Environment.Source.Commit
-		count[c]++
-		last[c] = i
-	}
-	return slices.MaxFunc(commitsOf(results), func(x, y string) int {
-		return cmp.Or(cmp.Compare(count[x], count[y]), cmp.Compare(last[x], last[y]))
-	})
-}
 
 // A row is one figure of one benchmark at both commits, with the one
 // comparison's verdict on it; or a benchmark only one commit has.
@@ -165,10 +41,10 @@ type row struct {
 	// "better".
 	Moved   string
 	Outcome verdict.Outcome
-	// verdict is a figure's (none for a whole benchmark's row); severity,
-	// every row's, orders the table (summary.Worse).
-	verdict  verdict.Verdict
-	severity summary.Severity
+	// verdict is a figure's (none for a whole benchmark's row); at its
+	// place among its benchmark's figures, for the orders a reader picks.
+	verdict verdict.Verdict
+	at      int
 	// Label is the verdict in a word (verdict.Label), Evidence what it
 	// rests on; Note anything else to know of the row.
 	Label, Evidence, Note string
@@ -191,19 +67,24 @@ type row struct {
 	a, b *history.Stored
 }
 
-// rowsOf compares the two sides by the lab's one comparison of benchmarks
-// (summary.Compare), workload by workload, A's recent history calibrating
-// its thresholds: the dashboard pairs nothing itself. A benchmark whose
-// result at either side cannot be read is one row saying why.
-func rowsOf(a, b side) []row {
-	rows, _ := comparisonOf(a, b)
-	return rows
+// A comparison is the two sides compared by the lab's one comparison of
+// benchmarks (summary.Compare), workload by workload, A's recent history
+// calibrating its thresholds and every figure of either side paired
+// (EveryFigure): its table (summary.Table), whose rows, worst first,
+// sections and tally the pages take whole. The dashboard pairs, orders
+// and counts nothing itself. A benchmark whose result at either side
+// cannot be read is judged as one row saying why (unreadable).
+type comparison struct {
+	summary.Table
+	// Benchmarks are as they were judged, each with its workload: one
+	// that is one row is without figures.
+	judged     []summary.Benchmark
+	a, b       side
+	unreadable map[benchKey]error
 }
 
-// comparisonOf is rowsOf with the benchmarks as they were judged, for
-// their tally (summary.TallyOf) and their outcome as a whole
-// (summary.Outcome): a benchmark that is one row is one without figures.
-func comparisonOf(a, b side) ([]row, []summary.Benchmark) {
+// comparisonOf compares the two sides (comparison).
+func comparisonOf(a, b side) comparison {
 	var workloads []string
 	for _, results := range []map[benchKey]history.Stored{a.Results, b.Results} {
 		for k := range results {
@@ -212,25 +93,25 @@ func comparisonOf(a, b side) ([]row, []summary.Benchmark) {
 			}
 		}
 	}
-	var rows []row
-	var judged []summary.Benchmark
+	c := comparison{a: a, b: b, unreadable: map[benchKey]error{}}
 	for _, w := range workloads {
-		r, j := workloadRows(a, b, w)
-		rows, judged = append(rows, r...), append(judged, j...)
+		c.judged = append(c.judged, c.judgeWorkload(w)...)
 	}
-	slices.SortStableFunc(rows, func(x, y row) int {
-		return cmp.Or(cmp.Compare(x.Benchmark, y.Benchmark), cmp.Compare(x.Workload, y.Workload))
+	// The history's results come in no order: as bad, the table keeps
+	// them by name and workload.
+	slices.SortStableFunc(c.judged, func(x, y summary.Benchmark) int {
+		return cmp.Or(cmp.Compare(x.Name, y.Name), cmp.Compare(x.Workload, y.Workload))
 	})
-	return rows, judged
+	c.Table = summary.TableOf(c.judged)
+	return c
 }
 
-// workloadRows are the rows of the two sides' results of one workload,
-// and the benchmarks as they were judged, one without figures for each
-// benchmark that is one row.
-func workloadRows(a, b side, workload string) ([]row, []summary.Benchmark) {
+// judgeWorkload is the comparison of the two sides' results of one
+// workload: its benchmarks as judged, each an unreadable one (and not
+// gone or only at one side) without figures, as one row.
+func (c comparison) judgeWorkload(workload string) []summary.Benchmark {
 	unreadable := map[string]error{}
-	byName := map[string][2]verdict.Side{}
-	sidesOf := func(results map[benchKey]history.Stored, at int) []summary.Side {
+	sidesOf := func(results map[benchKey]history.Stored) []summary.Side {
 		var sides []summary.Side
 		for k, st := range results {
 			if k.Workload != workload {
@@ -243,93 +124,113 @@ func workloadRows(a, b side, workload string) ([]row, []summary.Benchmark) {
 				unreadable[k.Benchmark] = err
 			}
 			sides = append(sides, side)
-			both := byName[k.Benchmark]
-			both[at] = side.Side
-			byName[k.Benchmark] = both
 		}
 		return sides
 	}
-	before, after := sidesOf(a.Results, 0), sidesOf(b.Results, 1)
+	before, after := sidesOf(c.a.Results), sidesOf(c.b.Results)
 	recent := func(base summary.Side) (map[result.FigureKey][]float64, map[string][]result.Sweep, error) {
-		r := a.Recent[benchKey{base.Benchmark.Name, workload}]
+		r := c.a.Recent[benchKey{base.Benchmark.Name, workload}]
 		return r.Medians, r.Sweeps, nil
 	}
-	s, err := summary.Compare("dashboard", a.Commit, before, after, summary.Options{Policy: verdict.Lab, Recent: recent})
+	s, err := summary.Compare("dashboard", c.a.Commit, before, after,
+		summary.Options{Policy: verdict.Lab, Recent: recent, EveryFigure: true})
 	if err != nil {
 		// Each side has one result a benchmark (loadSide): not reached.
-		return []row{{Workload: workload, Label: "unreadable", Note: err.Error(), Changed: true, Outcome: verdict.Missing,
-			verdict: verdict.Verdict{Outcome: verdict.Missing}, severity: summary.Severity{Outcome: verdict.Missing}}}, []summary.Benchmark{{Outcome: verdict.Missing}}
+		c.unreadable[benchKey{"", workload}] = err
+		return []summary.Benchmark{{Workload: workload, Outcome: verdict.Missing}}
 	}
+	for i := range s.Benchmarks {
+		j := &s.Benchmarks[i]
+		// A benchmark gone has no workload of its own in the comparison.
+		j.Workload = workload
+		if err := unreadable[j.Name]; err != nil && !j.Gone() && !j.OnlyInChange {
+			c.unreadable[benchKey{j.Name, workload}] = err
+			j.Figures = nil
+		}
+	}
+	return s.Benchmarks
+}
+
+// rows are the comparison's rows, worst first, as the compare page shows
+// them.
+func (c comparison) rows() []row {
 	var rows []row
-	var benchmarks []summary.Benchmark
-	for _, judged := range s.Benchmarks {
+	for _, r := range c.Rows {
+		rows = append(rows, c.rowOf(r))
+	}
+	return rows
+}
+
+// rowOf is a row of the table as the pages show it, linked to its series,
+// attribution and results.
+func (c comparison) rowOf(r summary.Row) row {
+	judged := r.Benchmark
+	k := benchKey{judged.Name, judged.Workload}
+	base := row{Benchmark: k.Benchmark, Workload: k.Workload, Study: judged.Study, Language: judged.Language,
+		Outcome: r.Outcome()}
+	old, inA := c.a.Results[k]
+	now, inB := c.b.Results[k]
+	if inA {
+		base.a = &old
+	}
+	if inB {
+		base.b = &now
+	}
+	if r.Figure == nil {
 		// A benchmark of one row (one side lacks it, or cannot be read)
 		// has its own outcome: missing, or not compared.
-		whole := summary.Benchmark{Name: judged.Name, Outcome: judged.Outcome}
-		k := benchKey{judged.Name, workload}
-		base := row{Benchmark: k.Benchmark, Workload: k.Workload, Study: judged.Study, Language: judged.Language}
-		old, inA := a.Results[k]
-		now, inB := b.Results[k]
-		if inA {
-			base.a = &old
+		base.Changed = true
+		switch err := c.unreadable[k]; {
+		case err != nil:
+			base.Label, base.Note = "unreadable", err.Error()
+		case judged.Gone():
+			if inA {
+				base.Study, base.Language = old.Result.Benchmark.Study, old.Result.Benchmark.Language
+			}
+			base.Label, base.Note = "only at A", "B has no result of it"
+		case judged.OnlyInChange:
+			base.Label, base.Note = "only at B", "A has no result of it"
+		default:
+			base.Label, base.Note = outcomeLabel(judged.Outcome), judged.Note
 		}
-		if inB {
-			base.b = &now
-		}
-		// A benchmark of one row is ordered among figures as one row.
-		base.Outcome, base.severity = judged.Outcome, judged.Severity()
-		switch {
-		case !inB:
-			base.Study, base.Language = old.Result.Benchmark.Study, old.Result.Benchmark.Language
-			base.Label, base.Note, base.Changed = "only at A", "B has no result of it", true
-		case !inA:
-			base.Label, base.Note, base.Changed = "only at B", "A has no result of it", true
-		case unreadable[k.Benchmark] != nil:
-			base.Label, base.Note, base.Changed = "unreadable", unreadable[k.Benchmark].Error(), true
-		}
-		if base.Label != "" {
-			rows, benchmarks = append(rows, base), append(benchmarks, whole)
-			continue
-		}
-		// The figures only B has values of are rows too, and counted.
-		judged.Figures = append(slices.Clone(judged.Figures), verdict.OnlyInChange(byName[k.Benchmark][0], byName[k.Benchmark][1])...)
-		benchmarks = append(benchmarks, judged)
-		from, to := around(old.Result, now.Result)
-		for _, v := range judged.Figures {
-			r := base
-			r.Figure, r.Unit, r.Outcome, r.verdict, r.severity = v.Figure, v.Unit, v.Outcome, v, summary.SeverityOf(v)
-			r.Cost, r.Class, r.Exact = v.Cost, v.Class, v.Exact
-			// A side without runs of the figure has no value: blank, not 0.
-			if v.Old.Runs > 0 {
-				r.Old = numfmt.Number(v.Old.Median)
-			}
-			if v.New.Runs > 0 {
-				r.New = numfmt.Number(v.New.Median)
-			}
-			if hasChange(v) {
-				r.Change, r.change = v.ChangeText(2), float64(v.Change)
-				if w := v.Worsening(); v.Outcome == verdict.NotComparable && w > 0 {
-					r.Moved = "worse"
-				} else if v.Outcome == verdict.NotComparable && w < 0 {
-					r.Moved = "better"
-				}
-			}
-			r.Label, r.Evidence, r.Note = v.Label(), v.Evidence(), v.Warning
-			if r.Note == r.Evidence {
-				// A figure of too few runs says why once.
-				r.Note = ""
-			}
-			r.NotRemeasured = judged.SameIdentity || old.SHA256 == now.SHA256
-			r.Changed = v.Outcome != verdict.Unchanged && v.Outcome != verdict.NotComparable
-			r.Series = link("/series", query("benchmark", k.Benchmark, "figure", v.Figure, "unit", v.Unit,
-				"workload", k.Workload, "env", result.EnvironmentKey(now.Result.Environment), "from", from, "to", to))
-			if cachegrind.Explains(v.Figure) && old.SHA256 != now.SHA256 && old.Result.LineCounts != "" && now.Result.LineCounts != "" {
-				r.Attribution = attributionLink(now.SHA256, old.SHA256, v.Figure)
-			}
-			rows = append(rows, r)
+		return base
+	}
+	v := *r.Figure
+	base.Figure, base.Unit, base.verdict = v.Figure, v.Unit, v
+	base.at = slices.IndexFunc(judged.Figures, func(f verdict.Verdict) bool { return f.Figure == v.Figure && f.Unit == v.Unit })
+	base.Cost, base.Class, base.Exact = v.Cost, v.Class, v.Exact
+	// A side without runs of the figure has no value: blank, not 0.
+	if v.Old.Runs > 0 {
+		base.Old = numfmt.Number(v.Old.Median)
+	}
+	if v.New.Runs > 0 {
+		base.New = numfmt.Number(v.New.Median)
+	}
+	if hasChange(v) {
+		base.Change, base.change = v.ChangeText(2), float64(v.Change)
+		if w := v.Worsening(); v.Outcome == verdict.NotComparable && w > 0 {
+			base.Moved = "worse"
+		} else if v.Outcome == verdict.NotComparable && w < 0 {
+			base.Moved = "better"
 		}
 	}
-	return rows, benchmarks
+	base.Label, base.Evidence, base.Note = v.Label(), v.Evidence(), v.Warning
+	if base.Note == base.Evidence {
+		// A figure of too few runs says why once.
+		base.Note = ""
+	}
+	if !inA || !inB {
+		return base // not reached: a figure's benchmark is at both sides
+	}
+	base.NotRemeasured = judged.SameIdentity || old.SHA256 == now.SHA256
+	base.Changed = v.Outcome != verdict.Unchanged && v.Outcome != verdict.NotComparable
+	from, to := around(old.Result, now.Result)
+	base.Series = link("/series", query("benchmark", k.Benchmark, "figure", v.Figure, "unit", v.Unit,
+		"workload", k.Workload, "env", result.EnvironmentKey(now.Result.Environment), "from", from, "to", to))
+	if cachegrind.Explains(v.Figure) && old.SHA256 != now.SHA256 && old.Result.LineCounts != "" && now.Result.LineCounts != "" {
+		base.Attribution = attributionLink(now.SHA256, old.SHA256, v.Figure)
+	}
+	return base
 }
 
 // hasChange tells whether a verdict has a change to show: a judged
@@ -393,19 +294,25 @@ func (l *lazyOutputs) Close() error {
 	return l.out.Close()
 }
 
-// The columns the compare table sorts by, each with its order.
+// The columns a reader may sort the compare table by, each with its
+// order, and as alike, by benchmark and its figures' order. By outcome,
+// the default, the table keeps the comparison's order (summary.Table:
+// the worst first, by outcome, what fails a gate first, then by how much
+// worse): nil.
 var sortings = map[string]func(x, y row) int{
-	"benchmark": func(x, y row) int {
-		return cmp.Or(cmp.Compare(x.Benchmark, y.Benchmark), cmp.Compare(x.Workload, y.Workload))
-	},
-	"figure": func(x, y row) int { return cmp.Compare(x.Figure, y.Figure) },
+	"benchmark": func(x, y row) int { return byBenchmark(x, y) },
+	"figure":    func(x, y row) int { return cmp.Or(cmp.Compare(x.Figure, y.Figure), byBenchmark(x, y)) },
 	// By how much worse the figure got, in the direction its rule
 	// declares worse (a throughput down, a count up): the most better
 	// first; -change, the most worse first.
-	"change": func(x, y row) int { return cmp.Compare(worseningOf(x), worseningOf(y)) },
-	// The worst first (summary.Worse): by outcome, what fails a gate
-	// first, then by how much worse. The default.
-	"outcome": func(x, y row) int { return summary.Worse(x.severity, y.severity) },
+	"change":  func(x, y row) int { return cmp.Or(cmp.Compare(worseningOf(x), worseningOf(y)), byBenchmark(x, y)) },
+	"outcome": nil,
+}
+
+// byBenchmark orders rows by benchmark and workload, then by their
+// figures' order in the comparison.
+func byBenchmark(x, y row) int {
+	return cmp.Or(cmp.Compare(x.Benchmark, y.Benchmark), cmp.Compare(x.Workload, y.Workload), cmp.Compare(x.at, y.at))
 }
 
 // worseningOf is how much worse r's figure got (verdict.Worsening), 0
@@ -501,7 +408,8 @@ type comparePage struct {
 	Columns                []column
 	Rows                   []row
 	Total, Changed, Hidden int
-	// Counts are every row's verdicts counted (summary.TallyOf), each a
+	// Counts are every row's verdicts, as the comparison counts them
+	// (summary.Table's Tally), each a
 	// link to its rows; Means the geometric means of the cost ratios.
 	Counts  []verdictCount
 	Means   []costMean
@@ -586,12 +494,15 @@ func (s *Server) compare(w http.ResponseWriter, r *http.Request) {
 				other.B = c
 				p.OthersB = append(p.OthersB, otherCommit{Commit: c, Link: link("/compare", other.query(p.Sort))})
 			}
-			all, judged := comparisonOf(a, b)
-			slices.SortStableFunc(all, order)
+			c := comparisonOf(a, b)
+			all := c.rows()
+			if order != nil {
+				slices.SortStableFunc(all, order)
+			}
 			if desc {
 				slices.Reverse(all)
 			}
-			p.tally(summary.TallyOf(judged))
+			p.tally(c.Tally)
 			for _, row := range all {
 				if row.Changed {
 					p.Changed++
@@ -695,150 +606,3 @@ func (p comparePage) query(sort string) url.Values {
 // ShortA and ShortB are the commits as people quote them.
 func (p comparePage) ShortA() string { return gitwork.Short(p.CommitA) }
 func (p comparePage) ShortB() string { return gitwork.Short(p.CommitB) }
-
-// A profileDiff is a regression's profile diff: pprof's UI of B's
-// profile with A's as its base (Link, its flame graph), made when asked
-// for from the two results' profiles in the archive; or why there is
-// none (Why). Alerts are the alerts of B's night that keep the diffs the
-// nightly job made.
-type profileDiff struct {
-	Kind, Link string
-	Alerts     []profileAlert
-	Why        string
-}
-
-type profileAlert struct {
-	ID    int64
-	Page  string
-	Diffs []archivedFile
-}
-
-// An archivedFile is a file of the archive the history names: its path,
-// and its address on the dashboard ("" when not in the archive's
-// reports).
-type archivedFile struct{ Path, Link string }
-
-// profilesFor are the kinds of profile that show where a cost goes, best
-// first: the time of a program is in its CPU profile, its allocations in
-// its heap's (allocs: a server's), its waits for locks in its mutex
-// profile (a server's, taken with -mutexprofilefraction).
-var profilesFor = map[string][]string{
-	result.CostTime:             {"cpu"},
-	result.CostWork:             {"cpu"},
-	result.CostLocality:         {"cpu"},
-	result.CostWorkAndLocality:  {"cpu"},
-	result.CostSystemCalls:      {"cpu"},
-	result.CostContention:       {"mutex", "cpu"},
-	result.CostMemoryManagement: {"allocs", "heap"},
-	result.CostMemory:           {"heap", "allocs"},
-}
-
-// An alertLink is an alert of a row's figure: its page, and its state.
-type alertLink struct {
-	ID    int64
-	Page  string
-	State alert.State
-}
-
-// spans tells whether a's nights, from the first that found it to the
-// last, include B's result of the row, or B's commit is the one that
-// found it first or last.
-func spans(a alert.Alert, b *history.Stored, commitB string) bool {
-	if a.Range.To == commitB || a.LastFoundCommit == commitB {
-		return true
-	}
-	if b == nil {
-		return false
-	}
-	started, err := time.Parse(time.RFC3339, b.Result.Environment.Started)
-	if err != nil {
-		return false
-	}
-	night := day(started)
-	return day(a.FirstFound) <= night && night <= day(a.LastFound)
-}
-
-// profilesOf links each row's figure to its alerts whose nights span B's
-// result (spans), and fills in each regression's profile diff: a link to
-// the diff of the profile its figure's cost calls for, when both results
-// keep it in the archive; else why not. The alerts spanning B's night
-// that name the regression's benchmark link to the diffs the nightly job
-// kept.
-func (s *Server) profilesOf(ctx context.Context, rows []row, b side) error {
-	commitB := b.Commit
-	alerts, err := s.db.Alerts(ctx)
-	if err != nil {
-		return err
-	}
-	for i := range rows {
-		r := &rows[i]
-		if r.Figure == "" {
-			continue
-		}
-		for _, a := range alerts {
-			if a.Benchmark == r.Benchmark && a.Workload == r.Workload && a.Figure == r.Figure && a.Unit == r.Unit && spans(a, r.b, commitB) {
-				r.Alerts = append(r.Alerts, alertLink{ID: a.ID, Page: alertRowOf(a).Page, State: a.State()})
-			}
-		}
-		if r.Outcome != verdict.Regressed {
-			continue
-		}
-		d := &profileDiff{}
-		d.Kind, d.Why = diffKind(r.Cost, r.a, r.b)
-		if d.Why == "" {
-			d.Link = profileLink(r.b.SHA256, r.a.SHA256, d.Kind, "flamegraph")
-		}
-		for _, a := range alerts {
-			if a.Benchmark == r.Benchmark && a.Workload == r.Workload && len(a.ProfileDiffs) > 0 && spans(a, r.b, commitB) {
-				pa := profileAlert{ID: a.ID, Page: alertRowOf(a).Page}
-				for _, p := range a.ProfileDiffs {
-					pa.Diffs = append(pa.Diffs, archivedFile{Path: p, Link: archivedLink(p)})
-				}
-				d.Alerts = append(d.Alerts, pa)
-			}
-		}
-		r.Profiles = d
-	}
-	return nil
-}
-
-// diffKind is the kind of profile to diff for a figure of cost, the
-// first of profilesFor[cost] that both results keep in the archive; or
-// why there is none.
-func diffKind(cost string, a, b *history.Stored) (string, string) {
-	kinds := profilesFor[cost]
-	if kinds == nil {
-		kinds = profilesFor[result.CostTime]
-	}
-	for _, st := range []*history.Stored{a, b} {
-		if st == nil {
-			return "", "no profile diff: a side has no result"
-		}
-		if _, _, ok := archived(st.Source); !ok || !result.IsSHA256(st.SHA256) {
-			return "", "no profile diff: " + st.Result.Environment.Source.Commit + "'s result was not ingested from the nightly " +
-				"job's archive, where the dashboard reads profiles"
-		}
-	}
-	for _, k := range kinds {
-		if profileKind(k) && a.Result.Find(result.RoleProfile, k) != "" && b.Result.Find(result.RoleProfile, k) != "" {
-			return k, ""
-		}
-	}
-	return "", "no profile diff: a " + cost + " figure's is of a " + strings.Join(kinds, " or ") + " profile, and " +
-		keptProfiles("A", a) + "; " + keptProfiles("B", b)
-}
-
-// keptProfiles says which profiles a side's result keeps.
-func keptProfiles(name string, st *history.Stored) string {
-	if st == nil {
-		return name + " has no result"
-	}
-	var profiles []string
-	for _, f := range st.Result.FilesWith(result.RoleProfile) {
-		profiles = append(profiles, f.Profile+" ("+f.Name+")")
-	}
-	if len(profiles) == 0 {
-		return name + "'s result keeps no profile"
-	}
-	return name + "'s result keeps " + strings.Join(profiles, ", ")
-}

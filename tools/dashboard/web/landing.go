@@ -23,9 +23,10 @@ import (
 )
 
 // The landing page, /: a night (the last, or ?night=DATE) against the
-// night before, as the compare page of the two shows it (rowsOf: the
-// lab's one comparison), cut into what regressed, improved and went
-// missing, worst first, each with a sparkline of its series; the alerts
+// night before, as the compare page of the two shows it (comparisonOf:
+// the lab's one comparison), in its sections by outcome (inconsistent,
+// missing, regressed, not compared, improved: verdict's order), each
+// worst first, with a sparkline of its series; the alerts
 // that night found or that are still open, by commit range; what was not
 // compared and why; the history's nights to pick from; and the nightly
 // job's last runs as its archive keeps them.
@@ -128,10 +129,11 @@ type landingPage struct {
 	Worst verdict.Outcome
 	// Counts are the rows by outcome, as the compare page counts them,
 	// worst first (verdict.Outcomes).
-	Counts               []outcomeCount
-	Regressed, Improved  []landingRow
-	Missing, NotCompared []landingRow
-	Alerts               []alertGroup
+	Counts []outcomeCount
+	// Sections are the comparison's rows by outcome, as the comparison
+	// sections them (summary.Table), but the unchanged.
+	Sections []landingSection
+	Alerts   []alertGroup
 	// Measured lists the night's benchmarks when there is no night before
 	// it: each links to its series.
 	Measured []measuredBenchmark
@@ -145,6 +147,15 @@ type landingPage struct {
 	// run when it failed and is of a later night than the one shown (a
 	// night that put no result in the history, say), else nil.
 	NightRun, LastRun *nightRun
+}
+
+// A landingSection is the rows of one outcome: ID names its table, Why
+// says it is a table of why its rows were not compared.
+type landingSection struct {
+	Outcome   verdict.Outcome
+	ID, Title string
+	Why       bool
+	Rows      []landingRow
 }
 
 type measuredBenchmark struct {
@@ -276,9 +287,9 @@ func (s *Server) fillNight(ctx context.Context, p *landingPage) (int, error) {
 			return status, err
 		}
 		p.PrevCommit = a.Commit
-		rows, judged := comparisonOf(a, b)
-		p.Worst = summary.Outcome(judged)
-		if err := s.judgeNight(ctx, p, rows, judged); err != nil {
+		c := comparisonOf(a, b)
+		p.Worst = summary.Outcome(c.judged)
+		if err := s.judgeNight(ctx, p, c); err != nil {
 			return http.StatusInternalServerError, err
 		}
 	}
@@ -288,57 +299,52 @@ func (s *Server) fillNight(ctx context.Context, p *landingPage) (int, error) {
 	return 0, nil
 }
 
-// judgeNight sorts the comparison's rows into p's lists, worst first,
-// and draws the sparklines of the first of each; the counts are the
-// compare page's of the same two nights (summary.TallyOf of the judged
-// benchmarks, a row each), in verdict's order of outcomes, so that the
+// judgeNight puts the comparison's sections on p, but the unchanged, as
+// the comparison sections and orders them (verdict's order of outcomes,
+// each worst first), and draws the sparklines of the first of each that
+// was judged; the counts are the compare page's of the same two nights
+// (the comparison's tally), in verdict's order of outcomes, so that the
 // two pages never count one night twice over.
-func (s *Server) judgeNight(ctx context.Context, p *landingPage, rows []row, judged []summary.Benchmark) error {
-	for _, r := range rows {
-		lr := landingRow{row: r}
-		switch {
-		case r.Figure == "" && r.Outcome == verdict.Missing:
-			// A benchmark gone (or unreadable at B): its series at A.
-			if r.a != nil {
-				lr.Series = link("/series", query("benchmark", r.Benchmark, "workload", r.Workload,
-					"env", result.EnvironmentKey(r.a.Result.Environment)))
-			}
-			p.Missing = append(p.Missing, lr)
-		case r.Figure == "":
-			// Only at B, or unreadable: the table that says why.
-			p.NotCompared = append(p.NotCompared, lr)
-		case r.Outcome == verdict.Regressed, r.Outcome == verdict.Inconsistent:
-			p.Regressed = append(p.Regressed, lr)
-		case r.Outcome == verdict.Improved:
-			p.Improved = append(p.Improved, lr)
-		case r.Outcome == verdict.Missing:
-			p.Missing = append(p.Missing, lr)
-		case r.Outcome == verdict.NotComparable:
-			p.NotCompared = append(p.NotCompared, lr)
+func (s *Server) judgeNight(ctx context.Context, p *landingPage, c comparison) error {
+	for _, sec := range c.Sections {
+		if sec.Outcome == verdict.Unchanged {
+			continue
 		}
+		ls := landingSection{Outcome: sec.Outcome, ID: string(sec.Outcome), Title: outcomeTitle(sec.Outcome)}
+		if sec.Outcome == verdict.NotComparable {
+			ls.ID, ls.Why = "not-compared", true
+		}
+		for i, r := range sec.Rows {
+			lr := landingRow{row: c.rowOf(r)}
+			if lr.Figure == "" && lr.Outcome == verdict.Missing && lr.a != nil {
+				// A benchmark gone (or unreadable at B): its series at A.
+				lr.Series = link("/series", query("benchmark", lr.Benchmark, "workload", lr.Workload,
+					"env", result.EnvironmentKey(lr.a.Result.Environment)))
+			}
+			if !ls.Why && i < sparkRows {
+				if err := s.sparkOf(ctx, &lr); err != nil {
+					return err
+				}
+			}
+			ls.Rows = append(ls.Rows, lr)
+		}
+		p.Sections = append(p.Sections, ls)
 	}
-	t := summary.TallyOf(judged)
 	for _, o := range verdict.Outcomes() {
-		if counted(t, o) {
-			p.Counts = append(p.Counts, outcomeCount{Label: outcomeLabel(o), N: t.Counts[o]})
-		}
-	}
-	// Worst first, as the compare page orders its rows (summary.Worse):
-	// what fails a gate, then by how much worse in the figure's declared
-	// direction; the improvements the most better first.
-	worseFirst := func(x, y landingRow) int {
-		return cmp.Or(summary.Worse(x.severity, y.severity), cmp.Compare(x.Benchmark, y.Benchmark))
-	}
-	slices.SortStableFunc(p.Regressed, worseFirst)
-	slices.SortStableFunc(p.Improved, worseFirst)
-	for _, list := range [][]landingRow{p.Regressed, p.Improved, p.Missing} {
-		for i := range list[:min(len(list), sparkRows)] {
-			if err := s.sparkOf(ctx, &list[i]); err != nil {
-				return err
-			}
+		if counted(c.Tally, o) {
+			p.Counts = append(p.Counts, outcomeCount{Label: outcomeLabel(o), N: c.Tally.Counts[o]})
 		}
 	}
 	return nil
+}
+
+// outcomeTitle is an outcome as a section's title: "Not compared".
+func outcomeTitle(o verdict.Outcome) string {
+	if o == verdict.NotComparable {
+		return "Not compared"
+	}
+	t := outcomeLabel(o)
+	return strings.ToUpper(t[:1]) + t[1:]
 }
 
 // sparkOf draws r's series: its figure in the environment of its newest

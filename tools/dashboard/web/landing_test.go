@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"fmt"
 	"html"
 	"net/http"
@@ -8,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -64,6 +66,7 @@ func TestLanding(t *testing.T) {
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("/: %s:\n%s", resp.Status, body)
 	}
+	sectionsInOrder(t, body, 1)
 	regressed := landingRows(t, body, "regressed")
 	if len(regressed) < 2 {
 		t.Fatalf("the regressions: %q, want havlak6's real time and instructions", regressed)
@@ -132,11 +135,65 @@ func TestLanding(t *testing.T) {
 		!strings.Contains(body, `<a href="/series?benchmark=forged&amp;env=`+envKey+`&amp;workload=quick">its series</a>`) {
 		t.Errorf("/?night=%s: %s, missing %q; want the forged benchmark missing, linked to its series:\n%s", gone, resp.Status, missing, body)
 	}
+	sectionsInOrder(t, body, 1)
 	for night, want := range map[string]int{"2026-10-01": http.StatusNotFound, "yesterday": http.StatusBadRequest} {
 		resp, body := get(t, srv.URL, "/?night="+night)
 		if resp.StatusCode != want || !strings.Contains(body, "night="+night+": ") {
 			t.Errorf("/?night=%s: %s, want %d naming it:\n%s", night, resp.Status, want, body)
 		}
+	}
+}
+
+// sectionsInOrder checks that a landing page's sections, at least least
+// of them, come in verdict's order of outcomes (verdict.Outcomes: missing
+// before regressed, improved last), as the comparison sections them.
+func sectionsInOrder(t *testing.T, body string, least int) {
+	t.Helper()
+	var at []int
+	var ids []string
+	for _, o := range verdict.Outcomes() {
+		id := string(o)
+		if o == verdict.NotComparable {
+			id = "not-compared"
+		}
+		if i := strings.Index(body, `<table id="`+id+`"`); i >= 0 {
+			at, ids = append(at, i), append(ids, id)
+		}
+	}
+	if len(at) < least || !slices.IsSorted(at) {
+		t.Errorf("the sections %v at %v: want at least %d, in verdict's order", ids, at, least)
+	}
+}
+
+// The landing page's sections are the comparison's (summary.Table), in
+// verdict's order of outcomes: once the page listed what went missing
+// after what improved, and a broken measurement among the regressions.
+func TestLandingSections(t *testing.T) {
+	gated := verdict.Rule{Gated: true}
+	judged := []summary.Benchmark{
+		{Name: "faster", Outcome: verdict.Improved, Figures: []verdict.Verdict{{Figure: "instructions", Outcome: verdict.Improved, Change: -0.1, Rule: gated}}},
+		{Name: "gone", Outcome: verdict.Missing},
+		{Name: "slower", Outcome: verdict.Regressed, Figures: []verdict.Verdict{{Figure: "instructions", Outcome: verdict.Regressed, Change: 0.1, Rule: gated}}},
+		{Name: "broken", Outcome: verdict.Inconsistent, Figures: []verdict.Verdict{{Figure: "instructions", Outcome: verdict.Inconsistent, Rule: gated}}},
+		{Name: "fresh", Outcome: verdict.NotComparable, OnlyInChange: true},
+		{Name: "same", Outcome: verdict.Unchanged, Figures: []verdict.Verdict{{Figure: "instructions", Outcome: verdict.Unchanged, Rule: gated}}},
+	}
+	c := comparison{Table: summary.TableOf(judged), judged: judged, unreadable: map[benchKey]error{}}
+	var p landingPage
+	if err := (&Server{}).judgeNight(context.Background(), &p, c); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, sec := range p.Sections {
+		got = append(got, sec.ID+":"+sec.Rows[0].Benchmark+":"+sec.Rows[0].Label)
+	}
+	want := []string{"inconsistent:broken:INCONSISTENT", "missing:gone:only at A", "regressed:slower:REGRESSED",
+		"not-compared:fresh:only at B", "improved:faster:better"}
+	if !slices.Equal(got, want) {
+		t.Errorf("the sections %q, want %q", got, want)
+	}
+	if len(p.Counts) != 6 || p.Counts[0].Label != "inconsistent" || p.Counts[1].Label != "missing" || p.Counts[5].N != 1 {
+		t.Errorf("the counts %+v, want every outcome's in verdict's order, one unchanged", p.Counts)
 	}
 }
 

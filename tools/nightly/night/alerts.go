@@ -45,8 +45,7 @@ func (n *night) alertStep(ctx context.Context, db *history.DB, changes []alert.F
 			g.ran[[2]string{f.Result.Benchmark.Name, f.Result.Benchmark.Workload.Name}] = true
 		}
 	}
-	g.fromSummary(j.report)
-	g.fromSummary(j.goTests)
+	g.fromSummary(j.all)
 	g.findings = append(g.findings, g.environmentChanges()...)
 	seen, nights, err := db.Seen(ctx)
 	if err != nil {

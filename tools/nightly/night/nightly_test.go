@@ -23,6 +23,7 @@ import (
 	"havlak-lab/tools/history"
 	"havlak-lab/tools/nightdir"
 	"havlak-lab/tools/result"
+	"havlak-lab/tools/summary"
 )
 
 var (
@@ -306,7 +307,7 @@ func TestGate(t *testing.T) {
 		{"havlak6 three times slower", nightSpec{allocs: 1, slow: "havlak6"}, nil, 1,
 			[]string{"report: havlak6 regressed", "**Regressions**"}, false},
 		{"a Go benchmark allocating twice", nightSpec{allocs: 2}, nil, 1,
-			[]string{"explodepath regressed: Split/path=a-2 +100.00% (REGRESSED", "**Go benchmarks**"}, false},
+			[]string{"explodepath regressed: Split/path=a-2 +100.00% (REGRESSED", "| **REGRESSED** | **REGRESSED** Split/path=a-2 +100.00%"}, false},
 		{"tests failed", nightSpec{allocs: 0}, func(o *GateOptions) { o.TestsFailed = true }, 0, []string{"the baseline stays"}, false},
 		// Good nights, but not the schedule's: refused, whatever else they are.
 		{"a fork's pull request", nightSpec{allocs: 1, origin: &result.Origin{CI: "buildkite", BuildSource: "webhook",
@@ -340,6 +341,20 @@ func TestGate(t *testing.T) {
 	better := makeNight(t, nightSpec{allocs: 0, newGoSDK: "go1.99"})
 	if status, log := gateNight(t, baseline, better); status != 0 || snapshot(t, baseline) == before {
 		t.Errorf("a better night: exit status %d, baseline replaced %v; want 0 and replaced:\n%s", status, snapshot(t, baseline) != before, log)
+	}
+	// The night writes one summary, its report's: the programs, servers
+	// and Go benchmarks judged together.
+	one, err := summary.Read(filepath.Join(better, nightdir.Report, summary.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[string]bool{}
+	for _, b := range one.Benchmarks {
+		kinds[b.Name] = true
+	}
+	if !kinds["explodepath"] || !kinds["havlak7"] || exists(filepath.Join(better, nightdir.Benchgate)) {
+		t.Errorf("the night's summary has %v, a second summary %v; want the Go benchmarks and the programs in one",
+			kinds, exists(filepath.Join(better, nightdir.Benchgate)))
 	}
 }
 

@@ -31,7 +31,6 @@ import (
 	"havlak-lab/tools/nightdir"
 	"havlak-lab/tools/result"
 	"havlak-lab/tools/runrecord"
-	"havlak-lab/tools/summary"
 	verdictlib "havlak-lab/tools/verdict"
 )
 
@@ -216,7 +215,7 @@ func (n *night) runRecord(err error) *runrecord.Record {
 	return r
 }
 
-// judgedBenchmarks are what the gates' comparisons with the baseline (j)
+// judgedBenchmarks are what the night's comparison with the baseline (j)
 // found of each benchmark that fails them, a figure each, or the whole
 // benchmark when it is gone, by verdict's outcomes (missing, regressed,
 // inconsistent); and of each not compared for another environment than
@@ -226,11 +225,8 @@ func (n *night) runRecord(err error) *runrecord.Record {
 // (acknowledged, say).
 func judgedBenchmarks(j judged, alertsDecide bool, tonight []alert.Alert) []runrecord.Benchmark {
 	var all []runrecord.Benchmark
-	for _, s := range []*summary.Summary{j.report, j.goTests} {
-		if s == nil {
-			continue
-		}
-		for _, b := range s.Benchmarks {
+	if j.all != nil {
+		for _, b := range j.all.Benchmarks {
 			whole := runrecord.Benchmark{Name: b.Name, Workload: b.Workload}
 			switch {
 			case b.Retired:

@@ -544,7 +544,7 @@ func TestArchiveRemovesAKilledRunsTemporaries(t *testing.T) {
 // alert of no benchmark's figure (a change point) is a reason of its own.
 func TestRecordNamesWhatFailed(t *testing.T) {
 	gated := verdictlib.Rule{Gated: true}
-	j := judged{report: &summary.Summary{Tool: "report", Benchmarks: []summary.Benchmark{
+	j := judged{reported: true, all: &summary.Summary{Tool: "report", Benchmarks: []summary.Benchmark{
 		{Name: "gone", Outcome: verdictlib.Missing, Note: "the baseline has it (/agent/baseline/gone_test/outputs.zip), tonight has no result of it"},
 		{Name: "retired", Outcome: verdictlib.Missing, Retired: true},
 		{Name: "lost", Workload: "quick", Outcome: verdictlib.Missing, Figures: []verdictlib.Verdict{

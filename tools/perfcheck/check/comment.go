@@ -71,8 +71,7 @@ func WriteComment(w io.Writer, s *summary.Summary, plan Plan, pair summary.Pair,
 	head.WriteString("\n")
 
 	var first, quiet []string // table rows, worst first
-	benchmarks := slices.Clone(s.Benchmarks)
-	slices.SortStableFunc(benchmarks, summary.WorseBenchmark)
+	benchmarks := s.Table().Benchmarks
 	for _, b := range benchmarks {
 		row := fmt.Sprintf("| %s | %s | %s |", pair.Link(b.Name), b.Label(), b.FiguresMarkdown(true))
 		if b.Fails() || b.Outcome == verdict.Missing || b.Outcome == verdict.Improved || b.Outcome == verdict.Regressed {
@@ -96,7 +95,7 @@ func WriteComment(w io.Writer, s *summary.Summary, plan Plan, pair summary.Pair,
 	budget -= len(header) + len(table)
 	quietTable := cut(quiet, budget-len(header)-100)
 	budget -= len(header) + len(quietTable) + 100
-	sees := seesBlock(s.Benchmarks, budget-100)
+	sees := seesBlock(benchmarks, budget-100)
 	budget -= len(sees)
 	var notMeasured []string
 	for _, name := range plan.Unchanged {

@@ -1,9 +1,7 @@
 package check
 
 import (
-	"cmp"
 	"fmt"
-	"slices"
 	"strings"
 
 	"havlak-lab/internal/gitwork"
@@ -21,7 +19,8 @@ import (
 var detectionRecord = detection.Embedded
 
 // seesBlock is the comment's block of what the measured benchmarks'
-// gated figures can see, failing benchmarks first, in at most budget
+// gated figures can see, in the order of benchmarks (worst first, as the
+// comparison's table orders them: summary.Table), in at most budget
 // bytes (the benchmarks cut past it are counted, as the table's rows
 // are); "" when none has a gated figure or the budget holds no line. A
 // record that cannot be read, or holds no run of the suite yet, is said
@@ -37,10 +36,8 @@ func seesBlock(benchmarks []summary.Benchmark, budget int) string {
 		note = "The regression suite's detection record holds no run yet: what the suite caught is not shown.\n\n"
 		record = nil
 	}
-	ordered := slices.Clone(benchmarks)
-	slices.SortStableFunc(ordered, func(a, b summary.Benchmark) int { return cmp.Compare(rankSees(a), rankSees(b)) })
 	var lines []string
-	for _, b := range ordered {
+	for _, b := range benchmarks {
 		if line := seesLine(b, record); line != "" {
 			lines = append(lines, line)
 		}
@@ -70,18 +67,6 @@ func seesBlock(benchmarks []summary.Benchmark, budget int) string {
 // seesElsewhere says where the figures of the benchmarks cut from the
 // block can be read.
 const seesElsewhere = "summary.json has their thresholds, tools/detection/detection.json what the suite caught"
-
-// rankSees puts the benchmarks a reviewer reads first (failing, then
-// changed, as the table's first rows) before the others.
-func rankSees(b summary.Benchmark) int {
-	switch {
-	case b.Fails():
-		return 0
-	case b.Outcome == verdict.Missing || b.Outcome == verdict.Improved || b.Outcome == verdict.Regressed:
-		return 1
-	}
-	return 2
-}
 
 // seesLine is one benchmark's item of the block: each of its gated
 // figures a sub-item, "" when it has none. Everything from a result or

@@ -110,7 +110,7 @@ func OpenNight(dir string, own NightLayout) (*Night, error) {
 			// The lab's mark on a night it keeps (the baseline): no result.
 		case name == ZipName:
 			refuse(path, "an outputs.zip outside a test's directory: a night has %s/<test>/%s", dir, ZipName)
-		case name == FileName || name == "xtime.json":
+		case name == FileName || name == XTimeName:
 			refuse(path, "a result stored unpacked: a night's results are %s/<test>/%s", dir, ZipName)
 		case !e.IsDir():
 			refuse(path, "not a test's directory: a night has %s/<test>/%s and the nightly job's own files only", dir, ZipName)
@@ -146,7 +146,7 @@ func (n *Night) testDir(dir string) (zip bool, refused []error) {
 			zip = true
 		case e.Name() == ZipName:
 			refused = append(refused, &LayoutError{path, "not a regular file"})
-		case e.Name() == FileName || e.Name() == "xtime.json":
+		case e.Name() == FileName || e.Name() == XTimeName:
 			refused = append(refused, &LayoutError{dir, "a result stored unpacked: a night's results are <test>/" + ZipName})
 		case e.IsDir():
 			refused = append(refused, &LayoutError{path, "a directory in a test's directory (results one level deeper?): " +
@@ -161,7 +161,7 @@ func (n *Night) testDir(dir string) (zip bool, refused []error) {
 // unpackedOrZip is the path of a result directly in dir, an outputs.zip
 // or a result.json, or "".
 func unpackedOrZip(dir string) string {
-	for _, name := range []string{ZipName, FileName, "xtime.json"} {
+	for _, name := range []string{ZipName, FileName, XTimeName} {
 		if _, err := os.Lstat(filepath.Join(dir, name)); err == nil {
 			return filepath.Join(dir, name)
 		}

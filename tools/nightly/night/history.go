@@ -549,7 +549,7 @@ func trendSeries(s history.Series, r changepoint.Result, reportDir, tonight stri
 		if filepath.IsAbs(p.Source) {
 			target := filepath.Dir(p.Source)
 			night := filepath.Dir(target)
-			if graphs := filepath.Join(night, "report", "stages", s.Benchmark); night == tonight || isDir(graphs) {
+			if graphs := filepath.Join(night, nightdir.Report, filepath.FromSlash(nightdir.Stage(s.Benchmark))); night == tonight || isDir(graphs) {
 				target = graphs
 			}
 			if rel, err := filepath.Rel(reportDir, target); err == nil {

@@ -228,14 +228,14 @@ func Collect(events, testlogs, dest string) ([]string, error) {
 	}
 	sort.Strings(labels)
 	if copied := filepath.Join(dest, nightdir.Events); filepath.Clean(events) != copied {
-		if err := copyFile(events, copied); err != nil {
+		if err := copyCapped(events, copied); err != nil {
 			return nil, err
 		}
 	}
 	var dirs []string
 	for _, label := range labels {
 		dir := filepath.Join(dest, label[strings.LastIndex(label, ":")+1:])
-		if err := copyFile(zips[label], filepath.Join(dir, result.ZipName)); err != nil {
+		if err := copyCapped(zips[label], filepath.Join(dir, result.ZipName)); err != nil {
 			return nil, fmt.Errorf("%s: %w", label, err)
 		}
 		dirs = append(dirs, dir)

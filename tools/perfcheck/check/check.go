@@ -61,7 +61,7 @@ func (t Target) ResultPath(workspace string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return filepath.Join(workspace, "bazel-testlogs", dir, "test.outputs", result.ZipName), nil
+	return result.TestZip(workspace, dir), nil
 }
 
 // FromCache is whether a result was measured before the moment since: a

@@ -173,7 +173,12 @@ func unpackedOrZip(dir string) string {
 func (n *Night) Tests() []string { return append([]string(nil), n.tests...) }
 
 // Zip is the path of test's outputs.zip.
-func (n *Night) Zip(test string) string { return filepath.Join(n.Dir, test, ZipName) }
+func (n *Night) Zip(test string) string { return NightZip(n.Dir, test) }
+
+// NightZip is where a night's directory dir keeps the result of test:
+// dir/TEST/outputs.zip, as the nightly job collects its tests' results
+// and the history's archive keeps a night's (history.ArchivedResult).
+func NightZip(dir, test string) string { return filepath.Join(dir, test, ZipName) }
 
 // Test is the name of the test whose result f is, for a result of a
 // night.

@@ -469,7 +469,7 @@ func readRun(fsys fs.FS, e fs.DirEntry) (nightRun, bool) {
 	dir := path.Join(history.NightsDir, e.Name())
 	tests, _ := fs.ReadDir(fsys, dir)
 	for _, t := range tests {
-		if _, err := fs.Stat(fsys, path.Join(dir, t.Name(), result.ZipName)); err == nil && archiveName(t.Name()) {
+		if _, err := fs.Stat(fsys, history.ArchivedResult(e.Name(), t.Name())); err == nil && archiveName(t.Name()) {
 			run.Tests++
 		}
 	}

@@ -230,8 +230,9 @@ func Collect(events, testlogs, dest string) ([]string, error) {
 	}
 	var dirs []string
 	for _, label := range labels {
-		dir := filepath.Join(dest, label[strings.LastIndex(label, ":")+1:])
-		if err := copyCapped(zips[label], filepath.Join(dir, result.ZipName)); err != nil {
+		test := label[strings.LastIndex(label, ":")+1:]
+		dir := filepath.Join(dest, test)
+		if err := copyCapped(zips[label], result.NightZip(dest, test)); err != nil {
 			return nil, fmt.Errorf("%s: %w", label, err)
 		}
 		dirs = append(dirs, dir)

@@ -171,7 +171,7 @@ func (n *night) archive(found []result.Found) ([]string, error) {
 	dir := n.nightDir(started, env.Source.Commit)
 	var zips []string
 	for _, f := range found {
-		zips = append(zips, filepath.Join(dir, result.Test(f), result.ZipName))
+		zips = append(zips, result.NightZip(dir, result.Test(f)))
 	}
 	if err := n.removeArchiveLeftovers(dir, zips); err != nil {
 		return nil, err
@@ -181,7 +181,7 @@ func (n *night) archive(found []result.Found) ([]string, error) {
 	case err != nil:
 		return nil, err
 	case state == labdir.Absent:
-		err = newArchive(dir, found, zips, n.artifacts)
+		err = newArchive(dir, found, n.artifacts)
 	case state != labdir.Marked:
 		err = completeArchive(dir, found, zips, n.artifacts)
 	}
@@ -229,13 +229,13 @@ func checkArchive(dir string) (labdir.State, error) {
 // newArchive makes dir, absent, holding the results, the layout variants'
 // counts of the night in artifacts and the marker: it is made beside it
 // and renamed, so that it appears whole or not at all.
-func newArchive(dir string, found []result.Found, zips []string, artifacts string) error {
+func newArchive(dir string, found []result.Found, artifacts string) error {
 	tmp := dir + ".tmp"
 	if err := os.RemoveAll(tmp); err != nil {
 		return err
 	}
-	for i, f := range found {
-		if err := copyCapped(f.Path, filepath.Join(tmp, filepath.Base(filepath.Dir(zips[i])), result.ZipName)); err != nil {
+	for _, f := range found {
+		if err := copyCapped(f.Path, result.NightZip(tmp, result.Test(f))); err != nil {
 			os.RemoveAll(tmp)
 			return err
 		}

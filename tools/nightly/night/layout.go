@@ -289,7 +289,7 @@ func CollectLayoutVariants(manifest, events, bazelBin, dest string) ([]string, e
 	for _, b := range m.Benchmarks {
 		own, counted := b.Targets[result.ConfigCounts]
 		test := b.Targets[result.ConfigPerf].Label
-		if !counted || len(b.LayoutVariants) == 0 || test == "" || !isFile(filepath.Join(dest, test[strings.LastIndex(test, ":")+1:], result.ZipName)) {
+		if !counted || len(b.LayoutVariants) == 0 || test == "" || !isFile(result.NightZip(dest, test[strings.LastIndex(test, ":")+1:])) {
 			continue
 		}
 		if err := result.CheckName(b.Name); err != nil {

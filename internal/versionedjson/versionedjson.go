@@ -100,7 +100,7 @@ func (f *Format[T]) ReadFS(fsys fs.FS, name string) (*T, error) {
 	if info, err := fs.Stat(fsys, name); err != nil {
 		return nil, err
 	} else if !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file", name)
+		return nil, fmt.Errorf("%s: %s: not a regular file", name, kind(info.Mode()))
 	}
 	file, err := fsys.Open(name)
 	if err != nil {
@@ -116,6 +116,23 @@ func (f *Format[T]) ReadFS(fsys fs.FS, name string) (*T, error) {
 		return nil, fmt.Errorf("%s: not %s: %w", name, f.Name, err)
 	}
 	return v, nil
+}
+
+// kind names what a mode that is not a regular file's is.
+func kind(mode fs.FileMode) string {
+	switch {
+	case mode&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case mode&fs.ModeSocket != 0:
+		return "a socket"
+	case mode&fs.ModeCharDevice != 0:
+		return "a character device"
+	case mode&fs.ModeDevice != 0:
+		return "a block device"
+	case mode.IsDir():
+		return "a directory"
+	}
+	return "a " + mode.Type().String()
 }
 
 // check checks v's version, then v.
@@ -147,8 +164,11 @@ func decodeError(data []byte, err error) error {
 	switch {
 	case errors.As(err, &syntax):
 		return fmt.Errorf("line %d: %v", lineOf(data, syntax.Offset), err)
-	case errors.As(err, &typ):
+	case errors.As(err, &typ) && typ.Field != "":
 		return fmt.Errorf("line %d: %q: a JSON %s, want %v", lineOf(data, typ.Offset), typ.Field, typ.Value, typ.Type)
+	case errors.As(err, &typ):
+		// A type's own unmarshaler refused it, and said why.
+		return fmt.Errorf("line %d: %w", lineOf(data, typ.Offset), err)
 	case errors.Is(err, io.EOF):
 		return errors.New("empty: want a JSON value")
 	case errors.Is(err, io.ErrUnexpectedEOF):

@@ -83,12 +83,12 @@ func TestReadRefuses(t *testing.T) {
 	if _, err := format.Read(big); err == nil || !strings.Contains(err.Error(), big+": not a doc: more than 200 bytes") {
 		t.Errorf("a file over the bound: %v", err)
 	}
-	if _, err := format.Read(dir); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+	if _, err := format.Read(dir); err == nil || !strings.Contains(err.Error(), dir+": a directory: not a regular file") {
 		t.Errorf("a directory: %v", err)
 	}
 	pipe := filepath.Join(dir, "pipe")
 	if err := syscall.Mkfifo(pipe, 0o644); err == nil {
-		if _, err := format.Read(pipe); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		if _, err := format.Read(pipe); err == nil || !strings.Contains(err.Error(), "pipe: a named pipe: not a regular file") {
 			t.Errorf("a named pipe: %v", err)
 		}
 	}

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"net/http"
 	"path"
@@ -523,16 +522,10 @@ func readRunRecord(fsys fs.FS, name string, run *nightRun) {
 // its summary (tools/summary) at name says: the status the report exited
 // with, in words; "" when it has none.
 func reportVerdict(fsys fs.FS, name string) string {
-	f, err := fsys.Open(name)
-	if err != nil {
+	sum, err := summary.ReadFS(fsys, name)
+	if errors.Is(err, fs.ErrNotExist) {
 		return ""
 	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, summary.MaxSize+1))
-	if err != nil || len(data) > summary.MaxSize {
-		return "its summary cannot be read"
-	}
-	sum, err := summary.Parse(data)
 	if err != nil {
 		return "its summary cannot be read"
 	}

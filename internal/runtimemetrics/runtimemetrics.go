@@ -25,6 +25,13 @@ import (
 // EnvVar names the file the figures of each run are appended to.
 const EnvVar = "HAVLAK_LAB_RUNTIME_METRICS"
 
+// The JSON names of the fields a reader may find missing (a server
+// built before them): for its messages, as the tags below spell them.
+const (
+	FieldMutexWaitSeconds = "mutex_wait_seconds"
+	FieldCPUSeconds       = "cpu_seconds"
+)
+
 // Figures are one run's, as runtime/metrics reports them at its end.
 type Figures struct {
 	AllocBytes   uint64 `json:"alloc_bytes"`   // /gc/heap/allocs:bytes

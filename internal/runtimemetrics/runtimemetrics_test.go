@@ -41,6 +41,23 @@ func TestRecordAppendsARunEach(t *testing.T) {
 	}
 }
 
+// The field names readers put in messages are the JSON's own.
+func TestFieldNames(t *testing.T) {
+	data, err := json.Marshal(Figures{MutexWaitSeconds: new(float64), CPUSeconds: new(float64)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fields map[string]any
+	if err := json.Unmarshal(data, &fields); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{FieldMutexWaitSeconds, FieldCPUSeconds} {
+		if _, ok := fields[name]; !ok {
+			t.Errorf("%s: not a field of %s", name, data)
+		}
+	}
+}
+
 func TestRecordWithoutTheVariable(t *testing.T) {
 	t.Setenv(EnvVar, "")
 	if err := Record(); err != nil {

@@ -8,12 +8,13 @@ package detection
 
 import (
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"math"
 	"strconv"
 	"strings"
 	"time"
+
+	"havlak-lab/internal/versionedjson"
 )
 
 // FileName is the record's file name, checked in beside this package.
@@ -69,43 +70,33 @@ func (c Case) SizePercent() (float64, error) {
 	return v, nil
 }
 
-// Marshal is r as the file holds it.
-func Marshal(r *Record) ([]byte, error) {
-	if err := r.validate(); err != nil {
-		return nil, err
-	}
-	data, err := json.MarshalIndent(r, "", "  ")
-	if err != nil {
-		return nil, err
-	}
-	return append(data, '\n'), nil
+// format is the record's, through the lab's one codec.
+var format = versionedjson.Format[Record]{
+	Name: "a detection record", MaxBytes: MaxBytes, VersionField: "version",
+	Version: func(r *Record) *int { return &r.Version },
+	Oldest:  Version, Current: Version,
+	Check: (*Record).validate,
 }
+
+// Marshal is r as the file holds it, at this package's version.
+func Marshal(r *Record) ([]byte, error) { return format.Marshal(r) }
+
+// Write writes r to path whole, or leaves path as it was.
+func Write(path string, r *Record) error { return format.Write(path, r) }
 
 // Parse reads a record, refusing one of another version, with unknown
-// fields, over MaxBytes, or with a case it cannot place.
+// fields, over MaxBytes, or with a case it cannot place; the error names
+// the record's file.
 func Parse(data []byte) (*Record, error) {
-	if len(data) > MaxBytes {
-		return nil, fmt.Errorf("%s: %d bytes, over the %d a record may have", FileName, len(data), MaxBytes)
-	}
-	dec := json.NewDecoder(strings.NewReader(string(data)))
-	dec.DisallowUnknownFields()
-	var r Record
-	if err := dec.Decode(&r); err != nil {
+	r, err := format.Parse(data)
+	if err != nil {
 		return nil, fmt.Errorf("%s: %w", FileName, err)
 	}
-	if dec.More() {
-		return nil, fmt.Errorf("%s: data after the record", FileName)
-	}
-	if err := r.validate(); err != nil {
-		return nil, fmt.Errorf("%s: %w", FileName, err)
-	}
-	return &r, nil
+	return r, nil
 }
 
+// validate checks r, of this package's version (which the codec checks).
 func (r *Record) validate() error {
-	if r.Version != Version {
-		return fmt.Errorf("format version %d, want %d", r.Version, Version)
-	}
 	seen := map[string]bool{}
 	for _, c := range r.Cases {
 		switch {

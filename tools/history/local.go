@@ -2,12 +2,14 @@ package history
 
 import (
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"havlak-lab/internal/gitwork"
 	"havlak-lab/internal/labcache"
+	"havlak-lab/tools/result"
 )
 
 // The lab's local history: the one the nightly job keeps and the
@@ -30,6 +32,30 @@ const (
 	// nightStamp is the layout of the time in a night's name (NightName).
 	nightStamp = "20060102T150405Z"
 )
+
+// ArchivedResult is where the archive keeps the result of test of the
+// night named night: NightsDir/NIGHT/TEST/outputs.zip (result.NightZip in
+// the night's directory), relative to the history's directory and
+// slash-separated, as an fs.FS or an os.Root names it.
+func ArchivedResult(night, test string) string {
+	return path.Join(NightsDir, night, test, result.ZipName)
+}
+
+// ParseArchivedResult reads the night and the test of a path that ends as
+// ArchivedResult's (.../nights/NIGHT/TEST/outputs.zip), whatever is before
+// it: an archive moved or mounted elsewhere than where the nightly job
+// wrote it is still read. The names are not checked.
+func ParseArchivedResult(p string) (night, test string, ok bool) {
+	parts := strings.Split(filepath.ToSlash(p), "/")
+	if len(parts) < 4 {
+		return "", "", false
+	}
+	parts = parts[len(parts)-4:]
+	if parts[0] != NightsDir || parts[3] != result.ZipName {
+		return "", "", false
+	}
+	return parts[1], parts[2], true
+}
 
 // NightName is the name, in NightsDir, of the night that started then at
 // commit: its time in UTC to the second and its commit's short name

@@ -6,6 +6,7 @@
 package nightdir
 
 import (
+	"path"
 	"path/filepath"
 	"strconv"
 
@@ -18,6 +19,9 @@ const (
 	Events = "bazel-events.json"
 	// Report is the report's directory (tools/report).
 	Report = "report"
+	// Stages is the directory, in the report's, of each benchmark's own
+	// files (its flame graph, its profiles' graphs and diffs): Stage.
+	Stages = "stages"
 	// Exports is the exports' directory (tools/exports).
 	Exports = "exports"
 	// Benchgate held the comparison of the Go benchmarks' lines, before
@@ -38,6 +42,10 @@ const (
 	// figures that layout moves (docs/nightly.md#layout-noise).
 	LayoutVariants = "layout-variants"
 )
+
+// Stage is the directory of benchmark's files in a report's (Stages),
+// relative to it and slash-separated, as the report's pages link it.
+func Stage(benchmark string) string { return path.Join(Stages, benchmark) }
 
 // LayoutCount is where, in the night dir, the count of benchmark's
 // program in its layout variant goes: 0 for the program itself.

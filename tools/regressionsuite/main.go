@@ -115,11 +115,7 @@ func run(args []string, log io.Writer) error {
 		}
 	}
 	if *detectionFile != "" {
-		data, err := detection.Marshal(m.Detection())
-		if err != nil {
-			return err
-		}
-		if err := atomicfile.WriteFile(cli.UserPath(*detectionFile), data, 0o644); err != nil {
+		if err := detection.Write(cli.UserPath(*detectionFile), m.Detection()); err != nil {
 			return err
 		}
 		fmt.Fprintf(log, "regressionsuite: wrote %s\n", cli.UserPath(*detectionFile))

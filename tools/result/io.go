@@ -22,6 +22,11 @@ import (
 // ZipName is the name Bazel gives a test's zipped undeclared outputs.
 const ZipName = "outputs.zip"
 
+// XTimeName is the file of xtime's record of a program's timed runs
+// (ReadXTime), among a result's data; a result of the format before
+// result.json was that file and benchmark.json.
+const XTimeName = "xtime.json"
+
 // Limits on what a reader of results takes in, checked before it
 // allocates: a result is untrusted input (a pull request's, say), and a
 // small zip can claim entries of gigabytes. A full-size result's largest
@@ -384,9 +389,9 @@ func ReadFrom(out Outputs) (*Result, error) {
 	}
 	data, err := read(FileName)
 	if errors.Is(err, fs.ErrNotExist) {
-		if _, legacy := out.ReadFile("xtime.json"); legacy == nil {
+		if _, legacy := out.ReadFile(XTimeName); legacy == nil {
 			return nil, fmt.Errorf("%s: missing: this is a result of the format before schema version %d "+
-				"(xtime.json and benchmark.json, no %s); rerun the benchmark", out.Path(FileName), OldestSchemaVersion, FileName)
+				"(%s and benchmark.json, no %s); rerun the benchmark", out.Path(FileName), OldestSchemaVersion, XTimeName, FileName)
 		}
 		return nil, fmt.Errorf("%s: missing", out.Path(FileName))
 	}
@@ -587,7 +592,7 @@ func Walk(root string, fn func(Found) error) error {
 		if err != nil {
 			return err
 		}
-		isResult := d.IsDir() && (exists(filepath.Join(path, FileName)) || exists(filepath.Join(path, "xtime.json"))) ||
+		isResult := d.IsDir() && (exists(filepath.Join(path, FileName)) || exists(filepath.Join(path, XTimeName))) ||
 			!d.IsDir() && d.Name() == ZipName
 		if !isResult {
 			return nil
@@ -609,7 +614,7 @@ func Walk(root string, fn func(Found) error) error {
 // looksLikeResult tells whether out holds a result.json or an older
 // result's xtime.json or benchmark.json.
 func looksLikeResult(out Outputs) bool {
-	for _, name := range []string{FileName, "xtime.json", "benchmark.json"} {
+	for _, name := range []string{FileName, XTimeName, "benchmark.json"} {
 		rc, err := out.OpenFile(name)
 		if err == nil {
 			rc.Close()

@@ -110,7 +110,7 @@ func OpenNight(dir string, own NightLayout) (*Night, error) {
 			// The lab's mark on a night it keeps (the baseline): no result.
 		case name == ZipName:
 			refuse(path, "an outputs.zip outside a test's directory: a night has %s/<test>/%s", dir, ZipName)
-		case name == FileName || name == "xtime.json":
+		case name == FileName || name == XTimeName:
 			refuse(path, "a result stored unpacked: a night's results are %s/<test>/%s", dir, ZipName)
 		case !e.IsDir():
 			refuse(path, "not a test's directory: a night has %s/<test>/%s and the nightly job's own files only", dir, ZipName)
@@ -146,7 +146,7 @@ func (n *Night) testDir(dir string) (zip bool, refused []error) {
 			zip = true
 		case e.Name() == ZipName:
 			refused = append(refused, &LayoutError{path, "not a regular file"})
-		case e.Name() == FileName || e.Name() == "xtime.json":
+		case e.Name() == FileName || e.Name() == XTimeName:
 			refused = append(refused, &LayoutError{dir, "a result stored unpacked: a night's results are <test>/" + ZipName})
 		case e.IsDir():
 			refused = append(refused, &LayoutError{path, "a directory in a test's directory (results one level deeper?): " +
@@ -161,7 +161,7 @@ func (n *Night) testDir(dir string) (zip bool, refused []error) {
 // unpackedOrZip is the path of a result directly in dir, an outputs.zip
 // or a result.json, or "".
 func unpackedOrZip(dir string) string {
-	for _, name := range []string{ZipName, FileName, "xtime.json"} {
+	for _, name := range []string{ZipName, FileName, XTimeName} {
 		if _, err := os.Lstat(filepath.Join(dir, name)); err == nil {
 			return filepath.Join(dir, name)
 		}
@@ -173,7 +173,12 @@ func unpackedOrZip(dir string) string {
 func (n *Night) Tests() []string { return append([]string(nil), n.tests...) }
 
 // Zip is the path of test's outputs.zip.
-func (n *Night) Zip(test string) string { return filepath.Join(n.Dir, test, ZipName) }
+func (n *Night) Zip(test string) string { return NightZip(n.Dir, test) }
+
+// NightZip is where a night's directory dir keeps the result of test:
+// dir/TEST/outputs.zip, as the nightly job collects its tests' results
+// and the history's archive keeps a night's (history.ArchivedResult).
+func NightZip(dir, test string) string { return filepath.Join(dir, test, ZipName) }
 
 // Test is the name of the test whose result f is, for a result of a
 // night.

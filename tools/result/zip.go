@@ -14,6 +14,26 @@ import (
 	"havlak-lab/internal/atomicfile"
 )
 
+// Where Bazel leaves a test's zipped undeclared outputs (ZipName).
+const (
+	// Testlogs is the workspace's link to the build's test logs.
+	Testlogs = "bazel-testlogs"
+	// TestOutputsEvent is how the build event stream names the zip among
+	// a test's outputs.
+	TestOutputsEvent = "test.outputs__outputs.zip"
+	// testOutputs is the zip's directory in the test's directory of the
+	// test logs.
+	testOutputs = "test.outputs"
+)
+
+// TestZip is where a build in workspace leaves the zip of a test's
+// undeclared outputs: testDir is the test's directory under the test logs
+// (benchmarks/havlak6_quick_test), and then run_K_of_N of a test run
+// several times (--runs_per_test), slash-separated.
+func TestZip(workspace, testDir string) string {
+	return filepath.Join(workspace, Testlogs, filepath.FromSlash(testDir), testOutputs, ZipName)
+}
+
 // zipTime is every entry's time: the first a zip's MS-DOS date can say.
 var zipTime = time.Date(1980, 1, 1, 0, 0, 0, 0, time.UTC)
 

@@ -16,16 +16,12 @@
 package runrecord
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"os"
 	"time"
 
-	"havlak-lab/internal/atomicfile"
+	"havlak-lab/internal/versionedjson"
 	"havlak-lab/tools/verdict"
 )
 
@@ -194,11 +190,10 @@ func (r *Record) Reported() int {
 	return n
 }
 
-// Check reports the first thing that makes r not a run record.
+// Check reports the first thing that makes r, of a version this package
+// knows (which Parse and Marshal check), not a run record.
 func (r *Record) Check() error {
 	switch {
-	case r.SchemaVersion < OldestVersion || r.SchemaVersion > Version:
-		return fmt.Errorf("schema_version %d: this reader knows versions %d to %d", r.SchemaVersion, OldestVersion, Version)
 	case r.SchemaVersion < 2 && (r.ChangePoints != "" || len(r.Benchmarks) > 0):
 		return fmt.Errorf("schema_version %d: change_points and benchmarks came in version 2", r.SchemaVersion)
 	case r.SchemaVersion < 3 && len(r.LayoutUnknown) > 0:
@@ -269,83 +264,29 @@ func (r *Record) checkBenchmarks() error {
 	return nil
 }
 
-// Marshal checks r and encodes it, at this package's version.
-func Marshal(r *Record) ([]byte, error) {
-	r.SchemaVersion = Version
-	if err := r.Check(); err != nil {
-		return nil, err
-	}
-	data, err := json.MarshalIndent(r, "", "  ")
-	if err != nil {
-		return nil, err
-	}
-	return append(data, '\n'), nil
+// format is run.json's, through the lab's one codec.
+var format = versionedjson.Format[Record]{
+	Name: "a run record", MaxBytes: MaxSize, VersionField: "schema_version",
+	Version: func(r *Record) *int { return &r.SchemaVersion },
+	Oldest:  OldestVersion, Current: Version,
+	Check: (*Record).Check,
 }
+
+// Marshal checks r and encodes it, at this package's version.
+func Marshal(r *Record) ([]byte, error) { return format.Marshal(r) }
 
 // Write writes r to path whole, or leaves path as it was.
-func Write(path string, r *Record) error {
-	data, err := Marshal(r)
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	return atomicfile.WriteFile(path, data, 0o644)
-}
+func Write(path string, r *Record) error { return format.Write(path, r) }
 
-// Parse reads and checks a record's JSON: one value of this version, no
-// field it does not know.
-func Parse(data []byte) (*Record, error) {
-	if len(data) > MaxSize {
-		return nil, fmt.Errorf("%d bytes, more than a run record's %d", len(data), MaxSize)
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	var r Record
-	if err := dec.Decode(&r); err != nil {
-		return nil, err
-	}
-	if dec.More() {
-		return nil, errors.New("more than one JSON value")
-	}
-	if err := r.Check(); err != nil {
-		return nil, err
-	}
-	return &r, nil
-}
+// Parse reads and checks a record's JSON: one value of a version this
+// package reads, no field it does not know.
+func Parse(data []byte) (*Record, error) { return format.Parse(data) }
 
 // Read reads and checks the record at path, at most MaxSize bytes of it;
 // an error names the file.
-func Read(path string) (*Record, error) {
-	return ReadFS(osFS{}, path)
-}
+func Read(path string) (*Record, error) { return format.Read(path) }
 
 // ReadFS is Read of the file name of fsys (an os.Root's, for a reader
 // that must stay inside the archive). A record that is not there is an
 // error that is fs.ErrNotExist.
-func ReadFS(fsys fs.FS, name string) (*Record, error) {
-	// Checked before it is opened: a named pipe would block the reader.
-	if info, err := fs.Stat(fsys, name); err != nil {
-		return nil, err
-	} else if !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file", name)
-	}
-	f, err := fsys.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxSize+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	r, err := Parse(data)
-	if err != nil {
-		return nil, fmt.Errorf("%s: not a run record: %w", name, err)
-	}
-	return r, nil
-}
-
-// osFS opens paths as os.Open does, relative or absolute.
-type osFS struct{}
-
-func (osFS) Open(name string) (fs.File, error)     { return os.Open(name) }
-func (osFS) Stat(name string) (fs.FileInfo, error) { return os.Stat(name) }
+func ReadFS(fsys fs.FS, name string) (*Record, error) { return format.ReadFS(fsys, name) }

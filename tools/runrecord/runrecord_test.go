@@ -128,7 +128,7 @@ func TestRefuses(t *testing.T) {
       "fails": true`, 1), "benchmarks[3] (havlak1): not compared, yet it fails the night"},
 		"unknown":   {strings.Replace(text, `"sharded"`, `"tests_passed": true, "sharded"`, 1), `unknown field "tests_passed"`},
 		"truncated": {text[:len(text)/2], "unexpected EOF"},
-		"oversized": {text[:len(text)-2] + `, "reasons": ["` + strings.Repeat("x", MaxSize) + `"]}`, "more than a run record's"},
+		"oversized": {text[:len(text)-2] + `, "reasons": ["` + strings.Repeat("x", MaxSize) + `"]}`, "larger than a run record may be"},
 		"two":       {text + text, "more than one JSON value"},
 		"status":    {strings.Replace(text, `"status": "failed"`, `"status": "fine"`, 1), `status "fine"`},
 		"passed":    {strings.Replace(text, `"status": "failed"`, `"status": "passed"`, 1), "status passed, with exit status 1"},

@@ -6,15 +6,12 @@
 package summary
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"os"
+	"io/fs"
 	"slices"
 
-	"havlak-lab/internal/atomicfile"
+	"havlak-lab/internal/versionedjson"
 	"havlak-lab/tools/profilediff"
 	"havlak-lab/tools/result"
 	"havlak-lab/tools/verdict"
@@ -221,11 +218,9 @@ func (s *Summary) Status() int {
 	return verdict.StatusOK
 }
 
-// Check reports the first thing that makes s not a summary.
+// Check reports the first thing that makes s not a summary, but its
+// version, which Parse and Marshal check.
 func (s *Summary) Check() error {
-	if s.SchemaVersion != SchemaVersion {
-		return fmt.Errorf("schema_version %d: this reader knows version %d", s.SchemaVersion, SchemaVersion)
-	}
 	if s.Tool == "" {
 		return errors.New(`"tool": empty`)
 	}
@@ -250,62 +245,25 @@ func (s *Summary) Check() error {
 	return nil
 }
 
-// Marshal checks s and encodes it, at this package's schema version.
-func Marshal(s *Summary) ([]byte, error) {
-	s.SchemaVersion = SchemaVersion
-	if err := s.Check(); err != nil {
-		return nil, err
-	}
-	data, err := json.MarshalIndent(s, "", "  ")
-	if err != nil {
-		return nil, err
-	}
-	return append(data, '\n'), nil
+// format is summary.json's, through the lab's one codec.
+var format = versionedjson.Format[Summary]{
+	Name: "a summary", MaxBytes: MaxSize, VersionField: "schema_version",
+	Version: func(s *Summary) *int { return &s.SchemaVersion },
+	Oldest:  SchemaVersion, Current: SchemaVersion,
+	Check: (*Summary).Check,
 }
+
+// Marshal checks s and encodes it, at this package's schema version.
+func Marshal(s *Summary) ([]byte, error) { return format.Marshal(s) }
 
 // Write writes s to path whole, or leaves path as it was.
-func Write(path string, s *Summary) error {
-	data, err := Marshal(s)
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	return atomicfile.WriteFile(path, data, 0o644)
-}
+func Write(path string, s *Summary) error { return format.Write(path, s) }
 
 // Read reads and checks a summary, at most MaxSize bytes of it.
-func Read(path string) (*Summary, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxSize+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if len(data) > MaxSize {
-		return nil, fmt.Errorf("%s: larger than %d bytes: not a summary", path, MaxSize)
-	}
-	s, err := Parse(data)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return s, nil
-}
+func Read(path string) (*Summary, error) { return format.Read(path) }
+
+// ReadFS is Read of the file name of fsys (an archive's).
+func ReadFS(fsys fs.FS, name string) (*Summary, error) { return format.ReadFS(fsys, name) }
 
 // Parse reads and checks a summary's JSON.
-func Parse(data []byte) (*Summary, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	var s Summary
-	if err := dec.Decode(&s); err != nil {
-		return nil, err
-	}
-	if dec.More() {
-		return nil, errors.New("more than one JSON value")
-	}
-	if err := s.Check(); err != nil {
-		return nil, err
-	}
-	return &s, nil
-}
+func Parse(data []byte) (*Summary, error) { return format.Parse(data) }

@@ -5,16 +5,12 @@
 package trends
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/url"
-	"os"
 	"time"
 
-	"havlak-lab/internal/atomicfile"
+	"havlak-lab/internal/versionedjson"
 )
 
 // A File is a trends file, as JSON:
@@ -70,48 +66,52 @@ type Change struct {
 	Regression bool    `json:"regression"`
 }
 
+// MaxBytes bounds a trends file: a night's charts, a few hundred series
+// of a few hundred points, are a few MiB.
+const MaxBytes = 256 << 20
+
+// format is a trends file's, through the lab's one codec: it has no
+// version field.
+var format = versionedjson.Format[File]{Name: "a trends file", MaxBytes: MaxBytes, Check: (*File).check}
+
 // Read reads and checks a trends file; its errors name the file and
 // the field at fault.
 func Read(path string) ([]Series, error) {
-	data, err := os.ReadFile(path)
+	file, err := format.Read(path)
 	if err != nil {
 		return nil, err
 	}
-	series, err := Parse(data)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return series, nil
+	return file.Series, nil
 }
 
 // Parse reads and checks the JSON of a trends file.
 func Parse(data []byte) ([]Series, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	var file File
-	if err := dec.Decode(&file); err != nil {
-		return nil, jsonError(data, err)
+	file, err := format.Parse(data)
+	if err != nil {
+		return nil, err
 	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, fmt.Errorf("line %d: more than one JSON value", lineOf(data, dec.InputOffset()))
-	}
+	return file.Series, nil
+}
+
+// check checks the series of a file.
+func (file *File) check() error {
 	if len(file.Series) == 0 {
-		return nil, errors.New(`"series": no series`)
+		return errors.New(`"series": no series`)
 	}
 	// A figure is its name and unit (result.FigureKey): a Go benchmark
 	// line has one of each unit it reports.
 	seen := map[[3]string]int{}
 	for i, s := range file.Series {
 		if err := s.check(); err != nil {
-			return nil, fmt.Errorf("series[%d]%s: %w", i, s.label(), err)
+			return fmt.Errorf("series[%d]%s: %w", i, s.label(), err)
 		}
 		key := [3]string{s.Benchmark, s.Figure, s.Unit}
 		if j, ok := seen[key]; ok {
-			return nil, fmt.Errorf("series[%d]%s: the same benchmark, metric and unit as series[%d]", i, s.label(), j)
+			return fmt.Errorf("series[%d]%s: the same benchmark, metric and unit as series[%d]", i, s.label(), j)
 		}
 		seen[key] = i
 	}
-	return file.Series, nil
+	return nil
 }
 
 // label names a series in errors, as far as it can.
@@ -165,36 +165,7 @@ func (s Series) check() error {
 	return nil
 }
 
-// jsonError turns a decoding error into one with the line it is on.
-func jsonError(data []byte, err error) error {
-	var syntax *json.SyntaxError
-	var typ *json.UnmarshalTypeError
-	switch {
-	case errors.As(err, &syntax):
-		return fmt.Errorf("line %d: %v", lineOf(data, syntax.Offset), err)
-	case errors.As(err, &typ):
-		return fmt.Errorf("line %d: %q: a JSON %s, want %v", lineOf(data, typ.Offset), typ.Field, typ.Value, typ.Type)
-	case errors.Is(err, io.EOF):
-		return errors.New("empty, want a JSON object with \"series\"")
-	case errors.Is(err, io.ErrUnexpectedEOF):
-		return errors.New("ends too early: truncated?")
-	}
-	// Unknown fields and bad times, which carry no offset.
-	return err
-}
-
-func lineOf(data []byte, offset int64) int {
-	return 1 + bytes.Count(data[:min(int(offset), len(data))], []byte("\n"))
-}
-
 // Write writes series as a trends file at path, whole or not at all.
 func Write(path string, series []Series) error {
-	data, err := json.MarshalIndent(File{Series: series}, "", "  ")
-	if err != nil {
-		return err
-	}
-	if _, err := Parse(data); err != nil {
-		return fmt.Errorf("%s: not written: %w", path, err)
-	}
-	return atomicfile.WriteFile(path, append(data, '\n'), 0o644)
+	return format.Write(path, &File{Series: series})
 }

@@ -236,7 +236,7 @@ func (p Policy) Compare(base, change Side) []Verdict {
 				v.Exact = o.Exact
 			}
 			v = settle(v, v.Exact, func(v Verdict) string {
-				return join(inconsistency(v, o.Class, v.Exact, baseGated), exactnessDropped(o.Name, o.Exact, n.Exact))
+				return JoinNotes(inconsistency(v, o.Class, v.Exact, baseGated), exactnessDropped(o.Name, o.Exact, n.Exact))
 			})
 		}
 		v.Class, v.Cost = o.Class, o.Cost
@@ -253,7 +253,7 @@ func (p Policy) Compare(base, change Side) []Verdict {
 		if v.Outcome != Missing {
 			figure := strings.TrimSuffix(v.Figure, GrowthSuffix)
 			v = settle(v, exact[figure], func(v Verdict) string {
-				return join(inconsistency(v, result.ClassCount, exact[figure], sweepGated[figure]),
+				return JoinNotes(inconsistency(v, result.ClassCount, exact[figure], sweepGated[figure]),
 					exactnessDropped(figure, exact[figure], !callsInexact[figure]))
 			})
 		}
@@ -449,7 +449,7 @@ func (p Policy) pair(class result.Class, better string, gated bool, threshold fl
 	case changeGated && !gated:
 		rule.Gated = true
 	case gated && !changeGated:
-		loosened = join(loosened, "the change no longer gates it: the base's gate applies")
+		loosened = JoinNotes(loosened, "the change no longer gates it: the base's gate applies")
 	}
 	return rule, loosened
 }
@@ -490,7 +490,9 @@ func (p Policy) compareSweeps(baseSide Side, change []result.Sweep, exact map[st
 	return judged
 }
 
-func join(a, b string) string {
+// JoinNotes joins two notes (a verdict's, a benchmark's): b after a, if
+// there is an a.
+func JoinNotes(a, b string) string {
 	if a == "" {
 		return b
 	}

@@ -17,7 +17,6 @@ import (
 
 	"havlak-lab/tools/history"
 	"havlak-lab/tools/nightdir"
-	"havlak-lab/tools/result"
 )
 
 // The nightly job's archive (Options.Archive, the directory that holds
@@ -59,15 +58,11 @@ func nightName(s string) bool { return archiveName(s) && !strings.HasSuffix(s, "
 // so that an archive moved or mounted elsewhere than where the nightly
 // job wrote it is still found.
 func archived(source string) (night, test string, ok bool) {
-	parts := strings.Split(filepath.ToSlash(source), "/")
-	if len(parts) < 4 {
+	night, test, ok = history.ParseArchivedResult(source)
+	if !ok || !nightName(night) || !archiveName(test) {
 		return "", "", false
 	}
-	parts = parts[len(parts)-4:]
-	if parts[0] != history.NightsDir || parts[3] != result.ZipName || !nightName(parts[1]) || !archiveName(parts[2]) {
-		return "", "", false
-	}
-	return parts[1], parts[2], true
+	return night, test, true
 }
 
 // reportLink is the dashboard's address of the night's report that the

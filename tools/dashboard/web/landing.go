@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"net/http"
 	"path"
@@ -475,7 +474,7 @@ func readRun(fsys fs.FS, e fs.DirEntry) (nightRun, bool) {
 	dir := path.Join(history.NightsDir, e.Name())
 	tests, _ := fs.ReadDir(fsys, dir)
 	for _, t := range tests {
-		if _, err := fs.Stat(fsys, path.Join(dir, t.Name(), result.ZipName)); err == nil && archiveName(t.Name()) {
+		if _, err := fs.Stat(fsys, history.ArchivedResult(e.Name(), t.Name())); err == nil && archiveName(t.Name()) {
 			run.Tests++
 		}
 	}
@@ -529,16 +528,10 @@ func readRunRecord(fsys fs.FS, name string, run *nightRun) {
 // its summary (tools/summary) at name says: the status the report exited
 // with, in words; "" when it has none.
 func reportVerdict(fsys fs.FS, name string) string {
-	f, err := fsys.Open(name)
-	if err != nil {
+	sum, err := summary.ReadFS(fsys, name)
+	if errors.Is(err, fs.ErrNotExist) {
 		return ""
 	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, summary.MaxSize+1))
-	if err != nil || len(data) > summary.MaxSize {
-		return "its summary cannot be read"
-	}
-	sum, err := summary.Parse(data)
 	if err != nil {
 		return "its summary cannot be read"
 	}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"path"
 	"slices"
 	"strings"
 
@@ -258,7 +257,7 @@ func (s *Server) archivedOutputs(st *history.Stored, what string) (result.Output
 		return nil, "", err
 	}
 	defer root.Close()
-	zip := path.Join(history.NightsDir, night, test, result.ZipName)
+	zip := history.ArchivedResult(night, test)
 	out, err := result.OpenZipIn(root, zip)
 	if err != nil {
 		return nil, "", missing("%s in the archive: %v", zip, unwrapPath(err))

@@ -349,7 +349,7 @@ func WriteNight(dir string, s Spec, n int) ([]string, error) {
 		if err := os.MkdirAll(test, 0o755); err != nil {
 			return err
 		}
-		path := filepath.Join(test, result.ZipName)
+		path := result.NightZip(dir, filepath.Base(test))
 		f, err := os.Create(path)
 		if err != nil {
 			return err

@@ -138,7 +138,7 @@ func copyBaseline(fresh, artifacts string, take []result.Found) error {
 	var dirs []string
 	for _, f := range take {
 		dir := filepath.Join(fresh, result.Test(f))
-		if err := copyFile(f.Path, filepath.Join(dir, result.ZipName)); err != nil {
+		if err := copyCapped(f.Path, result.NightZip(fresh, result.Test(f))); err != nil {
 			return err
 		}
 		dirs = append(dirs, dir)

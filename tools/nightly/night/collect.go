@@ -20,10 +20,6 @@ import (
 	"havlak-lab/tools/result"
 )
 
-// testOutputsName is how the build event stream names a test's zipped
-// undeclared outputs.
-const testOutputsName = "test.outputs__outputs.zip"
-
 // maxEventBytes bounds one line of the build event file, one event, and
 // so what reading one costs: the nightly build's events are a few KiB, the
 // largest (an action's output, a set of thousands of files) far under it.
@@ -91,7 +87,7 @@ func testOutputs(path string, testlogs ...string) (map[string]string, error) {
 			return nil
 		}
 		for _, out := range e.TestResult.TestActionOutput {
-			if out.Name != testOutputsName {
+			if out.Name != result.TestOutputsEvent {
 				continue
 			}
 			label := e.ID.TestResult.Label
@@ -228,14 +224,15 @@ func Collect(events, testlogs, dest string) ([]string, error) {
 	}
 	sort.Strings(labels)
 	if copied := filepath.Join(dest, nightdir.Events); filepath.Clean(events) != copied {
-		if err := copyFile(events, copied); err != nil {
+		if err := copyCapped(events, copied); err != nil {
 			return nil, err
 		}
 	}
 	var dirs []string
 	for _, label := range labels {
-		dir := filepath.Join(dest, label[strings.LastIndex(label, ":")+1:])
-		if err := copyFile(zips[label], filepath.Join(dir, result.ZipName)); err != nil {
+		test := label[strings.LastIndex(label, ":")+1:]
+		dir := filepath.Join(dest, test)
+		if err := copyCapped(zips[label], result.NightZip(dest, test)); err != nil {
 			return nil, fmt.Errorf("%s: %w", label, err)
 		}
 		dirs = append(dirs, dir)

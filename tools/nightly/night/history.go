@@ -11,7 +11,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -172,7 +171,7 @@ func (n *night) archive(found []result.Found) ([]string, error) {
 	dir := n.nightDir(started, env.Source.Commit)
 	var zips []string
 	for _, f := range found {
-		zips = append(zips, filepath.Join(dir, result.Test(f), result.ZipName))
+		zips = append(zips, result.NightZip(dir, result.Test(f)))
 	}
 	if err := n.removeArchiveLeftovers(dir, zips); err != nil {
 		return nil, err
@@ -182,7 +181,7 @@ func (n *night) archive(found []result.Found) ([]string, error) {
 	case err != nil:
 		return nil, err
 	case state == labdir.Absent:
-		err = newArchive(dir, found, zips, n.artifacts)
+		err = newArchive(dir, found, n.artifacts)
 	case state != labdir.Marked:
 		err = completeArchive(dir, found, zips, n.artifacts)
 	}
@@ -230,13 +229,13 @@ func checkArchive(dir string) (labdir.State, error) {
 // newArchive makes dir, absent, holding the results, the layout variants'
 // counts of the night in artifacts and the marker: it is made beside it
 // and renamed, so that it appears whole or not at all.
-func newArchive(dir string, found []result.Found, zips []string, artifacts string) error {
+func newArchive(dir string, found []result.Found, artifacts string) error {
 	tmp := dir + ".tmp"
 	if err := os.RemoveAll(tmp); err != nil {
 		return err
 	}
-	for i, f := range found {
-		if err := copyFile(f.Path, filepath.Join(tmp, filepath.Base(filepath.Dir(zips[i])), result.ZipName)); err != nil {
+	for _, f := range found {
+		if err := copyCapped(f.Path, result.NightZip(tmp, result.Test(f))); err != nil {
 			os.RemoveAll(tmp)
 			return err
 		}
@@ -261,7 +260,7 @@ func completeArchive(dir string, found []result.Found, zips []string, artifacts 
 		if isFile(zips[i]) {
 			continue
 		}
-		if err := copyFile(f.Path, zips[i]); err != nil {
+		if err := copyCapped(f.Path, zips[i]); err != nil {
 			return err
 		}
 	}
@@ -291,7 +290,7 @@ func (n *night) archiveReport() error {
 		if err != nil {
 			return err
 		}
-		return copyFile(path, filepath.Join(n.archivedNight, rel))
+		return copyCapped(path, filepath.Join(n.archivedNight, rel))
 	})
 }
 
@@ -549,7 +548,7 @@ func trendSeries(s history.Series, r changepoint.Result, reportDir, tonight stri
 		if filepath.IsAbs(p.Source) {
 			target := filepath.Dir(p.Source)
 			night := filepath.Dir(target)
-			if graphs := filepath.Join(night, "report", "stages", s.Benchmark); night == tonight || isDir(graphs) {
+			if graphs := filepath.Join(night, nightdir.Report, filepath.FromSlash(nightdir.Stage(s.Benchmark))); night == tonight || isDir(graphs) {
 				target = graphs
 			}
 			if rel, err := filepath.Rel(reportDir, target); err == nil {
@@ -622,35 +621,12 @@ func commitsBetween(checkout, good, bad string) (int, error) {
 	return strconv.Atoi(strings.TrimSpace(string(out)))
 }
 
-// copyFile copies the file at from to to, which appears whole or not at
-// all, a piece at a time: a result's zip (up to result.MaxResultBytes) is
-// never held in memory. It refuses what is not a regular file
-// (result.OpenRegular) and a file over result.MaxResultBytes.
-func copyFile(from, to string) error {
-	in, info, err := result.OpenRegular(from)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	if info.Size() > result.MaxResultBytes {
-		return &result.LimitError{Path: from, Size: info.Size(), Limit: result.MaxResultBytes}
-	}
-	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
-		return err
-	}
-	out, err := atomicfile.Create(to)
-	if err != nil {
-		return err
-	}
-	defer out.Abort()
-	n, err := io.Copy(out, io.LimitReader(in, result.MaxResultBytes+1))
-	if err != nil {
-		return fmt.Errorf("copy %s to %s: %w", from, to, err)
-	}
-	if n > result.MaxResultBytes {
-		return &result.LimitError{Path: from, Size: n, Limit: result.MaxResultBytes}
-	}
-	return out.Commit()
+// copyCapped copies the file at from to to (atomicfile.CopyFile: whole
+// or not at all, a piece at a time), mode 0644, refusing a file over a
+// result's bound, result.MaxResultBytes: a night copies results, their
+// build's event file and the counts of the layout variants, none larger.
+func copyCapped(from, to string) error {
+	return atomicfile.CopyFile(from, to, 0o644, result.MaxResultBytes)
 }
 
 func fileExists(path string) bool {

@@ -206,7 +206,7 @@ func identities(set *model.Set) map[string]*result.Identity {
 }
 
 // copyLayoutVariants copies the layout variants' counts the night in from
-// keeps into the night dir to, each a file appearing whole (copyFile),
+// keeps into the night dir to, each a file appearing whole (copyCapped),
 // for the baseline and the history's archive to keep with the results;
 // it returns the directories it wrote, for a caller that syncs them.
 func copyLayoutVariants(from, to string) (dirs []string, err error) {
@@ -227,7 +227,7 @@ func copyLayoutVariants(from, to string) (dirs []string, err error) {
 			dirs = append(dirs, filepath.Join(to, rel))
 			return nil
 		}
-		return copyFile(path, filepath.Join(to, rel))
+		return copyCapped(path, filepath.Join(to, rel))
 	})
 	return dirs, err
 }
@@ -289,7 +289,7 @@ func CollectLayoutVariants(manifest, events, bazelBin, dest string) ([]string, e
 	for _, b := range m.Benchmarks {
 		own, counted := b.Targets[result.ConfigCounts]
 		test := b.Targets[result.ConfigPerf].Label
-		if !counted || len(b.LayoutVariants) == 0 || test == "" || !isFile(filepath.Join(dest, test[strings.LastIndex(test, ":")+1:], result.ZipName)) {
+		if !counted || len(b.LayoutVariants) == 0 || test == "" || !isFile(result.NightZip(dest, test[strings.LastIndex(test, ":")+1:])) {
 			continue
 		}
 		if err := result.CheckName(b.Name); err != nil {
@@ -300,7 +300,7 @@ func CollectLayoutVariants(manifest, events, bazelBin, dest string) ([]string, e
 				failed = append(failed, t.Label+": not built tonight, as the build event file says")
 				continue
 			}
-			if err := copyFile(filepath.Join(bazelBin, filepath.FromSlash(t.Output)), nightdir.LayoutCount(dest, b.Name, v)); err != nil {
+			if err := copyCapped(filepath.Join(bazelBin, filepath.FromSlash(t.Output)), nightdir.LayoutCount(dest, b.Name, v)); err != nil {
 				failed = append(failed, fmt.Sprintf("%s: %v", t.Label, err))
 			}
 		}

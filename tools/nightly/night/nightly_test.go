@@ -406,7 +406,7 @@ func TestCollect(t *testing.T) {
 	os.Symlink(otherLogs, link)
 	event := func(label, uri string) string {
 		return fmt.Sprintf(`{"id":{"testResult":{"label":%q}},"testResult":{"testActionOutput":[{"name":"test.log","uri":"file:///x"},{"name":%q,"uri":%q}]}}`,
-			label, testOutputsName, uri)
+			label, result.TestOutputsEvent, uri)
 	}
 	events := filepath.Join(dir, "events.json")
 	os.WriteFile(events, []byte(strings.Join([]string{

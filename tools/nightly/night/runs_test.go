@@ -289,7 +289,7 @@ func TestMergeRecordsARefusal(t *testing.T) {
 	}
 	shards, _ := shardNight(t, makeNight(t, nightSpec{allocs: 1}), 3)
 	stray := shard.TestName(m.Shards[0].Benchmarks[0].Test)
-	copyFile(filepath.Join(shards, ShardDir(0), stray, result.ZipName), filepath.Join(shards, ShardDir(1), stray, result.ZipName))
+	copyCapped(filepath.Join(shards, ShardDir(0), stray, result.ZipName), filepath.Join(shards, ShardDir(1), stray, result.ZipName))
 	for _, c := range []struct {
 		name string
 		// dest makes where the merged night goes.

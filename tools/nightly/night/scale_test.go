@@ -291,7 +291,7 @@ func (s *scaled) sweepReads(ctx context.Context) (int, error) {
 	return points, nil
 }
 
-// copyHistory copies an SQLite history (gigabytes: not copyFile, which
+// copyHistory copies an SQLite history (gigabytes: not copyCapped, which
 // bounds a result's zip).
 func copyHistory(from, to string) error {
 	in, err := os.Open(from)

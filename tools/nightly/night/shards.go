@@ -408,7 +408,7 @@ func writeMerged(dest string, zips map[string]string, dirs []string) error {
 		return err
 	}
 	for _, test := range slices.Sorted(maps.Keys(zips)) {
-		if err := copyFile(zips[test], filepath.Join(dest, test, result.ZipName)); err != nil {
+		if err := copyCapped(zips[test], result.NightZip(dest, test)); err != nil {
 			return err
 		}
 	}

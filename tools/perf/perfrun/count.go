@@ -7,13 +7,13 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
 	"strings"
 
+	"havlak-lab/internal/atomicfile"
 	"havlak-lab/tools/result"
 )
 
@@ -52,7 +52,7 @@ func (b *Benchmark) Count(place, out string, declared result.CountWorker) (*resu
 // which points at the runfiles' copy again.
 func (b *bench) countFrom(place string) error {
 	staged := filepath.Join(place, "program")
-	if err := copyFile(b.binary, staged); err != nil {
+	if err := atomicfile.CopyFile(b.binary, staged, 0, 0); err != nil {
 		return fmt.Errorf("the program, into its count place: %w", err)
 	}
 	b.binary = staged
@@ -139,7 +139,7 @@ func StageInputs(inputs, dir string) (string, error) {
 		if err := os.MkdirAll(filepath.Dir(staged), 0o755); err != nil {
 			return "", err
 		}
-		if err := copyFile(target, staged); err != nil {
+		if err := atomicfile.CopyFile(target, staged, 0, 0); err != nil {
 			return "", fmt.Errorf("%s:%d: %w", inputs, line, err)
 		}
 	}
@@ -156,30 +156,4 @@ func stagedPath(p string) bool {
 	rest := strings.TrimPrefix(p, "../")
 	return p != "" && path.Clean(p) == p && !path.IsAbs(p) && rest != "" &&
 		!strings.HasPrefix(rest, "../") && rest != ".." && rest != "."
-}
-
-// copyFile copies the regular file at from (through symbolic links) to a
-// new file to, with its permissions.
-func copyFile(from, to string) error {
-	in, err := os.Open(from)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	info, err := in.Stat()
-	if err != nil {
-		return err
-	}
-	if !info.Mode().IsRegular() {
-		return fmt.Errorf("%s: not a regular file", from)
-	}
-	out, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, info.Mode().Perm())
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return err
-	}
-	return out.Close()
 }

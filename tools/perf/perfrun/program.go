@@ -149,7 +149,7 @@ func (p *program) countMode(out string) (*result.Result, error) {
 // The files of the timed runs: xtime's record and its lines in Go
 // benchmark format.
 const (
-	xtimeFile = "xtime.json"
+	xtimeFile = result.XTimeName
 	benchFile = "bench.txt"
 )
 

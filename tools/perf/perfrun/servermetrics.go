@@ -162,9 +162,9 @@ func mutexWaitMetric(rounds []roundCost) result.Metric {
 		case r.before.noFigures != "" || r.after.noFigures != "":
 			why = r.before.noFigures + r.after.noFigures
 		case b.MutexWaitSeconds == nil || a.MutexWaitSeconds == nil:
-			why = "the server's " + runtimeMetricsPath + " has no mutex_wait_seconds (a server built before it, or a Go that does not report it)"
+			why = "the server's " + runtimeMetricsPath + " has no " + runtimemetrics.FieldMutexWaitSeconds + " (a server built before it, or a Go that does not report it)"
 		case b.CPUSeconds == nil || a.CPUSeconds == nil:
-			why = "the server's " + runtimeMetricsPath + " has no cpu_seconds (a server built before it, or getrusage failed)"
+			why = "the server's " + runtimeMetricsPath + " has no " + runtimemetrics.FieldCPUSeconds + " (a server built before it, or getrusage failed)"
 		case r.requests == 0:
 			why = "no requests"
 		case *a.MutexWaitSeconds < *b.MutexWaitSeconds || *a.CPUSeconds <= *b.CPUSeconds:

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"havlak-lab/internal/atomicfile"
 	"havlak-lab/tools/result"
 )
 
@@ -170,6 +171,6 @@ func moveTree(from, to string) error {
 		if os.Rename(path, target) == nil {
 			return nil
 		}
-		return copyFile(path, target)
+		return atomicfile.CopyFile(path, target, 0, 0)
 	})
 }

@@ -61,7 +61,7 @@ func (t Target) ResultPath(workspace string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return filepath.Join(workspace, "bazel-testlogs", dir, "test.outputs", result.ZipName), nil
+	return result.TestZip(workspace, dir), nil
 }
 
 // FromCache is whether a result was measured before the moment since: a
@@ -279,16 +279,8 @@ func Compare(baseCommit string, base, change map[string]Measured, removed []stri
 	for i := range s.Benchmarks {
 		b := &s.Benchmarks[i]
 		if b.Outcome != verdict.Missing && !slices.ContainsFunc(b.Figures, func(v verdict.Verdict) bool { return v.Rule.Gated }) {
-			b.Note = join(b.Note, "no gated counted figure: its quick test counts none")
+			b.Note = verdict.JoinNotes(b.Note, "no gated counted figure: its quick test counts none")
 		}
 	}
 	return s, nil
-}
-
-// join joins two notes.
-func join(a, b string) string {
-	if a == "" {
-		return b
-	}
-	return a + "; " + b
 }

@@ -14,7 +14,6 @@ import (
 	"havlak-lab/internal/gitwork"
 	"havlak-lab/internal/labcache"
 	"havlak-lab/tools/perfcheck/check"
-	"havlak-lab/tools/result"
 	"havlak-lab/tools/summary"
 )
 
@@ -141,11 +140,7 @@ func (c *checker) ownViewSummary(baseCommit string) (*summary.Summary, error) {
 		}
 		return nil, fmt.Errorf("the change's perf check: %w", err)
 	}
-	data, err := result.ReadFileLimited(filepath.Join(dir, summary.FileName), summary.MaxSize)
-	if err != nil {
-		return nil, fmt.Errorf("the change's perf check's summary: %w", err)
-	}
-	s, err := summary.Parse(data)
+	s, err := summary.Read(filepath.Join(dir, summary.FileName))
 	if err != nil {
 		return nil, fmt.Errorf("the change's perf check's summary: %w", err)
 	}

@@ -251,7 +251,7 @@ func TestAskOwnView(t *testing.T) {
 		"fail":    "the change's perf check: exit status 1",
 		"fifo":    "summary.json: a named pipe: not a regular file",
 		"zero":    "summary.json: a character device: not a regular file",
-		"big":     "summary.json: 17000000 bytes, over the limit of 16777216",
+		"big":     "summary.json: not a summary: more than 16777216 bytes, larger than a summary may be",
 		"garbage": `json: unknown field "verdict"`,
 		"":        "summary.json: no such file or directory",
 	} {

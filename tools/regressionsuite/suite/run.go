@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -253,11 +254,11 @@ func (r *Runner) measure(benchmarks []string, runs int) map[string][]measured {
 	all, zips := map[string][]measured{}, map[string][]string{}
 	for _, b := range benchmarks {
 		for i := 1; i <= runs; i++ {
-			dir := filepath.Join(r.Scratch, "bazel-testlogs", "benchmarks", b+perfspec.QuickSuffix)
+			dir := path.Join("benchmarks", b+perfspec.QuickSuffix)
 			if runs > 1 {
-				dir = filepath.Join(dir, fmt.Sprintf("run_%d_of_%d", i, runs))
+				dir = path.Join(dir, fmt.Sprintf("run_%d_of_%d", i, runs))
 			}
-			zips[b] = append(zips[b], filepath.Join(dir, "test.outputs", result.ZipName))
+			zips[b] = append(zips[b], result.TestZip(r.Scratch, dir))
 		}
 	}
 	// The test logs of an earlier case are still there when this case's

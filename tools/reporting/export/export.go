@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"havlak-lab/tools/nightdir"
 	"havlak-lab/tools/reporting/markdown"
 	"havlak-lab/tools/reporting/model"
 	"havlak-lab/tools/reporting/page"
@@ -73,7 +74,7 @@ func writeStages(r *model.Report, dir string) error {
 
 // writeStage writes a stage's files, the flame graph titled title.
 func writeStage(dir, name string, files *model.Files, title string) error {
-	dir = filepath.Join(dir, "stages", name)
+	dir = filepath.Join(dir, filepath.FromSlash(nightdir.Stage(name)))
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}

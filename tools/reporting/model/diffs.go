@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 
+	"havlak-lab/tools/nightdir"
 	"havlak-lab/tools/profilediff"
 )
 
@@ -52,7 +53,7 @@ func (r *Report) DiffRegressions(rows []*Row) {
 			if rd.SVG, err = profilediff.SVG(kind, before, tonight); err != nil {
 				r.Problems = append(r.Problems, fmt.Sprintf("%s: the %s profile diff's graph: %v", row.Name, kind, err))
 			} else {
-				rd.Graph = path.Join("stages", row.Name, kind+".diff.svg")
+				rd.Graph = path.Join(nightdir.Stage(row.Name), kind+".diff.svg")
 			}
 			r.ProfileDiffs = append(r.ProfileDiffs, rd)
 		}

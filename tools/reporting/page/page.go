@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"havlak-lab/internal/cli"
+	"havlak-lab/tools/nightdir"
 	"havlak-lab/tools/reporting/model"
 )
 
@@ -30,6 +31,7 @@ func asset(name string) string {
 
 var templates = template.Must(template.New("").Funcs(template.FuncMap{
 	"ratio":   model.Ratio,
+	"stage":   nightdir.Stage,
 	"change":  changeText,
 	"studyID": studyID,
 	// Contention's text marks functions as Markdown code; the page shows

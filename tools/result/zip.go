@@ -20,7 +20,7 @@ const (
 	Testlogs = "bazel-testlogs"
 	// TestOutputsEvent is how the build event stream names the zip among
 	// a test's outputs.
-	TestOutputsEvent = "test.outputs__outputs.zip"
+	TestOutputsEvent = "test.outputs__" + ZipName
 	// testOutputs is the zip's directory in the test's directory of the
 	// test logs.
 	testOutputs = "test.outputs"

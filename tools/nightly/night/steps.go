@@ -12,6 +12,7 @@ import (
 	"havlak-lab/internal/cli"
 	"havlak-lab/tools/nightdir"
 	"havlak-lab/tools/nightly/shard"
+	"havlak-lab/tools/result"
 )
 
 // The keys of the nightly job's generated steps.
@@ -85,7 +86,7 @@ func Steps(mapFile, manifest string, upload bool, stdout, stderr io.Writer) erro
 			// Its benchmarks, 5 timed runs plus profiled runs each, on a
 			// cold agent: as the whole suite's step had.
 			TimeoutInMinutes: 240,
-			ArtifactPaths: []string{dir + "/*/outputs.zip", dir + "/" + nightdir.Events,
+			ArtifactPaths: []string{dir + "/*/" + result.ZipName, dir + "/" + nightdir.Events,
 				dir + "/" + nightdir.LayoutVariants + "/*/*.zip"},
 			Retry: agentGone,
 		})
@@ -101,7 +102,7 @@ func Steps(mapFile, manifest string, upload bool, stdout, stderr io.Writer) erro
 		Concurrency:            1,
 		ConcurrencyGroup:       "havlak-lab/nightly-perf-shard-0",
 		TimeoutInMinutes:       60,
-		ArtifactPaths:          []string{"artifacts/*/outputs.zip", "artifacts/report/**/*", "artifacts/exports/**/*"},
+		ArtifactPaths:          []string{"artifacts/*/" + result.ZipName, "artifacts/report/**/*", "artifacts/exports/**/*"},
 		Retry:                  agentGone,
 	})
 	data, err := json.MarshalIndent(map[string][]step{"steps": steps}, "", "  ")

@@ -66,16 +66,7 @@ func TestLayers(t *testing.T) {
 // imports (go/placed/lib here).
 func TestLayersCatch(t *testing.T) {
 	root := t.TempDir()
-	write := func(name, text string) {
-		t.Helper()
-		path := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(name, text string) { writeFile(t, root, name, text) }
 	write("go.mod", "module example.com/lab\n\ngo 1.21\n")
 	write("internal/files/files.go", "package files\n\nimport \"example.com/lab/tools/model\"\n")
 	write("tools/model/model.go", "package model\n\nimport (\n\t_ \"example.com/lab/go/bench\"\n\t_ \"example.com/lab/go/placed/lib\"\n\t_ \"example.com/lab/internal/files\"\n)\n")
@@ -132,6 +123,19 @@ func TestReadTableRefuses(t *testing.T) {
 		if _, err := readTable(path); err == nil {
 			t.Errorf("%s: read without an error", name)
 		}
+	}
+}
+
+// writeFile writes text to the file name (slash-separated) under root,
+// making its folders.
+func writeFile(t *testing.T, root, name, text string) {
+	t.Helper()
+	path := filepath.Join(root, filepath.FromSlash(name))
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
 

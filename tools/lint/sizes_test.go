@@ -6,7 +6,6 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -41,16 +40,7 @@ func TestSizes(t *testing.T) {
 // passing what is at the limit or is a test.
 func TestSizesCatch(t *testing.T) {
 	root := t.TempDir()
-	write := func(name, text string) {
-		t.Helper()
-		path := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(name, text string) { writeFile(t, root, name, text) }
 	// function returns a function of n lines, its braces included.
 	function := func(name string, n int) string {
 		return "func " + name + "() {\n" + strings.Repeat("\t_ = 0\n", n-2) + "}\n"

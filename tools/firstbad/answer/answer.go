@@ -4,11 +4,9 @@
 package answer
 
 import (
-	"encoding/json"
-	"fmt"
-	"os"
+	"errors"
 
-	"havlak-lab/internal/atomicfile"
+	"havlak-lab/internal/versionedjson"
 	"havlak-lab/tools/perf/cachegrind/linecounts"
 )
 
@@ -58,28 +56,25 @@ type Answer struct {
 	GoProgram                  bool             `json:"-"`
 }
 
-// Write writes a at path, whole or not at all.
-func Write(path string, a *Answer) error {
-	data, err := json.MarshalIndent(a, "", "  ")
-	if err != nil {
-		return err
+// MaxBytes bounds an answer: a bisection of a few dozen steps is a few
+// KiB.
+const MaxBytes = 1 << 20
+
+// format is an answer's, through the lab's one codec: it has no version
+// field.
+var format = versionedjson.Format[Answer]{Name: "a bisection's answer", MaxBytes: MaxBytes, Check: (*Answer).check}
+
+// check refuses an answer without its first bad commit.
+func (a *Answer) check() error {
+	if a.FirstBad.Commit == "" {
+		return errors.New("no first_bad commit")
 	}
-	return atomicfile.WriteFile(path, append(data, '\n'), 0o644)
+	return nil
 }
+
+// Write writes a at path, whole or not at all.
+func Write(path string, a *Answer) error { return format.Write(path, a) }
 
 // Read reads an answer that Write wrote (tools/bisect --json, the
 // nightly's bisect-NAME.json).
-func Read(path string) (*Answer, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	var a Answer
-	if err := json.Unmarshal(data, &a); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if a.FirstBad.Commit == "" {
-		return nil, fmt.Errorf("%s: no first_bad commit", path)
-	}
-	return &a, nil
-}
+func Read(path string) (*Answer, error) { return format.Read(path) }

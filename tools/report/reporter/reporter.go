@@ -112,7 +112,7 @@ func (f Options) sourcesApartFrom(outDir string) ([]string, *result.Night, error
 	// moves it away from the -c opt results of --config=perf.
 	sources, _ := filepath.Glob(filepath.Join(cli.WorkspaceRoot(), "bazel-out", "*", "testlogs", "benchmarks"))
 	if len(sources) == 0 {
-		sources = []string{filepath.Join(cli.WorkspaceRoot(), "bazel-testlogs", "benchmarks")}
+		sources = []string{filepath.Join(cli.WorkspaceRoot(), result.Testlogs, "benchmarks")}
 	}
 	if f.From != "" {
 		sources = []string{cli.UserPath(f.From)}
@@ -171,7 +171,7 @@ func adoptReport(dir string) error {
 	for _, e := range entries {
 		name := e.Name()
 		switch ext := filepath.Ext(name); {
-		case e.IsDir() && name == "stages":
+		case e.IsDir() && name == nightdir.Stages:
 		case e.Type().IsRegular() && (ext == ".md" || ext == ".html" || ext == ".json"):
 		default:
 			return fmt.Errorf("%s is not among a report's files", filepath.Join(dir, name))
@@ -211,6 +211,6 @@ func Load(workload string, dirs []string, isNight bool) (*model.Set, error) {
 	case len(set.Problems) > 0:
 		return nil, cli.Usagef("no readable benchmark results in %s: %s", strings.Join(dirs, ", "), strings.Join(set.Problems, "; "))
 	}
-	return nil, cli.UsageError{Err: fmt.Errorf("no benchmark results in %s (no outputs.zip, no xtime.json): "+
-		"run tools/bazel test //benchmarks:all --config=perf first", strings.Join(dirs, ", "))}
+	return nil, cli.UsageError{Err: fmt.Errorf("no benchmark results in %s (no %s, no %s): "+
+		"run tools/bazel test //benchmarks:all --config=perf first", strings.Join(dirs, ", "), result.ZipName, result.XTimeName)}
 }

@@ -86,3 +86,22 @@ func openRegular(path string) (*os.File, fs.FileInfo, error) {
 	}
 	return f, info, nil
 }
+
+// Kind names, for people, what a file of mode is when it is not a
+// regular file: "a named pipe", "a directory", ... Every refusal of a
+// file that is not regular says it in these words.
+func Kind(mode fs.FileMode) string {
+	switch {
+	case mode&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case mode&fs.ModeSocket != 0:
+		return "a socket"
+	case mode&fs.ModeCharDevice != 0:
+		return "a character device"
+	case mode&fs.ModeDevice != 0:
+		return "a block device"
+	case mode.IsDir():
+		return "a directory"
+	}
+	return "a " + mode.Type().String()
+}

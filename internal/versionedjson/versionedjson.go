@@ -100,7 +100,7 @@ func (f *Format[T]) ReadFS(fsys fs.FS, name string) (*T, error) {
 	if info, err := fs.Stat(fsys, name); err != nil {
 		return nil, err
 	} else if !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: %s: not a regular file", name, kind(info.Mode()))
+		return nil, fmt.Errorf("%s: %s: not a regular file", name, atomicfile.Kind(info.Mode()))
 	}
 	file, err := fsys.Open(name)
 	if err != nil {
@@ -116,23 +116,6 @@ func (f *Format[T]) ReadFS(fsys fs.FS, name string) (*T, error) {
 		return nil, fmt.Errorf("%s: not %s: %w", name, f.Name, err)
 	}
 	return v, nil
-}
-
-// kind names what a mode that is not a regular file's is.
-func kind(mode fs.FileMode) string {
-	switch {
-	case mode&fs.ModeNamedPipe != 0:
-		return "a named pipe"
-	case mode&fs.ModeSocket != 0:
-		return "a socket"
-	case mode&fs.ModeCharDevice != 0:
-		return "a character device"
-	case mode&fs.ModeDevice != 0:
-		return "a block device"
-	case mode.IsDir():
-		return "a directory"
-	}
-	return "a " + mode.Type().String()
 }
 
 // check checks v's version, then v.

@@ -145,20 +145,7 @@ func checkRegular(path string, info fs.FileInfo) error {
 	if mode.IsRegular() {
 		return nil
 	}
-	what := "a " + mode.Type().String()
-	switch {
-	case mode&fs.ModeNamedPipe != 0:
-		what = "a named pipe"
-	case mode&fs.ModeSocket != 0:
-		what = "a socket"
-	case mode&fs.ModeCharDevice != 0:
-		what = "a character device"
-	case mode&fs.ModeDevice != 0:
-		what = "a block device"
-	case mode.IsDir():
-		what = "a directory"
-	}
-	return fmt.Errorf("%s: %s: %w", path, what, ErrNotRegular)
+	return fmt.Errorf("%s: %s: %w", path, atomicfile.Kind(mode), ErrNotRegular)
 }
 
 // OpenRegular opens the file at path for reading, refusing anything but a

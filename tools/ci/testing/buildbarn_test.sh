@@ -43,7 +43,9 @@ source "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/lib.sh"
 copy="$tmp/checkout"
 copy_checkout "$copy"
 start_buildbarn "$tmp/bb"
-endpoint=("--remote_cache=$bb_endpoint")
+# The cluster alone answers: a disk cache in the user's home .bazelrc (CI's
+# has one) would answer the first build and hide whether the cluster serves.
+endpoint=("--remote_cache=$bb_endpoint" --disk_cache=)
 programs=("${@:4}")
 ((${#programs[@]} > 0)) || die "no programs: give their target patterns after the three runfiles"
 # A program's count action (perf_counts): its exact counts are a pure

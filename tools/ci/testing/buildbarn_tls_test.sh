@@ -119,7 +119,7 @@ line="$(head -n 1 <<<"$untrusted_build")"
 [[ "$line" =~ [0-9]+\ remote\ cache\ hit && "$line" =~ [0-9]+\ remote[,.] ]] ||
   die "the untrusted client did not both read the cache and execute remotely: $line"
 status=0
-nested_bazel "$copy" build --config=buildbarn-cache "--remote_cache=$bb_endpoint" "${tls[@]}" \
+nested_bazel "$copy" build --config=buildbarn-cache "--remote_cache=$bb_endpoint" --disk_cache= "${tls[@]}" \
   "${untrusted[@]}" --remote_upload_local_results "${probe[@]}" >"$tmp/untrusted-upload.log" 2>&1 || status=$?
 ((status != 0)) || die "the untrusted client was let upload local results"
 grep -m 1 'not authorized to write local results' "$tmp/untrusted-upload.log" ||

@@ -102,6 +102,22 @@ func (t Table) Section(o verdict.Outcome) []Row {
 	return nil
 }
 
+// Notable are t's benchmarks a reader must see, worst first: each that
+// fails, is inconsistent, gone, regressed or improved. Quiet are the
+// others (unchanged, or not compared and failing nothing), worst first:
+// a comment or a page may fold them away.
+func (t Table) Notable() (notable, quiet []Benchmark) {
+	for _, b := range t.Benchmarks {
+		switch {
+		case b.Fails(), b.Outcome != verdict.Unchanged && b.Outcome != verdict.NotComparable:
+			notable = append(notable, b)
+		default:
+			quiet = append(quiet, b)
+		}
+	}
+	return notable, quiet
+}
+
 // Join is comparisons made apart of one night or change (the nightly
 // gate's report of its programs and servers, and its Go benchmarks') as
 // one summary: their benchmarks, profile diffs, unreadable results and

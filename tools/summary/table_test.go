@@ -65,6 +65,31 @@ func TestTable(t *testing.T) {
 
 // EveryFigure pairs the figures only the change has values of too: not
 // comparable verdicts, which leave the benchmark's outcome as it was.
+// What a reader must see of a table, and what may be folded: the failing,
+// gone, regressed and improved before the rest, each part worst first.
+func TestTableNotable(t *testing.T) {
+	base := []Side{program("havlak6", 1e9, 2), program("havlak7", 3e8, 1), program("faster", 2e8, 1), program("gone", 1e6, 1)}
+	change := []Side{program("havlak6", 1.05e9, 2), program("havlak7", 3e8, 1), program("faster", 1e8, 1), program("new", 1, 1)}
+	s, err := Compare("report", "base/", base, change, Options{Policy: verdict.Lab})
+	if err != nil {
+		t.Fatal(err)
+	}
+	notable, quiet := s.Table().Notable()
+	names := func(bs []Benchmark) []string {
+		var out []string
+		for _, b := range bs {
+			out = append(out, b.Name)
+		}
+		return out
+	}
+	if got, want := names(notable), []string{"gone", "havlak6", "faster"}; !slices.Equal(got, want) {
+		t.Errorf("notable: %v, want %v", got, want)
+	}
+	if got, want := names(quiet), []string{"new", "havlak7"}; !slices.Equal(got, want) {
+		t.Errorf("quiet: %v, want %v", got, want)
+	}
+}
+
 func TestCompareEveryFigure(t *testing.T) {
 	base, change := program("havlak6", 1e9, 2), program("havlak6", 1e9, 2)
 	change.Figures = append(change.Figures, result.Figure{Name: "fresh", Unit: "instructions", Gated: true, Class: result.ClassCount,

@@ -16,7 +16,6 @@ import (
 	"havlak-lab/tools/profilediff"
 	"havlak-lab/tools/result"
 	"havlak-lab/tools/summary"
-	"havlak-lab/tools/verdict"
 )
 
 // CommentFile is the pull request's comment, in Markdown.
@@ -29,7 +28,7 @@ const CommentLimit = 65536 - 512
 // WriteComment writes the comment of a check: its verdict; the gate edits,
 // and what the change's own tools would say (Plan.OwnView); a table of
 // the measured benchmarks, regressions, missing ones and improvements
-// first, those unchanged within noise collapsed, each row saying what
+// first (summary.Table.Notable), the quiet ones collapsed, each row saying what
 // happened to each of its gated figures
 // (summary.Benchmark.FiguresMarkdown, with the evidence) and its name
 // linking to the dashboard's compare page of pair when it has one; the
@@ -70,16 +69,9 @@ func WriteComment(w io.Writer, s *summary.Summary, plan Plan, pair summary.Pair,
 	}
 	head.WriteString("\n")
 
-	var first, quiet []string // table rows, worst first
-	benchmarks := s.Table().Benchmarks
-	for _, b := range benchmarks {
-		row := fmt.Sprintf("| %s | %s | %s |", pair.Link(b.Name), b.Label(), b.FiguresMarkdown(true))
-		if b.Fails() || b.Outcome == verdict.Missing || b.Outcome == verdict.Improved || b.Outcome == verdict.Regressed {
-			first = append(first, row)
-		} else {
-			quiet = append(quiet, row)
-		}
-	}
+	table := s.Table()
+	notable, quietOnes := table.Notable()
+	first, quiet := commentRows(notable, pair), commentRows(quietOnes, pair)
 	var tail strings.Builder
 	for _, d := range s.ProfileDiffs {
 		fmt.Fprintf(&tail, "- %s: %s\n", markdown.Escape(d.Benchmark), d.Summary(3))
@@ -91,11 +83,11 @@ func WriteComment(w io.Writer, s *summary.Summary, plan Plan, pair summary.Pair,
 	where := attributionsBlock(plan.Attributions, limit/4)
 	budget := limit - head.Len() - tail.Len() - len(where) - 600
 	const header = "\n| benchmark | verdict | counted figures, each with its verdict |\n|---|---|---|\n"
-	table := cut(first, budget-len(header))
-	budget -= len(header) + len(table)
+	firstTable := cut(first, budget-len(header))
+	budget -= len(header) + len(firstTable)
 	quietTable := cut(quiet, budget-len(header)-100)
 	budget -= len(header) + len(quietTable) + 100
-	sees := seesBlock(benchmarks, budget-100)
+	sees := seesBlock(table.Benchmarks, budget-100)
 	budget -= len(sees)
 	var notMeasured []string
 	for _, name := range plan.Unchanged {
@@ -107,8 +99,8 @@ func WriteComment(w io.Writer, s *summary.Summary, plan Plan, pair summary.Pair,
 	unchangedList := cut(notMeasured, budget-100)
 
 	io.WriteString(w, head.String())
-	if table != "" {
-		io.WriteString(w, header+table)
+	if firstTable != "" {
+		io.WriteString(w, header+firstTable)
 	}
 	io.WriteString(w, where)
 	if quietTable != "" {
@@ -121,6 +113,16 @@ func WriteComment(w io.Writer, s *summary.Summary, plan Plan, pair summary.Pair,
 	if tail.Len() > 0 {
 		fmt.Fprintf(w, "\n**What changed in the profiles** (pprof -diff_base):\n\n%s", tail.String())
 	}
+}
+
+// commentRows are the comment's table rows of benchmarks, one each, in
+// their order.
+func commentRows(benchmarks []summary.Benchmark, pair summary.Pair) []string {
+	rows := make([]string, 0, len(benchmarks))
+	for _, b := range benchmarks {
+		rows = append(rows, fmt.Sprintf("| %s | %s | %s |", pair.Link(b.Name), b.Label(), b.FiguresMarkdown(true)))
+	}
+	return rows
 }
 
 // attributionsBlock says where the figures' changes went (Attributed), in

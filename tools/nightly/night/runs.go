@@ -31,6 +31,7 @@ import (
 	"havlak-lab/tools/nightdir"
 	"havlak-lab/tools/result"
 	"havlak-lab/tools/runrecord"
+	"havlak-lab/tools/summary"
 	verdictlib "havlak-lab/tools/verdict"
 )
 
@@ -219,14 +220,15 @@ func (n *night) runRecord(err error) *runrecord.Record {
 // found of each benchmark that fails them, a figure each, or the whole
 // benchmark when it is gone, by verdict's outcomes (missing, regressed,
 // inconsistent); and of each not compared for another environment than
-// the baseline's (not comparable, failing nothing). A failing one fails
+// the baseline's (not comparable, failing nothing); worst first, as the
+// comparison's table orders them (summary.Table, summary.Worse). A failing one fails
 // the night unless the night's alerts decided it (alertsDecide), and
 // none of tonight's that fails is of it: its alert is known
 // (acknowledged, say).
 func judgedBenchmarks(j judged, alertsDecide bool, tonight []alert.Alert) []runrecord.Benchmark {
 	var all []runrecord.Benchmark
 	if j.all != nil {
-		for _, b := range j.all.Benchmarks {
+		for _, b := range j.all.Table().Benchmarks {
 			whole := runrecord.Benchmark{Name: b.Name, Workload: b.Workload}
 			switch {
 			case b.Retired:
@@ -238,7 +240,11 @@ func judgedBenchmarks(j judged, alertsDecide bool, tonight []alert.Alert) []runr
 				whole.Outcome = verdictlib.NotComparable
 				all = append(all, whole)
 			}
-			for _, f := range b.Failing() {
+			failing := b.Failing()
+			slices.SortStableFunc(failing, func(x, y verdictlib.Verdict) int {
+				return summary.Worse(b.FigureSeverity(x), b.FigureSeverity(y))
+			})
+			for _, f := range failing {
 				all = append(all, runrecord.Benchmark{Name: b.Name, Workload: b.Workload, Figure: f.Figure, Unit: f.Unit, Outcome: f.Outcome})
 			}
 		}

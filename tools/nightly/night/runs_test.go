@@ -557,11 +557,13 @@ func TestRecordNamesWhatFailed(t *testing.T) {
 			{Figure: "real_seconds", Unit: "s", Outcome: verdictlib.Regressed, Rule: gated}},
 			Accepted: []verdictlib.Acceptance{{Benchmark: "intended", Figure: "real_seconds", Reason: "a pass more"}}},
 	}}}
+	// Worst first, as the comparison's table orders them: the
+	// inconsistent, then the gone, then the regressed.
 	want := []runrecord.Benchmark{
+		{Name: "broken", Workload: "quick", Figure: "own_instructions", Unit: "instructions", Outcome: verdictlib.Inconsistent, Fails: true},
 		{Name: "gone", Outcome: verdictlib.Missing, Fails: true},
 		{Name: "lost", Workload: "quick", Figure: "instructions", Unit: "instructions", Outcome: verdictlib.Missing, Fails: true},
 		{Name: "lost", Workload: "quick", Figure: "real_seconds", Unit: "s", Outcome: verdictlib.Regressed, Fails: true},
-		{Name: "broken", Workload: "quick", Figure: "own_instructions", Unit: "instructions", Outcome: verdictlib.Inconsistent, Fails: true},
 		{Name: "moved", Workload: "quick", Outcome: verdictlib.NotComparable},
 	}
 	got := judgedBenchmarks(j, false, nil)

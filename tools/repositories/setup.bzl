@@ -13,11 +13,20 @@ load("@bazel_tools//tools/build_defs/repo:utils.bzl", "maybe")
 load("@io_bazel_rules_go//go:deps.bzl", "go_register_toolchains", "go_rules_dependencies", "go_wrap_sdk")
 load("//:deps.bzl", "go_dependencies")
 
-def havlak_lab_setup():
+def havlak_lab_setup(go_repository_config = Label("//:WORKSPACE")):
     """Declares the lab's Go modules and registers its toolchains.
 
     Call it in a WORKSPACE after havlak_lab_dependencies(). A go_repository
     declared before it, of a name the lab also uses, is kept (maybe()).
+
+    Args:
+      go_repository_config: the WORKSPACE whose `# gazelle:repository_macro`
+        directives tell every go_repository the names and naming conventions
+        of the others (gazelle's go_repository_default_config). By default
+        the lab's, which lists the lab's modules (the Go modules a consumer
+        declares itself are then known by gazelle's default names only); a
+        workspace that needs its own known passes its own ("@//:WORKSPACE",
+        which takes a BUILD file beside it).
     """
 
     # skylib's unittest toolchains, which its analysistest runs on
@@ -38,4 +47,7 @@ def havlak_lab_setup():
 
     go_register_toolchains()
 
-    gazelle_dependencies(go_sdk = "go_sdk")
+    gazelle_dependencies(
+        go_repository_default_config = go_repository_config,
+        go_sdk = "go_sdk",
+    )

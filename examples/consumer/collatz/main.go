@@ -44,10 +44,11 @@ func run(args []string) error {
 	return nil
 }
 
-// longest returns the start in 1..n with the most steps to 1, the first
-// of them on a tie, and its steps.
+// longest returns the start in 1..n (n ≥ 1) with the most steps to 1,
+// the first of them on a tie, and its steps.
 func longest(n int) (start, steps int) {
-	for s := 1; s <= n; s++ {
+	start = 1
+	for s := 2; s <= n; s++ {
 		if k := chain(s); k > steps {
 			start, steps = s, k
 		}

@@ -1,4 +1,4 @@
-load("@bazel_gazelle//:deps.bzl", "go_repository")
+load("//tools/repositories:go_repository.bzl", "go_repository")
 
 def go_dependencies():
     go_repository(
@@ -25,6 +25,20 @@ def go_dependencies():
         sum = "h1:doCpXjVwui6HUN+xgNsNS3SZ0/jUZ68Eb+mJRNOZfog=",
         version = "v0.0.0-20220216202328-9eeeec9d044b",
     )
+
+    # gazelle_dependencies() would declare buildtools at this version too;
+    # here its checked-in generated protobuf code is built as plain Go
+    # (rules_proto is on GitHub), so that //tools/lint can run buildifier.
+    # Not in go.mod, so "keep" it from update-repos -prune.
+    go_repository(
+        name = "com_github_bazelbuild_buildtools",
+        build_naming_convention = "go_default_library",
+        importpath = "github.com/bazelbuild/buildtools",
+        patch_args = ["-p1"],
+        patches = [Label("//tools/repositories/patches:buildtools-plain-go-protos.patch")],
+        sum = "h1:fmdo+fvvWlhldUcqkhAMpKndSxMN3vH5l7yow5cEaiQ=",
+        version = "v0.0.0-20220531122519-a43aed7014c8",
+    )  # keep
     go_repository(
         name = "com_github_beorn7_perks",
         importpath = "github.com/beorn7/perks",
@@ -592,6 +606,16 @@ def go_dependencies():
         sum = "h1:JbOZXgfeCPU9gacVtYliJqOhD+zhrEqK4LfdpmlUZqI=",
         version = "v0.42.0",
     )
+
+    # go_rules_dependencies() would fetch x/tools from GitHub; gazelle needs
+    # it. Not in go.mod, so "keep" it from update-repos -prune.
+    go_repository(
+        name = "org_golang_x_tools",
+        build_naming_convention = "import_alias",
+        importpath = "golang.org/x/tools",
+        sum = "h1:loJ25fNOEhSXfHrpoGj91eCUThwdNX6u24rO1xnNteY=",
+        version = "v0.1.11",
+    )  # keep
     go_repository(
         name = "org_golang_x_xerrors",
         importpath = "golang.org/x/xerrors",

@@ -147,7 +147,7 @@ run, which is a build action: see the module's docstring. Its output group
             default = "@bazel_tools//tools/cpp:current_cc_toolchain",
         ),
         "_train": attr.label(
-            default = "//cc:pgo_train",
+            default = Label("//cc:pgo_train"),
             executable = True,
             cfg = "host",
         ),

@@ -52,6 +52,9 @@ def havlak_benchmark(stage, **kwargs):
         expect = _loop_count(76000),
         quick_args = HAVLAK_QUICK_ARGS + stage.args,
         quick_expect = _loop_count(11400),
+        # Every stage is counted and gated: without quick_args its analysis
+        # would fail.
+        gated = True,
         exact_allocations = stage.exact_allocations,
         # Every Go stage's own D1 misses move by 0.2% at most
         # (docs/noise.md).

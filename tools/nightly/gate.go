@@ -31,6 +31,7 @@ func runGate(sub string, args []string, manifest string, o night.GateOptions) er
 		return err
 	}
 	o.Retire = retire
+	o.Manifest = manifest
 	if sub == "merge" {
 		if fs.NArg() != 3 {
 			return cli.Usagef("merge wants MAP, SHARDS and ARTIFACTS\n%s", usage)

@@ -5,7 +5,8 @@
 // many results it collected, the gate's verdict and exit status, and
 // whether the night became the baseline; since version 2, whether change
 // points were searched and what each benchmark that failed the night, or
-// was not compared, failed on. The gate writes it
+// was not compared, failed on; since version 4, which benchmarks no gate
+// counted or judged, and why their declarations say. The gate writes it
 // (tools/nightly/night) into the night's artifacts and into the history's
 // archive of nights, a night that archived nothing included; the
 // dashboard's landing and alerts pages read it. Every reader and writer
@@ -32,9 +33,10 @@ const FileName = "run.json"
 // OldestVersion and the versions between. Version 2 added ChangePoints
 // and Benchmarks, which a record of version 1 lacks: its ChangePoints is
 // "" (unknown), and its reasons are in words alone. Version 3 added
-// LayoutUnknown, which an older record never names.
+// LayoutUnknown, which an older record never names; version 4, NotMeasured,
+// which an older record never names either.
 const (
-	Version       = 3
+	Version       = 4
 	OldestVersion = 1
 )
 
@@ -125,10 +127,23 @@ type Record struct {
 	// the nightly counted them). They were judged by their thresholds
 	// alone, which fails nothing by itself (version 3).
 	LayoutUnknown []string `json:"layout_unknown,omitempty"`
+	// NotMeasured are the suite's benchmarks that nothing counts, so that
+	// no gate judges their counts (they have no quick workload), each with
+	// why, as their declarations say (the benchmarks' manifest,
+	// perfspec.ManifestBenchmark.NotMeasured): the night times them at full
+	// size, if anything. They fail nothing (version 4).
+	NotMeasured []NotMeasured `json:"not_measured,omitempty"`
 	// Promoted: the night became the baseline; Baseline says what became
 	// of the baseline, in words.
 	Promoted bool   `json:"promoted"`
 	Baseline string `json:"baseline,omitempty"`
+}
+
+// A NotMeasured is a benchmark nothing counts, and why.
+type NotMeasured struct {
+	Name string `json:"name"`
+	// Why is its declaration's reason, in words ("no quick workload: ...").
+	Why string `json:"why"`
 }
 
 // A Shard is one shard of the map, as the merge found it.
@@ -198,6 +213,8 @@ func (r *Record) Check() error {
 		return fmt.Errorf("schema_version %d: change_points and benchmarks came in version 2", r.SchemaVersion)
 	case r.SchemaVersion < 3 && len(r.LayoutUnknown) > 0:
 		return fmt.Errorf("schema_version %d: layout_unknown came in version 3", r.SchemaVersion)
+	case r.SchemaVersion < 4 && len(r.NotMeasured) > 0:
+		return fmt.Errorf("schema_version %d: not_measured came in version 4", r.SchemaVersion)
 	case r.SchemaVersion >= 2 && r.ChangePoints != ChangePointsOn && r.ChangePoints != ChangePointsOff:
 		return fmt.Errorf("change_points %q: want on or off", r.ChangePoints)
 	case r.Started.IsZero() || r.Finished.IsZero():
@@ -228,6 +245,11 @@ func (r *Record) Check() error {
 	}
 	if err := r.checkBenchmarks(); err != nil {
 		return err
+	}
+	for i, n := range r.NotMeasured {
+		if n.Name == "" || n.Why == "" {
+			return fmt.Errorf("not_measured[%d] (%s): no name or no why", i, n.Name)
+		}
 	}
 	seen := map[int]bool{}
 	for i, s := range r.Shards {

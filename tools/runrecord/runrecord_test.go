@@ -31,7 +31,8 @@ func failedRun() *Record {
 			{Name: "havlak1", Outcome: verdict.NotComparable},
 		},
 		ChangePoints: ChangePointsOff, LayoutUnknown: []string{"havlak6cc: the baseline keeps no layout variants of it"},
-		Baseline: "the night failed: the baseline stays"}
+		NotMeasured: []NotMeasured{{Name: "bigsim", Why: "no quick workload: its perf_benchmark gives no quick_args"}},
+		Baseline:    "the night failed: the baseline stays"}
 }
 
 // A record written is the record read back, whole, with its duration and
@@ -112,14 +113,18 @@ func TestRefuses(t *testing.T) {
 	for name, c := range map[string]struct {
 		data, says string
 	}{
-		"version":   {strings.Replace(text, `"schema_version": 3`, `"schema_version": 4`, 1), "schema_version 4: this reader knows versions 1 to 3"},
-		"version 0": {strings.Replace(text, `"schema_version": 3`, `"schema_version": 0`, 1), "schema_version 0: this reader knows versions 1 to 3"},
+		"version":   {strings.Replace(text, `"schema_version": 4`, `"schema_version": 5`, 1), "schema_version 5: this reader knows versions 1 to 4"},
+		"version 0": {strings.Replace(text, `"schema_version": 4`, `"schema_version": 0`, 1), "schema_version 0: this reader knows versions 1 to 4"},
 		// What came in version 2 is not in a record of version 1, nor
-		// version 3's in one of version 2.
-		"version 1 with version 2's fields": {strings.Replace(text, `"schema_version": 3`, `"schema_version": 1`, 1),
+		// version 3's in one of version 2, nor version 4's in one of 3.
+		"version 1 with version 2's fields": {strings.Replace(text, `"schema_version": 4`, `"schema_version": 1`, 1),
 			"schema_version 1: change_points and benchmarks came in version 2"},
-		"version 2 with version 3's fields": {strings.Replace(text, `"schema_version": 3`, `"schema_version": 2`, 1),
+		"version 2 with version 3's fields": {strings.Replace(text, `"schema_version": 4`, `"schema_version": 2`, 1),
 			"schema_version 2: layout_unknown came in version 3"},
+		"version 3 with version 4's fields": {strings.Replace(text, `"schema_version": 4`, `"schema_version": 3`, 1),
+			"schema_version 3: not_measured came in version 4"},
+		"not measured, no why": {strings.Replace(text, `"why": "no quick workload: its perf_benchmark gives no quick_args"`, `"why": ""`, 1),
+			"not_measured[0] (bigsim): no name or no why"},
 		"no change points": {strings.Replace(text, `"change_points": "off"`, `"change_points": ""`, 1), `change_points "": want on or off`},
 		"outcome":          {strings.Replace(text, `"outcome": "regressed"`, `"outcome": "improved"`, 1), `benchmarks[2] (havlak6): outcome "improved"`},
 		"unnamed":          {strings.Replace(text, `"name": "havlak7"`, `"name": ""`, 1), "benchmarks[0]: no name"},

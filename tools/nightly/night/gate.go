@@ -18,6 +18,7 @@ import (
 	"havlak-lab/tools/alert"
 	"havlak-lab/tools/history"
 	"havlak-lab/tools/nightdir"
+	"havlak-lab/tools/perf/perfspec"
 	"havlak-lab/tools/reporting"
 	"havlak-lab/tools/reporting/model"
 	"havlak-lab/tools/result"
@@ -40,6 +41,9 @@ type night struct {
 	// checkout is the git checkout of tonight's commit, whose history
 	// says which regressions were accepted (Perf-Accepted: trailers).
 	checkout string
+	// manifest is the suite's benchmarks' manifest, or "" (GateOptions'
+	// Manifest).
+	manifest string
 	stdout   io.Writer
 	stderr   io.Writer
 	// annotate posts the summary (Buildkite's annotation), or is nil.
@@ -113,6 +117,7 @@ func (n *night) gate() error {
 	if err != nil {
 		return err
 	}
+	n.readNotMeasured(v)
 	if err := n.writeExports(found); err != nil {
 		fmt.Fprintf(n.stderr, "nightly: the exports: %v\n", err)
 		v.failed = true
@@ -562,8 +567,39 @@ func (n *night) summary(found []result.Found, v verdict, j judged, tonight []ale
 		s.WriteString("\n\n**Layout variants could not be read**: " + markdown.Escape(strings.Join(n.run.layoutRefused, ", ")) +
 			" (see the log).")
 	}
+	writeNotMeasured(&s, n.run.notMeasured)
 	if v.failed {
 		s.WriteString("\n\n**A gate could not run**: see the log.")
 	}
 	return s.String()
+}
+
+// readNotMeasured reads which of the suite's benchmarks nothing counts,
+// and why, from its manifest (perfspec.Manifest.NotMeasured), when the
+// gate has one: what no gate judges is named, never left out. A manifest
+// it cannot read fails the night (v.failed).
+func (n *night) readNotMeasured(v *verdict) {
+	if n.manifest == "" {
+		return
+	}
+	m, err := perfspec.ReadManifest(n.manifest)
+	if err != nil {
+		fmt.Fprintf(n.stderr, "nightly: the benchmarks' manifest, which names those not measured: %s\n", cli.Field(err.Error()))
+		v.failed = true
+		return
+	}
+	n.run.notMeasured = m.NotMeasured()
+}
+
+// writeNotMeasured writes the summary's part on the benchmarks nothing
+// counts: "NAME: not measured: WHY" a line.
+func writeNotMeasured(s *strings.Builder, not []perfspec.NotMeasured) {
+	if len(not) == 0 {
+		return
+	}
+	s.WriteString("\n\n**Not counted**: no gate judges these benchmarks' counts (the night times them " +
+		"at full size, no more); their declarations say why:\n")
+	for _, b := range not {
+		fmt.Fprintf(s, "\n- %s", markdown.Escape(b.String()))
+	}
 }

@@ -84,6 +84,12 @@ type GateOptions struct {
 	// another gate holds it (labdir.TakeLock, docs/nightly.md#the-baseline):
 	// 0 refuses at once; DefaultLockWait is the command's default.
 	LockWait time.Duration
+	// Manifest is the suite's benchmarks' manifest (perfspec.Manifest,
+	// //benchmarks:manifest's file), "" for none: the night names the
+	// benchmarks it lists that nothing counts (Manifest.NotMeasured), in
+	// its summary and its run's record. One it cannot read fails the
+	// night: which benchmarks no gate judged would go unsaid.
+	Manifest string
 	// Dashboard is the dashboard's address (tools/dashboard,
 	// summary.ParseDashboard), "" for none: the summary's rows then link to
 	// its compare page of the baseline's commit and tonight's.
@@ -174,6 +180,9 @@ func (o GateOptions) newNight(started time.Time) (*night, error) {
 		annotate:    o.Annotate,
 		dashboard:   dashboard,
 		run:         runState{started: started, sharded: o.Sharded, shards: o.Shards, collectFailed: o.CollectFailed},
+	}
+	if o.Manifest != "" {
+		n.manifest = absolute(cli.UserPath(o.Manifest))
 	}
 	if o.CollectFailed {
 		n.incomplete = append(slices.Clone(n.incomplete), collectFailedLine)

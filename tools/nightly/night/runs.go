@@ -29,6 +29,7 @@ import (
 	"havlak-lab/tools/alert"
 	"havlak-lab/tools/history"
 	"havlak-lab/tools/nightdir"
+	"havlak-lab/tools/perf/perfspec"
 	"havlak-lab/tools/result"
 	"havlak-lab/tools/runrecord"
 	"havlak-lab/tools/summary"
@@ -64,6 +65,9 @@ type runState struct {
 	layoutUnknown, layoutRefused []string
 	// collectFailed: nightly collect failed (GateOptions.CollectFailed).
 	collectFailed bool
+	// notMeasured are the suite's benchmarks nothing counts, as its
+	// manifest says (readNotMeasured).
+	notMeasured []perfspec.NotMeasured
 }
 
 // collectFailedLine is what the summary says of a night whose collect
@@ -177,6 +181,9 @@ func (n *night) runRecord(err error) *runrecord.Record {
 			}
 		}
 		r.Reasons = append(r.Reasons, fmt.Sprintf("the night is incomplete: %d shards failed or never reported", failed))
+	}
+	for _, b := range rs.notMeasured {
+		r.NotMeasured = append(r.NotMeasured, runrecord.NotMeasured{Name: b.Benchmark, Why: b.Why})
 	}
 	r.Benchmarks = judgedBenchmarks(rs.judged, v.alerts, rs.tonight)
 	failedOn := failingReasons(r.Benchmarks)

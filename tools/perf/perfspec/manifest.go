@@ -44,9 +44,15 @@ func Built(workspace, path string) string {
 // test before any manifest is built (the regression suite's scratch copy).
 const QuickSuffix = "_quick_test"
 
-// ManifestSchemaVersion is the version of the manifest's format that
-// benchmark_manifest writes.
-const ManifestSchemaVersion = 1
+// ManifestSchemaVersion is the newest version of the manifest's format,
+// which benchmark_manifest writes when a benchmark is not measured: version
+// 2 added NotMeasured. A manifest whose benchmarks are all measured it
+// writes at ManifestOldestVersion, which the tools from before version 2
+// read too (the perf check of a change runs the base's). Both are read.
+const (
+	ManifestSchemaVersion = 2
+	ManifestOldestVersion = 1
+)
 
 // A ManifestBenchmark is one benchmark of a manifest: its declaration (the
 // BenchmarkInfo of tools/perf/private/info.bzl), its kind, and its targets
@@ -65,6 +71,11 @@ type ManifestBenchmark struct {
 	Workload      string                    `json:"workload"`
 	QuickWorkload string                    `json:"quick_workload"`
 	Targets       map[string]ManifestTarget `json:"targets"`
+	// NotMeasured says why no gate can count and judge the benchmark, as
+	// its declaration says it (BenchmarkInfo's not_measured): it has no
+	// quick test. "" for a benchmark with one (version 2; a manifest of
+	// version 1 never says: Manifest.NotMeasured).
+	NotMeasured string `json:"not_measured,omitempty"`
 	// LayoutVariants are the count actions of the benchmark's program
 	// built in layout variants: the same code linked with other padding
 	// before its code and data, so that its functions and data land at
@@ -110,8 +121,8 @@ func ReadManifest(path string) (*Manifest, error) {
 const maxManifestSize = 16 << 20
 
 // DecodeManifest decodes and checks the manifest data, read from the file
-// name: one JSON object of schema_version ManifestSchemaVersion with no
-// field the format does not have. Its errors name the file and the field.
+// name: one JSON object of schema_version ManifestOldestVersion to
+// ManifestSchemaVersion with no field the format does not have. Its errors name the file and the field.
 func DecodeManifest(name string, data []byte) (*Manifest, error) {
 	var version struct {
 		SchemaVersion int `json:"schema_version"`
@@ -119,8 +130,8 @@ func DecodeManifest(name string, data []byte) (*Manifest, error) {
 	if err := json.Unmarshal(data, &version); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	if version.SchemaVersion != ManifestSchemaVersion {
-		return nil, fmt.Errorf("%s: schema_version %d: want %d", name, version.SchemaVersion, ManifestSchemaVersion)
+	if version.SchemaVersion < ManifestOldestVersion || version.SchemaVersion > ManifestSchemaVersion {
+		return nil, fmt.Errorf("%s: schema_version %d: want %d to %d", name, version.SchemaVersion, ManifestOldestVersion, ManifestSchemaVersion)
 	}
 	var m Manifest
 	if err := decodeStrict(name, data, &m, "the manifest's format"); err != nil {
@@ -178,6 +189,9 @@ func (m *Manifest) Check() error {
 			}
 		}
 		if err := b.checkLayoutVariants(where); err != nil {
+			return err
+		}
+		if err := b.checkMeasured(where, m.SchemaVersion); err != nil {
 			return err
 		}
 	}

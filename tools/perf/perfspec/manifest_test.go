@@ -95,7 +95,11 @@ func TestReadManifest(t *testing.T) {
 
 func TestDecodeManifestRefuses(t *testing.T) {
 	for name, c := range map[string]struct{ old, new, want string }{
-		"another version":     {`"schema_version": 1`, `"schema_version": 2`, "schema_version 2: want 1"},
+		"another version": {`"schema_version": 1`, `"schema_version": 3`, "schema_version 3: want 1 to 2"},
+		"version 0":       {`"schema_version": 1`, `"schema_version": 0`, "schema_version 0: want 1 to 2"},
+		// not_measured came in version 2.
+		"not_measured in 1": {`"quick_workload": "",`, `"quick_workload": "", "not_measured": "no quick workload",`,
+			`benchmarks[1] (explodepath).not_measured: in a manifest of schema_version 1: it came in version 2`},
 		"an unknown field":    {`"path":`, `"paths": [], "path":`, `unknown field "paths"`},
 		"an absolute path":    {`"benchmarks/havlak6_spec.json"`, `"/benchmarks/havlak6_spec.json"`, "targets.run.spec"},
 		"a path out of it":    {`"benchmarks/manifest.json"`, `"../manifest.json"`, `path "../manifest.json"`},

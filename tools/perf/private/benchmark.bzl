@@ -8,6 +8,11 @@ load(":tags.bzl", "PERF_TAGS", "QUICK_TAGS")
 
 _RUNNER = Label("//tools/perf/runner")
 
+# Why a perf_benchmark without quick_args is not measured: what its
+# declaration says, and the manifest, the perf check and the night after it.
+NO_QUICK_WORKLOAD = "no quick workload: its perf_benchmark gives no quick_args, " + \
+                    "so it has no quick test, no count and no Cachegrind run for a gate to judge"
+
 def _heap_mode(name, kind, profiles, memprofile_flag, heap_profile_env):
     """How the program writes a heap profile (see the runner's Spec)."""
     if kind == "cc":
@@ -82,6 +87,7 @@ def perf_benchmark(
         exact_allocations = False,
         steady_cache_misses = False,
         layout_variants = [],
+        gated = False,
         data = [],
         srcs = [],
         tags = [],
@@ -139,7 +145,12 @@ def perf_benchmark(
       trace: whether to add a run with -trace FILE (a Go runtime/trace).
       repetitions: timed runs of each test; 5 or more let benchstat's
         Mann-Whitney U test tell a change from noise.
-      quick_args: arguments of the quick test; None for no quick test.
+      quick_args: arguments of the quick test, its quick workload's: they
+        buy the quick test, the count action and the runs under
+        Cachegrind, which the perf check and the night gate. None for no
+        quick test: then nothing counts the benchmark, and its declaration,
+        the manifest, the perf check's comment and the night name it "not
+        measured" and say why (NO_QUICK_WORKLOAD).
       quick_expect: `expect` for the quick test; `expect` when None.
       counted_repetitions: runs under Cachegrind, on the quick workload, in
         both tests: they count the instructions the regression gate judges
@@ -172,6 +183,10 @@ def perf_benchmark(
         layout_variants(binary)): each quick workload counted as
         `name + "_layout_" + N + "_counts"`, once, beside the program's own
         count action; the spread over them calibrates what layout moves.
+      gated: the benchmark must be counted and gated: without quick_args,
+        the analysis of its targets (its declaration's, `name + "_info"`)
+        fails, so `bazel test` and `bazel build` of them fail, saying to
+        give it quick_args. It changes nothing else.
       data: files the arguments name.
       srcs: the program's sources, for `pprof -list`.
       tags: added to the tags of every target.
@@ -189,6 +204,8 @@ def perf_benchmark(
             info,
             name,
             {"go": "Go", "cc": "C++"}[kind],
+            not_measured = NO_QUICK_WORKLOAD if quick_args == None else "",
+            gated = gated,
             tags = tags,
         ),
         data = data + srcs,

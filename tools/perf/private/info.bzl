@@ -13,6 +13,8 @@ BenchmarkInfo = provider(
         "counterpart": "The name of the same stage in another language, or \"\".",
         "language": "The program's language in reports (\"Go\", \"C++\").",
         "name": "The benchmark's name, also its name in Go benchmark format.",
+        "not_measured": "Why no gate can count and judge it (it has no quick workload), " +
+                        "in words; \"\" when it has a quick workload and is measured.",
         "quick_workload": "The quick test's workload, described for people.",
         "reference": "The benchmark the study's speed-ups are measured against, or \"\".",
         "stage": "Its place in its study, 1, 2, ...; 0 for none.",
@@ -66,8 +68,16 @@ def benchmark_info(
 
 def _benchmark_declaration_impl(ctx):
     a = ctx.attr
+    if a.gated and a.not_measured:
+        # At analysis: `bazel test` (and build) of the benchmark's targets,
+        # its manifest's, fails here, and says what to add.
+        fail(("{}: the benchmark {} is marked gated = True, but no gate can count and judge it: {}. " +
+              "Give it a quick workload (perf_benchmark's quick_args: the arguments of a run small " +
+              "enough for every CI run, which its quick test, its count and the gate take), " +
+              "or drop gated = True.").format(ctx.label, a.benchmark, a.not_measured))
     return [BenchmarkInfo(
         name = a.benchmark,
+        not_measured = a.not_measured,
         study = a.study,
         stage = a.stage,
         language = a.language,
@@ -85,7 +95,9 @@ benchmark_declaration = rule(
     attrs = {
         "benchmark": attr.string(mandatory = True, doc = "The benchmark's name."),
         "counterpart": attr.string(doc = "The same stage in another language, or \"\"."),
+        "gated": attr.bool(doc = "The benchmark must be counted and gated: its analysis fails when not_measured says it cannot be."),
         "language": attr.string(mandatory = True, doc = "The program's language in reports."),
+        "not_measured": attr.string(doc = "Why no gate can count and judge the benchmark, or \"\" when one can."),
         "quick_workload": attr.string(doc = "The quick test's workload, described."),
         "reference": attr.string(doc = "The benchmark the speed-ups are measured against, or \"\"."),
         "stage": attr.int(doc = "Its place in its study; 0 for none."),
@@ -94,13 +106,20 @@ benchmark_declaration = rule(
     },
 )
 
-def declare_benchmark(info, name, language, **kwargs):
+def declare_benchmark(info, name, language, not_measured = "", gated = False, **kwargs):
     """The benchmark's declaration target, `name + "_info"`, of its benchmark_info.
 
     Args:
       info: the benchmark's benchmark_info.
       name: the benchmark's name.
       language: the language when info has none.
+      not_measured: why no gate can count and judge the benchmark (the
+        rule that declares it knows: a perf_benchmark without quick_args
+        has no quick workload), in words; "" when it has a quick workload.
+        The manifest lists it (benchmark_manifest), and the perf check and
+        the night name the benchmark as "not measured: " and it.
+      gated: the benchmark must be counted and gated: with a not_measured,
+        the declaration's analysis fails, saying what to add.
       **kwargs: passed to the target (tags, testonly, visibility).
 
     Returns:
@@ -118,6 +137,8 @@ def declare_benchmark(info, name, language, **kwargs):
         reference = info.reference,
         workload = info.workload,
         quick_workload = info.quick_workload,
+        not_measured = not_measured,
+        gated = gated,
         **kwargs
     )
     return ":" + name + "_info"

@@ -5,11 +5,17 @@ tools that find them (//tools/perfcheck, //tools/bisect); load it from
 The manifest is one JSON object (package //tools/perf/perfspec, type
 Manifest):
 
-    schema_version  1 (perfspec.ManifestSchemaVersion)
+    schema_version  2 when a benchmark is not measured, else 1
+                (perfspec.ManifestSchemaVersion, ManifestOldestVersion):
+                a manifest that needs no not_measured stays readable by
+                the tools from before it, which the perf check of a
+                change runs (the base's)
     path        the manifest's own path, as its specs' paths are given
     benchmarks  one object per benchmark, by name: its BenchmarkInfo
                 (name, study, stage, language, counterpart, reference,
-                workload, quick_workload), its kind ("program", "go_test"
+                workload, quick_workload, and not_measured, only when it
+                has no quick test: why no gate can count and judge it),
+                its kind ("program", "go_test"
                 or "server") and its targets: {"run", "perf", "quick",
                 "counts"}, each present when the benchmark has it,
                 {label, spec}: the label of the binary or test, and the
@@ -69,27 +75,15 @@ def _manifest_impl(ctx):
             fail("benchmark_manifest {}: the benchmark {} has layout variants' count actions and no count action of its own".format(ctx.label, name))
     if not benchmarks:
         fail("benchmark_manifest {}: no benchmark's spec given".format(ctx.label))
+    _check_measured(ctx.label, benchmarks)
 
     out = ctx.actions.declare_file(ctx.label.name + ".json")
+    entries = [_entry(name, benchmarks[name], layouts.get(name, {})) for name in sorted(benchmarks)]
     manifest = struct(
-        schema_version = 1,
+        # Version 2 added not_measured: written only when a benchmark needs it.
+        schema_version = 2 if [e for e in entries if hasattr(e, "not_measured")] else 1,
         path = out.short_path,
-        benchmarks = [
-            struct(
-                name = name,
-                kind = benchmarks[name].kind,
-                study = benchmarks[name].info.study,
-                stage = benchmarks[name].info.stage,
-                language = benchmarks[name].info.language,
-                counterpart = benchmarks[name].info.counterpart,
-                reference = benchmarks[name].info.reference,
-                workload = benchmarks[name].info.workload,
-                quick_workload = benchmarks[name].info.quick_workload,
-                targets = benchmarks[name].targets,
-                layout_variants = [layouts[name][v] for v in sorted(layouts.get(name, {}))],
-            )
-            for name in sorted(benchmarks)
-        ],
+        benchmarks = entries,
     )
     content = ctx.actions.declare_file(ctx.label.name + ".content.json")
     ctx.actions.write(content, json.encode_indent(manifest) + "\n")
@@ -109,6 +103,39 @@ def _manifest_impl(ctx):
         files = depset([out]),
         runfiles = ctx.runfiles(files = [out] + specs),
     )]
+
+def _check_measured(label, benchmarks):
+    """Fails unless each benchmark has a quick test or says why it has none.
+
+    A benchmark without a quick test is counted and gated by nothing: its
+    declaration says why (BenchmarkInfo's not_measured), and the tools name
+    it, never leave it out silently.
+    """
+    for name, b in benchmarks.items():
+        quick = "quick" in b.targets
+        if quick and b.info.not_measured:
+            fail("benchmark_manifest {}: the benchmark {} has a quick test, yet its declaration says it is not measured: {}".format(label, name, b.info.not_measured))
+        if not quick and not b.info.not_measured:
+            fail("benchmark_manifest {}: the benchmark {} has no quick test listed, and its declaration says not why it is not measured".format(label, name))
+
+def _entry(name, b, layouts):
+    """The manifest's object of the benchmark b, named name."""
+    fields = dict(
+        name = name,
+        kind = b.kind,
+        study = b.info.study,
+        stage = b.info.stage,
+        language = b.info.language,
+        counterpart = b.info.counterpart,
+        reference = b.info.reference,
+        workload = b.info.workload,
+        quick_workload = b.info.quick_workload,
+        targets = b.targets,
+        layout_variants = [layouts[v] for v in sorted(layouts)],
+    )
+    if b.info.not_measured:
+        fields["not_measured"] = b.info.not_measured
+    return struct(**fields)
 
 _benchmark_manifest = rule(
     implementation = _manifest_impl,

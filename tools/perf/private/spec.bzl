@@ -45,7 +45,11 @@ common part and the section of the benchmark's kind, only that one.
                 answer first), block_profile_rate, mutex_profile_fraction
 
 perf_spec's attributes are grouped the same way; an attribute of another
-kind than the spec's is refused at analysis time.
+kind than the spec's is refused at analysis time. So is the spec of a C or
+C++ program (profiler "cc") that this build would compile unoptimised: a
+target of the workspace among the program and its deps that compiles C or
+C++ sources with no -O flag in its copts, in a build that is not
+--compilation_mode=opt and has no -O flag in --copt (optimised_aspect).
 """
 
 load(":info.bzl", "BenchmarkInfo")
@@ -61,6 +65,56 @@ PerfSpecInfo = provider(
         "target": "The Label of the test or binary that runs the spec.",
     },
 )
+
+OptimisationInfo = provider(
+    doc = "The workspace's C and C++ targets a program is built from that " +
+          "compile without an -O flag of their own (optimised_aspect).",
+    fields = {"unoptimised": "A depset of their labels, as strings."},
+)
+
+# The extensions of the sources a C or C++ compiler compiles.
+_C_SOURCES = ["c", "cc", "cpp", "cxx", "c++", "C"]
+
+def _optimises(copts):
+    """Whether the last -O flag of copts optimises (any but -O0)."""
+    level = ""
+    for c in copts:
+        if c.startswith("-O"):
+            level = c
+    return level != "" and level != "-O0"
+
+def _optimised_aspect_impl(target, ctx):
+    unoptimised = []
+    rule = ctx.rule
+    if (rule.kind in ["cc_binary", "cc_library", "cc_test"] and not target.label.workspace_name and
+        [f for f in getattr(rule.files, "srcs", []) if f.extension in _C_SOURCES] and
+        not _optimises(getattr(rule.attr, "copts", []))):
+        unoptimised.append(str(target.label))
+    deps = [d[OptimisationInfo].unoptimised for d in getattr(rule.attr, "deps", []) if type(d) == "Target" and OptimisationInfo in d]
+    return [OptimisationInfo(unoptimised = depset(unoptimised, transitive = deps))]
+
+# Which of the workspace's C and C++ targets a program is built from
+# compile without an -O flag of their own: perf_spec refuses to measure
+# them in a build that does not optimise them all (--compilation_mode=opt,
+# or an -O flag in --copt). Another repository's are its own business.
+optimised_aspect = aspect(
+    implementation = _optimised_aspect_impl,
+    attr_aspects = ["deps"],
+)
+
+def _check_optimised(ctx):
+    """Fails when a C or C++ program's spec would measure it unoptimised."""
+    a = ctx.attr
+    if a.kind != "program" or a.profiler != "cc" or a.layout_variant or OptimisationInfo not in a.binary:
+        return
+    unoptimised = a.binary[OptimisationInfo].unoptimised.to_list()
+    mode = ctx.var["COMPILATION_MODE"]
+    if not unoptimised or mode == "opt" or _optimises(ctx.fragments.cpp.copts):
+        return
+    fail(("perf_spec {}: the C or C++ program {} would be measured unoptimised, at -O0: {} compile " +
+          "with no -O flag in their copts, and this build is --compilation_mode={} with none in --copt. " +
+          "Give them copts with one (the lab's HAVLAK_COPTS, //cc:copts.bzl, has -O3), or build with " +
+          "--compilation_mode=opt.").format(ctx.label, a.binary.label, ", ".join(sorted(unoptimised)), mode))
 
 def _runfiles_path(f):
     # A file's path from the runfiles root of this workspace, as
@@ -215,6 +269,7 @@ def _benchmark(ctx):
 
 def _perf_spec_impl(ctx):
     _check_kind(ctx)
+    _check_optimised(ctx)
     kind = ctx.attr.kind
     sections = {
         "go_test": _go_test,
@@ -256,7 +311,13 @@ def _perf_spec_impl(ctx):
     ]
 
 _COMMON_ATTRS = {
-    "binary": attr.label(mandatory = True, executable = True, cfg = "target", doc = "The program, the server or the go_test."),
+    "binary": attr.label(
+        mandatory = True,
+        executable = True,
+        cfg = "target",
+        aspects = [optimised_aspect],
+        doc = "The program, the server or the go_test; a C or C++ program must be built optimised.",
+    ),
     "config": attr.string(mandatory = True, values = ["perf", "quick", "run"], doc = "Which target the spec is of."),
     "data": attr.label_list(allow_files = True, doc = "Files the arguments name, the sources for pprof -list."),
     "expect": attr.string(doc = "The regular expression of a correct run's lines, or of a server's answers; \"\" checks nothing."),
@@ -287,6 +348,8 @@ perf_spec = rule(
           "runner runs in its runfiles: the common part and the section of " +
           "its kind. perf_benchmark, go_benchmark and server_benchmark make them.",
     attrs = _attrs(_COMMON_ATTRS, _PROGRAM_ATTRS, _GO_TEST_ATTRS, _SERVER_ATTRS),
+    # --copt, which may optimise every C and C++ target (_check_optimised).
+    fragments = ["cpp"],
 )
 
 def _build_status_impl(ctx):

@@ -86,7 +86,8 @@ func (t Target) TestDir() (string, error) {
 // Targets identifies the quick tests of the benchmarks a built
 // workspace's manifest lists (perfspec.Manifest, at manifest under
 // bazel-bin: benchmarks/manifest.json): their specs, and the files their
-// runfiles hold. A benchmark with no quick test is not among them. With
+// runfiles hold. A benchmark with no quick test is not among them: its
+// declaration says why (a Reach's NotMeasured), and the comment names it. With
 // only, just the benchmarks it names, whose quick tests it says (a
 // Reach's, which the query found), and which the manifest must agree
 // with.
@@ -191,6 +192,10 @@ type Plan struct {
 	// GateEdits are the changed files of the gate's own code (a Reach's):
 	// the base's copies measured and judged the change all the same.
 	GateEdits []string
+	// NotMeasured are the change's benchmarks that no gate can count or
+	// judge, whatever the change, each with why its declaration says (a
+	// Reach's): never left out silently, the comment names them.
+	NotMeasured []perfspec.NotMeasured
 	// Added are new with the change; Removed, gone from it.
 	Added, Removed []string
 	// LayoutVariants are, by benchmark of Changed, the count actions of

@@ -44,9 +44,10 @@ func workspace(t *testing.T, binaries map[string]string) string {
 			},
 		})
 	}
-	// A benchmark with no quick test is not the check's.
+	// A benchmark with no quick test is not the check's: its declaration
+	// says why, and the comment names it (TestCommentNotMeasured).
 	manifest.Benchmarks = append(manifest.Benchmarks, perfspec.ManifestBenchmark{
-		Name: "full_size_only", Kind: result.KindProgram, Study: "s", Language: "Go",
+		Name: "full_size_only", Kind: result.KindProgram, Study: "s", Language: "Go", NotMeasured: "no quick workload",
 		Targets: map[string]perfspec.ManifestTarget{
 			result.ConfigPerf: {Label: "//benchmarks:full_size_only_test", Spec: "benchmarks/full_size_only_test_spec.json"},
 		},
@@ -209,6 +210,36 @@ func TestComment(t *testing.T) {
 	WriteComment(&b, many, big, summary.Pair{}, CommentLimit)
 	if n := len([]rune(b.String())); n > 65536 || !strings.Contains(b.String(), "more (summary.json has them all)") {
 		t.Errorf("a comment of %d characters for 3000 benchmarks", n)
+	}
+}
+
+// The benchmarks that no gate can measure are named in the open, each
+// with why, whatever the change reached: also when it reached none.
+func TestCommentNotMeasured(t *testing.T) {
+	not := []perfspec.NotMeasured{{Benchmark: "bigsim", Why: "no quick workload: its perf_benchmark gives no quick_args"},
+		{Benchmark: "huge_*", Why: "no quick workload"}}
+	for name, plan := range map[string]Plan{
+		"measured":    {Changed: []Target{{Benchmark: "slow"}}, NotMeasured: not},
+		"not reached": {NotReached: []string{"slow"}, NotMeasured: not},
+	} {
+		s := &summary.Summary{Tool: "perfcheck", Baseline: "abc"}
+		if plan.Changed != nil {
+			s.Benchmarks = append(s.Benchmarks, compareOne(t, counted("slow", 100), counted("slow", 100), nil))
+		}
+		var b strings.Builder
+		WriteComment(&b, s, plan, summary.Pair{}, CommentLimit)
+		text := b.String()
+		open, _, _ := strings.Cut(text, "<details>")
+		if !strings.Contains(open, "**2 never measured**") ||
+			!strings.Contains(open, "\n- bigsim: not measured: no quick workload: its perf_benchmark gives no quick_args\n- huge_\\*: not measured: no quick workload\n") {
+			t.Errorf("%s: the benchmarks never measured are not named, with why, outside the folds:\n%s", name, text)
+		}
+	}
+	// Without any, the comment says nothing of them.
+	var b strings.Builder
+	WriteComment(&b, &summary.Summary{Tool: "perfcheck", Baseline: "abc"}, Plan{NotReached: []string{"slow"}}, summary.Pair{}, CommentLimit)
+	if strings.Contains(b.String(), "never measured") {
+		t.Errorf("no benchmark never measured, yet:\n%s", b.String())
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"havlak-lab/internal/gitwork"
 	"havlak-lab/internal/markdown"
 	"havlak-lab/tools/perf/cachegrind"
+	"havlak-lab/tools/perf/perfspec"
 	"havlak-lab/tools/profilediff"
 	"havlak-lab/tools/result"
 	"havlak-lab/tools/summary"
@@ -32,7 +33,8 @@ const CommentLimit = 65536 - 512
 // happened to each of its gated figures
 // (summary.Benchmark.FiguresMarkdown, with the evidence) and its name
 // linking to the dashboard's compare page of pair when it has one; the
-// ones not measured, collapsed; what changed in the regressions' profiles. Past limit characters the collapsed lists, then
+// ones not measured, collapsed, after those never measured, named with why
+// in the open (Plan.NotMeasured); what changed in the regressions' profiles. Past limit characters the collapsed lists, then
 // the table, are cut, saying how many rows are left out (summary.json has
 // them all). After the table, folded, what each measured benchmark's
 // gated figures can see (seesBlock): cut before the list of those not
@@ -68,6 +70,7 @@ func WriteComment(w io.Writer, s *summary.Summary, plan Plan, pair summary.Pair,
 		fmt.Fprintf(&head, " New: %s.", markdown.Escape(strings.Join(plan.Added, ", ")))
 	}
 	head.WriteString("\n")
+	head.WriteString(notMeasuredBlock(plan.NotMeasured, limit/8))
 
 	table := s.Table()
 	notable, quietOnes := table.Notable()
@@ -113,6 +116,22 @@ func WriteComment(w io.Writer, s *summary.Summary, plan Plan, pair summary.Pair,
 	if tail.Len() > 0 {
 		fmt.Fprintf(w, "\n**What changed in the profiles** (pprof -diff_base):\n\n%s", tail.String())
 	}
+}
+
+// notMeasuredBlock names the benchmarks no gate can count or judge,
+// whatever the change, each with why its declaration says (Plan's
+// NotMeasured), in at most budget bytes: shown, never folded, as these are
+// the benchmarks a reader could take for measured.
+func notMeasuredBlock(not []perfspec.NotMeasured, budget int) string {
+	if len(not) == 0 {
+		return ""
+	}
+	lines := make([]string, 0, len(not))
+	for _, n := range not {
+		lines = append(lines, "- "+markdown.Escape(n.String()))
+	}
+	head := fmt.Sprintf("\n**%d never measured**: nothing counts them for a gate to judge, whatever the change; their declarations say why:\n\n", len(not))
+	return head + cutSaying(lines, budget-len(head), "the check's log names them all")
 }
 
 // commentRows are the comment's table rows of benchmarks, one each, in

@@ -7,6 +7,7 @@ import (
 
 	"havlak-lab/internal/bazelquery"
 	"havlak-lab/internal/gitwork"
+	"havlak-lab/tools/perf/perfspec"
 )
 
 // Manifest is the label of the benchmarks' manifest, whose specs the
@@ -31,6 +32,9 @@ type Reach struct {
 	NotReached []string
 	// GateEdits are the changed files of the gate's own code (GateEdits).
 	GateEdits []string
+	// NotMeasured are the benchmarks that have no quick test, which no
+	// change can get measured, each with why (perfspec.DeclaredNotMeasured).
+	NotMeasured []perfspec.NotMeasured
 }
 
 // GateTargets are the gate's own code: the perf check (which benchmarks

@@ -35,6 +35,10 @@ func TestReach(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(quick, map[string]string{"stage": "//benchmarks:stage_quick_test"}) {
 		t.Fatalf("the quick tests: %v, %v", quick, err)
 	}
+	// Its one benchmark has a quick test: none is never measured.
+	if not, err := perfspec.DeclaredNotMeasured(g, Manifest); err != nil || len(not) != 0 {
+		t.Errorf("never measured: %v, %v", not, err)
+	}
 	pkgs := []string{"", "benchmarks", "docs", "go/stage", "internal/cli", "tools/gen", "tools/perf/runner"}
 	for _, c := range []struct {
 		name    string

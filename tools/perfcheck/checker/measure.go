@@ -34,7 +34,7 @@ func (c *checker) check(baseCommit string) (*summary.Summary, check.Plan, error)
 		fmt.Fprintf(c.log, "perfcheck: %s: every benchmark may be affected\n", reach.Everything)
 	case len(reach.Reached) == 0:
 		fmt.Fprintf(c.log, "perfcheck: no benchmark can be affected: no file any of the %d benchmarks' quick tests depends on changed\n", len(reach.NotReached))
-		return s, check.Plan{NotReached: reach.NotReached, GateEdits: reach.GateEdits}, nil
+		return s, check.Plan{NotReached: reach.NotReached, GateEdits: reach.GateEdits, NotMeasured: reach.NotMeasured}, nil
 	default:
 		build = []string{check.Manifest}
 		for _, name := range slices.Sorted(maps.Keys(reach.Reached)) {
@@ -157,6 +157,7 @@ func (c *checker) build(build []string, reach check.Reach) (check.Plan, error) {
 	}
 	plan := check.NewPlan(targets[1], targets[0])
 	plan.NotReached, plan.Everything, plan.GateEdits = reach.NotReached, reach.Everything, reach.GateEdits
+	plan.NotMeasured = reach.NotMeasured
 	fmt.Fprintf(c.log, "perfcheck: %d benchmarks changed, %d unchanged (same binary and run: not measured), %d added, %d removed\n",
 		len(plan.Changed), len(plan.Unchanged), len(plan.Added), len(plan.Removed))
 	return plan, nil
@@ -273,5 +274,12 @@ func (c *checker) reach(baseCommit string) (check.Reach, error) {
 	if err != nil {
 		return check.Reach{}, err
 	}
-	return check.FindReach(changes, pkgs, g, quick), nil
+	reach := check.FindReach(changes, pkgs, g, quick)
+	if reach.NotMeasured, err = perfspec.DeclaredNotMeasured(g, check.Manifest); err != nil {
+		return check.Reach{}, err
+	}
+	for _, n := range reach.NotMeasured {
+		fmt.Fprintf(c.log, "perfcheck: %s\n", n)
+	}
+	return reach, nil
 }

@@ -40,7 +40,7 @@ type Options struct {
 	// workspace declares, perfspec.QueryManifest).
 	ManifestTarget string
 	Workload       string
-	TrendsFile          string
+	TrendsFile     string
 	// What it is compared with, and how.
 	Baseline, HistoryDSN    string
 	Threshold, RSSThreshold float64

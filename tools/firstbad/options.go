@@ -136,7 +136,8 @@ func bazelIn(top string, log io.Writer) func(io.Writer, ...string) error {
 		cmd.Dir, cmd.Env = top, childEnv()
 		cmd.Stdout, cmd.Stderr = stdout, log
 		if err := cmd.Run(); err != nil {
-			return fmt.Errorf("%s: %w", strings.Join(cmd.Args, " "), err)
+			// QueryManifest's error names the query.
+			return fmt.Errorf("%s %s: %w", cmd.Path, args[0], err)
 		}
 		return nil
 	}

@@ -13,7 +13,8 @@ func TestRefusesBadInput(t *testing.T) {
 		"one commit":     {[]string{"HEAD", "--benchmark", "havlak6"}, "want GOOD and BAD"},
 		"no benchmark":   {[]string{"HEAD~1", "HEAD"}, "--benchmark"},
 		"go without pkg": {[]string{"A", "B", "--benchmark", "x", "--build=go", "--spec", "s.json"}, "--go-package"},
-		"no manifest":    {[]string{"A", "B", "--benchmark", "x", "--build=go", "--go-package", "./x", "--manifest", "/nonexistent/manifest.json"}, "tools/bazel build //benchmarks:manifest"},
+		"no manifest":    {[]string{"A", "B", "--benchmark", "x", "--build=go", "--go-package", "./x", "--manifest", "/nonexistent/manifest.json"}, "/nonexistent/manifest.json"},
+		"manifest twice": {[]string{"A", "B", "--benchmark", "x", "--manifest", "m.json", "--manifest-target", "//perf:manifest"}, "the manifest, once"},
 		"unknown build":  {[]string{"A", "B", "--benchmark", "x", "--build=make"}, `--build "make"`},
 	} {
 		err := run(c.args)

@@ -6,6 +6,7 @@
 //	tools/bazel run //tools/bisect -- GOOD BAD --benchmark NAME
 //		[--figure F] [--repetitions N] [--json FILE]
 //		[--build bazel|go] [--target LABEL] [--spec FILE --go-package PKG]
+//		[--manifest FILE | --manifest-target LABEL]
 //
 // It adds a git worktree of the repository (the workspace bazel run was
 // started in, or --repo) under the lab's cache directory and works only
@@ -35,12 +36,13 @@
 //     manifest lists it, or --spec FILE. Cheaper, no nested Bazel; for Go
 //     benchmarks whose program is one main package.
 //
-// The benchmarks' manifest (//benchmarks:manifest, package
-// havlak-lab/tools/perf/perfspec) is --manifest, by default the
-// checkout's bazel-bin/benchmarks/manifest.json: `tools/bazel build
-// //benchmarks:manifest` writes it and the specs it names. Without it the
-// bazel builder falls back to the quick test's conventional label,
-// //benchmarks:NAME_quick_test.
+// The benchmarks' manifest (a benchmark_manifest's file, package
+// havlak-lab/tools/perf/perfspec) is --manifest FILE, by default the
+// workspace's: Bazel is asked which benchmark_manifest it declares (one;
+// --manifest-target LABEL names one of several), whose file is under the
+// checkout's bazel-bin once built (`tools/bazel build LABEL` writes it and
+// the specs it names). Never built, the bazel builder takes the quick
+// test's label from the manifest rule's declaration, as the query gives it.
 //
 // The figure is the one the gate judges (own_instructions for a Go
 // program, instructions for C and C++), or --figure. GOOD and BAD must
@@ -80,13 +82,13 @@ func main() {
 // too.
 var terminal = cli.Terminal(os.Stderr)
 
-const usage = "usage: bisect GOOD BAD --benchmark NAME [--figure F] [--repetitions N] [--json FILE] [--build bazel|go] [--target LABEL] [--go-package PKG [--spec FILE]] [--manifest FILE] [--repo DIR]"
+const usage = "usage: bisect GOOD BAD --benchmark NAME [--figure F] [--repetitions N] [--json FILE] [--build bazel|go] [--target LABEL] [--go-package PKG [--spec FILE]] [--manifest FILE | --manifest-target LABEL] [--repo DIR]"
 
 func run(args []string) error {
 	fs := flag.NewFlagSet("bisect", flag.ContinueOnError)
 	var o firstbad.Options
 	var jsonOut string
-	fs.StringVar(&o.Benchmark, "benchmark", "", "the benchmark's `name`, as declared in benchmarks/")
+	fs.StringVar(&o.Benchmark, "benchmark", "", "the benchmark's `name`, as its manifest lists it")
 	fs.StringVar(&o.Figure, "figure", "", "the count to bisect on: "+result.MetricOwnInstructions+" or "+result.MetricInstructions+" (default: the one the gate judges)")
 	fs.StringVar(&o.Figure, "metric", "", "deprecated: --figure")
 	fs.IntVar(&o.Repetitions, "repetitions", 0, "runs under Cachegrind per commit (default: the spec's counted repetitions, at least 3)")
@@ -94,7 +96,8 @@ func run(args []string) error {
 	fs.StringVar(&o.Builder, "build", "bazel", "how each commit is built: bazel (tools/bazel in the worktree) or go (the go command)")
 	fs.StringVar(&o.Target, "target", "", "bazel: the benchmark's test `label` whose runfiles hold its spec (default: its quick test, from the manifest)")
 	fs.StringVar(&o.SpecFile, "spec", "", "go: the benchmark's spec `file` (perf_spec's JSON; default: its quick test's, from the manifest)")
-	fs.StringVar(&o.Manifest, "manifest", "", "the benchmarks' manifest `file` (default: bazel-bin/"+firstbad.DefaultManifest+" in the repository)")
+	fs.StringVar(&o.Manifest, "manifest", "", "the benchmarks' manifest `file` (default: the manifest --manifest-target labels, under bazel-bin in the repository)")
+	fs.StringVar(&o.ManifestTarget, "manifest-target", "", "the benchmarks' manifest, a benchmark_manifest's `LABEL` (default: the one the workspace declares, asked of Bazel)")
 	fs.StringVar(&o.GoPackage, "go-package", "", "go: the benchmark's main `package`, relative to the repository's root (./go/havlak6)")
 	fs.StringVar(&o.Repo, "repo", "", "the git repository (default: the workspace bazel run started in, else the current directory)")
 	fs.StringVar(&o.Cache, "cache", "", "where the worktree goes (default: bisect in the lab's cache directory, internal/labcache)")
@@ -145,6 +148,8 @@ func check(o firstbad.Options) error {
 		return cli.Usagef("--benchmark: which benchmark?\n%s", usage)
 	case o.Repetitions < 0:
 		return cli.Usagef("--repetitions %d: want 1 or more", o.Repetitions)
+	case o.Manifest != "" && o.ManifestTarget != "":
+		return cli.Usagef("--manifest FILE or --manifest-target LABEL: the manifest, once")
 	case o.Builder == "bazel":
 		if o.SpecFile != "" || o.GoPackage != "" {
 			return cli.Usagef("--spec and --go-package are for --build=go")

@@ -38,7 +38,7 @@ type git = gitwork.Repo
 // Find measures GOOD and BAD and the commits git bisect picks between them,
 // and answers with the first bad one; progress goes to log.
 func Find(o Options, log io.Writer) (*answer.Answer, error) {
-	if err := o.complete(); err != nil {
+	if err := o.complete(log); err != nil {
 		return nil, err
 	}
 	repo := git(o.Repo)

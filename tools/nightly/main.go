@@ -130,7 +130,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprintln(stderr, usage); fs.PrintDefaults() }
 	bisect := fs.Bool("bisect", false, "bisect each new regression of the history (tools/firstbad) for its first bad commit")
-	manifest := fs.String("manifest", "", "//benchmarks:manifest's `FILE`: shard, steps and merge place the benchmarks the map does not know (bazel run //tools/nightly gives it)")
+	manifest := fs.String("manifest", "", "the benchmarks' manifest `FILE`, a benchmark_manifest's JSON under bazel-bin: shard, steps and merge place the benchmarks the map does not know (tools/ci/nightly.sh gives this repository's)")
 	if help, err := cli.ParseFlags(fs, args); help || err != nil {
 		return err
 	}

@@ -17,9 +17,9 @@ func runShardMap(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("nightly shardmap", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	o := night.ShardMapOptions{Stdout: stdout}
-	fs.StringVar(&o.Manifest, "manifest", "", "//benchmarks:manifest's `FILE` (bazel-bin/benchmarks/manifest.json)")
+	fs.StringVar(&o.Manifest, "manifest", "", "the benchmarks' manifest `FILE`, a benchmark_manifest's JSON under bazel-bin (this repository's: bazel-bin/benchmarks/manifest.json)")
 	fs.StringVar(&o.History, "history", os.Getenv("HAVLAK_LAB_HISTORY"), "the results history's `DSN` (default: the lab's local history)")
-	fs.StringVar(&o.Out, "out", "", "the map's `FILE` (benchmarks/shards.json); a map there is the previous one")
+	fs.StringVar(&o.Out, "out", "", "the map's `FILE` (this repository's: benchmarks/shards.json); a map there is the previous one")
 	fs.IntVar(&o.Shards, "shards", 0, "how many perf agents (`N`) share the suite")
 	fs.Float64Var(&o.Tolerance, "tolerance", shard.DefaultTolerance, "how much longer than the best balance the longest shard may be while no benchmark moves (a `fraction`)")
 	fs.Float64Var(&o.DefaultSeconds, "default-seconds", shard.DefaultSeconds, "the duration, in `seconds`, of a benchmark without full-size results in the history")

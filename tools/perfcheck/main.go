@@ -1,15 +1,19 @@
 // Command perfcheck tells, before a change lands, what it does to the
 // benchmarks: exactly those it can affect, measured against its base.
 //
-//	tools/bazel run //tools/perfcheck -- [--base REV] [--out DIR] [--repo DIR] [--dashboard URL] [--disk-cache DIR] [--counts-config NAME] [--change-cache-config NAME] [--shutdown]
+//	tools/bazel run //tools/perfcheck -- [--base REV] [--out DIR] [--repo DIR] [--dashboard URL] [--disk-cache DIR] [--counts-config NAME] [--change-cache-config NAME] [--manifest-target LABEL] [--shutdown]
 //
 // First it asks which benchmarks the change can reach at all: the files
 // that differ from the base (REV, by default the merge base of HEAD with
 // main; uncommitted changes included), and a query of the target graph of
-// the workspace's packages, which builds nothing. A benchmark whose quick
+// the workspace's packages, which builds nothing. The benchmarks are those
+// of the workspace's manifest, the one benchmark_manifest rule the query
+// finds (--manifest-target LABEL names one of several), their quick tests
+// as it declares them. A benchmark whose quick
 // test depends on none of them is not built ("no benchmark can be
 // affected", in seconds, for a change of docs or tools); a changed BUILD,
-// .bzl or WORKSPACE input makes every benchmark reachable.
+// .bzl or WORKSPACE input makes every benchmark reachable, and the
+// manifest's package is built whole at both sides.
 //
 // The base's tools measure and judge, never the change's: a perf check
 // built anywhere but in a clean checkout of the base (the change's, above
@@ -103,6 +107,7 @@ func parseFlags(args []string, log io.Writer) (o checker.Options, help bool, err
 	fs.StringVar(&o.DiskCache, "disk-cache", "", "the Bazel disk cache both sides build with, `DIR` (default: disk-cache in the lab's cache directory; \"none\": none)")
 	fs.StringVar(&o.CountsConfig, "counts-config", "", "build the count actions with --config=`NAME` too (buildbarn: on the Buildbarn cluster's workers, counts cached there for every check of the same base)")
 	fs.StringVar(&o.ChangeCacheConfig, "change-cache-config", "", "build the change's side with --config=`NAME` too, a remote cache it reads and never writes, its actions running here (buildbarn-read: what main's post-merge step built; a trusted job's only)")
+	fs.StringVar(&o.ManifestTarget, "manifest-target", "", "the benchmarks' manifest, a benchmark_manifest's `LABEL` (default: the one the workspace declares, found by the check's query)")
 	fs.BoolVar(&o.Shutdown, "shutdown", false, "stop the base's Bazel server when done (by default it stays up for the next check, until Bazel's idle timeout)")
 	fs.StringVar(&o.Dashboard, "dashboard", os.Getenv(summary.DashboardEnv), "the dashboard's `URL` (//tools/dashboard): the comment's rows link to its compare page of the base and the change (default $"+summary.DashboardEnv+"; none: no links)")
 	fs.StringVar(&o.OwnView, "own-view", "", "this is the change's own perf check, run by the base's beside its verdict: measure and judge with this build's tools, write `DIR`/summary.json only, decide nothing (exit 0 whatever it finds)")

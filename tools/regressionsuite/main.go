@@ -9,6 +9,11 @@
 // benchmark they reach, for the false alarms of the second matrix.
 //
 //	tools/bazel run //tools/regressionsuite -- [--cases REGEXP] [--reruns N] [--out FILE] [--doc FILE] [--detection FILE]
+//	    [--manifest-target LABEL]
+//
+// Each benchmark's quick test is the one the benchmarks' manifest names:
+// the benchmark_manifest the checkout declares, asked of Bazel in the
+// copy, or --manifest-target's.
 //
 // It takes long (about a minute per case): progress goes to stderr. --out writes
 // the matrix as Markdown (default: regression-suite.md in the checkout);
@@ -54,6 +59,7 @@ func run(args []string, log io.Writer) error {
 	casesFlag := fs.String("cases", "", "run only the cases whose name matches `REGEXP`")
 	reruns := fs.Int("reruns", 8, "measure each benchmark of the cases `N` more times unchanged, for false alarms")
 	repoFlag := fs.String("repo", "", "the checkout to copy (default: where bazel run was typed)")
+	manifestTarget := fs.String("manifest-target", "", "the benchmarks' manifest, a benchmark_manifest's `LABEL`, which names the quick tests (default: the one the checkout declares, asked of Bazel)")
 	out := fs.String("out", "", "write the matrix to `FILE` (default: regression-suite.md in the checkout)")
 	doc := fs.String("doc", "", "also put the matrix between the markers of `FILE` (docs/records/regression-suite.md)")
 	detectionFile := fs.String("detection", "", "also write the regression cases' outcomes to `FILE` (tools/detection/detection.json)")
@@ -99,7 +105,8 @@ func run(args []string, log io.Writer) error {
 	if err != nil {
 		return err
 	}
-	m, err := measure(cases, checkout, cache, *reruns, log)
+	r := &suite.Runner{Scratch: filepath.Join(cache, "checkout"), Log: log, ManifestTarget: *manifestTarget}
+	m, err := measure(r, cases, checkout, *reruns)
 	if err != nil {
 		return err
 	}
@@ -123,9 +130,10 @@ func run(args []string, log io.Writer) error {
 	return m.Failure()
 }
 
-// measure runs the baseline and the cases in a scratch copy under cache.
-func measure(cases []suite.Case, checkout, cache string, reruns int, log io.Writer) (*suite.Matrix, error) {
-	r := &suite.Runner{Scratch: filepath.Join(cache, "checkout"), Log: log}
+// measure runs the baseline and the cases in r's scratch copy of the
+// checkout.
+func measure(r *suite.Runner, cases []suite.Case, checkout string, reruns int) (*suite.Matrix, error) {
+	log := r.Log
 	m := &suite.Matrix{Started: time.Now()}
 	fmt.Fprintf(log, "regressionsuite: copying %s to %s\n", checkout, r.Scratch)
 	base, err := r.Prepare(checkout)

@@ -1,13 +1,17 @@
 // Command report turns benchmark results into the article's table, charts
 // and flame graphs, and gates regressions against a baseline.
 //
-//	bazel run //benchmarks:report -- [--from DIR | --night DIR | --testlogs] [--out DIR]
-//	    [--workload standard|quick] [--baseline DIR [--allow-env-change]]
+//	bazel run //tools/report -- [--from DIR | --night DIR | --testlogs [--manifest-target LABEL]]
+//	    [--out DIR] [--workload standard|quick] [--baseline DIR [--allow-env-change]]
 //	    [--threshold F] [--rss-threshold F] [--trends FILE] [--history DSN]
 //
-// It reads what each perf_benchmark test leaves in its outputs.zip (xtime's
-// JSON, the CPU and heap profiles, pprof's call graphs): from the latest
-// bazel-testlogs/benchmarks (--testlogs, the default) or from a directory
+// (this repository names it //benchmarks:report too). It reads what each
+// perf_benchmark test leaves in its outputs.zip (xtime's JSON, the CPU and
+// heap profiles, pprof's call graphs): from the latest test logs of the
+// benchmarks' tests (--testlogs, the default: bazel-testlogs, of every
+// configuration, of the packages where the workspace's manifest declares
+// its tests; Bazel is asked which benchmark_manifest the workspace
+// declares, or --manifest-target names one) or from a directory
 // of results downloaded from CI (--from; zips or unpacked directories,
 // found at any depth), or from a nightly job's artifacts (--night: exactly
 // the night's results, DIR/<test>/outputs.zip, as tools/result.Night
@@ -109,7 +113,8 @@ func parseFlags(args []string, stderr io.Writer) (f reporter.Options, help bool,
 	fs.SetOutput(stderr)
 	fs.StringVar(&f.From, "from", "", "read results from `DIR` (downloaded CI artifacts)")
 	fs.StringVar(&f.NightDir, "night", "", "read the night in `DIR` (a nightly job's artifacts: DIR/<test>/outputs.zip); --baseline is a night too")
-	fs.BoolVar(&f.Testlogs, "testlogs", false, "read results from the workspace's bazel-testlogs/benchmarks (the default)")
+	fs.BoolVar(&f.Testlogs, "testlogs", false, "read results from the workspace's test logs of its benchmarks' tests, the packages its manifest declares them in (the default)")
+	fs.StringVar(&f.ManifestTarget, "manifest-target", "", "with --testlogs: the benchmarks' manifest, a benchmark_manifest's `LABEL` (default: the one the workspace declares, asked of Bazel)")
 	fs.StringVar(&f.Out, "out", "", "write the report to `DIR` (default: report/ in the workspace)")
 	fs.StringVar(&f.Workload, "workload", "", "report the results of the `workload` standard or quick (default: standard when there are any)")
 	fs.StringVar(&f.Baseline, "baseline", "", "compare with the results in `DIR` and fail on regressions")
@@ -138,6 +143,8 @@ func check(f reporter.Options) error {
 	switch {
 	case len(slices.DeleteFunc([]bool{f.From != "", f.NightDir != "", f.Testlogs}, func(b bool) bool { return !b })) > 1:
 		return cli.Usagef("--from, --night and --testlogs are alternatives")
+	case f.ManifestTarget != "" && (f.From != "" || f.NightDir != ""):
+		return cli.Usagef("--manifest-target is for --testlogs: it says which tests' logs to read")
 	case f.Workload != "" && f.Workload != result.WorkloadStandard && f.Workload != result.WorkloadQuick:
 		return cli.Usagef("--workload=%s: want %s or %s", f.Workload, result.WorkloadStandard, result.WorkloadQuick)
 	case f.Threshold <= 0 || f.RSSThreshold <= 0:

@@ -26,7 +26,7 @@ import (
 
 // ShardMapOptions are what ShardMap runs on: `nightly shardmap`'s flags.
 type ShardMapOptions struct {
-	// Manifest is //benchmarks:manifest's file (perfspec.Manifest): the
+	// Manifest is the benchmarks' manifest file (perfspec.Manifest): the
 	// benchmarks, each sharded by its perf target.
 	Manifest string
 	// History is the results history's DSN; "" is the lab's local one

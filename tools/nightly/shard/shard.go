@@ -65,7 +65,7 @@ type Shard struct {
 
 // A Benchmark is one full-size benchmark of a shard.
 type Benchmark struct {
-	// Name is the benchmark's name (//benchmarks:manifest's).
+	// Name is the benchmark's name (the manifest's).
 	Name string `json:"name"`
 	// Test is the label of its full-size test (the manifest's perf
 	// target: //benchmarks:havlak6_test).
@@ -262,13 +262,12 @@ type Placement struct {
 // String is what the night's log and the presubmit say of it.
 func (p Placement) String() string {
 	return fmt.Sprintf("%s (%s): not in the shard map: placed in shard %d by default (the least loaded); "+
-		"regenerate the map to keep it there for good: tools/bazel build //benchmarks:manifest && "+
-		"tools/bazel run //tools/nightly -- shardmap --manifest bazel-bin/benchmarks/manifest.json --shards %d --out benchmarks/shards.json "+
-		"(docs/nightly.md#shards)", p.Name, p.Test, p.Shard, p.Shards)
+		"regenerate the map to keep it there for good: nightly shardmap --manifest FILE --shards %d --out MAP, "+
+		"the manifest built and the map where the night reads it (docs/nightly.md#shards)", p.Name, p.Test, p.Shard, p.Shards)
 }
 
 // Place is the map for the suite: suite is the full-size test of each of
-// its benchmarks, by name (//benchmarks:manifest's perf targets). A
+// its benchmarks, by name (the manifest's perf targets). A
 // benchmark of the suite that the map does not know is placed by the
 // default rule, the one regenerating the map applies to a new benchmark:
 // in name order, each on the shard with the least estimated time (the

@@ -16,7 +16,8 @@ import (
 // (tools/perf/private/manifest.bzl) writes it: each benchmark's
 // declaration, the labels of its targets and the paths of their specs. It
 // is how the tools find benchmarks (//tools/perfcheck, //tools/bisect),
-// never by their targets' names or by globbing bazel-bin.
+// never by their targets' names or by globbing bazel-bin; which manifest,
+// the workspace says (FindManifest).
 type Manifest struct {
 	// SchemaVersion is the manifest's format, ManifestSchemaVersion.
 	SchemaVersion int `json:"schema_version"`
@@ -29,10 +30,6 @@ type Manifest struct {
 	file string
 }
 
-// DefaultManifest is the benchmarks' manifest (//benchmarks:manifest),
-// relative to bazel-bin as the paths in it are.
-const DefaultManifest = "benchmarks/manifest.json"
-
 // Built is where a build in workspace leaves a file the manifest names
 // relative to bazel-bin: a spec, a count action's outputs, the manifest.
 func Built(workspace, path string) string {
@@ -40,8 +37,8 @@ func Built(workspace, path string) string {
 }
 
 // QuickSuffix ends the name of a benchmark's quick test, as the perf rules
-// name it (//benchmarks:havlak6_quick_test): for a tool that must name the
-// test before any manifest is built (the regression suite's scratch copy).
+// name it (//benchmarks:havlak6_quick_test). The tools never build a label
+// from it: they take the quick test's label from the manifest (Target).
 const QuickSuffix = "_quick_test"
 
 // ManifestSchemaVersion is the newest version of the manifest's format,

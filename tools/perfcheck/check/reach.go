@@ -10,11 +10,6 @@ import (
 	"havlak-lab/tools/perf/perfspec"
 )
 
-// Manifest is the label of the benchmarks' manifest, whose specs the
-// check finds the quick tests through, before it builds anything
-// (perfspec.DeclaredTargets), and after (Targets).
-const Manifest = "//benchmarks:manifest"
-
 // A Reach is which benchmarks a change can affect at all, answered before
 // anything is built, from the changed files and the target graph of the
 // workspace's packages (bazelquery): a benchmark none of whose quick

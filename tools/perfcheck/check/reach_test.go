@@ -31,7 +31,11 @@ func readQuery(t *testing.T) *bazelquery.Graph {
 // generated file; docs) by what changed.
 func TestReach(t *testing.T) {
 	g := readQuery(t)
-	quick, err := perfspec.DeclaredTargets(g, Manifest, result.ConfigQuick)
+	manifest, err := perfspec.FindManifest(g, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	quick, err := perfspec.DeclaredTargets(g, manifest, result.ConfigQuick)
 	if err != nil || !reflect.DeepEqual(quick, map[string]string{"stage": "//benchmarks:stage_quick_test"}) {
 		t.Fatalf("the quick tests: %v, %v", quick, err)
 	}

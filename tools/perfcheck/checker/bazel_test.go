@@ -55,7 +55,7 @@ func TestEachSideBuildsWithItsOwnConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.bazelLog.Close()
-	if _, err := c.build([]string{"//benchmarks:havlak6_quick_test"}, check.Reach{Reached: map[string]string{"havlak6": "//benchmarks:havlak6_quick_test"}}); err != nil {
+	if _, err := c.build([]string{"//benchmarks:havlak6_quick_test"}, manifestFile, check.Reach{Reached: map[string]string{"havlak6": "//benchmarks:havlak6_quick_test"}}); err != nil {
 		t.Fatal(err)
 	}
 	data, err := os.ReadFile(bazelLog)

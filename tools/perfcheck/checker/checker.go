@@ -19,17 +19,9 @@ import (
 	"havlak-lab/internal/cli"
 	"havlak-lab/internal/gitwork"
 	"havlak-lab/internal/labcache"
-	"havlak-lab/tools/perf/perfspec"
 	"havlak-lab/tools/perfcheck/check"
 	"havlak-lab/tools/summary"
 	"havlak-lab/tools/verdict"
-)
-
-// The benchmarks' package, which the check builds, and its manifest
-// (//benchmarks:manifest), which lists the quick tests it runs.
-const (
-	pkg      = "benchmarks"
-	manifest = perfspec.DefaultManifest
 )
 
 // Options are what the command's flags say: each field is its flag's
@@ -39,7 +31,10 @@ type Options struct {
 	// OwnView and BaseCheckout: this perf check is the change's own, run
 	// by the base's to show what the change's tools would say.
 	OwnView, BaseCheckout string
-	Shutdown              bool
+	// ManifestTarget is the label of the benchmarks' manifest ("": the
+	// one the workspace declares, perfspec.FindManifest).
+	ManifestTarget string
+	Shutdown       bool
 }
 
 // Run checks the change in the checkout o.Repo names (by default the
@@ -72,7 +67,8 @@ func Run(o Options, log io.Writer) error {
 	if err != nil {
 		return cli.UsageError{Err: err}
 	}
-	c := &checker{repo: repo, change: top, log: log, shutdown: o.Shutdown, countsConfig: o.CountsConfig, changeCacheConfig: o.ChangeCacheConfig}
+	c := &checker{repo: repo, change: top, log: log, shutdown: o.Shutdown, countsConfig: o.CountsConfig, changeCacheConfig: o.ChangeCacheConfig,
+		manifestTarget: o.ManifestTarget}
 	if o.OwnView != "" {
 		// The change's own tools: nothing handed over to the base's.
 		return c.runOwnView(baseCommit, cli.UserPath(o.BaseCheckout), cli.UserPath(o.OwnView))
@@ -136,6 +132,10 @@ type checker struct {
 	diskCache string
 	// shutdown stops the base's Bazel server when the check is done.
 	shutdown bool
+	// manifestTarget is the manifest's label the flag gave ("": none);
+	// manifest, the label of the manifest the check reads (reach finds
+	// it in the change's graph), whose quick tests it builds and runs.
+	manifestTarget, manifest string
 	// countsConfig is the Bazel config the count actions build with too
 	// ("": none).
 	countsConfig string

@@ -28,7 +28,14 @@ func (c *checker) check(baseCommit string) (*summary.Summary, check.Plan, error)
 	if err != nil {
 		return nil, check.Plan{}, err
 	}
-	build := []string{"//" + pkg + ":all"}
+	manifestFile, err := perfspec.ManifestFile(c.manifest)
+	if err != nil {
+		return nil, check.Plan{}, err
+	}
+	// A change of a Bazel input may add or remove benchmarks: each side
+	// builds the manifest's package whole, whatever it declares.
+	pkg, _, _ := strings.Cut(c.manifest, ":")
+	build := []string{pkg + ":all"}
 	switch {
 	case reach.Everything != "":
 		fmt.Fprintf(c.log, "perfcheck: %s: every benchmark may be affected\n", reach.Everything)
@@ -36,7 +43,7 @@ func (c *checker) check(baseCommit string) (*summary.Summary, check.Plan, error)
 		fmt.Fprintf(c.log, "perfcheck: no benchmark can be affected: no file any of the %d benchmarks' quick tests depends on changed\n", len(reach.NotReached))
 		return s, check.Plan{NotReached: reach.NotReached, GateEdits: reach.GateEdits, NotMeasured: reach.NotMeasured}, nil
 	default:
-		build = []string{check.Manifest}
+		build = []string{c.manifest}
 		for _, name := range slices.Sorted(maps.Keys(reach.Reached)) {
 			build = append(build, reach.Reached[name])
 		}
@@ -46,7 +53,7 @@ func (c *checker) check(baseCommit string) (*summary.Summary, check.Plan, error)
 	if len(reach.GateEdits) > 0 && !c.ownView {
 		fmt.Fprintf(c.log, "perfcheck: this change edits the gate (%s): the base's copies measure and judge it\n", strings.Join(reach.GateEdits, ", "))
 	}
-	plan, err := c.build(build, reach)
+	plan, err := c.build(build, manifestFile, reach)
 	if err != nil {
 		return nil, check.Plan{}, err
 	}
@@ -126,9 +133,10 @@ func (c *checker) sides() []side {
 
 // build builds the benchmarks the check builds (build) at both sides, and
 // the harness (the runner that measures both sides, and the worker its
-// counts are for) in its checkout, then plans what to measure: the
-// benchmarks whose identity changed.
-func (c *checker) build(build []string, reach check.Reach) (check.Plan, error) {
+// counts are for) in its checkout, then plans what to measure from each
+// side's manifest (manifest, its path under bazel-bin): the benchmarks
+// whose identity changed.
+func (c *checker) build(build []string, manifest string, reach check.Reach) (check.Plan, error) {
 	var targets [2][]check.Target
 	for i, side := range c.sides() {
 		fmt.Fprintf(c.log, "perfcheck: [%d/4] building %s at %s\n", i+1, strings.Join(build, " "), side.name)
@@ -249,8 +257,8 @@ func (c *checker) measure(h check.Harness, targets []check.Target, layouts map[s
 
 // reach asks which benchmarks the change's files can reach: the changes
 // since the base (git), then the target graph of the change's packages
-// (bazel query, which builds nothing) and the quick tests the manifest
-// declares in it.
+// (bazel query, which builds nothing), the workspace's manifest in it
+// (c.manifest) and the quick tests the manifest declares.
 func (c *checker) reach(baseCommit string) (check.Reach, error) {
 	changes, err := c.repo.Changes(baseCommit)
 	if err != nil {
@@ -270,7 +278,10 @@ func (c *checker) reach(baseCommit string) (check.Reach, error) {
 	if err != nil {
 		return check.Reach{}, err
 	}
-	quick, err := perfspec.DeclaredTargets(g, check.Manifest, result.ConfigQuick)
+	if c.manifest, err = perfspec.FindManifest(g, c.manifestTarget); err != nil {
+		return check.Reach{}, cli.UsageError{Err: err}
+	}
+	quick, err := perfspec.DeclaredTargets(g, c.manifest, result.ConfigQuick)
 	if err != nil {
 		return check.Reach{}, err
 	}

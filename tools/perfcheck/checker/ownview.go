@@ -48,6 +48,9 @@ func (c *checker) runTheBases(baseCommit, outDir, dashboard string) error {
 	if c.shutdown {
 		args = append(args, "--shutdown")
 	}
+	if c.manifestTarget != "" {
+		args = append(args, "--manifest-target", c.manifestTarget)
+	}
 	cmd := exec.Command(filepath.Join(wt.Dir, "bazel-bin", "tools", "perfcheck", "perfcheck_", "perfcheck"), args...)
 	cmd.Env = append(os.Environ(), "BUILD_WORKSPACE_DIRECTORY="+wt.Dir)
 	cmd.Stdout, cmd.Stderr = c.log, c.log
@@ -130,8 +133,11 @@ func (c *checker) ownViewSummary(baseCommit string) (*summary.Summary, error) {
 	defer os.RemoveAll(dir)
 	ctx, cancel := context.WithTimeout(context.Background(), ownViewTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, filepath.Join(c.change, "bazel-bin", "tools", "perfcheck", "perfcheck_", "perfcheck"),
-		"--own-view", dir, "--repo", c.change, "--base", baseCommit, "--base-checkout", c.base, "--disk-cache", "none")
+	args := []string{"--own-view", dir, "--repo", c.change, "--base", baseCommit, "--base-checkout", c.base, "--disk-cache", "none"}
+	if c.manifestTarget != "" {
+		args = append(args, "--manifest-target", c.manifestTarget)
+	}
+	cmd := exec.CommandContext(ctx, filepath.Join(c.change, "bazel-bin", "tools", "perfcheck", "perfcheck_", "perfcheck"), args...)
 	cmd.Env = append(os.Environ(), "BUILD_WORKSPACE_DIRECTORY="+c.change)
 	cmd.Stdout, cmd.Stderr = c.bazelLog, c.bazelLog
 	if err := cmd.Run(); err != nil {

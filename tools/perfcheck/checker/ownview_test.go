@@ -19,13 +19,14 @@ import (
 )
 
 // fakeBazel is a tools/bazel that builds nothing: it logs each call's
-// directory and arguments to $FAKE_BAZEL_LOG, and answers a query with a
-// graph whose manifest declares no quick test.
+// directory and arguments to $FAKE_BAZEL_LOG, and answers a query with
+// the file $FAKE_QUERY, else a graph whose manifest, //benchmarks:manifest,
+// declares no quick test.
 const fakeBazel = `#!/bin/sh
 echo "$PWD $*" >>"$FAKE_BAZEL_LOG"
 case "$1" in
-query) echo '<?xml version="1.1" encoding="UTF-8" standalone="no"?>
-<query version="2"><rule class="benchmark_manifest" location="/w/benchmarks/BUILD.bazel:1:1" name="//benchmarks:manifest"><list name="specs"/></rule></query>' ;;
+query) if [ -n "$FAKE_QUERY" ]; then cat "$FAKE_QUERY"; else echo '<?xml version="1.1" encoding="UTF-8" standalone="no"?>
+<query version="2"><rule class="_benchmark_manifest" location="/w/benchmarks/BUILD.bazel:1:1" name="//benchmarks:manifest"><list name="specs"/></rule></query>'; fi ;;
 esac
 exit "${FAKE_BAZEL_STATUS:-0}"
 `
@@ -55,12 +56,28 @@ func writeFiles(t *testing.T, dir string, files map[string]string) {
 	}
 }
 
+// manifestFile is where the fake query's manifest, //benchmarks:manifest,
+// is built under bazel-bin.
+const manifestFile = "benchmarks/manifest.json"
+
 // builtManifest writes what a build of //benchmarks:all leaves in dir's
 // bazel-bin: the manifest, and each benchmark's quick test's spec and
 // runfiles, with the binary's bytes given.
 func builtManifest(t *testing.T, dir string, binaries map[string]string) {
 	t.Helper()
-	manifest := perfspec.Manifest{SchemaVersion: perfspec.ManifestSchemaVersion, Path: manifest}
+	builtManifestOf(t, dir, "//benchmarks:manifest", binaries)
+}
+
+// builtManifestOf writes what a build of the package of the manifest
+// rule label leaves in dir's bazel-bin (builtManifest).
+func builtManifestOf(t *testing.T, dir, label string, binaries map[string]string) {
+	t.Helper()
+	pkg, _, _ := strings.Cut(strings.TrimPrefix(label, "//"), ":")
+	path, err := perfspec.ManifestFile(label)
+	if err != nil {
+		t.Fatal(err)
+	}
+	manifest := perfspec.Manifest{SchemaVersion: perfspec.ManifestSchemaVersion, Path: path}
 	files := map[string]string{}
 	for name, binary := range binaries {
 		test := name + perfspec.QuickSuffix
@@ -73,12 +90,12 @@ func builtManifest(t *testing.T, dir string, binaries map[string]string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		specPath := "benchmarks/" + test + "_spec.json"
+		specPath := pkg + "/" + test + "_spec.json"
 		files["bazel-bin/"+specPath] = string(data)
-		files["bazel-bin/benchmarks/"+test+".runfiles/lab/bin/"+name] = binary
+		files["bazel-bin/"+pkg+"/"+test+".runfiles/lab/bin/"+name] = binary
 		manifest.Benchmarks = append(manifest.Benchmarks, perfspec.ManifestBenchmark{
 			Name: name, Kind: result.KindProgram, Study: "s", Language: "Go",
-			Targets: map[string]perfspec.ManifestTarget{result.ConfigQuick: {Label: "//benchmarks:" + test, Spec: specPath}},
+			Targets: map[string]perfspec.ManifestTarget{result.ConfigQuick: {Label: "//" + pkg + ":" + test, Spec: specPath}},
 		})
 	}
 	data, err := json.Marshal(manifest)

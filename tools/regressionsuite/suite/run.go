@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"havlak-lab/internal/gitwork"
@@ -32,7 +33,13 @@ type Runner struct {
 	// output base serves the next run.
 	Scratch string
 	Log     io.Writer
-	base    string
+	// ManifestTarget is the label of the benchmarks' manifest ("": the
+	// one the workspace declares, perfspec.QueryManifest).
+	ManifestTarget string
+	base           string
+	// manifest is the base's manifest (loadManifest): each benchmark's
+	// quick test and layout variants.
+	manifest *perfspec.Manifest
 	// baseline is each benchmark's first run at the base, baseLines its
 	// line counts (nil: none kept).
 	baseline  map[string]summary.Side
@@ -79,6 +86,9 @@ func (r *Runner) toBase() error {
 func (r *Runner) Baseline(benchmarks []string, reruns int) []FalseAlarms {
 	r.baseline, r.baseLines = map[string]summary.Side{}, map[string]*linecounts.File{}
 	if err := r.toBase(); err != nil {
+		return []FalseAlarms{{Benchmark: strings.Join(benchmarks, ", "), Err: err.Error()}}
+	}
+	if err := r.loadManifest(); err != nil {
 		return []FalseAlarms{{Benchmark: strings.Join(benchmarks, ", "), Err: err.Error()}}
 	}
 	runs := reruns + 1
@@ -178,10 +188,10 @@ func (r *Runner) Run(c Case) Outcome {
 }
 
 // layouts counts the base's layout variants of benchmarks (the count
-// actions the base's manifest lists) and gives each base side its layout
-// noise (summary.ReadLayout), as the perf check gives its base's: a case
-// is another binary, whose code and data land elsewhere. It returns, by
-// benchmark, why it could not.
+// actions the base's manifest lists, loadManifest) and gives each base side
+// its layout noise (summary.ReadLayout), as the perf check gives its
+// base's: a case is another binary, whose code and data land elsewhere. It
+// returns, by benchmark, why it could not.
 func (r *Runner) layouts(benchmarks []string) map[string]error {
 	failed := map[string]error{}
 	fail := func(err error) map[string]error {
@@ -190,13 +200,7 @@ func (r *Runner) layouts(benchmarks []string) map[string]error {
 		}
 		return failed
 	}
-	if err := r.bazel("build", "--noremote_upload_local_results", "//benchmarks:manifest"); err != nil {
-		return fail(err)
-	}
-	m, err := perfspec.ReadManifest(perfspec.Built(r.Scratch, perfspec.DefaultManifest))
-	if err != nil {
-		return fail(err)
-	}
+	m := r.manifest
 	paths := map[string][]string{}
 	labels := []string{"build", "--noremote_upload_local_results"}
 	for _, b := range benchmarks {
@@ -232,6 +236,42 @@ func (r *Runner) layouts(benchmarks []string) map[string]error {
 	return failed
 }
 
+// loadManifest asks Bazel which manifest the scratch copy declares (or
+// takes ManifestTarget's), builds it at the base and reads it.
+func (r *Runner) loadManifest() error {
+	label, _, err := perfspec.QueryManifest(r.bazelTo, r.ManifestTarget)
+	if err != nil {
+		return err
+	}
+	file, err := perfspec.ManifestFile(label)
+	if err != nil {
+		return err
+	}
+	if err := r.bazel("build", "--noremote_upload_local_results", label); err != nil {
+		return fmt.Errorf("building the benchmarks' manifest %s: %w", label, err)
+	}
+	r.manifest, err = perfspec.ReadManifest(perfspec.Built(r.Scratch, file))
+	return err
+}
+
+// quickTest is the label of a benchmark's quick test and its directory
+// under bazel-testlogs, as the base's manifest names them.
+func (r *Runner) quickTest(benchmark string) (label, dir string, err error) {
+	if r.manifest == nil {
+		return "", "", fmt.Errorf("no manifest of the benchmarks read")
+	}
+	b, err := r.manifest.Benchmark(benchmark)
+	if err != nil {
+		return "", "", err
+	}
+	quick, err := b.Target(result.ConfigQuick)
+	if err != nil {
+		return "", "", err
+	}
+	dir, err = perfspec.LabelPath(quick.Label)
+	return quick.Label, dir, err
+}
+
 // measured is one run's result as a side of the comparison, or why there
 // is none.
 type measured struct {
@@ -248,19 +288,28 @@ type measured struct {
 func (r *Runner) measure(benchmarks []string, runs int) map[string][]measured {
 	args := []string{"test", "--noremote_upload_local_results", "--nocache_test_results", "--local_test_jobs=1",
 		fmt.Sprintf("--runs_per_test=%d", runs), "--test_output=errors"}
-	for _, b := range benchmarks {
-		args = append(args, "//benchmarks:"+b+perfspec.QuickSuffix)
-	}
 	all, zips := map[string][]measured{}, map[string][]string{}
+	var known []string
 	for _, b := range benchmarks {
+		label, testDir, err := r.quickTest(b)
+		if err != nil {
+			all[b] = slices.Repeat([]measured{{err: err}}, runs)
+			continue
+		}
+		args = append(args, label)
+		known = append(known, b)
 		for i := 1; i <= runs; i++ {
-			dir := path.Join("benchmarks", b+perfspec.QuickSuffix)
+			dir := testDir
 			if runs > 1 {
 				dir = path.Join(dir, fmt.Sprintf("run_%d_of_%d", i, runs))
 			}
 			zips[b] = append(zips[b], result.TestZip(r.Scratch, dir))
 		}
 	}
+	if len(known) == 0 {
+		return all
+	}
+	benchmarks = known
 	// The test logs of an earlier case are still there when this case's
 	// build fails: read, they would judge that case's binary as this one's.
 	var stale error
@@ -318,8 +367,14 @@ func (r *Runner) Close() {
 // Nothing is uploaded to a remote cache: patched code is not to be trusted
 // with it.
 func (r *Runner) bazel(args ...string) error {
+	return r.bazelTo(r.Log, args...)
+}
+
+// bazelTo runs tools/bazel in the scratch copy, its standard output going
+// to stdout, its standard error to the log.
+func (r *Runner) bazelTo(stdout io.Writer, args ...string) error {
 	cmd := exec.Command(filepath.Join(r.Scratch, "tools", "bazel"), args...)
 	cmd.Dir = r.Scratch
-	cmd.Stdout, cmd.Stderr = r.Log, r.Log
+	cmd.Stdout, cmd.Stderr = stdout, r.Log
 	return cmd.Run()
 }

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -19,6 +20,7 @@ import (
 	"havlak-lab/internal/labdir"
 	"havlak-lab/tools/history"
 	"havlak-lab/tools/nightdir"
+	"havlak-lab/tools/perf/perfspec"
 	"havlak-lab/tools/reporting"
 	"havlak-lab/tools/reporting/model"
 	"havlak-lab/tools/result"
@@ -33,8 +35,12 @@ type Options struct {
 	// What is read, and where the report goes.
 	From, NightDir, Out string
 	Testlogs            bool
-	Workload            string
-	TrendsFile          string
+	// ManifestTarget is the label of the benchmarks' manifest, whose
+	// tests' packages the test logs are read from ("": the one the
+	// workspace declares, perfspec.QueryManifest).
+	ManifestTarget string
+	Workload       string
+	TrendsFile     string
 	// What it is compared with, and how.
 	Baseline, HistoryDSN    string
 	Threshold, RSSThreshold float64
@@ -48,7 +54,7 @@ type Options struct {
 // usage or no results, the summary's status (tools/verdict) otherwise.
 func Run(f Options, log io.Writer) error {
 	outDir := f.outDir()
-	sources, night, err := f.sourcesApartFrom(outDir)
+	sources, night, err := f.sourcesApartFrom(outDir, log)
 	if err != nil {
 		return err
 	}
@@ -105,17 +111,18 @@ func (f Options) outDir() string {
 
 // sourcesApartFrom is the directories the results are read from, and the
 // night they are with --night, each refused when the report written to
-// outDir would replace it, as is a baseline that would be.
-func (f Options) sourcesApartFrom(outDir string) ([]string, *result.Night, error) {
-	// The testlogs of every configuration: bazel-testlogs points at the
-	// last one built, and bazel run itself, in the default configuration,
-	// moves it away from the -c opt results of --config=perf.
-	sources, _ := filepath.Glob(filepath.Join(cli.WorkspaceRoot(), "bazel-out", "*", "testlogs", "benchmarks"))
-	if len(sources) == 0 {
-		sources = []string{filepath.Join(cli.WorkspaceRoot(), result.Testlogs, "benchmarks")}
-	}
-	if f.From != "" {
+// outDir would replace it, as is a baseline that would be. Bazel's
+// standard error, when it is asked for the manifest, goes to log.
+func (f Options) sourcesApartFrom(outDir string, log io.Writer) ([]string, *result.Night, error) {
+	var sources []string
+	switch {
+	case f.From != "":
 		sources = []string{cli.UserPath(f.From)}
+	case f.NightDir == "":
+		var err error
+		if sources, err = f.testlogs(log); err != nil {
+			return nil, nil, err
+		}
 	}
 	// What is read is never what is written: the report replaces --out
 	// whole.
@@ -142,6 +149,37 @@ func (f Options) sourcesApartFrom(outDir string) ([]string, *result.Night, error
 		}
 	}
 	return sources, night, nil
+}
+
+// testlogs are the workspace's test logs of its benchmarks' tests: those
+// of the packages of the tests its manifest declares (asked of Bazel), in
+// every configuration, for bazel-testlogs points at the last one built,
+// and bazel run itself, in the default configuration, moves it away from
+// the -c opt results of --config=perf.
+func (f Options) testlogs(log io.Writer) ([]string, error) {
+	root := cli.WorkspaceRoot()
+	label, g, err := perfspec.QueryManifest(func(stdout io.Writer, args ...string) error {
+		cmd := exec.Command(filepath.Join(root, "tools", "bazel"), args...)
+		cmd.Dir, cmd.Stdout, cmd.Stderr = root, stdout, log
+		return cmd.Run()
+	}, f.ManifestTarget)
+	if err != nil {
+		return nil, cli.Usagef("the benchmarks' test logs: %v (or --from DIR, --night DIR)", err)
+	}
+	pkgs, err := perfspec.TestPackages(g, label, result.ConfigPerf, result.ConfigQuick)
+	if err != nil || len(pkgs) == 0 {
+		return nil, cli.Usagef("the benchmarks' test logs: the tests of %s: %v", label, err)
+	}
+	var sources []string
+	for _, pkg := range pkgs {
+		dirs, _ := filepath.Glob(filepath.Join(root, "bazel-out", "*", "testlogs", filepath.FromSlash(pkg)))
+		sources = append(sources, dirs...)
+	}
+	if len(sources) == 0 {
+		// None yet: Load names the place.
+		sources = []string{filepath.Join(root, result.Testlogs, filepath.FromSlash(pkgs[0]))}
+	}
+	return sources, nil
 }
 
 // claimOut refuses an outDir the report did not make and that has
@@ -212,5 +250,5 @@ func Load(workload string, dirs []string, isNight bool) (*model.Set, error) {
 		return nil, cli.Usagef("no readable benchmark results in %s: %s", strings.Join(dirs, ", "), strings.Join(set.Problems, "; "))
 	}
 	return nil, cli.UsageError{Err: fmt.Errorf("no benchmark results in %s (no %s, no %s): "+
-		"run tools/bazel test //benchmarks:all --config=perf first", strings.Join(dirs, ", "), result.ZipName, result.XTimeName)}
+		"run the benchmarks' tests first (tools/bazel test --config=perf PACKAGE:all)", strings.Join(dirs, ", "), result.ZipName, result.XTimeName)}
 }

@@ -40,7 +40,7 @@ func TestReach(t *testing.T) {
 		t.Fatalf("the quick tests: %v, %v", quick, err)
 	}
 	// Its one benchmark has a quick test: none is never measured.
-	if not, err := perfspec.DeclaredNotMeasured(g, Manifest); err != nil || len(not) != 0 {
+	if not, err := perfspec.DeclaredNotMeasured(g, manifest); err != nil || len(not) != 0 {
 		t.Errorf("never measured: %v, %v", not, err)
 	}
 	pkgs := []string{"", "benchmarks", "docs", "go/stage", "internal/cli", "tools/gen", "tools/perf/runner"}

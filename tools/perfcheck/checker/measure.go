@@ -286,7 +286,7 @@ func (c *checker) reach(baseCommit string) (check.Reach, error) {
 		return check.Reach{}, err
 	}
 	reach := check.FindReach(changes, pkgs, g, quick)
-	if reach.NotMeasured, err = perfspec.DeclaredNotMeasured(g, check.Manifest); err != nil {
+	if reach.NotMeasured, err = perfspec.DeclaredNotMeasured(g, c.manifest); err != nil {
 		return check.Reach{}, err
 	}
 	for _, n := range reach.NotMeasured {

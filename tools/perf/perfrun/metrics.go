@@ -64,7 +64,7 @@ func (p *program) readRuntimeFigures(name string, runs int) ([]runtimemetrics.Fi
 	figures, err := runtimemetrics.ReadFile(p.outPath(name))
 	switch {
 	case errors.Is(err, os.ErrNotExist):
-		err = errors.New("the program recorded none: it ends without internal/cli.Exit")
+		err = errors.New("the program recorded none: it ends without program.Exit or program.Record (havlak-lab/tools/perf/program)")
 	case err == nil && len(figures) != runs:
 		err = fmt.Errorf("%d runs recorded figures in %s, not %d", len(figures), name, runs)
 	}

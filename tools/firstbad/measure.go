@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"strings"
 
+	"havlak-lab/internal/bazelcmd"
 	"havlak-lab/internal/gitwork"
 	"havlak-lab/tools/firstbad/answer"
 	"havlak-lab/tools/perf/cachegrind"
@@ -266,7 +267,7 @@ func runBuild(cmd *exec.Cmd, dir string, log io.Writer, env ...string) error {
 }
 
 // A bazelBuilder builds the benchmark's test target with the worktree's
-// own tools/bazel and runs the program in its runfiles.
+// own Bazel (bazelcmd) and runs the program in its runfiles.
 type bazelBuilder struct {
 	worktree, target string
 	log              io.Writer
@@ -277,7 +278,7 @@ func (b *bazelBuilder) build() (*program, error) {
 	if !ok || !strings.HasPrefix(b.target, "//") {
 		return nil, fmt.Errorf("--target %q: want //PACKAGE:NAME", b.target)
 	}
-	if err := runBuild(exec.Command(filepath.Join(b.worktree, "tools", "bazel"), "build", b.target), b.worktree, b.log); err != nil {
+	if err := runBuild(bazelcmd.Command(b.worktree, "build", b.target), b.worktree, b.log); err != nil {
 		return nil, err
 	}
 	// perf_benchmark names a test's spec NAME_spec (tools/perf/private/
@@ -298,7 +299,7 @@ func (b *bazelBuilder) build() (*program, error) {
 func (b *bazelBuilder) close() {
 	// The worktree's Bazel server would linger for hours; its output base
 	// stays for the next bisection.
-	runBuild(exec.Command(filepath.Join(b.worktree, "tools", "bazel"), "shutdown"), b.worktree, io.Discard)
+	runBuild(bazelcmd.Command(b.worktree, "shutdown"), b.worktree, io.Discard)
 }
 
 // A goBuilder builds a Go main package with the go command; the spec is

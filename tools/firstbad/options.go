@@ -6,11 +6,11 @@ import (
 	"io"
 	"io/fs"
 	"maps"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 
+	"havlak-lab/internal/bazelcmd"
 	"havlak-lab/internal/bazelquery"
 	"havlak-lab/internal/cli"
 	"havlak-lab/internal/gitwork"
@@ -127,13 +127,13 @@ func (o *Options) fromManifest(log io.Writer) error {
 	return nil
 }
 
-// bazelIn runs the checkout's own tools/bazel in its top directory, for
+// bazelIn runs the checkout's Bazel (bazelcmd) in its top directory, for
 // perfspec.QueryManifest: the command's standard output to stdout, its
 // standard error to log.
 func bazelIn(top string, log io.Writer) func(io.Writer, ...string) error {
 	return func(stdout io.Writer, args ...string) error {
-		cmd := exec.Command(filepath.Join(top, "tools", "bazel"), args...)
-		cmd.Dir, cmd.Env = top, childEnv()
+		cmd := bazelcmd.Command(top, args...)
+		cmd.Env = childEnv()
 		cmd.Stdout, cmd.Stderr = stdout, log
 		if err := cmd.Run(); err != nil {
 			// QueryManifest's error names the query.

@@ -3,10 +3,10 @@ package checker
 import (
 	"fmt"
 	"io"
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
+
+	"havlak-lab/internal/bazelcmd"
 )
 
 // bazelArgs adds to a build or a test --noremote_upload_local_results,
@@ -39,25 +39,26 @@ func bazelArgs(args []string, diskCache string) []string {
 	return append(flags, rest...)
 }
 
-// bazel runs tools/bazel in a checkout, its output going to the Bazel log.
-// A build or test never uploads to a remote cache, whatever the
-// checkout's settings: the change's code, or the base's, is not to be
-// trusted with it; both use the check's disk cache, but the base's builds
-// with the counts' config, which the cluster executes and keeps.
+// bazel runs the checkout's Bazel (bazelcmd: its tools/bazel, else the
+// bazel on PATH) in it, its output going to the Bazel log. A build or
+// test never uploads to a remote cache, whatever the checkout's settings:
+// the change's code, or the base's, is not to be trusted with it; both
+// use the check's disk cache, but the base's builds with the counts'
+// config, which the cluster executes and keeps.
 func (c *checker) bazel(dir string, args ...string) error {
 	return c.bazelTo(c.bazelLog, dir, args...)
 }
 
-// bazelTo runs tools/bazel, its standard output going to stdout and its
-// standard error to the Bazel log; when it fails, the log's end is printed.
+// bazelTo runs the checkout's Bazel (bazelcmd), its standard output going
+// to stdout and its standard error to the Bazel log; when it fails, the
+// log's end is printed.
 func (c *checker) bazelTo(stdout io.Writer, dir string, args ...string) error {
 	args = bazelArgs(args, c.diskCache)
 	if dir == c.base {
 		c.baseUsed = true
 	}
 	start, _ := c.bazelLog.Seek(0, io.SeekCurrent)
-	cmd := exec.Command(filepath.Join(dir, "tools", "bazel"), args...)
-	cmd.Dir = dir
+	cmd := bazelcmd.Command(dir, args...)
 	cmd.Stdout, cmd.Stderr = stdout, c.bazelLog
 	err := cmd.Run()
 	if err != nil {

@@ -6,12 +6,12 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path"
 	"path/filepath"
 	"slices"
 	"strings"
 
+	"havlak-lab/internal/bazelcmd"
 	"havlak-lab/internal/gitwork"
 	"havlak-lab/tools/perf/cachegrind"
 	"havlak-lab/tools/perf/cachegrind/linecounts"
@@ -363,18 +363,17 @@ func (r *Runner) Close() {
 	r.bazel("shutdown")
 }
 
-// bazel runs tools/bazel in the scratch copy, its output going to the log.
-// Nothing is uploaded to a remote cache: patched code is not to be trusted
+// bazel runs the scratch copy's Bazel (bazelcmd), its output going to
+// the log. Nothing is uploaded to a remote cache: patched code is not to be trusted
 // with it.
 func (r *Runner) bazel(args ...string) error {
 	return r.bazelTo(r.Log, args...)
 }
 
-// bazelTo runs tools/bazel in the scratch copy, its standard output going
-// to stdout, its standard error to the log.
+// bazelTo runs the scratch copy's Bazel (bazelcmd), its standard output
+// going to stdout, its standard error to the log.
 func (r *Runner) bazelTo(stdout io.Writer, args ...string) error {
-	cmd := exec.Command(filepath.Join(r.Scratch, "tools", "bazel"), args...)
-	cmd.Dir = r.Scratch
+	cmd := bazelcmd.Command(r.Scratch, args...)
 	cmd.Stdout, cmd.Stderr = stdout, r.Log
 	return cmd.Run()
 }

@@ -12,10 +12,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 
+	"havlak-lab/internal/bazelcmd"
 	"havlak-lab/internal/cli"
 	"havlak-lab/internal/labdir"
 	"havlak-lab/tools/history"
@@ -159,8 +159,8 @@ func (f Options) sourcesApartFrom(outDir string, log io.Writer) ([]string, *resu
 func (f Options) testlogs(log io.Writer) ([]string, error) {
 	root := cli.WorkspaceRoot()
 	label, g, err := perfspec.QueryManifest(func(stdout io.Writer, args ...string) error {
-		cmd := exec.Command(filepath.Join(root, "tools", "bazel"), args...)
-		cmd.Dir, cmd.Stdout, cmd.Stderr = root, stdout, log
+		cmd := bazelcmd.Command(root, args...)
+		cmd.Stdout, cmd.Stderr = stdout, log
 		return cmd.Run()
 	}, f.ManifestTarget)
 	if err != nil {

@@ -10,13 +10,14 @@ import (
 	"strings"
 	"time"
 
+	"havlak-lab/internal/labrepo"
 	"havlak-lab/tools/perf/perfrun"
 	"havlak-lab/tools/result"
 )
 
 // HarnessTargets are what the base builds for its Harness: the runner and
 // the worker its counts are declared for.
-var HarnessTargets = []string{"//tools/perf/runner", "@count_worker//:worker.json"}
+var HarnessTargets = []string{labrepo.Label("//tools/perf/runner"), "@count_worker//:worker.json"}
 
 // A Harness is the base's runner (//tools/perf/runner), which measures
 // both sides of a check. The change contributes its benchmarks' binaries
@@ -43,7 +44,7 @@ const harnessTimeout = 15 * time.Minute
 // built there), whose Bazel output base is outputBase.
 func NewHarness(workspace, outputBase string, log io.Writer) Harness {
 	return Harness{
-		Runner: filepath.Join(workspace, "bazel-bin", "tools", "perf", "runner", "runner_", "runner"),
+		Runner: labrepo.BinPath(workspace, "tools/perf/runner/runner_/runner"),
 		Worker: filepath.Join(outputBase, "external", "count_worker", "worker.json"),
 		Log:    log,
 	}

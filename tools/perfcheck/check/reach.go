@@ -7,6 +7,7 @@ import (
 
 	"havlak-lab/internal/bazelquery"
 	"havlak-lab/internal/gitwork"
+	"havlak-lab/internal/labrepo"
 	"havlak-lab/tools/perf/perfspec"
 )
 
@@ -36,7 +37,7 @@ type Reach struct {
 // are measured, the comparison, its policy, the comment) and the runner
 // (how a benchmark is run and counted, how Cachegrind is read). Both come
 // from the base, never from the change they judge.
-var GateTargets = []string{"//tools/perfcheck:perfcheck", "//tools/perf/runner:runner"}
+var GateTargets = []string{labrepo.Label("//tools/perfcheck:perfcheck"), labrepo.Label("//tools/perf/runner:runner")}
 
 // gateFile says whether a file is the gate's though no target depends on
 // it: the Starlark that declares a benchmark's runs and count actions, and

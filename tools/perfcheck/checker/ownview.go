@@ -13,8 +13,16 @@ import (
 	"havlak-lab/internal/cli"
 	"havlak-lab/internal/gitwork"
 	"havlak-lab/internal/labcache"
+	"havlak-lab/internal/labrepo"
 	"havlak-lab/tools/perfcheck/check"
 	"havlak-lab/tools/summary"
+)
+
+// The perf check's own target and binary, of the lab's (labrepo): what
+// the base's check and the change's own view are built and run as.
+const (
+	perfcheckTarget = "//tools/perfcheck"
+	perfcheckBinary = "tools/perfcheck/perfcheck_/perfcheck"
 )
 
 // runTheBases builds the base's perf check in a worktree of the base,
@@ -35,7 +43,7 @@ func (c *checker) runTheBases(baseCommit, outDir, dashboard string) error {
 		return err
 	}
 	fmt.Fprintf(c.log, "perfcheck: the base's perf check measures and judges the change: building it at %s in %s\n", gitwork.Short(baseCommit), wt.Dir)
-	if err := c.bazel(wt.Dir, "build", "//tools/perfcheck"); err != nil {
+	if err := c.bazel(wt.Dir, "build", labrepo.Label(perfcheckTarget)); err != nil {
 		return fmt.Errorf("building the base's perf check: %w", err)
 	}
 	args := []string{"--repo", c.change, "--base", baseCommit, "--out", outDir, "--dashboard", dashboard, "--disk-cache", cmp.Or(c.diskCache, "none")}
@@ -51,7 +59,7 @@ func (c *checker) runTheBases(baseCommit, outDir, dashboard string) error {
 	if c.manifestTarget != "" {
 		args = append(args, "--manifest-target", c.manifestTarget)
 	}
-	cmd := exec.Command(filepath.Join(wt.Dir, "bazel-bin", "tools", "perfcheck", "perfcheck_", "perfcheck"), args...)
+	cmd := exec.Command(labrepo.BinPath(wt.Dir, perfcheckBinary), args...)
 	cmd.Env = append(os.Environ(), "BUILD_WORKSPACE_DIRECTORY="+wt.Dir)
 	cmd.Stdout, cmd.Stderr = c.log, c.log
 	err = cmd.Run()
@@ -123,7 +131,7 @@ func (c *checker) askOwnView(baseCommit string) *check.OwnView {
 // the change's check wrote as untrusted: bounded as a result's files are,
 // and parsed by the base's summary package.
 func (c *checker) ownViewSummary(baseCommit string) (*summary.Summary, error) {
-	if err := c.bazel(c.change, "build", "//tools/perfcheck"); err != nil {
+	if err := c.bazel(c.change, "build", labrepo.Label(perfcheckTarget)); err != nil {
 		return nil, fmt.Errorf("building the change's perf check: %w", err)
 	}
 	dir, err := os.MkdirTemp(filepath.Dir(c.bazelLog.Name()), "own-view-")
@@ -137,7 +145,7 @@ func (c *checker) ownViewSummary(baseCommit string) (*summary.Summary, error) {
 	if c.manifestTarget != "" {
 		args = append(args, "--manifest-target", c.manifestTarget)
 	}
-	cmd := exec.CommandContext(ctx, filepath.Join(c.change, "bazel-bin", "tools", "perfcheck", "perfcheck_", "perfcheck"), args...)
+	cmd := exec.CommandContext(ctx, labrepo.BinPath(c.change, perfcheckBinary), args...)
 	cmd.Env = append(os.Environ(), "BUILD_WORKSPACE_DIRECTORY="+c.change)
 	cmd.Stdout, cmd.Stderr = c.bazelLog, c.bazelLog
 	if err := cmd.Run(); err != nil {

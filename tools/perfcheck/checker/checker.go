@@ -192,7 +192,9 @@ func builtAt(commit string) string {
 }
 
 // checkoutAt is the top of the checkout dir when it is commit with nothing
-// changed, "" otherwise.
+// changed, "" otherwise. Bazel's links at the top (bazel-bin and the
+// others, which a workspace that does not ignore them shows untracked)
+// change nothing.
 func checkoutAt(dir, commit string) string {
 	repo := gitwork.Repo(dir)
 	top, err := repo.Output("rev-parse", "--show-toplevel")
@@ -204,10 +206,28 @@ func checkoutAt(dir, commit string) string {
 	if err != nil || head != commit {
 		return ""
 	}
-	if status, err := repo.Output("status", "--porcelain"); err != nil || status != "" {
+	status, err := repo.Output("status", "--porcelain", "-z")
+	if err != nil {
 		return ""
 	}
+	for _, entry := range strings.Split(status, "\x00") {
+		if entry != "" && !bazelLink(top, entry) {
+			return ""
+		}
+	}
 	return top
+}
+
+// bazelLink tells whether a git status entry (porcelain) is one of the
+// links Bazel makes at a workspace's top, untracked: bazel-NAME, a
+// symbolic link.
+func bazelLink(top, entry string) bool {
+	name, untracked := strings.CutPrefix(entry, "?? ")
+	if !untracked || !strings.HasPrefix(name, "bazel-") || strings.Contains(name, "/") {
+		return false
+	}
+	info, err := os.Lstat(filepath.Join(top, name))
+	return err == nil && info.Mode()&os.ModeSymlink != 0
 }
 
 // write writes the summary and the comment, whose rows link to pair's

@@ -188,12 +188,19 @@ quick_result="$(zip_json "$consumer/bazel-testlogs/${quick_path/://}/test.output
 own="$(metric "$quick_result" own_instructions)"
 echo "$quick_label: $own"
 [[ -n "$own" ]] || die "$quick_label's result has no own_instructions"
-jq -e '.gated == true and .threshold > 0 and (.values | length) >= 3' <<<"$own" >/dev/null ||
-  die "$quick_label's own_instructions are not a gated count of three runs or more: $own"
+# The counted workload, as the quick test's spec gives it to the runner
+# (perf_benchmark's quick_args): -n=N -passes=P.
+quick_spec="$consumer/bazel-bin/$(jq -r '.benchmarks[] | select(.name == "collatz") | .targets.quick.spec' "$manifest")"
+counted="$(jq -c '.program.counted' "$quick_spec")"
+n="$(jq -r '.args[]' <<<"$counted" | sed -n 's/^-n=\([0-9]*\)$/\1/p')"
+passes="$(jq -r '.args[]' <<<"$counted" | sed -n 's/^-passes=\([0-9]*\)$/\1/p')"
+[[ -n "$n" && -n "$passes" ]] || die "$quick_spec's counted run has no -n=N and -passes=P: $counted"
+jq -e --argjson counted "$counted" '.gated == true and .threshold > 0 and
+  (.values | length) == $counted.repetitions and $counted.repetitions >= 3' <<<"$own" >/dev/null ||
+  die "$quick_label's own_instructions are not a gated count of its $counted runs: $own"
 jq -e '(.values | max) - (.values | min) <= .threshold / 10 * (.values | min)' <<<"$own" >/dev/null ||
   die "$quick_label's counted runs are further apart than a tenth of the gate's threshold: $own"
-# The quick workload (perf_benchmark's quick_args): -n=30000 -passes=3.
-is_work "$own" "$((3 * $(collatz_steps 30000)))"
+is_work "$own" "$((passes * $(collatz_steps "$n")))"
 
 echo "== 5. the go_benchmark's own instructions per operation (its count action)"
 bench="$(jq -r '.benchmarks[] | select(.kind == "go_test") | .name' "$manifest")"
@@ -207,7 +214,7 @@ echo "$counts_label: $per_op"
 [[ -n "$per_op" ]] || die "$counts_label's result has no own_instructions_per_op/Longest"
 jq -e '.gated == true and .threshold > 0 and .unit == "instructions/op"' <<<"$per_op" >/dev/null ||
   die "$counts_label's own_instructions_per_op/Longest is not a gated count per operation: $per_op"
-# One operation of BenchmarkLongest is longest(1000).
+# One operation of BenchmarkLongest is longest(1000) (collatz/main_test.go).
 is_work "$per_op" "$(collatz_steps 1000)"
 
 # Later steps of the issue's item 5 (a change committed to the consumer, the

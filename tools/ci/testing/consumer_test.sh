@@ -197,7 +197,7 @@ passes="$(jq -r '.args[]' <<<"$counted" | sed -n 's/^-passes=\([0-9]*\)$/\1/p')"
 [[ -n "$n" && -n "$passes" ]] || die "$quick_spec's counted run has no -n=N and -passes=P: $counted"
 jq -e --argjson counted "$counted" '.gated == true and .threshold > 0 and
   (.values | length) == $counted.repetitions and $counted.repetitions >= 3' <<<"$own" >/dev/null ||
-  die "$quick_label's own_instructions are not a gated count of its $counted runs: $own"
+  die "$quick_label's own_instructions are not a gated count of its counted runs ($counted): $own"
 jq -e '(.values | max) - (.values | min) <= .threshold / 10 * (.values | min)' <<<"$own" >/dev/null ||
   die "$quick_label's counted runs are further apart than a tenth of the gate's threshold: $own"
 is_work "$own" "$((passes * $(collatz_steps "$n")))"

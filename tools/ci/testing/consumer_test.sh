@@ -122,6 +122,11 @@ if grep -q 'local_repository\|"\.\./\.\."' "$workspace_file"; then
   die "the consumer's WORKSPACE still loads the lab from a path: $(cat "$workspace_file")"
 fi
 diff "$lab/examples/consumer/WORKSPACE" "$workspace_file" || true
+# Every Bazel of the consumer, the perf check's in the checkouts it makes
+# included, keeps its output base under the test's output root: the
+# consumer's .bazelrc says so (startup lines read from the workspace).
+printf '%s\n' "" "# consumer_test: the test's own output root." \
+  "startup --output_user_root=$consumer.root" "startup --max_idle_secs=600" >>"$consumer/.bazelrc"
 in_git "$consumer" init -q
 # Bazel's output links are not the consumer's sources.
 echo '/bazel-*' >>"$consumer/.git/info/exclude"
@@ -217,8 +222,67 @@ jq -e '.gated == true and .threshold > 0 and .unit == "instructions/op"' <<<"$pe
 # One operation of BenchmarkLongest is longest(1000) (collatz/main_test.go).
 is_work "$per_op" "$(collatz_steps 1000)"
 
-# Later steps of the issue's item 5 (a change committed to the consumer, the
-# perf check as its CI runs it, nights, a history, the dashboard) go here,
-# in the same consumer and output base.
+# perf_check NAME BASE: the perf check of the consumer's HEAD against BASE,
+# as its CI runs it: `bazel run @havlak_lab//tools/perfcheck` typed in the
+# consumer's checkout, which builds the lab's check at BASE (the lab's
+# version BASE pins) in a worktree of its own and lets it measure and
+# judge. Its comment in $tmp/NAME/pr-comment.md; its exit status in
+# check_status. The base's worktree is removed after; its Bazel (stopped
+# by --shutdown) kept its output base under the consumer's output root
+# (the startup lines of step 2), which stop_consumer removes.
+perf_check() {
+  local name="$1" base="$2" start=$SECONDS
+  check_status=0
+  consumer_bazel run @havlak_lab//tools/perfcheck -- --base "$base" --out "$tmp/$name" --shutdown \
+    >"$tmp/$name.log" 2>&1 || check_status=$?
+  local worktree
+  worktree="$(sed -n 's/^perfcheck: the base.s perf check measures and judges the change: building it at [0-9a-f]* in //p' "$tmp/$name.log")"
+  if [[ -n "$worktree" ]]; then
+    in_git "$consumer" worktree remove --force "$worktree" 2>/dev/null || rm -rf "$worktree"
+    rm -f "$worktree.lock"
+  fi
+  echo "($name: $((SECONDS - start)) s, exit status $check_status)"
+  if [[ ! -f "$tmp/$name/pr-comment.md" ]]; then
+    grep '^perfcheck' "$tmp/$name.log" | tail -n 20 >&2
+    die "the perf check wrote no comment (exit status $check_status; $tmp/$name.log)"
+  fi
+}
 
-echo "PASS: the example consumer, loading the lab at a commit of a git repository ($lab_commit), passed its ${#summaries[@]} tests; its benchmarks are //measure's; collatz's own instructions $(jq -c .values <<<"$own"), BenchmarkLongest's own instructions per operation $(jq -c .values <<<"$per_op")"
+echo "== 6. the perf check: about 1% more work in the program, committed"
+base="$(in_git "$consumer" rev-parse HEAD)"
+# A few instructions more an iteration of longest's loop, whose own
+# chain costs some 750: about 0.8%, over the gate's 0.5%.
+line="$(grep -n 'if k := chain(s); k > steps {' "$consumer/collatz/main.go" | cut -d: -f1)"
+[[ -n "$line" ]] || die "collatz/main.go has no longest loop to add work to"
+awk -v at="$line" 'NR == at { print "\t\textra += (s * 31) ^ (s >> 3)" } { print }
+  END { print "\n// extra keeps the injected work from being optimised away.\nvar extra int" }' \
+  "$consumer/collatz/main.go" >"$tmp/main.go" && mv "$tmp/main.go" "$consumer/collatz/main.go"
+in_git "$consumer" commit -q --no-verify -am "collatz: a little more work in each start"
+perf_check check-regressed "$base"
+comment="$tmp/check-regressed/pr-comment.md"
+grep -m 1 '^###' "$comment"
+grep -m 1 '^| collatz |' "$comment" | cut -c 1-300
+((check_status == 1)) || die "the perf check of 1% more work exited $check_status, not 1 (regressed)"
+grep -q '^| collatz | \*\*REGRESSED\*\* | \*\*REGRESSED\*\* own_instructions +' "$comment" ||
+  die "the perf check did not find collatz's own_instructions regressed: $comment"
+grep -q "in lines the change added or edited, \`collatz/main.go:$line\`" "$comment" ||
+  die "the perf check's comment does not name the changed line collatz/main.go:$line: $(grep -A2 'Where the changes went' "$comment")"
+echo "REGRESSED, the changed line named: collatz/main.go:$line"
+
+echo "== 7. the perf check: a neutral change (a function renamed), committed"
+base="$(in_git "$consumer" rev-parse HEAD)"
+sed -i 's/\bchain(/chainSteps(/g; s/^func chain(/func chainSteps(/' "$consumer/collatz/main.go"
+grep -q 'func chainSteps(' "$consumer/collatz/main.go" || die "the rename did not apply"
+in_git "$consumer" commit -q --no-verify -am "collatz: chain is chainSteps"
+perf_check check-neutral "$base"
+comment="$tmp/check-neutral/pr-comment.md"
+grep -m 1 '^###' "$comment"
+((check_status == 0)) || die "the perf check of a rename exited $check_status: $(head -n 12 "$comment")"
+grep -q '^### :white_check_mark: Perf check: no regression' "$comment" ||
+  die "the perf check of a rename found something: $(head -n 12 "$comment")"
+echo "no alarm on the rename"
+
+# Later steps of the issue's item 5 (nights, a history, the dashboard) go
+# here, in the same consumer and output base.
+
+echo "PASS: the example consumer, loading the lab at a commit of a git repository ($lab_commit), passed its ${#summaries[@]} tests; its benchmarks are //measure's; collatz's own instructions $(jq -c .values <<<"$own"), BenchmarkLongest's own instructions per operation $(jq -c .values <<<"$per_op"); the perf check found 1% more work REGRESSED at the changed line, and a rename nothing"

@@ -270,11 +270,13 @@ type labelUse struct {
 
 // labels returns the labels doc names, placeholders left out, and those
 // of a fenced diff block too: a diff shows a change not yet made (a new
-// stage's package).
+// stage's package). A block taken from a file of another workspace
+// (blockFile: the example consumer's) names that workspace's labels, not
+// this one's: blockFile's own check holds it to that file instead.
 func labels(doc document) []labelUse {
 	var uses []labelUse
 	for i, line := range scan(doc.text) {
-		if line.fenced && line.isDiff() {
+		if line.fenced && (line.isDiff() || otherWorkspace(blockFile(line.info))) {
 			continue
 		}
 		for _, m := range labelPattern.FindAllStringSubmatch(line.text, -1) {

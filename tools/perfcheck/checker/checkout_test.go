@@ -31,7 +31,9 @@ func TestCheckoutAt(t *testing.T) {
 	for name, change := range map[string]func() error{
 		"a file named like a link": func() error { return os.WriteFile(filepath.Join(repo, "bazel-notes"), nil, 0o644) },
 		"an untracked source":      func() error { return os.WriteFile(filepath.Join(repo, "extra.go"), nil, 0o644) },
-		"an edited source":         func() error { return os.WriteFile(filepath.Join(repo, "main.go"), []byte("package main // edited\n"), 0o644) },
+		"an edited source": func() error {
+			return os.WriteFile(filepath.Join(repo, "main.go"), []byte("package main // edited\n"), 0o644)
+		},
 	} {
 		if err := change(); err != nil {
 			t.Fatal(err)

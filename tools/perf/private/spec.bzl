@@ -113,8 +113,12 @@ def _check_optimised(ctx):
         return
     fail(("perf_spec {}: the C or C++ program {} would be measured unoptimised, at -O0: {} compile " +
           "with no -O flag in their copts, and this build is --compilation_mode={} with none in --copt. " +
-          "Give them copts with one (the lab's HAVLAK_COPTS, //cc:copts.bzl, has -O3), or build with " +
-          "--compilation_mode=opt.").format(ctx.label, a.binary.label, ", ".join(sorted(unoptimised)), mode))
+          "Give them copts with one (the lab's HAVLAK_COPTS, {}, has -O3), or build with " +
+          "--compilation_mode=opt.").format(ctx.label, a.binary.label, ", ".join(sorted(unoptimised)), mode, _COPTS))
+
+# The lab's optimisation flags, as the workspace that builds the lab names
+# them: //cc:copts.bzl in the lab, @havlak_lab//cc:copts.bzl in another.
+_COPTS = str(Label("//cc:copts.bzl"))
 
 def _runfiles_path(f):
     # A file's path from the runfiles root of this workspace, as

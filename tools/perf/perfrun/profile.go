@@ -8,8 +8,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
+
+	"github.com/google/pprof/profile"
 
 	"havlak-lab/tools/perf/perfspec"
 )
@@ -205,14 +208,63 @@ func (b *bench) renderCPU() error {
 	return nil
 }
 
+// heapViews are the sample indexes of a heap profile's tables
+// (heap.INDEX.txt), the last the one its call graph shows.
+var heapViews = []string{"inuse_space", "inuse_objects", "alloc_space"}
+
 func (b *bench) renderHeap() error {
 	heap := b.outPath("heap.pb.gz")
-	for _, index := range []string{"inuse_space", "inuse_objects", "alloc_space"} {
+	kept, err := sampleTypes(heap)
+	if err != nil {
+		return err
+	}
+	for _, index := range heapViews {
+		if !hasIndex(kept, index) {
+			note := fmt.Sprintf("The heap profile has no %s: its samples are %s. gperftools writes the allocations' "+
+				"columns only when the program allocated something it kept.\n", index, strings.Join(kept, ", "))
+			if err := os.WriteFile(b.outPath("heap."+index+".txt"), []byte(note), 0o666); err != nil {
+				return err
+			}
+			continue
+		}
 		if err := b.pprofTo("heap."+index+".txt", "-top", "-sample_index="+index, heap); err != nil {
 			return err
 		}
 	}
-	return b.quietly("-svg", "-sample_index=alloc_space", "-output", b.outPath("heap.svg"), heap)
+	graphed := heapViews[len(heapViews)-1]
+	if !hasIndex(kept, graphed) {
+		graphed = kept[len(kept)-1]
+	}
+	return b.quietly("-svg", "-sample_index="+graphed, "-output", b.outPath("heap.svg"), heap)
+}
+
+// hasIndex tells whether pprof's -sample_index=index finds one of a
+// profile's sample types (kept): its name, or for inuse_X, X, as pprof
+// reads an older heap profile's.
+func hasIndex(kept []string, index string) bool {
+	return slices.Contains(kept, index) || slices.Contains(kept, strings.TrimPrefix(index, "inuse_"))
+}
+
+// sampleTypes are the names of the sample types of the profile in path,
+// in order; a profile of none is an error.
+func sampleTypes(path string) ([]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	p, err := profile.Parse(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	var names []string
+	for _, t := range p.SampleType {
+		names = append(names, t.Type)
+	}
+	if len(names) == 0 {
+		return nil, fmt.Errorf("%s: a profile of no sample type", path)
+	}
+	return names, nil
 }
 
 // hottestFunction returns the function of the first row of pprof -top's

@@ -12,9 +12,12 @@ import (
 )
 
 // Which manifest a tool reads is the workspace's to say, never the tool's:
-// the one benchmark_manifest rule the workspace declares, wherever it
+// the one benchmark_manifest rule the workspace builds, wherever it
 // stands, or the one a flag names (ManifestFlag) when it declares several.
-// The labels of the benchmarks' targets then come from that manifest.
+// The labels of the benchmarks' targets then come from that manifest. A
+// manifest tagged "manual", which `bazel build //...` leaves out (a
+// test's fixture: tools/perf/private's analysis tests declare three), is
+// not the workspace's unless a flag names it.
 
 // ManifestRuleClass is the class a query gives a benchmark_manifest rule
 // (tools/perf/private/manifest.bzl's rule behind the macro).
@@ -32,18 +35,22 @@ const ManifestQuery = `let m = kind("^` + ManifestRuleClass + ` rule$", //...) i
 // FindManifest is the label of the workspace's manifest in g, a query's
 // graph that holds every manifest rule of the workspace (ManifestQuery's,
 // or one of every package): given when a flag gave one (it must be one of
-// them), else the only one there is. None, or several and no flag, is an
-// error that names them and the flag.
+// them), else the only one there is but those tagged "manual". None, or
+// several and no flag, is an error that names them and the flag.
 func FindManifest(g *bazelquery.Graph, given string) (string, error) {
-	var found []string
+	var found, manual []string
 	for label, r := range g.Rules {
-		if r.Class == ManifestRuleClass {
+		switch {
+		case r.Class != ManifestRuleClass:
+		case slices.Contains(r.Lists["tags"], "manual"):
+			manual = append(manual, label)
+		default:
 			found = append(found, label)
 		}
 	}
 	slices.Sort(found)
 	switch {
-	case given != "" && slices.Contains(found, given):
+	case given != "" && (slices.Contains(found, given) || slices.Contains(manual, given)):
 		return given, nil
 	case given != "" && len(found) == 0:
 		return "", fmt.Errorf("%s %s: the workspace declares no benchmark_manifest", ManifestFlag, given)

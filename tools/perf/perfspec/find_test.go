@@ -101,6 +101,30 @@ func TestFindManifestInAGraph(t *testing.T) {
 	}
 }
 
+// A manifest tagged "manual" (a test's fixture, which //... leaves out)
+// is not the workspace's, unless the flag names it.
+func TestFindManifestLeavesOutManual(t *testing.T) {
+	fixture := `<rule class="_benchmark_manifest" name="//tools/perf/private:fixture_manifest">` +
+		`<list name="tags"><string value="manual"/></list></rule>`
+	g, err := bazelquery.ReadXML(strings.NewReader(query(manifestRule("//m:manifest"), fixture, declarations)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if label, err := FindManifest(g, ""); err != nil || label != "//m:manifest" {
+		t.Errorf("beside a manual one: found %q, %v; want //m:manifest", label, err)
+	}
+	if label, err := FindManifest(g, "//tools/perf/private:fixture_manifest"); err != nil || label != "//tools/perf/private:fixture_manifest" {
+		t.Errorf("the manual one named: found %q, %v", label, err)
+	}
+	alone, err := bazelquery.ReadXML(strings.NewReader(query(fixture)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if label, err := FindManifest(alone, ""); err == nil {
+		t.Errorf("a manual manifest alone: found %q, want none", label)
+	}
+}
+
 func TestLabelPath(t *testing.T) {
 	for label, want := range map[string]string{
 		"//benchmarks:havlak6_quick_test": "benchmarks/havlak6_quick_test",

@@ -193,15 +193,7 @@ func LabChange(base, change Side) string {
 // inconsistent for that alone (exactnessDropped), so that it does not
 // become a baseline that holds the next night to less.
 func (p Policy) Compare(base, change Side) []Verdict {
-	byName := make(map[[2]string]*result.Figure, len(change.Figures))
-	// callsInexact has, by name, the figures the change declares inexact,
-	// for their sweeps' growth: a figure it lacks it calls nothing.
-	callsInexact := make(map[string]bool, len(change.Figures))
-	for i := range change.Figures {
-		f := &change.Figures[i]
-		byName[[2]string{f.Name, f.Unit}] = f
-		callsInexact[f.Name] = !f.Exact
-	}
+	byName, callsInexact := indexFigures(change.Figures)
 	// What differs between the sides' environments that can change a
 	// figure, exact or not: found once, not per figure.
 	moved := map[bool]string{false: environmentChange(base, change, false), true: environmentChange(base, change, true)}
@@ -296,6 +288,20 @@ func (p Policy) Compare(base, change Side) []Verdict {
 		judged = append(judged, v)
 	}
 	return judged
+}
+
+// indexFigures indexes a side's figures by name and unit, and says by name
+// which it declares inexact, for their sweeps' growth: a figure it lacks it
+// calls nothing.
+func indexFigures(figures []result.Figure) (byName map[[2]string]*result.Figure, callsInexact map[string]bool) {
+	byName = make(map[[2]string]*result.Figure, len(figures))
+	callsInexact = make(map[string]bool, len(figures))
+	for i := range figures {
+		f := &figures[i]
+		byName[[2]string{f.Name, f.Unit}] = f
+		callsInexact[f.Name] = !f.Exact
+	}
+	return byName, callsInexact
 }
 
 // OnlyInChange are the verdicts on the figures with values that change

@@ -99,4 +99,3 @@ func TestGateAnotherLabIsRebaselined(t *testing.T) {
 		t.Errorf("a night of another lab judged a figure:\n%s", log)
 	}
 }
-

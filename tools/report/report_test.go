@@ -226,7 +226,7 @@ func TestBrokenInputs(t *testing.T) {
 	os.Rename(filepath.Join(older, result.FileName), filepath.Join(older, "benchmark.json"))
 	newer := filepath.Join(dir, "newer")
 	unzipTo(t, filepath.Join(fixtures, good+"_quick_test", "outputs.zip"), newer)
-	editResult(t, newer, func(doc map[string]any) { doc["schema_version"] = 3 })
+	editResult(t, newer, func(doc map[string]any) { doc["schema_version"] = result.SchemaVersion + 1 })
 
 	// The report shows what it can, and fails: what it cannot read, it
 	// cannot vouch for.
@@ -244,7 +244,7 @@ func TestBrokenInputs(t *testing.T) {
 		filepath.Join(corrupt, "cpu.pb.gz") + ": parsing profile: unrecognized profile format",
 		filepath.Join(corrupt, "heap.pb.gz") + ": no such file or directory",
 		filepath.Join(older, result.FileName) + ": missing: this is a result of the format before schema version 1",
-		filepath.Join(newer, result.FileName) + ": schema version 3; this lab reads versions 1 to 2",
+		filepath.Join(newer, result.FileName) + fmt.Sprintf(": schema version %d; this lab reads versions 1 to %d", result.SchemaVersion+1, result.SchemaVersion),
 	} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("stderr does not name %q:\n%s", want, stderr)

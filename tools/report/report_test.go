@@ -377,6 +377,41 @@ func TestEnvironmentChange(t *testing.T) {
 	}
 }
 
+// Results of the baseline's binaries and runs measured by another version
+// of the lab (a consumer that moved its pin of the lab) are re-baselined by
+// name: havlak6 five times slower, which one lab calls inconsistent, is
+// not compared, and nothing fails.
+func TestAnotherLab(t *testing.T) {
+	base, night := t.TempDir(), t.TempDir()
+	for _, name := range fixtureStages(t) {
+		for dir, lab := range map[string]string{base: "a", night: "b"} {
+			unzipTo(t, filepath.Join(fixtures, name+"_quick_test", "outputs.zip"), filepath.Join(dir, name))
+			editResult(t, filepath.Join(dir, name), func(doc map[string]any) {
+				doc["schema_version"] = result.SchemaVersion
+				doc["identity"] = map[string]any{"binary_sha256": strings.Repeat("1", 64), "run_sha256": strings.Repeat("2", 64),
+					"lab_sha256": strings.Repeat(lab, 64)}
+				if dir == night && name == "havlak6" {
+					for _, run := range runsOf(doc) {
+						run["real_seconds"] = 5 * run["real_seconds"].(float64)
+					}
+				}
+			})
+		}
+	}
+	stderr, status, _ := runReport(t, "--from", night, "--baseline", base, "--out", t.TempDir())
+	for _, want := range []string{
+		"havlak6: " + verdict.AnotherLab + " (the lab's version aaaaaaaaaaaa → bbbbbbbbbbbb): none of its figures was compared",
+		fmt.Sprintf("report: %d benchmarks measured by another version of the lab than their baseline's: re-baselined", len(fixtureStages(t))),
+	} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("the report does not say %q:\n%s", want, stderr)
+		}
+	}
+	if status != verdict.StatusNotComparable || strings.Contains(stderr, "INCONSISTENT") || strings.Contains(stderr, "ran in another environment") {
+		t.Errorf("exit status %d, want %d, nothing inconsistent, no other environment:\n%s", status, verdict.StatusNotComparable, stderr)
+	}
+}
+
 // A study the report has never heard of, declared only in its results,
 // gets a section of its own, ordered and captioned from the declarations.
 func TestMadeUpStudy(t *testing.T) {

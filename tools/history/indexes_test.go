@@ -67,7 +67,7 @@ func checkMigrationToIndexes(t *testing.T, dsn string) {
 	if got := indexes(t, d); !slices.Equal(got, want) {
 		t.Errorf("a new database's indexes: %v, want %v", got, want)
 	}
-	a := &result.Identity{BinarySHA256: strings.Repeat("a", 64), RunSHA256: strings.Repeat("1", 64)}
+	a := &result.Identity{BinarySHA256: strings.Repeat("a", 64), RunSHA256: strings.Repeat("1", 64), LabSHA256: strings.Repeat("2", 64)}
 	dir := t.TempDir()
 	ingest(t, d, night{commit: "c0ffee12", started: day0, real: []float64{1, 2}, instrs: []float64{3}, origin: nightly, identity: a}.write(t, filepath.Join(dir, "r")))
 	// More results than a batch of fillIdentity, of another benchmark, of

@@ -17,8 +17,8 @@ const (
 	recentScan = 50
 )
 
-// A RecentQuery selects the newest results of one identity (the binary
-// and its declared run) of a benchmark on a workload in one class of
+// A RecentQuery selects the newest results of one identity (the binary,
+// its declared run and the lab's version that measured it) of a benchmark on a workload in one class of
 // comparable environments.
 type RecentQuery struct {
 	Benchmark, Workload, EnvKey string
@@ -78,10 +78,16 @@ func (d *DB) Recent(ctx context.Context, q RecentQuery) (RecentResults, error) {
 		}
 		// The columns are the result's own identity (ingest, fillIdentity);
 		// one that says otherwise is a history damaged, not a match.
-		if r.Identity == nil || *r.Identity != q.Identity {
+		if r.Identity == nil || r.Identity.BinarySHA256 != q.Identity.BinarySHA256 || r.Identity.RunSHA256 != q.Identity.RunSHA256 {
 			rows.Close()
 			return recent, fmt.Errorf("%s: result %s: its identity is not its columns' %s/%s", d.name, sum,
 				q.Identity.BinarySHA256, q.Identity.RunSHA256)
+		}
+		// Measured by another version of the lab (result.Identity's
+		// LabSHA256, not a column): the same binary and run, but not the
+		// same measurement, so its figures are not this one's noise.
+		if r.Identity.LabSHA256 != q.Identity.LabSHA256 {
+			continue
 		}
 		// A result counts once for a figure: its first sweep of it (a
 		// result is not checked to sweep a figure once).

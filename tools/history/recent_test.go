@@ -18,8 +18,8 @@ func checkRecent(t *testing.T, dsn string) {
 	d := create(t, dsn, Shared)
 	dir := t.TempDir()
 	sum := func(c string) string { return strings.Repeat(c, 64) }
-	a := &result.Identity{BinarySHA256: sum("a"), RunSHA256: sum("1")}
-	b := &result.Identity{BinarySHA256: sum("b"), RunSHA256: sum("1")}
+	a := &result.Identity{BinarySHA256: sum("a"), RunSHA256: sum("1"), LabSHA256: sum("2")}
+	b := &result.Identity{BinarySHA256: sum("b"), RunSHA256: sum("1"), LabSHA256: sum("2")}
 	nights := ingestRecentNights(t, d, dir, a, b)
 	key := result.EnvironmentKey(nights[0].result().Environment)
 	own := result.FigureKey{Name: "own_instructions", Unit: "instructions"}
@@ -67,11 +67,25 @@ func checkRecent(t *testing.T, dsn string) {
 		!slices.Equal(perLoop(got.Sweeps["own_instructions"]), []float64{20}) {
 		t.Errorf("b: %+v, %v", got, err)
 	}
+	// a's binary and run measured by another version of the lab: its
+	// figures are not this lab's noise, and the history is not damaged.
+	otherLab := *a
+	otherLab.LabSHA256 = sum("3")
+	ingest(t, d, night{commit: "c8b", identity: &otherLab, started: day0.Add(time.Duration(len(nights)) * 24 * time.Hour),
+		real: []float64{1}, instrs: []float64{999}, origin: nightly}.write(t, filepath.Join(dir, "otherlab")))
+	q.Identity = *a
+	if got, err := d.Recent(ctx, q); err != nil || got.Results != 4 || !slices.Equal(got.Medians[own], []float64{104.5, 103, 102, 100}) {
+		t.Errorf("a, with a newer result of its binary and run by another lab: %+v, %v; want a's 4 alone", got, err)
+	}
+	q.Identity = otherLab
+	if got, err := d.Recent(ctx, q); err != nil || got.Results != 1 || !slices.Equal(got.Medians[own], []float64{999}) {
+		t.Errorf("the other lab's: %+v, %v; want its one result", got, err)
+	}
 	// Only the series' recentScan newest results count: after that many
 	// of another identity (c) on the nights after, a's are too old.
-	c := &result.Identity{BinarySHA256: sum("c"), RunSHA256: sum("1")}
+	c := &result.Identity{BinarySHA256: sum("c"), RunSHA256: sum("1"), LabSHA256: sum("2")}
 	for i := range recentScan {
-		n := night{commit: "c9", identity: c, started: day0.Add(time.Duration(len(nights)+i) * 24 * time.Hour),
+		n := night{commit: "c9", identity: c, started: day0.Add(time.Duration(len(nights)+1+i) * 24 * time.Hour),
 			real: []float64{1}, instrs: []float64{1}, origin: nightly}
 		if i == recentScan-1 {
 			n.identity = a // the newest: the one of a that counts

@@ -226,7 +226,7 @@ func TestBrokenInputs(t *testing.T) {
 	os.Rename(filepath.Join(older, result.FileName), filepath.Join(older, "benchmark.json"))
 	newer := filepath.Join(dir, "newer")
 	unzipTo(t, filepath.Join(fixtures, good+"_quick_test", "outputs.zip"), newer)
-	editResult(t, newer, func(doc map[string]any) { doc["schema_version"] = 3 })
+	editResult(t, newer, func(doc map[string]any) { doc["schema_version"] = result.SchemaVersion + 1 })
 
 	// The report shows what it can, and fails: what it cannot read, it
 	// cannot vouch for.
@@ -244,7 +244,7 @@ func TestBrokenInputs(t *testing.T) {
 		filepath.Join(corrupt, "cpu.pb.gz") + ": parsing profile: unrecognized profile format",
 		filepath.Join(corrupt, "heap.pb.gz") + ": no such file or directory",
 		filepath.Join(older, result.FileName) + ": missing: this is a result of the format before schema version 1",
-		filepath.Join(newer, result.FileName) + ": schema version 3; this lab reads versions 1 to 2",
+		filepath.Join(newer, result.FileName) + fmt.Sprintf(": schema version %d; this lab reads versions 1 to %d", result.SchemaVersion+1, result.SchemaVersion),
 	} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("stderr does not name %q:\n%s", want, stderr)
@@ -374,6 +374,41 @@ func TestEnvironmentChange(t *testing.T) {
 	stderr, status, _ = runReport(t, "--from", moved, "--baseline", fixtures, "--allow-env-change", "--out", out)
 	if status != 0 || !strings.Contains(readFile(t, filepath.Join(out, "table.md")), "(environment changed: machine.cores") {
 		t.Errorf("--allow-env-change: exit status %d, want 0 and the change noted:\n%s", status, stderr)
+	}
+}
+
+// Results of the baseline's binaries and runs measured by another version
+// of the lab (a consumer that moved its pin of the lab) are re-baselined by
+// name: havlak6 five times slower, which one lab calls inconsistent, is
+// not compared, and nothing fails.
+func TestAnotherLab(t *testing.T) {
+	base, night := t.TempDir(), t.TempDir()
+	for _, name := range fixtureStages(t) {
+		for dir, lab := range map[string]string{base: "a", night: "b"} {
+			unzipTo(t, filepath.Join(fixtures, name+"_quick_test", "outputs.zip"), filepath.Join(dir, name))
+			editResult(t, filepath.Join(dir, name), func(doc map[string]any) {
+				doc["schema_version"] = result.SchemaVersion
+				doc["identity"] = map[string]any{"binary_sha256": strings.Repeat("1", 64), "run_sha256": strings.Repeat("2", 64),
+					"lab_sha256": strings.Repeat(lab, 64)}
+				if dir == night && name == "havlak6" {
+					for _, run := range runsOf(doc) {
+						run["real_seconds"] = 5 * run["real_seconds"].(float64)
+					}
+				}
+			})
+		}
+	}
+	stderr, status, _ := runReport(t, "--from", night, "--baseline", base, "--out", t.TempDir())
+	for _, want := range []string{
+		"havlak6: " + verdict.AnotherLab + " (the lab's version aaaaaaaaaaaa → bbbbbbbbbbbb): none of its figures was compared",
+		fmt.Sprintf("report: %d benchmarks measured by another version of the lab than their baseline's: re-baselined", len(fixtureStages(t))),
+	} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("the report does not say %q:\n%s", want, stderr)
+		}
+	}
+	if status != verdict.StatusNotComparable || strings.Contains(stderr, "INCONSISTENT") || strings.Contains(stderr, "ran in another environment") {
+		t.Errorf("exit status %d, want %d, nothing inconsistent, no other environment:\n%s", status, verdict.StatusNotComparable, stderr)
 	}
 }
 

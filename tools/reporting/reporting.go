@@ -110,9 +110,24 @@ func logVerdicts(log io.Writer, report *model.Report, worse, moved []*model.Row,
 			}
 		}
 	}
-	if len(moved) > 0 && !allowEnvChange {
+	if allowEnvChange {
+		return
+	}
+	// Another version of the lab compares nothing; another machine still
+	// compares what it cannot change.
+	lab := 0
+	for _, row := range moved {
+		if row.Compared != nil && row.Compared.Benchmark.LabChanged() {
+			lab++
+		}
+	}
+	if lab > 0 {
+		fmt.Fprintf(log, "report: %d benchmarks measured by another version of the lab than their baseline's: re-baselined, "+
+			"none of their figures compared (--allow-env-change compares them)\n", lab)
+	}
+	if len(moved) > lab {
 		fmt.Fprintf(log, "report: %d benchmarks ran in another environment than their baseline's: only the figures it cannot change "+
-			"(exact counts, where the toolchains are the same) were compared (a new baseline is needed for the others, or --allow-env-change)\n", len(moved))
+			"(exact counts, where the toolchains are the same) were compared (a new baseline is needed for the others, or --allow-env-change)\n", len(moved)-lab)
 	}
 }
 

@@ -164,13 +164,37 @@ func TestIdentity(t *testing.T) {
 		t.Errorf("a result without identity lacks %q", lacks)
 	}
 	sum := strings.Repeat("ab", 32)
-	r.Identity = &Identity{BinarySHA256: sum, RunSHA256: sum}
+	r.Identity = &Identity{BinarySHA256: sum, RunSHA256: sum, LabSHA256: sum}
 	if err := r.Validate(); err != nil || r.Lacks() != nil {
 		t.Errorf("a result with its identity: %v, lacks %q", err, r.Lacks())
 	}
 	r.Identity.RunSHA256 = "../x"
 	if err := r.Validate(); err == nil || !strings.Contains(err.Error(), "identity.run_sha256") {
 		t.Errorf("a bad run_sha256: %v", err)
+	}
+	// Version 3 records the lab's version: an identity without it is not
+	// one of version 3.
+	r.Identity = &Identity{BinarySHA256: sum, RunSHA256: sum}
+	if err := r.Validate(); err == nil || !strings.Contains(err.Error(), "identity.lab_sha256") {
+		t.Errorf("a version 3 identity without lab_sha256: %v", err)
+	}
+	// Version 2 results still read, and say that they lack it.
+	v2 := example()
+	v2.SchemaVersion = 2
+	v2.Identity = &Identity{BinarySHA256: sum, RunSHA256: sum}
+	if lacks := v2.Lacks(); v2.Validate() != nil || len(lacks) != 1 || !strings.Contains(lacks[0], "the lab's version (schema version 2") {
+		t.Errorf("a version 2 result: %v, lacks %q", v2.Validate(), lacks)
+	}
+	data, err := json.Marshal(v2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if read, err := Decode(data, "v2.json"); err != nil || read.Identity.LabSHA256 != "" {
+		t.Errorf("a version 2 result read: %v, %+v", err, read)
+	}
+	v2.Identity.LabSHA256 = sum
+	if err := v2.Validate(); err == nil || !strings.Contains(err.Error(), "schema version 2 has none") {
+		t.Errorf("a version 2 result with a lab_sha256: %v", err)
 	}
 	// Version 1 results still read, and say what they lack.
 	old := example()
@@ -316,7 +340,7 @@ func TestDuplicateKeysAreRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, c := range map[string]struct{ old, new, key string }{
-		"top level":       {`"schema_version": 2,`, `"schema_version": 2, "schema_version": 2,`, "schema_version"},
+		"top level":       {`"schema_version": 3,`, `"schema_version": 3, "schema_version": 3,`, "schema_version"},
 		"nested":          {`"cores": 2,`, `"cores": 2, "cores": -2,`, "cores"},
 		"other case":      {`"cores": 2,`, `"cores": 2, "Cores": 64,`, "Cores"},
 		"in an array":     {`"name": "b",`, `"name": "b", "name": "c",`, "name"},

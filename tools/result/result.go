@@ -9,15 +9,20 @@
 // outputs.zip Bazel makes of it, holding result.json, written last by the
 // runner, and the files it lists. result.json is one JSON object:
 //
-//	schema_version   2 (SchemaVersion); a reader also reads version 1, which
-//	                 has no identity (Lacks says so), refuses other versions
-//	                 and says which it found
-//	identity         what was measured, exactly (Identity): binary_sha256,
-//	                 the benchmark's binary; run_sha256, its declared run
-//	                 (the spec but for the build's status, and the data files
-//	                 its arguments name). Two results of the same identity
-//	                 measured the same program the same way: any difference
-//	                 between them is noise
+//	schema_version   3 (SchemaVersion); a reader also reads version 2, whose
+//	                 identity has no lab_sha256, and version 1, which has no
+//	                 identity (Lacks says what each lacks), refuses other
+//	                 versions and says which it found
+//	identity         what was measured, exactly, and by what (Identity):
+//	                 binary_sha256, the benchmark's binary; run_sha256, its
+//	                 declared run (the spec but for the build's status, and
+//	                 the data files its arguments name); lab_sha256, the
+//	                 lab's version that measured it (the runner's and
+//	                 xtime's binaries; version 3 on). Two results of the same
+//	                 identity measured the same program the same way with the
+//	                 same tools: any difference between them is noise. Two of
+//	                 another lab_sha256 are not compared at all
+//	                 (tools/verdict's AnotherLab)
 //	benchmark        what was measured, as declared in its BUILD file:
 //	  name           "havlak6"; unique in the lab
 //	  kind           "program" (a program timed by xtime), "go_test" (a
@@ -126,8 +131,9 @@
 //	                 data (anything else: xtime.json, an image, a latency
 //	                 histogram)
 //
-// Fields may be added to version 1 (readers ignore what they do not know);
-// a change of meaning or a removal is a new version.
+// Fields may be added to a version (readers ignore what they do not know);
+// a change of meaning, a removal or a field every result must have is a new
+// version.
 //
 // A result is untrusted input. Its readers refuse anything but regular
 // files, a zip entry whose CRC-32 is wrong, a result.json over
@@ -150,24 +156,9 @@ import (
 // SchemaVersion is the version of result.json this package writes; it also
 // reads OldestSchemaVersion and the versions between.
 const (
-	SchemaVersion       = 2
+	SchemaVersion       = 3
 	OldestSchemaVersion = 1
 )
-
-// An Identity is what a result measured, exactly: the sha256 (hex) of the
-// benchmark's binary and of its declared run (perfspec computes both).
-type Identity struct {
-	BinarySHA256 string `json:"binary_sha256"`
-	RunSHA256    string `json:"run_sha256"`
-}
-
-// Lacks says what r lacks for being of an older schema version, or nil.
-func (r *Result) Lacks() []string {
-	if r.SchemaVersion < 2 || r.Identity == nil {
-		return []string{fmt.Sprintf("identity (schema version %d records no sha256 of the binary and of the run)", r.SchemaVersion)}
-	}
-	return nil
-}
 
 // FileName is the name of a result's description in its directory or zip.
 const FileName = "result.json"
@@ -489,23 +480,6 @@ func (r *Result) Validate() error {
 		problems = append(problems[:maxReported], fmt.Sprintf("and %d more problems", n-maxReported))
 	}
 	return errors.New(strings.Join(problems, "; "))
-}
-
-// checkVersion checks schema_version and the identity it allows.
-func (r *Result) checkVersion(bad func(string, ...any)) {
-	if r.SchemaVersion < OldestSchemaVersion || r.SchemaVersion > SchemaVersion {
-		bad("schema_version is %d, not %d to %d", r.SchemaVersion, OldestSchemaVersion, SchemaVersion)
-	}
-	if id := r.Identity; id != nil {
-		if r.SchemaVersion < 2 {
-			bad("identity: schema version %d has none", r.SchemaVersion)
-		}
-		for field, sum := range map[string]string{"binary_sha256": id.BinarySHA256, "run_sha256": id.RunSHA256} {
-			if !IsSHA256(sum) {
-				bad("identity.%s %q: want 64 hex digits", field, sum)
-			}
-		}
-	}
 }
 
 // checkDescription checks benchmark and environment, what was measured

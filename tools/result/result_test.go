@@ -128,7 +128,7 @@ func TestReadErrorsNameTheFile(t *testing.T) {
 		want  string
 	}{
 		"older format": {map[string]string{"xtime.json": "{}", "benchmark.json": "{}"}, "before schema version 1"},
-		"newer format": {map[string]string{FileName: `{"schema_version": 3}`}, "schema version 3; this lab reads versions 1 to 2"},
+		"newer format": {map[string]string{FileName: `{"schema_version": 4}`}, "schema version 4; this lab reads versions 1 to 3"},
 		"no version":   {map[string]string{FileName: `{"benchmark": {}}`}, "no schema_version"},
 		"syntax":       {map[string]string{FileName: "{\n\"schema_version\": 1,\n}"}, "line 3"},
 		"invalid":      {map[string]string{FileName: `{"schema_version": 1}`}, "benchmark.name"},

@@ -58,7 +58,10 @@ type Options struct {
 	// OneEnvironment: the caller measured both sides in one environment
 	// by construction (the perf check: on one agent, or counted by the
 	// one worker its count actions declare, which refuses to count
-	// elsewhere), so their environments are not compared.
+	// elsewhere), and with one version of the lab (the base's runner
+	// measures both sides: check.Harness), so neither their environments
+	// nor their labs' versions are compared. (A change's side may still
+	// name its own xtime, which must not let it escape the gate.)
 	OneEnvironment bool
 	// IgnoreIdentity judges two measurements of the same binary and run
 	// as though the binaries differed, rather than as the noise floor:
@@ -220,6 +223,7 @@ func compareBenchmark(b *Benchmark, base, change Side, opts Options) error {
 	o.Figures, n.Figures = judged(o.Figures, opts), judged(n.Figures, opts)
 	if opts.OneEnvironment {
 		o.Environment, n.Environment = nil, nil
+		o.Identity, n.Identity = withoutLab(o.Identity), withoutLab(n.Identity)
 	}
 	if opts.IgnoreIdentity {
 		o.Identity, n.Identity = nil, nil
@@ -249,21 +253,48 @@ func compareBenchmark(b *Benchmark, base, change Side, opts Options) error {
 			notes = append(notes, "the same binary and run as the baseline: its changes are the noise floor")
 		}
 	}
+	// Another version of the lab is listed first among the changes of
+	// what measured, so that every reader of them (the night, its alerts,
+	// the tables) carries it as it carries another environment.
+	lab := verdict.LabChange(o, n)
+	if lab != "" {
+		b.EnvironmentChanges = append(b.EnvironmentChanges, lab)
+	}
+	var moved []string
 	if o.Environment != nil && n.Environment != nil {
 		for _, d := range result.Differences(*o.Environment, *n.Environment) {
-			b.EnvironmentChanges = append(b.EnvironmentChanges, d.String())
+			moved = append(moved, d.String())
 		}
+		b.EnvironmentChanges = append(b.EnvironmentChanges, moved...)
 	}
-	switch changes := strings.Join(b.EnvironmentChanges, ", "); {
+	b.AllowedEnvironmentChange = len(b.EnvironmentChanges) > 0 && opts.Policy.AllowEnvironmentChange
+	changes := strings.Join(moved, ", ")
+	switch {
+	case lab != "" && b.AllowedEnvironmentChange:
+		notes = append(notes, strings.Replace(lab, ": re-baselined", "", 1)+": compared across it, as allowed")
+	case lab != "":
+		notes = append(notes, lab+": none of its figures was compared")
+	}
+	switch {
 	case changes == "":
-	case opts.Policy.AllowEnvironmentChange:
-		b.AllowedEnvironmentChange = true
+	case b.AllowedEnvironmentChange:
 		notes = append(notes, "environment changed: "+changes)
 	default:
 		notes = append(notes, "another environment than the baseline's ("+changes+"): only the figures it cannot change were compared")
 	}
 	b.Note = strings.Join(notes, "; ")
 	return nil
+}
+
+// withoutLab is id without the lab's version: of sides measured by one lab
+// by construction (Options.OneEnvironment).
+func withoutLab(id *result.Identity) *result.Identity {
+	if id == nil {
+		return nil
+	}
+	same := *id
+	same.LabSHA256 = ""
+	return &same
 }
 
 // missing are the benchmarks of base that change has no result of, by the

@@ -51,8 +51,12 @@ func (s *Summary) WriteMarkdown(w io.Writer, pair Pair) {
 				}
 			}
 			var parts []string
+			restart := "their timings restart here"
+			if strings.HasPrefix(g.Changes[0], verdict.AnotherLab) {
+				restart = "every figure restarts here"
+			}
 			if len(moved) > 0 {
-				parts = append(parts, "not compared, their timings restart here: "+strings.Join(moved, ", "))
+				parts = append(parts, "not compared, "+restart+": "+strings.Join(moved, ", "))
 			}
 			if len(allowed) > 0 {
 				parts = append(parts, "compared across it, as allowed: "+strings.Join(allowed, ", "))
@@ -71,7 +75,8 @@ func (s *Summary) WriteMarkdown(w io.Writer, pair Pair) {
 
 // Label is the benchmark's verdict in a few words, for tables:
 // "**REGRESSED**", "**MISSING**", "**INCONSISTENT**", "regressed, accepted", "improved",
-// "unchanged", "not compared", "retired".
+// "unchanged", "not compared: another version of the lab", "not compared",
+// "retired".
 func (b Benchmark) Label() string {
 	switch {
 	case b.Retired:
@@ -84,6 +89,8 @@ func (b Benchmark) Label() string {
 		return "**REGRESSED**"
 	case b.Outcome == verdict.Regressed:
 		return "regressed, accepted"
+	case b.EnvironmentChanged() && b.LabChanged():
+		return "not compared: another version of the lab"
 	case b.EnvironmentChanged():
 		return "not compared: another environment"
 	case b.Outcome == verdict.NotComparable:

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io/fs"
 	"slices"
+	"strings"
 
 	"havlak-lab/internal/versionedjson"
 	"havlak-lab/tools/profilediff"
@@ -68,8 +69,10 @@ type Benchmark struct {
 	// baseline has only these).
 	Values []Value `json:"values,omitempty"`
 	// EnvironmentChanges name what differs from the baseline's
-	// environment; unless AllowedEnvironmentChange, the benchmark was not
-	// compared.
+	// environment, first of all another version of the lab that measured
+	// it (verdict.LabChange, starting verdict.AnotherLab); unless
+	// AllowedEnvironmentChange, the benchmark was not compared, but for
+	// the figures another environment (not another lab) cannot change.
 	EnvironmentChanges       []string `json:"environment_changes,omitempty"`
 	AllowedEnvironmentChange bool     `json:"allowed_environment_change,omitempty"`
 	// SameIdentity: both sides measured the same binary and run, so its
@@ -142,6 +145,12 @@ func (b Benchmark) Failing() []verdict.Verdict {
 // because its environment differs from its baseline's.
 func (b Benchmark) EnvironmentChanged() bool {
 	return len(b.EnvironmentChanges) > 0 && !b.AllowedEnvironmentChange
+}
+
+// LabChanged reports whether another version of the lab measured the
+// benchmark than its baseline's (verdict.LabChange): re-baselined.
+func (b Benchmark) LabChanged() bool {
+	return slices.ContainsFunc(b.EnvironmentChanges, func(c string) bool { return strings.HasPrefix(c, verdict.AnotherLab) })
 }
 
 // Outcome is a comparison of benchmarks as a whole: the worst of their

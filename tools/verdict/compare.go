@@ -20,8 +20,9 @@ type Policy struct {
 	// class that declares none.
 	Count, Timing, Memory float64
 	// AllowEnvironmentChange compares figures whose environments differ
-	// in what can change them (result.DifferencesFor): a person's choice
-	// (the report's --allow-env-change), never the gate's.
+	// in what can change them (result.DifferencesFor), or that another
+	// version of the lab measured (LabChange): a person's choice (the
+	// report's --allow-env-change), never the gate's.
 	AllowEnvironmentChange bool
 	// GatedUnits are units whose figures the gate judges whatever they
 	// declare: benchgate's -units, a person's choice of what to gate
@@ -132,6 +133,32 @@ func environmentChange(base, change Side, exact bool) string {
 	return strings.Join(names, ", ")
 }
 
+// AnotherLab is the reason every figure of two results measured by
+// different versions of the lab (result.Identity.LabSHA256) is not
+// comparable: the tools that ran, counted and read them differ, so a
+// difference between them may be the tools', whatever the code did. The
+// baseline moves to the new version's results, as it does for another
+// environment (docs/noise.md).
+const AnotherLab = "measured by another version of the lab: re-baselined"
+
+// LabChange says how the versions of the lab that measured the sides
+// differ, AnotherLab with the two versions, or "" when they are one or
+// either side has no identity to say. A side whose identity records no
+// version was measured before the lab recorded it (schema version 2), by
+// another version than any that records one.
+func LabChange(base, change Side) string {
+	if base.Identity == nil || change.Identity == nil || base.Identity.LabSHA256 == change.Identity.LabSHA256 {
+		return ""
+	}
+	version := func(sum string) string {
+		if sum == "" {
+			return "none recorded"
+		}
+		return sum[:min(len(sum), 12)]
+	}
+	return fmt.Sprintf("%s (the lab's version %s → %s)", AnotherLab, version(base.Identity.LabSHA256), version(change.Identity.LabSHA256))
+}
+
 // Compare is the lab's one pairing of a benchmark's figures at its base
 // with the same figures at a change (or tonight): each figure the base
 // has values of is judged against the change's by the rule its base
@@ -149,7 +176,10 @@ func environmentChange(base, change Side, exact bool) string {
 // A figure is compared only between environments that cannot change it:
 // an exact count survives another machine (result.DifferencesFor), a
 // timing does not; otherwise it is not comparable, saying what changed,
-// unless the policy allows it.
+// unless the policy allows it. Nothing is compared between results that
+// different versions of the lab measured (LabChange): every figure is not
+// comparable, AnotherLab, never regressed nor inconsistent, unless the
+// policy allows it.
 //
 // When both sides measured the same binary and run (their identity), no
 // change of theirs can be a regression: every verdict is the noise floor
@@ -163,26 +193,24 @@ func environmentChange(base, change Side, exact bool) string {
 // inconsistent for that alone (exactnessDropped), so that it does not
 // become a baseline that holds the next night to less.
 func (p Policy) Compare(base, change Side) []Verdict {
-	byName := make(map[[2]string]*result.Figure, len(change.Figures))
-	// callsInexact has, by name, the figures the change declares inexact,
-	// for their sweeps' growth: a figure it lacks it calls nothing.
-	callsInexact := make(map[string]bool, len(change.Figures))
-	for i := range change.Figures {
-		f := &change.Figures[i]
-		byName[[2]string{f.Name, f.Unit}] = f
-		callsInexact[f.Name] = !f.Exact
-	}
+	byName, callsInexact := indexFigures(change.Figures)
 	// What differs between the sides' environments that can change a
 	// figure, exact or not: found once, not per figure.
 	moved := map[bool]string{false: environmentChange(base, change, false), true: environmentChange(base, change, true)}
+	// The same identity is the same binary and run measured by the same
+	// version of the lab.
 	same := base.Identity != nil && change.Identity != nil && *base.Identity == *change.Identity
+	lab := LabChange(base, change)
 	// settle is a judged verdict again for where it was measured: unjudged
-	// in an environment that can change it; of the same identity, the
-	// noise floor, or inconsistent where the environment cannot change it
-	// and inconsistent says what differs. An environment that changed, as
-	// a person allowed, explains a difference: no inconsistency then.
+	// when another version of the lab measured it, or in an environment
+	// that can change it; of the same identity, the noise floor, or
+	// inconsistent where the environment cannot change it and inconsistent
+	// says what differs. An environment that changed, as a person allowed,
+	// explains a difference: no inconsistency then.
 	settle := func(v Verdict, exact bool, inconsistent func(Verdict) string) Verdict {
 		switch {
+		case lab != "" && !p.AllowEnvironmentChange:
+			return notComparable(v, lab)
 		case moved[exact] != "" && !p.AllowEnvironmentChange:
 			return notComparable(v, "another environment than the baseline's: "+moved[exact])
 		case !same:
@@ -260,6 +288,20 @@ func (p Policy) Compare(base, change Side) []Verdict {
 		judged = append(judged, v)
 	}
 	return judged
+}
+
+// indexFigures indexes a side's figures by name and unit, and says by name
+// which it declares inexact, for their sweeps' growth: a figure it lacks it
+// calls nothing.
+func indexFigures(figures []result.Figure) (byName map[[2]string]*result.Figure, callsInexact map[string]bool) {
+	byName = make(map[[2]string]*result.Figure, len(figures))
+	callsInexact = make(map[string]bool, len(figures))
+	for i := range figures {
+		f := &figures[i]
+		byName[[2]string{f.Name, f.Unit}] = f
+		callsInexact[f.Name] = !f.Exact
+	}
+	return byName, callsInexact
 }
 
 // OnlyInChange are the verdicts on the figures with values that change

@@ -54,7 +54,7 @@ func program(name string, stage, night int, real, instructions float64, identity
 			Cost: result.CostWork, Values: []float64{instructions}, Gated: true, Threshold: 0.01}}, extra...),
 	}
 	if identity != "" {
-		r.Identity = &result.Identity{BinarySHA256: identity, RunSHA256: strings.Repeat("ab", 32)}
+		r.Identity = &result.Identity{BinarySHA256: identity, RunSHA256: strings.Repeat("ab", 32), LabSHA256: strings.Repeat("1a", 32)}
 	}
 	for i := range 5 {
 		v := real * (1 + 0.01*float64(i-2))

@@ -154,7 +154,7 @@ func Result(s Spec, b, w, m, n int) *result.Result {
 	r := &result.Result{
 		SchemaVersion: result.SchemaVersion,
 		Identity: &result.Identity{BinarySHA256: hash(fmt.Sprintf("binary %d %d", b, n)),
-			RunSHA256: hash(fmt.Sprintf("run %d %d %d", b, w, n))},
+			RunSHA256: hash(fmt.Sprintf("run %d %d %d", b, w, n)), LabSHA256: hash("the lab")},
 		Benchmark: result.Benchmark{Name: Benchmark(b), Kind: result.KindProgram, Study: "generated", Stage: b%8 + 1,
 			Language: language, Workload: result.Workload{Name: Workloads[w], Description: Workloads[w] + " workload"},
 			Repetitions: s.Runs},

@@ -185,8 +185,12 @@ func (g *gateFindings) environmentChanges() []alert.Finding {
 	var findings []alert.Finding
 	for _, c := range g.moved {
 		evidence := strings.Join(c.changes, "; ")
+		restart := "their timings restart tonight"
+		if strings.HasPrefix(c.changes[0], verdictlib.AnotherLab) {
+			restart = "every figure restarts tonight"
+		}
 		if len(c.moved) > 0 {
-			evidence += "; not compared with the baseline, their timings restart tonight: " + strings.Join(c.moved, ", ")
+			evidence += "; not compared with the baseline, " + restart + ": " + strings.Join(c.moved, ", ")
 		}
 		if len(c.allowed) > 0 {
 			evidence += "; compared across it, as allowed: " + strings.Join(c.allowed, ", ")

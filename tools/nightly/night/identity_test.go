@@ -10,15 +10,16 @@ import (
 )
 
 // identifyHavlak7 gives havlak7's result in the night dir an identity,
-// the sha256 of its binary binary repeated (the same run in every night),
-// and edits it.
+// the sha256 of its binary binary repeated (the same run and the same
+// version of the lab in every night), and edits it.
 func identifyHavlak7(t *testing.T, dir, binary string, edit func(r *result.Result)) {
 	t.Helper()
 	path := filepath.Join(dir, "havlak7_quick_test", result.ZipName)
 	files := readZip(t, path)
 	editResult(t, files, func(r *result.Result) {
 		r.SchemaVersion = result.SchemaVersion
-		r.Identity = &result.Identity{BinarySHA256: strings.Repeat(binary, 64), RunSHA256: strings.Repeat("b", 64)}
+		r.Identity = &result.Identity{BinarySHA256: strings.Repeat(binary, 64), RunSHA256: strings.Repeat("b", 64),
+			LabSHA256: strings.Repeat("c", 64)}
 		edit(r)
 	})
 	writeZip(t, path, files)
@@ -76,5 +77,25 @@ func TestGateInconsistentNightIsNotPromoted(t *testing.T) {
 		measureHavlak7(t, tonight, c.own, c.timings)
 		status, log := gateNight(t, baseline, tonight)
 		before = checkNight(t, c.name, status, log, c.status, c.says, baseline, before, c.newBaseline)
+	}
+}
+
+// A night of the baseline's binary and run measured by another version of
+// the lab (a consumer that moved its pin of the lab, or a commit that
+// changed the runner) is re-baselined by name: its 3x own instructions,
+// inconsistent with one lab, are not compared, the night fails nothing,
+// and it becomes the baseline.
+func TestGateAnotherLabIsRebaselined(t *testing.T) {
+	needCommands(t)
+	baseline, before := firstBaseline(t, func(dir string) { measureHavlak7(t, dir, 1, 1) })
+	tonight := makeNight(t, nightSpec{allocs: 1})
+	measureHavlak7(t, tonight, 3, 1)
+	identifyHavlak7(t, tonight, "a", func(r *result.Result) { r.Identity.LabSHA256 = strings.Repeat("d", 64) })
+	status, log := gateNight(t, baseline, tonight)
+	checkNight(t, "another lab", status, log, 0, []string{
+		verdictlib.AnotherLab + " (the lab's version cccccccccccc → dddddddddddd): not compared, every figure restarts here: havlak7",
+		"| havlak7 | Go |", "not compared: another version of the lab", "This night becomes the baseline"}, baseline, before, true)
+	if strings.Contains(log, "INCONSISTENT") || strings.Contains(log, "REGRESSED") {
+		t.Errorf("a night of another lab judged a figure:\n%s", log)
 	}
 }

@@ -17,7 +17,8 @@ import (
 // r is what the mode measured (the environment, the timing of a
 // program's runs, the Go benchmark lines of a go_test, a server's load),
 // to which it adds the benchmark, its identity (perfspec: the sums of its
-// binary and declared run) and the files; it returns r.
+// binary and declared run, and the lab's version) and the files; it
+// returns r.
 func (b *bench) writeResult(r *result.Result) (*result.Result, error) {
 	files, err := b.files(r.GoBench, r.LineCounts)
 	if err != nil {
@@ -25,6 +26,16 @@ func (b *bench) writeResult(r *result.Result) (*result.Result, error) {
 	}
 	identity, err := b.Identity(b.runfiles)
 	if err != nil {
+		return nil, err
+	}
+	// The lab's version: this runner, the one measuring, whoever built
+	// the benchmark (the perf check's base runs its own on the change's
+	// files), and the xtime it ran.
+	runner, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("the runner's own binary, for the lab's version: %w", err)
+	}
+	if identity.LabSHA256, err = b.LabSHA256(runner, b.runfiles); err != nil {
 		return nil, err
 	}
 	r.SchemaVersion = result.SchemaVersion

@@ -38,6 +38,48 @@ func (s *Spec) IdentityWith(binary, root string) (result.Identity, error) {
 	return result.Identity{BinarySHA256: binarySum, RunSHA256: run}, nil
 }
 
+// LabSHA256 is the version of the lab that measures a benchmark of this
+// spec (Identity's third sum, result.Identity.LabSHA256): the sha256 of
+// the sums of the measuring tools' binaries, runner (the runner that runs,
+// the one executing: its own binary) and, for a program, the xtime its spec
+// names under root. It is the one owner of what "the lab's version" is.
+//
+// Those two and nothing else: the runner makes every run, drives
+// Cachegrind, reads and computes every figure, and in its count mode is
+// the count action's whole code (the count worker's, whose machine,
+// worker.json, the environment records and compares field by field:
+// result.CountDifferences); xtime times the runs and counts their system
+// calls. Either can move a figure that the benchmark's code did not.
+// pprof and the rules' Starlark move no figure (what the rules pass the
+// runner is the spec, in run_sha256), and the machine's Valgrind, C library
+// and kernel are the environment's.
+//
+// It is a pure function of the build, like the binary's sum: a
+// consumer that moves its pin of the lab gets another version only when
+// the tools' code moved, and then every result is "measured by another
+// version of the lab: re-baselined" (tools/verdict), never judged
+// against one measured by the old tools. In this repository, where the lab
+// and the benchmarks are one, a commit that changes the runner or xtime
+// re-baselines the next night's every benchmark on purpose: results
+// measured by different tools are not comparable. The pull request's perf
+// check measures both sides with the base's tools, so it judges that
+// commit's own code all the same (docs/noise.md).
+func (s *Spec) LabSHA256(runner, root string) (string, error) {
+	tools := [][2]string{{"runner", runner}}
+	if s.Program != nil {
+		tools = append(tools, [2]string{"xtime", filepath.Join(root, s.Program.XTime)})
+	}
+	h := sha256.New()
+	for _, tool := range tools {
+		sum, err := FileSHA256(tool[1])
+		if err != nil {
+			return "", fmt.Errorf("the lab's version that measures %s: %w", s.Benchmark.Name, err)
+		}
+		fmt.Fprintf(h, "%s %s\n", tool[0], sum)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
 // RunSHA256 is the sha256 of the spec's declared run (Identity's second
 // half), its data files under root.
 func (s *Spec) RunSHA256(root string) (string, error) {

@@ -3,6 +3,7 @@ package perfspec
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"havlak-lab/tools/result"
@@ -66,5 +67,60 @@ func TestIdentity(t *testing.T) {
 	missing.Binary = "bin/gone"
 	if _, err := missing.Identity(root); err == nil {
 		t.Error("a missing binary has an identity")
+	}
+}
+
+func TestLabSHA256(t *testing.T) {
+	root := t.TempDir()
+	write := func(name, data string) string {
+		t.Helper()
+		path := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	runner := write("lab/runner", "a runner")
+	write("lab/xtime", "an xtime")
+	write("bin/wc1", "a binary")
+	program := &Spec{SchemaVersion: SchemaVersion, Common: Common{
+		Benchmark: result.Benchmark{Name: "wc1", Kind: result.KindProgram}, Binary: "bin/wc1",
+	}, Program: &Program{XTime: "lab/xtime"}}
+	goTest := &Spec{SchemaVersion: SchemaVersion, Common: Common{
+		Benchmark: result.Benchmark{Name: "gotest", Kind: result.KindGoTest}, Binary: "bin/wc1",
+	}, GoTest: &GoTest{}}
+	lab := func(s *Spec) string {
+		t.Helper()
+		sum, err := s.LabSHA256(runner, root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !result.IsSHA256(sum) {
+			t.Fatalf("LabSHA256 = %q, not a sha256", sum)
+		}
+		return sum
+	}
+	base, baseGo := lab(program), lab(goTest)
+	if base == baseGo {
+		t.Error("a program's lab (runner and xtime) is a go_test's (runner alone)")
+	}
+	write("bin/wc1", "another binary")
+	if lab(program) != base {
+		t.Error("another binary moved the lab's version: it is the identity's binary_sha256, not the lab's")
+	}
+	write("lab/xtime", "another xtime")
+	if lab(program) == base || lab(goTest) != baseGo {
+		t.Error("another xtime: want a program's lab version moved, a go_test's not (it runs no xtime)")
+	}
+	xtimeMoved := lab(program)
+	write("lab/runner", "another runner")
+	if lab(program) == xtimeMoved || lab(goTest) == baseGo {
+		t.Error("another runner did not move the lab's version")
+	}
+	if _, err := program.LabSHA256(filepath.Join(root, "no-runner"), root); err == nil || !strings.Contains(err.Error(), "wc1") {
+		t.Errorf("no runner: %v, want an error naming the benchmark", err)
 	}
 }

@@ -282,7 +282,47 @@ grep -q '^### :white_check_mark: Perf check: no regression' "$comment" ||
   die "the perf check of a rename found something: $(head -n 12 "$comment")"
 echo "no alarm on the rename"
 
+echo "== 8. the consumer moves its pin of the lab: the same program measured by another lab"
+# keep_quick NAME: the program's quick test run anew, its result kept as
+# the night $tmp/NAME holds it (NAME/collatz_quick_test/outputs.zip).
+keep_quick() {
+  consumer_step "$1" test "$quick_label" --nocache_test_results
+  mkdir -p "$tmp/$1/collatz_quick_test"
+  cp "$consumer/bazel-testlogs/${quick_path/://}/test.outputs/outputs.zip" "$tmp/$1/collatz_quick_test/"
+}
+keep_quick night-old-lab
+# The lab's next commit changes its runner: a comment line after its
+# package clause, which moves the lines below it and so the binary's line
+# table (a comment at the end would leave the binary as it was); the
+# consumer pins it, and nothing else changes.
+sed -i '0,/^package main$/s//package main\n\n\/\/ consumer_test: the lab moved on./' "$lab/tools/perf/runner/main.go"
+grep -q '^// consumer_test: the lab moved on.$' "$lab/tools/perf/runner/main.go" || die "the runner's change did not apply"
+in_git "$lab" commit -q --no-verify -am "runner: a comment"
+new_lab="$(in_git "$lab" rev-parse HEAD)"
+sed -i "s/commit = \"$lab_commit\"/commit = \"$new_lab\"/" "$workspace_file"
+grep -q "commit = \"$new_lab\"" "$workspace_file" || die "the consumer's pin did not move to $new_lab"
+in_git "$consumer" commit -q --no-verify -am "havlak-lab: pinned at $new_lab"
+keep_quick night-new-lab
+identity() { unzip -p "$tmp/$1/collatz_quick_test/outputs.zip" result.json | jq -c '.identity'; }
+old_id="$(identity night-old-lab)" new_id="$(identity night-new-lab)"
+echo "identities: $old_id then $new_id"
+jq -e --argjson old "$old_id" '.binary_sha256 == $old.binary_sha256 and .run_sha256 == $old.run_sha256 and
+  .lab_sha256 != $old.lab_sha256' <<<"$new_id" >/dev/null ||
+  die "the pin's move did not leave the same binary and run measured by another lab: $old_id, $new_id"
+# The night's judgment of the one against the other, as the nightly's
+# report makes it: not comparable, by name, failing nothing (exit 3).
+report_status=0
+consumer_bazel run @havlak_lab//tools/report -- --night "$tmp/night-new-lab" --baseline "$tmp/night-old-lab" \
+  --out "$tmp/report" >"$tmp/report.log" 2>&1 || report_status=$?
+grep -m 3 'another version of the lab' "$tmp/report.log" || true
+((report_status == 3)) || die "the report of the moved pin exited $report_status, not 3 (not comparable): $(tail -n 20 "$tmp/report.log")"
+jq -e '[.benchmarks[] | select(.name == "collatz")] | length == 1 and
+  all(.[]; (.outcome == "not_comparable") and (.environment_changes | tostring | test("another version of the lab: re-baselined")))' \
+  "$tmp/report/summary.json" >/dev/null ||
+  die "the report's summary does not re-baseline collatz by name: $(jq -c '.benchmarks' "$tmp/report/summary.json")"
+echo "re-baselined by name: measured by another version of the lab"
+
 # Later steps of the issue's item 5 (nights, a history, the dashboard) go
 # here, in the same consumer and output base.
 
-echo "PASS: the example consumer, loading the lab at a commit of a git repository ($lab_commit), passed its ${#summaries[@]} tests; its benchmarks are //measure's; collatz's own instructions $(jq -c .values <<<"$own"), BenchmarkLongest's own instructions per operation $(jq -c .values <<<"$per_op"); the perf check found 1% more work REGRESSED at the changed line, and a rename nothing"
+echo "PASS: the example consumer, loading the lab at a commit of a git repository ($lab_commit), passed its ${#summaries[@]} tests; its benchmarks are //measure's; collatz's own instructions $(jq -c .values <<<"$own"), BenchmarkLongest's own instructions per operation $(jq -c .values <<<"$per_op"); the perf check found 1% more work REGRESSED at the changed line, and a rename nothing; the pin moved, collatz was re-baselined by name"

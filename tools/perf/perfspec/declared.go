@@ -16,20 +16,13 @@ import (
 // manifest's specs, each perf_spec's config, target and info, each
 // declaration's benchmark.
 func DeclaredTargets(g *bazelquery.Graph, manifest, config string) (map[string]string, error) {
-	m := g.Rules[manifest]
-	if m == nil {
-		return nil, fmt.Errorf("the query has no manifest %s", manifest)
-	}
-	specs, ok := m.Lists["specs"]
-	if !ok {
-		return nil, fmt.Errorf("%s (%s): no specs: not a benchmark_manifest", manifest, m.Class)
+	specs, err := manifestSpecs(g, manifest)
+	if err != nil {
+		return nil, err
 	}
 	targets := map[string]string{}
-	for _, label := range specs {
-		spec := g.Rules[label]
-		if spec == nil {
-			return nil, fmt.Errorf("%s lists %s, which the query does not have", manifest, label)
-		}
+	for _, spec := range specs {
+		label := spec.Label
 		if spec.Strings["config"] != config {
 			continue
 		}
@@ -45,4 +38,27 @@ func DeclaredTargets(g *bazelquery.Graph, manifest, config string) (map[string]s
 		targets[name] = pkg + ":" + spec.Strings["target"]
 	}
 	return targets, nil
+}
+
+// manifestSpecs are the perf_spec rules the manifest rule lists, as a
+// query's graph g holds them, in the manifest's order: a manifest g lacks,
+// a rule that lists no specs, or a spec g lacks is an error.
+func manifestSpecs(g *bazelquery.Graph, manifest string) ([]*bazelquery.Rule, error) {
+	m := g.Rules[manifest]
+	if m == nil {
+		return nil, fmt.Errorf("the query has no manifest %s", manifest)
+	}
+	labels, ok := m.Lists["specs"]
+	if !ok {
+		return nil, fmt.Errorf("%s (%s): no specs: not a benchmark_manifest", manifest, m.Class)
+	}
+	specs := make([]*bazelquery.Rule, 0, len(labels))
+	for _, label := range labels {
+		spec := g.Rules[label]
+		if spec == nil {
+			return nil, fmt.Errorf("%s lists %s, which the query does not have", manifest, label)
+		}
+		specs = append(specs, spec)
+	}
+	return specs, nil
 }

@@ -71,24 +71,16 @@ func (b ManifestBenchmark) checkMeasured(where string, version int) error {
 // DeclaredTargets reads it: the perf check names them before it builds
 // anything, whatever the change reaches. Sorted by benchmark.
 func DeclaredNotMeasured(g *bazelquery.Graph, manifest string) ([]NotMeasured, error) {
-	m := g.Rules[manifest]
-	if m == nil {
-		return nil, fmt.Errorf("the query has no manifest %s", manifest)
-	}
-	specs, ok := m.Lists["specs"]
-	if !ok {
-		return nil, fmt.Errorf("%s (%s): no specs: not a benchmark_manifest", manifest, m.Class)
+	specs, err := manifestSpecs(g, manifest)
+	if err != nil {
+		return nil, err
 	}
 	why := map[string]string{}
 	quick := map[string]bool{}
-	for _, label := range specs {
-		spec := g.Rules[label]
-		if spec == nil {
-			return nil, fmt.Errorf("%s lists %s, which the query does not have", manifest, label)
-		}
+	for _, spec := range specs {
 		info := g.Rules[spec.Strings["info"]]
 		if info == nil || info.Strings["benchmark"] == "" {
-			return nil, fmt.Errorf("%s: no declaration with a benchmark's name: not a perf_spec", label)
+			return nil, fmt.Errorf("%s: no declaration with a benchmark's name: not a perf_spec", spec.Label)
 		}
 		name := info.Strings["benchmark"]
 		why[name] = info.Strings["not_measured"]

@@ -535,6 +535,12 @@ func (r *Result) listed() []string {
 	if r.LineCounts != "" {
 		names = append(names, r.LineCounts)
 	}
+	var figures []string
+	for _, name := range r.FigureLineCounts {
+		figures = append(figures, name)
+	}
+	sort.Strings(figures)
+	names = append(names, figures...)
 	for _, f := range r.Files {
 		names = append(names, f.Name)
 	}

@@ -118,6 +118,15 @@
 //	                 (tools/perf/cachegrind/linecounts owns its format),
 //	                 relative to the result; absent when not kept (a
 //	                 result of no count, or older)
+//	figure_line_counts  the counts per line that explain one figure
+//	                 each, where the run's line_counts cannot: a
+//	                 go_test's own_instructions_per_op/NAME, whose file is
+//	                 its benchmark function's lines per operation (the
+//	                 count's line_counts adds up every function's); an
+//	                 object from a figure, a metric of the result, to a
+//	                 file's name relative to the result; absent when none
+//	                 is kept (older results: a reader then has no lines for
+//	                 such a figure, linecounts.OpenFigure)
 //	sweeps           how counted figures grow with the workload's size
 //	                 (Sweep, complexity.go): the figure at each size and
 //	                 the order fitted to it; absent when not swept
@@ -177,7 +186,11 @@ type Result struct {
 	// (package linecounts), or is "": like GoBench, a file of the result
 	// that Files does not list.
 	LineCounts string `json:"line_counts,omitempty"`
-	Files      []File `json:"files"`
+	// FigureLineCounts names, by figure, the file of counts per line that
+	// explains that figure alone (package linecounts), as LineCounts does
+	// the run's: not listed in Files either.
+	FigureLineCounts map[string]string `json:"figure_line_counts,omitempty"`
+	Files            []File            `json:"files"`
 	// Sweeps: how counted figures grow with the workload (complexity.go).
 	Sweeps []Sweep `json:"sweeps,omitempty"`
 
@@ -438,6 +451,7 @@ func (r *Result) tooMany() error {
 	check("metrics", len(r.Metrics), MaxMetrics)
 	check("sweeps", len(r.Sweeps), MaxSweeps)
 	check("files", len(r.Files), MaxFiles)
+	check("figure_line_counts", len(r.FigureLineCounts), MaxMetrics)
 	check("timing.runs", len(r.Timing.runs()), MaxRuns)
 	if r.Server != nil {
 		check("server.rounds", len(r.Server.Rounds), MaxRuns)
@@ -637,6 +651,20 @@ func (r *Result) checkLineCounts(bad func(string, ...any)) {
 		bad("line_counts %q: want a relative path inside the result", r.LineCounts)
 	case r.LineCounts == r.GoBench || slices.ContainsFunc(r.Files, func(f File) bool { return f.Name == r.LineCounts }):
 		bad("line_counts %q: a file of its own, not go_bench's or one of files", r.LineCounts)
+	}
+	seen := map[string]string{}
+	for _, figure := range slices.Sorted(maps.Keys(r.FigureLineCounts)) {
+		name := r.FigureLineCounts[figure]
+		switch {
+		case r.Metric(figure) == nil:
+			bad("figure_line_counts[%q]: no metric of that name", figure)
+		case !insideResult(name):
+			bad("figure_line_counts[%q] %q: want a relative path inside the result", figure, name)
+		case name == r.GoBench || name == r.LineCounts || seen[name] != "" ||
+			slices.ContainsFunc(r.Files, func(f File) bool { return f.Name == name }):
+			bad("figure_line_counts[%q] %q: a file of its own, not go_bench's, line_counts', another figure's or one of files", figure, name)
+		}
+		seen[name] = figure
 	}
 }
 

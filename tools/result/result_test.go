@@ -102,6 +102,19 @@ func TestWriteRefusesAndLeavesNothing(t *testing.T) {
 		"escaping lines": {func(r *Result) { r.LineCounts = "../lines.tsv" }, `line_counts "../lines.tsv": want a relative path inside`},
 		"absolute lines": {func(r *Result) { r.LineCounts = "/etc/passwd" }, `line_counts "/etc/passwd"`},
 		"lines listed":   {func(r *Result) { r.LineCounts = "cpu.top.txt" }, `line_counts "cpu.top.txt": a file of its own`},
+		"figure unknown": {func(r *Result) { r.FigureLineCounts = map[string]string{"nope/A": "cpu.pb.gz"} }, `figure_line_counts["nope/A"]: no metric`},
+		"figure escapes": {func(r *Result) {
+			r.Metrics, r.FigureLineCounts = perOp("A"), map[string]string{"own_instructions_per_op/A": "../a.tsv"}
+		},
+			`figure_line_counts["own_instructions_per_op/A"] "../a.tsv": want a relative path`},
+		"figure listed": {func(r *Result) {
+			r.Metrics, r.FigureLineCounts = perOp("A"), map[string]string{"own_instructions_per_op/A": "cpu.top.txt"}
+		},
+			`"cpu.top.txt": a file of its own`},
+		"figures share": {func(r *Result) {
+			r.Metrics = perOp("A", "B")
+			r.FigureLineCounts = map[string]string{"own_instructions_per_op/A": "a.tsv", "own_instructions_per_op/B": "a.tsv"}
+		}, `figure_line_counts["own_instructions_per_op/B"] "a.tsv": a file of its own`},
 	} {
 		dir := t.TempDir()
 		r := example()
@@ -293,12 +306,25 @@ func TestMetricLookup(t *testing.T) {
 	}
 }
 
+// perOp are a go_test's own instructions per operation of each of
+// benchmarks.
+func perOp(benchmarks ...string) []Metric {
+	var ms []Metric
+	for _, b := range benchmarks {
+		ms = append(ms, Metric{Name: PerBenchmark(FigureOwnInstructionsPerOp, b), Unit: "instructions/op", Values: []float64{1}})
+	}
+	return ms
+}
+
 // A count's line counts are a file of the result that its line_counts
-// names: written and read back with it, through a directory and a zip.
+// names, and so is each figure's own (figure_line_counts): written and
+// read back with it, through a directory and a zip.
 func TestLineCountsRoundTrip(t *testing.T) {
 	dir := t.TempDir()
 	want := example()
 	want.LineCounts = "cachegrind.lines.tsv"
+	want.Metrics = perOp("A", "B")
+	want.FigureLineCounts = map[string]string{"own_instructions_per_op/A": "a.tsv", "own_instructions_per_op/B": "lines/b.tsv"}
 	writeFiles(t, dir, want)
 	if err := Write(dir, want); err != nil {
 		t.Fatal(err)
@@ -315,6 +341,17 @@ func TestLineCountsRoundTrip(t *testing.T) {
 		}
 		if data, err := out.ReadFile(got.LineCounts); err != nil || string(data) != want.LineCounts {
 			t.Errorf("Read(%s): %s holds %q, %v", path, got.LineCounts, data, err)
+		}
+		if len(got.FigureLineCounts) != 2 {
+			t.Errorf("Read(%s): figure_line_counts %v, want %v", path, got.FigureLineCounts, want.FigureLineCounts)
+		}
+		for figure, name := range want.FigureLineCounts {
+			if got.FigureLineCounts[figure] != name {
+				t.Errorf("Read(%s): figure_line_counts[%s] %q, want %q", path, figure, got.FigureLineCounts[figure], name)
+			}
+			if data, err := out.ReadFile(name); err != nil || string(data) != name {
+				t.Errorf("Read(%s): %s holds %q, %v", path, name, data, err)
+			}
 		}
 	}
 }

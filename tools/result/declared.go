@@ -214,6 +214,17 @@ var goTestFigures = []Declared{
 // "own_instructions_per_op/Spin".
 func PerBenchmark(figure, benchmark string) string { return figure + "/" + benchmark }
 
+// OfBenchmark splits a go_test's figure of one benchmark function
+// (PerBenchmark's name) into its declared figure and the function's name;
+// ok is false for any other name.
+func OfBenchmark(name string) (figure, benchmark string, ok bool) {
+	figure, benchmark, ok = strings.Cut(name, "/")
+	if !ok || benchmark == "" || !slices.ContainsFunc(goTestFigures, func(d Declared) bool { return d.Name == figure }) {
+		return "", "", false
+	}
+	return figure, benchmark, true
+}
+
 // Metric is the declared figure as a metric named name (the declared
 // name, or PerBenchmark's), with values measured by source, gated (if it
 // is) past threshold, the ceiling of its calibrated threshold.

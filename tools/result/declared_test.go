@@ -149,3 +149,16 @@ func TestGoTestFigureOfEachBenchmark(t *testing.T) {
 		t.Errorf("its metric: %+v, want %+v", m, want)
 	}
 }
+
+// OfBenchmark undoes PerBenchmark, and only for a go_test's figure.
+func TestOfBenchmark(t *testing.T) {
+	figure, benchmark, ok := OfBenchmark(PerBenchmark(FigureOwnInstructionsPerOp, "Spin"))
+	if !ok || figure != FigureOwnInstructionsPerOp || benchmark != "Spin" {
+		t.Errorf("OfBenchmark(own_instructions_per_op/Spin) = %q, %q, %v", figure, benchmark, ok)
+	}
+	for _, name := range []string{"own_instructions", "own_instructions_per_op", "own_instructions_per_op/", "instructions/Spin"} {
+		if f, b, ok := OfBenchmark(name); ok {
+			t.Errorf("OfBenchmark(%q) = %q, %q, true; want not a benchmark function's figure", name, f, b)
+		}
+	}
+}

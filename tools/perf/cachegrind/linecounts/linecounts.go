@@ -73,6 +73,13 @@ import (
 // FileName is the file's name among a count's outputs.
 const FileName = "cachegrind.lines.tsv"
 
+// FigureFileName is the name among a count's outputs of the file that
+// explains figure alone (a result's figure_line_counts): a go_test's
+// "own_instructions_per_op/Spin" is "cachegrind.lines.own_instructions_per_op.Spin.tsv".
+func FigureFileName(figure string) string {
+	return "cachegrind.lines." + strings.ReplaceAll(figure, "/", ".") + ".tsv"
+}
+
 // Version is the format's version, which its first line names.
 const Version = 1
 
@@ -452,13 +459,34 @@ var ErrNone = errors.New("the result keeps no line counts (line_counts)")
 // line_counts names (result.Validate has checked that it is inside the
 // result), or returns ErrNone.
 func Open(r *result.Result, out result.Outputs) (*File, error) {
-	if r.LineCounts == "" {
+	return open(out, r.LineCounts)
+}
+
+// OpenFigure reads the line counts that explain figure: the file the
+// result keeps for that figure alone (figure_line_counts), else the run's
+// (Open). A go_test's figure of one benchmark function
+// (result.OfBenchmark) without a file of its own has none, ErrNone: the
+// run's adds up every function's lines, and would blame one function for
+// another's (an older result's).
+func OpenFigure(r *result.Result, out result.Outputs, figure string) (*File, error) {
+	if name, ok := r.FigureLineCounts[figure]; ok {
+		return open(out, name)
+	}
+	if _, _, ok := result.OfBenchmark(figure); ok {
 		return nil, ErrNone
 	}
-	in, err := out.OpenFile(r.LineCounts)
+	return Open(r, out)
+}
+
+// open reads the line counts of the result's file name ("": ErrNone).
+func open(out result.Outputs, name string) (*File, error) {
+	if name == "" {
+		return nil, ErrNone
+	}
+	in, err := out.OpenFile(name)
 	if err != nil {
 		return nil, err
 	}
 	defer in.Close()
-	return Read(in, out.Path(r.LineCounts))
+	return Read(in, out.Path(name))
 }

@@ -225,6 +225,45 @@ func TestOpen(t *testing.T) {
 	}
 }
 
+// A figure's line counts are its own file when the result keeps one; a
+// figure of the whole run is explained by the run's; a go_test's figure of
+// one benchmark function never is, since the run's adds up every
+// function's.
+func TestOpenFigure(t *testing.T) {
+	dir := t.TempDir()
+	run := &File{Records: []Record{{File: "a.go", Line: 1, Function: "a.A", Events: cachegrind.Events{10}}}}
+	spin := &File{Records: []Record{{File: "a.go", Line: 2, Function: "a.Spin", Events: cachegrind.Events{7}}}}
+	spinFigure := result.PerBenchmark(result.FigureOwnInstructionsPerOp, "Spin")
+	if name := FigureFileName(spinFigure); name != "cachegrind.lines.own_instructions_per_op.Spin.tsv" {
+		t.Errorf("FigureFileName(%s) = %q", spinFigure, name)
+	}
+	for name, f := range map[string]*File{FileName: run, FigureFileName(spinFigure): spin} {
+		if err := os.WriteFile(filepath.Join(dir, name), must(f.Marshal()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, err := result.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &result.Result{LineCounts: FileName, FigureLineCounts: map[string]string{spinFigure: FigureFileName(spinFigure)}}
+	got, err := OpenFigure(r, out, spinFigure)
+	if err != nil || !reflect.DeepEqual(got.Records, spin.Records) {
+		t.Errorf("OpenFigure(%s) = %+v, %v; want its own file", spinFigure, got, err)
+	}
+	if got, err := OpenFigure(r, out, cachegrind.MetricOwnInstructions); err != nil || !reflect.DeepEqual(got.Records, run.Records) {
+		t.Errorf("OpenFigure(%s) = %+v, %v; want the run's", cachegrind.MetricOwnInstructions, got, err)
+	}
+	other := result.PerBenchmark(result.FigureOwnInstructionsPerOp, "Other")
+	if got, err := OpenFigure(r, out, other); err != ErrNone {
+		t.Errorf("OpenFigure(%s), no file of its own = %+v, %v; want ErrNone, not the run's sum", other, got, err)
+	}
+	old := &result.Result{LineCounts: FileName} // before figure_line_counts
+	if got, err := OpenFigure(old, out, spinFigure); err != ErrNone {
+		t.Errorf("OpenFigure(%s) of an older result = %+v, %v; want ErrNone", spinFigure, got, err)
+	}
+}
+
 func must(data []byte, err error) []byte {
 	if err != nil {
 		panic(err)

@@ -181,6 +181,30 @@ func Difference(longer, shorter *linecounts.File) (*linecounts.File, error) {
 	return d, nil
 }
 
+// PerOperation is a Difference of runs iterations apart as counts of one
+// iteration: every count divided by iterations, to the nearest, and the
+// lines that then count no instruction left out (a line run less often
+// than every second iteration, or the runs' noise). What one benchmark
+// function's file then says of a line is what an operation costs there,
+// on the scale of its own instructions per operation: a reader of a change
+// of that figure (package attribution) weighs lines in its unit.
+func PerOperation(diff *linecounts.File, iterations int) (*linecounts.File, error) {
+	if iterations < 1 {
+		return nil, fmt.Errorf("line counts of %d iterations: want 1 or more", iterations)
+	}
+	n := uint64(iterations)
+	out := &linecounts.File{Cache: diff.Cache}
+	for _, r := range diff.Records {
+		for i, v := range r.Events {
+			r.Events[i] = v/n + (v%n*2)/n // v/n to the nearest, without overflow
+		}
+		if r.Events[cachegrind.Ir] > 0 {
+			out.Records = append(out.Records, r)
+		}
+	}
+	return out, nil
+}
+
 // Sum is the line counts of several benchmarks' differences in one file
 // (a result has one): each line's counts added over them. The files must
 // have the same events.

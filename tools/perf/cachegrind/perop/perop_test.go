@@ -149,3 +149,34 @@ func TestSumAddsTheBenchmarksLines(t *testing.T) {
 		t.Error("Sum changed its input")
 	}
 }
+
+// PerOperation divides a difference of 300 iterations into one's: each
+// line's counts to the nearest, the lines of less than half an instruction
+// an iteration left out; a count of no iterations is refused.
+func TestPerOperationIsOneIteration(t *testing.T) {
+	diff := &linecounts.File{Records: []linecounts.Record{
+		{File: "spin.go", Line: 9, Function: "spin.Spin", Events: cachegrind.Events{300 * 6000}},
+		{File: "spin.go", Line: 10, Function: "spin.Spin", Events: cachegrind.Events{300*4 + 150}}, // 4.5: 5
+		{File: "spin.go", Line: 11, Function: "spin.Spin", Events: cachegrind.Events{300*2 + 149}}, // 2.497: 2
+		{File: "testing/benchmark.go", Line: 1, Function: "testing.run", Events: cachegrind.Events{149}},
+	}}
+	got, err := PerOperation(diff, 300)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[uint64]uint64{9: 6000, 10: 5, 11: 2}
+	if len(got.Records) != len(want) {
+		t.Fatalf("%d records, want %d: %+v", len(got.Records), len(want), got.Records)
+	}
+	for _, r := range got.Records {
+		if r.File != "spin.go" || r.Events[cachegrind.Ir] != want[r.Line] {
+			t.Errorf("%s:%d: %d an iteration, want %d", r.File, r.Line, r.Events[cachegrind.Ir], want[r.Line])
+		}
+	}
+	if diff.Records[0].Events[cachegrind.Ir] != 300*6000 {
+		t.Error("PerOperation changed the difference it divided")
+	}
+	if _, err := PerOperation(diff, 0); err == nil {
+		t.Error("PerOperation of 0 iterations: no error")
+	}
+}

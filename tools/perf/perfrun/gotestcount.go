@@ -23,12 +23,16 @@ import (
 // goTestCountMode counts every benchmark the spec's -test.bench pattern
 // selects, GoTest.CountedRepetitions times each, into the directory out:
 // a metric of each benchmark's own instructions per operation
-// (result.FigureOwnInstructionsPerOp), the line counts of what the
-// iterations ran (the first repetition's, every benchmark's added up) and
-// result.json of config counts. Nothing it keeps depends on the worker's
-// paths or times: the runs' own Cachegrind files, whose command lines name
-// the count's directory, and their outputs, with the times testing
-// printed, are removed once read.
+// (result.FigureOwnInstructionsPerOp), the line counts of what its
+// iterations ran in the first repetition, one operation's
+// (perop.PerOperation), in a file of each figure's own
+// (result.FigureLineCounts, linecounts.FigureFileName) which a change of
+// that figure is attributed to, the line counts of every benchmark's
+// iterations added up (perop.Sum: the run's line_counts) and result.json
+// of config counts. Nothing it keeps depends on the worker's paths or
+// times: the runs' own Cachegrind files, whose command lines name the
+// count's directory, and their outputs, with the times testing printed,
+// are removed once read.
 func (b *bench) goTestCountMode(out string) (*result.Result, error) {
 	b.out = out
 	env := result.Capture(result.Status{}, result.Build{CompilationMode: b.Build.CompilationMode, Config: result.ConfigCounts})
@@ -46,6 +50,7 @@ func (b *bench) goTestCountMode(out string) (*result.Result, error) {
 	}
 	var metrics []result.Metric
 	var lines []*linecounts.File
+	own := map[string]string{}
 	for _, name := range names {
 		values, diff, err := b.countPerOp(valgrind, name)
 		if err != nil {
@@ -54,20 +59,33 @@ func (b *bench) goTestCountMode(out string) (*result.Result, error) {
 		figure := result.PerBenchmark(result.FigureOwnInstructionsPerOp, strings.TrimPrefix(name, "Benchmark"))
 		metrics = append(metrics, declared.Metric(figure, perOpSource, values, countThreshold))
 		lines = append(lines, diff)
+		one, err := perop.PerOperation(diff, perop.Iterations[2]-perop.Iterations[0])
+		if err != nil {
+			return nil, err
+		}
+		own[figure] = linecounts.FigureFileName(figure)
+		if err := b.writeLines(own[figure], one); err != nil {
+			return nil, err
+		}
 	}
 	printMetrics(metrics)
 	sum, err := perop.Sum(lines)
 	if err != nil {
 		return nil, err
 	}
-	data, err := sum.Marshal()
+	if err := b.writeLines(linecounts.FileName, sum); err != nil {
+		return nil, err
+	}
+	return b.writeResult(&result.Result{Environment: env, Metrics: metrics, LineCounts: linecounts.FileName, FigureLineCounts: own})
+}
+
+// writeLines writes line counts f as the file name of the outputs.
+func (b *bench) writeLines(name string, f *linecounts.File) error {
+	data, err := f.Marshal()
 	if err != nil {
-		return nil, err
+		return err
 	}
-	if err := os.WriteFile(b.outPath(linecounts.FileName), data, 0o644); err != nil {
-		return nil, err
-	}
-	return b.writeResult(&result.Result{Environment: env, Metrics: metrics, LineCounts: linecounts.FileName})
+	return os.WriteFile(b.outPath(name), data, 0o644)
 }
 
 // perOpSource is how the figure is measured, for result.json.

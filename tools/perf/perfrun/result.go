@@ -20,7 +20,11 @@ import (
 // binary and declared run, and the lab's version) and the files; it
 // returns r.
 func (b *bench) writeResult(r *result.Result) (*result.Result, error) {
-	files, err := b.files(r.GoBench, r.LineCounts)
+	skip := []string{r.GoBench, r.LineCounts}
+	for _, name := range r.FigureLineCounts {
+		skip = append(skip, name)
+	}
+	files, err := b.files(skip...)
 	if err != nil {
 		return nil, err
 	}

@@ -52,6 +52,12 @@
 //     count's first, cache-simulated): exact for a C or C++ program,
 //     whose counts repeat; a Go program's figure is a median over runs
 //     and may differ from one run's by the runtime's noise.
+//   - A go_test's own instructions per operation of one benchmark function
+//     (Explains) is split over that function's own line counts, one
+//     operation's (the difference of its first repetition's runs, each
+//     line to the nearest instruction: perop.PerOperation), never over the
+//     run's, which add up every function's: a line run less often than
+//     every second operation is not among them.
 package attribution
 
 import (
@@ -65,6 +71,7 @@ import (
 
 	"havlak-lab/tools/perf/cachegrind"
 	"havlak-lab/tools/perf/cachegrind/linecounts"
+	"havlak-lab/tools/result"
 )
 
 // A Part is where a line's counts land.
@@ -100,9 +107,25 @@ type Weight struct {
 	NeedsCache bool
 }
 
+// Explains tells whether a change of figure can be split by line: one of
+// Cachegrind's figures of a run (cachegrind.Explains), or a go_test's own
+// instructions per operation of one benchmark function
+// (result.OfBenchmark), which its function's own line counts explain
+// (linecounts.OpenFigure), one operation's.
+func Explains(figure string) bool {
+	family, _, ok := result.OfBenchmark(figure)
+	return cachegrind.Explains(figure) || ok && family == result.FigureOwnInstructionsPerOp
+}
+
 // figureWeight is the weight of figure, a name of cachegrind's Metrics or
-// CacheMetrics, as that figure counts it for a Go program or another.
+// CacheMetrics, as that figure counts it for a Go program or another, or
+// a benchmark function's own instructions per operation: its
+// instructions outside the Go runtime, whoever asks.
 func figureWeight(figure string, goProgram bool) (Weight, error) {
+	if family, _, ok := result.OfBenchmark(figure); ok && family == result.FigureOwnInstructionsPerOp {
+		ir := func(e cachegrind.Events) uint64 { return e[cachegrind.Ir] }
+		return Weight{Name: figure, Value: ir, LeaveOutGoRuntime: true}, nil
+	}
 	value, own, err := cachegrind.FigureEvents(figure, goProgram)
 	if err != nil {
 		return Weight{}, err

@@ -8,6 +8,7 @@ import (
 
 	"havlak-lab/tools/perf/cachegrind"
 	"havlak-lab/tools/perf/cachegrind/linecounts"
+	"havlak-lab/tools/result"
 )
 
 // file is line counts of instructions alone from "FILE LINE FUNCTION IR"
@@ -196,6 +197,34 @@ func TestGoRuntimeSetApart(t *testing.T) {
 	w, _ := figureWeight(cachegrind.MetricD1Misses, true)
 	if _, err := attribute(base, change, nil, w); err == nil || !strings.Contains(err.Error(), "cache simulation") {
 		t.Errorf("D1 misses of runs without cache simulation: %v, want an error saying so", err)
+	}
+}
+
+// A go_test's own instructions per operation of one benchmark function
+// is explained, through the public entry, by the lines of that function's
+// file, its instructions outside the runtime whether or not the caller
+// says it counts a Go program; a figure of another family is not.
+func TestPerOperationFigure(t *testing.T) {
+	figure := result.PerBenchmark(result.FigureOwnInstructionsPerOp, "Spin")
+	if !Explains(figure) || !Explains(cachegrind.MetricOwnInstructions) {
+		t.Errorf("Explains(%s) or Explains(%s) is false", figure, cachegrind.MetricOwnInstructions)
+	}
+	if Explains("other_per_op/Spin") || Explains(result.FigureOwnInstructionsPerOp) {
+		t.Error("Explains a figure of no benchmark function, or of another family")
+	}
+	base := file(t, "go/s/spin.go 9 s.BenchmarkSpin 4000\ngo/s/spin.go 10 s.BenchmarkSpin 2000\ngoroot:runtime/proc.go 1 runtime.main 9\n")
+	change := file(t, "go/s/spin.go 9 s.BenchmarkSpin 4040\ngo/s/spin.go 10 s.BenchmarkSpin 2020\ngoroot:runtime/proc.go 1 runtime.main 90\n")
+	patch := "diff --git a/go/s/spin.go b/go/s/spin.go\n--- a/go/s/spin.go\n+++ b/go/s/spin.go\n@@ -10 +10 @@\n-\ts = s*3\n+\ts = s*3 + 1\n"
+	for _, goProgram := range []bool{false, true} {
+		a, err := Attribute(base, change, PatchSource([]byte(patch)), figure, goProgram)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkExact(t, a)
+		if a.Delta() != 60 || a.Parts[ChangedLines].Delta() != 20 || a.Parts[EditedFunctions].Delta() != 40 || a.Parts[Toolchain] != (Sums{}) {
+			t.Errorf("goProgram %v: %+d, parts %+v; want +60: +20 in the changed line, +40 in its function, the runtime left out",
+				goProgram, a.Delta(), a.Parts)
+		}
 	}
 }
 

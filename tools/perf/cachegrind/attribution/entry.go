@@ -141,9 +141,9 @@ func (e *FigureError) Unwrap() error { return e.Err }
 
 // Attribute splits figure's change from base to change, whose sources
 // differ by src (nil: no source, so no line is the change's), into the
-// parts. Figure is one of Cachegrind's figures (cachegrind.Explains), as
+// parts. Figure is one of the figures it Explains, as
 // it counts for a Go program when goProgram (its own figures leave the
-// runtime out), or one of its events ("Ir", "D1mr", ...), every function
+// runtime out), or one of Cachegrind's events ("Ir", "D1mr", ...), every function
 // counted. An error of the figure is a *FigureError.
 func Attribute(base, change *linecounts.File, src *Source, figure string, goProgram bool) (*Attribution, error) {
 	w, err := weightOf(figure, goProgram)
@@ -163,10 +163,10 @@ func Attribute(base, change *linecounts.File, src *Source, figure string, goProg
 	return attribute(base, change, d, w)
 }
 
-// weightOf is how figure, one of Cachegrind's figures or events, weighs
-// a line's events.
+// weightOf is how figure, one of the figures it Explains or one of
+// Cachegrind's events, weighs a line's events.
 func weightOf(figure string, goProgram bool) (Weight, error) {
-	if cachegrind.Explains(figure) {
+	if Explains(figure) {
 		return figureWeight(figure, goProgram)
 	}
 	if slices.Contains(cachegrind.CacheEvents[:], figure) {

@@ -57,48 +57,38 @@ const (
 )
 
 // Attribute says where the change of each regressed or improved gated
-// figure of s's benchmarks went that Cachegrind counts per line
-// (cachegrind.Explains), when both sides kept their line counts
-// (linecounts.Open), with the change src (its diff read once, when a
-// figure needs it). A benchmark whose sides kept none is left out, saying
-// nothing; what could not be read or split is the error, beside the
-// attributions that could, and fails nothing.
+// figure of s's benchmarks went that line counts explain
+// (attribution.Explains: Cachegrind's figures of a program's run, and a
+// go_test's own instructions per operation of each benchmark function),
+// when both sides kept the line counts of that figure
+// (linecounts.OpenFigure: a benchmark function's own, the run's for a
+// program), with the change src (its diff read once, when a figure needs
+// it). A figure whose sides kept none is left out, saying nothing; what
+// could not be read or split is the error, beside the attributions that
+// could, and fails nothing.
 func Attribute(s *summary.Summary, base, change map[string]Measured, src *attribution.Source) ([]Attributed, error) {
 	var out []Attributed
 	var errs []error
 	var d *attribution.Diff
 	for _, b := range s.Benchmarks {
-		var figures []string
-		for _, v := range b.Figures {
-			shown := v.Rule.Gated && (v.Outcome == verdict.Regressed || v.Outcome == verdict.Improved)
-			if shown && cachegrind.Explains(v.Figure) && !slices.Contains(figures, v.Figure) {
-				figures = append(figures, v.Figure)
-			}
-		}
-		if len(figures) == 0 || base[b.Name].Result == nil || change[b.Name].Result == nil {
+		if base[b.Name].Result == nil || change[b.Name].Result == nil {
 			continue
-		}
-		var sides [2]*linecounts.File
-		var err error
-		for i, m := range []Measured{base[b.Name], change[b.Name]} {
-			if sides[i], err = linecounts.Open(m.Result, m.Outputs); err != nil {
-				break
-			}
-		}
-		if errors.Is(err, linecounts.ErrNone) {
-			continue
-		}
-		if err != nil {
-			errs = append(errs, fmt.Errorf("%s: where its figures went: %w", b.Name, err))
-			continue
-		}
-		if d == nil {
-			if d, err = src.Diff(); err != nil {
-				return out, errors.Join(append(errs, fmt.Errorf("where the figures went: %w", err))...)
-			}
 		}
 		goProgram := cachegrind.CountsGoProgram(change[b.Name].Result)
-		for _, figure := range figures {
+		for _, figure := range attributedFigures(b) {
+			sides, err := figureLines(base[b.Name], change[b.Name], figure)
+			if errors.Is(err, linecounts.ErrNone) {
+				continue
+			}
+			if err != nil {
+				errs = append(errs, fmt.Errorf("%s: where %s went: %w", b.Name, figure, err))
+				continue
+			}
+			if d == nil {
+				if d, err = src.Diff(); err != nil {
+					return out, errors.Join(append(errs, fmt.Errorf("where the figures went: %w", err))...)
+				}
+			}
 			a, err := attribution.Attribute(sides[0], sides[1], src, figure, goProgram)
 			if err != nil {
 				errs = append(errs, fmt.Errorf("%s: where %s went: %w", b.Name, figure, err))
@@ -108,6 +98,33 @@ func Attribute(s *summary.Summary, base, change map[string]Measured, src *attrib
 		}
 	}
 	return out, errors.Join(errs...)
+}
+
+// attributedFigures are b's gated figures that regressed or improved and
+// that line counts explain, each once, in b's order.
+func attributedFigures(b summary.Benchmark) []string {
+	var figures []string
+	for _, v := range b.Figures {
+		shown := v.Rule.Gated && (v.Outcome == verdict.Regressed || v.Outcome == verdict.Improved)
+		if shown && attribution.Explains(v.Figure) && !slices.Contains(figures, v.Figure) {
+			figures = append(figures, v.Figure)
+		}
+	}
+	return figures
+}
+
+// figureLines are the line counts that explain figure on each side,
+// base's first (linecounts.OpenFigure; ErrNone when either kept none).
+func figureLines(base, change Measured, figure string) ([2]*linecounts.File, error) {
+	var sides [2]*linecounts.File
+	for i, m := range []Measured{base, change} {
+		f, err := linecounts.OpenFigure(m.Result, m.Outputs, figure)
+		if err != nil {
+			return sides, err
+		}
+		sides[i] = f
+	}
+	return sides, nil
 }
 
 // excerpt are the lines of the change's own code that moved a's figure

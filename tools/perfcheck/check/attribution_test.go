@@ -282,12 +282,104 @@ func TestAttributeWithoutLineCounts(t *testing.T) {
 	}
 	s := compareSides(t, base, change)
 	attributed, err := Attribute(s, base, change, parsed(extraWork))
-	if len(attributed) != 1 || attributed[0].Benchmark != "kept" || err == nil || !strings.Contains(err.Error(), "broken: where its figures went") || strings.Contains(err.Error(), "none") {
+	if len(attributed) != 1 || attributed[0].Benchmark != "kept" || err == nil || !strings.Contains(err.Error(), "broken: where instructions went") || strings.Contains(err.Error(), "none") {
 		t.Errorf("%+v, %v: want kept's attribution, broken's error, nothing of none", attributed, err)
 	}
 	attributed, err = Attribute(s, base, change, unreadable())
 	if len(attributed) != 0 || err == nil || !strings.Contains(err.Error(), "where the figures went: ") {
 		t.Errorf("no diff: %+v, %v", attributed, err)
+	}
+}
+
+// perOpLines is a go_test's result of two benchmark functions, Spin and
+// Stir, with their own instructions per operation (figure: values), each
+// with its own line counts, and the run's, their sum; without
+// figure_line_counts when old (a result from before them).
+func perOpLines(t *testing.T, spin, stir string, values map[string][]float64, old bool) Measured {
+	r := &result.Result{Benchmark: result.Benchmark{Name: "spin", Kind: result.KindGoTest, Study: "s", Language: "Go"},
+		LineCounts: linecounts.FileName}
+	out := files{linecounts.FileName: lineCounts(t, false, spin+"\n"+stir)}
+	for name, lines := range map[string]string{"Spin": spin, "Stir": stir} {
+		figure := result.PerBenchmark(result.FigureOwnInstructionsPerOp, name)
+		r.Metrics = append(r.Metrics, result.Metric{Name: figure, Unit: "instructions/op", Values: values[name], Gated: true, Threshold: verdict.CountThreshold})
+		if !old {
+			if r.FigureLineCounts == nil {
+				r.FigureLineCounts = map[string]string{}
+			}
+			r.FigureLineCounts[figure] = linecounts.FigureFileName(figure)
+			out[r.FigureLineCounts[figure]] = lineCounts(t, false, lines)
+		}
+	}
+	return Measured{Result: r, Outputs: out}
+}
+
+// A testing.B's own instructions per operation is attributed to the lines
+// of its own benchmark function's counts: 1% more work on a line of Spin
+// is in Spin's changed line, and Stir, which moved in its own code, is
+// not blamed on Spin's line, as the run's line counts, every function's
+// added up, would have it. A result from before a function's own line
+// counts gets no attribution of such a figure, and no error.
+func TestAttributePerOperation(t *testing.T) {
+	spinFigure := result.PerBenchmark(result.FigureOwnInstructionsPerOp, "Spin")
+	stirFigure := result.PerBenchmark(result.FigureOwnInstructionsPerOp, "Stir")
+	edited := `diff --git a/go/s/spin.go b/go/s/spin.go
+--- a/go/s/spin.go
++++ b/go/s/spin.go
+@@ -10 +10 @@ func Spin(n int) uint64 {
+-		s = s*6364136223846793005 + uint64(i)
++		s = s*6364136223846793005 + uint64(i) ^ s>>7
+`
+	baseValues := map[string][]float64{"Spin": {6000, 6000.5, 6000}, "Stir": {8000, 8000, 8000.5}}
+	changeValues := map[string][]float64{"Spin": {6060, 6060.5, 6060}, "Stir": {8100, 8100, 8100.5}}
+	spinBase, spinChange := "go/s/spin.go 9 s.BenchmarkSpin 3000\ngo/s/spin.go 10 s.BenchmarkSpin 3000", "go/s/spin.go 9 s.BenchmarkSpin 3000\ngo/s/spin.go 10 s.BenchmarkSpin 3060"
+	stirBase, stirChange := "go/s/stir.go 5 s.BenchmarkStir 8000", "go/s/stir.go 5 s.BenchmarkStir 8100"
+	for _, old := range []bool{false, true} {
+		base := map[string]Measured{"spin": perOpLines(t, spinBase, stirBase, baseValues, old)}
+		change := map[string]Measured{"spin": perOpLines(t, spinChange, stirChange, changeValues, old)}
+		s := compareSides(t, base, change)
+		if n := len(attributedFigures(s.Benchmarks[0])); n != 2 {
+			t.Fatalf("old %v: %d figures to attribute, want both regressed: %+v", old, n, s.Benchmarks[0].Figures)
+		}
+		attributed, err := Attribute(s, base, change, parsed(edited))
+		if err != nil {
+			t.Fatalf("old %v: %v", old, err)
+		}
+		if old {
+			if len(attributed) != 0 {
+				t.Errorf("a result without its functions' own line counts: %+v, want no attribution", attributed)
+			}
+			continue
+		}
+		if len(attributed) != 2 {
+			t.Fatalf("%+v: want Spin's and Stir's attributions", attributed)
+		}
+		for _, a := range attributed {
+			switch a.Figure {
+			case spinFigure:
+				if a.Delta() != 60 || a.Parts[attribution.ChangedLines].Delta() != 60 {
+					t.Errorf("%s: %+d, parts %+v; want +60, all in the changed line", a.Figure, a.Delta(), a.Parts)
+				}
+				if line, _, _ := strings.Cut(a.Markdown(), "\n"); !strings.Contains(line, "100% in lines the change added or edited, `go/s/spin.go:10`") {
+					t.Errorf("%s: %q", a.Figure, line)
+				}
+			case stirFigure:
+				if a.Delta() != 100 || a.Parts[attribution.ChangedLines] != (attribution.Sums{}) || a.Parts[attribution.OtherOwnCode].Delta() != 100 {
+					t.Errorf("%s: %+d, parts %+v; want +100, none of it in Spin's changed line", a.Figure, a.Delta(), a.Parts)
+				}
+			default:
+				t.Errorf("an attribution of %s", a.Figure)
+			}
+		}
+		// What the run's line counts, every function's, would have said
+		// of Stir: Spin's changed line in its change.
+		sums, err := figureLines(base["spin"], change["spin"], cachegrind.MetricOwnInstructions)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mixed, err := attribution.Attribute(sums[0], sums[1], parsed(edited), stirFigure, true)
+		if err != nil || mixed.Parts[attribution.ChangedLines].Delta() != 60 {
+			t.Errorf("the run's line counts: %+v, %v; want Spin's +60 in the changed line, which Stir's own counts leave out", mixed, err)
+		}
 	}
 }
 

@@ -17,15 +17,22 @@ var (
 	baseCounts     = flag.String("base", "", "the base's count (spin_counts)")
 	plus1pctCounts = flag.String("plus1pct", "", "the count of 1% more work an operation (spin_plus1pct_counts)")
 	neutralCounts  = flag.String("neutral", "", "the count of another binary of the same work (spin_neutral_counts)")
+	spinSource     = flag.String("spin_go", "", "spin.go, the benchmarks' source")
 )
+
+// runfile is path, a $(rootpath), in the test's runfiles.
+func runfile(path string) string {
+	if dir := os.Getenv("TEST_SRCDIR"); dir != "" && !filepath.IsAbs(path) {
+		return filepath.Join(dir, os.Getenv("TEST_WORKSPACE"), path)
+	}
+	return path
+}
 
 // side reads a count's outputs.zip as a side of the lab's comparison,
 // named as the base is: the same benchmark at another commit.
 func side(t *testing.T, path string) summary.Side {
 	t.Helper()
-	if dir := os.Getenv("TEST_SRCDIR"); dir != "" && !filepath.IsAbs(path) {
-		path = filepath.Join(dir, os.Getenv("TEST_WORKSPACE"), path) // a $(rootpath)
-	}
+	path = runfile(path)
 	r, out, err := result.Read(path)
 	if err != nil {
 		t.Fatal(err)

@@ -179,7 +179,7 @@ func (s *Server) attributionOf(ctx context.Context, id, base, figure string) (*a
 		st, err := s.storedResult(ctx, key)
 		if err == nil {
 			sides[i] = st
-			counts[i], err = s.readLineCounts(st)
+			counts[i], err = s.readLineCounts(st, figure)
 		}
 		if errors.Is(err, linecounts.ErrNone) {
 			err = missing("%s, %s's result %s, keeps no line counts (line_counts): only a count action's results "+
@@ -236,15 +236,16 @@ func (s *Server) attributionOf(ctx context.Context, id, base, figure string) (*a
 	return page, nil
 }
 
-// attributable are r's figures that line counts split, those of the
-// cache simulation only when both sides simulated it.
+// attributable are r's figures that line counts split and that r keeps
+// line counts of (linecounts.FigureFile), those of the cache simulation
+// only when both sides simulated it.
 func attributable(r *result.Result, cache bool) []string {
 	var out []string
 	for _, m := range r.Metrics {
-		if !cachegrind.Explains(m.Name) || slices.Contains(out, m.Name) {
+		if !attribution.Explains(m.Name) || linecounts.FigureFile(r, m.Name) == "" || slices.Contains(out, m.Name) {
 			continue
 		}
-		if cache || m.Name == cachegrind.MetricInstructions || m.Name == cachegrind.MetricOwnInstructions {
+		if _, _, perOp := result.OfBenchmark(m.Name); perOp || cache || m.Name == cachegrind.MetricInstructions || m.Name == cachegrind.MetricOwnInstructions {
 			out = append(out, m.Name)
 		}
 	}
@@ -272,11 +273,12 @@ func (s *Server) storedResult(ctx context.Context, id string) (*history.Stored, 
 	return &found[0], nil
 }
 
-// readLineCounts reads the line counts st keeps (linecounts.ErrNone: none)
-// from its outputs.zip in the archive, bounded as linecounts reads them.
-func (s *Server) readLineCounts(st *history.Stored) (*linecounts.File, error) {
+// readLineCounts reads the line counts st keeps that explain figure ("":
+// the run's; linecounts.FigureFile; linecounts.ErrNone: none) from its
+// outputs.zip in the archive, bounded as linecounts reads them.
+func (s *Server) readLineCounts(st *history.Stored, figure string) (*linecounts.File, error) {
 	r := st.Result
-	if r.LineCounts == "" {
+	if linecounts.FigureFile(r, figure) == "" {
 		return nil, linecounts.ErrNone
 	}
 	out, _, err := s.archivedOutputs(st, "line counts")
@@ -284,7 +286,7 @@ func (s *Server) readLineCounts(st *history.Stored) (*linecounts.File, error) {
 		return nil, err
 	}
 	defer out.Close()
-	f, err := linecounts.Open(r, out)
+	f, err := linecounts.OpenFigure(r, out, figure)
 	if err != nil {
 		return nil, missing("the line counts of %s's result %s: %v", r.Benchmark.Name, st.SHA256, err)
 	}

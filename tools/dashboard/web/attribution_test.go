@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -442,5 +443,22 @@ func TestAttributionBoundedAndKept(t *testing.T) {
 	}
 	if status, _ := getPage(t, other); status != http.StatusNotFound {
 		t.Errorf("its results gone from the archive, an attribution not made before: %d, want 404", status)
+	}
+}
+
+// A go_test's figure of one benchmark function is offered for attribution
+// when its result keeps that function's own line counts, never on the
+// strength of the run's, which add up every function's.
+func TestAttributablePerOperation(t *testing.T) {
+	spin := result.PerBenchmark(result.FigureOwnInstructionsPerOp, "Spin")
+	stir := result.PerBenchmark(result.FigureOwnInstructionsPerOp, "Stir")
+	r := &result.Result{LineCounts: linecounts.FileName, FigureLineCounts: map[string]string{spin: linecounts.FigureFileName(spin)},
+		Metrics: []result.Metric{{Name: spin}, {Name: stir}}}
+	if got := attributable(r, false); !slices.Equal(got, []string{spin}) {
+		t.Errorf("attributable = %q, want %q alone", got, spin)
+	}
+	r.FigureLineCounts = nil // a result from before them
+	if got := attributable(r, false); len(got) != 0 {
+		t.Errorf("attributable of an older result = %q, want none", got)
 	}
 }

@@ -14,7 +14,8 @@ import (
 	"havlak-lab/internal/gitwork"
 	"havlak-lab/internal/numfmt"
 	"havlak-lab/tools/history"
-	"havlak-lab/tools/perf/cachegrind"
+	"havlak-lab/tools/perf/cachegrind/attribution"
+	"havlak-lab/tools/perf/cachegrind/linecounts"
 	"havlak-lab/tools/result"
 	"havlak-lab/tools/summary"
 	"havlak-lab/tools/verdict"
@@ -227,7 +228,8 @@ func (c comparison) rowOf(r summary.Row) row {
 	from, to := around(old.Result, now.Result)
 	base.Series = link("/series", query("benchmark", k.Benchmark, "figure", v.Figure, "unit", v.Unit,
 		"workload", k.Workload, "env", result.EnvironmentKey(now.Result.Environment), "from", from, "to", to))
-	if cachegrind.Explains(v.Figure) && old.SHA256 != now.SHA256 && old.Result.LineCounts != "" && now.Result.LineCounts != "" {
+	if attribution.Explains(v.Figure) && old.SHA256 != now.SHA256 &&
+		linecounts.FigureFile(old.Result, v.Figure) != "" && linecounts.FigureFile(now.Result, v.Figure) != "" {
 		base.Attribution = attributionLink(now.SHA256, old.SHA256, v.Figure)
 	}
 	return base

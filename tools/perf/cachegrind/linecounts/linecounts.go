@@ -462,20 +462,26 @@ func Open(r *result.Result, out result.Outputs) (*File, error) {
 	return open(out, r.LineCounts)
 }
 
-// OpenFigure reads the line counts that explain figure: the file the
-// result keeps for that figure alone (figure_line_counts), else the run's
-// (Open). A go_test's figure of one benchmark function
-// (result.OfBenchmark) without a file of its own has none, ErrNone: the
-// run's adds up every function's lines, and would blame one function for
-// another's (an older result's).
+// OpenFigure reads the line counts that explain figure (FigureFile), or
+// returns ErrNone.
 func OpenFigure(r *result.Result, out result.Outputs, figure string) (*File, error) {
+	return open(out, FigureFile(r, figure))
+}
+
+// FigureFile is the name of the result's file of line counts that
+// explain figure, "" when it keeps none: the file it keeps for that
+// figure alone (figure_line_counts), else the run's (line_counts). A
+// go_test's figure of one benchmark function (result.OfBenchmark) without
+// a file of its own has none: the run's adds up every function's lines,
+// and would blame one function for another's (an older result's).
+func FigureFile(r *result.Result, figure string) string {
 	if name, ok := r.FigureLineCounts[figure]; ok {
-		return open(out, name)
+		return name
 	}
 	if _, _, ok := result.OfBenchmark(figure); ok {
-		return nil, ErrNone
+		return ""
 	}
-	return Open(r, out)
+	return r.LineCounts
 }
 
 // open reads the line counts of the result's file name ("": ErrNone).

@@ -41,11 +41,13 @@ const (
 
 // movedFunctions is what an alert on figure between the results base and
 // change says of the functions that moved it most: "" when the figure is
-// not counted per line (cachegrind.Explains) or either result kept no
-// line counts, else "; moved most in its line counts: F +N, ..." or why
+// not counted per line (attribution.Explains) or either result kept no
+// line counts of it (linecounts.FigureFile: a testing.B's per-op figure
+// its own function's), else "; moved most in its line counts: F +N, ..." or why
 // they could not be read (information only: it fails nothing).
 func movedFunctions(figure string, base, change *result.Result, baseOut, changeOut result.Outputs) string {
-	if !cachegrind.Explains(figure) || base == nil || change == nil || base.LineCounts == "" || change.LineCounts == "" {
+	if !attribution.Explains(figure) || base == nil || change == nil ||
+		linecounts.FigureFile(base, figure) == "" || linecounts.FigureFile(change, figure) == "" {
 		return ""
 	}
 	var sides [2]*linecounts.File
@@ -54,7 +56,7 @@ func movedFunctions(figure string, base, change *result.Result, baseOut, changeO
 		r   *result.Result
 		out result.Outputs
 	}{{base, baseOut}, {change, changeOut}} {
-		if sides[i], err = linecounts.Open(s.r, s.out); err != nil {
+		if sides[i], err = linecounts.OpenFigure(s.r, s.out, figure); err != nil {
 			break
 		}
 	}
@@ -79,7 +81,7 @@ func movedFunctions(figure string, base, change *result.Result, baseOut, changeO
 // movedFunctionsAt is movedFunctions between the results of two points of
 // a history series, read from where the history keeps them.
 func movedFunctionsAt(figure string, base, change history.Point) string {
-	if !cachegrind.Explains(figure) {
+	if !attribution.Explains(figure) {
 		return ""
 	}
 	var rs [2]*result.Result
@@ -103,7 +105,7 @@ func movedFunctionsAt(figure string, base, change history.Point) string {
 // results of the points on its two sides (the last before the change and
 // the first after it), found by their commits and times.
 func changeFunctions(s history.Series, cp changepoint.ChangePoint) string {
-	if !cachegrind.Explains(s.Figure) {
+	if !attribution.Explains(s.Figure) {
 		return ""
 	}
 	find := func(p changepoint.Point) (history.Point, bool) {

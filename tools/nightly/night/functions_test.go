@@ -241,3 +241,49 @@ func TestCommitLines(t *testing.T) {
 		t.Errorf("commitLines without the parent's line counts = %q, want nothing", got)
 	}
 }
+
+// An alert on a testing.B's per-op figure names the functions that moved
+// in that benchmark function's own line counts, not in the run's, which
+// add up every function's; a result without them says nothing.
+func TestMovedFunctionsPerOperation(t *testing.T) {
+	spin := result.PerBenchmark(result.FigureOwnInstructionsPerOp, "Spin")
+	side := func(spinIr, stirIr uint64, own bool) (*result.Result, result.Outputs) {
+		dir := t.TempDir()
+		write := func(name string, records ...linecounts.Record) {
+			data, err := (&linecounts.File{Records: records}).Marshal()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		spinLine := linecounts.Record{File: "s/spin.go", Line: 9, Function: "s.BenchmarkSpin", Events: cachegrind.Events{spinIr}}
+		stirLine := linecounts.Record{File: "s/spin.go", Line: 20, Function: "s.BenchmarkStir", Events: cachegrind.Events{stirIr}}
+		write(linecounts.FileName, spinLine, stirLine)
+		r := &result.Result{LineCounts: linecounts.FileName, Metrics: []result.Metric{{Name: spin}}}
+		if own {
+			r.FigureLineCounts = map[string]string{spin: linecounts.FigureFileName(spin)}
+			write(linecounts.FigureFileName(spin), spinLine)
+		}
+		if err := os.WriteFile(filepath.Join(dir, result.FileName), []byte("{}"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out, err := result.Open(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { out.Close() })
+		return r, out
+	}
+	base, baseOut := side(6000, 8000, true)
+	change, changeOut := side(6060, 9000, true)
+	if got := movedFunctions(spin, base, change, baseOut, changeOut); got != "; moved most in its line counts: s.BenchmarkSpin +60" {
+		t.Errorf("movedFunctions(%s) = %q, want BenchmarkSpin's +60 alone", spin, got)
+	}
+	base, baseOut = side(6000, 8000, false)
+	change, changeOut = side(6060, 9000, false)
+	if got := movedFunctions(spin, base, change, baseOut, changeOut); got != "" {
+		t.Errorf("movedFunctions(%s) of results without its own line counts = %q, want nothing", spin, got)
+	}
+}

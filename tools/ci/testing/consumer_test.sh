@@ -139,8 +139,8 @@ cleanups+=(stop_consumer)
 # the night's commands, which steps 6, 7 and 9 run as its jobs would.
 agent="$("${clean_env[@]}" "$tools" buildkite-agent)"
 "${clean_env[@]}" BUILDKITE_BUILD_ID=dry-run BUILDKITE_JOB_ID=dry-run timeout 60 \
-  "$agent" pipeline upload --dry-run --format json "$consumer/.buildkite/pipeline.yml" >"$tmp/pipeline.json" ||
-  die "buildkite-agent cannot read the consumer's pipeline"
+  "$agent" pipeline upload --dry-run --format json "$consumer/.buildkite/pipeline.yml" >"$tmp/pipeline.json" \
+  2>"$tmp/agent.log" || die "buildkite-agent cannot read the consumer's pipeline: $(cat "$tmp/agent.log")"
 pipeline_command() {
   jq -er --arg key "$1" '.steps[] | select(.key == $key) | .command' "$tmp/pipeline.json" ||
     die "the consumer's pipeline has no step $1"
@@ -275,7 +275,7 @@ perf_check() {
     grep '^perfcheck' "$tmp/$name.log" | tail -n 20 >&2
     die "the perf check wrote no comment (exit status $check_status; $tmp/$name.log)"
   fi
-  [[ "$checked" == "$base" ]] ||
+  [[ -n "$checked" && "$base" == "$checked"* ]] ||
     die "the perf check built the lab's check at ${checked:-no commit}, not at the merge base with main $base ($tmp/$name.log)"
   mv "$consumer/perf-check" "$tmp/$name"
 }

@@ -3,16 +3,19 @@ package main
 import (
 	"flag"
 	"os"
+	"strings"
 
 	"havlak-lab/internal/cli"
 	"havlak-lab/tools/alert"
 	"havlak-lab/tools/nightly/night"
+	"havlak-lab/tools/perf/perfspec"
 	"havlak-lab/tools/summary"
 )
 
-// runGate reads the flags and arguments of gate, or of merge (the
-// gate's flags, then MAP SHARDS before the night), into o, which has the
-// commands and the writers, and runs it.
+// runGate reads the flags and arguments of gate, of merge (the gate's
+// flags, then MAP SHARDS before the night) or of run (the gate's flags and
+// --manifest-target, then the night and Bazel's arguments after it) into
+// o, which has the commands and the writers, and runs it.
 func runGate(sub string, args []string, manifest string, o night.GateOptions) error {
 	fs := flag.NewFlagSet("nightly "+sub, flag.ContinueOnError)
 	fs.SetOutput(o.Stderr)
@@ -25,6 +28,10 @@ func runGate(sub string, args []string, manifest string, o night.GateOptions) er
 	fs.StringVar(&o.Dashboard, "dashboard", os.Getenv(summary.DashboardEnv), "the dashboard's `URL` (//tools/dashboard): the summary's rows link to its compare page of the baseline and tonight (default $"+summary.DashboardEnv+"; none: no links)")
 	fs.IntVar(&o.StaleAfter, "stale-after", alert.DefaultStaleNights, "a series of the history with no point for this many of its `nights` is a stale alert")
 	fs.DurationVar(&o.LockWait, "lock-wait", night.DefaultLockWait, "how long to wait for the baseline's lock while another gate holds it (a `duration`; 0: refuse at once)")
+	var manifestTarget string
+	if sub == "run" {
+		fs.StringVar(&manifestTarget, strings.TrimPrefix(perfspec.ManifestFlag, "--"), "", "the benchmarks' manifest, a benchmark_manifest's `LABEL` (default: the one the workspace declares)")
+	}
 	var retire summary.Retire
 	fs.Var(&retire, "retire", "the baseline's benchmark `NAME` left the suite on purpose: not missing, and not in the next baseline (repeat for more)")
 	if help, err := cli.ParseFlags(fs, args); help || err != nil {
@@ -38,6 +45,14 @@ func runGate(sub string, args []string, manifest string, o night.GateOptions) er
 		}
 		o.Artifacts = fs.Arg(2)
 		return night.MergeNight(night.MergeOptions{Map: fs.Arg(0), Manifest: manifest, Shards: fs.Arg(1), Gate: o})
+	}
+	if sub == "run" {
+		if fs.NArg() < 1 {
+			return cli.Usagef("run wants an ARTIFACTS directory, then Bazel's arguments if any\n%s", usage)
+		}
+		o.Artifacts = fs.Arg(0)
+		return night.Run(night.RunOptions{Workspace: cli.WorkspaceRoot(), ManifestTarget: manifestTarget,
+			BazelArgs: fs.Args()[1:], Gate: o})
 	}
 	if fs.NArg() != 1 {
 		return cli.Usagef("gate wants one ARTIFACTS directory\n%s", usage)

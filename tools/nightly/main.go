@@ -8,6 +8,7 @@
 //	nightly shard MAP K
 //	nightly steps [--upload] MAP
 //	nightly merge [gate's flags] MAP SHARDS ARTIFACTS
+//	nightly run [gate's flags] [--manifest-target LABEL] ARTIFACTS [BAZEL ARGS...]
 //
 // collect copies the outputs.zip of every test named in a build event JSON
 // file (--build_event_json_file) to DEST/<test name>/outputs.zip and prints
@@ -92,6 +93,15 @@
 // and gates it as gate does: a shard that failed or never reported, and
 // every benchmark without a result, named with its shard, fail the night.
 //
+// run is a night of the workspace where bazel run was typed, whole, as a
+// workspace that loads the lab runs it on its schedule (docs/adopting.md's
+// pipeline): the workspace's manifest (asked of Bazel; --manifest-target
+// names one of several), a bazel test of its full-size benchmarks and of
+// their layout variants' counts, collect into ARTIFACTS (a new or empty
+// directory), and gate, with gate's flags. The night's Bazel commands
+// carry the flags its results depend on (night.Run): Bazel's arguments
+// after ARTIFACTS come after them.
+//
 // --bisect, before the subcommand, bisects each new regression of the
 // history (tools/firstbad); `bazel run //tools/nightly` gives it. Paths are relative to where bazel
 // run was typed. Exit status: 1 for a regression or a failed step, 2 for
@@ -118,7 +128,7 @@ func main() {
 }
 
 const usage = "usage: nightly [--bisect] [--manifest FILE] collect --testlogs DIR [--bazel-bin DIR] EVENTS DEST | counts [MAP K] | gate [--baseline DIR] [--lock-wait DURATION] [--tests-failed] [--collect-failed] [--dashboard URL] [--history-dir DIR] [--history DSN] [--otava CMD] [--stale-after NIGHTS] ARTIFACTS" +
-	" | shardmap --manifest FILE --shards N [--history DSN] [--tolerance F] [--default-seconds S] [--since DAYS] [--quick] --out MAP | shard MAP K | steps [--upload] MAP | merge [gate's flags] MAP SHARDS ARTIFACTS"
+	" | run [gate's flags] [--manifest-target LABEL] ARTIFACTS [BAZEL ARGS...] | shardmap --manifest FILE --shards N [--history DSN] [--tolerance F] [--default-seconds S] [--since DAYS] [--quick] --out MAP | shard MAP K | steps [--upload] MAP | merge [gate's flags] MAP SHARDS ARTIFACTS"
 
 func run(args []string, stdout, stderr io.Writer) error {
 	// The night's log shows names, reasons and paths from results and
@@ -178,7 +188,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 			return cli.Usagef("counts wants --manifest")
 		}
 		return night.LayoutTargets(*manifest, tests, stdout)
-	case "gate", "merge":
+	case "gate", "merge", "run":
 		return runGate(fs.Arg(0), fs.Args()[1:], *manifest, night.GateOptions{Bisect: *bisect,
 			Annotate: night.BuildkiteAnnotator(stdout, stderr), Stdout: stdout, Stderr: stderr})
 	case "shardmap":

@@ -5,7 +5,8 @@
 //
 // First it asks which benchmarks the change can reach at all: the files
 // that differ from the base (REV, by default the merge base of HEAD with
-// main; uncommitted changes included), and a query of the target graph of
+// origin/main, else main, or on Buildkite with the pull request's base
+// branch; uncommitted changes included), and a query of the target graph of
 // the workspace's packages, which builds nothing. The benchmarks are those
 // of the workspace's manifest, the one benchmark_manifest rule the query
 // finds (--manifest-target LABEL names one of several), their quick tests
@@ -101,7 +102,7 @@ func run(args []string, log io.Writer) error {
 func parseFlags(args []string, log io.Writer) (o checker.Options, help bool, err error) {
 	fs := flag.NewFlagSet("perfcheck", flag.ContinueOnError)
 	fs.SetOutput(log)
-	fs.StringVar(&o.Base, "base", "", "the `revision` to compare with (default: the merge base of HEAD with main)")
+	fs.StringVar(&o.Base, "base", "", "the `revision` to compare with (default: the merge base of HEAD with origin/main, else main; on Buildkite, with the pull request's base branch)")
 	fs.StringVar(&o.Out, "out", "", "write summary.json and pr-comment.md into `DIR` (default: perf-check/ in the checkout)")
 	fs.StringVar(&o.Repo, "repo", "", "the checkout of the change (default: where bazel run was typed)")
 	fs.StringVar(&o.DiskCache, "disk-cache", "", "the Bazel disk cache both sides build with, `DIR` (default: disk-cache in the lab's cache directory; \"none\": none)")

@@ -127,12 +127,38 @@ diff "$lab/examples/consumer/WORKSPACE" "$workspace_file" || true
 # consumer's .bazelrc says so (startup lines read from the workspace).
 printf '%s\n' "" "# consumer_test: the test's own output root." \
   "startup --output_user_root=$consumer.root" "startup --max_idle_secs=600" >>"$consumer/.bazelrc"
-in_git "$consumer" init -q
+in_git "$consumer" init -q -b main
 # Bazel's output links are not the consumer's sources.
 echo '/bazel-*' >>"$consumer/.git/info/exclude"
 in_git "$consumer" add -A
 in_git "$consumer" commit -q --no-verify -m "consumer: the example, loading havlak-lab at $lab_commit"
 cleanups+=(stop_consumer)
+
+# The consumer's pipeline (examples/consumer/.buildkite/pipeline.yml,
+# docs/adopting.md) as Buildkite's agent reads it: the perf check's and
+# the night's commands, which steps 6, 7 and 9 run as its jobs would.
+agent="$("${clean_env[@]}" "$tools" buildkite-agent)"
+"${clean_env[@]}" BUILDKITE_BUILD_ID=dry-run BUILDKITE_JOB_ID=dry-run timeout 60 \
+  "$agent" pipeline upload --dry-run --format json "$consumer/.buildkite/pipeline.yml" >"$tmp/pipeline.json" \
+  2>"$tmp/agent.log" || die "buildkite-agent cannot read the consumer's pipeline: $(cat "$tmp/agent.log")"
+pipeline_command() {
+  jq -er --arg key "$1" '.steps[] | select(.key == $key) | .command' "$tmp/pipeline.json" ||
+    die "the consumer's pipeline has no step $1"
+}
+perf_check_command="$(pipeline_command perf-check)" nightly_command="$(pipeline_command nightly)"
+echo "the pipeline's perf check: $perf_check_command"
+echo "the pipeline's night: $nightly_command"
+
+# pipeline_job LOG ENV... : the pipeline's command $job_command run in the
+# consumer's checkout as its agent runs it (a shell, the environment
+# given), its output in LOG; its exit status in job_status.
+pipeline_job() {
+  local log="$1"
+  shift
+  job_status=0
+  (cd "$consumer" && "${clean_env[@]}" "$@" timeout 1500 bash -eo pipefail -c "$job_command") >"$log" 2>&1 ||
+    job_status=$?
+}
 
 echo "== 3. the consumer's bazel test //..."
 events="$tmp/test-events.json"
@@ -222,34 +248,41 @@ jq -e '.gated == true and .threshold > 0 and .unit == "instructions/op"' <<<"$pe
 # One operation of BenchmarkLongest is longest(1000) (collatz/main_test.go).
 is_work "$per_op" "$(collatz_steps 1000)"
 
-# perf_check NAME BASE: the perf check of the consumer's HEAD against BASE,
-# as its CI runs it: `bazel run @havlak_lab//tools/perfcheck` typed in the
-# consumer's checkout, which builds the lab's check at BASE (the lab's
-# version BASE pins) in a worktree of its own and lets it measure and
-# judge. Its comment in $tmp/NAME/pr-comment.md; its exit status in
-# check_status. The base's worktree is removed after; its Bazel (stopped
-# by --shutdown) kept its output base under the consumer's output root
-# (the startup lines of step 2), which stop_consumer removes.
+# perf_check NAME BASE: the perf check of the branch checked out, as the
+# pipeline's perf-check job runs it (its command, no Buildkite variable:
+# the base is the merge base with main), which must be BASE: the lab's
+# check, typed in the consumer's checkout, builds the lab's check at the
+# base (the lab's version BASE pins) in a worktree of its own and lets it
+# measure and judge. Its comment in $tmp/NAME/pr-comment.md; its exit
+# status in check_status. The base's worktree is removed after, its Bazel
+# stopped; its output base is under the consumer's output root (the
+# startup lines of step 2), which stop_consumer removes.
 perf_check() {
-  local name="$1" base="$2" start=$SECONDS
-  check_status=0
-  consumer_bazel run @havlak_lab//tools/perfcheck -- --base "$base" --out "$tmp/$name" --shutdown \
-    >"$tmp/$name.log" 2>&1 || check_status=$?
-  local worktree
+  local name="$1" base="$2" start=$SECONDS worktree checked
+  rm -rf "$consumer/perf-check"
+  job_command="$perf_check_command"
+  pipeline_job "$tmp/$name.log"
+  check_status=$job_status
   worktree="$(sed -n 's/^perfcheck: the base.s perf check measures and judges the change: building it at [0-9a-f]* in //p' "$tmp/$name.log")"
+  checked="$(sed -n 's/^perfcheck: the base.s perf check measures and judges the change: building it at \([0-9a-f]*\) in .*/\1/p' "$tmp/$name.log")"
   if [[ -n "$worktree" ]]; then
+    (cd "$worktree" && "${clean_env[@]}" timeout 300 "$bazel" shutdown) >/dev/null 2>&1 || true
     in_git "$consumer" worktree remove --force "$worktree" 2>/dev/null || rm -rf "$worktree"
     rm -f "$worktree.lock"
   fi
   echo "($name: $((SECONDS - start)) s, exit status $check_status)"
-  if [[ ! -f "$tmp/$name/pr-comment.md" ]]; then
+  if [[ ! -f "$consumer/perf-check/pr-comment.md" ]]; then
     grep '^perfcheck' "$tmp/$name.log" | tail -n 20 >&2
     die "the perf check wrote no comment (exit status $check_status; $tmp/$name.log)"
   fi
+  [[ -n "$checked" && "$base" == "$checked"* ]] ||
+    die "the perf check built the lab's check at ${checked:-no commit}, not at the merge base with main $base ($tmp/$name.log)"
+  mv "$consumer/perf-check" "$tmp/$name"
 }
 
-echo "== 6. the perf check: about 1% more work in the program, committed"
+echo "== 6. the perf check: about 1% more work in the program, a pull request's branch"
 base="$(in_git "$consumer" rev-parse HEAD)"
+in_git "$consumer" checkout -q -b more-work
 # A few instructions more an iteration of longest's loop, whose own
 # chain costs some 750: about 0.8%, over the gate's 0.5%.
 line="$(grep -n 'if k := chain(s); k > steps {' "$consumer/collatz/main.go" | cut -d: -f1)"
@@ -269,8 +302,12 @@ grep -q "in lines the change added or edited, \`collatz/main.go:$line\`" "$comme
   die "the perf check's comment does not name the changed line collatz/main.go:$line: $(grep -A2 'Where the changes went' "$comment")"
 echo "REGRESSED, the changed line named: collatz/main.go:$line"
 
-echo "== 7. the perf check: a neutral change (a function renamed), committed"
+echo "== 7. the perf check: a neutral change (a function renamed), the next pull request's"
+# The last one landed: main moves to it.
+in_git "$consumer" checkout -q main
+in_git "$consumer" merge -q --ff-only more-work
 base="$(in_git "$consumer" rev-parse HEAD)"
+in_git "$consumer" checkout -q -b rename
 sed -i 's/\bchain(/chainSteps(/g; s/^func chain(/func chainSteps(/' "$consumer/collatz/main.go"
 grep -q 'func chainSteps(' "$consumer/collatz/main.go" || die "the rename did not apply"
 in_git "$consumer" commit -q --no-verify -am "collatz: chain is chainSteps"
@@ -302,6 +339,9 @@ new_lab="$(in_git "$lab" rev-parse HEAD)"
 sed -i "s/commit = \"$lab_commit\"/commit = \"$new_lab\"/" "$workspace_file"
 grep -q "commit = \"$new_lab\"" "$workspace_file" || die "the consumer's pin did not move to $new_lab"
 in_git "$consumer" commit -q --no-verify -am "havlak-lab: pinned at $new_lab"
+# Both land.
+in_git "$consumer" checkout -q main
+in_git "$consumer" merge -q --ff-only rename
 keep_quick night-new-lab
 identity() { unzip -p "$tmp/$1/collatz_quick_test/outputs.zip" result.json | jq -c '.identity'; }
 old_id="$(identity night-old-lab)" new_id="$(identity night-new-lab)"
@@ -322,7 +362,74 @@ jq -e '[.benchmarks[] | select(.name == "collatz")] | length == 1 and
   die "the report's summary does not re-baseline collatz by name: $(jq -c '.benchmarks' "$tmp/report/summary.json")"
 echo "re-baselined by name: measured by another version of the lab"
 
-# Later steps of the issue's item 5 (nights, a history, the dashboard) go
-# here, in the same consumer and output base.
+echo "== 9. two nights of main, as the pipeline's schedule runs them: gated, promoted, kept"
+# A scheduled build of main, as Buildkite's agent describes it to the job
+# (the results' origin: only such a night may become the baseline and
+# enter the history); the lab's state under the test's scratch directory.
+state="$tmp/state"
+schedule=(BUILDKITE=true BUILDKITE_SOURCE=schedule BUILDKITE_BRANCH=main BUILDKITE_PULL_REQUEST=false
+  BUILDKITE_REPO="file://$consumer" BUILDKITE_PIPELINE_SLUG=consumer
+  HAVLAK_LAB_BASELINE="$state/baseline" HAVLAK_LAB_HISTORY_DIR="$state/history")
+# scheduled_night NAME: the pipeline's night of main in a fresh artifacts/,
+# kept as $tmp/NAME; it must pass and become the baseline.
+scheduled_night() {
+  local name="$1" start=$SECONDS
+  rm -rf "$consumer/artifacts"
+  job_command="$nightly_command"
+  pipeline_job "$tmp/$name.log" "${schedule[@]}" "BUILDKITE_BUILD_URL=http://127.0.0.1/consumer/builds/$name"
+  echo "($name: $((SECONDS - start)) s, exit status $job_status)"
+  if ((job_status != 0)) || [[ ! -f "$consumer/artifacts/run.json" ]]; then
+    tail -n 40 "$tmp/$name.log" >&2
+    die "the night $name exited $job_status ($tmp/$name.log)"
+  fi
+  jq -e '.promoted == true and .exit_status == 0' "$consumer/artifacts/run.json" >/dev/null ||
+    die "the night $name did not pass and become the baseline: $(jq -c '{status, reasons, promoted, benchmarks}' "$consumer/artifacts/run.json")"
+  mv "$consumer/artifacts" "$tmp/$name"
+  jq -r '"\(.results) results of \(.commit), \(.status), promoted"' "$tmp/$name/run.json"
+}
+scheduled_night night-1
+scheduled_night night-2
+main_commit="$(in_git "$consumer" rev-parse HEAD)"
+# Both measured main's commit, by the workspace status the night passes,
+# and the second was compared with the first, benchmark by benchmark.
+for name in night-1 night-2; do
+  jq -e --arg commit "$main_commit" '.commit == $commit and .results >= 2' "$tmp/$name/run.json" >/dev/null ||
+    die "the night $name is not main's $main_commit with the benchmarks' results: $(jq -c '{commit, results}' "$tmp/$name/run.json")"
+done
+for benchmark in collatz collatz_longest; do
+  outcome="$(jq -r --arg name "$benchmark" '[.benchmarks[] | select(.name == $name) | .outcome] | unique | join(",")' \
+    "$tmp/night-2/report/summary.json")"
+  [[ "$outcome" == unchanged || "$outcome" == improved ]] ||
+    die "the second night judged $benchmark \"$outcome\" against the first, not compared and passed: $(jq -c '.benchmarks' "$tmp/night-2/report/summary.json")"
+  echo "night 2 against night 1: $benchmark $outcome"
+done
+[[ -d "$state/baseline/collatz_test" ]] || die "the baseline $state/baseline holds no collatz_test"
 
-echo "PASS: the example consumer, loading the lab at a commit of a git repository ($lab_commit), passed its ${#summaries[@]} tests; its benchmarks are //measure's; collatz's own instructions $(jq -c .values <<<"$own"), BenchmarkLongest's own instructions per operation $(jq -c .values <<<"$per_op"); the perf check found 1% more work REGRESSED at the changed line, and a rename nothing; the pin moved, collatz was re-baselined by name"
+echo "== 10. the dashboard of the consumer's history names its benchmarks"
+dashboard_pid=""
+# shellcheck disable=SC2317 # called by the cleanup
+stop_dashboard() { [[ -z "$dashboard_pid" ]] || kill "$dashboard_pid" 2>/dev/null || true; }
+cleanups+=(stop_dashboard)
+consumer_step dashboard-build build @havlak_lab//tools/dashboard
+dashboard_bin="$consumer/bazel-bin/external/havlak_lab/tools/dashboard/dashboard_/dashboard"
+[[ -x "$dashboard_bin" ]] || die "no dashboard at $dashboard_bin"
+"${clean_env[@]}" HAVLAK_LAB_HISTORY_DIR="$state/history" timeout 600 "$dashboard_bin" --repo "$consumer" \
+  >"$tmp/dashboard.log" 2>&1 &
+dashboard_pid=$!
+url=""
+for _ in $(seq 100); do
+  url="$(sed -n 's/^dashboard of .*: \(http:[^ ]*\)$/\1/p' "$tmp/dashboard.log")"
+  [[ -z "$url" ]] || break
+  kill -0 "$dashboard_pid" 2>/dev/null || break
+  sleep 0.2
+done
+[[ -n "$url" ]] || die "the dashboard did not start: $(cat "$tmp/dashboard.log")"
+curl -fsS --max-time 30 "$url" >"$tmp/landing.html" || die "the dashboard's landing page $url failed"
+for benchmark in collatz collatz_longest; do
+  grep -q ">$benchmark<" "$tmp/landing.html" ||
+    die "the dashboard's landing page does not name $benchmark ($tmp/landing.html)"
+done
+echo "the landing page $url names collatz and collatz_longest"
+stop_dashboard
+
+echo "PASS: the example consumer, loading the lab at a commit of a git repository ($lab_commit), passed its ${#summaries[@]} tests; its benchmarks are //measure's; collatz's own instructions $(jq -c .values <<<"$own"), BenchmarkLongest's own instructions per operation $(jq -c .values <<<"$per_op"); the perf check found 1% more work REGRESSED at the changed line, and a rename nothing; the pin moved, collatz was re-baselined by name; two scheduled nights of main passed, were promoted and kept, and the dashboard names the benchmarks"

@@ -141,4 +141,24 @@ for key in presubmit-fork perf-check-fork; do
 done
 [[ "$(jq -r '[.steps[] | select(.key | endswith("-fork") | not) | .agents.queue] | index("untrusted")' "$tmp/resolved.json")" == null ]] ||
   die "only the fork's steps may run on queue untrusted"
+# The example consumer's pipeline (docs/adopting.md, the one to copy): the
+# same checks, and the same routing by trust.
+consumer_pipeline=examples/consumer/.buildkite/pipeline.yml
+check "$consumer_pipeline" "$tmp/resolved.json"
+routes "consumer: fork's pull request" perf-check-fork build.source=webhook build.branch=someone:patch-1 \
+  'build.pull_request.id="17"' build.pull_request.repository.fork=true
+routes "consumer: its pull request" perf-check build.source=webhook build.branch=feature \
+  'build.pull_request.id="18"' build.pull_request.repository.fork=false
+routes "consumer: push to main" "" build.source=webhook build.branch=main \
+  build.pull_request.id=null build.pull_request.repository.fork=null
+routes "consumer: nightly schedule" nightly build.source=schedule build.branch=main \
+  build.pull_request.id=null build.pull_request.repository.fork=null
+[[ "$(jq -r '[.steps[] | select(.key != "perf-check-fork") | .agents.queue] | index("untrusted")' "$tmp/resolved.json")" == null &&
+  "$(jq -r '.steps[] | select(.key == "perf-check-fork") | .agents.queue' "$tmp/resolved.json")" == untrusted ]] ||
+  die "$consumer_pipeline: the fork's perf check, and it alone, must run on queue untrusted"
+# Nothing of the lab's tree runs: every command is a target of the lab's
+# repository, as the WORKSPACE pins it.
+if jq -r '.steps[].command' "$tmp/resolved.json" | grep -v '^bazel run @havlak_lab//tools/'; then
+  die "$consumer_pipeline runs the commands above, not the lab's targets"
+fi
 echo "PASS: pipelines match Buildkite's schema and parse with buildkite-agent; builds are routed by trust"

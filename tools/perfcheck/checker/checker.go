@@ -59,8 +59,8 @@ func Run(o Options, log io.Writer) error {
 	repo = gitwork.Repo(top)
 	rev := o.Base
 	if rev == "" {
-		if rev, err = repo.Output("merge-base", "HEAD", "main"); err != nil {
-			return cli.Usagef("no merge base of HEAD with main (--base REV names one): %v", err)
+		if rev, err = defaultBase(repo); err != nil {
+			return err
 		}
 	}
 	baseCommit, err := repo.Commit("--base", rev)
@@ -242,4 +242,24 @@ func write(dir string, s *summary.Summary, plan check.Plan, pair summary.Pair) e
 	var comment strings.Builder
 	check.WriteComment(&comment, s, plan, pair, check.CommentLimit)
 	return atomicfile.WriteFile(filepath.Join(dir, check.CommentFile), []byte(comment.String()), 0o644)
+}
+
+// defaultBase is the merge base of HEAD with the branch the change is to
+// land on: a Buildkite pull request's base branch
+// ($BUILDKITE_PULL_REQUEST_BASE_BRANCH), else main; the remote's branch
+// (origin/main, what a CI checkout has) before a local one.
+func defaultBase(repo gitwork.Repo) (string, error) {
+	branch := os.Getenv("BUILDKITE_PULL_REQUEST_BASE_BRANCH")
+	if branch == "" {
+		branch = "main"
+	}
+	var errs []string
+	for _, ref := range []string{"origin/" + branch, branch} {
+		rev, err := repo.Output("merge-base", "HEAD", ref)
+		if err == nil {
+			return strings.TrimSpace(rev), nil
+		}
+		errs = append(errs, err.Error())
+	}
+	return "", cli.Usagef("no merge base of HEAD with origin/%s or %s (--base REV names one): %s", branch, branch, strings.Join(errs, "; "))
 }

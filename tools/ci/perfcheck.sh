@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The perf check of a pull request (.buildkite/pipeline.yml): the
 # benchmarks the change can affect, measured against its merge base with
-# the pull request's base branch (tools/perfcheck, docs/perfcheck.md); its
-# comment posted as an annotation; the step fails on a regression of a
-# gated figure that no Perf-Accepted: trailer accepts.
+# the pull request's base branch (tools/perfcheck, docs/perfcheck.md),
+# which posts its comment as an annotation; the step fails on a regression
+# of a gated figure that no Perf-Accepted: trailer accepts.
 #
 # Nothing of the change measures or judges it. The pipeline runs the
 # base's copy of this script (git show BASE:tools/ci/perfcheck.sh), which
@@ -61,11 +61,4 @@ else
 fi
 
 echo "--- :mag: perf check against $base_branch ($base), by the base's tools"
-status=0
-(cd "$worktree" && tools/bazel run ${2:+"--config=$2"} //tools/perfcheck -- --repo "$change" --base "$base" --out "$out" ${2:+--counts-config "$2"} ${3:+--change-cache-config "$3"}) 9>&- || status=$?
-if [[ -f "$out/pr-comment.md" ]] && [[ -n "${BUILDKITE:-}" ]] && command -v buildkite-agent >/dev/null 2>&1; then
-  style=success
-  ((status == 0)) || style=error
-  buildkite-agent annotate --style "$style" --context perf-check <"$out/pr-comment.md" 9>&-
-fi
-exit "$status"
+(cd "$worktree" && tools/bazel run ${2:+"--config=$2"} //tools/perfcheck -- --repo "$change" --base "$base" --out "$out" ${2:+--counts-config "$2"} ${3:+--change-cache-config "$3"}) 9>&-

@@ -119,6 +119,7 @@ import (
 	"strconv"
 	"strings"
 
+	"havlak-lab/internal/buildkite"
 	"havlak-lab/internal/cli"
 	"havlak-lab/tools/nightly/night"
 )
@@ -190,7 +191,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return night.LayoutTargets(*manifest, tests, stdout)
 	case "gate", "merge", "run":
 		return runGate(fs.Arg(0), fs.Args()[1:], *manifest, night.GateOptions{Bisect: *bisect,
-			Annotate: night.BuildkiteAnnotator(stdout, stderr), Stdout: stdout, Stderr: stderr})
+			Annotate: buildkite.Annotator("nightly-perf", stdout, stderr), Stdout: stdout, Stderr: stderr})
 	case "shardmap":
 		return runShardMap(fs.Args()[1:], stdout, stderr)
 	case "shard":

@@ -63,7 +63,8 @@
 // check's failure.
 //
 // It writes DIR/summary.json (tools/summary) and DIR/pr-comment.md (the
-// comment for the pull request, under GitHub's 65,536 characters, each
+// comment for the pull request, under GitHub's 65,536 characters, posted
+// as the build's annotation when a Buildkite agent runs the check, each
 // figure with its own verdict, each row linking to the dashboard's compare
 // page of the base and HEAD when --dashboard or $HAVLAK_LAB_DASHBOARD
 // names the dashboard), and
@@ -77,6 +78,7 @@ import (
 	"os"
 	"regexp"
 
+	"havlak-lab/internal/buildkite"
 	"havlak-lab/internal/cli"
 	"havlak-lab/tools/perfcheck/checker"
 	"havlak-lab/tools/summary"
@@ -94,6 +96,7 @@ func run(args []string, log io.Writer) error {
 	if help || err != nil {
 		return err
 	}
+	o.Annotate = buildkite.Annotator("perf-check", log, log)
 	return checker.Run(o, log)
 }
 

@@ -14,7 +14,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -94,7 +93,7 @@ type GateOptions struct {
 	// summary.ParseDashboard), "" for none: the summary's rows then link to
 	// its compare page of the baseline's commit and tonight's.
 	Dashboard string
-	// Annotate posts the summary (BuildkiteAnnotator), or is nil.
+	// Annotate posts the summary (internal/buildkite.Annotator), or is nil.
 	Annotate func(style, markdown string) error
 	// Stdout and Stderr receive the night's log, written through
 	// cli.Terminal: names and reasons from results and commits, and the
@@ -207,25 +206,6 @@ func (o GateOptions) historyConfig(dir string) *historyConfig {
 		h.dsn = "sqlite:" + absolute(cli.UserPath(strings.TrimPrefix(h.dsn, "sqlite:")))
 	}
 	return h
-}
-
-// BuildkiteAnnotator returns what posts the summary as the Buildkite
-// annotation of context nightly-perf when a Buildkite agent runs the job
-// ($BUILDKITE, buildkite-agent in PATH), else nil; the agent's output goes
-// to stdout and stderr.
-func BuildkiteAnnotator(stdout, stderr io.Writer) func(style, markdown string) error {
-	if os.Getenv("BUILDKITE") == "" {
-		return nil
-	}
-	agent, err := exec.LookPath("buildkite-agent")
-	if err != nil {
-		return nil
-	}
-	return func(style, markdown string) error {
-		cmd := exec.Command(agent, "annotate", "--style", style, "--context", "nightly-perf")
-		cmd.Stdin, cmd.Stdout, cmd.Stderr = strings.NewReader(markdown+"\n"), stdout, stderr
-		return cmd.Run()
-	}
 }
 
 // check refuses options the gate cannot run with, whatever the night.

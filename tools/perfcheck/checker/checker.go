@@ -35,6 +35,10 @@ type Options struct {
 	// one the workspace declares, perfspec.FindManifest).
 	ManifestTarget string
 	Shutdown       bool
+	// Annotate posts the comment where the CI job shows it
+	// (internal/buildkite.Annotator), or is nil: the check that writes
+	// the comment posts it.
+	Annotate func(style, markdown string) error
 }
 
 // Run checks the change in the checkout o.Repo names (by default the
@@ -112,6 +116,10 @@ func Run(o Options, log io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(log, "perfcheck: wrote %s and %s\n", filepath.Join(outDir, summary.FileName), filepath.Join(outDir, check.CommentFile))
+	if err := annotate(o.Annotate, s.Status(), filepath.Join(outDir, check.CommentFile)); err != nil {
+		// The comment is written; a job that cannot show it still has it.
+		fmt.Fprintf(log, "perfcheck: the comment was not posted: %v\n", err)
+	}
 	if status := s.Status(); status != verdict.StatusOK {
 		return cli.ExitError{Status: status}
 	}
@@ -262,4 +270,24 @@ func defaultBase(repo gitwork.Repo) (string, error) {
 		errs = append(errs, err.Error())
 	}
 	return "", cli.Usagef("no merge base of HEAD with origin/%s or %s (--base REV names one): %s", branch, branch, strings.Join(errs, "; "))
+}
+
+// annotate posts the comment at path with post (nil: nowhere), in the
+// style of the check's status.
+func annotate(post func(style, markdown string) error, status int, path string) error {
+	if post == nil {
+		return nil
+	}
+	comment, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	style := "error"
+	switch status {
+	case verdict.StatusOK:
+		style = "success"
+	case verdict.StatusNotComparable:
+		style = "warning"
+	}
+	return post(style, string(comment))
 }

@@ -1,39 +1,18 @@
 // collatzcc is collatz (../collatz) in C++: it finds the start below n
-// whose Collatz sequence is the longest, a few times over, and prints it,
-// as the Go program does. The lab asks nothing of a C or C++ program's
-// code: its profiles come from gperftools, preloaded, and its counts are
-// exact. What it asks is of the build: the program is compiled optimised
-// (its copts, BUILD.bazel).
+// whose Collatz sequence is the longest, a few times over (collatz.cc),
+// and prints it, as the Go program does. The lab asks nothing of a C or
+// C++ program's code: its profiles come from gperftools, preloaded, and
+// its counts are exact. What it asks is of the build: the program is
+// compiled optimised (its copts, BUILD.bazel).
 
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
+#include "collatzcc/collatz.h"
+
 namespace {
-
-// Steps returns how many steps the Collatz sequence from s takes to reach 1.
-int Steps(unsigned long long s) {
-  int k = 0;
-  for (unsigned long long x = s; x != 1; k++) {
-    x = x % 2 == 0 ? x / 2 : 3 * x + 1;
-  }
-  return k;
-}
-
-// Longest finds the start in 1..n (n >= 1) with the most steps to 1, the
-// first of them on a tie, and its steps.
-void Longest(long n, long* start, int* steps) {
-  *start = 1;
-  *steps = 0;
-  for (long s = 2; s <= n; s++) {
-    int k = Steps(s);
-    if (k > *steps) {
-      *start = s;
-      *steps = k;
-    }
-  }
-}
 
 // Flag parses arg as -NAME=VALUE, a positive number, into *value; false
 // when arg is another flag.
@@ -65,13 +44,14 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  // Every pass reads its bound anew, so that the compiler, which sees
-  // that Longest has no effect but its results, cannot do one pass only.
+  // Every pass reads its bound anew, so that a compiler that sees that
+  // Longest has no effect but its results (across files, with link-time
+  // optimisation) cannot do one pass only.
   volatile long bound = n;
   long start = 1;
   int steps = 0;
   for (long p = 0; p < passes; p++) {
-    Longest(bound, &start, &steps);
+    collatz::Longest(bound, &start, &steps);
   }
   std::printf("longest: %ld (%d steps)\n", start, steps);
   return 0;

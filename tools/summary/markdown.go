@@ -52,7 +52,7 @@ func (s *Summary) WriteMarkdown(w io.Writer, pair Pair) {
 			}
 			var parts []string
 			restart := "their timings restart here"
-			if strings.HasPrefix(g.Changes[0], verdict.AnotherLab) {
+			if g.Moved().Lab {
 				restart = "every figure restarts here"
 			}
 			if len(moved) > 0 {
@@ -75,8 +75,8 @@ func (s *Summary) WriteMarkdown(w io.Writer, pair Pair) {
 
 // Label is the benchmark's verdict in a few words, for tables:
 // "**REGRESSED**", "**MISSING**", "**INCONSISTENT**", "regressed, accepted", "improved",
-// "unchanged", "not compared: another version of the lab", "not compared",
-// "retired".
+// "unchanged", "not compared: another version of the lab" (or "another
+// environment", or both: result.Moved.Short), "not compared", "retired".
 func (b Benchmark) Label() string {
 	switch {
 	case b.Retired:
@@ -89,10 +89,8 @@ func (b Benchmark) Label() string {
 		return "**REGRESSED**"
 	case b.Outcome == verdict.Regressed:
 		return "regressed, accepted"
-	case b.EnvironmentChanged() && b.LabChanged():
-		return "not compared: another version of the lab"
 	case b.EnvironmentChanged():
-		return "not compared: another environment"
+		return "not compared: " + b.Moved().Short()
 	case b.Outcome == verdict.NotComparable:
 		return "not compared"
 	case b.Outcome == verdict.Improved:

@@ -131,8 +131,8 @@ func logVerdicts(log io.Writer, report *model.Report, worse, moved []*model.Row,
 			"none of their figures compared (--allow-env-change compares them)\n", n.Lab, also)
 	}
 	if n.Environment > 0 {
-		fmt.Fprintf(log, "report: %d benchmarks ran in %s: only the figures it cannot change "+
-			"(exact counts, where the toolchains are the same) were compared (a new baseline is needed for the others, or --allow-env-change)\n", n.Environment, result.AnotherEnvironment)
+		fmt.Fprintf(log, "report: %d benchmarks ran in another environment than their baseline's: only the figures it cannot change "+
+			"(exact counts, where the toolchains are the same) were compared (a new baseline is needed for the others, or --allow-env-change)\n", n.Environment)
 	}
 }
 

@@ -50,6 +50,9 @@ func TestAnotherVersionOfTheLabRebaselines(t *testing.T) {
 	if !strings.Contains(md.String(), verdict.AnotherLab+" (the lab's version none recorded → b2b2b2b2b2b2): not compared, every figure restarts here: havlak7cc") {
 		t.Errorf("the report does not say which benchmark another lab measured:\n%s", md.String())
 	}
+	if !strings.Contains(md.String(), "**The lab's version changed** since the baseline") || strings.Contains(md.String(), "nvironment") {
+		t.Errorf("the report of another lab alone titles its list otherwise, or says environment:\n%s", md.String())
+	}
 
 	// The same lab: the same binary's count moved is inconsistent, as before.
 	night[0].Identity.LabSHA256 = labA
@@ -142,6 +145,11 @@ func TestNotComparedSaysWhatMoved(t *testing.T) {
 		"1 benchmark in another environment than the baseline's"
 	if got := tally.String(); got != want {
 		t.Errorf("the tally says %q, want %q", got, want)
+	}
+	var md strings.Builder
+	s.WriteMarkdown(&md, Pair{})
+	if !strings.Contains(md.String(), "**The lab's version and the environment changed** since the baseline") {
+		t.Errorf("the report of both changes does not title its list so:\n%s", md.String())
 	}
 	if got := NotCompared(s.Benchmarks[:0]).String(); got != "" {
 		t.Errorf("no benchmark not compared: %q, want nothing", got)

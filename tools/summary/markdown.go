@@ -7,6 +7,7 @@ import (
 
 	"havlak-lab/internal/markdown"
 	"havlak-lab/internal/numfmt"
+	"havlak-lab/tools/result"
 	"havlak-lab/tools/verdict"
 )
 
@@ -39,7 +40,7 @@ func (s *Summary) WriteMarkdown(w io.Writer, pair Pair) {
 		}
 	}
 	if groups := s.EnvironmentGroups(); len(groups) > 0 {
-		fmt.Fprintln(w, "\n**Environment changed** since the baseline (what differs: the benchmarks that ran in it):")
+		fmt.Fprintf(w, "\n**%s** since the baseline (what differs: the benchmarks that ran in it):\n", movedTitle(groups))
 		fmt.Fprintln(w)
 		for _, g := range groups {
 			var moved, allowed []string
@@ -71,6 +72,23 @@ func (s *Summary) WriteMarkdown(w io.Writer, pair Pair) {
 			fmt.Fprintf(w, "- %s: %s\n", markdown.Escape(d.Benchmark), d.Summary(diffSummaryFunctions))
 		}
 	}
+}
+
+// movedTitle names what moved in groups, for the title of their list:
+// the lab's version, the environment, or both.
+func movedTitle(groups []EnvironmentGroup) string {
+	var moved result.Moved
+	for _, g := range groups {
+		m := g.Moved()
+		moved.Lab, moved.Environment = moved.Lab || m.Lab, moved.Environment || m.Environment
+	}
+	switch {
+	case moved.Lab && moved.Environment:
+		return "The lab's version and the environment changed"
+	case moved.Lab:
+		return "The lab's version changed"
+	}
+	return "Environment changed"
 }
 
 // Label is the benchmark's verdict in a few words, for tables:

@@ -272,15 +272,17 @@ func TestAlertAnotherLab(t *testing.T) {
 	change := verdictlib.AnotherLab + " (the lab's version cccccccccccc → dddddddddddd)"
 	expect(t, "night 1, another lab", status, log, 0, "**New alerts** (1;",
 		"**#1 environment change** environment ", ": "+verdictlib.AnotherLab+", commits `aaaaaaaaaaaa..bbbbbbbbbbbb`",
-		"\n  "+change+"; not compared with the baseline, every figure restarts tonight: ", "This night becomes the baseline")
-	if strings.Contains(log, "another environment") {
+		"\n  "+change+"; not compared with the baseline, every figure restarts tonight: ", "This night becomes the baseline",
+		" benchmarks "+verdictlib.AnotherLab+"** (the lab's versions named above): none of their figures was compared")
+	if strings.Contains(log, "another environment") || strings.Contains(log, "**Environment changed**") {
 		t.Errorf("night 1, measured by another lab only, says another environment:\n%s", annotation(log))
 	}
 	status, log = a.night(2, nightSpec{lab: labC, newGoSDK: "go1.99"})
 	expect(t, "night 2, another lab on another Go SDK", status, log, 0, "**New alerts** (1;",
 		": "+verdictlib.AnotherLab+"; another environment than the baseline's, commits `",
 		"\n  "+verdictlib.AnotherLab+" (the lab's version dddddddddddd → cccccccccccc); "+`toolchains.go: "go1.27.4" → "go1.99"`+
-			"; not compared with the baseline, every figure restarts tonight: ")
+			"; not compared with the baseline, every figure restarts tonight: ",
+		" benchmarks "+verdictlib.AnotherLab+"** (the lab's versions named above)", "**Environment changed** since the baseline")
 	if all := a.alerts(); len(all) != 2 || all[0].ChangeText() != verdictlib.AnotherLab ||
 		all[1].ChangeText() != verdictlib.AnotherLab+"; another environment than the baseline's" {
 		t.Errorf("the history's alerts: %+v, want the two changes, each saying what moved", all)

@@ -112,8 +112,9 @@ func (m Moved) Text() string {
 }
 
 // Short says what moved in a few words, for a table's cell: "another
-// version of the lab", "another environment", or "another version of the
-// lab and another environment".
+// version of the lab", "another environment" (also when nothing moved, as
+// a benchmark not compared was worded before the lab's version was
+// recorded), or "another version of the lab and another environment".
 func (m Moved) Short() string {
 	switch {
 	case m.Lab && m.Environment:

@@ -24,8 +24,9 @@
 //     for a number of the history's nights (FindStale);
 //   - environment_change: tonight's results ran in another environment
 //     than the baseline's (another machine, toolchain, ...,
-//     result.DifferencesFor): its evidence says what changed and which
-//     benchmarks restart their timing baselines tonight.
+//     result.DifferencesFor), or were measured by another version of the
+//     lab (re-baselined: result.AnotherLab): its evidence says what changed
+//     and which benchmarks restart their baselines tonight.
 //
 // # States
 //
@@ -60,6 +61,7 @@ import (
 
 	"havlak-lab/internal/gitwork"
 	"havlak-lab/internal/numfmt"
+	"havlak-lab/tools/result"
 )
 
 // A Kind is what was found.
@@ -452,12 +454,17 @@ func HoldsBaseline(tonight []Alert) bool {
 
 // ChangeText is the finding's size for people: "+3.10% (169,025,503 →
 // 174,265,294 instructions)"; for a stale or missing finding, when the
-// series was last seen; for an environment change, that it is one (its
-// evidence says what changed).
+// series was last seen; for an environment change, what moved: another
+// version of the lab ("measured by another version of the lab:
+// re-baselined"), another environment, or both (Moved; its evidence says
+// what changed).
 func (f Finding) ChangeText() string {
 	switch f.Kind {
 	case EnvironmentChange:
-		return "another environment than the baseline's"
+		if moved := f.Moved(); moved.Any() {
+			return moved.Text()
+		}
+		return result.AnotherEnvironment
 	case Stale, Missing:
 		if f.LastPoint.IsZero() {
 			return "not seen tonight"

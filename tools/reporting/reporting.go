@@ -115,19 +115,24 @@ func logVerdicts(log io.Writer, report *model.Report, worse, moved []*model.Row,
 	}
 	// Another version of the lab compares nothing; another machine still
 	// compares what it cannot change.
-	lab := 0
+	benchmarks := make([]summary.Benchmark, 0, len(moved))
 	for _, row := range moved {
-		if row.Compared != nil && row.Compared.Benchmark.LabChanged() {
-			lab++
+		if row.Compared != nil {
+			benchmarks = append(benchmarks, row.Compared.Benchmark)
 		}
 	}
-	if lab > 0 {
-		fmt.Fprintf(log, "report: %d benchmarks measured by another version of the lab than their baseline's: re-baselined, "+
-			"none of their figures compared (--allow-env-change compares them)\n", lab)
+	n := summary.NotCompared(benchmarks)
+	if n.Lab > 0 {
+		also := ""
+		if n.LabAndEnvironment > 0 {
+			also = fmt.Sprintf(" (%d of them also in %s)", n.LabAndEnvironment, result.AnotherEnvironment)
+		}
+		fmt.Fprintf(log, "report: %d benchmarks measured by another version of the lab than their baseline's%s: re-baselined, "+
+			"none of their figures compared (--allow-env-change compares them)\n", n.Lab, also)
 	}
-	if len(moved) > lab {
+	if n.Environment > 0 {
 		fmt.Fprintf(log, "report: %d benchmarks ran in another environment than their baseline's: only the figures it cannot change "+
-			"(exact counts, where the toolchains are the same) were compared (a new baseline is needed for the others, or --allow-env-change)\n", len(moved)-lab)
+			"(exact counts, where the toolchains are the same) were compared (a new baseline is needed for the others, or --allow-env-change)\n", n.Environment)
 	}
 }
 

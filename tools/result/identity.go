@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 )
 
 // An Identity is what a result measured, exactly, and with what: the
@@ -56,4 +57,70 @@ func (r *Result) checkVersion(bad func(string, ...any)) {
 			}
 		}
 	}
+}
+
+// AnotherLab is how a comparison names another version of the lab (a
+// LabSHA256 of its own) among what differs between what measured two
+// results: tools/verdict words that change (verdict.LabChange) starting
+// with it, compares nothing across it, and the benchmark is re-baselined.
+const AnotherLab = "measured by another version of the lab: re-baselined"
+
+// AnotherEnvironment is how a comparison names another environment than
+// the baseline's (a machine, a toolchain: Differences), across which only
+// the figures it cannot change are compared.
+const AnotherEnvironment = "another environment than the baseline's"
+
+// Moved is what moved between what measured two results: the lab's
+// version, the environment, or both. It is the lab's one reading of a
+// comparison's list of what differs (summary's environment changes, an
+// environment alert's evidence), so that every reader words a benchmark
+// re-baselined for another lab apart from one in another environment,
+// and neither matches the list's words itself.
+type Moved struct {
+	Lab         bool // another version of the lab measured it: AnotherLab
+	Environment bool // in another environment: a machine, a toolchain
+}
+
+// MovedBy reads changes, each one thing that differs as a comparison
+// names it (verdict.LabChange's words, or a Difference's).
+func MovedBy(changes []string) Moved {
+	var m Moved
+	for _, c := range changes {
+		if strings.HasPrefix(c, AnotherLab) {
+			m.Lab = true
+		} else {
+			m.Environment = true
+		}
+	}
+	return m
+}
+
+// Any reports whether anything moved.
+func (m Moved) Any() bool { return m.Lab || m.Environment }
+
+// Text says what moved, for people: AnotherLab, AnotherEnvironment, or
+// both of them; "" when nothing did.
+func (m Moved) Text() string {
+	var parts []string
+	if m.Lab {
+		parts = append(parts, AnotherLab)
+	}
+	if m.Environment {
+		parts = append(parts, AnotherEnvironment)
+	}
+	return strings.Join(parts, "; ")
+}
+
+// Short says what moved in a few words, for a table's cell: "another
+// version of the lab", "another environment" (also when nothing moved, as
+// a benchmark not compared was worded before the lab's version was
+// recorded), or "another version of the lab and another environment".
+func (m Moved) Short() string {
+	switch {
+	case m.Lab && m.Environment:
+		return "another version of the lab and another environment"
+	case m.Lab:
+		return "another version of the lab"
+	}
+	return "another environment"
 }

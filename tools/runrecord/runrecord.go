@@ -172,7 +172,8 @@ type Benchmark struct {
 	// Outcome is one of the outcomes that fail a gate (verdict.Missing,
 	// Regressed, Inconsistent: the same binary and run measured apart) or
 	// verdict.NotComparable (not compared with the baseline: another
-	// environment), which fails nothing.
+	// version of the lab measured it, or another environment), which
+	// fails nothing.
 	Outcome verdict.Outcome `json:"outcome"`
 	// Fails: it fails the night. A failing figure does not when the
 	// history's alert of it says it is known (acknowledged, say); a

@@ -279,8 +279,11 @@ func compareBenchmark(b *Benchmark, base, change Side, opts Options) error {
 	case changes == "":
 	case b.AllowedEnvironmentChange:
 		notes = append(notes, "environment changed: "+changes)
+	case lab != "":
+		// Another lab compared nothing: the machine's change is said too.
+		notes = append(notes, result.AnotherEnvironment+" ("+changes+") as well")
 	default:
-		notes = append(notes, "another environment than the baseline's ("+changes+"): only the figures it cannot change were compared")
+		notes = append(notes, result.AnotherEnvironment+" ("+changes+"): only the figures it cannot change were compared")
 	}
 	b.Note = strings.Join(notes, "; ")
 	return nil

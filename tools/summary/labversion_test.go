@@ -50,6 +50,9 @@ func TestAnotherVersionOfTheLabRebaselines(t *testing.T) {
 	if !strings.Contains(md.String(), verdict.AnotherLab+" (the lab's version none recorded → b2b2b2b2b2b2): not compared, every figure restarts here: havlak7cc") {
 		t.Errorf("the report does not say which benchmark another lab measured:\n%s", md.String())
 	}
+	if !strings.Contains(md.String(), "**The lab's version changed** since the baseline") || strings.Contains(md.String(), "nvironment") {
+		t.Errorf("the report of another lab alone titles its list otherwise, or says environment:\n%s", md.String())
+	}
 
 	// The same lab: the same binary's count moved is inconsistent, as before.
 	night[0].Identity.LabSHA256 = labA
@@ -77,5 +80,78 @@ func TestOneEnvironmentIsOneLab(t *testing.T) {
 	}
 	if base.Identity.LabSHA256 == "" || change.Identity.LabSHA256 == "" {
 		t.Error("the comparison cleared the callers' identities")
+	}
+}
+
+// Every reader words a benchmark not compared by what moved since the
+// baseline (Benchmark.Moved): another version of the lab, another
+// environment, or both; the note, the table's label and the tally
+// (NotCompared) say it so.
+func TestNotComparedSaysWhatMoved(t *testing.T) {
+	labA, labB := strings.Repeat("a1", 32), strings.Repeat("b2", 32)
+	one := &result.Environment{Machine: result.Machine{CPUModel: "one"}}
+	another := &result.Environment{Machine: result.Machine{CPUModel: "another"}}
+	side := func(name, lab string, env *result.Environment) Side {
+		s := measuredBy(name, 1e9, "bin-"+name, lab)
+		s.Environment = env
+		return s
+	}
+	base := []Side{side("lab", labA, one), side("machine", labA, one), side("both", labA, one), side("same", labA, one)}
+	night := []Side{side("lab", labB, one), side("machine", labA, another), side("both", labB, another), side("same", labA, one)}
+	s, err := Compare("report", "base/", base, night, Options{Policy: verdict.Lab})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name, label string
+		moved       result.Moved
+		note        []string
+		notNote     string
+	}{
+		{"lab", "not compared: another version of the lab", result.Moved{Lab: true},
+			[]string{verdict.AnotherLab + " (the lab's version a1a1a1a1a1a1 → b2b2b2b2b2b2): none of its figures was compared"}, "another environment"},
+		{"machine", "not compared: another environment", result.Moved{Environment: true},
+			[]string{`another environment than the baseline's (machine.cpu_model: "one" → "another"): only the figures it cannot change were compared`},
+			"another version of the lab"},
+		{"both", "not compared: another version of the lab and another environment", result.Moved{Lab: true, Environment: true},
+			[]string{verdict.AnotherLab + " (the lab's version a1a1a1a1a1a1 → b2b2b2b2b2b2): none of its figures was compared",
+				`another environment than the baseline's (machine.cpu_model: "one" → "another") as well`}, "only the figures it cannot change"},
+	} {
+		b := find(t, s, c.name)
+		if b.Moved() != c.moved || !b.EnvironmentChanged() || b.Fails() || b.LabChanged() != c.moved.Lab ||
+			c.moved.Lab && b.Outcome != verdict.NotComparable {
+			t.Errorf("%s: moved %+v, %+v; want %+v, not compared", c.name, b.Moved(), b, c.moved)
+		}
+		if b.Label() != c.label {
+			t.Errorf("%s: label %q, want %q", c.name, b.Label(), c.label)
+		}
+		for _, want := range c.note {
+			if !strings.Contains(b.Note, want) {
+				t.Errorf("%s: note %q, want it to say %q", c.name, b.Note, want)
+			}
+		}
+		if strings.Contains(b.Note, c.notNote) {
+			t.Errorf("%s: note %q says %q", c.name, b.Note, c.notNote)
+		}
+	}
+	if b := find(t, s, "same"); b.Moved().Any() || b.EnvironmentChanged() {
+		t.Errorf("the same lab and machine: %+v, want nothing moved", b)
+	}
+	tally := NotCompared(s.Benchmarks)
+	if want := (NotComparedTally{Lab: 2, LabAndEnvironment: 1, Environment: 1}); tally != want {
+		t.Errorf("NotCompared = %+v, want %+v", tally, want)
+	}
+	want := "2 benchmarks measured by another version of the lab: re-baselined (1 also in another environment than the baseline's); " +
+		"1 benchmark in another environment than the baseline's"
+	if got := tally.String(); got != want {
+		t.Errorf("the tally says %q, want %q", got, want)
+	}
+	var md strings.Builder
+	s.WriteMarkdown(&md, Pair{})
+	if !strings.Contains(md.String(), "**The lab's version and the environment changed** since the baseline") {
+		t.Errorf("the report of both changes does not title its list so:\n%s", md.String())
+	}
+	if got := NotCompared(s.Benchmarks[:0]).String(); got != "" {
+		t.Errorf("no benchmark not compared: %q, want nothing", got)
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"havlak-lab/internal/markdown"
 	"havlak-lab/internal/numfmt"
+	"havlak-lab/tools/result"
 	"havlak-lab/tools/verdict"
 )
 
@@ -39,7 +40,7 @@ func (s *Summary) WriteMarkdown(w io.Writer, pair Pair) {
 		}
 	}
 	if groups := s.EnvironmentGroups(); len(groups) > 0 {
-		fmt.Fprintln(w, "\n**Environment changed** since the baseline (what differs: the benchmarks that ran in it):")
+		fmt.Fprintf(w, "\n**%s** since the baseline (what differs: the benchmarks that ran in it):\n", movedTitle(groups))
 		fmt.Fprintln(w)
 		for _, g := range groups {
 			var moved, allowed []string
@@ -52,7 +53,7 @@ func (s *Summary) WriteMarkdown(w io.Writer, pair Pair) {
 			}
 			var parts []string
 			restart := "their timings restart here"
-			if strings.HasPrefix(g.Changes[0], verdict.AnotherLab) {
+			if g.Moved().Lab {
 				restart = "every figure restarts here"
 			}
 			if len(moved) > 0 {
@@ -73,10 +74,27 @@ func (s *Summary) WriteMarkdown(w io.Writer, pair Pair) {
 	}
 }
 
+// movedTitle names what moved in groups, for the title of their list:
+// the lab's version, the environment, or both.
+func movedTitle(groups []EnvironmentGroup) string {
+	var moved result.Moved
+	for _, g := range groups {
+		m := g.Moved()
+		moved.Lab, moved.Environment = moved.Lab || m.Lab, moved.Environment || m.Environment
+	}
+	switch {
+	case moved.Lab && moved.Environment:
+		return "The lab's version and the environment changed"
+	case moved.Lab:
+		return "The lab's version changed"
+	}
+	return "Environment changed"
+}
+
 // Label is the benchmark's verdict in a few words, for tables:
 // "**REGRESSED**", "**MISSING**", "**INCONSISTENT**", "regressed, accepted", "improved",
-// "unchanged", "not compared: another version of the lab", "not compared",
-// "retired".
+// "unchanged", "not compared: another version of the lab" (or "another
+// environment", or both: result.Moved.Short), "not compared", "retired".
 func (b Benchmark) Label() string {
 	switch {
 	case b.Retired:
@@ -89,10 +107,8 @@ func (b Benchmark) Label() string {
 		return "**REGRESSED**"
 	case b.Outcome == verdict.Regressed:
 		return "regressed, accepted"
-	case b.EnvironmentChanged() && b.LabChanged():
-		return "not compared: another version of the lab"
 	case b.EnvironmentChanged():
-		return "not compared: another environment"
+		return "not compared: " + b.Moved().Short()
 	case b.Outcome == verdict.NotComparable:
 		return "not compared"
 	case b.Outcome == verdict.Improved:

@@ -149,9 +149,15 @@ func (b Benchmark) EnvironmentChanged() bool {
 
 // LabChanged reports whether another version of the lab measured the
 // benchmark than its baseline's (verdict.LabChange): re-baselined.
-func (b Benchmark) LabChanged() bool {
-	return slices.ContainsFunc(b.EnvironmentChanges, func(c string) bool { return strings.HasPrefix(c, verdict.AnotherLab) })
-}
+func (b Benchmark) LabChanged() bool { return b.Moved().Lab }
+
+// Moved is what moved since the baseline's results: the lab's version,
+// the environment, or both (result.MovedBy). Every reader words a
+// benchmark not compared by it, never by EnvironmentChanges' words.
+func (b Benchmark) Moved() result.Moved { return result.MovedBy(b.EnvironmentChanges) }
+
+// Moved is what moved in the group's change (result.MovedBy).
+func (g EnvironmentGroup) Moved() result.Moved { return result.MovedBy(g.Changes) }
 
 // Outcome is a comparison of benchmarks as a whole: the worst of their
 // outcomes (verdict.WorstOutcome), NotComparable when none was compared.
@@ -185,6 +191,64 @@ func (s *Summary) EnvironmentChanged() []Benchmark {
 		}
 	}
 	return moved
+}
+
+// A NotComparedTally counts the benchmarks not compared, by what moved
+// since their baseline's results (NotCompared).
+type NotComparedTally struct {
+	// Lab: measured by another version of the lab, re-baselined whatever
+	// else moved; LabAndEnvironment of them in another environment too.
+	Lab, LabAndEnvironment int
+	// Environment: in another environment only, compared by the figures it
+	// cannot change.
+	Environment int
+}
+
+// NotCompared tallies the benchmarks not compared for what moved since
+// their baseline's results (Benchmark.EnvironmentChanged, Benchmark.Moved).
+func NotCompared(benchmarks []Benchmark) NotComparedTally {
+	var n NotComparedTally
+	for _, b := range benchmarks {
+		if !b.EnvironmentChanged() {
+			continue
+		}
+		switch moved := b.Moved(); {
+		case moved.Lab && moved.Environment:
+			n.Lab++
+			n.LabAndEnvironment++
+		case moved.Lab:
+			n.Lab++
+		default:
+			n.Environment++
+		}
+	}
+	return n
+}
+
+// String says how many benchmarks were not compared and why: "2
+// benchmarks measured by another version of the lab: re-baselined (1 also
+// in another environment than the baseline's); 1 benchmark in another
+// environment than the baseline's"; "" when none.
+func (n NotComparedTally) String() string {
+	var parts []string
+	if n.Lab > 0 {
+		text := fmt.Sprintf("%d %s %s", n.Lab, plural(n.Lab, "benchmark", "benchmarks"), result.AnotherLab)
+		if n.LabAndEnvironment > 0 {
+			text += fmt.Sprintf(" (%d also in %s)", n.LabAndEnvironment, result.AnotherEnvironment)
+		}
+		parts = append(parts, text)
+	}
+	if n.Environment > 0 {
+		parts = append(parts, fmt.Sprintf("%d %s in %s", n.Environment, plural(n.Environment, "benchmark", "benchmarks"), result.AnotherEnvironment))
+	}
+	return strings.Join(parts, "; ")
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // An EnvironmentGroup is one change of environment since the baseline

@@ -138,8 +138,10 @@ func environmentChange(base, change Side, exact bool) string {
 // comparable: the tools that ran, counted and read them differ, so a
 // difference between them may be the tools', whatever the code did. The
 // baseline moves to the new version's results, as it does for another
-// environment (docs/noise.md).
-const AnotherLab = "measured by another version of the lab: re-baselined"
+// environment (docs/noise.md). Its words are result.AnotherLab, which
+// tells a lab's change from an environment's for every reader of what a
+// comparison says differs (result.MovedBy).
+const AnotherLab = result.AnotherLab
 
 // LabChange says how the versions of the lab that measured the sides
 // differ, AnotherLab with the two versions, or "" when they are one or
@@ -212,7 +214,7 @@ func (p Policy) Compare(base, change Side) []Verdict {
 		case lab != "" && !p.AllowEnvironmentChange:
 			return notComparable(v, lab)
 		case moved[exact] != "" && !p.AllowEnvironmentChange:
-			return notComparable(v, "another environment than the baseline's: "+moved[exact])
+			return notComparable(v, result.AnotherEnvironment+": "+moved[exact])
 		case !same:
 			return v
 		case moved[exact] == "":

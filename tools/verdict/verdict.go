@@ -61,7 +61,8 @@ const (
 	Missing   Outcome = "missing"
 	Regressed Outcome = "regressed" // worse beyond the rule
 	// NotComparable: the figure could not be judged (no values, too few
-	// runs, another environment); Verdict.Reason says why.
+	// runs, another environment, another version of the lab:
+	// AnotherLab); Verdict.Reason says why.
 	NotComparable Outcome = "not_comparable"
 	Improved      Outcome = "improved"  // better beyond the rule
 	Unchanged     Outcome = "unchanged" // within the rule's threshold, noise or significance

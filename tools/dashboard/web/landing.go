@@ -539,7 +539,7 @@ func reportVerdict(fsys fs.FS, name string) string {
 	case verdict.StatusRegressed:
 		return fmt.Sprintf("failed: %d benchmarks failing, %d results unreadable", len(sum.Regressed()), len(sum.Unreadable))
 	case verdict.StatusNotComparable:
-		return fmt.Sprintf("not comparable: %d benchmarks in another environment", len(sum.EnvironmentChanged()))
+		return "not comparable: " + summary.NotCompared(sum.Benchmarks).String()
 	}
 	return "passed"
 }

@@ -184,19 +184,7 @@ func (g *gateFindings) environmentChanged(b summary.Benchmark, name, workload st
 func (g *gateFindings) environmentChanges() []alert.Finding {
 	var findings []alert.Finding
 	for _, c := range g.moved {
-		evidence := strings.Join(c.changes, "; ")
-		restart := "their timings restart tonight"
-		if strings.HasPrefix(c.changes[0], verdictlib.AnotherLab) {
-			restart = "every figure restarts tonight"
-		}
-		if len(c.moved) > 0 {
-			evidence += "; not compared with the baseline, " + restart + ": " + strings.Join(c.moved, ", ")
-		}
-		if len(c.allowed) > 0 {
-			evidence += "; compared across it, as allowed: " + strings.Join(c.allowed, ", ")
-		}
-		findings = append(findings, alert.Finding{Kind: alert.EnvironmentChange, Series: alert.Series{EnvKey: c.envKey},
-			Evidence: evidence, Range: rangeOf(c.before, c.tonight)})
+		findings = append(findings, alert.EnvironmentFinding(c.envKey, c.changes, c.moved, c.allowed, rangeOf(c.before, c.tonight)))
 	}
 	return findings
 }

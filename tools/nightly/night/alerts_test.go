@@ -259,6 +259,36 @@ func TestAlertEnvironmentChange(t *testing.T) {
 	}
 }
 
+// A night measured by another version of the lab raises one environment
+// change alert that says so by name, never "another environment", and
+// that every figure restarts; a night after it of another lab on another
+// Go SDK says both.
+func TestAlertAnotherLab(t *testing.T) {
+	a := newAlertNights(t)
+	labC, labD := strings.Repeat("c", 64), strings.Repeat("d", 64)
+	status, log := a.night(0, nightSpec{lab: labC})
+	expect(t, "night 0", status, log, 0, "This night becomes the baseline")
+	status, log = a.night(1, nightSpec{lab: labD})
+	change := verdictlib.AnotherLab + " (the lab's version cccccccccccc → dddddddddddd)"
+	expect(t, "night 1, another lab", status, log, 0, "**New alerts** (1;",
+		"**#1 environment change** environment ", ": "+verdictlib.AnotherLab+", commits `aaaaaaaaaaaa..bbbbbbbbbbbb`",
+		"\n  "+change+"; not compared with the baseline, every figure restarts tonight: ", "This night becomes the baseline",
+		" benchmarks "+verdictlib.AnotherLab+"** (the lab's versions named above): none of their figures was compared")
+	if strings.Contains(log, "another environment") || strings.Contains(log, "**Environment changed**") {
+		t.Errorf("night 1, measured by another lab only, says another environment:\n%s", annotation(log))
+	}
+	status, log = a.night(2, nightSpec{lab: labC, newGoSDK: "go1.99"})
+	expect(t, "night 2, another lab on another Go SDK", status, log, 0, "**New alerts** (1;",
+		": "+verdictlib.AnotherLab+"; another environment than the baseline's, commits `",
+		"\n  "+verdictlib.AnotherLab+" (the lab's version dddddddddddd → cccccccccccc); "+`toolchains.go: "go1.27.4" → "go1.99"`+
+			"; not compared with the baseline, every figure restarts tonight: ",
+		" benchmarks "+verdictlib.AnotherLab+"** (the lab's versions named above)", "**Environment changed** since the baseline")
+	if all := a.alerts(); len(all) != 2 || all[0].ChangeText() != verdictlib.AnotherLab ||
+		all[1].ChangeText() != verdictlib.AnotherLab+"; another environment than the baseline's" {
+		t.Errorf("the history's alerts: %+v, want the two changes, each saying what moved", all)
+	}
+}
+
 // gitOutput runs git in dir and returns its output, trimmed.
 func gitOutput(dir string, args ...string) (string, error) {
 	out, err := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=lab", "-c", "user.email=lab@localhost"}, args...)...).CombinedOutput()

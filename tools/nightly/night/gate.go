@@ -493,6 +493,33 @@ func (n *night) reportStep(ctx context.Context, db *history.DB, found, before []
 	return reporting.Write(o)
 }
 
+// writeMoved says what moved since the baseline for the benchmarks not
+// compared, as the night's comparison (all, nil when none was made)
+// tallies them (summary.NotCompared): another version of the lab, by name,
+// whose every figure restarts, apart from another environment, whose
+// timings restart; both when both.
+func writeMoved(s *strings.Builder, all *summary.Summary, alerts bool) {
+	moved := summary.NotComparedTally{Environment: 1}
+	if all != nil {
+		moved = summary.NotCompared(all.Benchmarks)
+	}
+	if moved.Lab > 0 {
+		benchmarks := "benchmarks"
+		if moved.Lab == 1 {
+			benchmarks = "benchmark"
+		}
+		fmt.Fprintf(s, "\n\n**%d %s %s** (the lab's versions named above): none of their figures was compared, "+
+			"every one restarts tonight, and a good night becomes the new baseline.", moved.Lab, benchmarks, markdown.Escape(result.AnotherLab))
+	}
+	if moved.Environment > 0 || moved.LabAndEnvironment > 0 {
+		s.WriteString("\n\n**Environment changed** since the baseline (machine or toolchains, named above): " +
+			"those benchmarks were not compared, their timings restart tonight, and a good night becomes the new baseline.")
+	}
+	if alerts {
+		s.WriteString(" The change is an alert for triage (environment change): it does not fail the night, and stays open until someone closes it.")
+	}
+}
+
 // add adds what a comparison found to v.
 func (v *verdict) add(s *summary.Summary) {
 	v.regressed = v.regressed || len(s.Regressed()) > 0
@@ -550,11 +577,7 @@ func (n *night) summary(found []result.Found, v verdict, j judged, tonight []ale
 		n.writeAlerts(&s, tonight, n.history.name)
 	}
 	if v.environmentChanged {
-		s.WriteString("\n\n**Environment changed** since the baseline (machine or toolchains, named above): " +
-			"those benchmarks were not compared, their timings restart tonight, and a good night becomes the new baseline.")
-		if v.alerts {
-			s.WriteString(" The change is an alert for triage (environment change): it does not fail the night, and stays open until someone closes it.")
-		}
+		writeMoved(&s, j.all, v.alerts)
 	}
 	if len(n.run.layoutUnknown) > 0 {
 		s.WriteString("\n\n**Layout noise unknown**: these programs' cache misses were judged by their thresholds " +

@@ -94,8 +94,13 @@ func TestGateAnotherLabIsRebaselined(t *testing.T) {
 	status, log := gateNight(t, baseline, tonight)
 	checkNight(t, "another lab", status, log, 0, []string{
 		verdictlib.AnotherLab + " (the lab's version cccccccccccc → dddddddddddd): not compared, every figure restarts here: havlak7",
-		"| havlak7 | Go |", "not compared: another version of the lab", "This night becomes the baseline"}, baseline, before, true)
+		"| havlak7 | Go |", "not compared: another version of the lab", "This night becomes the baseline",
+		"**1 benchmark " + verdictlib.AnotherLab + "** (the lab's versions named above): none of their figures was compared"},
+		baseline, before, true)
 	if strings.Contains(log, "INCONSISTENT") || strings.Contains(log, "REGRESSED") {
 		t.Errorf("a night of another lab judged a figure:\n%s", log)
+	}
+	if strings.Contains(log, "**Environment changed**") || strings.Contains(log, "another environment") {
+		t.Errorf("a night of another lab, in the baseline's environment, says another environment:\n%s", log)
 	}
 }

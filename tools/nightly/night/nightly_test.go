@@ -3,6 +3,7 @@ package night
 import (
 	"archive/zip"
 	"bytes"
+	"crypto/sha256"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -104,6 +105,10 @@ type nightSpec struct {
 	loosened   bool
 	newGoSDK   string             // a Go toolchain every result reports instead
 	goBenchEnv result.Environment // the Go benchmark's environment
+	// lab is the version of the lab every program's result names
+	// (identity.lab_sha256), when not "": a result with no identity gets
+	// one of its own binary and run.
+	lab string
 	// drop is a test whose outputs the night lacks; truncate, one whose
 	// outputs.zip is cut in half.
 	drop, truncate string
@@ -148,6 +153,13 @@ func makeNight(t *testing.T, spec nightSpec) string {
 			}
 			if spec.newGoSDK != "" {
 				r.Environment.Toolchains.Go = spec.newGoSDK
+			}
+			if spec.lab != "" {
+				if r.SchemaVersion = result.SchemaVersion; r.Identity == nil {
+					sum := fmt.Sprintf("%x", sha256.Sum256([]byte(test)))
+					r.Identity = &result.Identity{BinarySHA256: sum, RunSHA256: sum}
+				}
+				r.Identity.LabSHA256 = spec.lab
 			}
 			r.Environment.Origin = scheduledMain
 			if spec.commit != "" {

@@ -226,12 +226,12 @@ func (n *night) runRecord(err error) *runrecord.Record {
 // judgedBenchmarks are what the night's comparison with the baseline (j)
 // found of each benchmark that fails them, a figure each, or the whole
 // benchmark when it is gone, by verdict's outcomes (missing, regressed,
-// inconsistent); and of each not compared for another environment than
-// the baseline's (not comparable, failing nothing); worst first, as the
-// comparison's table orders them (summary.Table, summary.Worse). A failing one fails
-// the night unless the night's alerts decided it (alertsDecide), and
-// none of tonight's that fails is of it: its alert is known
-// (acknowledged, say).
+// inconsistent); and of each not compared for another version of the lab
+// or another environment than the baseline's (not comparable, failing
+// nothing); worst first, as the comparison's table orders them
+// (summary.Table, summary.Worse). A failing one fails the night unless
+// the night's alerts decided it (alertsDecide), and none of tonight's
+// that fails is of it: its alert is known (acknowledged, say).
 func judgedBenchmarks(j judged, alertsDecide bool, tonight []alert.Alert) []runrecord.Benchmark {
 	var all []runrecord.Benchmark
 	if j.all != nil {

@@ -9,6 +9,7 @@ import (
 	"havlak-lab/tools/result"
 	"havlak-lab/tools/summary"
 	"havlak-lab/tools/trends"
+	"havlak-lab/tools/verdict"
 )
 
 // Report is everything the report shows, grouped once for every renderer.
@@ -157,21 +158,29 @@ func (r *Report) WorkloadNote() string {
 	return "Standard workloads."
 }
 
-// Environment is the environment of the first result, and how many
-// results ran elsewhere or with other toolchains.
-func (r *Report) Environment() (env result.Environment, others int) {
-	envs := []result.Environment{}
+// Environment is the environment of the first result, and how many of the
+// others ran elsewhere or with other toolchains (Environment), or were
+// measured by another version of the lab than it (Lab, verdict.LabChange):
+// a result may count in both.
+func (r *Report) Environment() (env result.Environment, others struct{ Lab, Environment int }) {
+	var envs []result.Environment
+	var sides []verdict.Side
 	for _, row := range r.Rows {
-		envs = append(envs, row.Environment)
+		envs, sides = append(envs, row.Environment), append(sides, row.Side.Side)
 	}
 	for _, row := range r.Servers {
-		envs = append(envs, row.Environment)
+		envs, sides = append(envs, row.Environment), append(sides, row.Side.Side)
 	}
 	for i, e := range envs {
 		if i == 0 {
 			env = e
-		} else if len(result.Differences(env, e)) > 0 {
-			others++
+			continue
+		}
+		if len(result.Differences(env, e)) > 0 {
+			others.Environment++
+		}
+		if verdict.LabChange(sides[0], sides[i]) != "" {
+			others.Lab++
 		}
 	}
 	return env, others
@@ -196,8 +205,11 @@ func (r *Report) EnvironmentText() string {
 		commit += " with uncommitted changes"
 	}
 	text += "; commit " + commit + "."
-	if others > 0 {
-		text += fmt.Sprintf(" %d other results ran in another environment (see each result's result.json).", others)
+	if others.Lab > 0 {
+		text += fmt.Sprintf(" %d other results were measured by another version of the lab (see each result's identity.lab_sha256).", others.Lab)
+	}
+	if others.Environment > 0 {
+		text += fmt.Sprintf(" %d other results ran in another environment (see each result's result.json).", others.Environment)
 	}
 	return text
 }

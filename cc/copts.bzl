@@ -2,11 +2,13 @@
 
 # HAVLAK_COPTS go on every C++ target, after Bazel's own flags, so they win.
 #
-# -O3: the stages are the benchmark, and Bazel's default compilation mode
-#   (fastbuild) optimises nothing; with this a plain `bazel build` gives the
-#   binaries that get timed, and `-c opt` changes nothing that matters.
+# -O3: the stages are the benchmark. Their perf_benchmark builds them
+#   -c opt (-O2) whatever the build's mode; this raises that to -O3, and a
+#   plain `bazel build` (fastbuild, which optimises nothing) gives the same
+#   optimisation.
 # -fno-exceptions: Google C++ style; errors travel as lab::Status values.
-# -g: line tables for pprof -list in the benchmarks' profiles; they change
+# -g: line tables for pprof -list in the benchmarks' profiles and the
+#   counts' attribution to lines (it overrides -c opt's -g0); they change
 #   no generated code.
 HAVLAK_COPTS = [
     "-O3",

@@ -36,12 +36,14 @@ load("//tools/perf/private:info.bzl", _BenchmarkInfo = "BenchmarkInfo", _benchma
 load("//tools/perf/private:layout.bzl", _LAYOUT_VARIANTS = "LAYOUT_VARIANTS", _go_layout_variants = "go_layout_variants", _layout_pads = "layout_pads", _layout_variant_name = "layout_variant_name", _layout_variants = "layout_variants")
 load("//tools/perf/private:manifest.bzl", _benchmark_manifest = "benchmark_manifest")
 load("//tools/perf/private:server_benchmark.bzl", _server_benchmark = "server_benchmark")
+load("//tools/perf/private:spec.bzl", _optimised_cc_program = "optimised_cc_program")
 load("//tools/perf/private:sweep.bzl", _sweep_point = "sweep_point", _workload_sweep = "workload_sweep")
 
 BenchmarkInfo = _BenchmarkInfo
 benchmark_info = _benchmark_info
 benchmark_manifest = _benchmark_manifest
 go_benchmark = _go_benchmark
+optimised_cc_program = _optimised_cc_program
 perf_benchmark = _perf_benchmark
 server_benchmark = _server_benchmark
 sweep_point = _sweep_point

@@ -14,8 +14,8 @@
 #    runs (Debian's launcher runs /usr/bin/bazel-4 in a workspace without a
 #    tools/bazel): every test passed, the benchmarks the consumer's manifest
 #    lists are of its package measure (not `benchmarks`): the Go program
-#    collatz, the same walk in C++ (collatzcc, which the lab refuses
-#    unless built optimised) and a go_benchmark. Counted by their quick
+#    collatz, the same walk in C++ (collatzcc, which the lab's rule
+#    builds -c opt whatever the build's mode) and a go_benchmark. Counted by their quick
 #    tests: the Go program's own instructions (step 4), the C++ program's
 #    instructions, exact (4b: its layout variants' count actions too, each
 #    another binary of the same work); by the go_benchmark's count action,
@@ -274,6 +274,9 @@ cc_result="$(quick_result_of "$cc_label")"
 cc_instructions="$(metric "$cc_result" instructions)"
 echo "$cc_label: $cc_instructions"
 [[ -n "$cc_instructions" ]] || die "$cc_label's result has no instructions"
+# Built -c opt by the rule, whatever the build's mode (fastbuild here).
+jq -e '.environment.build.compilation_mode == "opt"' <<<"$cc_result" >/dev/null ||
+  die "$cc_label measured a program not built -c opt: $(jq -c '.environment.build' <<<"$cc_result")"
 [[ -z "$(metric "$cc_result" own_instructions)" ]] ||
   die "$cc_label's result has own_instructions, a Go program's figure: $(metric "$cc_result" own_instructions)"
 cc_counted="$(counted_of collatzcc)"

@@ -131,7 +131,10 @@ def perf_benchmark(
       args: arguments of every run, in which $(rootpath ...) works and
         {outputs} stands for the directory of the outputs.
       kind: "go" (profiles through runtime/pprof's -cpuprofile) or "cc"
-        (gperftools' profiler and tcmalloc, preloaded).
+        (gperftools' profiler and tcmalloc, preloaded): a "cc" program, and
+        its layout variants, are built --compilation_mode=opt whatever the
+        build's mode (spec.bzl's transition); its copts follow the mode's
+        flags, so it needs a -g of its own for line tables.
       profiles: the profiles to take, "cpu" and "heap", each in a run of
         its own.
       memprofile_flag: whether the Go program has -memprofile FILE (a Havlak

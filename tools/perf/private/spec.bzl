@@ -45,11 +45,12 @@ common part and the section of the benchmark's kind, only that one.
                 answer first), block_profile_rate, mutex_profile_fraction
 
 perf_spec's attributes are grouped the same way; an attribute of another
-kind than the spec's is refused at analysis time. So is the spec of a C or
-C++ program (profiler "cc") that this build would compile unoptimised: a
-target of the workspace among the program and its deps that compiles C or
-C++ sources with no -O flag in its copts, in a build that is not
---compilation_mode=opt and has no -O flag in --copt (optimised_aspect).
+kind than the spec's is refused at analysis time. The spec of a C or C++
+program (kind "program", profiler "cc") has it built optimised, whatever
+the build's compilation mode: its `binary` is built --compilation_mode=opt
+(_optimised_transition), and build.compilation_mode records the program's
+mode. optimised_cc_program builds another program so, for a test that
+measures it beside a benchmark's.
 """
 
 load(":info.bzl", "BenchmarkInfo")
@@ -66,59 +67,57 @@ PerfSpecInfo = provider(
     },
 )
 
-OptimisationInfo = provider(
-    doc = "The workspace's C and C++ targets a program is built from that " +
-          "compile without an -O flag of their own (optimised_aspect).",
-    fields = {"unoptimised": "A depset of their labels, as strings."},
+_COMPILATION_MODE = "//command_line_option:compilation_mode"
+
+def _measures_cc(attr):
+    """Whether a spec with these attributes measures a C or C++ program."""
+    return attr.kind == "program" and attr.profiler == "cc"
+
+def _optimised_transition_impl(settings, attr):
+    if _measures_cc(attr):
+        return {_COMPILATION_MODE: "opt"}
+    return {_COMPILATION_MODE: settings[_COMPILATION_MODE]}
+
+# The configuration a spec's program is built in: a C or C++ program's is
+# --compilation_mode=opt, whatever the build's, so that it is timed and
+# counted optimised (Bazel's default mode, fastbuild, optimises nothing: a
+# program without an -O flag of its own would run at -O0); every other
+# program's is the build's own, unchanged (the same output paths). A build
+# that is -c opt already (--config=perf) changes nothing.
+_optimised_transition = transition(
+    implementation = _optimised_transition_impl,
+    inputs = [_COMPILATION_MODE],
+    outputs = [_COMPILATION_MODE],
 )
 
-# The extensions of the sources a C or C++ compiler compiles.
-_C_SOURCES = ["c", "cc", "cpp", "cxx", "c++", "C"]
+def _opt_transition_impl(settings, attr):
+    return {_COMPILATION_MODE: "opt"}
 
-def _optimises(copts):
-    """Whether the last -O flag of copts optimises (any but -O0)."""
-    level = ""
-    for c in copts:
-        if c.startswith("-O"):
-            level = c
-    return level != "" and level != "-O0"
-
-def _optimised_aspect_impl(target, ctx):
-    unoptimised = []
-    rule = ctx.rule
-    if (rule.kind in ["cc_binary", "cc_library", "cc_test"] and not target.label.workspace_name and
-        [f for f in getattr(rule.files, "srcs", []) if f.extension in _C_SOURCES] and
-        not _optimises(getattr(rule.attr, "copts", []))):
-        unoptimised.append(str(target.label))
-    deps = [d[OptimisationInfo].unoptimised for d in getattr(rule.attr, "deps", []) if type(d) == "Target" and OptimisationInfo in d]
-    return [OptimisationInfo(unoptimised = depset(unoptimised, transitive = deps))]
-
-# Which of the workspace's C and C++ targets a program is built from
-# compile without an -O flag of their own: perf_spec refuses to measure
-# them in a build that does not optimise them all (--compilation_mode=opt,
-# or an -O flag in --copt). Another repository's are its own business.
-optimised_aspect = aspect(
-    implementation = _optimised_aspect_impl,
-    attr_aspects = ["deps"],
+# _optimised_transition's of a C or C++ program: optimised_cc_program's.
+_opt_transition = transition(
+    implementation = _opt_transition_impl,
+    inputs = [],
+    outputs = [_COMPILATION_MODE],
 )
 
-def _check_optimised(ctx):
-    """Fails when a C or C++ program's spec would measure it unoptimised."""
-    a = ctx.attr
-    if a.kind != "program" or a.profiler != "cc" or a.layout_variant or OptimisationInfo not in a.binary:
-        return
-    unoptimised = a.binary[OptimisationInfo].unoptimised.to_list()
-    mode = ctx.var["COMPILATION_MODE"]
-    if not unoptimised or mode == "opt" or _optimises(ctx.fragments.cpp.copts):
-        return
-    fail(("perf_spec {}: the C or C++ program {} would be measured unoptimised, at -O0: {} compile " +
-          "with no -O flag in their copts, and this build is --compilation_mode={} with none in --copt. " +
-          "Give them copts with one (the lab's HAVLAK_COPTS, {}, has -O3), or build with " +
-          "--compilation_mode=opt.").format(ctx.label, a.binary.label, ", ".join(sorted(unoptimised)), mode, _COPTS))
+_BuildInfo = provider(
+    doc = "The compilation mode of the configuration a spec's program is built in.",
+    fields = {"compilation_mode": "\"opt\", \"fastbuild\" or \"dbg\"."},
+)
 
-# The lab's optimisation flags, as the workspace that builds the lab names
-# them: //cc:copts.bzl in the lab, @havlak_lab//cc:copts.bzl in another.
-_COPTS = str(Label("//cc:copts.bzl"))
+def _build_aspect_impl(target, ctx):
+    return [_BuildInfo(compilation_mode = ctx.var["COMPILATION_MODE"])]
+
+# The compilation mode a spec's program is built in, which the spec
+# records (build.compilation_mode): the program's, not the spec's own.
+_build_aspect = aspect(implementation = _build_aspect_impl)
+
+_ALLOWLIST = "@bazel_tools//tools/allowlists/function_transition_allowlist"
+
+def _binary(ctx):
+    """The Target of `binary`, which its transition makes a list of one."""
+    b = ctx.attr.binary
+    return b[0] if type(b) == "list" else b
 
 def _runfiles_path(f):
     # A file's path from the runfiles root of this workspace, as
@@ -187,7 +186,7 @@ def _check_kind(ctx):
 
 def _expand(ctx, args):
     """args with $(rootpath ...) of `binary` and `data` expanded."""
-    return [ctx.expand_location(arg, ctx.attr.data + [ctx.attr.binary]) for arg in args]
+    return [ctx.expand_location(arg, ctx.attr.data + [_binary(ctx)]) for arg in args]
 
 def _program(ctx):
     a = ctx.attr
@@ -273,7 +272,6 @@ def _benchmark(ctx):
 
 def _perf_spec_impl(ctx):
     _check_kind(ctx)
-    _check_optimised(ctx)
     kind = ctx.attr.kind
     sections = {
         "go_test": _go_test,
@@ -284,7 +282,7 @@ def _perf_spec_impl(ctx):
         schema_version = 2,
         benchmark = _benchmark(ctx),
         build = struct(
-            compilation_mode = ctx.var["COMPILATION_MODE"],
+            compilation_mode = _binary(ctx)[_BuildInfo].compilation_mode,
             config = ctx.attr.config,
         ),
         status = _runfiles_path(ctx.file._status),
@@ -298,7 +296,7 @@ def _perf_spec_impl(ctx):
     ctx.actions.write(out, json.encode_indent(spec) + "\n")
     runfiles = ctx.runfiles(files = [out, ctx.file._status] + ctx.files.data + ctx.files.load_targets)
     tools = [ctx.attr._xtime] if kind == "program" else []
-    for t in [ctx.attr.binary, ctx.attr._pprof] + tools + ctx.attr.data:
+    for t in [_binary(ctx), ctx.attr._pprof] + tools + ctx.attr.data:
         runfiles = runfiles.merge(t[DefaultInfo].default_runfiles)
     return [
         DefaultInfo(
@@ -318,9 +316,10 @@ _COMMON_ATTRS = {
     "binary": attr.label(
         mandatory = True,
         executable = True,
-        cfg = "target",
-        aspects = [optimised_aspect],
-        doc = "The program, the server or the go_test; a C or C++ program must be built optimised.",
+        cfg = _optimised_transition,
+        aspects = [_build_aspect],
+        doc = "The program, the server or the go_test; a C or C++ program (kind \"program\", profiler \"cc\") " +
+              "is built --compilation_mode=opt (_optimised_transition).",
     ),
     "config": attr.string(mandatory = True, values = ["perf", "quick", "run"], doc = "Which target the spec is of."),
     "data": attr.label_list(allow_files = True, doc = "Files the arguments name, the sources for pprof -list."),
@@ -335,6 +334,7 @@ _COMMON_ATTRS = {
     "program_args": attr.string_list(doc = "The program's or server's arguments; $(rootpath) works for `binary` and `data`."),
     "repetitions": attr.int(mandatory = True, doc = "The timed runs, rounds or counts of the spec's target."),
     "target": attr.string(mandatory = True, doc = "The name, in this package, of the test or binary that runs the spec."),
+    "_allowlist_function_transition": attr.label(default = _ALLOWLIST),
     "_pprof": attr.label(default = Label("//tools:pprof"), executable = True, cfg = "target"),
     "_status": attr.label(default = Label("//tools/perf/private:build_status"), allow_single_file = True),
     "_xtime": attr.label(default = Label("//tools/xtime"), executable = True, cfg = "target"),
@@ -352,8 +352,26 @@ perf_spec = rule(
           "runner runs in its runfiles: the common part and the section of " +
           "its kind. perf_benchmark, go_benchmark and server_benchmark make them.",
     attrs = _attrs(_COMMON_ATTRS, _PROGRAM_ATTRS, _GO_TEST_ATTRS, _SERVER_ATTRS),
-    # --copt, which may optimise every C and C++ target (_check_optimised).
-    fragments = ["cpp"],
+)
+
+def _optimised_cc_program_impl(ctx):
+    program = ctx.attr.binary[0]
+    out = ctx.actions.declare_file(ctx.label.name)
+    ctx.actions.symlink(output = out, target_file = ctx.executable.binary, is_executable = True)
+    runfiles = ctx.runfiles(files = [out]).merge(program[DefaultInfo].default_runfiles)
+    return [DefaultInfo(executable = out, files = depset([out]), runfiles = runfiles)]
+
+optimised_cc_program = rule(
+    implementation = _optimised_cc_program_impl,
+    doc = "A C or C++ program as a perf_benchmark of kind \"cc\" builds it: " +
+          "--compilation_mode=opt, as _optimised_transition does; `name` is a link to it. " +
+          "For a test that measures it beside a benchmark's program " +
+          "(//benchmarks:regression_suite_test's patched stage): both are built alike.",
+    attrs = {
+        "binary": attr.label(mandatory = True, executable = True, cfg = _opt_transition, doc = "The program."),
+        "_allowlist_function_transition": attr.label(default = _ALLOWLIST),
+    },
+    executable = True,
 )
 
 def _build_status_impl(ctx):

@@ -1,5 +1,5 @@
 // A C++ program for the perf rules' analysis tests: built as it is, or
-// with an optimisation flag, never run.
+// with the lab's kind of copts, never run.
 #include <cstdio>
 
 int main() {

@@ -10,6 +10,7 @@
 package bazelcmd
 
 import (
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -35,4 +36,16 @@ func Command(dir string, args ...string) *exec.Cmd {
 	cmd := exec.Command(Path(dir), args...)
 	cmd.Dir = dir
 	return cmd
+}
+
+// Runner runs the workspace's Bazel at dir, as the lab's tools that ask
+// it things do (perfspec.QueryManifest, `bazel info`): each call runs
+// Bazel with its args, its standard output to stdout and its standard
+// error to log.
+func Runner(dir string, log io.Writer) func(stdout io.Writer, args ...string) error {
+	return func(stdout io.Writer, args ...string) error {
+		cmd := Command(dir, args...)
+		cmd.Stdout, cmd.Stderr = stdout, log
+		return cmd.Run()
+	}
 }

@@ -1,6 +1,7 @@
 package bazelcmd
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"testing"
@@ -32,5 +33,28 @@ func TestPath(t *testing.T) {
 	}
 	if cmd := Command(lab, "info", "output_base"); cmd.Path != wrapper || cmd.Dir != lab || len(cmd.Args) != 3 || cmd.Args[1] != "info" {
 		t.Errorf("Command: path %q, dir %q, args %q", cmd.Path, cmd.Dir, cmd.Args)
+	}
+}
+
+func TestRunner(t *testing.T) {
+	dir := t.TempDir()
+	wrapper := filepath.Join(dir, filepath.FromSlash(Wrapper))
+	if err := os.MkdirAll(filepath.Dir(wrapper), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	script := "#!/bin/sh\necho \"out $* in $(pwd)\"\necho err >&2\nexit 3\n"
+	if err := os.WriteFile(wrapper, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, log bytes.Buffer
+	err := Runner(dir, &log)(&stdout, "info", "output_base")
+	if want := "out info output_base in " + dir + "\n"; stdout.String() != want {
+		t.Errorf("stdout = %q, want %q", stdout.String(), want)
+	}
+	if log.String() != "err\n" {
+		t.Errorf("log = %q, want Bazel's standard error", log.String())
+	}
+	if err == nil {
+		t.Error("a failed Bazel command returned no error")
 	}
 }

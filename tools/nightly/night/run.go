@@ -57,11 +57,7 @@ func Run(o RunOptions) error {
 		return err
 	}
 	log := cli.Terminal(o.Gate.Stderr)
-	bazel := func(stdout io.Writer, args ...string) error {
-		cmd := bazelcmd.Command(o.Workspace, args...)
-		cmd.Stdout, cmd.Stderr = stdout, log
-		return cmd.Run()
-	}
+	bazel := bazelcmd.Runner(o.Workspace, log)
 	label, g, err := perfspec.QueryManifest(bazel, o.ManifestTarget)
 	if err != nil {
 		return cli.UsageError{Err: err}

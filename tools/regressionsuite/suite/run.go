@@ -373,7 +373,5 @@ func (r *Runner) bazel(args ...string) error {
 // bazelTo runs the scratch copy's Bazel (bazelcmd), its standard output
 // going to stdout, its standard error to the log.
 func (r *Runner) bazelTo(stdout io.Writer, args ...string) error {
-	cmd := bazelcmd.Command(r.Scratch, args...)
-	cmd.Stdout, cmd.Stderr = stdout, r.Log
-	return cmd.Run()
+	return bazelcmd.Runner(r.Scratch, r.Log)(stdout, args...)
 }

@@ -158,11 +158,7 @@ func (f Options) sourcesApartFrom(outDir string, log io.Writer) ([]string, *resu
 // the -c opt results of --config=perf.
 func (f Options) testlogs(log io.Writer) ([]string, error) {
 	root := cli.WorkspaceRoot()
-	label, g, err := perfspec.QueryManifest(func(stdout io.Writer, args ...string) error {
-		cmd := bazelcmd.Command(root, args...)
-		cmd.Stdout, cmd.Stderr = stdout, log
-		return cmd.Run()
-	}, f.ManifestTarget)
+	label, g, err := perfspec.QueryManifest(bazelcmd.Runner(root, log), f.ManifestTarget)
 	if err != nil {
 		return nil, cli.Usagef("the benchmarks' test logs: %v (or --from DIR, --night DIR)", err)
 	}
